@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** Where to find each variable: printed next to any problem so the operator can fix it in one pass. */
+export const configHints = {
+  SLACK_BOT_TOKEN:
+    'Bot User OAuth Token (xoxb-...): https://api.slack.com/apps -> your app -> OAuth & Permissions',
+  SLACK_SIGNING_SECRET:
+    'https://api.slack.com/apps -> your app -> Basic Information -> App Credentials -> Signing Secret',
+  SLACK_APP_TOKEN:
+    'App-Level Token with the connections:write scope (xapp-...): Basic Information -> App-Level Tokens; leave unset for HTTP mode',
+  SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',
+  PORT: 'a TCP port from 1 to 65535; default 3000',
+  MINT_API_BASE_URL:
+    'base URL of the Mint service, e.g. https://mint.example.com (the /v1/... paths are appended); to try the app locally run `npm run mock-api` and use http://127.0.0.1:4010',
+  MINT_API_KEY: 'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key")',
+  MINT_API_TIMEOUT_MS: 'milliseconds from 100 to 120000; default 10000',
+  DATABASE_URL:
+    'postgres://user:password@host:5432/database, or file:PATH for SQLite; unset stores in SQLite under ./data/',
+  APPROVAL_CHANNEL_ID:
+    'id of the channel where deletion requests wait (C... or G...): channel name -> About -> Channel ID',
+  DELETION_APPROVERS:
+    'comma list of user ids (U.../W...: profile -> More -> Copy member ID) and user-group ids (S...)',
+  DELETION_REQUEST_TTL_HOURS: 'hours a deletion request waits for a decision, 1 to 720; default 72',
+  LOG_LEVEL: 'debug, info, warn or error; default info',
+} as const;
+
+export type ConfigVariable = keyof typeof configHints;
+export const configVariables = Object.keys(configHints) as ConfigVariable[];
+
+/** Error text for a value that is absent or has the wrong shape; never echoes the value (it may be a secret). */
+const text = (shape: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is not set' : `must be ${shape}`) });
+
+const httpUrl = text('an http(s) URL').refine(
+  (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+  'must be an http(s) URL',
+);
+
+const wholeNumber = (min: number, max: number) =>
+  text(`a whole number from ${min} to ${max}`)
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
+
+export type StoreLocation = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
+
+const databaseUrl = text('postgres://... or file:PATH').transform((value, ctx): StoreLocation => {
+  if (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value)) return { engine: 'postgres', url: value };
+  if (value.startsWith('file:') && value.length > 'file:'.length) return { engine: 'sqlite', path: value.slice(5) };
+  ctx.addIssue({ code: 'custom', message: 'must start with postgres://, postgresql:// or file:' });
+  return z.NEVER;
+});
+
+const slackIdList = (pattern: RegExp, shape: string) =>
+  text(shape).transform((value, ctx) => {
+    const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
+    const wrong = ids.filter((id) => !pattern.test(id));
+    if (wrong.length > 0) {
+      // Slack ids are not secret, and naming the wrong one saves a search.
+      ctx.addIssue({ code: 'custom', message: `has ${wrong.map((id) => `"${id}"`).join(', ')}, expected ${shape}` });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
+export const environmentSchema = z.object({
+  SLACK_BOT_TOKEN: text('a bot token starting with xoxb-').startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
+  SLACK_SIGNING_SECRET: text('text').optional(),
+  SLACK_APP_TOKEN: text('an app-level token starting with xapp-')
+    .startsWith('xapp-', 'must be an app-level token starting with xapp-')
+    .optional(),
+  SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
+  PORT: wholeNumber(1, 65535).default(3000),
+  MINT_API_BASE_URL: httpUrl,
+  MINT_API_KEY: text('text'),
+  MINT_API_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
+  DATABASE_URL: databaseUrl.optional(),
+  APPROVAL_CHANNEL_ID: text('a channel id such as C0123ABCD')
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id such as C0123ABCD')
+    .optional(),
+  DELETION_APPROVERS: slackIdList(/^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/, 'user ids (U.../W...) or user-group ids (S...)').optional(),
+  DELETION_REQUEST_TTL_HOURS: wholeNumber(1, 720).default(72),
+  LOG_LEVEL: z
+    .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
+    .default('info'),
+});
+
+export type Environment = z.output<typeof environmentSchema>;

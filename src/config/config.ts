@@ -1,0 +1,44 @@
+import type { StoreLocation } from './config-schema.js';
+
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
+
+export interface DeletionApprovers {
+  /** U.../W... ids allowed to decide. */
+  users: string[];
+  /** S... user groups whose members may decide. */
+  userGroups: string[];
+}
+
+/** The validated configuration, read once at start. */
+export interface Config {
+  mode: 'socket' | 'http';
+  slack: {
+    botToken: string;
+    /** Present in HTTP mode (required there); optional in Socket Mode. */
+    signingSecret: string | undefined;
+    /** Present in Socket Mode. */
+    appToken: string | undefined;
+    apiUrl: string;
+  };
+  port: number;
+  mint: { baseUrl: string; apiKey: string; timeoutMs: number };
+  store: StoreLocation;
+  deletion: {
+    approvalChannelId: string | undefined;
+    approvers: DeletionApprovers;
+    requestTtlHours: number;
+  };
+  logLevel: LogLevelName;
+}
+
+export type { StoreLocation };
+
+/** Every secret value in the configuration: these are scrubbed from logs and messages. */
+export function configSecrets(config: Config): string[] {
+  const secrets = [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.mint.apiKey];
+  if (config.store.engine === 'postgres') {
+    const password = new URL(config.store.url).password;
+    if (password) secrets.push(decodeURIComponent(password), password);
+  }
+  return secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+}

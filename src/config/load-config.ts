@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { configHints, configVariables, environmentSchema, type ConfigVariable } from './config-schema.js';
+import type { Config } from './config.js';
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
+
+/** Reads `.env` into process.env when present; variables already set in the environment win. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}
+
+/**
+ * Validates the environment once. On any problem, returns ONE message listing every missing or invalid
+ * variable with a hint, and never a value (several are secrets).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  const raw: Partial<Record<ConfigVariable, string>> = {};
+  for (const name of configVariables) {
+    const value = env[name]?.trim();
+    if (value) raw[name] = value; // `NAME=` in a .env file means unset
+  }
+
+  const problems = new Map<ConfigVariable, string>();
+  const parsed = environmentSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = issue.path[0] as ConfigVariable;
+      if (!problems.has(name)) problems.set(name, issue.message);
+    }
+  }
+  if (!raw.SLACK_APP_TOKEN && !raw.SLACK_SIGNING_SECRET) {
+    problems.set('SLACK_SIGNING_SECRET', 'is not set, and HTTP mode needs it (set SLACK_APP_TOKEN instead for Socket Mode)');
+  }
+
+  if (!parsed.success || problems.size > 0) {
+    const lines = configVariables
+      .filter((name) => problems.has(name))
+      .map((name) => `  - ${name} ${problems.get(name)}.\n      Hint: ${configHints[name]}`);
+    return {
+      ok: false,
+      message: [
+        `Mintlink cannot start: ${problems.size} configuration problem${problems.size === 1 ? '' : 's'}.`,
+        ...lines,
+        'Set these in the environment or in a .env file (see .env.example).',
+      ].join('\n'),
+    };
+  }
+
+  const e = parsed.data;
+  const approvers = e.DELETION_APPROVERS ?? [];
+  return {
+    ok: true,
+    config: {
+      mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
+      slack: {
+        botToken: e.SLACK_BOT_TOKEN,
+        signingSecret: e.SLACK_SIGNING_SECRET,
+        appToken: e.SLACK_APP_TOKEN,
+        apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+      },
+      port: e.PORT,
+      mint: { baseUrl: e.MINT_API_BASE_URL, apiKey: e.MINT_API_KEY, timeoutMs: e.MINT_API_TIMEOUT_MS },
+      store: e.DATABASE_URL ?? { engine: 'sqlite', path: 'data/mintlink.sqlite' },
+      deletion: {
+        approvalChannelId: e.APPROVAL_CHANNEL_ID,
+        approvers: {
+          users: approvers.filter((id) => !id.startsWith('S')),
+          userGroups: approvers.filter((id) => id.startsWith('S')),
+        },
+        requestTtlHours: e.DELETION_REQUEST_TTL_HOURS,
+      },
+      logLevel: e.LOG_LEVEL,
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Logger } from './create-logger.js';
+
+/**
+ * Bolt's Logger interface over pino. Bolt and the Slack SDK share one logger and call setName/setLevel on
+ * it; LOG_LEVEL stays the single authority, so those calls only record what was asked.
+ */
+export function boltLogger(logger: Logger): BoltLogger {
+  const log = logger.child({ component: 'slack' });
+  const write = (method: 'debug' | 'info' | 'warn' | 'error') => (...messages: unknown[]) => {
+    const err = messages.find((m): m is Error => m instanceof Error);
+    const text = messages
+      .filter((m) => m !== err)
+      .map((m) => (typeof m === 'string' ? m : safeJson(m)))
+      .join(' ');
+    if (err) log[method]({ err }, text || err.message);
+    else log[method](text);
+  };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    setLevel: () => undefined,
+    getLevel: () => toBoltLevel(logger.level),
+    setName: () => undefined,
+  };
+}
+
+function toBoltLevel(level: string): LogLevel {
+  switch (level) {
+    case 'debug':
+    case 'trace':
+      return LogLevel.DEBUG;
+    case 'warn':
+      return LogLevel.WARN;
+    case 'error':
+    case 'fatal':
+      return LogLevel.ERROR;
+    default:
+      return LogLevel.INFO;
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

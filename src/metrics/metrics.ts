@@ -1,0 +1,36 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The app's Prometheus metrics, on a registry of their own (one per app instance, none global). */
+export interface Metrics {
+  registry: Registry;
+  commandsHandled: Counter<'subcommand' | 'outcome'>;
+  mintApiCalls: Counter<'operation' | 'status'>;
+  mintApiDuration: Histogram<'operation' | 'status'>;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    commandsHandled: new Counter({
+      name: 'mintlink_commands_handled_total',
+      help: 'Slash commands handled, by subcommand and outcome',
+      labelNames: ['subcommand', 'outcome'],
+      registers: [registry],
+    }),
+    mintApiCalls: new Counter({
+      name: 'mintlink_mint_api_calls_total',
+      help: 'Calls to the Mint service, by operation and HTTP status (or timeout/network)',
+      labelNames: ['operation', 'status'],
+      registers: [registry],
+    }),
+    mintApiDuration: new Histogram({
+      name: 'mintlink_mint_api_call_duration_seconds',
+      help: 'Latency of calls to the Mint service, retries included',
+      labelNames: ['operation', 'status'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+  };
+}

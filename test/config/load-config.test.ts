@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { configSecrets } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
+
+const valid = {
+  SLACK_BOT_TOKEN: 'xoxb-1111-2222-abcdefSECRET',
+  SLACK_SIGNING_SECRET: 'signing-SECRET-0123456789',
+  MINT_API_BASE_URL: 'https://mint.example.com/api',
+  MINT_API_KEY: 'mint-key-SECRET-abc',
+};
+
+function problems(env: Record<string, string>): string {
+  const result = loadConfig(env);
+  if (result.ok) throw new Error('expected a configuration problem');
+  return result.message;
+}
+
+describe('loadConfig', () => {
+  it('accepts the minimum for HTTP mode and fills the defaults', () => {
+    const result = loadConfig(valid);
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        mode: 'http',
+        port: 3000,
+        slack: { apiUrl: 'https://slack.com/api/', appToken: undefined },
+        mint: { baseUrl: 'https://mint.example.com/api', timeoutMs: 10_000 },
+        store: { engine: 'sqlite', path: 'data/mintlink.sqlite' },
+        deletion: { approvalChannelId: undefined, approvers: { users: [], userGroups: [] }, requestTtlHours: 72 },
+        logLevel: 'info',
+      },
+    });
+  });
+
+  it('runs in Socket Mode when an app token is set, without a signing secret', () => {
+    const { SLACK_SIGNING_SECRET: _unused, ...env } = valid;
+    const result = loadConfig({ ...env, SLACK_APP_TOKEN: 'xapp-1-A1-abc' });
+    expect(result.ok && result.config.mode).toBe('socket');
+  });
+
+  it('lists every missing variable in one message, with hints', () => {
+    const message = problems({});
+    expect(message).toMatch(/^Mintlink cannot start: 4 configuration problems\./);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'MINT_API_BASE_URL', 'MINT_API_KEY']) {
+      expect(message).toContain(`- ${name} is not set`);
+    }
+    expect(message).toContain('Hint: Bot User OAuth Token');
+    expect(message).toContain('.env.example');
+  });
+
+  it('reports every invalid value at once and never echoes a value', () => {
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxp-user-token-SECRET1',
+      SLACK_APP_TOKEN: 'bad-app-token-SECRET2',
+      SLACK_API_URL: 'ftp://slack',
+      PORT: '70000',
+      MINT_API_BASE_URL: 'not a url SECRET3',
+      MINT_API_KEY: 'key-SECRET4',
+      MINT_API_TIMEOUT_MS: '12.5',
+      DATABASE_URL: 'mysql://root:SECRET5@db/x',
+      APPROVAL_CHANNEL_ID: 'general',
+      DELETION_APPROVERS: 'U123ABC,bob',
+      DELETION_REQUEST_TTL_HOURS: '0',
+      LOG_LEVEL: 'verbose',
+    };
+    const message = problems(env);
+    expect(message).toMatch(/^Mintlink cannot start: 11 configuration problems\./);
+    expect(message).toContain('SLACK_BOT_TOKEN must be a bot token starting with xoxb-');
+    expect(message).toContain('SLACK_APP_TOKEN must be an app-level token starting with xapp-');
+    expect(message).toContain('SLACK_API_URL must be an http(s) URL');
+    expect(message).toContain('PORT must be a whole number from 1 to 65535');
+    expect(message).toContain('MINT_API_BASE_URL must be an http(s) URL');
+    expect(message).toContain('MINT_API_TIMEOUT_MS must be a whole number from 100 to 120000');
+    expect(message).toContain('DATABASE_URL must start with postgres://, postgresql:// or file:');
+    expect(message).toContain('APPROVAL_CHANNEL_ID must be a channel id');
+    expect(message).toContain('DELETION_APPROVERS has "bob"');
+    expect(message).toContain('DELETION_REQUEST_TTL_HOURS must be a whole number from 1 to 720');
+    expect(message).toContain('LOG_LEVEL must be one of debug, info, warn, error');
+    expect(message).not.toMatch(/SECRET/);
+  });
+
+  it('treats an empty value (NAME= in .env) as unset', () => {
+    expect(problems({ ...valid, MINT_API_KEY: '  ' })).toContain('MINT_API_KEY is not set');
+    const result = loadConfig({ ...valid, SLACK_APP_TOKEN: '', PORT: '' });
+    expect(result.ok && [result.config.mode, result.config.port]).toEqual(['http', 3000]);
+  });
+
+  it('reads the store location, approvers and user groups', () => {
+    const result = loadConfig({
+      ...valid,
+      SLACK_API_URL: 'https://slack-gov.com/api',
+      DATABASE_URL: 'postgres://app:p%40ss@db.internal:5432/mint',
+      DELETION_APPROVERS: ' U0AAA111, W0BBB222 ,S0CCC333',
+      APPROVAL_CHANNEL_ID: 'C0APPROVE',
+    });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.config.slack.apiUrl).toBe('https://slack-gov.com/api/');
+    expect(result.config.store).toEqual({ engine: 'postgres', url: 'postgres://app:p%40ss@db.internal:5432/mint' });
+    expect(result.config.deletion.approvers).toEqual({ users: ['U0AAA111', 'W0BBB222'], userGroups: ['S0CCC333'] });
+    expect(configSecrets(result.config)).toEqual(expect.arrayContaining([valid.SLACK_BOT_TOKEN, valid.MINT_API_KEY, valid.SLACK_SIGNING_SECRET, 'p@ss']));
+    const sqlite = loadConfig({ ...valid, DATABASE_URL: 'file:/var/lib/mintlink/db.sqlite' });
+    expect(sqlite.ok && sqlite.config.store).toEqual({ engine: 'sqlite', path: '/var/lib/mintlink/db.sqlite' });
+  });
+});

@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import { LogLevel } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { boltLogger } from '../../src/logging/bolt-logger.js';
+import { createLogger } from '../../src/logging/create-logger.js';
+import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+
+const SECRETS = ['xoxb-not-a-real-token-abc', 'signing-secret-42abcdef', 'mint+key/with.special*chars'];
+
+function capture(level: 'debug' | 'info' = 'debug') {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger({ level, scrub: createSecretScrubber(SECRETS), pretty: false, destination });
+  return { logger, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('createSecretScrubber', () => {
+  const scrub = createSecretScrubber(SECRETS);
+
+  it('replaces every configured secret, special characters included', () => {
+    expect(scrub(`a ${SECRETS[2]} b ${SECRETS[1]}${SECRETS[1]}`)).toBe('a [redacted] b [redacted][redacted]');
+  });
+
+  it('replaces anything shaped like a Slack token, configured or not', () => {
+    expect(scrub('Authorization: Bearer xoxb-123-456-abcdef and xapp-1-A1-999999 and xoxp-11-22-33')).toBe(
+      'Authorization: Bearer [redacted] and [redacted] and [redacted]',
+    );
+  });
+
+  it('leaves other text alone and ignores values too short to be credentials', () => {
+    expect(createSecretScrubber(['abc', ''])('abc abcd')).toBe('abc abcd');
+  });
+});
+
+describe('createLogger', () => {
+  it('writes one JSON object per line with level, time and message', () => {
+    const { logger, records } = capture();
+    logger.info({ user: 'U1' }, 'hello');
+    expect(records()[0]).toMatchObject({ level: 'info', service: 'mintlink', user: 'U1', msg: 'hello', time: expect.stringMatching(/Z$/) });
+  });
+
+  it('redacts secrets wherever they appear: fields, messages, errors', () => {
+    const { logger, lines } = capture();
+    logger.info({ token: 'anything', headers: { 'x-api-key': 'k', authorization: 'Bearer z' } }, 'by path');
+    logger.warn({ note: `key is ${SECRETS[2]}` }, `token ${SECRETS[0]}`);
+    logger.error({ err: new Error(`failed with ${SECRETS[1]}`) }, 'boom');
+    const all = lines.join('\n');
+    for (const secret of [...SECRETS, 'Bearer z']) expect(all).not.toContain(secret);
+    expect(all.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('respects the level', () => {
+    const { logger, lines } = capture('info');
+    logger.debug('hidden');
+    logger.info('shown');
+    expect(lines).toHaveLength(1);
+  });
+});
+
+describe('boltLogger', () => {
+  it("adapts Bolt's logger interface, keeping errors as errors", () => {
+    const { logger, records } = capture();
+    const bolt = boltLogger(logger);
+    bolt.setLevel(LogLevel.ERROR); // ignored: LOG_LEVEL decides
+    bolt.setName('web-api:WebClient:0');
+    bolt.debug('http request', { url: 'x' });
+    bolt.error('An unhandled error occurred', new Error('kaput'));
+    expect(bolt.getLevel()).toBe(LogLevel.DEBUG);
+    const [debug, error] = records();
+    expect(debug).toMatchObject({ level: 'debug', component: 'slack', msg: 'http request {"url":"x"}' });
+    expect(error).toMatchObject({ level: 'error', msg: 'An unhandled error occurred', err: { message: 'kaput', type: 'Error' } });
+  });
+});
