@@ -1,0 +1,191 @@
+import { performance } from 'node:perf_hooks';
+import { Pool, RetryAgent, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import type { Logger } from '../logging/create-logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
+import { isRecord, parseTemplatePage, type MintRecord, type TemplatePage } from './responses.js';
+import { parseRetryAfter, retryDecision } from './retry-policy.js';
+import {
+  createLinkRequestSchema,
+  createWalletRequestSchema,
+  deleteCustomersRequestSchema,
+  listTemplatesRequestSchema,
+  type CreateLinkRequest,
+  type CreateWalletRequest,
+  type DeleteCustomersRequest,
+  type ListTemplatesRequest,
+} from './schemas.js';
+
+export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
+
+export interface MintApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Budget for one operation, retries included. */
+  timeoutMs: number;
+  scrub: (text: string) => string;
+  metrics?: Metrics;
+  logger?: Logger;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  /** Connections kept alive to the service. */
+  connections?: number;
+}
+
+const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+
+/** The only code that talks to the Mint service. */
+export class MintApiClient {
+  private readonly pool: Pool;
+  private readonly dispatcher: Dispatcher;
+  private readonly basePath: string;
+  private readonly deadlines = new WeakMap<AbortSignal, number>();
+
+  constructor(private readonly options: MintApiClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(base.origin, { connections: options.connections ?? 32 });
+    this.dispatcher = new RetryAgent(this.pool, {
+      throwOnError: false, // after the last try, hand back the response itself so its message can be read
+      retry: retryDecision({
+        maxRetries: options.maxRetries ?? 2,
+        baseDelayMs: options.retryBaseDelayMs ?? 250,
+        remainingMs: (signal) => (this.deadlines.get(signal as AbortSignal) ?? Infinity) - Date.now(),
+      }),
+    });
+  }
+
+  /** POST /v1/link: creates a mint link; 201 with a JSON object whose fields the spec does not show. */
+  async createLink(link: CreateLinkRequest): Promise<MintRecord> {
+    const body = validate(createLinkRequestSchema, link);
+    const response = await this.call('create_link', 'POST', '/v1/link', body);
+    return expectRecord(response);
+  }
+
+  /** POST /v1/wallet: 201 with no content; without userId the service creates a new user. */
+  async createWallet(wallet: CreateWalletRequest = {}): Promise<MintRecord | undefined> {
+    const body = validate(createWalletRequestSchema, wallet);
+    const response = await this.call('create_wallet', 'POST', '/v1/wallet', body);
+    return response === undefined ? undefined : expectRecord(response);
+  }
+
+  /** PATCH /v1/customer/delete with a JSON array of customer ids; 200 with a JSON object. */
+  async deleteCustomers(customerIds: DeleteCustomersRequest): Promise<MintRecord> {
+    const body = validate(deleteCustomersRequestSchema, customerIds);
+    const response = await this.call('delete_customers', 'PATCH', '/v1/customer/delete', body);
+    return response === undefined ? {} : expectRecord(response);
+  }
+
+  /** GET /v1/nft/template/{contractId}: one page of a contract's templates. */
+  async listTemplates(request: ListTemplatesRequest): Promise<TemplatePage> {
+    const { contractId, ...query } = validate(listTemplatesRequestSchema, request);
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
+    const path = `/v1/nft/template/${encodeURIComponent(contractId)}${search.size > 0 ? `?${search}` : ''}`;
+    const response = await this.call('list_templates', 'GET', path, undefined);
+    const page = parseTemplatePage(response);
+    if (!page) throw new MintApiError('bad_response', 'The Mint service answered without a list of templates.');
+    return page;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async call(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    this.deadlines.set(signal, Date.now() + this.options.timeoutMs);
+    let status = 'network';
+    try {
+      const response = await this.dispatcher.request({
+        path: this.basePath + path,
+        method,
+        signal,
+        headers: {
+          'x-api-key': this.options.apiKey,
+          accept: '*/*',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      status = String(response.statusCode);
+      const text = await readText(response.body);
+      return this.interpret(response.statusCode, response.headers, text);
+    } catch (error) {
+      const failure = this.toMintApiError(error, signal);
+      if (failure.status === undefined) status = failure.kind;
+      throw failure;
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      this.options.metrics?.mintApiCalls.inc({ operation, status });
+      this.options.metrics?.mintApiDuration.observe({ operation, status }, seconds);
+      this.options.logger?.debug({ operation, status, ms: Math.round(seconds * 1000) }, 'mint api call');
+    }
+  }
+
+  private interpret(status: number, headers: Dispatcher.ResponseData['headers'], text: string): unknown {
+    const contentType = headerValue(headers['content-type']);
+    if (status >= 200 && status < 300) {
+      if (text.trim() === '') return undefined;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', { status });
+      }
+    }
+    const kind = kindForStatus(status);
+    const serviceMessage = serviceMessageFromBody(text, contentType, this.options.scrub);
+    const retryAfterMs = parseRetryAfter(headers['retry-after']);
+    throw new MintApiError(kind, `The Mint service answered ${status}${serviceMessage ? `: ${serviceMessage}` : '.'}`, {
+      status,
+      ...(serviceMessage ? { serviceMessage } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
+    });
+  }
+
+  private toMintApiError(error: unknown, signal: AbortSignal): MintApiError {
+    if (error instanceof MintApiError) return error;
+    const seconds = this.options.timeoutMs / 1000;
+    const code = (error as { code?: string }).code;
+    if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new MintApiError('timeout', `The Mint service did not answer within ${seconds} s.`);
+    }
+    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return new MintApiError('bad_response', 'The Mint service answered with more data than expected.');
+    }
+    const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
+    return new MintApiError('network', `Could not reach the Mint service (${this.options.scrub(reason)}).`);
+  }
+}
+
+function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'} ${i.message}`).join('; ');
+  throw new MintApiError('rejected', `Not sent to the Mint service: ${problems}.`);
+}
+
+function expectRecord(value: unknown): MintRecord {
+  if (isRecord(value)) return value;
+  throw new MintApiError('bad_response', 'The Mint service answered with JSON that is not an object.');
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      throw Object.assign(new Error('response too large'), { code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseTemplatePage } from '../../src/mint-api/responses.js';
+
+const items = [{ id: 't1' }, { id: 't2' }];
+
+describe('parseTemplatePage', () => {
+  it.each([
+    ['a bare array', items, undefined],
+    ['{items, total}', { items, total: 123 }, 123],
+    ['{data, totalCount}', { data: items, totalCount: '57' }, 57],
+    ['{rows, count}', { rows: items, count: 9 }, 9],
+    ['{data: {items}, meta: {total}}', { data: { items }, meta: { total: 40 } }, 40],
+    ['{results, pagination: {total_count}}', { results: items, pagination: { total_count: 3 } }, 3],
+    ['an object with an array under any name', { whatever: items }, undefined],
+  ])('reads %s', (_name, body, total) => {
+    expect(parseTemplatePage(body)).toEqual({ items, total });
+  });
+
+  it('does not take a page count for a total', () => {
+    expect(parseTemplatePage({ items, count: 1 })).toEqual({ items, total: undefined });
+  });
+
+  it('keeps unknown fields of the templates as they are', () => {
+    const odd = [{ weird: { nested: true }, n: 1 }, 'just a string'];
+    expect(parseTemplatePage(odd)?.items).toBe(odd);
+  });
+
+  it.each([null, 'text', 42, { total: 5 }])('rejects %j', (body) => {
+    expect(parseTemplatePage(body)).toBeUndefined();
+  });
+});
