@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Tables } from './tables.js';
+
+export interface AuditEntryInput {
+  actorId: string;
+  teamId?: string | undefined;
+  operation: string;
+  inputs: Record<string, unknown>;
+  outcome: string;
+  detail?: string | undefined;
+}
+
+export interface AuditEntry extends Required<Omit<AuditEntryInput, 'teamId' | 'detail'>> {
+  id: string;
+  at: Date;
+  teamId: string | undefined;
+  detail: string | undefined;
+}
+
+/** Bounds so one entry stays small however large the input was (e.g. thousands of customer ids). */
+const MAX_INPUTS_CHARS = 4000;
+const MAX_DETAIL_CHARS = 1000;
+
+/** Who did what, when, with which inputs, and how it ended. Append-only. */
+export class AuditLog {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async record(entry: AuditEntryInput, at = new Date()): Promise<AuditEntry> {
+    const row = {
+      id: uuidv7(), // monotonic within the process: orders entries of the same millisecond
+      at: at.toISOString(),
+      actor_id: entry.actorId,
+      team_id: entry.teamId ?? null,
+      operation: entry.operation,
+      inputs: boundedJson(entry.inputs),
+      outcome: entry.outcome,
+      detail: entry.detail === undefined ? null : truncate(entry.detail, MAX_DETAIL_CHARS),
+    };
+    await this.db.insertInto('audit_log').values(row).execute();
+    return toEntry(row);
+  }
+
+  /** Newest first. */
+  async list(filter: { actorId?: string; operation?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+    let query = this.db.selectFrom('audit_log').selectAll();
+    if (filter.actorId) query = query.where('actor_id', '=', filter.actorId);
+    if (filter.operation) query = query.where('operation', '=', filter.operation);
+    const rows = await query
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit ?? 50)
+      .execute();
+    return rows.map(toEntry);
+  }
+}
+
+function toEntry(row: Tables['audit_log']): AuditEntry {
+  return {
+    id: row.id,
+    at: new Date(row.at),
+    actorId: row.actor_id,
+    teamId: row.team_id ?? undefined,
+    operation: row.operation,
+    inputs: JSON.parse(row.inputs) as Record<string, unknown>,
+    outcome: row.outcome,
+    detail: row.detail ?? undefined,
+  };
+}
+
+/** JSON of the inputs; when too long, long arrays and strings are shortened and the cut is marked. */
+function boundedJson(inputs: Record<string, unknown>): string {
+  const json = JSON.stringify(inputs);
+  if (json.length <= MAX_INPUTS_CHARS) return json;
+  const shortened = Object.fromEntries(
+    Object.entries(inputs).map(([key, value]) => {
+      if (Array.isArray(value) && value.length > 20) return [key, { count: value.length, first: value.slice(0, 20) }];
+      if (typeof value === 'string') return [key, truncate(value, 500)];
+      return [key, value];
+    }),
+  );
+  const again = JSON.stringify(shortened);
+  return again.length <= MAX_INPUTS_CHARS ? again : JSON.stringify({ truncated: truncate(again, MAX_INPUTS_CHARS - 20) });
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

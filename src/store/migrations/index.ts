@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as auditLog from './001-audit-log.js';
+
+/** Migrations in order; names are permanent once released. */
+const migrations: Record<string, Migration> = {
+  '001-audit-log': auditLog,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { StoreLocation } from '../config/config.js';
+import type { Logger } from '../logging/create-logger.js';
+import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
+import type { Tables } from './tables.js';
+
+/** One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same. */
+export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<Tables> {
+  if (location.engine === 'sqlite') {
+    if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
+    const database = new SQLite(location.path);
+    database.pragma('journal_mode = WAL'); // readers do not wait for the writer
+    database.pragma('busy_timeout = 5000'); // several processes on one file wait instead of failing
+    database.pragma('foreign_keys = ON');
+    return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }) });
+  }
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection dropped by the server (restart, failover) must not crash the process.
+  pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'database connection lost'));
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,61 @@
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { StoreLocation } from '../config/config.js';
+import type { Logger } from '../logging/create-logger.js';
+import { AuditLog } from './audit-log.js';
+import { migrationProvider } from './migrations/index.js';
+import { openDatabase } from './open-database.js';
+import type { Tables } from './tables.js';
+
+/** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
+export interface Store {
+  readonly engine: StoreLocation['engine'];
+  readonly audit: AuditLog;
+  /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers within the time; rejects with the reason otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openStore(location: StoreLocation, logger?: Logger): Store {
+  const db = openDatabase(location, logger);
+  return new SqlStore(location.engine, db, logger);
+}
+
+class SqlStore implements Store {
+  readonly audit: AuditLog;
+
+  constructor(
+    readonly engine: StoreLocation['engine'],
+    private readonly db: Kysely<Tables>,
+    private readonly logger?: Logger,
+  ) {
+    this.audit = new AuditLog(db);
+  }
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
+    const { error, results } = await migrator.migrateToLatest();
+    for (const result of results ?? []) {
+      if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
+      if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
+    }
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  }
+
+  async ping(timeoutMs = 2_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([sql`select 1`.execute(this.db), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe } from 'vitest';
+import type { StoreLocation } from '../../src/config/config.js';
+
+/** PostgreSQL for store tests; CI sets it (see .ci/run). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export interface TestDatabase {
+  location: StoreLocation;
+  /** The same location as a DATABASE_URL value, for app processes. */
+  databaseUrl: string;
+  /** Removes what the test created. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty SQLite file. */
+export function sqliteDatabase(): TestDatabase {
+  const path = join(mkdtempSync(join(tmpdir(), 'mintlink-db-')), 'test.sqlite');
+  return { location: { engine: 'sqlite', path }, databaseUrl: `file:${path}`, drop: async () => undefined };
+}
+
+/** A fresh schema in the test PostgreSQL, reached through search_path so the app's SQL is unchanged. */
+export async function postgresDatabase(): Promise<TestDatabase> {
+  if (!TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL');
+  const schema = `mintlink_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    location: { engine: 'postgres', url: url.toString() },
+    databaseUrl: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+export type EngineName = 'sqlite' | 'postgres';
+
+/**
+ * Runs a suite once per engine. Without TEST_DATABASE_URL the PostgreSQL run is skipped, and says so.
+ */
+export function describeEachEngine(title: string, suite: (engine: EngineName, create: () => Promise<TestDatabase>) => void): void {
+  describe(`${title} [sqlite]`, () => suite('sqlite', async () => sqliteDatabase()));
+  if (TEST_DATABASE_URL) {
+    describe(`${title} [postgres]`, () => suite('postgres', postgresDatabase));
+  } else {
+    process.stdout.write(`${title} [postgres]: skipped: set TEST_DATABASE_URL\n`);
+    describe.skip(`${title} [postgres] (skipped: set TEST_DATABASE_URL)`, () => suite('postgres', postgresDatabase));
+  }
+}
