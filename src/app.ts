@@ -1,0 +1,52 @@
+import { App } from '@slack/bolt';
+import { helpSubcommand } from './commands/help-subcommand.js';
+import { CommandRegistry } from './commands/command-registry.js';
+import { registerMintlinkCommand } from './commands/mintlink-command.js';
+import type { Config } from './config/config.js';
+import { healthRoutes } from './health/health-routes.js';
+import type { InFlight } from './lifecycle/in-flight.js';
+import type { Readiness } from './lifecycle/readiness.js';
+import { boltLogger } from './logging/bolt-logger.js';
+import type { Logger } from './logging/create-logger.js';
+import type { Scrubber } from './logging/secret-scrubber.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { MintApiClient } from './mint-api/mint-api-client.js';
+import { webClientOptions } from './slack-api/web-client-options.js';
+import type { Store } from './store/store.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  scrub: Scrubber;
+  metrics: Metrics;
+  store: Store;
+  mintApi: MintApiClient;
+  readiness: Readiness;
+  inFlight: InFlight;
+}
+
+/** The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. */
+export function createApp(deps: AppDeps): App {
+  const { config } = deps;
+  const common = {
+    token: config.slack.botToken,
+    logger: boltLogger(deps.logger),
+    deferInitialization: true, // main() runs init() to check the token and report a bad one clearly
+    clientOptions: webClientOptions(config.slack.apiUrl),
+    customRoutes: healthRoutes(deps),
+  };
+  const app =
+    config.mode === 'socket'
+      ? new App({ ...common, socketMode: true, appToken: config.slack.appToken, installerOptions: { port: config.port } })
+      : new App({ ...common, signingSecret: config.slack.signingSecret, port: config.port });
+
+  app.use(deps.inFlight.middleware());
+  app.error(async (error) => {
+    deps.logger.error({ err: error }, 'listener failed');
+  });
+
+  const commands = new CommandRegistry();
+  commands.register(helpSubcommand(commands), { default: true });
+  registerMintlinkCommand(app, commands, deps);
+  return app;
+}

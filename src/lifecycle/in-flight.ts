@@ -1,0 +1,40 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+
+/** Counts listener work in progress so shutdown can let it finish. */
+export class InFlight {
+  private running = 0;
+  private waiters: Array<() => void> = [];
+
+  get count(): number {
+    return this.running;
+  }
+
+  /** Global Bolt middleware: the count covers each request's whole listener chain, after ack too. */
+  middleware(): Middleware<AnyMiddlewareArgs> {
+    return async ({ next }) => {
+      await this.track(next());
+    };
+  }
+
+  async track<T>(work: Promise<T>): Promise<T> {
+    this.running += 1;
+    try {
+      return await work;
+    } finally {
+      this.running -= 1;
+      if (this.running === 0) for (const wake of this.waiters.splice(0)) wake();
+    }
+  }
+
+  /** Resolves true once nothing is running, or false when `timeoutMs` passes first. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.running === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createApp } from './app.js';
+import { configSecrets } from './config/config.js';
+import { loadConfig, loadDotEnv } from './config/load-config.js';
+import { InFlight } from './lifecycle/in-flight.js';
+import { Readiness } from './lifecycle/readiness.js';
+import { describeSlackStartError } from './lifecycle/slack-start-error.js';
+import { createLogger, type Logger } from './logging/create-logger.js';
+import { createSecretScrubber } from './logging/secret-scrubber.js';
+import { createMetrics } from './metrics/metrics.js';
+import { MintApiClient } from './mint-api/mint-api-client.js';
+import { openStore, type Store } from './store/store.js';
+
+/** How long shutdown waits for work in flight before closing anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  loadDotEnv();
+  const loaded = loadConfig(process.env);
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    process.exit(1);
+  }
+  const { config } = loaded;
+  const scrub = createSecretScrubber(configSecrets(config));
+  const logger = createLogger({ level: config.logLevel, scrub });
+  watchProcessErrors(logger);
+
+  const metrics = createMetrics();
+  const store = openStore(config.store, logger);
+  const readiness = new Readiness(store, scrub);
+  const inFlight = new InFlight();
+  const mintApi = new MintApiClient({ ...config.mint, scrub, metrics, logger: logger.child({ component: 'mint-api' }) });
+  const app = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, inFlight });
+
+  try {
+    await app.init(); // auth.test: a wrong bot token stops here with a clear message
+  } catch (error) {
+    return fail(logger, describeSlackStartError(error, 'SLACK_BOT_TOKEN', config.slack.apiUrl), store);
+  }
+
+  // The first attempt comes before taking requests (milliseconds on SQLite); if the database is down, the
+  // app still starts, /readyz says why, and the attempts go on in the background.
+  if (!(await migrate(store, readiness, logger))) void migrateUntilDone(store, readiness, logger);
+  try {
+    await app.start();
+  } catch (error) {
+    const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
+    const reason = config.mode === 'http' ? `Could not listen on port ${config.port} (${(error as Error).message}).` : describeSlackStartError(error, token, config.slack.apiUrl);
+    return fail(logger, reason, store);
+  }
+  logger.info(
+    { mode: config.mode, port: config.port, store: config.store.engine, ready: readiness.isMigrated, ms: Math.round(performance.now() - started) },
+    `mintlink started in ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inFlight: inFlight.count }, 'shutting down');
+    readiness.markStopping();
+    await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+    const finished = await inFlight.idle(SHUTDOWN_GRACE_MS);
+    if (!finished) logger.warn({ inFlight: inFlight.count }, 'shutdown grace period over with work still running');
+    await mintApi.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', (signal) => void shutdown(signal));
+  process.on('SIGINT', (signal) => void shutdown(signal));
+}
+
+async function migrate(store: Store, readiness: Readiness, logger: Logger): Promise<boolean> {
+  try {
+    await store.migrate();
+    readiness.markMigrated();
+    return true;
+  } catch (error) {
+    readiness.markMigrationFailed(error);
+    logger.error({ err: error }, 'database not ready');
+    return false;
+  }
+}
+
+/** Retries the migrations with backoff until the database answers; /readyz says why meanwhile. */
+async function migrateUntilDone(store: Store, readiness: Readiness, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await sleep(Math.min(30_000, 500 * 2 ** attempt));
+    if (await migrate(store, readiness, logger)) {
+      logger.info({ attempt }, 'database ready');
+      return;
+    }
+  }
+}
+
+async function fail(logger: Logger, message: string, store: Store): Promise<never> {
+  logger.fatal(message);
+  await store.close().catch(() => undefined);
+  process.exit(1);
+}
+
+function watchProcessErrors(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
+}
+
+await main();

@@ -1,0 +1,14 @@
+import type { WebClientOptions } from '@slack/web-api';
+
+/**
+ * Slack Web API client settings. The SDK's default retries 429s and failures for about 30 minutes; a user
+ * waiting on a button cannot wait that long, so calls fail fast and the caller tells the user.
+ */
+export function webClientOptions(slackApiUrl: string): WebClientOptions {
+  return {
+    slackApiUrl,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true },
+    timeout: 10_000,
+  };
+}

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FakeSlack } from './fake-slack.js';
+import { freePort } from './free-port.js';
+import { slackSignatureHeaders } from './slack-signature.js';
+import { formBody, slashCommand } from './slack-payloads.js';
+
+export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
+export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface AppProcessOptions {
+  mode: 'http' | 'socket';
+  slack: FakeSlack;
+  mintUrl: string;
+  /** Extra or overriding variables; `undefined` removes one. */
+  env?: Record<string, string | undefined>;
+  /** Resolve once the process exits instead of waiting for it to be ready (for start-up failures). */
+  expectExit?: boolean;
+  /** Files to create in the working directory first, e.g. `.env`. */
+  files?: Record<string, string>;
+}
+
+export interface SignOptions {
+  secret?: string;
+  timestampSec?: number;
+  /** Replace the signature header (or drop it with null). */
+  signature?: string | null;
+}
+
+export interface CommandResult {
+  /** The fields sent, including the response_url and trigger_id. */
+  fields: Record<string, string>;
+  /** HTTP status of the request (HTTP mode). */
+  status: number | undefined;
+  /** What the app acknowledged with (HTTP response body or the Socket Mode ack payload). */
+  ack: Record<string, unknown> | undefined;
+}
+
+/**
+ * The real app (`node dist/main.js`, what `npm start` runs) in a child process, configured against the fake
+ * Slack and a Mint service, in a temporary working directory (so no developer .env is read).
+ */
+export class AppProcess {
+  private output = '';
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly mode: 'http' | 'socket',
+    readonly port: number,
+    readonly env: Record<string, string>,
+    private readonly child: ChildProcess,
+    private readonly slack: FakeSlack,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  static async start(options: AppProcessOptions): Promise<AppProcess> {
+    const port = await freePort();
+    const cwd = mkdtempSync(join(tmpdir(), 'mintlink-app-'));
+    for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(cwd, name), content);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      SLACK_BOT_TOKEN: options.slack.botToken,
+      SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+      SLACK_API_URL: options.slack.apiUrl,
+      PORT: String(port),
+      MINT_API_BASE_URL: options.mintUrl,
+      MINT_API_KEY: TEST_MINT_API_KEY,
+      LOG_LEVEL: 'debug', // the most verbose level, so the secret checks cover every log line
+      ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: options.slack.appToken } : {}),
+    };
+    for (const [key, value] of Object.entries(options.env ?? {})) {
+      if (value === undefined) delete env[key];
+      else env[key] = value;
+    }
+    const child = spawn(process.execPath, [MAIN], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const app = new AppProcess(options.mode, port, env, child, options.slack);
+    if (options.expectExit) {
+      await app.exited;
+      return app;
+    }
+    await app.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, 15_000);
+    if (options.mode === 'socket') await options.slack.socketMode.waitForConnection();
+    return app;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Everything the process wrote to stdout and stderr. */
+  get logs(): string {
+    return this.output;
+  }
+
+  /** The JSON log lines written so far. */
+  get logLines(): Array<Record<string, unknown> & { msg?: string; level?: string }> {
+    return this.output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string; level?: string });
+  }
+
+  async waitForLog(predicate: (line: Record<string, unknown> & { msg?: string }) => boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.logLines.some(predicate)) {
+      if (this.child.exitCode !== null) throw new Error(`app exited (${this.child.exitCode}) before the expected log line:\n${this.output}`);
+      if (Date.now() > deadline) throw new Error(`expected log line did not appear within ${timeoutMs} ms:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** A POST to the app's HTTP port, signed like Slack's (or deliberately not). */
+  async postSigned(path: string, body: string, contentType: string, sign: SignOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = {
+      'content-type': contentType,
+      ...slackSignatureHeaders(body, sign.secret ?? TEST_SIGNING_SECRET, sign.timestampSec),
+    };
+    if (sign.signature === null) delete headers['x-slack-signature'];
+    else if (sign.signature !== undefined) headers['x-slack-signature'] = sign.signature;
+    return fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body });
+  }
+
+  /** Sends `/mintlink <text>` the way Slack does in this mode and returns what the app acknowledged. */
+  async command(text: string, overrides: Record<string, string> = {}): Promise<CommandResult> {
+    const fields = slashCommand(this.slack, text, overrides);
+    if (this.mode === 'socket') {
+      const ack = await this.slack.socketMode.send('slash_commands', fields);
+      return { fields, status: undefined, ack: ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined };
+    }
+    const response = await this.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded');
+    const raw = await response.text();
+    return { fields, status: response.status, ack: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined };
+  }
+
+  /** Sends a signal and resolves with the exit code. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+
+  get exitCode(): Promise<number | null> {
+    return this.exited;
+  }
+}

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { messageProblems, viewProblems } from './block-kit-limits.js';
+import { FakeSocketMode } from './fake-socket-mode.js';
+import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID } from './slack-ids.js';
+
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** The token the call carried. */
+  token: string | undefined;
+  at: number;
+}
+
+export interface RecordedResponse {
+  /** Id of the response_url it was posted to. */
+  id: string;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+/** A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. */
+export interface CannedAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** Wait this long before answering. */
+  delayMs?: number;
+}
+
+const TRIGGER_TTL_MS = 3_000;
+const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update', 'chat.scheduleMessage']);
+
+/**
+ * A Slack Web API on loopback that behaves like Slack where the app depends on it: token checks, trigger
+ * expiry and reuse, Block Kit limits, response_url endpoints, ok:false errors and 429s on demand, and the
+ * Socket Mode WebSocket behind apps.connections.open. Everything it receives is recorded.
+ */
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  readonly responses: RecordedResponse[] = [];
+  readonly socketMode: FakeSocketMode;
+  botToken = 'xoxb-test-bot-token-0000000000';
+  appToken = 'xapp-1-A0TEST001-test-app-token-0000';
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly canned = new Map<string, CannedAnswer[]>();
+  private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
+  private readonly responseUrlAnswers = new Map<string, number>();
+  private readonly views = new Map<string, { hash: string; view: Record<string, unknown> }>();
+  private readonly waiters: Array<() => void> = [];
+  private counter = 0;
+
+  constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.socketMode = new FakeSocketMode(this.server);
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.socketMode.close();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** What the app gets as SLACK_API_URL. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  /** A fresh response_url, as Slack puts in every command and interaction. */
+  responseUrl(): string {
+    return `${this.url}/response/${randomUUID()}`;
+  }
+
+  /** A fresh trigger_id that expires 3 s from now and works once, like Slack's. */
+  triggerId(issuedAt = Date.now()): string {
+    const id = `${++this.counter}.${Date.now()}.${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    this.triggers.set(id, { issuedAt, used: false });
+    return id;
+  }
+
+  /** The next `times` calls of `method` get this answer instead of the normal one. */
+  answerNext(method: string, answer: CannedAnswer, times = 1): void {
+    const queue = this.canned.get(method) ?? [];
+    for (let i = 0; i < times; i += 1) queue.push(answer);
+    this.canned.set(method, queue);
+  }
+
+  /** Posts to this response_url answer with an HTTP status (e.g. 404 once it has expired). */
+  failResponseUrl(url: string, status: number): void {
+    this.responseUrlAnswers.set(url.slice(url.lastIndexOf('/') + 1), status);
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  responsesTo(url: string): RecordedResponse[] {
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    return this.responses.filter((r) => r.id === id);
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.responses.length = 0;
+    this.canned.clear();
+    this.responseUrlAnswers.clear();
+  }
+
+  /** Resolves once `check` returns something truthy (checked after each recorded call), or fails after `timeoutMs`. */
+  async waitFor<T>(check: () => T | undefined | false, timeoutMs = 5_000, what = 'a Slack call'): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = check();
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async waitForCall(method: string, predicate: (call: RecordedCall) => boolean = () => true, timeoutMs = 5_000): Promise<RecordedCall> {
+    return this.waitFor(() => this.calls.find((c) => c.method === method && predicate(c)), timeoutMs, method);
+  }
+
+  async waitForResponse(url: string, count = 1, timeoutMs = 5_000): Promise<RecordedResponse[]> {
+    return this.waitFor(() => (this.responsesTo(url).length >= count ? this.responsesTo(url) : undefined), timeoutMs, `a post to ${url}`);
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', this.url).pathname;
+    const raw = await readBody(req);
+    if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
+    if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
+
+    const method = path.slice('/api/'.length);
+    const params = parseParams(raw, req.headers['content-type']);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : typeof params.token === 'string' ? params.token : undefined;
+    this.calls.push({ method, params, token, at: Date.now() });
+    this.notify();
+
+    const canned = this.canned.get(method)?.shift();
+    if (canned) {
+      if (canned.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+      return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
+    }
+    const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
+    if (token !== expectedToken) return json(res, 200, { ok: false, error: token ? 'invalid_auth' : 'not_authed' });
+    const answer = this.answer(method, params);
+    json(res, 200, answer);
+  }
+
+  private answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
+    if (MESSAGE_METHODS.has(method)) {
+      const problems = messageProblems(params);
+      if (problems.length > 0) return { ok: false, error: 'invalid_blocks', errors: problems };
+      if (typeof params.channel !== 'string' || !params.channel) return { ok: false, error: 'channel_not_found' };
+    }
+    if (VIEW_METHODS.has(method)) {
+      const problems = viewProblems(params.view);
+      if (problems.length > 0) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
+    }
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://test.slack.com/', team: 'Test', user: 'mintlink', team_id: TEST_TEAM_ID, user_id: TEST_BOT_USER_ID, bot_id: TEST_BOT_ID };
+      case 'apps.connections.open':
+        return { ok: true, url: this.socketMode.url(this.url) };
+      case 'chat.postMessage':
+      case 'chat.update': {
+        const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
+        return { ok: true, channel: params.channel, ts: method === 'chat.update' ? params.ts : ts, message: { text: params.text } };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.000001` };
+      case 'views.open':
+      case 'views.push':
+        return this.openView(params);
+      case 'views.update':
+      case 'views.publish':
+        return this.updateView(params);
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(params.users ?? 'X').slice(1)}` } };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  private openView(params: Record<string, unknown>): Record<string, unknown> {
+    const triggerId = String(params.trigger_id ?? '');
+    const trigger = this.triggers.get(triggerId);
+    if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+    if (trigger.used) return { ok: false, error: 'exchanged_trigger_id' };
+    if (Date.now() - trigger.issuedAt > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
+    trigger.used = true;
+    const id = `V${String(++this.counter).padStart(8, '0')}`;
+    return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  private updateView(params: Record<string, unknown>): Record<string, unknown> {
+    const id = String(params.view_id ?? params.external_id ?? params.user_id ?? '');
+    const current = this.views.get(id);
+    if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
+    if (params.hash !== undefined && current && params.hash !== current.hash) return { ok: false, error: 'hash_conflict' };
+    return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  private storeView(id: string, view: Record<string, unknown>): Record<string, unknown> {
+    const hash = `${Date.now()}.${randomUUID().slice(0, 8)}`;
+    this.views.set(id, { hash, view });
+    return { ...view, id, hash, state: { values: {} } };
+  }
+
+  private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    this.responses.push({ id, body, at: Date.now() });
+    this.notify();
+    const status = this.responseUrlAnswers.get(id);
+    if (status) return void res.writeHead(status).end('expired_url');
+    const problems = messageProblems(body);
+    if (problems.length > 0) return json(res, 400, { ok: false, error: 'invalid_blocks', errors: problems });
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  }
+}
+
+/** The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too. */
+function parseParams(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.includes('application/json')) return JSON.parse(raw || '{}') as Record<string, unknown>;
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    params[key] = /^[[{]/.test(value) ? tryJson(value) : value;
+  }
+  return params;
+}
+
+function tryJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

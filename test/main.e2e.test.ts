@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MockMintService } from '../src/mock-mint-api/mock-mint-service.js';
+import { AppProcess, TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './kit/app-process.js';
+import { FakeSlack } from './kit/fake-slack.js';
+
+let slack: FakeSlack;
+let mint: MockMintService;
+
+beforeAll(async () => {
+  slack = await new FakeSlack().start();
+  mint = new MockMintService({ apiKey: TEST_MINT_API_KEY });
+  await mint.listen();
+});
+afterAll(async () => {
+  await mint.close();
+  await slack.stop();
+});
+beforeEach(() => slack.reset());
+
+const start = (mode: 'http' | 'socket', more: Partial<Parameters<typeof AppProcess.start>[0]> = {}) =>
+  AppProcess.start({ mode, slack, mintUrl: mint.url, ...more });
+
+describe('start-up', () => {
+  it('prints one message listing every configuration problem, exits 1, and shows no secret', async () => {
+    const app = await start('http', {
+      expectExit: true,
+      env: { SLACK_BOT_TOKEN: 'xoxp-user-Leak9Check', SLACK_SIGNING_SECRET: undefined, MINT_API_KEY: undefined, PORT: 'eighty' },
+    });
+    expect(await app.exitCode).toBe(1);
+    expect(app.logs).toMatch(/^Mintlink cannot start: 4 configuration problems\./);
+    expect(app.logs.match(/Mintlink cannot start/g)).toHaveLength(1);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT', 'MINT_API_KEY']) expect(app.logs).toContain(`- ${name} `);
+    expect(app.logs).not.toContain('Leak9Check');
+    expect(slack.calls).toEqual([]);
+  });
+
+  it('reads .env from the working directory; the environment wins over it', async () => {
+    const app = await start('http', {
+      env: { MINT_API_KEY: undefined, LOG_LEVEL: 'info' },
+      files: { '.env': `MINT_API_KEY=${TEST_MINT_API_KEY}\nLOG_LEVEL=debug\n` },
+    });
+    try {
+      expect(app.logLines.some((l) => l.level === 'debug')).toBe(false);
+      expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it.each(['http', 'socket'] as const)('stops with a clear message when Slack rejects the bot token (%s mode)', async (mode) => {
+    const app = await start(mode, { expectExit: true, env: { SLACK_BOT_TOKEN: 'xoxb-revoked-token-000000' } });
+    expect(await app.exitCode).toBe(1);
+    expect(app.logs).toContain('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
+    expect(app.logs).not.toContain('xoxb-revoked-token-000000');
+  });
+
+  it('stops with a clear message when Slack rejects the app token (Socket Mode)', async () => {
+    const app = await start('socket', { expectExit: true, env: { SLACK_APP_TOKEN: 'xapp-1-revoked-000000' } });
+    expect(await app.exitCode).toBe(1);
+    expect(app.logs).toContain('Slack rejected SLACK_APP_TOKEN (invalid_auth)');
+    expect(app.logs).not.toContain('xapp-1-revoked-000000');
+  });
+
+  it('stops with a clear message when its HTTP port is taken', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const app = await start('http', { expectExit: true, env: { PORT: String(port) } });
+      expect(await app.exitCode).toBe(1);
+      expect(app.logs).toContain(`Could not listen on port ${port}`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it.each(['http', 'socket'] as const)('serves health but not readiness while the database is unreachable (%s mode)', async (mode) => {
+    const app = await start(mode, { env: { DATABASE_URL: 'postgres://postgres:db-PASSWORD-9@127.0.0.1:1/test' } });
+    try {
+      expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${app.baseUrl}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'not ready', reason: 'database unreachable: ECONNREFUSED' });
+      expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
+      expect(app.logs).not.toContain('db-PASSWORD-9');
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it.each([
+    ['http', 'SIGTERM'],
+    ['socket', 'SIGINT'],
+  ] as const)('%s mode stops cleanly on %s', async (mode, signal) => {
+    const app = await start(mode);
+    expect(await app.stop(signal)).toBe(0);
+    const messages = app.logLines.map((l) => l.msg);
+    expect(messages).toContain('shutting down');
+    expect(messages.at(-1)).toBe('stopped');
+    for (const secret of [slack.botToken, slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) expect(app.logs).not.toContain(secret);
+  });
+});
