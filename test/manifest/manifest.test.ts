@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this
+ * test; Ajv needs strict:false for its non-standard keywords).
+ */
+const schema = JSON.parse(readFileSync(new URL('./slack-manifest.schema.1.0.0.json', import.meta.url), 'utf8')) as object;
+const validate = new Ajv({ strict: false, allErrors: true, logger: false }).compile(schema);
+const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as Record<string, any>;
+
+/** Every bot scope and why; a new one must be added here with its reason. */
+const NEEDED_BOT_SCOPES = {
+  commands: '/mintlink',
+  'chat:write': 'DMs with results to the requester',
+};
+
+describe('manifest.yml', () => {
+  it("is valid against Slack's manifest schema", () => {
+    expect(validate(manifest), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+
+  it('would be caught by the schema if it broke a rule', () => {
+    const broken = structuredClone(manifest);
+    broken.display_information.name = 'x'.repeat(36);
+    broken.features.slash_commands[0].command = 'mintlink';
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors?.map((e) => e.instancePath)).toEqual(
+      expect.arrayContaining(['/display_information/name', '/features/slash_commands/0/command']),
+    );
+  });
+
+  it('declares /mintlink with a description and usage hint naming every subcommand', () => {
+    const [command] = manifest.features.slash_commands;
+    expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
+    expect(command.description.length).toBeGreaterThan(10);
+    for (const sub of ['help', 'link', 'wallet', 'delete', 'templates']) expect(command.usage_hint).toContain(sub);
+  });
+
+  it('has a bot user, App Home, interactivity and Socket Mode on', () => {
+    expect(manifest.features.bot_user.display_name).toBe('Mintlink');
+    expect(manifest.features.app_home).toMatchObject({ messages_tab_enabled: true });
+    expect(manifest.settings).toMatchObject({ interactivity: { is_enabled: true }, socket_mode_enabled: true });
+  });
+
+  it('asks for the bot scopes the app needs and no more', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(Object.keys(NEEDED_BOT_SCOPES).sort());
+    expect(manifest.oauth_config.scopes.user).toBeUndefined();
+  });
+});
