@@ -1,25 +1,10 @@
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MockMintService } from '../src/mock-mint-api/mock-mint-service.js';
-import { AppProcess, TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './kit/app-process.js';
-import { FakeSlack } from './kit/fake-slack.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './kit/app-process.js';
+import { useFakes } from './kit/fakes.js';
 
-let slack: FakeSlack;
-let mint: MockMintService;
-
-beforeAll(async () => {
-  slack = await new FakeSlack().start();
-  mint = new MockMintService({ apiKey: TEST_MINT_API_KEY });
-  await mint.listen();
-});
-afterAll(async () => {
-  await mint.close();
-  await slack.stop();
-});
-beforeEach(() => slack.reset());
-
-const start = (mode: 'http' | 'socket', more: Partial<Parameters<typeof AppProcess.start>[0]> = {}) =>
-  AppProcess.start({ mode, slack, mintUrl: mint.url, ...more });
+const fakes = useFakes();
+const start = fakes.startApp;
 
 describe('start-up', () => {
   it('prints one message listing every configuration problem, exits 1, and shows no secret', async () => {
@@ -32,7 +17,7 @@ describe('start-up', () => {
     expect(app.logs.match(/Mintlink cannot start/g)).toHaveLength(1);
     for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT', 'MINT_API_KEY']) expect(app.logs).toContain(`- ${name} `);
     expect(app.logs).not.toContain('Leak9Check');
-    expect(slack.calls).toEqual([]);
+    expect(fakes.slack.calls).toEqual([]);
   });
 
   it('reads .env from the working directory; the environment wins over it', async () => {
@@ -100,6 +85,6 @@ describe('shutdown', () => {
     const messages = app.logLines.map((l) => l.msg);
     expect(messages).toContain('shutting down');
     expect(messages.at(-1)).toBe('stopped');
-    for (const secret of [slack.botToken, slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) expect(app.logs).not.toContain(secret);
+    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) expect(app.logs).not.toContain(secret);
   });
 });

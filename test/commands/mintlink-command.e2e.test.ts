@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
-import { AppProcess, TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
-import { FakeSlack } from '../kit/fake-slack.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, type AppProcess } from '../kit/app-process.js';
 import { messageProblems } from '../kit/block-kit-limits.js';
+import { useApp, useFakes } from '../kit/fakes.js';
 import { formBody, slashCommand } from '../kit/slack-payloads.js';
 
 const SUBCOMMANDS = ['help'];
 
 describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
-  let slack: FakeSlack;
-  let mint: MockMintService;
-  let app: AppProcess;
-
-  beforeAll(async () => {
-    slack = await new FakeSlack().start();
-    mint = new MockMintService({ apiKey: TEST_MINT_API_KEY });
-    await mint.listen();
-    app = await AppProcess.start({ mode, slack, mintUrl: mint.url });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await mint?.close();
-    await slack?.stop();
-  });
-  beforeEach(() => slack.reset());
+  const fakes = useFakes();
+  const running = useApp(fakes, mode);
 
   it('answers help with an ephemeral usage listing every subcommand', async () => {
-    const { ack, status } = await app.command('help');
+    const { ack, status } = await running.app.command('help');
     if (mode === 'http') expect(status).toBe(200);
     expect(ack?.response_type).toBe('ephemeral');
     for (const name of SUBCOMMANDS) expect(JSON.stringify(ack?.blocks)).toContain(`/mintlink ${name}`);
@@ -35,7 +20,7 @@ describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
   });
 
   it('names an unknown subcommand and shows the usage', async () => {
-    const { ack } = await app.command('frobnicate now');
+    const { ack } = await running.app.command('frobnicate now');
     expect(ack?.response_type).toBe('ephemeral');
     expect(ack?.text).toContain('"frobnicate"');
     expect(JSON.stringify(ack?.blocks)).toContain('`frobnicate`');
@@ -44,53 +29,39 @@ describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
   });
 
   it('shows user text literally, escaped, in the unknown-subcommand answer', async () => {
-    const { ack } = await app.command('<!channel>&`x`');
+    const { ack } = await running.app.command('<!channel>&`x`');
     const blocks = JSON.stringify(ack?.blocks);
     expect(blocks).not.toContain('<!channel>');
     expect(blocks).toContain('&lt;!channel&gt;&amp;');
   });
 
   it('serves /healthz, /readyz and /metrics', async () => {
-    const health = await fetch(`${app.baseUrl}/healthz`);
+    const health = await fetch(`${running.app.baseUrl}/healthz`);
     expect(health.status).toBe(200);
-    const ready = await fetch(`${app.baseUrl}/readyz`);
+    const ready = await fetch(`${running.app.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready' });
-    await app.command('help');
-    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    await running.app.command('help');
+    const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/mintlink_commands_handled_total\{subcommand="help",outcome="ok"\} [1-9]/);
     expect(metrics).toContain('# TYPE mintlink_mint_api_call_duration_seconds histogram');
   });
 
   it('never writes a secret to its logs', async () => {
-    await app.command('help');
-    for (const secret of [slack.botToken, slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) {
-      expect(app.logs).not.toContain(secret);
+    await running.app.command('help');
+    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) {
+      expect(running.app.logs).not.toContain(secret);
     }
   });
 });
 
 describe('/mintlink request signatures (HTTP mode)', () => {
-  let slack: FakeSlack;
-  let mint: MockMintService;
-  let app: AppProcess;
-
-  beforeAll(async () => {
-    slack = await new FakeSlack().start();
-    mint = new MockMintService({ apiKey: TEST_MINT_API_KEY });
-    await mint.listen();
-    app = await AppProcess.start({ mode: 'http', slack, mintUrl: mint.url });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await mint?.close();
-    await slack?.stop();
-  });
-  beforeEach(() => slack.reset());
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http');
 
   const send = (sign: Parameters<AppProcess['postSigned']>[3]) => {
-    const fields = slashCommand(slack, 'help');
-    return { fields, response: app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign) };
+    const fields = slashCommand(fakes.slack, 'help');
+    return { fields, response: running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign) };
   };
 
   it.each([
@@ -104,14 +75,31 @@ describe('/mintlink request signatures (HTTP mode)', () => {
     expect(res.status).toBe(401);
     expect(await res.text()).not.toContain('mintlink');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(slack.calls).toEqual([]);
-    expect(slack.responsesTo(fields.response_url ?? '')).toEqual([]);
-    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    expect(fakes.slack.calls).toEqual([]);
+    expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
+    const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
     expect(metrics).not.toMatch(/mintlink_commands_handled_total\{subcommand="help"/);
   });
 
   it('accepts the same request correctly signed', async () => {
     const { response } = send({});
     expect((await response).status).toBe(200);
+  });
+});
+
+describe('/mintlink over HTTP while in Socket Mode', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'socket');
+
+  it.each([
+    ['correctly signed', {}],
+    ['unsigned', { signature: null }],
+  ])('ignores a %s request: Socket Mode takes Slack requests only over its WebSocket', async (_name, sign) => {
+    const fields = slashCommand(fakes.slack, 'help');
+    const res = await running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign);
+    expect(res.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fakes.slack.calls).toEqual([]);
+    expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
   });
 });
