@@ -5,7 +5,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
 import { isRecord, parseTemplatePage, type MintRecord, type TemplatePage } from './responses.js';
-import { parseRetryAfter, retryDecision } from './retry-policy.js';
+import { PRE_SEND_ERROR_CODES, parseRetryAfter, retryDecision } from './retry-policy.js';
 import {
   createLinkRequestSchema,
   createWalletRequestSchema,
@@ -114,7 +114,7 @@ export class MintApiClient {
       const text = await readText(response.body);
       return this.interpret(response.statusCode, response.headers, text);
     } catch (error) {
-      const failure = this.toMintApiError(error, signal);
+      const failure = this.toMintApiError(error, signal, method !== 'GET');
       if (failure.status === undefined) status = failure.kind;
       throw failure;
     } finally {
@@ -132,7 +132,7 @@ export class MintApiClient {
       try {
         return JSON.parse(text);
       } catch {
-        throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', { status });
+        throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', { status, outcomeUnknown: true });
       }
     }
     const kind = kindForStatus(status);
@@ -145,18 +145,20 @@ export class MintApiClient {
     });
   }
 
-  private toMintApiError(error: unknown, signal: AbortSignal): MintApiError {
+  /** `changes`: the request is one that changes something (not GET), so an unclear end matters. */
+  private toMintApiError(error: unknown, signal: AbortSignal, changes: boolean): MintApiError {
     if (error instanceof MintApiError) return error;
     const seconds = this.options.timeoutMs / 1000;
     const code = (error as { code?: string }).code;
     if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new MintApiError('timeout', `The Mint service did not answer within ${seconds} s.`);
+      return new MintApiError('timeout', `The Mint service did not answer within ${seconds} s.`, { outcomeUnknown: changes });
     }
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return new MintApiError('bad_response', 'The Mint service answered with more data than expected.');
+      return new MintApiError('bad_response', 'The Mint service answered with more data than expected.', { outcomeUnknown: changes });
     }
     const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
-    return new MintApiError('network', `Could not reach the Mint service (${this.options.scrub(reason)}).`);
+    const neverSent = code !== undefined && PRE_SEND_ERROR_CODES.includes(code);
+    return new MintApiError('network', `Could not reach the Mint service (${this.options.scrub(reason)}).`, { outcomeUnknown: changes && !neverSent });
   }
 }
 
@@ -169,7 +171,7 @@ function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 function expectRecord(value: unknown): MintRecord {
   if (isRecord(value)) return value;
-  throw new MintApiError('bad_response', 'The Mint service answered with JSON that is not an object.');
+  throw new MintApiError('bad_response', 'The Mint service answered with JSON that is not an object.', { outcomeUnknown: true });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -15,6 +15,11 @@ export interface MintApiErrorDetails {
   retryAfterSeconds?: number;
   /** Short safe text taken from the response body (truncated, secrets removed). */
   serviceMessage?: string;
+  /**
+   * The request may have reached the service and changed something (a timeout or dropped connection after
+   * sending, or a success answer that could not be read): the user must check before trying again.
+   */
+  outcomeUnknown?: boolean;
 }
 
 /** The one error the Mint API client throws. `message` is safe to show and log. */

@@ -33,3 +33,8 @@ export interface MessageContent {
 export function message(text: string, blocks: KnownBlock[]): MessageContent {
   return { text: truncate(text, LIMITS.messageText), blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
+
+/** A warning at the top of a form shown again after a failure. */
+export function problemBanner(mrkdwn: string): SectionBlock {
+  return section(`:warning: ${mrkdwn}`);
+}

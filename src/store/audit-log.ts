@@ -26,6 +26,23 @@ const MAX_DETAIL_CHARS = 1000;
 export class AuditLog {
   constructor(private readonly db: Kysely<Tables>) {}
 
+  /**
+   * Records an operation before it runs, with outcome `pending`: if the database cannot take it, the
+   * operation must not run; if the process dies before `complete`, the row still shows it was attempted.
+   */
+  async start(entry: Omit<AuditEntryInput, 'outcome' | 'detail'>, at = new Date()): Promise<AuditEntry> {
+    return this.record({ ...entry, outcome: 'pending' }, at);
+  }
+
+  /** Sets the outcome of an operation recorded with `start`. */
+  async complete(id: string, outcome: string, detail?: string): Promise<void> {
+    await this.db
+      .updateTable('audit_log')
+      .set({ outcome, detail: detail === undefined ? null : truncate(detail, MAX_DETAIL_CHARS) })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async record(entry: AuditEntryInput, at = new Date()): Promise<AuditEntry> {
     const row = {
       id: uuidv7(), // monotonic within the process: orders entries of the same millisecond

@@ -3,10 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import { formBody, slashCommand } from './slack-payloads.js';
+import { formBody, globalShortcut, slashCommand, viewSubmission, type SlackView } from './slack-payloads.js';
+import { TEST_USER_ID } from './slack-ids.js';
+import { stateValues, type Entry } from './view-state.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
@@ -74,6 +77,7 @@ export class AppProcess {
       MINT_API_BASE_URL: options.mintUrl,
       MINT_API_KEY: TEST_MINT_API_KEY,
       LOG_LEVEL: 'debug', // the most verbose level, so the secret checks cover every log line
+      DATABASE_URL: `file:${join(cwd, 'data', 'mintlink.sqlite')}`,
       ...(options.mode === 'socket' ? { SLACK_APP_TOKEN: options.slack.appToken } : {}),
     };
     for (const [key, value] of Object.entries(options.env ?? {})) {
@@ -93,6 +97,12 @@ export class AppProcess {
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The app's own database (the same DATABASE_URL), for checking what it recorded. Close it after use. */
+  openStore(): Store {
+    const url = this.env.DATABASE_URL ?? '';
+    return openStore(url.startsWith('file:') ? { engine: 'sqlite', path: url.slice(5) } : { engine: 'postgres', url });
   }
 
   /** Everything the process wrote to stdout and stderr. */
@@ -138,6 +148,39 @@ export class AppProcess {
     const response = await this.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded');
     const raw = await response.text();
     return { fields, status: response.status, ack: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined };
+  }
+
+  /** Sends a command that opens a modal; resolves with the command, the views.open call and the view. */
+  async commandOpeningModal(text: string) {
+    const { fields, ack } = await this.command(text);
+    const open = await this.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
+    return { fields, ack, open, view: this.slack.lastOpenedView() };
+  }
+
+  /** Sends an interaction payload (block_actions, view_submission, shortcut...) and returns the ack. */
+  async interact(payload: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    if (this.mode === 'socket') {
+      const ack = await this.slack.socketMode.send('interactive', payload);
+      return ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined;
+    }
+    const response = await this.postSigned('/slack/events', formBody({ payload: JSON.stringify(payload) }), 'application/x-www-form-urlencoded');
+    if (response.status !== 200) throw new Error(`interaction answered ${response.status}: ${await response.text()}`);
+    const raw = await response.text();
+    return raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
+  }
+
+  /**
+   * Submits a modal as a user would: the view's inputs keep their initial values unless `entries` sets
+   * them. Slack's side of the ack (new view, inline errors) is applied to the fake.
+   */
+  async submitView(view: SlackView, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {
+    const ack = await this.interact(viewSubmission(view, stateValues(view, entries), userId));
+    this.slack.applySubmissionAck(view.id, ack);
+    return ack;
+  }
+
+  async shortcut(callbackId: string, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {
+    return this.interact(globalShortcut(this.slack, callbackId, userId));
   }
 
   /** Sends a signal and resolves with the exit code. */

@@ -12,6 +12,8 @@ export interface RecordedCall {
   /** The token the call carried. */
   token: string | undefined;
   at: number;
+  /** What the fake answered (its Slack body). */
+  answer?: Record<string, unknown>;
 }
 
 export interface RecordedResponse {
@@ -51,7 +53,10 @@ export class FakeSlack {
   private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
   private readonly responseUrlAnswers = new Map<string, number>();
   private readonly views = new Map<string, { hash: string; view: Record<string, unknown> }>();
+  /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
+  readonly viewErrors = new Map<string, Record<string, string>>();
   private readonly waiters: Array<() => void> = [];
+  private readonly openedViewIds: string[] = [];
   private counter = 0;
 
   constructor() {
@@ -105,6 +110,11 @@ export class FakeSlack {
   /** Posts to this response_url answer with an HTTP status (e.g. 404 once it has expired). */
   failResponseUrl(url: string, status: number): void {
     this.responseUrlAnswers.set(url.slice(url.lastIndexOf('/') + 1), status);
+  }
+
+  /** Calls the fake answered with ok:false (other than canned answers a test asked for). */
+  get failedCalls(): RecordedCall[] {
+    return this.calls.filter((c) => c.answer?.ok === false);
   }
 
   callsTo(method: string): RecordedCall[] {
@@ -163,18 +173,20 @@ export class FakeSlack {
     const params = parseParams(raw, req.headers['content-type']);
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : typeof params.token === 'string' ? params.token : undefined;
-    this.calls.push({ method, params, token, at: Date.now() });
-    this.notify();
+    const call: RecordedCall = { method, params, token, at: Date.now() };
+    this.calls.push(call);
 
     const canned = this.canned.get(method)?.shift();
     if (canned) {
       if (canned.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+      call.answer = canned.body ?? { ok: canned.status === undefined || canned.status < 400 };
+      this.notify();
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
-    if (token !== expectedToken) return json(res, 200, { ok: false, error: token ? 'invalid_auth' : 'not_authed' });
-    const answer = this.answer(method, params);
-    json(res, 200, answer);
+    call.answer = token !== expectedToken ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' } : this.answer(method, params);
+    this.notify();
+    json(res, 200, call.answer);
   }
 
   private answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
@@ -220,6 +232,7 @@ export class FakeSlack {
     if (Date.now() - trigger.issuedAt > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
     trigger.used = true;
     const id = `V${String(++this.counter).padStart(8, '0')}`;
+    this.openedViewIds.push(id);
     return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
   }
 
@@ -229,6 +242,49 @@ export class FakeSlack {
     if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
     if (params.hash !== undefined && current && params.hash !== current.hash) return { ok: false, error: 'hash_conflict' };
     return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  /** The view a modal shows now (as Slack would hand it back in a payload), by view id. */
+  view(id: string): { id: string; hash: string; [key: string]: unknown } {
+    const current = this.views.get(id);
+    if (!current) throw new Error(`no view ${id}`);
+    return { ...current.view, id, hash: current.hash };
+  }
+
+  /** The view opened by the last views.open call. */
+  lastOpenedView(): { id: string; hash: string; [key: string]: unknown } {
+    const opened = [...this.openedViewIds];
+    const id = opened.at(-1);
+    if (!id) throw new Error(`no view was opened; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
+    return this.view(id);
+  }
+
+  /**
+   * What Slack does with the ack of a view submission: show the new view (after checking it like any
+   * other), or the inline errors, which must be keyed by input blocks of the view.
+   */
+  applySubmissionAck(viewId: string, ack: Record<string, unknown> | undefined): void {
+    if (!ack || Object.keys(ack).length === 0) {
+      this.views.delete(viewId); // an empty ack closes the view
+      return;
+    }
+    const action = ack.response_action;
+    if (action === 'update' || action === 'push') {
+      const problems = viewProblems(ack.view);
+      if (problems.length > 0) throw new Error(`Slack would reject the acknowledged view:\n${problems.join('\n')}`);
+      if (action === 'update') this.storeView(viewId, ack.view as Record<string, unknown>);
+      return;
+    }
+    if (action === 'errors') {
+      const errors = ack.errors as Record<string, string>;
+      const blocks = (this.views.get(viewId)?.view.blocks ?? []) as Array<{ type: string; block_id?: string }>;
+      const inputIds = new Set(blocks.filter((b) => b.type === 'input').map((b) => b.block_id));
+      const stray = Object.keys(errors).filter((id) => !inputIds.has(id));
+      if (stray.length > 0) throw new Error(`errors keyed by blocks that are not inputs of the view: ${stray.join(', ')}`);
+      this.viewErrors.set(viewId, errors);
+      return;
+    }
+    if (action === 'clear') this.views.delete(viewId);
   }
 
   private storeView(id: string, view: Record<string, unknown>): Record<string, unknown> {

@@ -187,7 +187,7 @@ describe('errors', () => {
     mint.failNext('create_link', { mode: 'hang' });
     const started = Date.now();
     const error = await failure(client({ timeoutMs: 300 }).createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
-    expect(error.kind).toBe('timeout');
+    expect(error).toMatchObject({ kind: 'timeout', details: { outcomeUnknown: true } });
     expect(error.message).toBe('The Mint service did not answer within 0.3 s.');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(mint.requestsTo('create_link')).toHaveLength(1);
@@ -195,7 +195,7 @@ describe('errors', () => {
 
   it('turns a dropped connection into "network" and does not repeat a POST or PATCH', async () => {
     mint.failNext('*', { mode: 'drop' }, 2);
-    expect((await failure(client().createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }))).kind).toBe('network');
+    expect(await failure(client().createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }))).toMatchObject({ kind: 'network', details: { outcomeUnknown: true } });
     expect((await failure(client().deleteCustomers(['c1']))).kind).toBe('network');
     expect(mint.requests).toHaveLength(2);
   });
@@ -257,7 +257,7 @@ describe('retries', () => {
   it('reports "network" when the service stays unreachable', async () => {
     const port = await freePort();
     const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}` }).createWallet());
-    expect(error.kind).toBe('network');
+    expect(error).toMatchObject({ kind: 'network', details: { outcomeUnknown: false } });
     expect(error.message).toBe('Could not reach the Mint service (ECONNREFUSED).');
   });
 });

@@ -49,6 +49,16 @@ describeEachEngine('store', (engine, create) => {
     await db.drop();
   });
 
+  it('records an operation as pending before it runs and completes it after', async () => {
+    const { store, db } = await open();
+    await store.migrate();
+    const started = await store.audit.start({ actorId: 'U1', operation: 'link.create', inputs: { nftId: 'n' } });
+    expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'pending', detail: undefined });
+    await store.audit.complete(started.id, 'succeeded', 'https://mint.example/claim/1');
+    expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'succeeded', detail: 'https://mint.example/claim/1', inputs: { nftId: 'n' } });
+    await db.drop();
+  });
+
   it('keeps entries in insertion order within the same millisecond', async () => {
     const { store, db } = await open();
     await store.migrate();

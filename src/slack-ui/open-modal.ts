@@ -1,0 +1,28 @@
+import type { RespondFn } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../logging/create-logger.js';
+
+/**
+ * Opens a modal with a trigger_id; call it first, before any other I/O: triggers expire 3 s after Slack
+ * sends them. When it fails, the user is told (ephemerally, when there is a response_url).
+ */
+export async function openModal(
+  client: WebClient,
+  triggerId: string,
+  view: ModalView,
+  context: { logger: Logger; respond?: RespondFn },
+): Promise<boolean> {
+  try {
+    await client.views.open({ trigger_id: triggerId, view });
+    return true;
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    context.logger.warn({ err: error, code }, 'could not open the modal');
+    const text = /expired|exchanged/.test(code)
+      ? ':hourglass: Slack took too long to hand the form over. Please run the command again.'
+      : `:x: The form could not be opened (${code}). Please try again.`;
+    await context.respond?.({ response_type: 'ephemeral', text }).catch((e: unknown) => context.logger.warn({ err: e }, 'could not tell the user'));
+    return false;
+  }
+}

@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import type { AppProcess } from './app-process.js';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './app-process.js';
+import type { FakeSlack } from './fake-slack.js';
+
+/** Nothing the app sent was refused by the fake Slack (Block Kit limits, tokens, triggers...). */
+export function expectNoRejectedSlackCalls(slack: FakeSlack): void {
+  expect(slack.failedCalls.map((c) => ({ method: c.method, answer: c.answer }))).toEqual([]);
+}
+
+/** No secret in anything the app sent to Slack, nor in anything it logged. */
+export function expectNoSecretsLeaked(slack: FakeSlack, app: AppProcess): void {
+  const sentToSlack = JSON.stringify([slack.calls.map((c) => c.params), slack.responses]);
+  for (const secret of [TEST_MINT_API_KEY, TEST_SIGNING_SECRET, slack.botToken, slack.appToken]) {
+    expect(sentToSlack).not.toContain(secret);
+    expect(app.logs).not.toContain(secret);
+  }
+}
+
+/** All the text of a view or message, for "does it say X" checks. */
+export function textOf(surface: unknown): string {
+  return JSON.stringify(surface).replace(/\\n/g, '\n');
+}
