@@ -1,0 +1,46 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../app.js';
+import { runAudited } from '../audit/run-audited.js';
+import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import { updateModal } from '../slack-ui/update-modal.js';
+import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
+import { linkUrls } from './link-url.js';
+import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * "Create mint link" submitted: wrong fields get inline errors (no call); otherwise the modal shows
+ * "Creating…" at once, POST /v1/link runs, and the modal shows the link, or the form again, still filled,
+ * with what went wrong. The requester also gets the result as a DM.
+ */
+export function handleLinkFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'store' | 'logger'>) {
+  return async ({ ack, body, view, client }: Args): Promise<void> => {
+    const values = readLinkForm(view.state.values);
+    const checked = checkLinkForm(values, new Date());
+    if (!checked.ok) {
+      await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    const { request } = checked;
+    await ack({ response_action: 'update', view: creatingLinkView(request.nftId) });
+
+    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+    const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
+    const outcome = await runAudited(
+      { ...deps, logger },
+      actor,
+      { operation: 'link.create', inputs: { ...request }, thing: 'the mint link', done: 'created', detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer' },
+      () => deps.mintApi.createLink(request),
+    );
+
+    if (outcome.ok) {
+      await updateModal(client, view.id, linkCreatedView(request, outcome.result), logger);
+      await sendDirectMessage(client, actor.userId, linkCreatedMessage(request, outcome.result), logger);
+    } else {
+      const banner = `*Could not create the mint link.* ${outcome.reason}\nYour entries are kept below: change them if needed and press *Create* again.`;
+      await updateModal(client, view.id, linkFormView(values, banner), logger);
+      await sendDirectMessage(client, actor.userId, linkFailedMessage(request, outcome.reason), logger);
+    }
+  };
+}
