@@ -4,6 +4,7 @@ import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health-routes.js';
+import { registerLinks } from './links/register-links.js';
 import type { InFlight } from './lifecycle/in-flight.js';
 import type { Readiness } from './lifecycle/readiness.js';
 import { boltLogger } from './logging/bolt-logger.js';
@@ -13,6 +14,7 @@ import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
 import { webClientOptions } from './slack-api/web-client-options.js';
 import type { Store } from './store/store.js';
+import { registerWallets } from './wallets/register-wallets.js';
 
 export interface AppDeps {
   config: Config;
@@ -46,7 +48,9 @@ export function createApp(deps: AppDeps): App {
   });
 
   const commands = new CommandRegistry();
-  commands.register(helpSubcommand(commands), { default: true });
+  registerLinks(app, commands, deps);
+  registerWallets(app, commands, deps);
+  commands.register(helpSubcommand(commands));
   registerMintlinkCommand(app, commands, deps);
   return app;
 }

@@ -76,6 +76,29 @@ describe('start-up', () => {
 });
 
 describe('shutdown', () => {
+  it.each(['http', 'socket'] as const)('lets work in flight finish before exiting (%s mode)', async (mode) => {
+    const app = await start(mode);
+    fakes.mint.latencyMs = 1_000;
+    await app.command('link');
+    await fakes.slack.waitForCall('views.open');
+    const view = fakes.slack.lastOpenedView();
+    await app.submitView(view, { nft_id: 'nft-in-flight' });
+    await fakes.slack.waitFor(() => fakes.mint.requests.length === 1, 2_000, 'the Mint call');
+
+    const exited = app.stop('SIGTERM');
+    await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id, 5_000);
+    await fakes.slack.waitForCall('chat.postMessage', (c) => String(c.params.text).startsWith('Mint link created'), 5_000);
+    expect(await exited).toBe(0);
+    expect(app.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ inFlight: 1 });
+
+    const store = app.openStore();
+    try {
+      expect((await store.audit.list({ operation: 'link.create' }))[0]).toMatchObject({ outcome: 'succeeded', inputs: { nftId: 'nft-in-flight' } });
+    } finally {
+      await store.close();
+    }
+  });
+
   it.each([
     ['http', 'SIGTERM'],
     ['socket', 'SIGINT'],

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { CREATE_LINK_SHORTCUT } from '../../src/links/register-links.js';
+import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register-wallets.js';
 
 /*
  * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this
@@ -37,6 +39,13 @@ describe('manifest.yml', () => {
     expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
     expect(command.description.length).toBeGreaterThan(10);
     for (const sub of ['help', 'link', 'wallet', 'delete', 'templates']) expect(command.usage_hint).toContain(sub);
+  });
+
+  it('declares the global shortcuts the app listens for', () => {
+    expect(manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type])).toEqual([
+      [CREATE_LINK_SHORTCUT, 'global'],
+      [CREATE_WALLET_SHORTCUT, 'global'],
+    ]);
   });
 
   it('has a bot user, App Home, interactivity and Socket Mode on', () => {

@@ -1,0 +1,47 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../app.js';
+import { runAudited } from '../audit/run-audited.js';
+import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import { updateModal } from '../slack-ui/update-modal.js';
+import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
+import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
+export function handleWalletFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'store' | 'logger'>) {
+  return async ({ ack, body, view, client }: Args): Promise<void> => {
+    const values = readWalletForm(view.state.values);
+    const checked = checkWalletForm(values);
+    if (!checked.ok) {
+      await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    const { request } = checked;
+    await ack({ response_action: 'update', view: creatingWalletView(request) });
+
+    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+    const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
+    const outcome = await runAudited(
+      { ...deps, logger },
+      actor,
+      {
+        operation: 'wallet.create',
+        inputs: { ...request },
+        thing: 'the wallet',
+        done: 'created',
+        detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
+      },
+      () => deps.mintApi.createWallet(request),
+    );
+
+    if (outcome.ok) {
+      await updateModal(client, view.id, walletCreatedView(request), logger);
+      await sendDirectMessage(client, actor.userId, walletCreatedMessage(request), logger);
+    } else {
+      const banner = `*Could not create the wallet.* ${outcome.reason}\nChange the customer ID if needed and press *Create* again.`;
+      await updateModal(client, view.id, walletFormView(values, banner), logger);
+      await sendDirectMessage(client, actor.userId, walletFailedMessage(request, outcome.reason), logger);
+    }
+  };
+}

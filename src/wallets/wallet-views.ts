@@ -1,0 +1,43 @@
+import type { ModalView } from '@slack/types';
+import type { CreateWalletRequest } from '../mint-api/schemas.js';
+import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
+import { modal } from '../slack-ui/modal.js';
+import { escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+
+const TITLE = 'Create wallet';
+
+const forWhom = (request: CreateWalletRequest, style: 'plain' | 'mrkdwn') =>
+  request.userId ? `customer ${style === 'plain' ? request.userId : inlineCode(request.userId)}` : 'a new user';
+
+export function creatingWalletView(request: CreateWalletRequest): ModalView {
+  return modal({
+    title: TITLE,
+    close: 'Close',
+    blocks: [
+      section(`:hourglass_flowing_sand: Creating a wallet for ${forWhom(request, 'mrkdwn')}…`),
+      context('The result also comes to you as a direct message, so you can close this.'),
+    ],
+  });
+}
+
+export function walletCreatedView(request: CreateWalletRequest): ModalView {
+  return modal({ title: 'Wallet created', close: 'Done', clearOnClose: true, blocks: walletCreatedMessage(request).blocks });
+}
+
+export function walletCreatedMessage(request: CreateWalletRequest): MessageContent {
+  return message(`Wallet created for ${forWhom(request, 'plain')}`, [
+    section(`:white_check_mark: *Wallet created* for ${forWhom(request, 'mrkdwn')}.`),
+    context(
+      request.userId
+        ? 'The Mint service chose the chain.'
+        : 'The Mint service created the user and chose the chain; it does not return the new customer ID.',
+    ),
+  ]);
+}
+
+export function walletFailedMessage(request: CreateWalletRequest, reason: string): MessageContent {
+  return message(`Could not create a wallet for ${forWhom(request, 'plain')}. ${reason}`, [
+    section(`:x: *Could not create a wallet* for ${forWhom(request, 'mrkdwn')}.\n${escapeMrkdwn(reason)}`),
+    context('Run `/mintlink wallet` to try again.'),
+  ]);
+}
