@@ -1,3 +1,4 @@
+import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { LINK_BLOCKS, checkLinkForm, linkFormView, type LinkFormValues } from '../../src/links/link-form.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
@@ -70,6 +71,12 @@ describe('checkLinkForm', () => {
 });
 
 describe('linkFormView', () => {
+  it('gives every input a label and a hint', () => {
+    const inputs = linkFormView().blocks.filter((b): b is InputBlock => b.type === 'input');
+    expect(inputs).toHaveLength(9);
+    for (const input of inputs) expect([input.block_id, input.label.text, input.hint?.text]).toEqual([input.block_id, expect.any(String), expect.any(String)]);
+  });
+
   it('is a valid modal, empty or filled with a problem banner', () => {
     expect(viewProblems(linkFormView())).toEqual([]);
     const filled = linkFormView(
