@@ -14,6 +14,7 @@ import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
 import { webClientOptions } from './slack-api/web-client-options.js';
 import type { Store } from './store/store.js';
+import { registerTemplates } from './templates/register-templates.js';
 import { registerWallets } from './wallets/register-wallets.js';
 
 export interface AppDeps {
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): App {
   const commands = new CommandRegistry();
   registerLinks(app, commands, deps);
   registerWallets(app, commands, deps);
+  registerTemplates(app, commands, deps);
   commands.register(helpSubcommand(commands));
   registerMintlinkCommand(app, commands, deps);
   return app;

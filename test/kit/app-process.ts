@@ -7,9 +7,9 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import { formBody, globalShortcut, slashCommand, viewSubmission, type SlackView } from './slack-payloads.js';
+import { buttonClick, formBody, globalShortcut, slashCommand, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
 import { TEST_USER_ID } from './slack-ids.js';
-import { stateValues, type Entry } from './view-state.js';
+import { responseUrls, stateValues, type Entry } from './view-state.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
@@ -174,9 +174,17 @@ export class AppProcess {
    * them. Slack's side of the ack (new view, inline errors) is applied to the fake.
    */
   async submitView(view: SlackView, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {
-    const ack = await this.interact(viewSubmission(view, stateValues(view, entries), userId));
+    const values = stateValues(view, entries);
+    const ack = await this.interact(viewSubmission(view, values, userId, responseUrls(view, values, () => this.slack.responseUrl())));
     this.slack.applySubmissionAck(view.id, ack);
     return ack;
+  }
+
+  /** Clicks a button of a message; resolves with the click's response_url (where the app answers). */
+  async click(message: PostedMessage, actionId: string, userId = TEST_USER_ID): Promise<string> {
+    const payload = buttonClick(this.slack, message, actionId, userId);
+    await this.interact(payload);
+    return payload.response_url as string;
   }
 
   async shortcut(callbackId: string, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {

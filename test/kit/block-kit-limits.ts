@@ -190,10 +190,19 @@ function blocks(p: Problems, list: unknown, max: number, surface: 'message' | 'm
   if (new Set(ids).size !== ids.length) p.add('blocks', 'block_id must be unique');
 }
 
+/**
+ * Slack documents per-block limits only, but has refused messages of ~13.2k characters of block text as a
+ * whole (msg_blocks_too_long, bolt-js#2509). The fake refuses from 12,000 to keep a margin.
+ */
+const MESSAGE_BLOCK_TEXT_MAX = 12_000;
+
 /** Problems with a message (chat.postMessage/update/postEphemeral, response_url, ack bodies). */
 export function messageProblems(message: { text?: unknown; blocks?: unknown }): string[] {
   const p = new Problems();
   blocks(p, message.blocks, 50, 'message');
+  const texts = JSON.stringify(message.blocks ?? []).match(/"text":"((?:[^"\\]|\\.)*)"/g) ?? [];
+  const blockText = texts.reduce((sum, t) => sum + t.length - '"text":""'.length, 0);
+  if (blockText > MESSAGE_BLOCK_TEXT_MAX) p.add('blocks', `msg_blocks_too_long: ${blockText} characters of text in all (kept under ${MESSAGE_BLOCK_TEXT_MAX})`);
   if (message.blocks !== undefined && (typeof message.text !== 'string' || message.text.length === 0)) {
     // Slack only warns; this app always sends fallback text for notifications and screen readers.
     p.add('text', 'fallback text is required with blocks');

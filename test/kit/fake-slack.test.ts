@@ -28,6 +28,7 @@ describe('Block Kit limit checks', () => {
     ['duplicate block ids', { text: 't', blocks: [{ ...section('a'), block_id: 'x' }, { ...section('b'), block_id: 'x' }] }, 'block_id must be unique'],
     ['blocks without fallback text', { blocks: [section('a')] }, 'fallback text is required'],
     ['an input block in a message', { text: 't', blocks: [input('i')] }, 'input blocks belong in modals'],
+    ['over 12,000 characters of block text in all', { text: 't', blocks: Array.from({ length: 5 }, () => section('x'.repeat(2500))) }, 'msg_blocks_too_long'],
   ])('reject a message with %s', (_name, message, expected) => {
     expect(messageProblems(message).join('\n')).toContain(expected);
   });

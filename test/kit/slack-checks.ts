@@ -1,11 +1,17 @@
 import { expect } from 'vitest';
 import type { AppProcess } from './app-process.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './app-process.js';
+import { messageProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 
 /** Nothing the app sent was refused by the fake Slack (Block Kit limits, tokens, triggers...). */
 export function expectNoRejectedSlackCalls(slack: FakeSlack): void {
   expect(slack.failedCalls.map((c) => ({ method: c.method, answer: c.answer }))).toEqual([]);
+}
+
+/** Every message the app posted to a response_url is one Slack would accept. */
+export function expectNoRejectedResponses(slack: FakeSlack): void {
+  expect(slack.responses.map((r) => messageProblems(r.body)).flat()).toEqual([]);
 }
 
 /** No secret in anything the app sent to Slack, nor in anything it logged. */

@@ -38,7 +38,7 @@ export interface SlackView {
 const user = (id: string) => ({ id, username: id.toLowerCase(), name: id.toLowerCase(), team_id: TEST_TEAM_ID });
 
 /** A view_submission payload (https://api.slack.com/reference/interaction-payloads/views). */
-export function viewSubmission(view: SlackView, values: Record<string, unknown>, userId = TEST_USER_ID): Record<string, unknown> {
+export function viewSubmission(view: SlackView, values: Record<string, unknown>, userId = TEST_USER_ID, responseUrls: unknown[] = []): Record<string, unknown> {
   return {
     type: 'view_submission',
     team: { id: TEST_TEAM_ID, domain: 'test' },
@@ -47,7 +47,7 @@ export function viewSubmission(view: SlackView, values: Record<string, unknown>,
     token: 'deprecated-verification-token',
     trigger_id: 'not-used-by-submissions',
     view: { ...view, team_id: TEST_TEAM_ID, type: 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID, bot_id: 'B0BOT0001' },
-    response_urls: [],
+    response_urls: responseUrls,
     is_enterprise_install: false,
   };
 }
@@ -63,5 +63,35 @@ export function globalShortcut(slack: FakeSlack, callbackId: string, userId = TE
     is_enterprise_install: false,
     callback_id: callbackId,
     trigger_id: slack.triggerId(),
+  };
+}
+
+/** A message as the app posted it, with the ts and channel Slack gave it. */
+export interface PostedMessage {
+  text?: string;
+  blocks?: Array<Record<string, any>>;
+  ts?: string;
+  channelId?: string;
+}
+
+/** A block_actions payload for a button in a message (https://api.slack.com/reference/interaction-payloads/block-actions). */
+export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: string, userId = TEST_USER_ID): Record<string, unknown> {
+  const block = message.blocks?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((e) => e.action_id === actionId));
+  const button = (block?.elements as Array<Record<string, any>> | undefined)?.find((e) => e.action_id === actionId);
+  if (!block || !button) throw new Error(`the message has no button ${actionId}`);
+  const channelId = message.channelId ?? TEST_CHANNEL_ID;
+  const ts = message.ts ?? '1700000000.000100';
+  return {
+    type: 'block_actions',
+    user: user(userId),
+    api_app_id: TEST_APP_ID,
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: ts, channel_id: channelId, is_ephemeral: false },
+    trigger_id: slack.triggerId(),
+    team: { id: TEST_TEAM_ID, domain: 'test' },
+    channel: { id: channelId, name: 'general' },
+    message: { type: 'message', user: 'U0BOT0001', ts, text: message.text, blocks: message.blocks },
+    response_url: slack.responseUrl(),
+    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', value: button.value, text: button.text, action_ts: `${Date.now() / 1000}` }],
   };
 }

@@ -44,7 +44,21 @@ function elementState(element: Json, entry: Entry | undefined): Json {
       if (entry === undefined) return { selected_date_time: element.initial_date_time ?? null };
       return { selected_date_time: entry instanceof Date ? Math.floor(entry.getTime() / 1000) : null };
     }
+    case 'conversations_select':
+      return { selected_conversation: entry === undefined ? (element.initial_conversation ?? null) : entry };
     default:
       throw new Error(`state for ${element.type} is not supported by the test kit`);
   }
+}
+
+/** The response_urls Slack adds for conversation selects with response_url_enabled (one per selection). */
+export function responseUrls(view: Json, values: Json, responseUrl: () => string): Json[] {
+  const urls: Json[] = [];
+  for (const block of view.blocks ?? []) {
+    const element = block.element;
+    if (block.type !== 'input' || element?.type !== 'conversations_select' || !element.response_url_enabled) continue;
+    const channel = values[block.block_id]?.[element.action_id]?.selected_conversation;
+    if (channel) urls.push({ block_id: block.block_id, action_id: element.action_id, channel_id: channel, response_url: responseUrl() });
+  }
+  return urls;
 }

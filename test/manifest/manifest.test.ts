@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CREATE_LINK_SHORTCUT } from '../../src/links/register-links.js';
+import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register-templates.js';
 import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register-wallets.js';
 
 /*
@@ -45,6 +46,7 @@ describe('manifest.yml', () => {
     expect(manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type])).toEqual([
       [CREATE_LINK_SHORTCUT, 'global'],
       [CREATE_WALLET_SHORTCUT, 'global'],
+      [BROWSE_TEMPLATES_SHORTCUT, 'global'],
     ]);
   });
 

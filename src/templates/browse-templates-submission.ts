@@ -1,0 +1,46 @@
+import type { AllMiddlewareArgs, RespondFn, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../app.js';
+import { context, section } from '../slack-ui/blocks.js';
+import { modal } from '../slack-ui/modal.js';
+import { inlineCode } from '../slack-ui/mrkdwn.js';
+import { updateModal } from '../slack-ui/update-modal.js';
+import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-templates-form.js';
+import { loadTemplatePage } from './load-page.js';
+import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
+
+/** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
+export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
+  return async ({ ack, body, view, client, respond }: Args): Promise<void> => {
+    const values = readBrowseForm(view.state.values);
+    const checked = checkContractId(values.contractId);
+    if (!checked.ok) {
+      await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    const target = body.response_urls?.[0];
+    if (!respond || !target) {
+      await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
+      return;
+    }
+    const { contractId } = checked;
+    await ack({ response_action: 'update', view: modal({ title: 'Browse templates', close: 'Close', blocks: [section(`:hourglass_flowing_sand: Loading the templates of ${inlineCode(contractId)}…`)] }) });
+
+    const logger = deps.logger.child({ user: body.user.id, contractId });
+    const loaded = await loadTemplatePage({ ...deps, logger }, { contractId, offset: 0, limit: DEFAULT_LIMIT, order: DEFAULT_ORDER });
+    let problem = loaded.ok ? undefined : loaded.reason;
+    if (loaded.ok) {
+      try {
+        await respond({ response_type: 'in_channel', ...loaded.message });
+      } catch (error) {
+        logger.warn({ err: error }, 'the conversation refused the list');
+        problem = 'Slack did not accept the list in that conversation. Choose another one or try again.';
+      }
+    }
+    const next = problem
+      ? browseTemplatesView(values, problem)
+      : modal({ title: 'Browse templates', close: 'Done', clearOnClose: true, blocks: [section(`:white_check_mark: Posted the templates of ${inlineCode(contractId)} in <#${target.channel_id}>.`), context('Anyone there can page through them.')] });
+    await updateModal(client, view.id, next, logger);
+  };
+}

@@ -1,0 +1,28 @@
+import type { Logger } from '../logging/create-logger.js';
+import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import { MintApiError } from '../mint-api/mint-api-error.js';
+import type { MessageContent } from '../slack-ui/blocks.js';
+import { mintErrorText } from '../slack-ui/mint-error-text.js';
+import { inlineCode } from '../slack-ui/mrkdwn.js';
+import type { PageState } from './page-state.js';
+import { templatePageMessage } from './template-page-message.js';
+
+export type LoadedPage = { ok: true; message: MessageContent } | { ok: false; reason: string };
+
+/** GET one page of templates and render it; failures and an empty contract come back as a reason. */
+export async function loadTemplatePage(deps: { mintApi: MintApiClient; logger: Logger }, state: PageState): Promise<LoadedPage> {
+  try {
+    const page = await deps.mintApi.listTemplates({ contractId: state.contractId, offset: state.offset, limit: state.limit, orderBy: state.order });
+    if (page.items.length === 0 && state.offset === 0) {
+      return { ok: false, reason: `Contract ${inlineCode(state.contractId)} has no templates.` };
+    }
+    return { ok: true, message: templatePageMessage(state, page) };
+  } catch (error) {
+    if (!(error instanceof MintApiError)) throw error;
+    deps.logger.warn({ err: error, contractId: state.contractId }, 'could not list templates');
+    if (error.kind === 'not_found') {
+      return { ok: false, reason: `The Mint service does not know contract ${inlineCode(state.contractId)} (HTTP 404). Check the contract ID.` };
+    }
+    return { ok: false, reason: `Could not list the templates of ${inlineCode(state.contractId)}. ${mintErrorText(error, 'the templates')}` };
+  }
+}

@@ -1,0 +1,21 @@
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../app.js';
+import type { CommandRegistry } from '../commands/command-registry.js';
+import { openModal } from '../slack-ui/open-modal.js';
+import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
+import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
+import { PAGE_ACTION_PATTERN, handlePageButton } from './page-buttons.js';
+import { templatesSubcommand } from './templates-subcommand.js';
+
+/** The global shortcut declared in manifest.yml. */
+export const BROWSE_TEMPLATES_SHORTCUT = 'browse_templates';
+
+export function registerTemplates(app: App, commands: CommandRegistry, deps: AppDeps): void {
+  commands.register(templatesSubcommand(deps));
+  app.action(PAGE_ACTION_PATTERN, handlePageButton(deps));
+  app.shortcut(BROWSE_TEMPLATES_SHORTCUT, async ({ ack, shortcut, client }) => {
+    await ack();
+    await openModal(client, shortcut.trigger_id, browseTemplatesView(), { logger: deps.logger });
+  });
+  app.view(BROWSE_FORM_CALLBACK, handleBrowseTemplatesSubmission(deps));
+}

@@ -1,0 +1,33 @@
+import type { AppDeps } from '../app.js';
+import type { Subcommand } from '../commands/command-registry.js';
+import { respondSafely } from '../slack-ui/respond-safely.js';
+import { loadTemplatePage } from './load-page.js';
+import { TEMPLATES_USAGE, parseTemplatesArgs } from './templates-args.js';
+
+/**
+ * `/mintlink templates <contractId> [limit] [asc|desc]`: bad input is answered at once (no call); otherwise
+ * the first page is posted for the whole channel through the response_url, which works in DMs and in
+ * channels the bot has not joined.
+ */
+export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): Subcommand {
+  return {
+    name: 'templates',
+    arguments: TEMPLATES_USAGE,
+    description: "Browse a contract's NFT templates in this conversation, page by page (anyone here can page).",
+    run: async ({ ack, args, command, respond, client, logger }) => {
+      const parsed = parseTemplatesArgs(args, command.command);
+      if (!parsed.ok) {
+        await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}` });
+        return;
+      }
+      await ack();
+      const loaded = await loadTemplatePage({ ...deps, logger }, parsed.state);
+      const recipient = { client, channelId: command.channel_id, userId: command.user_id, logger };
+      if (loaded.ok) {
+        await respondSafely(respond, { response_type: 'in_channel', ...loaded.message }, recipient, ':x: Slack did not accept the list of templates here. Please run the command again.');
+      } else {
+        await respondSafely(respond, { response_type: 'ephemeral', text: `:warning: ${loaded.reason}` }, recipient, `:warning: ${loaded.reason}`);
+      }
+    },
+  };
+}
