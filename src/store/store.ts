@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import type { StoreLocation } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
 import { AuditLog } from './audit-log.js';
+import { DeletionRequests } from './deletion-requests.js';
 import { migrationProvider } from './migrations/index.js';
 import { openDatabase } from './open-database.js';
 import type { Tables } from './tables.js';
@@ -10,11 +11,22 @@ import type { Tables } from './tables.js';
 export interface Store {
   readonly engine: StoreLocation['engine'];
   readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
+  /**
+   * Runs `work` in one transaction: a change of state and its audit entry are written together or not
+   * at all.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
   migrate(): Promise<void>;
   /** Resolves when the database answers within the time; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StoreTransaction {
+  readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
 }
 
 export function openStore(location: StoreLocation, logger?: Logger): Store {
@@ -24,6 +36,7 @@ export function openStore(location: StoreLocation, logger?: Logger): Store {
 
 class SqlStore implements Store {
   readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -31,10 +44,18 @@ class SqlStore implements Store {
     private readonly logger?: Logger,
   ) {
     this.audit = new AuditLog(db);
+    this.deletionRequests = new DeletionRequests(db);
+  }
+
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
   }
 
   async migrate(): Promise<void> {
-    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
+    // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
+    const schema =
+      this.engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema : undefined;
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
     const { error, results } = await migrator.migrateToLatest();
     for (const result of results ?? []) {
       if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');

@@ -28,6 +28,16 @@ describeEachEngine('store', (engine, create) => {
     await db.drop();
   });
 
+  it.runIf(engine === 'postgres')('migrates its own schema even when another schema of the database has migration tables', async () => {
+    const { store: other, db: otherDb } = await open();
+    await other.migrate(); // another schema now holds kysely_migration and kysely_migration_lock
+    const { store, db } = await open();
+    await expect(store.migrate()).resolves.toBeUndefined();
+    expect(await store.audit.list()).toEqual([]);
+    await db.drop();
+    await otherDb.drop();
+  });
+
   it('records audit entries and lists them newest first, filtered by actor and operation', async () => {
     const { store, db } = await open();
     await store.migrate();
