@@ -21,6 +21,39 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+export interface DeletionRequestsTable {
+  id: string;
+  team_id: string | null;
+  requester_id: string;
+  /** JSON array of the customer ids, duplicates removed, in the order given. */
+  customer_ids: string;
+  customer_count: number;
+  duplicates_removed: number;
+  reason: string;
+  /** See DeletionStatus. */
+  status: string;
+  created_at: string;
+  expires_at: string;
+  updated_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  /** Why it was rejected (optional), or how it was cancelled/expired. */
+  decision_note: string | null;
+  approval_channel_id: string | null;
+  approval_message_ts: string | null;
+  /** Where the requester was told (their DM), to update it on cancel. */
+  requester_message_channel: string | null;
+  requester_message_ts: string | null;
+  run_started_at: string | null;
+  /** Who started the last run (the approver, or whoever retried). */
+  run_by: string | null;
+  finished_at: string | null;
+  outcome_detail: string | null;
+  /** How many times the deletion has been sent. */
+  attempts: number;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
+  deletion_requests: DeletionRequestsTable;
 }

@@ -1,0 +1,234 @@
+import { randomInt } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { DeletionRequestsTable, Tables } from './tables.js';
+
+/**
+ * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
+ * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
+ */
+export type DeletionStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
+
+export interface DeletionRequest {
+  id: string;
+  teamId: string | undefined;
+  requesterId: string;
+  customerIds: string[];
+  duplicatesRemoved: number;
+  reason: string;
+  status: DeletionStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  updatedAt: Date;
+  decidedBy: string | undefined;
+  decidedAt: Date | undefined;
+  decisionNote: string | undefined;
+  approvalChannelId: string | undefined;
+  approvalMessageTs: string | undefined;
+  requesterMessageChannel: string | undefined;
+  requesterMessageTs: string | undefined;
+  runStartedAt: Date | undefined;
+  runBy: string | undefined;
+  finishedAt: Date | undefined;
+  outcomeDetail: string | undefined;
+  attempts: number;
+}
+
+export interface NewDeletionRequest {
+  teamId: string | undefined;
+  requesterId: string;
+  customerIds: string[];
+  duplicatesRemoved: number;
+  reason: string;
+  expiresAt: Date;
+}
+
+/** The result of a compare-and-set: the row after it, and whether this caller made the change. */
+export type Transition = { won: true; request: DeletionRequest } | { won: false; request: DeletionRequest | undefined };
+
+/**
+ * Deletion requests. Every change of status is a compare-and-set (UPDATE ... WHERE status = expected), so
+ * of any number of concurrent callers, on any number of replicas, exactly one wins.
+ */
+export class DeletionRequests {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async create(input: NewDeletionRequest, now = new Date()): Promise<DeletionRequest> {
+    for (let attempt = 0; ; attempt += 1) {
+      const row = {
+        id: newRequestId(),
+        team_id: input.teamId ?? null,
+        requester_id: input.requesterId,
+        customer_ids: JSON.stringify(input.customerIds),
+        customer_count: input.customerIds.length,
+        duplicates_removed: input.duplicatesRemoved,
+        reason: input.reason,
+        status: 'pending',
+        created_at: now.toISOString(),
+        expires_at: input.expiresAt.toISOString(),
+        updated_at: now.toISOString(),
+        decided_by: null,
+        decided_at: null,
+        decision_note: null,
+        approval_channel_id: null,
+        approval_message_ts: null,
+        requester_message_channel: null,
+        requester_message_ts: null,
+        run_started_at: null,
+        run_by: null,
+        finished_at: null,
+        outcome_detail: null,
+        attempts: 0,
+      };
+      try {
+        await this.db.insertInto('deletion_requests').values(row).execute();
+        return toRequest(row);
+      } catch (error) {
+        // An id taken already (one in a billion): draw another. Anything else is a real failure.
+        if (attempt >= 3 || (await this.get(row.id)) === undefined) throw error;
+      }
+    }
+  }
+
+  async get(id: string): Promise<DeletionRequest | undefined> {
+    const row = await this.db.selectFrom('deletion_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRequest(row) : undefined;
+  }
+
+  async setApprovalMessage(id: string, channelId: string, ts: string): Promise<void> {
+    await this.db.updateTable('deletion_requests').set({ approval_channel_id: channelId, approval_message_ts: ts }).where('id', '=', id).execute();
+  }
+
+  async setRequesterMessage(id: string, channelId: string, ts: string): Promise<void> {
+    await this.db.updateTable('deletion_requests').set({ requester_message_channel: channelId, requester_message_ts: ts }).where('id', '=', id).execute();
+  }
+
+  /** pending -> approved or rejected, only before it expires. */
+  async decide(id: string, decision: 'approved' | 'rejected', by: string, note: string | undefined, now = new Date()): Promise<Transition> {
+    return this.transition(id, ['pending'], { status: decision, decided_by: by, decided_at: now.toISOString(), decision_note: note ?? null }, now, { unexpired: true });
+  }
+
+  /** pending -> cancelled, by the requester only. */
+  async cancel(id: string, by: string, now = new Date()): Promise<Transition> {
+    return this.transition(id, ['pending'], { status: 'cancelled', decided_by: by, decided_at: now.toISOString(), decision_note: 'cancelled by the requester' }, now, { requester: by });
+  }
+
+  /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
+  async claimRun(id: string, from: ReadonlyArray<'approved' | 'failed' | 'attention'>, by: string, now = new Date()): Promise<Transition> {
+    return this.transition(id, from, { status: 'running', run_started_at: now.toISOString(), run_by: by, finished_at: null }, now, { countAttempt: true });
+  }
+
+  async finishRun(id: string, outcome: 'done' | 'failed', detail: string, now = new Date()): Promise<Transition> {
+    return this.transition(id, ['running'], { status: outcome, finished_at: now.toISOString(), outcome_detail: detail }, now);
+  }
+
+  /** Ids of pending requests past their expiry. */
+  async overdueIds(now = new Date()): Promise<string[]> {
+    const rows = await this.db.selectFrom('deletion_requests').select('id').where('status', '=', 'pending').where('expires_at', '<=', now.toISOString()).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** pending -> expired, once its expiry has passed. */
+  async expire(id: string, now = new Date()): Promise<Transition> {
+    return this.transition(id, ['pending'], { status: 'expired', decision_note: 'expired without a decision' }, now, { expiredOnly: true });
+  }
+
+  /** Ids of runs that cannot still be going: approved or running since before `staleBefore`. */
+  async staleRunIds(staleBefore: Date): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', staleBefore.toISOString())]),
+          eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', staleBefore.toISOString())]),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** approved|running -> attention, if still stale: the process that had the run died. */
+  async interrupt(id: string, staleBefore: Date, now = new Date()): Promise<Transition> {
+    return this.transition(id, ['approved', 'running'], { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' }, now, { staleBefore });
+  }
+
+  async list(filter: { statuses?: DeletionStatus[]; requesterId?: string; limit?: number } = {}): Promise<DeletionRequest[]> {
+    let query = this.db.selectFrom('deletion_requests').selectAll();
+    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+    if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 100).execute();
+    return rows.map(toRequest);
+  }
+
+  async count(filter: { statuses?: DeletionStatus[]; requesterId?: string } = {}): Promise<number> {
+    let query = this.db.selectFrom('deletion_requests').select((eb) => eb.fn.countAll<string | number>().as('n'));
+    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+    if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
+    const row = await query.executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private async transition(
+    id: string,
+    from: readonly DeletionStatus[],
+    changes: Partial<Selectable<DeletionRequestsTable>>,
+    now: Date,
+    guard: { unexpired?: boolean; expiredOnly?: boolean; requester?: string; countAttempt?: boolean; staleBefore?: Date } = {},
+  ): Promise<Transition> {
+    let update = this.db
+      .updateTable('deletion_requests')
+      .set({ ...changes, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', from);
+    if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
+    if (guard.unexpired) update = update.where('expires_at', '>', now.toISOString());
+    if (guard.expiredOnly) update = update.where('expires_at', '<=', now.toISOString());
+    if (guard.requester) update = update.where('requester_id', '=', guard.requester);
+    if (guard.staleBefore) {
+      const before = guard.staleBefore.toISOString();
+      update = update.where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
+          eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
+        ]),
+      );
+    }
+    const result = await update.executeTakeFirst();
+    const request = await this.get(id);
+    return Number(result.numUpdatedRows) === 1 && request ? { won: true, request } : { won: false, request };
+  }
+}
+
+/** Short ids people can read out: DR- and 6 letters/digits without look-alikes. */
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+function newRequestId(): string {
+  return `DR-${Array.from({ length: 6 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
+}
+
+function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
+  const date = (value: string | null) => (value ? new Date(value) : undefined);
+  return {
+    id: row.id,
+    teamId: row.team_id ?? undefined,
+    requesterId: row.requester_id,
+    customerIds: JSON.parse(row.customer_ids) as string[],
+    duplicatesRemoved: row.duplicates_removed,
+    reason: row.reason,
+    status: row.status as DeletionStatus,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    updatedAt: new Date(row.updated_at),
+    decidedBy: row.decided_by ?? undefined,
+    decidedAt: date(row.decided_at),
+    decisionNote: row.decision_note ?? undefined,
+    approvalChannelId: row.approval_channel_id ?? undefined,
+    approvalMessageTs: row.approval_message_ts ?? undefined,
+    requesterMessageChannel: row.requester_message_channel ?? undefined,
+    requesterMessageTs: row.requester_message_ts ?? undefined,
+    runStartedAt: date(row.run_started_at),
+    runBy: row.run_by ?? undefined,
+    finishedAt: date(row.finished_at),
+    outcomeDetail: row.outcome_detail ?? undefined,
+    attempts: Number(row.attempts),
+  };
+}

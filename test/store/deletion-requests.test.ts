@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/store.js';
+import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+
+const HOUR = 3_600_000;
+
+describeEachEngine('deletion requests', (_engine, create) => {
+  let db: TestDatabase;
+  let store: Store;
+  const others: Store[] = [];
+
+  beforeEach(async () => {
+    db = await create();
+    store = openStore(db.location);
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await store.close();
+    await db.drop();
+  });
+
+  const request = (overrides: Partial<Parameters<Store['deletionRequests']['create']>[0]> = {}, now = new Date()) =>
+    store.deletionRequests.create({ teamId: 'T1', requesterId: 'U_REQ', customerIds: ['c1', 'c2'], duplicatesRemoved: 1, reason: 'GDPR', expiresAt: new Date(now.getTime() + 72 * HOUR), ...overrides }, now);
+
+  it('stores a pending request with a short readable id', async () => {
+    const created = await request();
+    expect(created).toMatchObject({ id: expect.stringMatching(/^DR-[2-9A-HJKMNP-Z]{6}$/), status: 'pending', customerIds: ['c1', 'c2'], duplicatesRemoved: 1, attempts: 0 });
+    expect(await store.deletionRequests.get(created.id)).toEqual(created);
+  });
+
+  it('lets exactly one of many concurrent deciders win, and says who', async () => {
+    const { id } = await request();
+    const deciders = Array.from({ length: 20 }, (_, i) => store.deletionRequests.decide(id, i % 2 ? 'approved' : 'rejected', `U_${i}`, undefined));
+    const results = await Promise.all(deciders);
+    const winners = results.filter((r) => r.won);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.request;
+    for (const loser of results.filter((r) => !r.won)) expect(loser.request).toMatchObject({ status: winner.status, decidedBy: winner.decidedBy });
+  });
+
+  it('lets exactly one of many concurrent runners claim the run', async () => {
+    const { id } = await request();
+    await store.deletionRequests.decide(id, 'approved', 'U_A', undefined);
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.deletionRequests.claimRun(id, ['approved'], 'U_A')));
+    expect(claims.filter((c) => c.won)).toHaveLength(1);
+    expect((await store.deletionRequests.get(id))?.attempts).toBe(1);
+  });
+
+  it('follows the run to done, or to failed and a retry', async () => {
+    const { id } = await request();
+    await store.deletionRequests.decide(id, 'approved', 'U_A', undefined);
+    await store.deletionRequests.claimRun(id, ['approved'], 'U_A');
+    expect((await store.deletionRequests.finishRun(id, 'failed', 'HTTP 503')).request).toMatchObject({ status: 'failed', outcomeDetail: 'HTTP 503' });
+    expect((await store.deletionRequests.claimRun(id, ['approved'], 'U_A')).won).toBe(false); // not approved any more
+    expect((await store.deletionRequests.claimRun(id, ['failed', 'attention'], 'U_B')).request).toMatchObject({ status: 'running', runBy: 'U_B', attempts: 2 });
+    expect((await store.deletionRequests.finishRun(id, 'done', 'deleted 2')).request).toMatchObject({ status: 'done', attempts: 2 });
+    expect((await store.deletionRequests.finishRun(id, 'failed', 'late')).won).toBe(false);
+  });
+
+  it('cannot decide an expired, cancelled or decided request', async () => {
+    const past = new Date(Date.now() - 100 * HOUR);
+    const expired = await request({}, past);
+    expect((await store.deletionRequests.decide(expired.id, 'approved', 'U_A', undefined)).won).toBe(false);
+
+    const cancelled = await request();
+    expect((await store.deletionRequests.cancel(cancelled.id, 'U_OTHER')).won).toBe(false); // only the requester
+    expect((await store.deletionRequests.cancel(cancelled.id, 'U_REQ')).request).toMatchObject({ status: 'cancelled', decidedBy: 'U_REQ' });
+    expect((await store.deletionRequests.decide(cancelled.id, 'approved', 'U_A', undefined)).won).toBe(false);
+
+    const rejected = await request();
+    await store.deletionRequests.decide(rejected.id, 'rejected', 'U_B', 'not verified');
+    const again = await store.deletionRequests.decide(rejected.id, 'approved', 'U_A', undefined);
+    expect(again).toMatchObject({ won: false, request: { status: 'rejected', decidedBy: 'U_B', decisionNote: 'not verified' } });
+    expect((await store.deletionRequests.cancel(rejected.id, 'U_REQ')).won).toBe(false);
+  });
+
+  it('expires overdue pending requests once', async () => {
+    const overdue = await request({}, new Date(Date.now() - 73 * HOUR));
+    const fresh = await request();
+    expect(await store.deletionRequests.overdueIds()).toEqual([overdue.id]);
+    expect((await store.deletionRequests.expire(overdue.id)).request).toMatchObject({ status: 'expired' });
+    expect((await store.deletionRequests.expire(overdue.id)).won).toBe(false);
+    expect((await store.deletionRequests.expire(fresh.id)).won).toBe(false);
+    expect(await store.deletionRequests.overdueIds()).toEqual([]);
+  });
+
+  it('marks runs that cannot still be going as needing attention, leaving live ones alone', async () => {
+    const t0 = new Date(Date.now() - 60_000);
+    const dead = await request();
+    await store.deletionRequests.decide(dead.id, 'approved', 'U_A', undefined, t0);
+    await store.deletionRequests.claimRun(dead.id, ['approved'], 'U_A', t0);
+    const stuckApproved = await request();
+    await store.deletionRequests.decide(stuckApproved.id, 'approved', 'U_A', undefined, t0);
+    const live = await request();
+    await store.deletionRequests.decide(live.id, 'approved', 'U_A', undefined);
+    await store.deletionRequests.claimRun(live.id, ['approved'], 'U_A');
+
+    const staleBefore = new Date(Date.now() - 10_000);
+    const stale = await store.deletionRequests.staleRunIds(staleBefore);
+    expect(stale.sort()).toEqual([dead.id, stuckApproved.id].sort());
+    for (const id of stale) expect((await store.deletionRequests.interrupt(id, staleBefore)).request).toMatchObject({ status: 'attention' });
+    expect((await store.deletionRequests.interrupt(live.id, staleBefore)).won).toBe(false);
+    expect((await store.deletionRequests.get(live.id))?.status).toBe('running');
+    expect(await store.deletionRequests.staleRunIds(staleBefore)).toEqual([]);
+  });
+
+  it('writes a transition and its audit entry together, or neither', async () => {
+    const { id } = await request();
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.deletionRequests.decide(id, 'approved', 'U_A', undefined);
+        await tx.audit.record({ actorId: 'U_A', operation: 'customers.delete.approve', inputs: { requestId: id }, outcome: 'approved' });
+        throw new Error('the process fails before the commit');
+      }),
+    ).rejects.toThrow('before the commit');
+    expect((await store.deletionRequests.get(id))?.status).toBe('pending');
+    expect(await store.audit.list()).toEqual([]);
+    await store.transaction(async (tx) => {
+      await tx.deletionRequests.decide(id, 'approved', 'U_A', undefined);
+      await tx.audit.record({ actorId: 'U_A', operation: 'customers.delete.approve', inputs: { requestId: id }, outcome: 'approved' });
+    });
+    expect((await store.deletionRequests.get(id))?.status).toBe('approved');
+    expect(await store.audit.list()).toHaveLength(1);
+  });
+
+  it('lists and counts by status and requester, newest first', async () => {
+    const a = await request({ requesterId: 'U_1' }, new Date(Date.now() - 2000));
+    const b = await request({ requesterId: 'U_2' }, new Date(Date.now() - 1000));
+    await store.deletionRequests.cancel(b.id, 'U_2');
+    const c = await request({ requesterId: 'U_1' });
+    expect((await store.deletionRequests.list({ statuses: ['pending'] })).map((r) => r.id)).toEqual([c.id, a.id]);
+    expect(await store.deletionRequests.count({ statuses: ['pending'] })).toBe(2);
+    expect(await store.deletionRequests.count({ requesterId: 'U_2' })).toBe(1);
+  });
+});
