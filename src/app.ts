@@ -2,6 +2,8 @@ import { App } from '@slack/bolt';
 import { helpSubcommand } from './commands/help-subcommand.js';
 import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
+import { startDeletionSweeper, sweeperTiming } from './customers/deletion-sweeper.js';
+import { registerCustomers } from './customers/register-customers.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health-routes.js';
 import { registerLinks } from './links/register-links.js';
@@ -28,8 +30,14 @@ export interface AppDeps {
   inFlight: InFlight;
 }
 
+export interface MintlinkApp {
+  app: App;
+  /** Starts the periodic work (the deletion sweeper); returns a function that stops it. */
+  startBackgroundWork(): () => Promise<void>;
+}
+
 /** The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. */
-export function createApp(deps: AppDeps): App {
+export function createApp(deps: AppDeps): MintlinkApp {
   const { config } = deps;
   const common = {
     token: config.slack.botToken,
@@ -52,7 +60,11 @@ export function createApp(deps: AppDeps): App {
   registerLinks(app, commands, deps);
   registerWallets(app, commands, deps);
   registerTemplates(app, commands, deps);
+  const deletion = registerCustomers(app, commands, deps);
   commands.register(helpSubcommand(commands));
   registerMintlinkCommand(app, commands, deps);
-  return app;
+  return {
+    app,
+    startBackgroundWork: () => startDeletionSweeper(deletion, sweeperTiming(config.mint.timeoutMs)),
+  };
 }

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const readiness = new Readiness(store, scrub);
   const inFlight = new InFlight();
   const mintApi = new MintApiClient({ ...config.mint, scrub, metrics, logger: logger.child({ component: 'mint-api' }) });
-  const app = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, inFlight });
+  const { app, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, inFlight });
 
   try {
     await app.init(); // auth.test: a wrong bot token stops here with a clear message
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     const reason = config.mode === 'http' ? `Could not listen on port ${config.port} (${(error as Error).message}).` : describeSlackStartError(error, token, config.slack.apiUrl);
     return fail(logger, reason, store);
   }
+  const stopBackgroundWork = startBackgroundWork();
   logger.info(
     { mode: config.mode, port: config.port, store: config.store.engine, ready: readiness.isMigrated, ms: Math.round(performance.now() - started) },
     `mintlink started in ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`,
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
     const finished = await inFlight.idle(SHUTDOWN_GRACE_MS);
     if (!finished) logger.warn({ inFlight: inFlight.count }, 'shutdown grace period over with work still running');
+    await stopBackgroundWork();
     await mintApi.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     logger.info('stopped');

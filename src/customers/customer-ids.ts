@@ -7,8 +7,11 @@ export function splitCustomerIds(text: string): string[] {
 
 const SHOWN = 5;
 
-/** One sentence naming the malformed and the repeated IDs, or undefined when all are fine. */
-export function customerIdProblems(ids: readonly string[]): string | undefined {
+/**
+ * One sentence naming the malformed and (unless `repeats` is 'allowed') the repeated IDs, or undefined
+ * when all are fine.
+ */
+export function customerIdProblems(ids: readonly string[], repeats: 'refused' | 'allowed' = 'refused'): string | undefined {
   const malformed = [...new Set(ids.filter((id) => !customerIdSchema.safeParse(id).success))];
   const seen = new Set<string>();
   const repeated = new Set<string>();
@@ -17,11 +20,17 @@ export function customerIdProblems(ids: readonly string[]): string | undefined {
   if (malformed.length > 0) {
     parts.push(`${listed(malformed)} ${malformed.length === 1 ? 'is not a customer ID' : 'are not customer IDs'} (use letters, digits and . _ : @ + -)`);
   }
-  if (repeated.size > 0) parts.push(`${listed([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} listed twice`);
+  if (repeated.size > 0 && repeats === 'refused') parts.push(`${listed([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} listed twice`);
   return parts.length > 0 ? `${parts.join('; ')}.` : undefined;
 }
 
 function listed(ids: string[]): string {
   const shown = ids.slice(0, SHOWN).map((id) => `"${id.length > 40 ? `${id.slice(0, 39)}…` : id}"`);
   return ids.length > SHOWN ? `${shown.join(', ')} and ${ids.length - SHOWN} more` : shown.join(', ');
+}
+
+/** The IDs without repeats, first occurrence kept, and how many repeats were dropped. */
+export function withoutRepeats(ids: readonly string[]): { ids: string[]; removed: number } {
+  const unique = [...new Set(ids)];
+  return { ids: unique, removed: ids.length - unique.length };
 }

@@ -4,7 +4,7 @@ import { messageProblems } from '../kit/block-kit-limits.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { formBody, slashCommand } from '../kit/slack-payloads.js';
 
-const SUBCOMMANDS = ['link', 'wallet', 'templates', 'help'];
+const SUBCOMMANDS = ['link', 'wallet', 'templates', 'delete', 'help'];
 
 describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
   const fakes = useFakes();

@@ -7,7 +7,7 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import { buttonClick, formBody, globalShortcut, slashCommand, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
+import { buttonClick, formBody, globalShortcut, slashCommand, viewButtonClick, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
 import { TEST_USER_ID } from './slack-ids.js';
 import { responseUrls, stateValues, type Entry } from './view-state.js';
 
@@ -151,8 +151,8 @@ export class AppProcess {
   }
 
   /** Sends a command that opens a modal; resolves with the command, the views.open call and the view. */
-  async commandOpeningModal(text: string) {
-    const { fields, ack } = await this.command(text);
+  async commandOpeningModal(text: string, overrides: Record<string, string> = {}) {
+    const { fields, ack } = await this.command(text, overrides);
     const open = await this.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
     return { fields, ack, open, view: this.slack.lastOpenedView() };
   }
@@ -185,6 +185,11 @@ export class AppProcess {
     const payload = buttonClick(this.slack, message, actionId, userId);
     await this.interact(payload);
     return payload.response_url as string;
+  }
+
+  /** Clicks a button inside a modal; the modal's inputs hold `entries` (or their initial values). */
+  async clickInView(view: SlackView, actionId: string, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<void> {
+    await this.interact(viewButtonClick(this.slack, view, actionId, stateValues(view, entries), userId));
   }
 
   async shortcut(callbackId: string, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {

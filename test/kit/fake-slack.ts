@@ -53,6 +53,12 @@ export class FakeSlack {
   private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
   private readonly responseUrlAnswers = new Map<string, number>();
   private readonly views = new Map<string, { hash: string; view: Record<string, unknown> }>();
+  /** Members of user groups, for usergroups.users.list. */
+  readonly userGroups = new Map<string, string[]>();
+  /** Channels the bot is not a member of: posting there fails with not_in_channel. */
+  readonly channelsWithoutBot = new Set<string>();
+  /** Messages posted with chat.postMessage, as updated by chat.update, by `channel/ts`. */
+  private readonly messages = new Map<string, { channel: string; ts: string; text?: string; blocks?: Array<Record<string, any>>; thread_ts?: string }>();
   /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
   readonly viewErrors = new Map<string, Record<string, string>>();
   private readonly waiters: Array<() => void> = [];
@@ -204,10 +210,25 @@ export class FakeSlack {
         return { ok: true, url: 'https://test.slack.com/', team: 'Test', user: 'mintlink', team_id: TEST_TEAM_ID, user_id: TEST_BOT_USER_ID, bot_id: TEST_BOT_ID };
       case 'apps.connections.open':
         return { ok: true, url: this.socketMode.url(this.url) };
-      case 'chat.postMessage':
-      case 'chat.update': {
+      case 'chat.postMessage': {
+        const channel = String(params.channel);
+        if (this.channelsWithoutBot.has(channel)) return { ok: false, error: 'not_in_channel' };
         const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
-        return { ok: true, channel: params.channel, ts: method === 'chat.update' ? params.ts : ts, message: { text: params.text } };
+        // A user id as channel means the app's DM with that user.
+        const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
+        this.messages.set(`${posted}/${ts}`, { channel: posted, ts, text: params.text as string, blocks: params.blocks as Array<Record<string, any>>, ...(params.thread_ts ? { thread_ts: String(params.thread_ts) } : {}) });
+        return { ok: true, channel: posted, ts, message: { text: params.text } };
+      }
+      case 'chat.update': {
+        const key = `${String(params.channel)}/${String(params.ts)}`;
+        const existing = this.messages.get(key);
+        if (!existing) return { ok: false, error: 'message_not_found' };
+        this.messages.set(key, { ...existing, text: params.text as string, blocks: params.blocks as Array<Record<string, any>> });
+        return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
+      }
+      case 'usergroups.users.list': {
+        const members = this.userGroups.get(String(params.usergroup));
+        return members ? { ok: true, users: members } : { ok: false, error: 'no_such_subteam' };
       }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.000001` };
@@ -242,6 +263,18 @@ export class FakeSlack {
     if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
     if (params.hash !== undefined && current && params.hash !== current.hash) return { ok: false, error: 'hash_conflict' };
     return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  /** A message as it looks now (after any chat.update), with its channel and ts. */
+  message(channel: string, ts: string): { channelId: string; ts: string; text?: string; blocks?: Array<Record<string, any>> } {
+    const found = this.messages.get(`${channel}/${ts}`);
+    if (!found) throw new Error(`no message ${ts} in ${channel}`);
+    return { channelId: found.channel, ts: found.ts, ...(found.text !== undefined ? { text: found.text } : {}), ...(found.blocks ? { blocks: found.blocks } : {}) };
+  }
+
+  /** The replies posted in a message's thread, in order. */
+  threadReplies(channel: string, ts: string): Array<{ text?: string; blocks?: Array<Record<string, any>> }> {
+    return [...this.messages.values()].filter((m) => m.channel === channel && m.thread_ts === ts);
   }
 
   /** The view a modal shows now (as Slack would hand it back in a payload), by view id. */

@@ -95,3 +95,20 @@ export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: 
     actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', value: button.value, text: button.text, action_ts: `${Date.now() / 1000}` }],
   };
 }
+
+/** A block_actions payload for a button inside a modal (the view comes back with its id, hash and state). */
+export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: string, values: Record<string, unknown>, userId = TEST_USER_ID): Record<string, unknown> {
+  const block = (view.blocks as Array<Record<string, any>> | undefined)?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((e) => e.action_id === actionId));
+  if (!block) throw new Error(`the view has no button ${actionId}`);
+  return {
+    type: 'block_actions',
+    user: user(userId),
+    api_app_id: TEST_APP_ID,
+    token: 'deprecated-verification-token',
+    container: { type: 'view', view_id: view.id },
+    trigger_id: slack.triggerId(),
+    team: { id: TEST_TEAM_ID, domain: 'test' },
+    view: { ...view, team_id: TEST_TEAM_ID, type: 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID },
+    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', action_ts: `${Date.now() / 1000}` }],
+  };
+}

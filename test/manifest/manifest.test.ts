@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { REQUEST_DELETION_SHORTCUT } from '../../src/customers/register-customers.js';
 import { CREATE_LINK_SHORTCUT } from '../../src/links/register-links.js';
 import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register-templates.js';
 import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register-wallets.js';
@@ -17,7 +18,8 @@ const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.ur
 /** Every bot scope and why; a new one must be added here with its reason. */
 const NEEDED_BOT_SCOPES = {
   commands: '/mintlink',
-  'chat:write': 'DMs with results to the requester',
+  'chat:write': 'DMs with results to the requester; deletion requests in the approval channel',
+  'usergroups:read': 'user groups named in DELETION_APPROVERS',
 };
 
 describe('manifest.yml', () => {
@@ -47,6 +49,7 @@ describe('manifest.yml', () => {
       [CREATE_LINK_SHORTCUT, 'global'],
       [CREATE_WALLET_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],
+      [REQUEST_DELETION_SHORTCUT, 'global'],
     ]);
   });
 

@@ -1,0 +1,70 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import { openModal } from '../slack-ui/open-modal.js';
+import { respondSafely } from '../slack-ui/respond-safely.js';
+import { auditedTransition } from './audited-transition.js';
+import type { DeletionContext } from './deletion-context.js';
+import { alreadyDecidedText } from './deletion-messages.js';
+import { decisionRefusal, retryRefusal } from './decision-rules.js';
+import { approveView, rejectView } from './decision-views.js';
+import { publishRequest } from './publish-request.js';
+import { runDeletion } from './run-deletion.js';
+
+type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+
+/** Tells only the person who clicked (ephemerally), and nothing changes. */
+async function tellClicker({ body, respond, client }: Args, ctx: DeletionContext, text: string): Promise<void> {
+  await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text }, { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger }, text);
+}
+
+type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId: string) => Promise<string | undefined>;
+
+/** Acks the click and loads its request; when `rule` refuses the clicker, tells them why and returns undefined. */
+async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest | undefined> {
+  await args.ack();
+  const request = await ctx.store.deletionRequests.get(args.action.value ?? '');
+  const refusal = await rule(ctx, request, args.body.user.id);
+  if (!refusal && request) return request;
+  await tellClicker(args, ctx, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
+  return undefined;
+}
+
+/**
+ * Approve… / Reject… on the approval message: only an approver other than the requester gets the modal
+ * (opened at once with the click's trigger); anyone else is told why, and nothing changes.
+ */
+export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' | 'reject') {
+  return async (args: Args): Promise<void> => {
+    const request = await allowedRequest(args, ctx, decisionRefusal);
+    if (!request) return;
+    const view = decision === 'approve' ? approveView(request) : rejectView(request);
+    await openModal(args.client, args.body.trigger_id, view, { logger: ctx.logger, respond: args.respond });
+  };
+}
+
+/** "Try the deletion again" on a failed or interrupted request: the same request, no new approval. */
+export function handleRetryButton(ctx: DeletionContext) {
+  return async (args: Args): Promise<void> => {
+    const request = await allowedRequest(args, ctx, retryRefusal);
+    if (!request) return;
+    const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
+    if (!result.ran) await tellClicker(args, ctx, `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`);
+  };
+}
+
+/** "Cancel request" in the requester's DM: only the requester, only while pending. */
+export function handleCancelButton(ctx: DeletionContext) {
+  return async (args: Args): Promise<void> => {
+    const { ack, body, action } = args;
+    await ack();
+    const id = action.value ?? '';
+    const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) => requests.cancel(id, body.user.id));
+    if (result.won) {
+      await publishRequest(ctx, result.request);
+      return;
+    }
+    const current = result.request;
+    const why = !current ? 'it no longer exists' : current.requesterId !== body.user.id ? 'only the requester can cancel it' : alreadyDecidedText(current);
+    await tellClicker(args, ctx, `:no_entry: Request ${id} cannot be cancelled: ${why}`);
+  };
+}

@@ -1,0 +1,26 @@
+import type { Config, DeletionApprovers } from '../config/config.js';
+
+/** One request deletes at most this many customers: enough for a bulk clean-up, few enough to review. */
+export const MAX_CUSTOMERS_PER_REQUEST = 1000;
+export const MAX_REASON_LENGTH = 1000;
+
+export interface DeletionSettings {
+  approvalChannelId: string;
+  approvers: DeletionApprovers;
+  requestTtlHours: number;
+}
+
+/** The settings, or what is missing: deletion needs an approval channel and at least one approver. */
+export function deletionSettings(config: Config): { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] } {
+  const { approvalChannelId, approvers, requestTtlHours } = config.deletion;
+  const missing = [
+    ...(approvalChannelId ? [] : ['APPROVAL_CHANNEL_ID']),
+    ...(approvers.users.length + approvers.userGroups.length > 0 ? [] : ['DELETION_APPROVERS']),
+  ];
+  if (!approvalChannelId || missing.length > 0) return { ok: false, missing };
+  return { ok: true, settings: { approvalChannelId, approvers, requestTtlHours } };
+}
+
+export function notConfiguredText(missing: readonly string[]): string {
+  return `:no_entry: Customer deletion is not set up in this workspace: the app's operator must set ${missing.join(' and ')} (the channel where requests wait for approval, and who may approve). Nothing was recorded.`;
+}

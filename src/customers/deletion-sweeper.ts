@@ -1,0 +1,55 @@
+import { auditedTransition } from './audited-transition.js';
+import type { DeletionContext } from './deletion-context.js';
+import { publishAndNotify } from './publish-request.js';
+
+export interface SweeperTiming {
+  /** A run older than this cannot still be going (its Mint call has a time budget). */
+  leaseMs: number;
+  intervalMs: number;
+}
+
+/** The longest a deletion run can take: the Mint call's budget (retries included) and some slack. */
+export function sweeperTiming(mintTimeoutMs: number): SweeperTiming {
+  const leaseMs = 2 * mintTimeoutMs + 2_000;
+  return { leaseMs, intervalMs: Math.min(30_000, Math.max(1_000, Math.floor(leaseMs / 2))) };
+}
+
+/**
+ * Keeps requests from getting silently stuck: pending ones past their expiry become expired, and runs whose
+ * process died (approved or running for longer than any run can take) are marked for attention, with a
+ * retry button on the approval message. Every replica may sweep: each change is a compare-and-set, so one
+ * of them makes it and tells Slack.
+ */
+export async function sweepDeletionRequests(ctx: DeletionContext, timing: SweeperTiming, now = new Date()): Promise<void> {
+  const requests = ctx.store.deletionRequests;
+  for (const id of await requests.overdueIds(now)) {
+    const result = await auditedTransition(ctx, 'system', 'customers.delete.expire', (r) => r.expire(id, now));
+    if (result.won) await publishAndNotify(ctx, result.request);
+  }
+  const staleBefore = new Date(now.getTime() - timing.leaseMs);
+  for (const id of await requests.staleRunIds(staleBefore)) {
+    const result = await auditedTransition(ctx, 'system', 'customers.delete.interrupted', (r) => r.interrupt(id, staleBefore, now));
+    if (result.won) {
+      ctx.logger.warn({ requestId: id }, 'a deletion was interrupted; marked for attention');
+      await publishAndNotify(ctx, result.request);
+    }
+  }
+}
+
+/** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */
+export function startDeletionSweeper(ctx: DeletionContext, timing: SweeperTiming): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    if (running) return;
+    running = sweepDeletionRequests(ctx, timing)
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'deletion sweep failed; will try again'))
+      .finally(() => (running = undefined));
+  };
+  sweep();
+  const timer = setInterval(sweep, timing.intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

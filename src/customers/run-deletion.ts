@@ -1,0 +1,58 @@
+import { runAudited } from '../audit/run-audited.js';
+import type { MintRecord } from '../mint-api/responses.js';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { DeletionContext } from './deletion-context.js';
+import { publishAndNotify, publishRequest } from './publish-request.js';
+
+export type RunResult = { ran: true; request: DeletionRequest } | { ran: false; request: DeletionRequest | undefined };
+
+/**
+ * Sends an approved (or failed, or interrupted) request's deletion to the Mint service exactly once per
+ * claim: the claim is a compare-and-set, so of concurrent callers only one sends PATCH /v1/customer/delete.
+ * The outcome is recorded (done/failed), shown in the approval message, and sent to the requester.
+ */
+export async function runDeletion(
+  ctx: DeletionContext,
+  requestId: string,
+  from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
+  by: string,
+): Promise<RunResult> {
+  const claim = await ctx.store.deletionRequests.claimRun(requestId, from, by);
+  if (!claim.won) return { ran: false, request: claim.request };
+  const request = claim.request;
+  const logger = ctx.logger.child({ requestId, attempt: request.attempts });
+  await publishRequest({ ...ctx, logger }, request);
+
+  const outcome = await runAudited(
+    { store: ctx.store, logger },
+    { userId: by, teamId: request.teamId },
+    {
+      operation: 'customers.delete.run',
+      inputs: { requestId, attempt: request.attempts, customerIds: request.customerIds },
+      thing: 'the customers',
+      done: 'deleted',
+      detail: (answer) => describeAnswer(answer),
+    },
+    () => ctx.mintApi.deleteCustomers(request.customerIds),
+  );
+  const finished = await ctx.store.deletionRequests.finishRun(
+    requestId,
+    outcome.ok ? 'done' : 'failed',
+    outcome.ok ? describeAnswer(outcome.result) : outcome.reason,
+  );
+  const final = finished.request ?? request;
+  await publishAndNotify({ ...ctx, logger }, final);
+  return { ran: true, request: final };
+}
+
+/** The service's answer in a few words (its fields are not specified): lists by size, values as they are. */
+function describeAnswer(answer: MintRecord): string {
+  const parts = Object.entries(answer)
+    .slice(0, 6)
+    .map(([key, value]) => {
+      if (Array.isArray(value)) return `${key}: ${value.length}`;
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return `${key}: ${String(value).slice(0, 80)}`;
+      return `${key}: …`;
+    });
+  return parts.length > 0 ? parts.join(', ') : 'OK';
+}
