@@ -24,7 +24,10 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle connection dropped by the server (restart, failover) must not crash the process.
-  pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'database connection lost'));
+  // A connection dropped by the server (restart, failover, network) must not crash the process: pg-pool
+  // listens on idle clients only, so every client gets a listener of its own; its query in flight fails.
+  const lost = (error: Error) => logger?.warn({ err: { message: error.message } }, 'database connection lost');
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 }
