@@ -22,11 +22,23 @@ type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId:
 /** Acks the click and loads its request; when `rule` refuses the clicker, tells them why and returns undefined. */
 async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest | undefined> {
   await args.ack();
-  const request = await ctx.store.deletionRequests.get(args.action.value ?? '');
+  const request = await rememberApprovalMessage(args, ctx, await ctx.store.deletionRequests.get(args.action.value ?? ''));
   const refusal = await rule(ctx, request, args.body.user.id);
   if (!refusal && request) return request;
   await tellClicker(args, ctx, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
   return undefined;
+}
+
+/**
+ * The message clicked is the approval message. If its id was never stored (the database failed right after
+ * posting it), store it now, so its status can be shown on it from here on.
+ */
+async function rememberApprovalMessage({ body }: Args, ctx: DeletionContext, request: DeletionRequest | undefined): Promise<DeletionRequest | undefined> {
+  const channel = body.channel?.id;
+  const ts = body.message?.ts;
+  if (!request || request.approvalMessageTs || !channel || !ts || body.container?.type !== 'message') return request;
+  await ctx.store.deletionRequests.setApprovalMessage(request.id, channel, ts);
+  return { ...request, approvalChannelId: channel, approvalMessageTs: ts };
 }
 
 /**

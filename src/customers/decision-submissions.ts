@@ -6,7 +6,8 @@ import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText } from './deletion-messages.js';
 import { decisionRefusal } from './decision-rules.js';
-import { REJECT_REASON_BLOCK, deletingView, noticeView, outcomeView, requestIdOf } from './decision-views.js';
+import { REJECT_REASON_BLOCK, deletingView, outcomeView, requestIdOf } from './decision-views.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
 import { publishAndNotify } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 
@@ -20,7 +21,7 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 async function decide({ ack, body, view }: Args, ctx: DeletionContext, decision: 'approved' | 'rejected', note?: string): Promise<DeletionRequest | undefined> {
   const userId = body.user.id;
   const id = requestIdOf(view.private_metadata) ?? '';
-  const tell = (text: string) => ack({ response_action: 'update', view: noticeView(`Request ${id}`, text) });
+  const tell = (text: string) => ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
   const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId);
   if (refusal) {
     await tell(`:no_entry: ${refusal}`);

@@ -3,6 +3,7 @@ import type { DeletionRequest } from '../store/deletion-requests.js';
 import { context, section } from '../slack-ui/blocks.js';
 import { textInput } from '../slack-ui/inputs.js';
 import { modal } from '../slack-ui/modal.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
 import { escapeAndCut } from '../slack-ui/mrkdwn.js';
 import { idSections, statusLine } from './deletion-messages.js';
 
@@ -52,10 +53,6 @@ export function rejectView(r: DeletionRequest): ModalView {
   });
 }
 
-/** A modal that only says something (an outcome, a refusal). */
-export function noticeView(title: string, text: string): ModalView {
-  return modal({ title, close: 'Close', clearOnClose: true, blocks: [section(text)] });
-}
 
 export function deletingView(r: DeletionRequest): ModalView {
   return modal({
@@ -66,5 +63,5 @@ export function deletingView(r: DeletionRequest): ModalView {
 }
 
 export function outcomeView(r: DeletionRequest): ModalView {
-  return noticeView(`Request ${r.id}`, statusLine(r));
+  return noticeModal(`Request ${r.id}`, statusLine(r));
 }

@@ -40,7 +40,9 @@ export function statusLine(r: DeletionRequest): string {
     case 'failed':
       return `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
     case 'attention':
-      return `:rotating_light: ${approved}, but *the app stopped during the deletion*: it is not known whether the customers were deleted. An approver can try again (no new approval needed).`;
+      return r.outcomeDetail?.startsWith('the app could not record')
+        ? `:rotating_light: ${approved}, but ${detail}. An approver can try again once the app is back (no new approval needed).`
+        : `:rotating_light: ${approved}, but *the app stopped during the deletion*: it is not known whether the customers were deleted. An approver can try again (no new approval needed).`;
     case 'rejected':
       return `:no_entry_sign: *Rejected* by ${by(r.decidedBy)} ${when(r.decidedAt)}.${r.decisionNote ? ` Reason: ${escapeAndCut(r.decisionNote, 600)}` : ''}`;
     case 'cancelled':

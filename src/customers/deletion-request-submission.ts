@@ -5,7 +5,7 @@ import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
 import { boxesOf, checkDeletionForm, deletionRequestView, readDeletionForm } from './deletion-request-form.js';
-import { noticeView } from './decision-views.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
 import { notConfiguredText, type DeletionSettings } from './deletion-settings.js';
 import { postThreadMessages } from './thread-messages.js';
 
@@ -22,7 +22,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const settings = ctx.settings;
     if (!settings) {
-      await ack({ response_action: 'update', view: noticeView('Request deletion', notConfiguredText(ctx.missingSettings)) });
+      await ack({ response_action: 'update', view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)) });
       return;
     }
     const boxes = boxesOf(view.private_metadata);
@@ -32,7 +32,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
-    await ack({ response_action: 'update', view: noticeView('Request deletion', ':hourglass_flowing_sand: Recording the request…') });
+    await ack({ response_action: 'update', view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…') });
     const requesterId = body.user.id;
     const logger = ctx.logger.child({ user: requesterId, operation: 'customers.delete.request' });
     const showForm = (problem: string) =>
@@ -64,7 +64,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     await updateModal(
       client,
       view.id,
-      noticeView('Request deletion', `:inbox_tray: Request *${request.id}* to delete *${customers(request.customerIds.length)}*${repeats} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`),
+      noticeModal('Request deletion', `:inbox_tray: Request *${request.id}* to delete *${customers(request.customerIds.length)}*${repeats} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`),
       logger,
     );
   };

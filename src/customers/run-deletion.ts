@@ -35,12 +35,18 @@ export async function runDeletion(
     },
     () => ctx.mintApi.deleteCustomers(request.customerIds),
   );
-  const finished = await ctx.store.deletionRequests.finishRun(
-    requestId,
-    outcome.ok ? 'done' : 'failed',
-    outcome.ok ? describeAnswer(outcome.result) : outcome.reason,
-  );
-  const final = finished.request ?? request;
+  const detail = outcome.ok ? describeAnswer(outcome.result) : outcome.reason;
+  let final: DeletionRequest;
+  try {
+    const finished = await ctx.store.deletionRequests.finishRun(requestId, outcome.ok ? 'done' : 'failed', detail);
+    final = finished.request ?? request;
+  } catch (error) {
+    // The deletion was sent but its outcome cannot be stored: say so now; the request stays "running" in
+    // the database, and the sweeper marks it for attention once the database is back.
+    logger.error({ err: error, succeeded: outcome.ok }, 'could not record the outcome of a deletion');
+    const what = outcome.ok ? `the Mint service said it deleted them (${detail})` : `it failed: ${detail}`;
+    final = { ...request, status: 'attention', outcomeDetail: `the app could not record the outcome (database unavailable); ${what}` };
+  }
   await publishAndNotify({ ...ctx, logger }, final);
   return { ran: true, request: final };
 }

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../app.js';
 import type { CommandRegistry } from '../commands/command-registry.js';
+import { guardView } from '../slack-ui/guard-listener.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { LINK_FORM_CALLBACK, linkFormView } from './link-form.js';
 import { handleLinkFormSubmission } from './link-form-submission.js';
@@ -15,5 +16,5 @@ export function registerLinks(app: App, commands: CommandRegistry, deps: AppDeps
     await ack();
     await openModal(client, shortcut.trigger_id, linkFormView(), { logger: deps.logger });
   });
-  app.view(LINK_FORM_CALLBACK, handleLinkFormSubmission(deps));
+  app.view(LINK_FORM_CALLBACK, guardView(deps.logger, 'Create mint link', handleLinkFormSubmission(deps)));
 }

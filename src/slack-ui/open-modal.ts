@@ -2,6 +2,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
+import { slackErrorText } from './slack-error-text.js';
 
 /**
  * Opens a modal with a trigger_id; call it first, before any other I/O: triggers expire 3 s after Slack
@@ -17,11 +18,8 @@ export async function openModal(
     await client.views.open({ trigger_id: triggerId, view });
     return true;
   } catch (error) {
-    const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-    context.logger.warn({ err: error, code }, 'could not open the modal');
-    const text = /expired|exchanged/.test(code)
-      ? ':hourglass: Slack took too long to hand the form over. Please run the command again.'
-      : `:x: The form could not be opened (${code}). Please try again.`;
+    context.logger.warn({ err: error }, 'could not open the modal');
+    const text = `:x: The form could not be opened: ${slackErrorText(error)}`;
     await context.respond?.({ response_type: 'ephemeral', text }).catch((e: unknown) => context.logger.warn({ err: e }, 'could not tell the user'));
     return false;
   }

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../app.js';
 import type { CommandRegistry } from '../commands/command-registry.js';
+import { guardView } from '../slack-ui/guard-listener.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { WALLET_FORM_CALLBACK, walletFormView } from './wallet-form.js';
 import { handleWalletFormSubmission } from './wallet-form-submission.js';
@@ -15,5 +16,5 @@ export function registerWallets(app: App, commands: CommandRegistry, deps: AppDe
     await ack();
     await openModal(client, shortcut.trigger_id, walletFormView(), { logger: deps.logger });
   });
-  app.view(WALLET_FORM_CALLBACK, handleWalletFormSubmission(deps));
+  app.view(WALLET_FORM_CALLBACK, guardView(deps.logger, 'Create wallet', handleWalletFormSubmission(deps)));
 }

@@ -336,6 +336,26 @@ describeEachEngine('customer deletion', (engine, create) => {
     expect(await flow.status(app, id)).toBe('done');
   }, 30_000);
 
+  it('shows the outcome on the approval message even when its id was not stored in time', async () => {
+    const { id, ts } = await flow.request(app, ['cus_lost_ts']);
+    await runSql(db.databaseUrl, 'update deletion_requests set approval_channel_id = null, approval_message_ts = null where id = ?', [id]);
+    await flow.approve(app, ts, BOB);
+    await flow.waitForStatus(ts, '*Deleted* 1 customer');
+  });
+
+  it('finishes and records a deletion in flight when the process is told to stop', async () => {
+    const stopping = await flow.start();
+    extraApps.push(stopping);
+    const { id, ts } = await flow.request(stopping, ['cus_sigterm']);
+    fakes.mint.latencyMs = 600;
+    const view = await flow.openDecision(stopping, ts, 'approve', BOB);
+    await stopping.submitView(view, {}, BOB);
+    await fakes.slack.waitFor(() => flow.patches().length === 1, 3_000, 'the PATCH');
+    expect(await stopping.stop('SIGTERM')).toBe(0);
+    expect(await flow.status(app, id)).toBe('done');
+    expect(textOf(flow.approvalMessage(ts))).toContain('*Deleted* 1 customer');
+  });
+
   it.runIf(engine === 'postgres' && TEST_DATABASE_URL)('runs one deletion when two app processes on one PostgreSQL get the approvals', async () => {
     const other = await flow.start();
     extraApps.push(other);

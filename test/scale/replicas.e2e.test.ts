@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELETION_ACTIONS } from '../../src/customers/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/customers/deletion-request-form.js';
+import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
+import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
+import type { AppProcess } from '../kit/app-process.js';
+import { useFakes } from '../kit/fakes.js';
+import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import type { PostedMessage } from '../kit/slack-payloads.js';
+import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
+
+const APPROVAL = 'C0APPROVE';
+const APPROVERS = ['U0APPROV1', 'U0DAVE004', 'U0CAROL03'];
+
+/** Three replicas in HTTP mode on one PostgreSQL, behind an imaginary load balancer that sends each request anywhere. */
+describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
+  const fakes = useFakes();
+  let db: TestDatabase;
+  let replicas: AppProcess[] = [];
+
+  beforeAll(async () => {
+    fakes.slack.userGroups.set('S0GROUP01', ['U0CAROL03']);
+    db = await postgresDatabase();
+    const env = { DATABASE_URL: db.databaseUrl, APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: 'U0APPROV1,U0DAVE004,S0GROUP01' };
+    replicas = await Promise.all([1, 2, 3].map(() => fakes.startApp('http', { env })));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await db?.drop();
+  });
+
+  it('gives exactly one deletion when approvals arrive at all three at once, and complete audit rows', async () => {
+    const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
+    const { view } = await a.commandOpeningModal('delete cus_r1 cus_r2');
+    await a.submitView(view, { [REASON_BLOCK]: 'replica drill' });
+    const post = await fakes.slack.waitForCall('chat.postMessage', (call) => call.params.channel === APPROVAL);
+    const ts = String(post.answer?.ts);
+    const id = /DR-[A-Z0-9]{6}/.exec(textOf(post.params.blocks))?.[0] ?? '';
+
+    // Each approver's click and submission is served by another replica.
+    const views: Array<ReturnType<typeof fakes.slack.lastOpenedView>> = [];
+    for (const [i, replica] of [b, c, a].entries()) {
+      const opened = fakes.slack.callsTo('views.open').length;
+      await replica.click(fakes.slack.message(APPROVAL, ts), DELETION_ACTIONS.approve, APPROVERS[i]);
+      await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'an approval modal');
+      views.push(fakes.slack.lastOpenedView());
+    }
+    await Promise.all([c, a, b].map((replica, i) => replica.submitView(views[i]!, {}, APPROVERS[i])));
+    await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'), 8_000, 'the deletion');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fakes.mint.requestsTo('delete_customers')).toHaveLength(1);
+
+    const store = a.openStore();
+    try {
+      const rows = (await store.audit.list({ limit: 50 })).filter((e) => JSON.stringify(e.inputs).includes(id)).reverse();
+      expect(rows.map((e) => [e.operation, e.outcome])).toEqual([
+        ['customers.delete.request', 'pending'],
+        ['customers.delete.approve', 'approved'],
+        ['customers.delete.run', 'succeeded'],
+      ]);
+      expect(APPROVERS).toContain(rows[1]?.actorId);
+      expect(rows[2]?.actorId).toBe(rows[1]?.actorId);
+    } finally {
+      await store.close();
+    }
+    expectNoRejectedSlackCalls(fakes.slack);
+  });
+
+  it('pages templates whichever replica serves each click', async () => {
+    const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
+    const { fields } = await a.command(`templates ${DEMO_CONTRACT_ID} 20`);
+    const [first] = await fakes.slack.waitForResponse(fields.response_url ?? '');
+    let message = first?.body as PostedMessage;
+    const served: string[] = [];
+    for (const [i, replica] of [b, c, a, b, c, a].entries()) {
+      const url = await replica.click(message, PAGE_ACTIONS.next);
+      const [, page] = await fakes.slack.waitForResponse(url, 2);
+      message = page?.body as PostedMessage;
+      served.push(fakes.mint.requestsTo('list_templates').at(-1)?.url ?? '');
+      expect(textOf(message.blocks?.[1])).toContain(`${(i + 1) * 20 + 1}–${Math.min(123, (i + 2) * 20)} of 123`);
+    }
+    expect(served).toEqual([20, 40, 60, 80, 100, 120].map((o) => `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${o}&limit=20&orderBy=desc`));
+    expect(JSON.stringify(message.blocks)).not.toContain(PAGE_ACTIONS.next);
+  });
+});
