@@ -18,6 +18,7 @@ import { webClientOptions } from './slack-api/web-client-options.js';
 import type { Store } from './store/store.js';
 import { registerTemplates } from './templates/register-templates.js';
 import { registerWallets } from './wallets/register-wallets.js';
+import { Routes } from './slack-ui/routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -43,6 +44,9 @@ export function createApp(deps: AppDeps): MintlinkApp {
     token: config.slack.botToken,
     logger: boltLogger(deps.logger),
     deferInitialization: true, // main() runs init() to check the token and report a bad one clearly
+    // Neither conversation state nor message events are used: skip their middleware on every request.
+    convoStore: false as const,
+    ignoreSelf: false,
     clientOptions: webClientOptions(config.slack.apiUrl),
     customRoutes: healthRoutes(deps),
   };
@@ -51,18 +55,19 @@ export function createApp(deps: AppDeps): MintlinkApp {
       ? new App({ ...common, socketMode: true, appToken: config.slack.appToken, installerOptions: { port: config.port } })
       : new App({ ...common, signingSecret: config.slack.signingSecret, port: config.port });
 
-  app.use(deps.inFlight.middleware());
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });
 
   const commands = new CommandRegistry();
-  registerLinks(app, commands, deps);
-  registerWallets(app, commands, deps);
-  registerTemplates(app, commands, deps);
-  const deletion = registerCustomers(app, commands, deps);
+  const routes = new Routes();
+  registerLinks(routes, commands, deps);
+  registerWallets(routes, commands, deps);
+  registerTemplates(routes, commands, deps);
+  const deletion = registerCustomers(routes, commands, deps, app.client);
   commands.register(helpSubcommand(commands));
-  registerMintlinkCommand(app, commands, deps);
+  registerMintlinkCommand(app, commands, { ...deps, maxWorkInFlight: config.maxWorkInFlight });
+  routes.install(app, deps.inFlight, deps.logger);
   return {
     app,
     startBackgroundWork: () => startDeletionSweeper(deletion, sweeperTiming(config.mint.timeoutMs)),

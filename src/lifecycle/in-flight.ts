@@ -1,5 +1,3 @@
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-
 /** Counts listener work in progress so shutdown can let it finish. */
 export class InFlight {
   private running = 0;
@@ -7,13 +5,6 @@ export class InFlight {
 
   get count(): number {
     return this.running;
-  }
-
-  /** Global Bolt middleware: the count covers each request's whole listener chain, after ack too. */
-  middleware(): Middleware<AnyMiddlewareArgs> {
-    return async ({ next }) => {
-      await this.track(next());
-    };
   }
 
   async track<T>(work: Promise<T>): Promise<T> {

@@ -24,3 +24,11 @@ export async function openModal(
     return false;
   }
 }
+
+/** A global shortcut that opens a form at once (shortcuts carry a trigger but no response_url). */
+export function formShortcut(form: () => ModalView, logger: Logger) {
+  return async ({ ack, shortcut, client }: { ack: () => Promise<void>; shortcut: { trigger_id: string }; client: WebClient }): Promise<void> => {
+    await ack();
+    await openModal(client, shortcut.trigger_id, form(), { logger });
+  };
+}

@@ -1,8 +1,8 @@
-import type { App } from '@slack/bolt';
 import type { AppDeps } from '../app.js';
 import type { CommandRegistry } from '../commands/command-registry.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
-import { openModal } from '../slack-ui/open-modal.js';
+import { formShortcut } from '../slack-ui/open-modal.js';
+import type { Routes } from '../slack-ui/routes.js';
 import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
 import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
 import { PAGE_ACTION_PATTERN, handlePageButton } from './page-buttons.js';
@@ -11,12 +11,9 @@ import { templatesSubcommand } from './templates-subcommand.js';
 /** The global shortcut declared in manifest.yml. */
 export const BROWSE_TEMPLATES_SHORTCUT = 'browse_templates';
 
-export function registerTemplates(app: App, commands: CommandRegistry, deps: AppDeps): void {
+export function registerTemplates(routes: Routes, commands: CommandRegistry, deps: AppDeps): void {
   commands.register(templatesSubcommand(deps));
-  app.action(PAGE_ACTION_PATTERN, guardAction(deps.logger, handlePageButton(deps)));
-  app.shortcut(BROWSE_TEMPLATES_SHORTCUT, async ({ ack, shortcut, client }) => {
-    await ack();
-    await openModal(client, shortcut.trigger_id, browseTemplatesView(), { logger: deps.logger });
-  });
-  app.view(BROWSE_FORM_CALLBACK, guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)));
+  routes.action(PAGE_ACTION_PATTERN, guardAction(deps.logger, handlePageButton(deps)));
+  routes.shortcut(BROWSE_TEMPLATES_SHORTCUT, formShortcut(() => browseTemplatesView(), deps.logger));
+  routes.view(BROWSE_FORM_CALLBACK, guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)));
 }
