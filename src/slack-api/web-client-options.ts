@@ -1,4 +1,5 @@
 import type { WebClientOptions } from '@slack/web-api';
+import { undiciFetch } from './undici-fetch.js';
 
 /**
  * Slack Web API client settings. The SDK's default retries 429s and failures for about 30 minutes; a user
@@ -7,6 +8,7 @@ import type { WebClientOptions } from '@slack/web-api';
 export function webClientOptions(slackApiUrl: string): WebClientOptions {
   return {
     slackApiUrl,
+    fetch: undiciFetch(), // also Bolt's respond(): Bolt takes it from the client options
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true },
     timeout: 10_000,
