@@ -28,6 +28,8 @@ export interface Config {
     approvers: DeletionApprovers;
     requestTtlHours: number;
   };
+  /** Work in progress beyond which new commands are turned away with a "busy" answer. */
+  maxWorkInFlight: number;
   logLevel: LogLevelName;
 }
 

@@ -69,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         },
         requestTtlHours: e.DELETION_REQUEST_TTL_HOURS,
       },
+      maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
       logLevel: e.LOG_LEVEL,
     },
   };

@@ -31,6 +31,11 @@ export interface MintApiClientOptions {
   retryBaseDelayMs?: number;
   /** Connections kept alive to the service. */
   connections?: number;
+  /**
+   * Calls allowed to wait for a connection at once. Beyond it a call fails at once: a slow service would
+   * otherwise gather a queue that can only time out, holding memory meanwhile.
+   */
+  maxPending?: number;
 }
 
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -41,11 +46,15 @@ export class MintApiClient {
   private readonly dispatcher: Dispatcher;
   private readonly basePath: string;
   private readonly deadlines = new WeakMap<AbortSignal, number>();
+  private readonly maxPending: number;
+  private pending = 0;
 
   constructor(private readonly options: MintApiClientOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(base.origin, { connections: options.connections ?? 32 });
+    const connections = options.connections ?? 32;
+    this.maxPending = options.maxPending ?? connections * 8;
+    this.pool = new Pool(base.origin, { connections });
     this.dispatcher = new RetryAgent(this.pool, {
       throwOnError: false, // after the last try, hand back the response itself so its message can be read
       retry: retryDecision({
@@ -94,6 +103,19 @@ export class MintApiClient {
   }
 
   private async call(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
+    if (this.pending >= this.maxPending) {
+      this.options.metrics?.mintApiCalls.inc({ operation, status: 'shed' });
+      throw new MintApiError('unavailable', `The app has ${this.pending} requests waiting for the Mint service already; this one was not sent.`);
+    }
+    this.pending += 1;
+    try {
+      return await this.send(operation, method, path, body);
+    } finally {
+      this.pending -= 1;
+    }
+  }
+
+  private async send(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
     const started = performance.now();
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     this.deadlines.set(signal, Date.now() + this.options.timeoutMs);

@@ -23,7 +23,8 @@ export function mintErrorText(error: MintApiError, thing: string, created?: stri
       return `The Mint service is receiving too many requests.${wait ? ` Try again in ${formatWait(wait)}.` : ' Try again in a minute.'}${nothing}`;
     }
     case 'unavailable':
-      return `The Mint service is unavailable right now (HTTP ${error.status ?? '5xx'}). Try again in a few minutes.${said}${unknown}`;
+      if (error.status === undefined) return `The Mint service is busy: too many requests are waiting for it. Try again in a moment.${nothing}`;
+      return `The Mint service is unavailable right now (HTTP ${error.status}). Try again in a few minutes.${said}${unknown}`;
     case 'timeout':
       return `${error.message}${unknown || ' Try again in a moment.'}`;
     case 'network':

@@ -262,6 +262,23 @@ describe('retries', () => {
   });
 });
 
+describe('load shedding', () => {
+  it('fails at once, without sending, when too many calls already wait for the service', async () => {
+    mint.latencyMs = 300;
+    const metrics = createMetrics();
+    const c = client({ connections: 1, maxPending: 2, metrics });
+    const calls = [c.createWallet(), c.createWallet(), c.createWallet()];
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    const shed = (settled[2] as PromiseRejectedResult).reason as MintApiError;
+    expect(shed).toMatchObject({ kind: 'unavailable', status: undefined });
+    expect(shed.message).toBe('The app has 2 requests waiting for the Mint service already; this one was not sent.');
+    expect(mint.requestsTo('create_wallet')).toHaveLength(2);
+    expect(await metrics.registry.metrics()).toContain('mintlink_mint_api_calls_total{operation="create_wallet",status="shed"} 1');
+    await expect(c.createWallet()).resolves.toBeUndefined(); // room again once they are done
+  });
+});
+
 describe('metrics', () => {
   it('counts calls by operation and status and observes their latency', async () => {
     const metrics = createMetrics();
