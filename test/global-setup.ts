@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { execSync } from 'node:child_process';
 
-/** End-to-end tests start `node dist/main.js`, the same artifact `npm start` runs: build it once first. */
+/** End-to-end tests start `node dist/mintlink.mjs`, the bundle `npm start` runs: build it once first. */
 export default function setup(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  execSync('npm run build --silent', { stdio: 'inherit' });
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,13 @@ import { responseUrls, stateValues, type Entry } from './view-state.js';
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** What `npm start` runs after building: its node arguments, read from package.json (one source of truth). */
+export function startArguments(): string[] {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = packageJson.scripts.start.split(/\s+/);
+  if (node !== 'node') throw new Error('the start script must be `node ...`');
+  return args.map((arg) => (arg.startsWith('dist/') ? fileURLToPath(new URL(`../../${arg}`, import.meta.url)) : arg));
+}
 
 export interface AppProcessOptions {
   mode: 'http' | 'socket';
@@ -45,7 +51,7 @@ export interface CommandResult {
 }
 
 /**
- * The real app (`node dist/main.js`, what `npm start` runs) in a child process, configured against the fake
+ * The real app (`node dist/mintlink.mjs`, what `npm start` runs) in a child process, configured against the fake
  * Slack and a Mint service, in a temporary working directory (so no developer .env is read).
  */
 export class AppProcess {
@@ -84,8 +90,12 @@ export class AppProcess {
       if (value === undefined) delete env[key];
       else env[key] = value;
     }
-    const child = spawn(process.execPath, [MAIN], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, startArguments(), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const app = new AppProcess(options.mode, port, env, child, options.slack);
+    // A test run that is cut off (Ctrl-C, a timeout) must not leave app processes behind.
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.off('exit', orphanGuard));
     if (options.expectExit) {
       await app.exited;
       return app;

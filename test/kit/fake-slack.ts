@@ -46,6 +46,11 @@ export class FakeSlack {
   readonly responses: RecordedResponse[] = [];
   readonly socketMode: FakeSocketMode;
   botToken = 'xoxb-test-bot-token-0000000000';
+  /**
+   * Off for load tests: answers as usual, but keeps no record and checks no Block Kit (real Slack does
+   * that work on its own servers, so a benchmark must not charge it to the app).
+   */
+  recording = true;
   appToken = 'xapp-1-A0TEST001-test-app-token-0000';
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -103,6 +108,7 @@ export class FakeSlack {
   triggerId(issuedAt = Date.now()): string {
     const id = `${++this.counter}.${Date.now()}.${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     this.triggers.set(id, { issuedAt, used: false });
+    if (this.triggers.size > 50_000) this.triggers.delete(this.triggers.keys().next().value as string); // expired long ago
     return id;
   }
 
@@ -176,11 +182,15 @@ export class FakeSlack {
     if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
+    if (!this.recording && VIEW_METHODS.has(method)) {
+      // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
+      return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
+    }
     const params = parseParams(raw, req.headers['content-type']);
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : typeof params.token === 'string' ? params.token : undefined;
     const call: RecordedCall = { method, params, token, at: Date.now() };
-    this.calls.push(call);
+    if (this.recording) this.calls.push(call);
 
     const canned = this.canned.get(method)?.shift();
     if (canned) {
@@ -196,12 +206,12 @@ export class FakeSlack {
   }
 
   private answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
-    if (MESSAGE_METHODS.has(method)) {
+    if (MESSAGE_METHODS.has(method) && this.recording) {
       const problems = messageProblems(params);
       if (problems.length > 0) return { ok: false, error: 'invalid_blocks', errors: problems };
       if (typeof params.channel !== 'string' || !params.channel) return { ok: false, error: 'channel_not_found' };
     }
-    if (VIEW_METHODS.has(method)) {
+    if (VIEW_METHODS.has(method) && this.recording) {
       const problems = viewProblems(params.view);
       if (problems.length > 0) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
     }
@@ -247,7 +257,7 @@ export class FakeSlack {
 
   private openView(params: Record<string, unknown>): Record<string, unknown> {
     const triggerId = String(params.trigger_id ?? '');
-    const trigger = this.triggers.get(triggerId);
+    const trigger = this.recording ? this.triggers.get(triggerId) : { issuedAt: Date.now(), used: false }; // load tests: any trigger
     if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
     if (trigger.used) return { ok: false, error: 'exchanged_trigger_id' };
     if (Date.now() - trigger.issuedAt > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
@@ -328,7 +338,7 @@ export class FakeSlack {
 
   private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-    this.responses.push({ id, body, at: Date.now() });
+    if (this.recording) this.responses.push({ id, body, at: Date.now() });
     this.notify();
     const status = this.responseUrlAnswers.get(id);
     if (status) return void res.writeHead(status).end('expired_url');

@@ -1,8 +1,11 @@
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_APP_ID, TEST_CHANNEL_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 
+/** Where Slack's per-request URLs and triggers come from (the fake Slack, or a stand-in for load tests). */
+export type SlackUrls = Pick<FakeSlack, 'responseUrl' | 'triggerId'>;
+
 /** The fields of a slash command request (https://api.slack.com/interactivity/slash-commands). */
-export function slashCommand(slack: FakeSlack, text: string, overrides: Record<string, string> = {}): Record<string, string> {
+export function slashCommand(slack: SlackUrls, text: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     token: 'deprecated-verification-token',
     team_id: TEST_TEAM_ID,

@@ -1,0 +1,14 @@
+/*
+ * The benchmark's fake Slack and mock Mint service, in a process of their own so that the load generator
+ * measures the apps, not its own event loop serving them. Prints their addresses as one JSON line.
+ */
+import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
+import { TEST_MINT_API_KEY } from '../kit/app-process.js';
+import { FakeSlack } from '../kit/fake-slack.js';
+
+const slack = await new FakeSlack().start();
+slack.recording = false;
+const mint = new MockMintService({ apiKey: TEST_MINT_API_KEY, latencyMs: Number(process.env.MINT_LATENCY_MS ?? 1000) });
+await mint.listen();
+process.stdout.write(`${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url })}\n`);
+process.on('SIGTERM', () => void Promise.all([mint.close(), slack.stop()]).then(() => process.exit(0)));
