@@ -42,6 +42,13 @@ export interface NewDeletionRequest {
   expiresAt: Date;
 }
 
+export interface RequestFilter {
+  statuses?: DeletionStatus[];
+  requesterId?: string;
+  /** Leave out one user's own requests (approvers cannot decide those). */
+  notRequesterId?: string;
+}
+
 /** The result of a compare-and-set: the row after it, and whether this caller made the change. */
 export type Transition = { won: true; request: DeletionRequest } | { won: false; request: DeletionRequest | undefined };
 
@@ -152,18 +159,20 @@ export class DeletionRequests {
     return this.transition(id, ['approved', 'running'], { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' }, now, { staleBefore });
   }
 
-  async list(filter: { statuses?: DeletionStatus[]; requesterId?: string; limit?: number } = {}): Promise<DeletionRequest[]> {
+  async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
     let query = this.db.selectFrom('deletion_requests').selectAll();
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
+    if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
     const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 100).execute();
     return rows.map(toRequest);
   }
 
-  async count(filter: { statuses?: DeletionStatus[]; requesterId?: string } = {}): Promise<number> {
+  async count(filter: RequestFilter = {}): Promise<number> {
     let query = this.db.selectFrom('deletion_requests').select((eb) => eb.fn.countAll<string | number>().as('n'));
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
+    if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
     const row = await query.executeTakeFirst();
     return Number(row?.n ?? 0);
   }

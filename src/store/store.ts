@@ -3,6 +3,7 @@ import type { StoreLocation } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionRequests } from './deletion-requests.js';
+import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
 import { openDatabase } from './open-database.js';
 import type { Tables } from './tables.js';
@@ -12,6 +13,7 @@ export interface Store {
   readonly engine: StoreLocation['engine'];
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
+  readonly homeTabs: HomeTabs;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -37,6 +39,7 @@ export function openStore(location: StoreLocation, logger?: Logger): Store {
 class SqlStore implements Store {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
+  readonly homeTabs: HomeTabs;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -45,6 +48,7 @@ class SqlStore implements Store {
   ) {
     this.audit = new AuditLog(db);
     this.deletionRequests = new DeletionRequests(db);
+    this.homeTabs = new HomeTabs(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {

@@ -53,7 +53,16 @@ export interface DeletionRequestsTable {
   attempts: number;
 }
 
+/** Who has an App Home published, and the hash of what they see (so an older update never replaces it). */
+export interface HomeTabsTable {
+  user_id: string;
+  team_id: string | null;
+  hash: string | null;
+  published_at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
+  home_tabs: HomeTabsTable;
 }

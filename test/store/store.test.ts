@@ -69,6 +69,19 @@ describeEachEngine('store', (engine, create) => {
     await db.drop();
   });
 
+  it('records the latest published Home of each user, never replaced by an earlier one saved late', async () => {
+    const { store, db } = await open();
+    await store.migrate();
+    const t = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
+    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h1' }, t(1));
+    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h3' }, t(3));
+    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h2' }, t(2)); // late
+    expect(await store.homeTabs.get('U1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
+    await store.homeTabs.save({ userId: 'U2', teamId: undefined, hash: undefined }, t(1));
+    expect((await store.homeTabs.userIds()).sort()).toEqual(['U1', 'U2']);
+    await db.drop();
+  });
+
   it('keeps entries in insertion order within the same millisecond', async () => {
     const { store, db } = await open();
     await store.migrate();

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as auditLog from './001-audit-log.js';
 import * as deletionRequests from './002-deletion-requests.js';
+import * as homeTabs from './003-home-tabs.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
   '001-audit-log': auditLog,
   '002-deletion-requests': deletionRequests,
+  '003-home-tabs': homeTabs,
 };
 
 export const migrationProvider: MigrationProvider = {
