@@ -81,34 +81,46 @@ export function approvalMessage(r: DeletionRequest, approvers: string): MessageC
     context(`Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`),
     section(statusLine(r)),
   ];
-  const actions = approvalButtons(r);
+  const actions = r.status === 'pending' ? decisionButtons(r) : r.status === 'failed' || r.status === 'attention' ? retryButtons(r) : undefined;
   if (actions) blocks.push(actions);
   return message(`Customer deletion request ${r.id} by <@${r.requesterId}>: ${customers(count)} (${r.status})`, blocks);
 }
 
-function approvalButtons(r: DeletionRequest): ActionsBlock | undefined {
-  const button = (actionId: string, text: string, style?: 'primary' | 'danger', confirm?: Button['confirm']): Button => ({
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text },
-    value: r.id,
-    ...(style ? { style } : {}),
-    ...(confirm ? { confirm } : {}),
-  });
-  if (r.status === 'pending') {
-    return { type: 'actions', elements: [button(DELETION_ACTIONS.approve, 'Approve…', 'primary'), button(DELETION_ACTIONS.reject, 'Reject…', 'danger')] };
-  }
-  if (r.status === 'failed' || r.status === 'attention') {
-    const confirm = {
-      title: { type: 'plain_text' as const, text: 'Send the deletion again?' },
-      text: { type: 'plain_text' as const, text: `This sends the deletion of ${customers(r.customerIds.length)} to the Mint service again.` },
-      confirm: { type: 'plain_text' as const, text: 'Try again' },
-      deny: { type: 'plain_text' as const, text: 'Not now' },
-      style: 'danger' as const,
-    };
-    return { type: 'actions', elements: [button(DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)] };
-  }
-  return undefined;
+const button = (r: DeletionRequest, actionId: string, text: string, style?: 'primary' | 'danger', confirm?: Button['confirm']): Button => ({
+  type: 'button',
+  action_id: actionId,
+  text: { type: 'plain_text', text },
+  value: r.id,
+  ...(style ? { style } : {}),
+  ...(confirm ? { confirm } : {}),
+});
+
+const confirmDialog = (title: string, text: string, confirm: string, deny: string, style?: 'danger'): Button['confirm'] => ({
+  title: { type: 'plain_text', text: title },
+  text: { type: 'plain_text', text },
+  confirm: { type: 'plain_text', text: confirm },
+  deny: { type: 'plain_text', text: deny },
+  ...(style ? { style } : {}),
+});
+
+/** Approve… / Reject…: on the approval message and on approvers' Home tabs (the same handlers). */
+export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBlock {
+  return {
+    type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [button(r, DELETION_ACTIONS.approve, 'Approve…', 'primary'), button(r, DELETION_ACTIONS.reject, 'Reject…', 'danger')],
+  };
+}
+
+function retryButtons(r: DeletionRequest): ActionsBlock {
+  const confirm = confirmDialog('Send the deletion again?', `This sends the deletion of ${customers(r.customerIds.length)} to the Mint service again.`, 'Try again', 'Not now', 'danger');
+  return { type: 'actions', elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)] };
+}
+
+/** Cancel request: in the requester's DM and on their Home tab. */
+export function cancelButton(r: DeletionRequest, blockId?: string): ActionsBlock {
+  const confirm = confirmDialog('Cancel this request?', `Request ${r.id} will not be decided and nothing will be deleted.`, 'Cancel request', 'Keep it');
+  return { type: 'actions', ...(blockId ? { block_id: blockId } : {}), elements: [button(r, DELETION_ACTIONS.cancel, 'Cancel request', undefined, confirm)] };
 }
 
 /** Sections listing every ID, none over Slack's per-section limit. */
@@ -147,25 +159,7 @@ export function requesterMessage(r: DeletionRequest): MessageContent {
     section(`:inbox_tray: Your request *${r.id}* to delete *${customers(r.customerIds.length)}* was sent for approval in ${where}.`),
     section(statusLine(r)),
   ];
-  if (r.status === 'pending') {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: DELETION_ACTIONS.cancel,
-          text: { type: 'plain_text', text: 'Cancel request' },
-          value: r.id,
-          confirm: {
-            title: { type: 'plain_text', text: 'Cancel this request?' },
-            text: { type: 'plain_text', text: `Request ${r.id} will not be decided and nothing will be deleted.` },
-            confirm: { type: 'plain_text', text: 'Cancel request' },
-            deny: { type: 'plain_text', text: 'Keep it' },
-          },
-        },
-      ],
-    });
-  }
+  if (r.status === 'pending') blocks.push(cancelButton(r));
   return message(`Your deletion request ${r.id} (${customers(r.customerIds.length)}) is ${r.status}.`, blocks);
 }
 

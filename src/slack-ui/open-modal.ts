@@ -25,10 +25,13 @@ export async function openModal(
   }
 }
 
-/** A global shortcut that opens a form at once (shortcuts carry a trigger but no response_url). */
-export function formShortcut(form: () => ModalView, logger: Logger) {
-  return async ({ ack, shortcut, client }: { ack: () => Promise<void>; shortcut: { trigger_id: string }; client: WebClient }): Promise<void> => {
+/**
+ * A shortcut or button that opens a form at once (global shortcuts and App Home buttons carry a trigger
+ * but no response_url).
+ */
+export function openForm(form: () => ModalView, logger: Logger) {
+  return async ({ ack, body, client }: { ack: () => Promise<void>; body: { trigger_id: string }; client: WebClient }): Promise<void> => {
     await ack();
-    await openModal(client, shortcut.trigger_id, form(), { logger });
+    await openModal(client, body.trigger_id, form(), { logger });
   };
 }

@@ -13,7 +13,12 @@ export interface Recipient {
  * respond() through the response_url; when Slack refuses it (Bolt 5 throws RespondError, e.g. for an
  * expired URL), the user is told another way: ephemerally in the channel, else as a DM.
  */
-export async function respondSafely(respond: RespondFn, message: RespondArguments, recipient: Recipient, fallbackText: string): Promise<boolean> {
+export async function respondSafely(respond: RespondFn | undefined, message: RespondArguments, recipient: Recipient, fallbackText: string): Promise<boolean> {
+  if (!respond) {
+    // Clicks in App Home or a modal come without a response_url.
+    await tellUser(recipient, fallbackText);
+    return false;
+  }
   try {
     await respond(message);
     return true;
