@@ -19,6 +19,15 @@ import type { Store } from './store/store.js';
 import { registerTemplates } from './templates/register-templates.js';
 import { registerWallets } from './wallets/register-wallets.js';
 import { Routes } from './slack-ui/routes.js';
+import { Approvers } from './customers/approvers.js';
+import { deletionRequestView } from './customers/deletion-request-form.js';
+import { deletionSettings, notConfiguredText } from './customers/deletion-settings.js';
+import { HomePublisher, type HomeRefresher } from './home/home-publisher.js';
+import { registerHome } from './home/register-home.js';
+import { linkFormView } from './links/link-form.js';
+import { noticeModal } from './slack-ui/notice-modal.js';
+import { browseTemplatesView } from './templates/browse-templates-form.js';
+import { walletFormView } from './wallets/wallet-form.js';
 
 export interface AppDeps {
   config: Config;
@@ -29,6 +38,11 @@ export interface AppDeps {
   mintApi: MintApiClient;
   readiness: Readiness;
   inFlight: InFlight;
+}
+
+/** What the capabilities get: the app's parts, and the Home tabs to refresh after a change. */
+export interface FeatureDeps extends AppDeps {
+  home: HomeRefresher;
 }
 
 export interface MintlinkApp {
@@ -61,10 +75,40 @@ export function createApp(deps: AppDeps): MintlinkApp {
 
   const commands = new CommandRegistry();
   const routes = new Routes();
-  registerLinks(routes, commands, deps);
-  registerWallets(routes, commands, deps);
-  registerTemplates(routes, commands, deps);
-  const deletion = registerCustomers(routes, commands, deps, app.client);
+  const approvers = new Approvers(config.deletion.approvers, app.client, deps.logger);
+  const deletionConfig = deletionSettings(config);
+  const home = new HomePublisher(
+    {
+      store: deps.store,
+      approvers,
+      status: () => ({
+        mode: config.mode,
+        deletion: deletionConfig.ok ? { settings: deletionConfig.settings, approvers: approvers.mentions() } : { missing: deletionConfig.missing },
+        mint: deps.mintApi.status,
+      }),
+    },
+    app.client,
+    deps.inFlight,
+    deps.logger,
+  );
+  const features = { ...deps, home };
+  registerLinks(routes, commands, features);
+  registerWallets(routes, commands, features);
+  registerTemplates(routes, commands, features);
+  const deletion = registerCustomers(routes, commands, features, app.client, approvers);
+  registerHome(app, routes, {
+    store: deps.store,
+    approvers,
+    logger: deps.logger,
+    publisher: home,
+    approvalChannel: deletion.settings?.approvalChannelId,
+    forms: {
+      link: () => linkFormView(),
+      wallet: () => walletFormView(),
+      deletion: () => (deletion.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(deletion.missingSettings))),
+      templates: () => browseTemplatesView(),
+    },
+  });
   commands.register(helpSubcommand(commands));
   registerMintlinkCommand(app, commands, { ...deps, maxWorkInFlight: config.maxWorkInFlight });
   routes.install(app, deps.inFlight, deps.logger);

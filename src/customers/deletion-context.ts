@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { HomeRefresher } from '../home/home-publisher.js';
 import type { Store } from '../store/store.js';
 import type { Approvers } from './approvers.js';
 import type { DeletionSettings } from './deletion-settings.js';
@@ -14,4 +15,6 @@ export interface DeletionContext {
   settings: DeletionSettings | undefined;
   missingSettings: string[];
   approvers: Approvers;
+  /** Home tabs to bring up to date after a change (requester and approvers). */
+  home?: HomeRefresher;
 }

@@ -60,6 +60,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     });
     if (dm?.ts && dm.channel) await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
 
+    ctx.home?.refresh([requesterId], { approvers: true });
     const repeats = request.duplicatesRemoved > 0 ? ` (${request.duplicatesRemoved} repeated ID${request.duplicatesRemoved === 1 ? '' : 's'} dropped)` : '';
     await updateModal(
       client,

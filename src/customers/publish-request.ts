@@ -20,6 +20,7 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
   for (const result of await Promise.allSettled(updates)) {
     if (result.status === 'rejected') ctx.logger.warn({ err: result.reason, requestId: request.id }, 'could not update a message of the request');
   }
+  ctx.home?.refresh([request.requesterId], { approvers: true });
 }
 
 /** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */

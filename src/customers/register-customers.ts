@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app.js';
+import type { FeatureDeps } from '../app.js';
 import type { CommandRegistry } from '../commands/command-registry.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
-import { formShortcut } from '../slack-ui/open-modal.js';
+import { openForm } from '../slack-ui/open-modal.js';
 import type { Routes } from '../slack-ui/routes.js';
-import { Approvers } from './approvers.js';
+import type { Approvers } from './approvers.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
 import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
@@ -20,7 +20,7 @@ import { deletionSubcommand } from './deletion-subcommand.js';
 export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
 
 /** Customer deletion with a second person's approval; returns what the sweeper needs. */
-export function registerCustomers(routes: Routes, commands: CommandRegistry, deps: AppDeps, client: WebClient): DeletionContext {
+export function registerCustomers(routes: Routes, commands: CommandRegistry, deps: FeatureDeps, client: WebClient, approvers: Approvers): DeletionContext {
   const configured = deletionSettings(deps.config);
   const ctx: DeletionContext = {
     store: deps.store,
@@ -29,13 +29,14 @@ export function registerCustomers(routes: Routes, commands: CommandRegistry, dep
     client,
     settings: configured.ok ? configured.settings : undefined,
     missingSettings: configured.ok ? [] : configured.missing,
-    approvers: new Approvers(deps.config.deletion.approvers, client, deps.logger),
+    approvers,
+    home: deps.home,
   };
 
   commands.register(deletionSubcommand(ctx));
   routes.shortcut(
     REQUEST_DELETION_SHORTCUT,
-    formShortcut(() => (ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings))), ctx.logger),
+    openForm(() => (ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings))), ctx.logger),
   );
   routes.action(ADD_IDS_BOX_ACTION, async ({ ack, body }: { ack: () => Promise<void>; body: { view?: { id: string; hash: string; private_metadata?: string } } }) => {
     await ack();

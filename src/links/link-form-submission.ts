@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { AppDeps } from '../app.js';
+import type { FeatureDeps } from '../app.js';
 import { runAudited } from '../audit/run-audited.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
@@ -14,7 +14,7 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * "Creating…" at once, POST /v1/link runs, and the modal shows the link, or the form again, still filled,
  * with what went wrong. The requester also gets the result as a DM.
  */
-export function handleLinkFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'store' | 'logger'>) {
+export function handleLinkFormSubmission(deps: Pick<FeatureDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());
@@ -34,6 +34,7 @@ export function handleLinkFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'store'
       () => deps.mintApi.createLink(request),
     );
 
+    deps.home.refresh([actor.userId]);
     if (outcome.ok) {
       await updateModal(client, view.id, linkCreatedView(request, outcome.result), logger);
       await sendDirectMessage(client, actor.userId, linkCreatedMessage(request, outcome.result), logger);

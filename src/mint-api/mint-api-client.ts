@@ -19,6 +19,12 @@ import {
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
 
+/** How the service last answered this process: for status displays. */
+export interface MintServiceStatus {
+  lastAnsweredAt: Date | undefined;
+  lastFailure: { at: Date; kind: MintApiError['kind'] } | undefined;
+}
+
 export interface MintApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -48,6 +54,7 @@ export class MintApiClient {
   private readonly deadlines = new WeakMap<AbortSignal, number>();
   private readonly maxPending: number;
   private pending = 0;
+  readonly status: MintServiceStatus = { lastAnsweredAt: undefined, lastFailure: undefined };
 
   constructor(private readonly options: MintApiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -133,11 +140,13 @@ export class MintApiClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       status = String(response.statusCode);
+      if (response.statusCode < 500) this.status.lastAnsweredAt = new Date(); // it answered, even if to refuse
       const text = await readText(response.body);
       return this.interpret(response.statusCode, response.headers, text);
     } catch (error) {
       const failure = this.toMintApiError(error, signal, method !== 'GET');
       if (failure.status === undefined) status = failure.kind;
+      if (!['rejected', 'not_found'].includes(failure.kind)) this.status.lastFailure = { at: new Date(), kind: failure.kind };
       throw failure;
     } finally {
       const seconds = (performance.now() - started) / 1000;

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../app.js';
+import type { FeatureDeps } from '../app.js';
 import type { CommandRegistry } from '../commands/command-registry.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
-import { formShortcut } from '../slack-ui/open-modal.js';
+import { openForm } from '../slack-ui/open-modal.js';
 import type { Routes } from '../slack-ui/routes.js';
 import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
 import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
@@ -11,9 +11,9 @@ import { templatesSubcommand } from './templates-subcommand.js';
 /** The global shortcut declared in manifest.yml. */
 export const BROWSE_TEMPLATES_SHORTCUT = 'browse_templates';
 
-export function registerTemplates(routes: Routes, commands: CommandRegistry, deps: AppDeps): void {
+export function registerTemplates(routes: Routes, commands: CommandRegistry, deps: FeatureDeps): void {
   commands.register(templatesSubcommand(deps));
   routes.action(PAGE_ACTION_PATTERN, guardAction(deps.logger, handlePageButton(deps)));
-  routes.shortcut(BROWSE_TEMPLATES_SHORTCUT, formShortcut(() => browseTemplatesView(), deps.logger));
+  routes.shortcut(BROWSE_TEMPLATES_SHORTCUT, openForm(() => browseTemplatesView(), deps.logger));
   routes.view(BROWSE_FORM_CALLBACK, guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)));
 }

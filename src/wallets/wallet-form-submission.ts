@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { AppDeps } from '../app.js';
+import type { FeatureDeps } from '../app.js';
 import { runAudited } from '../audit/run-audited.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
@@ -9,7 +9,7 @@ import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFail
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
-export function handleWalletFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'store' | 'logger'>) {
+export function handleWalletFormSubmission(deps: Pick<FeatureDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);
@@ -35,6 +35,7 @@ export function handleWalletFormSubmission(deps: Pick<AppDeps, 'mintApi' | 'stor
       () => deps.mintApi.createWallet(request),
     );
 
+    deps.home.refresh([actor.userId]);
     if (outcome.ok) {
       await updateModal(client, view.id, walletCreatedView(request), logger);
       await sendDirectMessage(client, actor.userId, walletCreatedMessage(request), logger);

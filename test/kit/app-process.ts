@@ -7,7 +7,7 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import { buttonClick, formBody, globalShortcut, slashCommand, viewButtonClick, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
+import { buttonClick, eventCallback, formBody, globalShortcut, slashCommand, viewButtonClick, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
 import { TEST_USER_ID } from './slack-ids.js';
 import { responseUrls, stateValues, type Entry } from './view-state.js';
 
@@ -200,6 +200,22 @@ export class AppProcess {
   /** Clicks a button inside a modal; the modal's inputs hold `entries` (or their initial values). */
   async clickInView(view: SlackView, actionId: string, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<void> {
     await this.interact(viewButtonClick(this.slack, view, actionId, stateValues(view, entries), userId));
+  }
+
+  /** Clicks a button on a Home tab (`value` picks one of several with the same action). */
+  async clickOnHome(home: SlackView, actionId: string, userId: string, value?: string): Promise<void> {
+    await this.interact(viewButtonClick(this.slack, home, actionId, {}, userId, value));
+  }
+
+  /** Delivers an Events API event, as Slack does in this mode (events are acknowledged at once). */
+  async event(event: Record<string, unknown>): Promise<void> {
+    const callback = eventCallback(event);
+    if (this.mode === 'socket') {
+      await this.slack.socketMode.send('events_api', callback);
+      return;
+    }
+    const response = await this.postSigned('/slack/events', JSON.stringify(callback), 'application/json');
+    if (response.status !== 200) throw new Error(`event answered ${response.status}: ${await response.text()}`);
   }
 
   async shortcut(callbackId: string, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {

@@ -99,10 +99,15 @@ export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: 
   };
 }
 
-/** A block_actions payload for a button inside a modal (the view comes back with its id, hash and state). */
-export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: string, values: Record<string, unknown>, userId = TEST_USER_ID): Record<string, unknown> {
-  const block = (view.blocks as Array<Record<string, any>> | undefined)?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((e) => e.action_id === actionId));
-  if (!block) throw new Error(`the view has no button ${actionId}`);
+/**
+ * A block_actions payload for a button in a modal or a Home tab (the view comes back with its id, hash and
+ * state). `value` picks one of several buttons with the same action_id (one per request, say).
+ */
+export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: string, values: Record<string, unknown>, userId = TEST_USER_ID, value?: string): Record<string, unknown> {
+  const matches = (e: Record<string, any>) => e.action_id === actionId && (value === undefined || e.value === value);
+  const block = (view.blocks as Array<Record<string, any>> | undefined)?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some(matches));
+  if (!block) throw new Error(`the view has no button ${actionId}${value ? ` for ${value}` : ''}`);
+  const button = (block.elements as Array<Record<string, any>>).find(matches);
   return {
     type: 'block_actions',
     user: user(userId),
@@ -111,7 +116,21 @@ export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: str
     container: { type: 'view', view_id: view.id },
     trigger_id: slack.triggerId(),
     team: { id: TEST_TEAM_ID, domain: 'test' },
-    view: { ...view, team_id: TEST_TEAM_ID, type: 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID },
-    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', action_ts: `${Date.now() / 1000}` }],
+    view: { ...view, team_id: TEST_TEAM_ID, type: view.type ?? 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID },
+    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', value: button?.value, action_ts: `${Date.now() / 1000}` }],
+  };
+}
+
+/** An Events API callback (https://api.slack.com/apis/events-api#callback-field), e.g. app_home_opened. */
+export function eventCallback(event: Record<string, unknown>): Record<string, unknown> {
+  return {
+    token: 'deprecated-verification-token',
+    team_id: TEST_TEAM_ID,
+    api_app_id: TEST_APP_ID,
+    event: { event_ts: `${Date.now() / 1000}`, ...event },
+    type: 'event_callback',
+    event_id: `Ev${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: TEST_TEAM_ID, user_id: 'U0BOT0001', is_bot: true }],
   };
 }
