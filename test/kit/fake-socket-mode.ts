@@ -16,6 +16,8 @@ export interface Ack {
  */
 export class FakeSocketMode {
   readonly acks: Ack[] = [];
+  /** Connections opened since the start (reconnections included). */
+  opened = 0;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<WebSocket>();
   private readonly pending = new Map<string, (ack: Ack) => void>();
@@ -25,6 +27,7 @@ export class FakeSocketMode {
   constructor(server: Server) {
     this.wss = new WebSocketServer({ server, path: '/socket' });
     this.wss.on('connection', (ws) => {
+      this.opened += 1;
       this.connections.add(ws);
       ws.on('close', () => this.connections.delete(ws));
       ws.on('message', (data) => this.onMessage(String(data)));
