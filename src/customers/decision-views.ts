@@ -6,12 +6,12 @@ import { modal } from '../slack-ui/modal.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { escapeAndCut } from '../slack-ui/mrkdwn.js';
 import { idSections, statusLine } from './deletion-messages.js';
+import { customerCount } from './customer-ids.js';
 
 export const APPROVE_FORM_CALLBACK = 'deletion_approve_form';
 export const REJECT_FORM_CALLBACK = 'deletion_reject_form';
 export const REJECT_REASON_BLOCK = 'reject_reason';
 
-const customers = (n: number) => `${n} customer${n === 1 ? '' : 's'}`;
 const metadata = (r: DeletionRequest) => JSON.stringify({ requestId: r.id });
 
 export function requestIdOf(privateMetadata: string | undefined): string | undefined {
@@ -28,11 +28,11 @@ export function approveView(r: DeletionRequest): ModalView {
   return modal({
     callbackId: APPROVE_FORM_CALLBACK,
     title: `Approve ${r.id}`,
-    submit: `Delete ${customers(r.customerIds.length)}`,
+    submit: `Delete ${customerCount(r.customerIds.length)}`,
     close: 'Cancel',
     privateMetadata: metadata(r),
     blocks: [
-      section(`:warning: Approving deletes these *${customers(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
+      section(`:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
       ...idSections(r.customerIds),
       context('The deletion runs once, as soon as you press the button. The requester and the approval channel see the outcome.'),
     ],
@@ -47,7 +47,7 @@ export function rejectView(r: DeletionRequest): ModalView {
     close: 'Cancel',
     privateMetadata: metadata(r),
     blocks: [
-      section(`Reject the request of <@${r.requesterId}> to delete *${customers(r.customerIds.length)}*? Nothing will be deleted.`),
+      section(`Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`),
       textInput({ blockId: REJECT_REASON_BLOCK, label: 'Why (optional)', optional: true, multiline: true, hint: 'The requester and the approval channel see it.', maxLength: 500 }),
     ],
   });
@@ -58,7 +58,7 @@ export function deletingView(r: DeletionRequest): ModalView {
   return modal({
     title: `Approve ${r.id}`,
     close: 'Close',
-    blocks: [section(`:hourglass_flowing_sand: Deleting ${customers(r.customerIds.length)}…`), context('The outcome also shows in the approval channel, so you can close this.')],
+    blocks: [section(`:hourglass_flowing_sand: Deleting ${customerCount(r.customerIds.length)}…`), context('The outcome also shows in the approval channel, so you can close this.')],
   });
 }
 

@@ -3,6 +3,7 @@ import type { DeletionRequest } from '../store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { escapeAndCut } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
+import { customerCount, repeatsDropped } from './customer-ids.js';
 
 export const DELETION_ACTIONS = {
   approve: 'deletion_approve',
@@ -18,7 +19,6 @@ const IDS_PER_SECTION_CHARS = 2900;
 /** Sections per thread message: ~9k characters keeps below the whole-message size Slack refuses. */
 const SECTIONS_PER_THREAD_MESSAGE = 3;
 
-const customers = (n: number) => `${n} customer${n === 1 ? '' : 's'}`;
 const by = (user: string | undefined) => (user ? `<@${user}>` : 'someone');
 const when = (date: Date | undefined) => (date ? slackDate(date) : '');
 
@@ -36,7 +36,7 @@ export function statusLine(r: DeletionRequest): string {
         ? `:arrow_forward: ${approved}. Trying again (attempt ${r.attempts}, started by ${by(r.runBy)})…`
         : `:arrow_forward: ${approved}. Deleting…`;
     case 'done':
-      return `:white_check_mark: ${approved}. *Deleted* ${customers(r.customerIds.length)} ${when(r.finishedAt)}.${detail ? `\nThe service answered: ${detail}` : ''}`;
+      return `:white_check_mark: ${approved}. *Deleted* ${customerCount(r.customerIds.length)} ${when(r.finishedAt)}.${detail ? `\nThe service answered: ${detail}` : ''}`;
     case 'failed':
       return `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
     case 'attention':
@@ -71,19 +71,18 @@ export function alreadyDecidedText(r: DeletionRequest): string {
 /** The message in the approval channel; its buttons follow the status. */
 export function approvalMessage(r: DeletionRequest, approvers: string): MessageContent {
   const count = r.customerIds.length;
-  const repeats = r.duplicatesRemoved > 0 ? ` (${r.duplicatesRemoved} repeated ID${r.duplicatesRemoved === 1 ? '' : 's'} dropped)` : '';
   const shown = r.customerIds.slice(0, IDS_IN_MESSAGE).map((id) => `\`${id}\``).join(', ');
   const more = count > IDS_IN_MESSAGE ? `, and ${count - IDS_IN_MESSAGE} more: the full list is in the thread` : '';
   const blocks: KnownBlock[] = [
     header(`Customer deletion request ${r.id}`),
-    section(`${by(r.requesterId)} asks to delete *${customers(count)}*${repeats}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
+    section(`${by(r.requesterId)} asks to delete *${customerCount(count)}*${repeatsDropped(r.duplicatesRemoved)}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
     section(`*Customers:* ${shown}${more}`),
     context(`Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`),
     section(statusLine(r)),
   ];
   const actions = r.status === 'pending' ? decisionButtons(r) : r.status === 'failed' || r.status === 'attention' ? retryButtons(r) : undefined;
   if (actions) blocks.push(actions);
-  return message(`Customer deletion request ${r.id} by <@${r.requesterId}>: ${customers(count)} (${r.status})`, blocks);
+  return message(`Customer deletion request ${r.id} by <@${r.requesterId}>: ${customerCount(count)} (${r.status})`, blocks);
 }
 
 const button = (r: DeletionRequest, actionId: string, text: string, style?: 'primary' | 'danger', confirm?: Button['confirm']): Button => ({
@@ -113,7 +112,7 @@ export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBl
 }
 
 function retryButtons(r: DeletionRequest): ActionsBlock {
-  const confirm = confirmDialog('Send the deletion again?', `This sends the deletion of ${customers(r.customerIds.length)} to the Mint service again.`, 'Try again', 'Not now', 'danger');
+  const confirm = confirmDialog('Send the deletion again?', `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`, 'Try again', 'Not now', 'danger');
   return { type: 'actions', elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)] };
 }
 
@@ -147,7 +146,7 @@ export function fullListMessages(r: DeletionRequest): MessageContent[] {
   const sections = idSections(r.customerIds);
   const parts = Math.ceil(sections.length / SECTIONS_PER_THREAD_MESSAGE);
   return Array.from({ length: parts }, (_, i) => {
-    const title = `All ${customers(r.customerIds.length)} of request ${r.id}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`;
+    const title = `All ${customerCount(r.customerIds.length)} of request ${r.id}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`;
     return message(title, [context(`*${title}*`), ...sections.slice(i * SECTIONS_PER_THREAD_MESSAGE, (i + 1) * SECTIONS_PER_THREAD_MESSAGE)]);
   });
 }
@@ -156,16 +155,16 @@ export function fullListMessages(r: DeletionRequest): MessageContent[] {
 export function requesterMessage(r: DeletionRequest): MessageContent {
   const where = r.approvalChannelId ? `<#${r.approvalChannelId}>` : 'the approval channel';
   const blocks: KnownBlock[] = [
-    section(`:inbox_tray: Your request *${r.id}* to delete *${customers(r.customerIds.length)}* was sent for approval in ${where}.`),
+    section(`:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`),
     section(statusLine(r)),
   ];
   if (r.status === 'pending') blocks.push(cancelButton(r));
-  return message(`Your deletion request ${r.id} (${customers(r.customerIds.length)}) is ${r.status}.`, blocks);
+  return message(`Your deletion request ${r.id} (${customerCount(r.customerIds.length)}) is ${r.status}.`, blocks);
 }
 
 /** A DM to the requester when the request is decided or has run. */
 export function outcomeMessage(r: DeletionRequest): MessageContent {
   const line = statusLine(r);
-  return message(`Your deletion request ${r.id}: ${r.status}`, [section(`Your request *${r.id}* to delete *${customers(r.customerIds.length)}*:\n${line}`)]);
+  return message(`Your deletion request ${r.id}: ${r.status}`, [section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`)]);
 }
 

@@ -8,9 +8,9 @@ import { boxesOf, checkDeletionForm, deletionRequestView, readDeletionForm } fro
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { notConfiguredText, type DeletionSettings } from './deletion-settings.js';
 import { postThreadMessages } from './thread-messages.js';
+import { customerCount, repeatsDropped, splitCustomerIds } from './customer-ids.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-const customers = (n: number) => `${n} customer${n === 1 ? '' : 's'}`;
 
 /**
  * A deletion request submitted: checked (inline errors), stored first (pending, with its audit entry),
@@ -36,7 +36,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     const requesterId = body.user.id;
     const logger = ctx.logger.child({ user: requesterId, operation: 'customers.delete.request' });
     const showForm = (problem: string) =>
-      updateModal(client, view.id, deletionRequestView({ boxes, prefill: values.boxes.flatMap((b) => b.split(/[\s,;]+/).filter(Boolean)), reason: values.reason, problem }), logger);
+      updateModal(client, view.id, deletionRequestView({ boxes, prefill: values.boxes.flatMap(splitCustomerIds), reason: values.reason, problem }), logger);
 
     let request: DeletionRequest;
     try {
@@ -61,11 +61,10 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     if (dm?.ts && dm.channel) await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
 
     ctx.home?.refresh([requesterId], { approvers: true });
-    const repeats = request.duplicatesRemoved > 0 ? ` (${request.duplicatesRemoved} repeated ID${request.duplicatesRemoved === 1 ? '' : 's'} dropped)` : '';
     await updateModal(
       client,
       view.id,
-      noticeModal('Request deletion', `:inbox_tray: Request *${request.id}* to delete *${customers(request.customerIds.length)}*${repeats} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`),
+      noticeModal('Request deletion', `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`),
       logger,
     );
   };

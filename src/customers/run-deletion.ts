@@ -1,5 +1,5 @@
 import { runAudited } from '../audit/run-audited.js';
-import type { MintRecord } from '../mint-api/responses.js';
+import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify, publishRequest } from './publish-request.js';
@@ -53,12 +53,6 @@ export async function runDeletion(
 
 /** The service's answer in a few words (its fields are not specified): lists by size, values as they are. */
 function describeAnswer(answer: MintRecord): string {
-  const parts = Object.entries(answer)
-    .slice(0, 6)
-    .map(([key, value]) => {
-      if (Array.isArray(value)) return `${key}: ${value.length}`;
-      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return `${key}: ${String(value).slice(0, 80)}`;
-      return `${key}: …`;
-    });
+  const parts = recordHighlights(answer).map(([key, value]) => `${key}: ${value}`);
   return parts.length > 0 ? parts.join(', ') : 'OK';
 }

@@ -7,6 +7,7 @@ import { LIMITS } from '../slack-ui/limits.js';
 import { escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { ACTIVITY_SHOWN, type HomeData, type HomeStatus } from './home-data.js';
+import { customerCount } from '../customers/customer-ids.js';
 
 export const HOME_ACTIONS = {
   createLink: 'home_create_link',
@@ -25,7 +26,6 @@ const button = (actionId: string, text: string, style?: 'primary'): Button => ({
   ...(style ? { style } : {}),
 });
 const buttons = (blockId: string, ...elements: Button[]): ActionsBlock => ({ type: 'actions', block_id: blockId, elements });
-const customers = (n: number) => `${n} customer${n === 1 ? '' : 's'}`;
 
 /** The user's Home: the flows, what waits for them, what they did lately, and how the app is set up. */
 export function homeView(data: HomeData): HomeView {
@@ -63,7 +63,7 @@ export function homeView(data: HomeData): HomeView {
 /** One deletion request in a line (Home and its lists). */
 export function requestLine(r: DeletionRequest, withRequester: boolean): string {
   const who = withRequester ? `<@${r.requesterId}> asks to delete` : 'to delete';
-  return `*${r.id}* · ${who} *${customers(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n_${escapeAndCut(r.reason, 300)}_`;
+  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n_${escapeAndCut(r.reason, 300)}_`;
 }
 
 const OPERATIONS: Record<string, string> = {

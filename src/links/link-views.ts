@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { MintRecord } from '../mint-api/responses.js';
+import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import type { CreateLinkRequest } from '../mint-api/schemas.js';
 import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { enumLabel } from '../slack-ui/choices.js';
@@ -77,9 +77,6 @@ function customerIdsText(ids: readonly string[]): string {
 
 /** A few of the answer's fields, when it carries no URL (its fields are not specified). */
 function answerSummary(answer: MintRecord): string {
-  const pairs = Object.entries(answer)
-    .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
-    .slice(0, 6)
-    .map(([k, v]) => `${escapeMrkdwn(k)}: ${inlineCode(truncate(String(v), 80))}`);
+  const pairs = recordHighlights(answer).map(([k, v]) => `${escapeMrkdwn(k)}: ${inlineCode(v)}`);
   return pairs.length > 0 ? pairs.join(', ') : '_(no readable fields)_';
 }

@@ -59,3 +59,17 @@ function firstNested<T>(object: MintRecord, read: (nested: MintRecord) => T | un
   }
   return undefined;
 }
+
+/**
+ * A few of a record's fields as text, for showing an answer whose fields the spec does not give: values as
+ * they are (cut), lists by their length, nested objects elided.
+ */
+export function recordHighlights(record: MintRecord, max = 6): Array<[string, string]> {
+  return Object.entries(record)
+    .slice(0, max)
+    .map(([key, value]): [string, string] => {
+      if (Array.isArray(value)) return [key, `${value.length} item${value.length === 1 ? '' : 's'}`];
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return [key, String(value).slice(0, 80)];
+      return [key, '…'];
+    });
+}

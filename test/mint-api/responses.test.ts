@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplatePage } from '../../src/mint-api/responses.js';
+import { parseTemplatePage, recordHighlights } from '../../src/mint-api/responses.js';
 
 const items = [{ id: 't1' }, { id: 't2' }];
 
@@ -27,5 +27,23 @@ describe('parseTemplatePage', () => {
 
   it.each([null, 'text', 42, { total: 5 }])('rejects %j', (body) => {
     expect(parseTemplatePage(body)).toBeUndefined();
+  });
+});
+
+describe('recordHighlights', () => {
+  it('shows values as they are (cut), lists by length, nested objects elided, at most six', () => {
+    const record = { id: 'l1', ok: true, n: 3, none: null, ids: ['a', 'b'], one: ['x'], nested: { a: 1 }, long: 'z'.repeat(200), seventh: 7 };
+    expect(recordHighlights(record)).toEqual([
+      ['id', 'l1'],
+      ['ok', 'true'],
+      ['n', '3'],
+      ['none', 'null'],
+      ['ids', '2 items'],
+      ['one', '1 item'],
+    ]);
+    expect(recordHighlights({ nested: { a: 1 }, long: 'z'.repeat(200) })).toEqual([
+      ['nested', '…'],
+      ['long', 'z'.repeat(80)],
+    ]);
   });
 });
