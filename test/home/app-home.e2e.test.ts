@@ -25,10 +25,15 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
 
   /** The user opens their Home tab; resolves with the view the app published. */
-  async function openHome(user: string) {
+  /**
+   * Opens `user`'s Home and returns it once published, `showing` a text when given: a refresh started by an
+   * earlier change may publish first, built before what the test just did.
+   */
+  async function openHome(user: string, showing?: string) {
     const published = fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length;
     await app.event({ type: 'app_home_opened', user, channel: `D${user.slice(1)}`, tab: 'home' });
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length > published, 5_000, `the Home of ${user}`);
+    if (showing) await fakes.slack.waitFor(() => textOf(fakes.slack.view(user)).includes(showing), 5_000, `the Home of ${user} showing ${showing}`);
     return fakes.slack.view(user);
   }
 
@@ -68,10 +73,10 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
 
   it('lists what waits for an approver and what the requester asked, and refreshes both after a decision from Home', async () => {
     const { id, ts } = await requestDeletion('cus_home_1 cus_home_2');
-    const aliceHome = await openHome(ALICE);
+    const aliceHome = await openHome(ALICE, `*${id}*`);
     expect(textOf(aliceHome)).toContain('*Your requests waiting for approval* (1)');
     expect(textOf(aliceHome)).toContain(`*${id}*`);
-    const bobHome = await openHome(BOB);
+    const bobHome = await openHome(BOB, `*${id}*`);
     expect(textOf(bobHome)).toMatch(/\*Waiting for your approval\* \(\d+\)/);
     expect(textOf(bobHome)).toContain(`*${id}* · <@${ALICE}> asks to delete *2 customers*`);
 
@@ -89,7 +94,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
 
   it('lets the requester cancel from Home, through the same path as the DM button', async () => {
     const { id, ts } = await requestDeletion('cus_cancel_home');
-    const home = await openHome(ALICE);
+    const home = await openHome(ALICE, `*${id}*`);
     await app.clickOnHome(home, DELETION_ACTIONS.cancel, ALICE, id);
     await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Cancelled* by the requester'), 5_000, 'the cancellation');
     expect(fakes.mint.requestsTo('delete_customers')).toEqual([]);
