@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { InFlight } from '../lifecycle/in-flight.js';
 import type { Logger } from '../logging/create-logger.js';
+import { preSerialized } from '../slack-api/pre-serialized.js';
 import { loadHomeData, type HomeSources } from './home-data.js';
 import { homeView } from './home-view.js';
 
@@ -57,7 +58,7 @@ export class HomePublisher implements HomeRefresher {
     for (let attempt = 1; ; attempt += 1) {
       const view = homeView(await loadHomeData(this.sources, userId));
       try {
-        const answer = await this.client.views.publish({ user_id: userId, view, ...(base ? { hash: base } : {}) });
+        const answer = await this.client.views.publish({ user_id: userId, view: preSerialized(view), ...(base ? { hash: base } : {}) });
         await tabs.save({ userId, teamId, hash: answer.view?.hash }, new Date());
         return;
       } catch (error) {
