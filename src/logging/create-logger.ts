@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevelName } from '../config/config.js';
+import { serializeError } from './error-serializer.js';
 import { REDACTED, type Scrubber } from './secret-scrubber.js';
 
 export type { Logger };
@@ -24,6 +25,7 @@ export function createLogger({ level, scrub, pretty: usePretty = process.stdout.
       base: { service: 'mintlink' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: serializeError },
       // Known secret-bearing fields are dropped by path; the stream hook catches anything else.
       redact: {
         paths: [

@@ -1,3 +1,5 @@
+import type { ExpectedFailure } from '../logging/error-serializer.js';
+
 export type MintApiErrorKind =
   | 'rejected'
   | 'unauthorized'
@@ -22,9 +24,10 @@ export interface MintApiErrorDetails {
   outcomeUnknown?: boolean;
 }
 
-/** The one error the Mint API client throws. `message` is safe to show and log. */
-export class MintApiError extends Error {
+/** The one error the Mint API client throws. `message` is safe to show and log; the stack is not logged. */
+export class MintApiError extends Error implements ExpectedFailure {
   override readonly name = 'MintApiError';
+  readonly logStack = false;
   constructor(
     readonly kind: MintApiErrorKind,
     message: string,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { boltLogger } from '../../src/logging/bolt-logger.js';
 import { createLogger } from '../../src/logging/create-logger.js';
 import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { MintApiError } from '../../src/mint-api/mint-api-error.js';
 
 const SECRETS = ['xoxb-not-a-real-token-abc', 'signing-secret-42abcdef', 'mint+key/with.special*chars'];
 
@@ -52,6 +53,15 @@ describe('createLogger', () => {
     const all = lines.join('\n');
     for (const secret of [...SECRETS, 'Bearer z']) expect(all).not.toContain(secret);
     expect(all.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('logs an expected failure without its stack, a bug with it', () => {
+    const { logger, records } = capture();
+    logger.warn({ err: new MintApiError('timeout', 'The Mint service did not answer within 10 s.') }, 'could not list templates');
+    logger.error({ err: new Error('kaput') }, 'bug');
+    const [expected, bug] = records();
+    expect(expected?.err).toEqual({ type: 'MintApiError', message: 'The Mint service did not answer within 10 s.', kind: 'timeout', details: {} });
+    expect(bug?.err).toMatchObject({ type: 'Error', message: 'kaput', stack: expect.stringContaining('logging.test.ts') });
   });
 
   it('respects the level', () => {
