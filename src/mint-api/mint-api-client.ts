@@ -45,6 +45,8 @@ export interface MintApiClientOptions {
 }
 
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+export const MINT_CONNECTIONS = 32;
+export const MAX_PENDING_PER_CONNECTION = 8;
 
 /** The only code that talks to the Mint service. */
 export class MintApiClient {
@@ -59,8 +61,8 @@ export class MintApiClient {
   constructor(private readonly options: MintApiClientOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    const connections = options.connections ?? 32;
-    this.maxPending = options.maxPending ?? connections * 8;
+    const connections = options.connections ?? MINT_CONNECTIONS;
+    this.maxPending = options.maxPending ?? connections * MAX_PENDING_PER_CONNECTION;
     this.pool = new Pool(base.origin, { connections });
     this.dispatcher = new RetryAgent(this.pool, {
       throwOnError: false, // after the last try, hand back the response itself so its message can be read

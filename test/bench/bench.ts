@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { MAX_PENDING_PER_CONNECTION, MINT_CONNECTIONS } from '../../src/mint-api/mint-api-client.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
 import { freePort } from '../kit/free-port.js';
@@ -54,6 +55,11 @@ let fixturesPid = 0;
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+
+/** CPU time of the target process itself per command: what the ratios come down to on a saturated machine. */
+function cpuMsPerCommand(stats: Stats): string {
+  return (stats.cpu.target / (stats.latencies.length || 1)).toFixed(2);
 }
 
 function cpuPerRequest(stats: Stats): string {
@@ -109,11 +115,14 @@ async function main(): Promise<void> {
       const totals = { app: empty(), bare: empty() };
       await round(app, slack, scenario, concurrency, 500); // warm-up, not counted
       await round(bare, slack, scenario, concurrency, 500);
+      const refusedBefore = await refusedUnderOverload(app);
       for (let i = 0; i < ROUNDS; i += 1) {
         for (const target of i % 2 === 0 ? [app, bare] : [bare, app]) merge(totals[target.name], await round(target, slack, scenario, concurrency, ROUND_MS));
       }
       const a = summary(totals.app);
       const b = summary(totals.bare);
+      const refusedAfter = await refusedUnderOverload(app);
+      const refused = (key: keyof typeof refusedAfter) => `${((100 * (refusedAfter[key] - refusedBefore[key])) / (totals.app.latencies.length || 1)).toFixed(0)}%`;
       if (process.env.BENCH_CPU) {
         process.stdout.write(`${scenario} c=${concurrency} cpu ms per request: app ${cpuPerRequest(totals.app)} bare ${cpuPerRequest(totals.bare)}\n`);
       }
@@ -121,7 +130,7 @@ async function main(): Promise<void> {
       const p99Ratio = a.p99 / b.p99;
       const throughputRatio = a.rps / b.rps;
       rows.push(
-        `| ${scenario} | ${concurrency} | ${fmt(a.p50)} / ${fmt(a.p95)} / ${fmt(a.p99)} | ${fmt(b.p50)} / ${fmt(b.p95)} / ${fmt(b.p99)} | ${p99Ratio.toFixed(2)} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${throughputRatio.toFixed(2)} | ${totals.app.errors} / ${totals.bare.errors} |`,
+        `| ${scenario} | ${concurrency} | ${fmt(a.p50)} / ${fmt(a.p95)} / ${fmt(a.p99)} | ${fmt(b.p50)} / ${fmt(b.p95)} / ${fmt(b.p99)} | ${p99Ratio.toFixed(2)} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${throughputRatio.toFixed(2)} | ${totals.app.errors} / ${totals.bare.errors} | ${cpuMsPerCommand(totals.app)} / ${cpuMsPerCommand(totals.bare)} | ${refused('busy')} / ${refused('mintShed')} |`,
       );
       verdicts.push(check(`${scenario} c=${concurrency}: ack p99 ratio ${p99Ratio.toFixed(2)} <= ${TARGETS.p99Ratio}`, p99Ratio <= TARGETS.p99Ratio));
       verdicts.push(check(`${scenario} c=${concurrency}: throughput ratio ${throughputRatio.toFixed(2)} >= ${TARGETS.throughputRatio}`, throughputRatio >= TARGETS.throughputRatio));
@@ -151,11 +160,12 @@ async function main(): Promise<void> {
   const report = [
     `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, rounds of ${ROUND_MS} ms x${ROUNDS} per target, Mint latency ${MINT_LATENCY_MS} ms`,
     '',
-    '| scenario | concurrency | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | app req/s | bare req/s | throughput app/bare | errors app / bare |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| scenario | concurrency | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | app req/s | bare req/s | throughput app/bare | errors app / bare | CPU ms per command app / bare | app refused: busy / Mint busy |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Resident memory after load: app ${rssAfterLoad.app.toFixed(0)} MB, bare ${rssAfterLoad.bare.toFixed(0)} MB; once work in flight drained: app ${rssSettled.app.toFixed(0)} MB, bare ${rssSettled.bare.toFixed(0)} MB.`,
+    `App refused (under overload, with a message to the user instead of doing the work): "busy" = more than MAX_WORK_IN_FLIGHT commands were in progress; "Mint busy" = ${MINT_CONNECTIONS} connections x 1 s latency were in use and ${MINT_CONNECTIONS * MAX_PENDING_PER_CONNECTION} calls waiting.`,
     `App start to ready (SQLite): ${startMs.toFixed(0)} ms. Acks while the Mint service hangs: p50 ${fmt(hanging.p50)}, p99 ${fmt(hanging.p99)}, max ${fmt(hanging.max)} ms.`,
     '',
     ...verdicts,
@@ -173,8 +183,8 @@ async function main(): Promise<void> {
 async function startTarget(name: Target['name'], args: string[], cwd: string, env: Record<string, string>): Promise<{ target: Target; startMs: number }> {
   const port = await freePort();
   const started = performance.now();
-  // BENCH_PROFILE=1 writes a CPU profile of the app to its working directory when it stops.
-  const flags = process.env.BENCH_PROFILE && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`] : [];
+  // BENCH_PROFILE=1 writes a CPU profile of each target to the working directory when it stops.
+  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`] : [];
   const child = spawn(process.execPath, [...flags, ...args], { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   // Ready: the app answers /readyz 200 (database migrated); the bare app answers anything on its port.
@@ -245,6 +255,14 @@ function summary(stats: Stats) {
   const sorted = [...stats.latencies].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? NaN, rps: (sorted.length / stats.elapsedMs) * 1000 };
+}
+
+/** Commands the app refused under overload so far, from its /metrics: at the ack, or at the Mint call. */
+async function refusedUnderOverload(app: Target): Promise<{ busy: number; mintShed: number }> {
+  const lines = (await (await fetch(`${app.base}/metrics`)).text()).split('\n');
+  const sum = (prefix: string, label: string) =>
+    lines.filter((l) => l.startsWith(prefix) && l.includes(label)).reduce((total, l) => total + Number(l.split(' ').at(-1)), 0);
+  return { busy: sum('mintlink_commands_handled_total{', 'outcome="busy"'), mintShed: sum('mintlink_mint_api_calls_total{', 'status="shed"') };
 }
 
 function rssMb(target: Target): number {
