@@ -6,7 +6,8 @@ export type ApproverCheck = { approver: true } | { approver: false; problem?: st
 
 /**
  * Who may decide deletions: the listed users and the members of the listed user groups. Group members are
- * asked from Slack (usergroups.users.list, Tier 2) and kept for a minute, so clicks rarely wait on Slack.
+ * asked from Slack (usergroups.users.list, Tier 2) and kept for a minute, so clicks and Home tabs rarely wait
+ * on Slack; the decision itself asks afresh, so someone just removed from a group cannot decide any more.
  */
 export class Approvers {
   private readonly cache = new Map<string, { members: Set<string>; at: number }>();
@@ -17,15 +18,23 @@ export class Approvers {
     private readonly client: WebClient,
     private readonly logger: Logger,
     private readonly ttlMs = 60_000,
+    /** Slack gets this long to answer: the check runs before an ack or a views.open (3 s for both). */
+    private readonly deadlineMs = 1_500,
   ) {}
 
-  async check(userId: string): Promise<ApproverCheck> {
+  /**
+   * `askSlack`: 'always' does not trust the cache (the decision itself); 'before refusing' trusts a cached yes
+   * but confirms a cached no (a click: someone just added is not turned away). A request under way counts.
+   */
+  async check(userId: string, options: { askSlack?: 'always' | 'before refusing' } = {}): Promise<ApproverCheck> {
     if (this.approvers.users.includes(userId)) return { approver: true };
     const problems: string[] = [];
     const results = await Promise.all(
       this.approvers.userGroups.map(async (group) => {
         try {
-          return (await this.members(group)).has(userId);
+          const known = await this.members(group, options.askSlack === 'always');
+          if (known.members.has(userId) || !known.cached || options.askSlack !== 'before refusing') return known.members.has(userId);
+          return (await this.members(group, true)).members.has(userId);
         } catch (error) {
           const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
           this.logger.warn({ err: error, group }, 'could not read a user group of approvers');
@@ -43,20 +52,35 @@ export class Approvers {
     return [...this.approvers.users.map((u) => `<@${u}>`), ...this.approvers.userGroups.map((g) => `<!subteam^${g}>`)].join(', ');
   }
 
-  private async members(group: string): Promise<Set<string>> {
+  private async members(group: string, fresh: boolean): Promise<{ members: Set<string>; cached: boolean }> {
     const cached = this.cache.get(group);
-    if (cached && Date.now() - cached.at < this.ttlMs) return cached.members;
-    const pending = this.loading.get(group);
-    if (pending) return pending;
-    const load = this.client.usergroups.users
-      .list({ usergroup: group })
-      .then((answer) => {
-        const members = new Set(answer.users ?? []);
-        this.cache.set(group, { members, at: Date.now() });
-        return members;
-      })
-      .finally(() => this.loading.delete(group));
-    this.loading.set(group, load);
-    return load;
+    if (!fresh && cached && Date.now() - cached.at < this.ttlMs) return { members: cached.members, cached: true };
+    let load = this.loading.get(group);
+    if (!load) {
+      load = this.client.usergroups.users
+        .list({ usergroup: group })
+        .then((answer) => {
+          const members = new Set(answer.users ?? []);
+          this.cache.set(group, { members, at: Date.now() });
+          return members;
+        })
+        .finally(() => this.loading.delete(group));
+      load.catch(() => undefined); // whoever waits sees the failure; a load left behind after a timeout must not crash
+      this.loading.set(group, load);
+    }
+    return { members: await withDeadline(load, this.deadlineMs), cached: false };
+  }
+}
+
+/** The promise's value, or a rejection with "timed out" after `ms` (the promise itself goes on). */
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -4,13 +4,19 @@ import { alreadyDecidedText } from './deletion-messages.js';
 
 /**
  * Why `userId` may not approve or reject this request now, or undefined when they may: it must be pending
- * and unexpired, they must be an approver, and never the requester.
+ * and unexpired, they must be an approver, and never the requester. `final`: this is the decision itself, so
+ * approver rights are asked from Slack afresh rather than from the cache.
  */
-export async function decisionRefusal(ctx: DeletionContext, request: DeletionRequest | undefined, userId: string, now = new Date()): Promise<string | undefined> {
+export async function decisionRefusal(
+  ctx: DeletionContext,
+  request: DeletionRequest | undefined,
+  userId: string,
+  options: { final?: boolean; now?: Date } = {},
+): Promise<string | undefined> {
   if (!request) return 'This deletion request no longer exists.';
   if (request.status !== 'pending') return alreadyDecidedText(request);
-  if (request.expiresAt.getTime() <= now.getTime()) return alreadyDecidedText({ ...request, status: 'expired' });
-  return approverRefusal(ctx, request, userId);
+  if (request.expiresAt.getTime() <= (options.now ?? new Date()).getTime()) return alreadyDecidedText({ ...request, status: 'expired' });
+  return approverRefusal(ctx, request, userId, options.final ? 'always' : 'before refusing');
 }
 
 /** Why `userId` may not run this request again (it must have failed or been interrupted). */
@@ -18,12 +24,12 @@ export async function retryRefusal(ctx: DeletionContext, request: DeletionReques
   if (!request) return 'This deletion request no longer exists.';
   if (request.status === 'running' || request.status === 'approved') return `Request ${request.id} is being deleted right now.`;
   if (request.status !== 'failed' && request.status !== 'attention') return `Request ${request.id} has nothing to try again (it is ${request.status}).`;
-  return approverRefusal(ctx, request, userId);
+  return approverRefusal(ctx, request, userId, 'always'); // it runs the deletion at once
 }
 
-async function approverRefusal(ctx: DeletionContext, request: DeletionRequest, userId: string): Promise<string | undefined> {
+async function approverRefusal(ctx: DeletionContext, request: DeletionRequest, userId: string, askSlack: 'always' | 'before refusing'): Promise<string | undefined> {
   if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
-  const check = await ctx.approvers.check(userId);
+  const check = await ctx.approvers.check(userId, { askSlack });
   if (check.approver) return undefined;
   if (check.problem) return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
   return `Only approvers can decide customer deletions (${ctx.approvers.mentions()}). Nothing was changed.`;

@@ -22,7 +22,7 @@ async function decide({ ack, body, view }: Args, ctx: DeletionContext, decision:
   const userId = body.user.id;
   const id = requestIdOf(view.private_metadata) ?? '';
   const tell = (text: string) => ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
-  const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId);
+  const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId, { final: true });
   if (refusal) {
     await tell(`:no_entry: ${refusal}`);
     return undefined;

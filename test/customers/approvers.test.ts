@@ -42,6 +42,37 @@ describe('Approvers', () => {
     expect(slack.callsTo('usergroups.users.list')).toHaveLength(2);
   });
 
+  it('asks Slack afresh for a decision, however fresh the cache', async () => {
+    slack.userGroups.set('S1', ['U7']);
+    const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger);
+    expect(await approvers.check('U7')).toEqual({ approver: true });
+    slack.userGroups.set('S1', []); // removed from the group a moment ago
+    expect(await approvers.check('U7')).toEqual({ approver: true });
+    expect(await approvers.check('U7', { askSlack: 'always' })).toEqual({ approver: false });
+    expect(slack.callsTo('usergroups.users.list')).toHaveLength(2);
+  });
+
+  it('confirms a cached no before refusing a click, and trusts a cached yes', async () => {
+    slack.userGroups.set('S1', ['U7']);
+    const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger);
+    expect(await approvers.check('U8', { askSlack: 'before refusing' })).toEqual({ approver: false }); // loaded now: asked once
+    expect(slack.callsTo('usergroups.users.list')).toHaveLength(1);
+    slack.userGroups.set('S1', ['U7', 'U8']); // added a moment ago
+    expect(await approvers.check('U8')).toEqual({ approver: false });
+    expect(await approvers.check('U8', { askSlack: 'before refusing' })).toEqual({ approver: true });
+    expect(await approvers.check('U7', { askSlack: 'before refusing' })).toEqual({ approver: true });
+    expect(slack.callsTo('usergroups.users.list')).toHaveLength(2);
+  });
+
+  it('waits for Slack only so long, then refuses and says why; the late answer still fills the cache', async () => {
+    slack.answerNext('usergroups.users.list', { delayMs: 300, body: { ok: true, users: ['U7'] } });
+    const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger, 60_000, 100);
+    expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S1> could not be read (timed out)' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await approvers.check('U7')).toEqual({ approver: true });
+    expect(slack.callsTo('usergroups.users.list')).toHaveLength(1);
+  });
+
   it('refuses, and says why, when a group cannot be read', async () => {
     const approvers = new Approvers({ users: [], userGroups: ['S404'] }, client, logger);
     expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S404> could not be read (no_such_subteam)' });

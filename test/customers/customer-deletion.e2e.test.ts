@@ -175,6 +175,20 @@ describeEachEngine('customer deletion', (engine, create) => {
     expect(textOf(done)).toContain('*Approved* by <@U0CAROL03>'); // not listed by id: only the group makes her an approver
   });
 
+  it('asks Slack again at the decision: someone removed from the group after opening the modal cannot approve', async () => {
+    const { id, ts } = await flow.request(app, ['cus_removed']);
+    const view = await flow.openDecision(app, ts, 'approve', CAROL);
+    fakes.slack.userGroups.set(GROUP, ['U0DAVE004']);
+    try {
+      const ack = await app.submitView(view, {}, CAROL);
+      expect(textOf(ack)).toContain('Only approvers can decide customer deletions');
+      expect(await flow.status(app, id)).toBe('pending');
+      expect(flow.patches()).toEqual([]);
+    } finally {
+      fakes.slack.userGroups.set(GROUP, [CAROL, 'U0DAVE004']);
+    }
+  });
+
   it('runs one deletion when two approvers submit at the same moment', async () => {
     const { ts } = await flow.request(app, ['cus_race']);
     const bobView = await flow.openDecision(app, ts, 'approve', BOB);
