@@ -1,8 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { DeletionApprovers } from '../config/config.js';
+import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 
 export type ApproverCheck = { approver: true } | { approver: false; problem?: string };
+
+/** 'always': do not trust the cache; 'before refusing': trust a cached yes, confirm a cached no. */
+export type AskSlack = 'always' | 'before refusing';
 
 /**
  * Who may decide deletions: the listed users and the members of the listed user groups. Group members are
@@ -26,7 +30,7 @@ export class Approvers {
    * `askSlack`: 'always' does not trust the cache (the decision itself); 'before refusing' trusts a cached yes
    * but confirms a cached no (a click: someone just added is not turned away). A request under way counts.
    */
-  async check(userId: string, options: { askSlack?: 'always' | 'before refusing' } = {}): Promise<ApproverCheck> {
+  async check(userId: string, options: { askSlack?: AskSlack } = {}): Promise<ApproverCheck> {
     if (this.approvers.users.includes(userId)) return { approver: true };
     const problems: string[] = [];
     const results = await Promise.all(
@@ -69,18 +73,5 @@ export class Approvers {
       this.loading.set(group, load);
     }
     return { members: await withDeadline(load, this.deadlineMs), cached: false };
-  }
-}
-
-/** The promise's value, or a rejection with "timed out" after `ms` (the promise itself goes on). */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,5 +1,6 @@
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
+import type { AskSlack } from './approvers.js';
 import { alreadyDecidedText } from './deletion-messages.js';
 
 /**
@@ -11,11 +12,11 @@ export async function decisionRefusal(
   ctx: DeletionContext,
   request: DeletionRequest | undefined,
   userId: string,
-  options: { final?: boolean; now?: Date } = {},
+  options: { final?: boolean } = {},
 ): Promise<string | undefined> {
   if (!request) return 'This deletion request no longer exists.';
   if (request.status !== 'pending') return alreadyDecidedText(request);
-  if (request.expiresAt.getTime() <= (options.now ?? new Date()).getTime()) return alreadyDecidedText({ ...request, status: 'expired' });
+  if (request.expiresAt.getTime() <= Date.now()) return alreadyDecidedText({ ...request, status: 'expired' });
   return approverRefusal(ctx, request, userId, options.final ? 'always' : 'before refusing');
 }
 
@@ -27,7 +28,7 @@ export async function retryRefusal(ctx: DeletionContext, request: DeletionReques
   return approverRefusal(ctx, request, userId, 'always'); // it runs the deletion at once
 }
 
-async function approverRefusal(ctx: DeletionContext, request: DeletionRequest, userId: string, askSlack: 'always' | 'before refusing'): Promise<string | undefined> {
+async function approverRefusal(ctx: DeletionContext, request: DeletionRequest, userId: string, askSlack: AskSlack): Promise<string | undefined> {
   if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
   const check = await ctx.approvers.check(userId, { askSlack });
   if (check.approver) return undefined;

@@ -1,5 +1,6 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { StoreLocation } from '../config/config.js';
+import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionRequests } from './deletion-requests.js';
@@ -69,15 +70,7 @@ class SqlStore implements Store {
   }
 
   async ping(timeoutMs = 2_000): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      await Promise.race([sql`select 1`.execute(this.db), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(sql`select 1`.execute(this.db), timeoutMs);
   }
 
   async close(): Promise<void> {

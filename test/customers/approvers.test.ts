@@ -67,7 +67,7 @@ describe('Approvers', () => {
   it('waits for Slack only so long, then refuses and says why; the late answer still fills the cache', async () => {
     slack.answerNext('usergroups.users.list', { delayMs: 300, body: { ok: true, users: ['U7'] } });
     const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger, 60_000, 100);
-    expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S1> could not be read (timed out)' });
+    expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S1> could not be read (no answer within 100 ms)' });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await approvers.check('U7')).toEqual({ approver: true });
     expect(slack.callsTo('usergroups.users.list')).toHaveLength(1);
