@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     ...rows,
     '',
     `Resident memory after load: app ${rssAfterLoad.app.toFixed(0)} MB, bare ${rssAfterLoad.bare.toFixed(0)} MB; once work in flight drained: app ${rssSettled.app.toFixed(0)} MB, bare ${rssSettled.bare.toFixed(0)} MB.`,
-    `App refused (under overload, with a message to the user instead of doing the work): "busy" = more than MAX_WORK_IN_FLIGHT commands were in progress; "Mint busy" = ${MINT_CONNECTIONS} connections x 1 s latency were in use and ${MINT_CONNECTIONS * MAX_PENDING_PER_CONNECTION} calls waiting.`,
+    `App refused (under overload, with a message to the user instead of doing the work): "busy" = more than MAX_WORK_IN_FLIGHT commands were in progress; "Mint busy" = ${MINT_CONNECTIONS} connections x ${MINT_LATENCY_MS} ms latency were in use and ${MINT_CONNECTIONS * MAX_PENDING_PER_CONNECTION} calls waiting.`,
     `App start to ready (SQLite): ${startMs.toFixed(0)} ms. Acks while the Mint service hangs: p50 ${fmt(hanging.p50)}, p99 ${fmt(hanging.p99)}, max ${fmt(hanging.max)} ms.`,
     '',
     ...verdicts,
