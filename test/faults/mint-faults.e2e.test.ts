@@ -79,6 +79,7 @@ describe('Mint service faults', () => {
       const third = await busy.command(`templates ${DEMO_CONTRACT_ID}`);
       expect(third.ack).toEqual({ response_type: 'ephemeral', text: ':hourglass: The app is very busy right now, so it did not start this. Please try again in a few seconds.' });
       expect((await busy.command('help')).ack?.response_type).toBe('ephemeral');
+      await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 2, 2_000, 'both calls, after their acks');
       expect(fakes.mint.requestsTo('list_templates')).toHaveLength(2);
       expect(await (await fetch(`${busy.baseUrl}/metrics`)).text()).toMatch(/mintlink_commands_handled_total\{subcommand="templates",outcome="busy"\} 1/);
       await fakes.slack.waitForResponse(first.fields.response_url ?? '', 1, 8_000); // the hung calls time out (2 s)
