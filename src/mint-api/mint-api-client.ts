@@ -126,7 +126,10 @@ export class MintApiClient {
 
   private async send(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
     const started = performance.now();
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    // Not AbortSignal.timeout: its timer would outlive the call by up to the whole budget, under load by thousands.
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new DOMException('The Mint operation timed out.', 'TimeoutError')), this.options.timeoutMs);
+    const { signal } = budget;
     this.deadlines.set(signal, Date.now() + this.options.timeoutMs);
     let status = 'network';
     try {
@@ -151,6 +154,7 @@ export class MintApiClient {
       if (!['rejected', 'not_found'].includes(failure.kind)) this.status.lastFailure = { at: new Date(), kind: failure.kind };
       throw failure;
     } finally {
+      clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
       this.options.metrics?.mintApiCalls.inc({ operation, status });
       this.options.metrics?.mintApiDuration.observe({ operation, status }, seconds);

@@ -7,7 +7,9 @@ import { Agent, request } from 'undici';
  * pure overhead on every call (measured by `npm run bench`). Anything but a string body (file uploads,
  * which the app does not use) goes to the built-in fetch.
  */
-export function undiciFetch(agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 })): typeof fetch {
+export function undiciFetch({ timeoutMs }: { timeoutMs: number }): typeof fetch {
+  // undici's own time limits: they end with the request, unlike an AbortSignal.timeout (see web-client-options).
+  const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const fetchLike = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     if (input instanceof Request || (init.body !== undefined && init.body !== null && typeof init.body !== 'string')) {
       return fetch(input, init);
