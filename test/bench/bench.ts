@@ -23,6 +23,7 @@ import { slackSignatureHeaders } from '../kit/slack-signature.js';
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '1,10,50').split(',').map(Number);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2); // per target and cell, alternating app/bare
+const FIXED_RATES = (process.env.BENCH_RATES ?? '100,500').split(',').filter(Boolean).map(Number);
 const MINT_LATENCY_MS = 1_000;
 
 const TARGETS = { p99Ratio: 1.2, throughputRatio: 0.8, slowestAckMs: 1_000, rssMb: 150, startMs: 1_000 };
@@ -138,6 +139,22 @@ async function main(): Promise<void> {
     }
   }
 
+  // Not a target: ack latency at loads the machine carries, for operators sizing a deployment.
+  const fixedRateRows: string[] = [];
+  for (const scenario of scenarios) {
+    for (const rate of FIXED_RATES) {
+      const totals = { app: empty(), bare: empty() };
+      for (let i = 0; i < ROUNDS; i += 1) {
+        for (const target of i % 2 === 0 ? [app, bare] : [bare, app]) merge(totals[target.name], await fixedRateRound(target, slack, scenario, rate, ROUND_MS));
+      }
+      const a = summary(totals.app);
+      const b = summary(totals.bare);
+      fixedRateRows.push(
+        `| ${scenario} | ${rate} | ${fmt(a.p50)} / ${fmt(a.p95)} / ${fmt(a.p99)} | ${fmt(b.p50)} / ${fmt(b.p95)} / ${fmt(b.p99)} | ${(a.p99 / b.p99).toFixed(2)} | ${totals.app.errors} / ${totals.bare.errors} |`,
+      );
+    }
+  }
+
   // The Mint service hanging: acks must not wait for it.
   await mint.behaviour({ fail: { route: 'list_templates', mode: 'hang', times: 1_000_000 } });
   const hanging = summary(await round(app, slack, 'templates', 10, ROUND_MS));
@@ -163,6 +180,12 @@ async function main(): Promise<void> {
     '| scenario | concurrency | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | app req/s | bare req/s | throughput app/bare | errors app / bare | CPU ms per command app / bare | app refused: busy / Mint busy |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    'At fixed rates (open loop: commands sent on schedule whatever the answers; not a target):',
+    '',
+    '| scenario | commands/s | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | errors app / bare |',
+    '|---|---|---|---|---|---|',
+    ...fixedRateRows,
     '',
     `Resident memory after load: app ${rssAfterLoad.app.toFixed(0)} MB, bare ${rssAfterLoad.bare.toFixed(0)} MB; once work in flight drained: app ${rssSettled.app.toFixed(0)} MB, bare ${rssSettled.bare.toFixed(0)} MB.`,
     `App refused (under overload, with a message to the user instead of doing the work): "busy" = more than MAX_WORK_IN_FLIGHT commands were in progress; "Mint busy" = ${MINT_CONNECTIONS} connections x ${MINT_LATENCY_MS} ms latency were in use and ${MINT_CONNECTIONS * MAX_PENDING_PER_CONNECTION} calls waiting.`,
@@ -203,27 +226,52 @@ async function startTarget(name: Target['name'], args: string[], cwd: string, en
 }
 
 /** Closed loop: `concurrency` senders, each sending its next command as soon as the last is acknowledged. */
-async function round(target: Target, slack: SlackUrls, scenario: Scenario, concurrency: number, durationMs: number): Promise<Stats> {
-  const stats = empty();
-  const end = performance.now() + durationMs;
-  const sender = async () => {
-    while (performance.now() < end) {
-      const body = formBody(slashCommand(slack, SCENARIOS[scenario]));
-      const headers = { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, TEST_SIGNING_SECRET) };
-      const sent = performance.now();
-      try {
-        const res = await target.pool.request({ method: 'POST', path: '/slack/events', headers, body });
-        await res.body.dump();
-        if (res.statusCode !== 200) stats.errors += 1;
-      } catch {
-        stats.errors += 1;
-      }
-      stats.latencies.push(performance.now() - sent);
+function round(target: Target, slack: SlackUrls, scenario: Scenario, concurrency: number, durationMs: number): Promise<Stats> {
+  return measured(target, async (stats) => {
+    const end = performance.now() + durationMs;
+    const sender = async () => {
+      while (performance.now() < end) await sendCommand(target, slack, scenario, stats, performance.now());
+    };
+    await Promise.all(Array.from({ length: concurrency }, sender));
+  });
+}
+
+/**
+ * Open loop: a command every 1/rate s whatever the answers, as users would send them: latency at a load the
+ * machine can carry. Measured from when each command was due, so a late send counts against the target.
+ */
+function fixedRateRound(target: Target, slack: SlackUrls, scenario: Scenario, rate: number, durationMs: number): Promise<Stats> {
+  return measured(target, async (stats) => {
+    const started = performance.now();
+    const sent: Array<Promise<void>> = [];
+    for (let due = started; due < started + durationMs; due += 1000 / rate) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sent.push(sendCommand(target, slack, scenario, stats, Math.min(due, performance.now()))); // timers may wake early
     }
-  };
+    await Promise.all(sent);
+  });
+}
+
+async function sendCommand(target: Target, slack: SlackUrls, scenario: Scenario, stats: Stats, since: number): Promise<void> {
+  const body = formBody(slashCommand(slack, SCENARIOS[scenario]));
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, TEST_SIGNING_SECRET) };
+  try {
+    const res = await target.pool.request({ method: 'POST', path: '/slack/events', headers, body });
+    await res.body.dump();
+    if (res.statusCode !== 200) stats.errors += 1;
+  } catch {
+    stats.errors += 1;
+  }
+  stats.latencies.push(performance.now() - since);
+}
+
+/** Runs a round and adds its elapsed time and the CPU time of the target, the fixtures and this process. */
+async function measured(target: Target, run: (stats: Stats) => Promise<void>): Promise<Stats> {
+  const stats = empty();
   const before = { target: cpuMs(target.child.pid ?? 0), fixtures: fixturesPid ? cpuMs(fixturesPid) : 0, loadgen: cpuMs(process.pid) };
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, sender));
+  await run(stats);
   stats.elapsedMs = performance.now() - started;
   stats.cpu = {
     target: cpuMs(target.child.pid ?? 0) - before.target,
