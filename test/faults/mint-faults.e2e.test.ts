@@ -20,8 +20,7 @@ describe('Mint service faults', () => {
     const started = Date.now();
     const ack = await running.app.submitView(view, { [LINK_BLOCKS.nftId]: nftId });
     const ackMs = Date.now() - started;
-    const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id);
-    return { ack, ackMs, outcome: textOf(update.params.view) };
+    return { ack, ackMs, outcome: textOf(await fakes.slack.viewUpdate(view.id)) };
   }
 
   async function listTemplates() {
@@ -96,8 +95,7 @@ describe('Mint service faults', () => {
     try {
       const { view } = await down.commandOpeningModal('link');
       await down.submitView(view, { [LINK_BLOCKS.nftId]: 'nft-down' });
-      const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id);
-      expect(textOf(update.params.view)).toContain('The app could not reach the Mint service. Nothing was created. Try again in a moment.');
+      expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain('The app could not reach the Mint service. Nothing was created. Try again in a moment.');
       const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID && String(c.params.text).includes('nft-down'));
       expect(String(dm.params.text)).toContain('could not reach the Mint service');
       expect(await (await fetch(`${down.baseUrl}/metrics`)).text()).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="network"\} 1/);

@@ -167,6 +167,18 @@ export class AppProcess {
     return { fields, ack, open, view: this.slack.lastOpenedView() };
   }
 
+  /**
+   * Opens a form with `/mintlink text`, submits `entries`, and resolves with Slack's side: the form, the ack,
+   * the view the modal shows next (the outcome) and the direct message the app sent the user.
+   */
+  async submitFormFromCommand(text: string, entries: Record<string, Entry>) {
+    const { view } = await this.commandOpeningModal(text);
+    const ack = await this.submitView(view, entries);
+    const outcome = await this.slack.viewUpdate(view.id);
+    const dm = await this.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
+    return { view, ack, outcome, dm: dm.params };
+  }
+
   /** Sends an interaction payload (block_actions, view_submission, shortcut...) and returns the ack. */
   async interact(payload: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     if (this.mode === 'socket') {

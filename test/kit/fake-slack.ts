@@ -167,6 +167,11 @@ export class FakeSlack {
     return this.waitFor(() => this.calls.find((c) => c.method === method && predicate(c)), timeoutMs, method);
   }
 
+  /** The view the app put in place of modal `viewId` (views.update), once it has. */
+  async viewUpdate(viewId: string, timeoutMs = 5_000): Promise<Record<string, any>> {
+    return (await this.waitForCall('views.update', (c) => c.params.view_id === viewId, timeoutMs)).params.view as Record<string, any>;
+  }
+
   async waitForResponse(url: string, count = 1, timeoutMs = 5_000): Promise<RecordedResponse[]> {
     return this.waitFor(() => (this.responsesTo(url).length >= count ? this.responsesTo(url) : undefined), timeoutMs, `a post to ${url}`);
   }

@@ -22,14 +22,7 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
 
   const openForm = (text = 'link') => running.app.commandOpeningModal(text);
 
-  /** Opens the form, submits it, and returns Slack's side: the ack, then the modal's outcome and the DM. */
-  async function createLink(entries: Record<string, Entry>) {
-    const { view } = await openForm();
-    const ack = await running.app.submitView(view, entries);
-    const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id);
-    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
-    return { view, ack, outcome: update.params.view as Record<string, any>, dm: dm.params };
-  }
+  const createLink = (entries: Record<string, Entry>) => running.app.submitFormFromCommand('link', entries);
 
   it("opens the form with the command's trigger, prefilled with the NFT ID, before any Mint call", async () => {
     const { fields, ack, open, view } = await openForm('link nft-7');

@@ -174,7 +174,6 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     expect(ack).toMatchObject({ response_action: 'update' });
     const [posted] = await fakes.slack.waitFor(() => (fakes.slack.responses.length > 0 ? fakes.slack.responses : undefined));
     expect(posted?.body).toMatchObject({ response_type: 'in_channel', text: `Templates of ${DEMO_CONTRACT_ID}, descending order: 1–10 of 123` });
-    const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id);
-    expect(textOf(update.params.view)).toContain(`Posted the templates of \`${DEMO_CONTRACT_ID}\` in <#C0OTHER01>.`);
+    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(`Posted the templates of \`${DEMO_CONTRACT_ID}\` in <#C0OTHER01>.`);
   });
 });

@@ -15,13 +15,7 @@ describe.each(['http', 'socket'] as const)('create a wallet (%s mode)', (mode) =
 
   const openForm = (text = 'wallet') => running.app.commandOpeningModal(text);
 
-  async function createWallet(entries: Record<string, Entry>, text = 'wallet') {
-    const { view } = await openForm(text);
-    const ack = await running.app.submitView(view, entries);
-    const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id);
-    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
-    return { ack, outcome: update.params.view as Record<string, any>, dm: dm.params };
-  }
+  const createWallet = (entries: Record<string, Entry>, text = 'wallet') => running.app.submitFormFromCommand(text, entries);
 
   it("opens the form with the command's trigger, prefilled with the customer ID, saying the service picks the chain", async () => {
     const { fields, open, view } = await openForm('wallet cus_77');
