@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkBudget } from './admission/work-budget.js';
 import { createApp } from './app.js';
 import { configSecrets } from './config/config.js';
 import { loadConfig, loadDotEnv } from './config/load-config.js';
-import { InFlight } from './lifecycle/in-flight.js';
 import { Readiness } from './lifecycle/readiness.js';
 import { describeSlackStartError } from './lifecycle/slack-start-error.js';
 import { createLogger, type Logger } from './logging/create-logger.js';
@@ -27,12 +27,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, scrub });
   watchProcessErrors(logger);
 
-  const metrics = createMetrics();
+  const work = new WorkBudget(config.maxWorkInFlight);
+  const metrics = createMetrics({ workInFlight: () => work.count });
   const store = openStore(config.store, logger);
-  const readiness = new Readiness(store, scrub);
-  const inFlight = new InFlight();
+  const readiness = new Readiness(store, scrub, work);
   const mintApi = new MintApiClient({ ...config.mint, scrub, metrics, logger: logger.child({ component: 'mint-api' }) });
-  const { app, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, inFlight });
+  const { app, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, work });
 
   try {
     await app.init(); // auth.test: a wrong bot token stops here with a clear message
@@ -60,11 +60,11 @@ async function main(): Promise<void> {
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, inFlight: inFlight.count }, 'shutting down');
+    logger.info({ signal, workInFlight: work.count }, 'shutting down');
     readiness.markStopping();
     await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-    const finished = await inFlight.idle(SHUTDOWN_GRACE_MS);
-    if (!finished) logger.warn({ inFlight: inFlight.count }, 'shutdown grace period over with work still running');
+    const finished = await work.idle(SHUTDOWN_GRACE_MS);
+    if (!finished) logger.warn({ workInFlight: work.count }, 'shutdown grace period over with work still running');
     await stopBackgroundWork();
     await mintApi.close().catch(() => undefined);
     await store.close().catch(() => undefined);

@@ -22,8 +22,6 @@ export interface Subcommand {
   arguments?: string;
   /** One line for help. */
   description: string;
-  /** Answers in the acknowledgement alone (no work after it): served even when the app is busy. */
-  instant?: boolean;
   /** Must ack within Slack's 3 seconds, before any slow work. */
   run(context: SubcommandContext): Promise<void>;
 }

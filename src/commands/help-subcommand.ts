@@ -7,7 +7,6 @@ export function helpSubcommand(registry: CommandRegistry): Subcommand {
   return {
     name: 'help',
     description: 'Show this list of commands.',
-    instant: true,
     run: async ({ ack, command }) => {
       let message = usage.get(command.command);
       if (!message) usage.set(command.command, (message = usageMessage(registry, command.command)));

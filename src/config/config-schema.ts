@@ -21,7 +21,7 @@ export const configHints = {
   DELETION_APPROVERS:
     'comma list of user ids (U.../W...: profile -> More -> Copy member ID) and user-group ids (S...)',
   DELETION_REQUEST_TTL_HOURS: 'hours a deletion request waits for a decision, 1 to 720; default 72',
-  MAX_WORK_IN_FLIGHT: 'commands and clicks being worked on at once before new commands are turned away (busy); default 300',
+  MAX_WORK_IN_FLIGHT: 'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
 } as const;
 
@@ -81,7 +81,7 @@ export const environmentSchema = z.object({
     .optional(),
   DELETION_APPROVERS: slackIdList(/^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/, 'user ids (U.../W...) or user-group ids (S...)').optional(),
   DELETION_REQUEST_TTL_HOURS: wholeNumber(1, 720).default(72),
-  MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(300),
+  MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(1_000),
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
     .default('info'),

@@ -1,33 +1,52 @@
 import type { WebClient } from '@slack/web-api';
-import type { InFlight } from '../lifecycle/in-flight.js';
+import type { WorkBudget } from '../admission/work-budget.js';
+import type { HomeEntry, HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
-import { preSerialized } from '../slack-api/pre-serialized.js';
-import { loadHomeData, type HomeSources } from './home-data.js';
-import { homeView } from './home-view.js';
+import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
+import type { Store } from '../store/store.js';
+import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
 
-/** Someone who can bring Home tabs up to date after a change (the capabilities only need this much). */
-export interface HomeRefresher {
-  /** Refreshes, in the background, these users' Homes and, with `approvers`, every approver's. */
-  refresh(userIds: readonly string[], options?: { approvers?: boolean }): void;
+export interface HomeSources {
+  store: Store;
+  client: WebClient;
+  work: WorkBudget;
+  logger: Logger;
+  mode: 'socket' | 'http';
+  mint: MintServiceStatus;
 }
 
 /**
- * Publishes App Home tabs (views.publish, Tier 4). Each publish is built from the database at that moment
- * and passes the hash of the version the user last got: if another update (another replica) came in
- * between, Slack answers hash_conflict and the view is built again from fresh data, so an update built from
- * older data never replaces a newer one.
+ * App Home: each capability adds its entry; the tab is built from all of them and published (views.publish,
+ * Tier 4). Each publish is built from the database at that moment and passes the hash of the version the
+ * user last got: if another update (another replica) came in between, Slack answers hash_conflict and the
+ * view is built again from fresh data, so an update built from older data never replaces a newer one.
  */
-export class HomePublisher implements HomeRefresher {
+export class HomePublisher implements HomeTab {
+  private readonly entries: HomeEntry[] = [];
   /** Per user: the publish under way, and whether another must follow it (changes came meanwhile). */
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
 
-  constructor(
-    private readonly sources: HomeSources,
-    private readonly client: WebClient,
-    private readonly inFlight: InFlight,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly sources: HomeSources) {}
+
+  add(entry: HomeEntry): void {
+    this.entries.push(entry);
+    this.entries.sort((a, b) => a.order - b.order);
+  }
+
+  /** What one user's Home shows, read fresh. */
+  async content(userId: string): Promise<HomeContent> {
+    const [sections, activity] = await Promise.all([
+      Promise.all(this.entries.map((e) => e.blocks?.(userId) ?? [])),
+      this.sources.store.audit.list({ actorId: userId, limit: ACTIVITY_SHOWN }),
+    ]);
+    return {
+      flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
+      sections: sections.flat(),
+      activity,
+      status: [...appStatusLines(this.sources.mode, this.sources.mint), ...this.entries.flatMap((e) => (e.status ? [e.status()] : []))],
+    };
+  }
 
   /**
    * Publishes a user's Home. Publishes for one user run one after the other (two at once would build on the
@@ -52,13 +71,28 @@ export class HomePublisher implements HomeRefresher {
     return run;
   }
 
+  refresh(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): void {
+    void this.sources.work
+      .track(this.refreshNow(userIds, alsoFor))
+      .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
+  }
+
+  private async refreshNow(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): Promise<void> {
+    const withHome = new Set(await this.sources.store.homeTabs.userIds());
+    const users = new Set(userIds.filter((u) => withHome.has(u)));
+    if (alsoFor) for (const user of withHome) if (await alsoFor(user)) users.add(user);
+    for (const user of users) {
+      await this.publish(user).catch((error: unknown) => this.sources.logger.warn({ err: error, user }, 'could not refresh a Home tab'));
+    }
+  }
+
   private async publishOnce(userId: string, teamId: string | undefined, hash: string | undefined): Promise<void> {
     const tabs = this.sources.store.homeTabs;
     let base = hash ?? (await tabs.get(userId))?.hash;
     for (let attempt = 1; ; attempt += 1) {
-      const view = homeView(await loadHomeData(this.sources, userId));
+      const view = homeView(await this.content(userId));
       try {
-        const answer = await this.client.views.publish({ user_id: userId, view: preSerialized(view), ...(base ? { hash: base } : {}) });
+        const answer = await this.sources.client.views.publish({ user_id: userId, view, ...(base ? { hash: base } : {}) });
         await tabs.save({ userId, teamId, hash: answer.view?.hash }, new Date());
         return;
       } catch (error) {
@@ -70,21 +104,6 @@ export class HomePublisher implements HomeRefresher {
         const latest = (await tabs.get(userId))?.hash;
         base = latest === base ? undefined : latest;
       }
-    }
-  }
-
-  refresh(userIds: readonly string[], options: { approvers?: boolean } = {}): void {
-    void this.inFlight.track(this.refreshNow(userIds, options)).catch((error: unknown) => this.logger.warn({ err: error }, 'could not refresh Home tabs'));
-  }
-
-  private async refreshNow(userIds: readonly string[], options: { approvers?: boolean }): Promise<void> {
-    const withHome = new Set(await this.sources.store.homeTabs.userIds());
-    const users = new Set(userIds.filter((u) => withHome.has(u)));
-    if (options.approvers) {
-      for (const user of withHome) if ((await this.sources.approvers.check(user)).approver) users.add(user);
-    }
-    for (const user of users) {
-      await this.publish(user).catch((error: unknown) => this.logger.warn({ err: error, user }, 'could not refresh a Home tab'));
     }
   }
 }

@@ -1,8 +1,12 @@
+import type { WorkBudget } from '../admission/work-budget.js';
 import type { Store } from '../store/store.js';
 
 export type ReadinessState = { ready: true } | { ready: false; reason: string };
 
-/** Whether this process should get traffic: the store answers, its schema is in place, and we are not stopping. */
+/**
+ * Whether this process should get traffic: the store answers, its schema is in place, its work budget has
+ * room (a load balancer then sends new requests to another replica), and it is not stopping.
+ */
 export class Readiness {
   private migrated = false;
   private migrationProblem: string | undefined = 'database migrations not applied yet';
@@ -11,6 +15,7 @@ export class Readiness {
   constructor(
     private readonly store: Pick<Store, 'ping'>,
     private readonly scrub: (text: string) => string,
+    private readonly work: Pick<WorkBudget, 'count' | 'limit' | 'isFull'>,
   ) {}
 
   markMigrated(): void {
@@ -32,6 +37,7 @@ export class Readiness {
 
   async check(): Promise<ReadinessState> {
     if (this.stopping) return { ready: false, reason: 'shutting down' };
+    if (this.work.isFull) return { ready: false, reason: `saturated: ${this.work.count} of ${this.work.limit} requests in progress` };
     try {
       await this.store.ping(1_500);
     } catch (error) {

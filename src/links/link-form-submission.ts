@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { FeatureDeps } from '../app.js';
+import type { CapabilityDeps } from '../deps.js';
 import { runAudited } from '../audit/run-audited.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
@@ -14,7 +14,7 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * "Creating…" at once, POST /v1/link runs, and the modal shows the link, or the form again, still filled,
  * with what went wrong. The requester also gets the result as a DM.
  */
-export function handleLinkFormSubmission(deps: Pick<FeatureDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());

@@ -12,7 +12,7 @@ import { enumChoices } from '../slack-ui/choices.js';
 import { checkboxInput, dateTimeInput, emailInput, selectInput, textInput, wholeNumberInput } from '../slack-ui/inputs.js';
 import { modal } from '../slack-ui/modal.js';
 import { checkedValues, dateTimeValue, selectedValue, textValue } from '../slack-ui/view-state.js';
-import { customerIdProblems, splitCustomerIds } from '../customers/customer-ids.js';
+import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
 
 export const LINK_FORM_CALLBACK = 'link_form';
 

@@ -1,4 +1,4 @@
-import type { ContextBlock, DividerBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ActionsBlock, Button, ContextBlock, DividerBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { LIMITS, truncate } from './limits.js';
 
 /* Small builders that apply Block Kit's text limits to whatever they are given. */
@@ -37,4 +37,14 @@ export function message(text: string, blocks: KnownBlock[]): MessageContent {
 /** A warning at the top of a form shown again after a failure. */
 export function problemBanner(mrkdwn: string): SectionBlock {
   return section(`:warning: ${mrkdwn}`);
+}
+
+/** A button with no value (what it acts on is known from who clicked, or from its block). */
+export function button(actionId: string, text: string, style?: 'primary'): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: truncate(text, LIMITS.buttonText), emoji: true }, ...(style ? { style } : {}) };
+}
+
+/** A row of buttons. */
+export function actionsRow(blockId: string, ...elements: Button[]): ActionsBlock {
+  return { type: 'actions', block_id: blockId, elements: elements.slice(0, LIMITS.actionsElements) };
 }

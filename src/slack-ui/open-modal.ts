@@ -2,7 +2,6 @@ import type { RespondFn } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
-import { preSerialized } from '../slack-api/pre-serialized.js';
 import { slackErrorText } from './slack-error-text.js';
 
 /**
@@ -16,7 +15,7 @@ export async function openModal(
   context: { logger: Logger; respond?: RespondFn },
 ): Promise<boolean> {
   try {
-    await client.views.open({ trigger_id: triggerId, view: preSerialized(view) });
+    await client.views.open({ trigger_id: triggerId, view });
     return true;
   } catch (error) {
     context.logger.warn({ err: error }, 'could not open the modal');

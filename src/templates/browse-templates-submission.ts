@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, RespondFn, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { context, section } from '../slack-ui/blocks.js';
 import { modal } from '../slack-ui/modal.js';
 import { inlineCode } from '../slack-ui/mrkdwn.js';

@@ -1,11 +1,11 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../app.js';
+import type { KnownBlock } from '@slack/types';
+import type { AppDeps } from '../deps.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
 import { PAGE_ACTIONS, loadingMessage } from './template-page-message.js';
 
-export const PAGE_ACTION_PATTERN = new RegExp(`^(${Object.values(PAGE_ACTIONS).join('|')})$`);
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -24,7 +24,9 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
       await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text: 'This button no longer works. Run `/mintlink templates` again.' }, recipient, 'This button no longer works.');
       return;
     }
-    const original = { text: body.message?.text ?? '', blocks: (body.message?.blocks ?? []) as unknown[] };
+    // The page as Slack shows it now, to put back if the next one cannot be loaded.
+    const shown: KnownBlock[] = Array.isArray(body.message?.blocks) ? body.message.blocks : [];
+    const original = { text: body.message?.text ?? '', blocks: shown };
     await respond({ replace_original: true, ...loadingMessage(original, state) }).catch((error: unknown) => logger.info({ err: error }, 'could not show the loading state'));
 
     const loaded = await loadTemplatePage({ ...deps, logger }, state);
@@ -32,7 +34,7 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
       await respondSafely(respond, { replace_original: true, ...loaded.message }, recipient, ':x: Slack did not accept the new page. Please click again.');
       return;
     }
-    await respond({ replace_original: true, text: original.text, blocks: original.blocks as never }).catch((error: unknown) => logger.warn({ err: error }, 'could not restore the page'));
+    await respond({ replace_original: true, text: original.text, blocks: original.blocks }).catch((error: unknown) => logger.warn({ err: error }, 'could not restore the page'));
     await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text: `:warning: ${loaded.reason}` }, recipient, `:warning: ${loaded.reason}`);
   };
 }

@@ -42,8 +42,8 @@ export function templatePageMessage(state: PageState, page: TemplatePage): Messa
 }
 
 /** The page as it is, with its buttons replaced by a note while the next page loads. */
-export function loadingMessage(current: { text?: string; blocks?: unknown[] }, target: PageState): MessageContent {
-  const kept = (current.blocks ?? []).filter((b) => (b as { type?: string }).type !== 'actions') as KnownBlock[];
+export function loadingMessage(current: { text?: string; blocks?: KnownBlock[] }, target: PageState): MessageContent {
+  const kept = (current.blocks ?? []).filter((b) => b.type !== 'actions');
   return message(current.text || 'Templates', [
     ...kept.slice(0, LIMITS.messageBlocks - 1),
     context(`:hourglass_flowing_sand: Loading ${target.offset + 1}–${target.offset + target.limit}…`),

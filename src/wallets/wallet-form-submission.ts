@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { FeatureDeps } from '../app.js';
+import type { CapabilityDeps } from '../deps.js';
 import { runAudited } from '../audit/run-audited.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
@@ -9,7 +9,7 @@ import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFail
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
-export function handleWalletFormSubmission(deps: Pick<FeatureDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);

@@ -1,6 +1,6 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
-import { customerIdProblems } from '../customers/customer-ids.js';
+import { customerIdProblems } from '../mint-api/customer-ids.js';
 import type { CreateWalletRequest } from '../mint-api/schemas.js';
 import { context, problemBanner } from '../slack-ui/blocks.js';
 import { textInput } from '../slack-ui/inputs.js';

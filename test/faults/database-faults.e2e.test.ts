@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/customers/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/customers/deletion-request-form.js';
+import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
 import type { AppProcess } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';

@@ -1,8 +1,11 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/customers/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/customers/deletion-request-form.js';
-import { HOME_ACTIONS } from '../../src/home/home-view.js';
+import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
+import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
+import { CREATE_LINK_HOME_ACTION } from '../../src/links/register.js';
+import { BROWSE_TEMPLATES_HOME_ACTION } from '../../src/templates/register.js';
+import { CREATE_WALLET_HOME_ACTION } from '../../src/wallets/register.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, type AppProcess } from '../kit/app-process.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
@@ -59,10 +62,10 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   it('opens the same forms as the commands from its buttons', async () => {
     const home = await openHome(ALICE);
     for (const [action, callbackId] of [
-      [HOME_ACTIONS.createLink, 'link_form'],
-      [HOME_ACTIONS.createWallet, 'wallet_form'],
-      [HOME_ACTIONS.requestDeletion, 'deletion_request_form'],
-      [HOME_ACTIONS.browseTemplates, 'browse_templates_form'],
+      [CREATE_LINK_HOME_ACTION, 'link_form'],
+      [CREATE_WALLET_HOME_ACTION, 'wallet_form'],
+      [DELETION_HOME_ACTIONS.requestDeletion, 'deletion_request_form'],
+      [BROWSE_TEMPLATES_HOME_ACTION, 'browse_templates_form'],
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;
       await app.clickOnHome(home, action, ALICE);
@@ -172,7 +175,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     expect(textOf(home).match(/deletion_approve/g)).toHaveLength(5);
 
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.clickOnHome(home, HOME_ACTIONS.allApprovals, BOB);
+    await app.clickOnHome(home, DELETION_HOME_ACTIONS.allApprovals, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the full list');
     const list = fakes.slack.lastOpenedView();
     expect(viewProblems(list)).toEqual([]);

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_DELETION_SHORTCUT } from '../../src/customers/register-customers.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register-links.js';
-import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register-templates.js';
-import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register-wallets.js';
+import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
+import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
+import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register.js';
+import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register.js';
 
 /*
  * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/customers/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/customers/deletion-request-form.js';
+import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
 import type { AppProcess } from '../kit/app-process.js';

@@ -1,0 +1,74 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Logger } from '../logging/create-logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
+import { WorkBudget } from './work-budget.js';
+
+/** What a person is told when the app turns their request away because it is full. */
+export const BUSY_TEXT =
+  ':hourglass: The app is very busy right now, so it did not start this. Please try again in a few seconds.';
+
+/**
+ * Busy answers that need a call of their own (a click's ephemeral note, a shortcut's notice modal) have a
+ * small budget of their own: a flood must not turn into a flood of outbound calls.
+ */
+const BUSY_NOTICES_AT_ONCE = 16;
+
+type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
+
+type RequestKind = 'command' | 'action' | 'view' | 'shortcut' | 'options' | 'event';
+
+/**
+ * Admission control, as Bolt global middleware: every request takes a place in the work budget for as long as
+ * its listeners run (after the ack too); when the budget is full it is answered "busy" at once, in the way
+ * its kind allows, and nothing queues.
+ */
+export function admission(budget: WorkBudget, deps: { logger: Logger; metrics: Metrics }): Middleware<AnyMiddlewareArgs> {
+  const notices = new WorkBudget(BUSY_NOTICES_AT_ONCE);
+  return async (args) => {
+    if (budget.tryAcquire()) {
+      try {
+        await args.next();
+      } finally {
+        budget.release();
+      }
+      return;
+    }
+    const kind = kindOf(args);
+    deps.metrics.busyRefusals.inc({ kind });
+    deps.logger.warn({ kind, workInFlight: budget.count }, 'work budget full; request answered "busy"');
+    await refuse(args, notices, deps.logger);
+  };
+}
+
+function kindOf(args: Args): RequestKind {
+  if ('command' in args) return 'command';
+  if ('view' in args) return 'view';
+  if ('shortcut' in args) return 'shortcut';
+  if ('options' in args) return 'options';
+  if ('event' in args) return 'event';
+  return 'action';
+}
+
+async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<void> {
+  if ('command' in args) return args.ack({ response_type: 'ephemeral', text: BUSY_TEXT });
+  if ('options' in args) return args.ack({ options: [] });
+  if ('event' in args) return; // acknowledged by Bolt already; Slack does not retry it, and it changes nothing
+  if ('view' in args) {
+    if (args.body.type !== 'view_submission') return args.ack();
+    // Inline on the form, which stays open and filled: the person presses the button again.
+    const input = args.view.blocks.find((block) => block.type === 'input' && typeof block.block_id === 'string');
+    if (input?.block_id) return args.ack({ response_action: 'errors', errors: { [input.block_id]: BUSY_TEXT.slice(14) } });
+    return args.ack({ response_action: 'update', view: noticeModal('Busy', BUSY_TEXT) });
+  }
+  await args.ack();
+  if (!notices.tryAcquire()) return; // a flood: the ack was all it gets
+  try {
+    if ('shortcut' in args) await args.client.views.open({ trigger_id: args.shortcut.trigger_id, view: noticeModal('Busy', BUSY_TEXT) });
+    else if (args.body.response_url) await args.respond({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
+  } catch (error) {
+    logger.info({ err: error }, 'could not tell the user the app is busy');
+  } finally {
+    notices.release();
+  }
+}

@@ -1,0 +1,87 @@
+import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
+import type { DeletionApprovers } from '../config/config.js';
+import { withDeadline } from '../lifecycle/with-deadline.js';
+import type { Logger } from '../logging/create-logger.js';
+
+export type ApproverCheck = { approver: true } | { approver: false; problem?: string };
+
+/** 'always': do not trust the cache; 'before refusing': trust a cached yes, confirm a cached no. */
+export type AskSlack = 'always' | 'before refusing';
+
+export interface ApproversOptions {
+  /** How long an answer from Slack serves clicks and Home tabs. */
+  ttlMs?: number;
+  /** Slack gets this long to answer: the check runs before an ack or a views.open (3 s for both). */
+  deadlineMs?: number;
+  /** The cache's clock (tests move it instead of waiting). */
+  clock?: { now(): number };
+}
+
+/**
+ * Who may decide deletions: the listed users and the members of the listed user groups. Group members are
+ * asked from Slack (usergroups.users.list, Tier 2) and kept for a minute, so clicks and Home tabs rarely wait
+ * on Slack; the decision itself asks afresh, so someone just removed from a group cannot decide any more.
+ */
+export class Approvers {
+  /** Members by user group; `fetch` shares one Slack call among everyone asking at once. */
+  private readonly groups: LRUCache<string, Set<string>>;
+  private readonly deadlineMs: number;
+
+  constructor(
+    private readonly approvers: DeletionApprovers,
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+    options: ApproversOptions = {},
+  ) {
+    this.deadlineMs = options.deadlineMs ?? 1_500;
+    this.groups = new LRUCache<string, Set<string>>({
+      max: 1_000,
+      ttl: options.ttlMs ?? 60_000,
+      // Staleness read from the clock on every check (the default caches it for a millisecond of real time).
+      ...(options.clock ? { perf: options.clock, ttlResolution: 0 } : {}),
+      fetchMethod: async (group) => new Set((await this.client.usergroups.users.list({ usergroup: group })).users ?? []),
+    });
+  }
+
+  /**
+   * `askSlack`: 'always' does not trust the cache (the decision itself); 'before refusing' trusts a cached yes
+   * but confirms a cached no (a click: someone just added is not turned away). A request under way counts.
+   */
+  async check(userId: string, options: { askSlack?: AskSlack } = {}): Promise<ApproverCheck> {
+    if (this.approvers.users.includes(userId)) return { approver: true };
+    const problems: string[] = [];
+    const results = await Promise.all(
+      this.approvers.userGroups.map(async (group) => {
+        try {
+          const cached = options.askSlack !== 'always' && this.groups.has(group);
+          const members = await this.members(group, options.askSlack === 'always');
+          if (members.has(userId) || !cached || options.askSlack !== 'before refusing') return members.has(userId);
+          return (await this.members(group, true)).has(userId);
+        } catch (error) {
+          const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+          this.logger.warn({ err: error, group }, 'could not read a user group of approvers');
+          problems.push(`the members of <!subteam^${group}> could not be read (${code})`);
+          return false;
+        }
+      }),
+    );
+    if (results.some(Boolean)) return { approver: true };
+    return problems.length > 0 ? { approver: false, problem: problems.join('; ') } : { approver: false };
+  }
+
+  /** Mentions of everyone who may approve, for messages. */
+  mentions(): string {
+    return [...this.approvers.users.map((u) => `<@${u}>`), ...this.approvers.userGroups.map((g) => `<!subteam^${g}>`)].join(
+      ', ',
+    );
+  }
+
+  /** The group's members; a late answer still fills the cache after the caller stopped waiting. */
+  private async members(group: string, fresh: boolean): Promise<Set<string>> {
+    const load = this.groups.fetch(group, { forceRefresh: fresh });
+    load.catch(() => undefined); // whoever waits sees the failure; one left behind after the deadline must not crash
+    const members = await withDeadline(load, this.deadlineMs);
+    return members ?? new Set();
+  }
+}

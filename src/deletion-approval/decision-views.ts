@@ -1,0 +1,67 @@
+import type { ModalView } from '@slack/types';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import { context, section } from '../slack-ui/blocks.js';
+import { textInput } from '../slack-ui/inputs.js';
+import { modal } from '../slack-ui/modal.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
+import { escapeAndCut } from '../slack-ui/mrkdwn.js';
+import { idSections, statusLine } from './deletion-messages.js';
+import { customerCount } from './customer-count.js';
+
+export const APPROVE_FORM_CALLBACK = 'deletion_approve_form';
+export const REJECT_FORM_CALLBACK = 'deletion_reject_form';
+export const REJECT_REASON_BLOCK = 'reject_reason';
+
+const metadata = (r: DeletionRequest) => JSON.stringify({ requestId: r.id });
+
+export function requestIdOf(privateMetadata: string | undefined): string | undefined {
+  try {
+    const id = (JSON.parse(privateMetadata ?? '{}') as { requestId?: unknown }).requestId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shows exactly what approving deletes: the count and every ID. Submitting it approves. */
+export function approveView(r: DeletionRequest): ModalView {
+  return modal({
+    callbackId: APPROVE_FORM_CALLBACK,
+    title: `Approve ${r.id}`,
+    submit: `Delete ${customerCount(r.customerIds.length)}`,
+    close: 'Cancel',
+    privateMetadata: metadata(r),
+    blocks: [
+      section(`:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
+      ...idSections(r.customerIds),
+      context('The deletion runs once, as soon as you press the button. The requester and the approval channel see the outcome.'),
+    ],
+  });
+}
+
+export function rejectView(r: DeletionRequest): ModalView {
+  return modal({
+    callbackId: REJECT_FORM_CALLBACK,
+    title: `Reject ${r.id}`,
+    submit: 'Reject',
+    close: 'Cancel',
+    privateMetadata: metadata(r),
+    blocks: [
+      section(`Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`),
+      textInput({ blockId: REJECT_REASON_BLOCK, label: 'Why (optional)', optional: true, multiline: true, hint: 'The requester and the approval channel see it.', maxLength: 500 }),
+    ],
+  });
+}
+
+
+export function deletingView(r: DeletionRequest): ModalView {
+  return modal({
+    title: `Approve ${r.id}`,
+    close: 'Close',
+    blocks: [section(`:hourglass_flowing_sand: Deleting ${customerCount(r.customerIds.length)}…`), context('The outcome also shows in the approval channel, so you can close this.')],
+  });
+}
+
+export function outcomeView(r: DeletionRequest): ModalView {
+  return noticeModal(`Request ${r.id}`, statusLine(r));
+}

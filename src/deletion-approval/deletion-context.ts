@@ -1,0 +1,27 @@
+import type { WebClient } from '@slack/web-api';
+import type { HomeTab } from '../deps.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { Store } from '../store/store.js';
+import type { Approvers } from './approvers.js';
+import type { DeletionSettings } from './deletion-settings.js';
+
+/** What the deletion flow works with; `settings` is undefined when deletion is not configured. */
+export interface DeletionContext {
+  store: Store;
+  mintApi: MintApiClient;
+  logger: Logger;
+  client: WebClient;
+  /** For background posts that may wait out Slack's rate limits (the full list in a thread). */
+  patientClient: WebClient;
+  settings: DeletionSettings | undefined;
+  missingSettings: string[];
+  approvers: Approvers;
+  /** Home tabs to bring up to date after a change (requester and approvers). */
+  home: HomeTab;
+}
+
+/** Whether someone is an approver, for Home refreshes (a cached answer is fine there). */
+export function isApprover(ctx: Pick<DeletionContext, 'approvers'>): (userId: string) => Promise<boolean> {
+  return async (userId) => (await ctx.approvers.check(userId)).approver;
+}

@@ -1,0 +1,129 @@
+import type { ViewOutput } from '@slack/bolt';
+import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import { context, problemBanner } from '../slack-ui/blocks.js';
+import { textInput } from '../slack-ui/inputs.js';
+import { modal } from '../slack-ui/modal.js';
+import { textValue } from '../slack-ui/view-state.js';
+import { customerIdProblems, splitCustomerIds, withoutRepeats } from '../mint-api/customer-ids.js';
+import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from './deletion-settings.js';
+
+export const DELETION_FORM_CALLBACK = 'deletion_request_form';
+export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';
+export const REASON_BLOCK = 'reason';
+/** Slack caps a text box at 3000 characters; long lists go into more boxes. */
+export const MAX_ID_BOXES = 10;
+const BOX_CHARS = 3000;
+
+export const idsBlock = (box: number) => `customer_ids_${box}`;
+
+export interface DeletionFormValues {
+  /** The text of each IDs box, as typed. */
+  boxes: string[];
+  reason?: string | undefined;
+}
+
+/** "Request customer deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes. */
+export function deletionRequestView(options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string } = {}): ModalView {
+  const given = options.prefill ?? [];
+  const { boxes: prefilled, placed } = fillBoxes(given);
+  const boxes = Math.min(MAX_ID_BOXES, Math.max(1, options.boxes ?? 1, prefilled.length));
+  const left = given.length - placed;
+  const problem =
+    options.problem ??
+    (left > 0 ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.` : undefined);
+  const blocks: KnownBlock[] = [...(problem ? [problemBanner(problem)] : [])];
+  for (let box = 1; box <= boxes; box += 1) {
+    blocks.push(
+      textInput({
+        blockId: idsBlock(box),
+        label: box === 1 ? 'Customer IDs' : `Customer IDs (continued, box ${box})`,
+        optional: box > 1,
+        multiline: true,
+        hint:
+          box === 1
+            ? `Separated by commas, spaces or new lines; repeats are dropped. Up to ${MAX_CUSTOMERS_PER_REQUEST} customers per request.`
+            : 'More IDs, the same way.',
+        initial: prefilled[box - 1],
+        maxLength: BOX_CHARS,
+      }),
+    );
+  }
+  if (boxes < MAX_ID_BOXES) {
+    const add: ActionsBlock = {
+      type: 'actions',
+      block_id: 'add_ids_box',
+      elements: [{ type: 'button', action_id: ADD_IDS_BOX_ACTION, text: { type: 'plain_text', text: 'Add another box for IDs' } }],
+    };
+    blocks.push(add);
+  }
+  blocks.push(
+    textInput({ blockId: REASON_BLOCK, label: 'Reason', multiline: true, hint: 'Why these customers must be deleted: the approvers read it.', initial: options.reason, maxLength: MAX_REASON_LENGTH }),
+    context('Nothing is deleted until another team member approves the request.'),
+  );
+  return modal({
+    callbackId: DELETION_FORM_CALLBACK,
+    title: 'Request deletion',
+    submit: 'Request',
+    close: 'Cancel',
+    blocks,
+    privateMetadata: JSON.stringify({ boxes }),
+  });
+}
+
+export function boxesOf(privateMetadata: string | undefined): number {
+  try {
+    const boxes = (JSON.parse(privateMetadata ?? '{}') as { boxes?: unknown }).boxes;
+    return typeof boxes === 'number' && Number.isInteger(boxes) ? Math.min(MAX_ID_BOXES, Math.max(1, boxes)) : 1;
+  } catch {
+    return 1;
+  }
+}
+
+export function readDeletionForm(values: ViewOutput['state']['values'], boxes: number): DeletionFormValues {
+  return {
+    boxes: Array.from({ length: boxes }, (_, i) => textValue(values, idsBlock(i + 1)) ?? ''),
+    reason: textValue(values, REASON_BLOCK),
+  };
+}
+
+export type DeletionFormCheck =
+  | { ok: true; customerIds: string[]; duplicatesRemoved: number; reason: string }
+  | { ok: false; errors: Record<string, string> };
+
+export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck {
+  const errors: Record<string, string> = {};
+  const perBox = values.boxes.map(splitCustomerIds);
+  perBox.forEach((ids, i) => {
+    const problem = customerIdProblems(ids, 'allowed');
+    if (problem) errors[idsBlock(i + 1)] = problem;
+  });
+  const { ids, removed } = withoutRepeats(perBox.flat());
+  if (ids.length === 0) errors[idsBlock(1)] = 'Enter at least one customer ID.';
+  if (ids.length > MAX_CUSTOMERS_PER_REQUEST && !errors[idsBlock(1)]) {
+    errors[idsBlock(1)] = `That is ${ids.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
+  }
+  if (!values.reason) errors[REASON_BLOCK] = 'Give a reason: the approvers read it.';
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, customerIds: ids, duplicatesRemoved: removed, reason: values.reason ?? '' };
+}
+
+/** IDs spread over boxes of at most 3000 characters, one per line, never split; says how many fit. */
+function fillBoxes(ids: readonly string[]): { boxes: string[]; placed: number } {
+  const boxes: string[] = [];
+  let current = '';
+  let placed = 0;
+  for (const id of ids) {
+    if (id.length > BOX_CHARS) break;
+    const next = current ? `${current}\n${id}` : id;
+    if (next.length <= BOX_CHARS) {
+      current = next;
+    } else {
+      if (boxes.length + 1 >= MAX_ID_BOXES) break;
+      boxes.push(current);
+      current = id;
+    }
+    placed += 1;
+  }
+  if (current) boxes.push(current);
+  return { boxes, placed };
+}

@@ -1,0 +1,78 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { HomeEntry } from '../deps.js';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
+import { listModal } from '../slack-ui/list-modal.js';
+import { escapeAndCut } from '../slack-ui/mrkdwn.js';
+import { slackDate } from '../slack-ui/slack-date.js';
+import { customerCount } from './customer-count.js';
+import type { DeletionContext } from './deletion-context.js';
+import { cancelButton, decisionButtons } from './deletion-messages.js';
+
+/** Requests shown on Home per list; the rest are one click away. */
+export const NEWEST_SHOWN = 5;
+
+export const DELETION_HOME_ACTIONS = {
+  requestDeletion: 'home_request_deletion',
+  allApprovals: 'home_all_approvals',
+  allOwnRequests: 'home_all_own_requests',
+} as const;
+
+/**
+ * The deletion flow on App Home: the requests waiting for this user's approval (approvers only, with the same
+ * decide-once buttons as the approval message), their own pending requests (with Cancel), and the setup.
+ */
+export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
+  return {
+    order: 20,
+    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request customer deletion' },
+    blocks: async (userId) => [...(await approvalsBlocks(ctx, userId)), ...(await ownRequestsBlocks(ctx, userId))],
+    status: () =>
+      ctx.settings
+        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}`
+        : `Customer deletion: not set up (${ctx.missingSettings.join(' and ')} missing)`,
+  };
+}
+
+async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
+  if (!(await ctx.approvers.check(userId)).approver) return [];
+  const filter = { statuses: ['pending' as const], notRequesterId: userId };
+  const [count, newest] = await Promise.all([ctx.store.deletionRequests.count(filter), ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN })]);
+  const blocks: KnownBlock[] = [section(`*Waiting for your approval* (${count})`)];
+  if (count === 0) blocks.push(context('Nothing waits for your approval.'));
+  for (const r of newest) blocks.push(section(requestLine(r, true)), decisionButtons(r, `approve_${r.id}`));
+  if (count > newest.length) blocks.push(actionsRow('all_approvals', button(DELETION_HOME_ACTIONS.allApprovals, `See all ${count}`)));
+  blocks.push(divider());
+  return blocks;
+}
+
+async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
+  const filter = { statuses: ['pending' as const], requesterId: userId };
+  const [count, newest] = await Promise.all([ctx.store.deletionRequests.count(filter), ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN })]);
+  if (count === 0) return [];
+  const blocks: KnownBlock[] = [section(`*Your requests waiting for approval* (${count})`)];
+  for (const r of newest) blocks.push(section(requestLine(r, false)), cancelButton(r, `cancel_${r.id}`));
+  if (count > newest.length) blocks.push(actionsRow('all_own', button(DELETION_HOME_ACTIONS.allOwnRequests, `See all ${count}`)));
+  blocks.push(divider());
+  return blocks;
+}
+
+/** "See all" of the approvals waiting for this user. */
+export async function allApprovalsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
+  if (!(await ctx.approvers.check(userId)).approver) return listModal('Waiting for approval', [], 'Only approvers see these.');
+  const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], notRequesterId: userId, limit: 1000 });
+  const where = ctx.settings ? ` on their messages in <#${ctx.settings.approvalChannelId}>,` : '';
+  return listModal('Waiting for approval', pending.map((r) => requestLine(r, true)), `Decide them${where} or on Home as they come to the top.`);
+}
+
+/** "See all" of this user's own pending requests. */
+export async function ownRequestsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
+  const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], requesterId: userId, limit: 1000 });
+  return listModal('Your requests', pending.map((r) => requestLine(r, false)), 'Cancel them from the message the app sent you, or on Home.');
+}
+
+/** One deletion request in a line (Home and its lists). */
+export function requestLine(r: DeletionRequest, withRequester: boolean): string {
+  const who = withRequester ? `<@${r.requesterId}> asks to delete` : 'to delete';
+  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n_${escapeAndCut(r.reason, 300)}_`;
+}

@@ -1,0 +1,85 @@
+import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { CapabilityDeps } from '../deps.js';
+import { boltLogger } from '../logging/bolt-logger.js';
+import { patientWebClientOptions } from '../slack-api/web-client-options.js';
+import { guardAction, guardView } from '../slack-ui/guard-listener.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
+import { openForm, openModal } from '../slack-ui/open-modal.js';
+import { Approvers } from './approvers.js';
+import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
+import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
+import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
+import type { DeletionContext } from './deletion-context.js';
+import { DELETION_ACTIONS } from './deletion-messages.js';
+import { ADD_IDS_BOX_ACTION, DELETION_FORM_CALLBACK, boxesOf, deletionRequestView } from './deletion-request-form.js';
+import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
+import { deletionSettings, notConfiguredText } from './deletion-settings.js';
+import { deletionSubcommand } from './deletion-subcommand.js';
+import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
+import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
+
+/** The global shortcut declared in manifest.yml. */
+export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
+
+type Button = BlockAction<ButtonAction>;
+
+/**
+ * Customer deletion with a second person's approval: `/mintlink delete`, the shortcut, the request form, the
+ * approval message's buttons and modals, the requester's Cancel, its Home entry and the sweeper.
+ */
+export function register(app: App, deps: CapabilityDeps): void {
+  const configured = deletionSettings(deps.config);
+  const logger = deps.logger.child({ capability: 'deletion-approval' });
+  const ctx: DeletionContext = {
+    store: deps.store,
+    mintApi: deps.mintApi,
+    logger,
+    client: app.client,
+    patientClient: new WebClient(deps.config.slack.botToken, { ...patientWebClientOptions(deps.config.slack.apiUrl), logger: boltLogger(logger) }),
+    settings: configured.ok ? configured.settings : undefined,
+    missingSettings: configured.ok ? [] : configured.missing,
+    approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
+    home: deps.home,
+  };
+  const requestForm = () => (ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)));
+
+  deps.commands.register(deletionSubcommand(ctx));
+  deps.home.add(deletionHomeEntry(ctx));
+  deps.background.add(() => startDeletionSweeper(ctx, sweeperTiming(deps.config.mint.timeoutMs)));
+
+  app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
+  app.action<Button>(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm, logger));
+  app.action<Button>(ADD_IDS_BOX_ACTION, async ({ ack, body }) => {
+    await ack();
+    const view = body.view;
+    if (!view) return;
+    // Same block ids as before: Slack keeps what was typed in the existing boxes.
+    await app.client.views
+      .update({ view_id: view.id, hash: view.hash, view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1 }) })
+      .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
+  });
+
+  // Every handler below reads or writes the database: if it is away, the user is told, never left waiting.
+  app.view<ViewSubmitAction>(DELETION_FORM_CALLBACK, guardView(logger, 'Request deletion', handleDeletionRequestSubmission(ctx)));
+  app.action<Button>(DELETION_ACTIONS.approve, guardAction(logger, handleDecisionButton(ctx, 'approve')));
+  app.action<Button>(DELETION_ACTIONS.reject, guardAction(logger, handleDecisionButton(ctx, 'reject')));
+  app.action<Button>(DELETION_ACTIONS.retry, guardAction(logger, handleRetryButton(ctx)));
+  app.action<Button>(DELETION_ACTIONS.cancel, guardAction(logger, handleCancelButton(ctx)));
+  app.view<ViewSubmitAction>(APPROVE_FORM_CALLBACK, guardView(logger, 'Approve deletion', handleApproveSubmission(ctx)));
+  app.view<ViewSubmitAction>(REJECT_FORM_CALLBACK, guardView(logger, 'Reject deletion', handleRejectSubmission(ctx)));
+
+  // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).
+  for (const [actionId, view] of [
+    [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
+    [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
+  ] as const) {
+    app.action<Button>(
+      actionId,
+      guardAction(logger, async ({ ack, body, client }) => {
+        await ack();
+        await openModal(client, body.trigger_id, await view(ctx, body.user.id), { logger });
+      }),
+    );
+  }
+}

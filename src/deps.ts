@@ -1,0 +1,61 @@
+/*
+ * What the capabilities are given. Types only, and only from the shared parts (never from a capability or
+ * from app.ts), so any capability can depend on this module without an import cycle.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { WorkBudget } from './admission/work-budget.js';
+import type { CommandRegistry } from './commands/command-registry.js';
+import type { Config } from './config/config.js';
+import type { Readiness } from './lifecycle/readiness.js';
+import type { Logger } from './logging/create-logger.js';
+import type { Scrubber } from './logging/secret-scrubber.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { MintApiClient } from './mint-api/mint-api-client.js';
+import type { Store } from './store/store.js';
+
+/** The process's shared parts, made once by main(). */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  scrub: Scrubber;
+  metrics: Metrics;
+  store: Store;
+  mintApi: MintApiClient;
+  readiness: Readiness;
+  /** The admission budget: background work is counted in it too. */
+  work: WorkBudget;
+}
+
+/** A capability's part of App Home. */
+export interface HomeEntry {
+  /** Where it stands on the tab, lowest first. */
+  order: number;
+  /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
+  flow?: { actionId: string; label: string; primary?: boolean };
+  /** Its blocks on one user's Home, read fresh each time (empty when it has nothing for them). */
+  blocks?: (userId: string) => Promise<KnownBlock[]>;
+  /** A line of the status footer (mrkdwn). */
+  status?: () => string;
+}
+
+/** App Home as the capabilities see it: they add their part and ask for refreshes after a change. */
+export interface HomeTab {
+  add(entry: HomeEntry): void;
+  /**
+   * Refreshes, in the background, the Home of these users and of every user with a Home for whom `alsoFor`
+   * says yes (say, the approvers after a deletion request changed).
+   */
+  refresh(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): void;
+}
+
+/** Periodic work a capability runs while the app is up (the deletion sweeper). Returns how to stop it. */
+export type BackgroundWork = () => () => Promise<void>;
+
+/** What each capability's `register(app, deps)` receives. */
+export interface CapabilityDeps extends AppDeps {
+  /** `/mintlink` subcommands: a capability registers its own. */
+  commands: CommandRegistry;
+  home: HomeTab;
+  /** Starts with the app, stops on shutdown. */
+  background: { add(work: BackgroundWork): void };
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
+import { approvalMessage, fullListMessages, outcomeMessage, requesterMessage } from '../../src/deletion-approval/deletion-messages.js';
+import type { DeletionRequest, DeletionStatus } from '../../src/store/deletion-requests.js';
+import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
+
+const STATUSES: DeletionStatus[] = ['pending', 'approved', 'running', 'done', 'failed', 'attention', 'rejected', 'cancelled', 'expired'];
+const longest = (n: number) => Array.from({ length: n }, (_, i) => `${String(i).padStart(4, '0')}${'Z'.repeat(124)}`); // 128 characters each
+
+function request(status: DeletionStatus, customerIds: string[]): DeletionRequest {
+  const now = new Date('2026-11-21T10:00:00Z');
+  return {
+    id: 'DR-ABC234',
+    teamId: 'T1',
+    requesterId: 'U1',
+    customerIds,
+    duplicatesRemoved: 3,
+    reason: 'r'.repeat(1000),
+    status,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + 72 * 3_600_000),
+    updatedAt: now,
+    decidedBy: 'U2',
+    decidedAt: now,
+    decisionNote: status === 'rejected' ? 'n'.repeat(500) : undefined,
+    approvalChannelId: 'C1',
+    approvalMessageTs: '1.2',
+    requesterMessageChannel: 'D1',
+    requesterMessageTs: '3.4',
+    runStartedAt: now,
+    runBy: 'U2',
+    finishedAt: now,
+    outcomeDetail: status === 'failed' ? 'x'.repeat(2000) : undefined,
+    attempts: 2,
+  };
+}
+
+describe('deletion messages', () => {
+  it.each(STATUSES)('stay within Block Kit limits with 1000 IDs of the longest kind (%s)', (status) => {
+    const r = request(status, longest(1000));
+    for (const message of [approvalMessage(r, '<@U2>, <!subteam^S1>'), requesterMessage(r), outcomeMessage(r), ...fullListMessages(r)]) {
+      expect(messageProblems(message)).toEqual([]);
+    }
+  });
+
+  it('list every ID in the thread, and show the first 20 in the message', () => {
+    const ids = longest(1000);
+    const r = request('pending', ids);
+    const thread = fullListMessages(r);
+    const text = JSON.stringify(thread);
+    expect(ids.every((id) => text.includes(id))).toBe(true);
+    expect(thread.every((m) => m.blocks.length <= 50)).toBe(true);
+    expect(JSON.stringify(approvalMessage(r, ''))).toContain('and 980 more: the full list is in the thread');
+    expect(fullListMessages(request('pending', ['a', 'b']))).toEqual([]);
+  });
+
+  it('put Approve/Reject on pending requests, a retry on failed or interrupted ones, nothing otherwise', () => {
+    const actions = (status: DeletionStatus) => JSON.stringify(approvalMessage(request(status, ['a']), '')).match(/"action_id":"([a-z_]+)"/g) ?? [];
+    expect(actions('pending')).toEqual(['"action_id":"deletion_approve"', '"action_id":"deletion_reject"']);
+    expect(actions('failed')).toEqual(['"action_id":"deletion_retry"']);
+    expect(actions('attention')).toEqual(['"action_id":"deletion_retry"']);
+    for (const status of ['approved', 'running', 'done', 'rejected', 'cancelled', 'expired'] as const) expect(actions(status)).toEqual([]);
+  });
+
+  it('show every ID in the approval modal, within the modal limits', () => {
+    const ids = longest(1000);
+    const view = approveView(request('pending', ids));
+    expect(viewProblems(view)).toEqual([]);
+    expect(ids.every((id) => JSON.stringify(view).includes(id))).toBe(true);
+    expect(view.submit?.text).toBe('Delete 1000 customers');
+    expect(viewProblems(rejectView(request('pending', ids)))).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { WorkBudget } from '../../src/admission/work-budget.js';
+import { Readiness } from '../../src/lifecycle/readiness.js';
+import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+
+describe('Readiness', () => {
+  const scrub = createSecretScrubber(['pw-secret-123']);
+
+  it('is ready once migrated and while the store answers', async () => {
+    const readiness = new Readiness({ ping: async () => undefined }, scrub, new WorkBudget(10));
+    expect(await readiness.check()).toEqual({ ready: false, reason: 'database migrations not applied yet' });
+    readiness.markMigrated();
+    expect(await readiness.check()).toEqual({ ready: true });
+    readiness.markStopping();
+    expect(await readiness.check()).toEqual({ ready: false, reason: 'shutting down' });
+  });
+
+  it('is not ready while its work budget is full, so a load balancer sends new requests elsewhere', async () => {
+    const work = new WorkBudget(2);
+    const readiness = new Readiness({ ping: async () => undefined }, scrub, work);
+    readiness.markMigrated();
+    work.tryAcquire();
+    expect(await readiness.check()).toEqual({ ready: true });
+    work.tryAcquire();
+    expect(await readiness.check()).toEqual({ ready: false, reason: 'saturated: 2 of 2 requests in progress' });
+    work.release();
+    expect(await readiness.check()).toEqual({ ready: true });
+    readiness.markStopping();
+    expect(await readiness.check()).toEqual({ ready: false, reason: 'shutting down' });
+  });
+
+  it('says why the database is not ready, without secrets', async () => {
+    const failing = new Readiness({ ping: async () => Promise.reject(new Error('password pw-secret-123 rejected')) }, scrub, new WorkBudget(10));
+    expect(await failing.check()).toEqual({ ready: false, reason: 'database unreachable: password [redacted] rejected' });
+    const unmigrated = new Readiness({ ping: async () => undefined }, scrub, new WorkBudget(10));
+    unmigrated.markMigrationFailed(Object.assign(new Error('x'), { code: 'EACCES' }));
+    expect(await unmigrated.check()).toEqual({ ready: false, reason: 'database migrations not applied: EACCES' });
+  });
+});
