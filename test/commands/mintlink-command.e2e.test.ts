@@ -74,7 +74,7 @@ describe('/mintlink request signatures (HTTP mode)', () => {
     const res = await response;
     expect(res.status).toBe(401);
     expect(await res.text()).not.toContain('mintlink');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await running.app.waitForIdle();
     expect(fakes.slack.calls).toEqual([]);
     expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
     const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
@@ -98,7 +98,7 @@ describe('/mintlink over HTTP while in Socket Mode', () => {
     const fields = slashCommand(fakes.slack, 'help');
     const res = await running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign);
     expect(res.status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await running.app.waitForIdle();
     expect(fakes.slack.calls).toEqual([]);
     expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
   });

@@ -378,7 +378,7 @@ describeEachEngine('customer deletion', (engine, create) => {
     const carolView = await flow.openDecision(other, ts, 'approve', CAROL);
     await Promise.all([app.submitView(bobView, {}, BOB), other.submitView(carolView, {}, CAROL)]);
     await flow.waitForStatus(ts, '*Deleted* 1 customer');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all([app.waitForIdle(), other.waitForIdle()]);
     expect(flow.patches()).toHaveLength(1);
   });
 });

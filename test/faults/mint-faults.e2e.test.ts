@@ -68,28 +68,6 @@ describe('Mint service faults', () => {
     expect(await metrics()).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="429"\} [1-9]/);
   });
 
-  it('overloaded: new commands are turned away at once, help still answers, and work resumes after', async () => {
-    const busy = await fakes.startApp('http', { env: { MAX_WORK_IN_FLIGHT: '2', MINT_API_TIMEOUT_MS: '2000' } });
-    try {
-      fakes.mint.failNext('list_templates', { mode: 'hang' }, 2);
-      const first = await busy.command(`templates ${DEMO_CONTRACT_ID}`);
-      const second = await busy.command(`templates ${DEMO_CONTRACT_ID}`);
-      expect([first.ack, second.ack]).toEqual([undefined, undefined]); // both started
-      const third = await busy.command(`templates ${DEMO_CONTRACT_ID}`);
-      expect(third.ack).toEqual({ response_type: 'ephemeral', text: ':hourglass: The app is very busy right now, so it did not start this. Please try again in a few seconds.' });
-      expect((await busy.command('help')).ack?.response_type).toBe('ephemeral');
-      await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 2, 2_000, 'both calls, after their acks');
-      expect(fakes.mint.requestsTo('list_templates')).toHaveLength(2);
-      expect(await (await fetch(`${busy.baseUrl}/metrics`)).text()).toMatch(/mintlink_commands_handled_total\{subcommand="templates",outcome="busy"\} 1/);
-      await fakes.slack.waitForResponse(first.fields.response_url ?? '', 1, 8_000); // the hung calls time out (2 s)
-      await fakes.slack.waitForResponse(second.fields.response_url ?? '', 1, 8_000);
-      const later = await busy.command(`templates ${DEMO_CONTRACT_ID}`);
-      expect(later.ack).toBeUndefined();
-    } finally {
-      await busy.stop();
-    }
-  });
-
   it('down: says the service cannot be reached and that nothing was created', async () => {
     const down = await fakes.startApp('http', { env: { MINT_API_BASE_URL: `http://127.0.0.1:${await freePort()}`, MINT_API_TIMEOUT_MS: '500' } });
     try {

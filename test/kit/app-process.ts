@@ -137,6 +137,21 @@ export class AppProcess {
     }
   }
 
+  /**
+   * Resolves once the app has no work in flight (its `mintlink_work_in_flight` gauge reads 0): every request
+   * and background refresh counts there until its last call ends, so this is the signal that whatever the
+   * test's requests started has finished (used before checking that something did NOT happen).
+   */
+  async waitForIdle(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const metrics = await (await fetch(`${this.baseUrl}/metrics`)).text();
+      if (/^mintlink_work_in_flight 0$/m.test(metrics)) return;
+      if (Date.now() > deadline) throw new Error(`work still in flight after ${timeoutMs} ms: ${/^mintlink_work_in_flight .*$/m.exec(metrics)?.[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   /** A POST to the app's HTTP port, signed like Slack's (or deliberately not). */
   async postSigned(path: string, body: string, contentType: string, sign: SignOptions = {}): Promise<Response> {
     const headers: Record<string, string> = {

@@ -111,7 +111,7 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     const ack = await running.app.submitView(view, entries);
     expect(ack?.response_action).toBe('errors');
     expect(Object.keys(ack?.errors as object).sort()).toEqual([...blocks].sort());
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await running.app.waitForIdle();
     expect(fakes.mint.requests).toEqual([]);
     expect(fakes.slack.callsTo('views.update')).toEqual([]);
     expect(fakes.slack.callsTo('chat.postMessage')).toEqual([]);

@@ -47,7 +47,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
     }
     await Promise.all([c, a, b].map((replica, i) => replica.submitView(views[i]!, {}, APPROVERS[i])));
     await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'), 8_000, 'the deletion');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all([a, b, c].map((replica) => replica.waitForIdle()));
     expect(fakes.mint.requestsTo('delete_customers')).toHaveLength(1);
 
     const store = a.openStore();

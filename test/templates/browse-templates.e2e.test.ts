@@ -109,7 +109,7 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
   ])('answers %s with an ephemeral error and no call', async (_name, text, problem) => {
     const { ack, fields } = await running.app.command(text);
     expect(ack).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining(problem) });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await running.app.waitForIdle();
     expect(fakes.mint.requests).toEqual([]);
     expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
   });

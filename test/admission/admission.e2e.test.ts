@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BUSY_TEXT } from '../../src/admission/admission-middleware.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../src/links/link-form.js';
+import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
+import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
+import { encodePageState } from '../../src/templates/page-state.js';
+import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
+import type { AppProcess } from '../kit/app-process.js';
+import { useFakes } from '../kit/fakes.js';
+import { viewSubmission } from '../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import { stateValues } from '../kit/view-state.js';
+
+/**
+ * One budget of work in flight for the whole process (MAX_WORK_IN_FLIGHT): once full, every kind of request
+ * is answered "busy" at once, the way its kind allows, nothing queues, and /readyz says the app is saturated.
+ */
+describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mode) => {
+  const fakes = useFakes();
+  let app: AppProcess | undefined;
+  afterEach(async () => {
+    expectNoRejectedSlackCalls(fakes.slack);
+    await app?.stop();
+  });
+
+  const metrics = async () => (await fetch(`${app?.baseUrl}/metrics`)).text();
+
+  it('answers every kind of request "busy" while the budget is full, and takes work again once it frees', async () => {
+    app = await fakes.startApp(mode, { env: { MAX_WORK_IN_FLIGHT: '2', MINT_API_TIMEOUT_MS: '1500' } });
+    // Two templates commands whose Mint calls hang hold the whole budget until the calls time out (1.5 s).
+    fakes.mint.failNext('list_templates', { mode: 'hang' }, 2);
+    const holders = [await app.command(`templates ${DEMO_CONTRACT_ID}`), await app.command(`templates ${DEMO_CONTRACT_ID}`)];
+    expect(holders.map((h) => h.ack)).toEqual([undefined, undefined]);
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 2, 3_000, 'both Mint calls');
+
+    // A command: the ack itself says so.
+    for (const text of ['link', 'help']) {
+      expect((await app.command(text)).ack).toEqual({ response_type: 'ephemeral', text: BUSY_TEXT });
+    }
+    // A click on a page button: acknowledged, and the clicker told through its response_url.
+    const page = { blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: PAGE_ACTIONS.next, text: { type: 'plain_text', text: 'Next' }, value: encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' }) }] }] };
+    const clickUrl = await app.click(page, PAGE_ACTIONS.next);
+    const [note] = await fakes.slack.waitForResponse(clickUrl);
+    expect(note?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
+    // A form submission: an inline error; the form stays open and filled.
+    const form = { id: 'V0BUSY', callback_id: LINK_FORM_CALLBACK, ...linkFormView() };
+    const submitted = await app.interact(viewSubmission(form, stateValues(form, { [LINK_BLOCKS.nftId]: 'nft-busy' })));
+    expect(submitted).toEqual({ response_action: 'errors', errors: { [LINK_BLOCKS.nftId]: expect.stringContaining('very busy') } });
+    // A shortcut: a notice in a modal opened with its trigger.
+    await app.shortcut(CREATE_LINK_SHORTCUT);
+    const notice = await fakes.slack.waitForCall('views.open');
+    expect(textOf(notice.params.view)).toContain('very busy');
+    // An event: acknowledged, counted, and dropped.
+    await app.event({ type: 'app_home_opened', user: 'U0ALICE01', channel: 'D0ALICE01', tab: 'home' });
+
+    const readyz = await fetch(`${app.baseUrl}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toEqual({ status: 'not ready', reason: 'saturated: 2 of 2 requests in progress' });
+    const counted = await metrics();
+    for (const [kind, n] of [['command', 2], ['action', 1], ['view', 1], ['shortcut', 1], ['event', 1]] as const) {
+      expect(counted).toContain(`mintlink_busy_refusals_total{kind="${kind}"} ${n}`);
+    }
+    expect(counted).toMatch(/^mintlink_work_in_flight 2$/m);
+    expect(fakes.mint.requests).toHaveLength(2); // nothing refused reached the service
+    expect(fakes.slack.callsTo('views.publish')).toEqual([]);
+
+    // The hung calls time out; their users are told; the budget frees and new work is taken.
+    for (const holder of holders) await fakes.slack.waitForResponse(holder.fields.response_url ?? '', 1, 8_000);
+    await app.waitForIdle();
+    expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+    const { open } = await app.commandOpeningModal('link');
+    expect(open.params.view).toMatchObject({ callback_id: LINK_FORM_CALLBACK });
+  });
+});
