@@ -1,0 +1,42 @@
+// The structure rules of src/ (`npm run lint:deps`, run by CI): no import cycles, capabilities never reach
+// into each other, and the shared parts never depend on a capability or on the app's wiring.
+const capabilities = '(links|wallets|templates|deletion-approval|home)';
+const shared = '(admission|audit|commands|config|health|lifecycle|logging|metrics|mint-api|mock-mint-api|slack-api|slack-ui|store)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle (type-only imports included).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'capabilities-stay-apart',
+      severity: 'error',
+      comment: 'A capability uses another only through what src/deps.ts gives it (the Home tab, the command registry).',
+      from: { path: `^src/${capabilities}/` },
+      to: { path: `^src/${capabilities}/`, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'shared-parts-know-no-capability',
+      severity: 'error',
+      comment: 'Shared parts and the dependency types are used by the capabilities, never the other way round.',
+      from: { path: [`^src/${shared}/`, '^src/deps\\.ts$'] },
+      to: { path: [`^src/${capabilities}/`, '^src/app\\.ts$', '^src/main\\.ts$'] },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
