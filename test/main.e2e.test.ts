@@ -104,7 +104,7 @@ describe('shutdown', () => {
     await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id, 5_000);
     await fakes.slack.waitForCall('chat.postMessage', (c) => String(c.params.text).startsWith('Mint link created'), 5_000);
     expect(await exited).toBe(0);
-    expect(app.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ inFlight: 1 });
+    expect(app.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ workInFlight: 1 });
 
     const store = app.openStore();
     try {

@@ -1,8 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Pool, RetryAgent, type Dispatcher } from 'undici';
+import { Pool, RetryAgent, type Dispatcher, type RetryHandler } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { MintCircuit, type CircuitPosition, type MintCircuitOptions } from './circuit.js';
 import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
 import { isRecord, parseTemplatePage, type MintRecord, type TemplatePage } from './responses.js';
 import { PRE_SEND_ERROR_CODES, parseRetryAfter, retryDecision } from './retry-policy.js';
@@ -16,13 +18,18 @@ import {
   type DeleteCustomersRequest,
   type ListTemplatesRequest,
 } from './schemas.js';
+import { ServicePause } from './service-pause.js';
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
 
-/** How the service last answered this process: for status displays. */
+/** How the service last answered this process, and whether calls are held back: for status displays. */
 export interface MintServiceStatus {
   lastAnsweredAt: Date | undefined;
   lastFailure: { at: Date; kind: MintApiError['kind'] } | undefined;
+  /** 'open': the service has been failing and calls fail at once, without being sent. */
+  readonly circuit: CircuitPosition;
+  /** Set while the service's own request to wait (429, or 503 with Retry-After) holds every call back. */
+  readonly pausedUntil?: Date | undefined;
 }
 
 export interface MintApiClientOptions {
@@ -35,42 +42,50 @@ export interface MintApiClientOptions {
   logger?: Logger;
   maxRetries?: number;
   retryBaseDelayMs?: number;
-  /** Connections kept alive to the service. */
-  connections?: number;
-  /**
-   * Calls allowed to wait for a connection at once. Beyond it a call fails at once: a slow service would
-   * otherwise gather a queue that can only time out, holding memory meanwhile.
-   */
-  maxPending?: number;
+  /** When the circuit opens and how long it stays open; tests use small numbers. */
+  breaker?: Partial<MintCircuitOptions>;
+  /** How long to hold calls back after a 429 that has no Retry-After. */
+  defaultPauseMs?: number;
+  /** Milliseconds since the epoch, for the service's requests to wait; tests pass a clock they move by hand. */
+  now?: () => number;
 }
 
+/** Far more than any answer of the spec's four operations; beyond it undici ends the response. */
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
-export const MINT_CONNECTIONS = 32;
-export const MAX_PENDING_PER_CONNECTION = 8;
+const DEFAULT_PAUSE_MS = 5_000;
 
-/** The only code that talks to the Mint service. */
+/**
+ * The only code that talks to the Mint service. One instance serves the whole process, so the service's
+ * signals (requests to wait, outages) hold back every operation. It does not limit how many calls are in
+ * flight: the app bounds its work as a whole, and a second, smaller bound here would refuse work that the
+ * service could do.
+ */
 export class MintApiClient {
-  private readonly pool: Pool;
   private readonly dispatcher: Dispatcher;
   private readonly basePath: string;
   private readonly deadlines = new WeakMap<AbortSignal, number>();
-  private readonly maxPending: number;
-  private pending = 0;
-  readonly status: MintServiceStatus = { lastAnsweredAt: undefined, lastFailure: undefined };
+  private readonly pause: ServicePause;
+  private readonly circuit: MintCircuit;
+  readonly status: MintServiceStatus;
 
   constructor(private readonly options: MintApiClientOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    const connections = options.connections ?? MINT_CONNECTIONS;
-    this.maxPending = options.maxPending ?? connections * MAX_PENDING_PER_CONNECTION;
-    this.pool = new Pool(base.origin, { connections });
-    this.dispatcher = new RetryAgent(this.pool, {
+    this.pause = new ServicePause({
+      defaultPauseMs: options.defaultPauseMs ?? DEFAULT_PAUSE_MS,
+      now: options.now ?? Date.now,
+    });
+    this.circuit = new MintCircuit(options.breaker, options.logger);
+    this.status = serviceStatus(this.pause, this.circuit);
+    this.dispatcher = new RetryAgent(new Pool(base.origin, { maxResponseSize: MAX_RESPONSE_BYTES }), {
       throwOnError: false, // after the last try, hand back the response itself so its message can be read
-      retry: retryDecision({
-        maxRetries: options.maxRetries ?? 2,
-        baseDelayMs: options.retryBaseDelayMs ?? 250,
-        remainingMs: (signal) => (this.deadlines.get(signal as AbortSignal) ?? Infinity) - Date.now(),
-      }),
+      retry: this.retryNoting(
+        retryDecision({
+          maxRetries: options.maxRetries ?? 2,
+          baseDelayMs: options.retryBaseDelayMs ?? 250,
+          remainingMs: (signal) => (this.deadlines.get(signal as AbortSignal) ?? Infinity) - Date.now(),
+        }),
+      ),
     });
   }
 
@@ -111,24 +126,31 @@ export class MintApiClient {
     await this.dispatcher.close();
   }
 
-  private async call(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
-    if (this.pending >= this.maxPending) {
-      this.options.metrics?.mintApiCalls.inc({ operation, status: 'shed' });
-      throw new MintApiError('unavailable', `The app has ${this.pending} requests waiting for the Mint service already; this one was not sent.`);
+  /** Sends one operation unless the service asked for a pause or is known to be down. */
+  private async call(
+    operation: MintOperation,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body: unknown,
+  ): Promise<unknown> {
+    const refusal = this.pause.refusal() ?? this.circuit.refusal();
+    if (refusal) {
+      this.options.metrics?.mintApiCalls.inc({ operation, status: 'not_sent' });
+      throw refusal;
     }
-    this.pending += 1;
-    try {
-      return await this.send(operation, method, path, body);
-    } finally {
-      this.pending -= 1;
-    }
+    return this.circuit.run(() => this.send(operation, method, path, body));
   }
 
-  private async send(operation: MintOperation, method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<unknown> {
+  private async send(
+    operation: MintOperation,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body: unknown,
+  ): Promise<unknown> {
     const started = performance.now();
     // Not AbortSignal.timeout: its timer would outlive the call by up to the whole budget, under load by thousands.
     const budget = new AbortController();
-    const timer = setTimeout(() => budget.abort(new DOMException('The Mint operation timed out.', 'TimeoutError')), this.options.timeoutMs);
+    const timer = setTimeout(() => budget.abort(timedOut()), this.options.timeoutMs);
     const { signal } = budget;
     this.deadlines.set(signal, Date.now() + this.options.timeoutMs);
     let status = 'network';
@@ -146,12 +168,14 @@ export class MintApiClient {
       });
       status = String(response.statusCode);
       if (response.statusCode < 500) this.status.lastAnsweredAt = new Date(); // it answered, even if to refuse
-      const text = await readText(response.body);
+      const text = await response.body.text(); // undici ends it past maxResponseSize
       return this.interpret(response.statusCode, response.headers, text);
     } catch (error) {
       const failure = this.toMintApiError(error, signal, method !== 'GET');
       if (failure.status === undefined) status = failure.kind;
-      if (!['rejected', 'not_found'].includes(failure.kind)) this.status.lastFailure = { at: new Date(), kind: failure.kind };
+      if (!['rejected', 'not_found'].includes(failure.kind)) {
+        this.status.lastFailure = { at: new Date(), kind: failure.kind };
+      }
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -162,6 +186,18 @@ export class MintApiClient {
     }
   }
 
+  /**
+   * The retry decision, first taking note of each answer it is shown (every answer from 300 up, with
+   * throwOnError off): a 429 that a GET absorbs by trying again still asks the whole app to wait.
+   */
+  private retryNoting(decide: RetryHandler.RetryCallback): RetryHandler.RetryCallback {
+    return (error, context, callback) => {
+      const { statusCode, headers } = error as Error & { statusCode?: number; headers?: IncomingHttpHeaders };
+      if (statusCode !== undefined) this.pause.noteAnswer(statusCode, parseRetryAfter(headers?.['retry-after']));
+      decide(error, context, callback);
+    };
+  }
+
   private interpret(status: number, headers: Dispatcher.ResponseData['headers'], text: string): unknown {
     const contentType = headerValue(headers['content-type']);
     if (status >= 200 && status < 300) {
@@ -169,12 +205,17 @@ export class MintApiClient {
       try {
         return JSON.parse(text);
       } catch {
-        throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', { status, outcomeUnknown: true });
+        throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', {
+          status,
+          outcomeUnknown: true,
+        });
       }
     }
     const kind = kindForStatus(status);
     const serviceMessage = serviceMessageFromBody(text, contentType, this.options.scrub);
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
+    // Noted already by the retry decision, as undici works today; the final answer must not depend on that.
+    this.pause.noteAnswer(status, retryAfterMs);
     throw new MintApiError(kind, `The Mint service answered ${status}${serviceMessage ? `: ${serviceMessage}` : '.'}`, {
       status,
       ...(serviceMessage ? { serviceMessage } : {}),
@@ -188,14 +229,17 @@ export class MintApiClient {
     const seconds = this.options.timeoutMs / 1000;
     const code = (error as { code?: string }).code;
     if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new MintApiError('timeout', `The Mint service did not answer within ${seconds} s.`, { outcomeUnknown: changes });
+      const message = `The Mint service did not answer within ${seconds} s.`;
+      return new MintApiError('timeout', message, { outcomeUnknown: changes });
     }
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return new MintApiError('bad_response', 'The Mint service answered with more data than expected.', { outcomeUnknown: changes });
+      const message = 'The Mint service answered with more data than expected.';
+      return new MintApiError('bad_response', message, { outcomeUnknown: changes });
     }
     const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
     const neverSent = code !== undefined && PRE_SEND_ERROR_CODES.includes(code);
-    return new MintApiError('network', `Could not reach the Mint service (${this.options.scrub(reason)}).`, { outcomeUnknown: changes && !neverSent });
+    const message = `Could not reach the Mint service (${this.options.scrub(reason)}).`;
+    return new MintApiError('network', message, { outcomeUnknown: changes && !neverSent });
   }
 }
 
@@ -208,23 +252,28 @@ function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 function expectRecord(value: unknown): MintRecord {
   if (isRecord(value)) return value;
-  throw new MintApiError('bad_response', 'The Mint service answered with JSON that is not an object.', { outcomeUnknown: true });
+  const message = 'The Mint service answered with JSON that is not an object.';
+  throw new MintApiError('bad_response', message, { outcomeUnknown: true });
+}
+
+function timedOut(): DOMException {
+  return new DOMException('The Mint operation timed out.', 'TimeoutError');
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      throw Object.assign(new Error('response too large'), { code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Live: the answers are recorded by the client, the rest is read when a display asks. */
+function serviceStatus(pause: ServicePause, circuit: MintCircuit): MintServiceStatus {
+  return {
+    lastAnsweredAt: undefined,
+    lastFailure: undefined,
+    get circuit() {
+      return circuit.position;
+    },
+    get pausedUntil() {
+      return pause.pausedUntil;
+    },
+  };
 }

@@ -7,24 +7,32 @@ import type { MintApiError } from '../mint-api/mint-api-error.js';
  */
 export function mintErrorText(error: MintApiError, thing: string, created?: string): string {
   const said = error.details.serviceMessage ? ` It said: “${error.details.serviceMessage}”` : '';
-  const unknown = error.details.outcomeUnknown && created
-    ? ` ${capitalize(thing)} may have been ${created} anyway: check before trying again.`
-    : '';
+  const unknown =
+    error.details.outcomeUnknown && created
+      ? ` ${capitalize(thing)} may have been ${created} anyway: check before trying again.`
+      : '';
   const nothing = created ? ` Nothing was ${created}.` : '';
   switch (error.kind) {
-    case 'rejected':
-      return `The Mint service rejected the request (HTTP ${error.status ?? '4xx'}).${said || ' Check the values and try again.'}`;
+    case 'rejected': {
+      const advice = said || ' Check the values and try again.';
+      return `The Mint service rejected the request (HTTP ${error.status ?? '4xx'}).${advice}`;
+    }
     case 'unauthorized':
-      return `The Mint service refused the app's credentials (HTTP ${error.status ?? 401}). Ask the app's operator to check MINT_API_KEY.${nothing}`;
-    case 'not_found':
-      return `The Mint service could not find what the request refers to (HTTP 404).${said || ' Check the identifiers and try again.'}`;
+      return (
+        `The Mint service refused the app's credentials (HTTP ${error.status ?? 401}). ` +
+        `Ask the app's operator to check MINT_API_KEY.${nothing}`
+      );
+    case 'not_found': {
+      const advice = said || ' Check the identifiers and try again.';
+      return `The Mint service could not find what the request refers to (HTTP 404).${advice}`;
+    }
     case 'rate_limited': {
       const wait = error.details.retryAfterSeconds;
-      return `The Mint service is receiving too many requests.${wait ? ` Try again in ${formatWait(wait)}.` : ' Try again in a minute.'}${nothing}`;
+      const when = wait ? ` Try again in ${formatWait(wait)}.` : ' Try again in a minute.';
+      return `The Mint service is receiving too many requests.${when}${nothing}`;
     }
     case 'unavailable':
-      if (error.status === undefined) return `The Mint service is busy: too many requests are waiting for it. Try again in a moment.${nothing}`;
-      return `The Mint service is unavailable right now (HTTP ${error.status}). Try again in a few minutes.${said}${unknown}`;
+      return unavailableText(error, said, unknown, nothing);
     case 'timeout':
       return `${error.message}${unknown || ' Try again in a moment.'}`;
     case 'network':
@@ -32,6 +40,24 @@ export function mintErrorText(error: MintApiError, thing: string, created?: stri
     case 'bad_response':
       return `The Mint service answered in a way the app could not read.${unknown}`;
   }
+}
+
+/**
+ * With a status, the service answered 5xx. Without, the app held the request back: the service asked it to
+ * wait (then it said how long), or the circuit breaker is open after repeated failures.
+ */
+function unavailableText(error: MintApiError, said: string, unknown: string, nothing: string): string {
+  if (error.status !== undefined) {
+    return (
+      `The Mint service is unavailable right now (HTTP ${error.status}). Try again in a few minutes.` +
+      `${said}${unknown}`
+    );
+  }
+  const wait = error.details.retryAfterSeconds;
+  if (wait) {
+    return `The Mint service is unavailable and asked the app to wait: try again in ${formatWait(wait)}.${nothing}`;
+  }
+  return 'The Mint service has been failing; the app paused calls for a few seconds: try again in a moment.' + nothing;
 }
 
 function capitalize(text: string): string {

@@ -27,7 +27,7 @@ describe('loadConfig', () => {
         mint: { baseUrl: 'https://mint.example.com/api', timeoutMs: 10_000 },
         store: { engine: 'sqlite', path: 'data/mintlink.sqlite' },
         deletion: { approvalChannelId: undefined, approvers: { users: [], userGroups: [] }, requestTtlHours: 72 },
-        maxWorkInFlight: 300,
+        maxWorkInFlight: 1000,
         logLevel: 'info',
       },
     });

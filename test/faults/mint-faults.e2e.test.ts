@@ -61,11 +61,19 @@ describe('Mint service faults', () => {
     expect(text).toMatch(/mintlink_mint_api_call_duration_seconds_bucket\{le="1",operation="list_templates",status="502"\} [1-9]/);
   });
 
-  it('429: a POST is not repeated and the user is told when to try again; a GET waits out a short Retry-After', async () => {
-    fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '20' } });
-    expect((await createLink('nft-429')).outcome).toContain('receiving too many requests. Try again in 20 seconds. Nothing was created.');
+  it('429: a POST is not repeated, the user is told when to try again, and nothing is sent until then', async () => {
+    fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '2' } });
+    expect((await createLink('nft-429')).outcome).toContain('receiving too many requests. Try again in 2 seconds. Nothing was created.');
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
     expect(await metrics()).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="429"\} [1-9]/);
+    // The service asked for 2 s of quiet: another operation at once is not sent, and the user is told why.
+    const paused = await listTemplates();
+    expect(String(paused.answer?.text)).toMatch(/receiving too many requests\. Try again in [12] seconds?\./);
+    expect(fakes.mint.requestsTo('list_templates')).toHaveLength(0);
+    expect(await metrics()).toMatch(/mintlink_mint_api_calls_total\{operation="list_templates",status="not_sent"\} 1/);
+    // Once the time has passed, calls go through again.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await createLink('nft-after-429')).outcome).toContain('Mint link created');
   });
 
   it('down: says the service cannot be reached and that nothing was created', async () => {

@@ -1,6 +1,7 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { MintApiClient, type MintApiClientOptions } from '../../src/mint-api/mint-api-client.js';
@@ -10,6 +11,7 @@ import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { freePort } from '../kit/free-port.js';
 
 const API_KEY = 'mint-key-SECRET-123456';
+const link = { nftId: 'n', walletOptions: 'CUSTODIAL' } as const;
 
 let mint: MockMintService;
 const clients: MintApiClient[] = [];
@@ -36,6 +38,27 @@ async function failure(promise: Promise<unknown>): Promise<MintApiError> {
   return error as MintApiError;
 }
 
+/** A clock for the pauses the service asks for, moved by hand instead of waited for. */
+function manualClock(start = Date.parse('2030-01-01T00:00:00Z')) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+/** Counts undici's failed connection attempts to `port`: `first` settles at the first, a signal instead of a guess. */
+function watchConnectErrors(port: number) {
+  let count = 0;
+  let signalFirst = () => {};
+  const first = new Promise<void>((resolve) => (signalFirst = resolve));
+  const onError = (message: unknown) => {
+    if (Number((message as { connectParams: { port: unknown } }).connectParams.port) !== port) return;
+    count += 1;
+    signalFirst();
+  };
+  diagnosticsChannel.subscribe('undici:client:connectError', onError);
+  const stop = () => diagnosticsChannel.unsubscribe('undici:client:connectError', onError);
+  return { first, count: () => count, stop };
+}
+
 beforeAll(async () => {
   mint = new MockMintService({ apiKey: API_KEY });
   await mint.listen();
@@ -48,12 +71,24 @@ afterEach(async () => {
 
 describe('requests', () => {
   it('creates a link with exactly the given fields, the defaults, and the headers of the spec', async () => {
-    const result = await client().createLink({ nftId: 'nft-1', walletOptions: 'CUSTODIAL', email: 'a@b.co', customerId: ['c1', 'c2'] });
+    const result = await client().createLink({
+      nftId: 'nft-1',
+      walletOptions: 'CUSTODIAL',
+      email: 'a@b.co',
+      customerId: ['c1', 'c2'],
+    });
     const [request] = mint.requestsTo('create_link');
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe('/v1/link');
     expect(request?.headers).toEqual({ 'x-api-key': API_KEY, accept: '*/*', 'content-type': 'application/json' });
-    expect(request?.body).toEqual({ nftId: 'nft-1', walletOptions: 'CUSTODIAL', email: 'a@b.co', customerId: ['c1', 'c2'], type: 'GENERAL', isActive: true });
+    expect(request?.body).toEqual({
+      nftId: 'nft-1',
+      walletOptions: 'CUSTODIAL',
+      email: 'a@b.co',
+      customerId: ['c1', 'c2'],
+      type: 'GENERAL',
+      isActive: true,
+    });
     expect(result).toMatchObject({ nftId: 'nft-1', url: expect.stringMatching(/^https:\/\//) });
   });
 
@@ -61,7 +96,10 @@ describe('requests', () => {
     await expect(client().createWallet()).resolves.toBeUndefined();
     await expect(client().createWallet({ userId: 'cus_42' })).resolves.toBeUndefined();
     expect(mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{}, { userId: 'cus_42' }]);
-    expect(mint.wallets).toEqual([expect.objectContaining({ createdUser: true }), { userId: 'cus_42', createdUser: false }]);
+    expect(mint.wallets).toEqual([
+      expect.objectContaining({ createdUser: true }),
+      { userId: 'cus_42', createdUser: false },
+    ]);
   });
 
   it('deletes customers with a JSON array body', async () => {
@@ -90,7 +128,13 @@ describe('requests', () => {
     mint.templateShape = 'array';
     const page = await client().listTemplates({ contractId: DEMO_CONTRACT_ID, limit: 5 });
     expect(page.total).toBeUndefined();
-    expect(page.items.map((t) => (t as { id: string }).id)).toEqual(['tmpl_123', 'tmpl_122', 'tmpl_121', 'tmpl_120', 'tmpl_119']);
+    expect(page.items.map((t) => (t as { id: string }).id)).toEqual([
+      'tmpl_123',
+      'tmpl_122',
+      'tmpl_121',
+      'tmpl_120',
+      'tmpl_119',
+    ]);
   });
 
   it.each([
@@ -117,7 +161,9 @@ describe('requests', () => {
   });
 
   it('refuses to send input the spec does not allow', async () => {
-    const error = await failure(client().createLink({ nftId: ' ', walletOptions: 'CUSTODIAL', email: 'nope', customerId: ['a', 'a'] }));
+    const error = await failure(
+      client().createLink({ nftId: ' ', walletOptions: 'CUSTODIAL', email: 'nope', customerId: ['a', 'a'] }),
+    );
     expect(error.kind).toBe('rejected');
     expect(error.status).toBeUndefined();
     expect(error.message).toContain('nftId');
@@ -131,7 +177,11 @@ describe('requests', () => {
 
 describe('errors', () => {
   it('turns a 400 into "rejected" with the service message', async () => {
-    mint.failNext('create_link', { mode: 'status', status: 400, body: { message: ['nftId does not exist'], error: 'Bad Request' } });
+    mint.failNext('create_link', {
+      mode: 'status',
+      status: 400,
+      body: { message: ['nftId does not exist'], error: 'Bad Request' },
+    });
     const error = await failure(client().createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
     expect(error).toMatchObject({ kind: 'rejected', status: 400, details: { serviceMessage: 'nftId does not exist' } });
     expect(error.message).toBe('The Mint service answered 400: nftId does not exist');
@@ -158,7 +208,11 @@ describe('errors', () => {
   });
 
   it('cuts a long service message and removes the API key from it', async () => {
-    mint.failNext('create_wallet', { mode: 'status', status: 422, body: { message: `key ${API_KEY} is odd ${'x'.repeat(1000)}` } });
+    mint.failNext('create_wallet', {
+      mode: 'status',
+      status: 422,
+      body: { message: `key ${API_KEY} is odd ${'x'.repeat(1000)}` },
+    });
     const error = await failure(client().createWallet());
     expect(error.details.serviceMessage?.length).toBeLessThanOrEqual(300);
     expect(error.details.serviceMessage).toMatch(/^key \[redacted\] is odd x+…$/);
@@ -166,11 +220,21 @@ describe('errors', () => {
   });
 
   it('reads a plain-text error body but not an HTML page', async () => {
-    mint.failNext('create_wallet', { mode: 'status', status: 503, body: 'maintenance\n until 10:00', headers: { 'content-type': 'text/plain' } });
+    mint.failNext('create_wallet', {
+      mode: 'status',
+      status: 503,
+      body: 'maintenance\n until 10:00',
+      headers: { 'content-type': 'text/plain' },
+    });
     const text = await failure(client().createWallet());
     expect(text.details.serviceMessage).toBe('maintenance until 10:00');
     expect(text.message).toBe('The Mint service answered 503: maintenance until 10:00');
-    mint.failNext('create_wallet', { mode: 'status', status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } });
+    mint.failNext('create_wallet', {
+      mode: 'status',
+      status: 502,
+      body: '<html>Bad gateway</html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const html = await failure(client().createWallet());
     expect(html).toMatchObject({ kind: 'unavailable', status: 502, details: {} });
     expect(html.message).toBe('The Mint service answered 502.');
@@ -195,7 +259,10 @@ describe('errors', () => {
 
   it('turns a dropped connection into "network" and does not repeat a POST or PATCH', async () => {
     mint.failNext('*', { mode: 'drop' }, 2);
-    expect(await failure(client().createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }))).toMatchObject({ kind: 'network', details: { outcomeUnknown: true } });
+    expect(await failure(client().createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }))).toMatchObject({
+      kind: 'network',
+      details: { outcomeUnknown: true },
+    });
     expect((await failure(client().deleteCustomers(['c1']))).kind).toBe('network');
     expect(mint.requests).toHaveLength(2);
   });
@@ -243,8 +310,10 @@ describe('retries', () => {
     const port = await freePort();
     const late = new MockMintService({ apiKey: API_KEY });
     const created = client({ baseUrl: `http://127.0.0.1:${port}`, retryBaseDelayMs: 300 });
+    const refusals = watchConnectErrors(port);
     const attempt = created.createWallet({ userId: 'cus_late' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await refusals.first; // the first try has failed: the service comes up before the second
+    refusals.stop();
     await late.listen(port);
     try {
       await expect(attempt).resolves.toBeUndefined();
@@ -262,26 +331,220 @@ describe('retries', () => {
   });
 });
 
-describe('load shedding', () => {
-  it('fails at once, without sending, when too many calls already wait for the service', async () => {
-    mint.latencyMs = 300;
-    const metrics = createMetrics();
-    const c = client({ connections: 1, maxPending: 2, metrics });
-    const calls = [c.createWallet(), c.createWallet(), c.createWallet()];
-    const settled = await Promise.allSettled(calls);
-    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
-    const shed = (settled[2] as PromiseRejectedResult).reason as MintApiError;
-    expect(shed).toMatchObject({ kind: 'unavailable', status: undefined });
-    expect(shed.message).toBe('The app has 2 requests waiting for the Mint service already; this one was not sent.');
-    expect(mint.requestsTo('create_wallet')).toHaveLength(2);
-    expect(await metrics.registry.metrics()).toContain('mintlink_mint_api_calls_total{operation="create_wallet",status="shed"} 1');
-    await expect(c.createWallet()).resolves.toBeUndefined(); // room again once they are done
+describe('no limit of its own on calls in flight', () => {
+  it('sends 300 calls at once to a slow service, refusing none', async () => {
+    mint.latencyMs = 200;
+    const metrics = createMetrics({ workInFlight: () => 0 });
+    // 1.5 s: ten times the latency would do with 32 connections, where they used to be capped.
+    const c = client({ metrics, timeoutMs: 1_500 });
+    const settled = await Promise.allSettled(Array.from({ length: 300 }, () => c.createWallet()));
+    expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
+    expect(mint.requestsTo('create_wallet')).toHaveLength(300);
+    const counted = await metrics.registry.metrics();
+    expect(counted).toContain('mintlink_mint_api_calls_total{operation="create_wallet",status="201"} 300');
+    expect(counted).not.toContain('status="not_sent"');
+    expect(c.status).toMatchObject({ circuit: 'closed', pausedUntil: undefined });
+  });
+});
+
+describe('pauses the service asks for', () => {
+  it('after a 429 with Retry-After sends no call of any operation until that time has passed', async () => {
+    const clock = manualClock();
+    const metrics = createMetrics({ workInFlight: () => 0 });
+    const c = client({ now: clock.now, metrics });
+    mint.failNext('create_wallet', { mode: 'status', status: 429, headers: { 'retry-after': '2' } });
+    const limited = await failure(c.createWallet());
+    expect(limited).toMatchObject({ kind: 'rate_limited', status: 429, details: { retryAfterSeconds: 2 } });
+    expect(c.status.pausedUntil).toEqual(new Date(clock.now() + 2_000));
+
+    clock.advance(500);
+    const held = await failure(c.listTemplates({ contractId: DEMO_CONTRACT_ID }));
+    expect(held).toMatchObject({ kind: 'rate_limited', status: undefined });
+    expect(held.details).toEqual({ retryAfterSeconds: 2, outcomeUnknown: false });
+    expect(held.message).toBe(
+      'The Mint service asked the app to wait (it receives too many requests); this request was not sent. ' +
+        'Try again in 2 s.',
+    );
+    expect(mint.requests).toHaveLength(1); // refused before anything was dispatched
+    expect(await metrics.registry.metrics()).toContain(
+      'mintlink_mint_api_calls_total{operation="list_templates",status="not_sent"} 1',
+    );
+
+    clock.advance(1_500);
+    expect(c.status.pausedUntil).toBeUndefined();
+    const page = await c.listTemplates({ contractId: DEMO_CONTRACT_ID });
+    expect(page.total).toBe(DEMO_TEMPLATE_COUNT);
+    expect(mint.requests).toHaveLength(2);
+  });
+
+  it('pauses for a default time after a 429 without Retry-After', async () => {
+    const clock = manualClock();
+    const c = client({ now: clock.now, defaultPauseMs: 5_000 });
+    mint.failNext('create_link', { mode: 'status', status: 429 });
+    await failure(c.createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
+    expect(await failure(c.createWallet())).toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 5 } });
+    clock.advance(5_000);
+    await expect(c.createWallet()).resolves.toBeUndefined();
+    expect(mint.requests).toHaveLength(2);
+  });
+
+  it('pauses after a 503 with Retry-After ("unavailable"), but not after a 503 without', async () => {
+    const clock = manualClock();
+    const c = client({ now: clock.now });
+    mint.failNext('create_link', { mode: 'status', status: 503 });
+    await failure(c.createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
+    await expect(c.createWallet()).resolves.toBeUndefined();
+
+    mint.failNext('create_link', { mode: 'status', status: 503, headers: { 'retry-after': '30' } });
+    await failure(c.createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
+    const held = await failure(c.createWallet());
+    expect(held).toMatchObject({ kind: 'unavailable', status: undefined, details: { retryAfterSeconds: 30 } });
+    expect(held.message).toContain('asked the app to wait (it is unavailable)');
+    expect(mint.requests).toHaveLength(3);
+  });
+
+  it('pauses the other operations while a GET waits out a 429 before trying again', async () => {
+    const c = client({ now: manualClock().now });
+    mint.failNext('list_templates', { mode: 'status', status: 429, headers: { 'retry-after': '1' } });
+    const page = c.listTemplates({ contractId: DEMO_CONTRACT_ID });
+    await vi.waitFor(() => expect(mint.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(c.status.pausedUntil).toBeDefined()); // the 429 has been read
+    expect(await failure(c.createWallet())).toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 1 } });
+    await expect(page).resolves.toMatchObject({ total: DEMO_TEMPLATE_COUNT });
+    expect(mint.requests.map((r) => r.route)).toEqual(['list_templates', 'list_templates']);
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens after consecutive 5xx answers, fails fast without sending, and closes after a good test call', async () => {
+    const metrics = createMetrics({ workInFlight: () => 0 });
+    const c = client({ metrics, breaker: { consecutiveFailures: 3, halfOpenAfterMs: 300 } });
+    mint.failNext('create_wallet', { mode: 'status', status: 500 }, 3);
+    for (let i = 0; i < 3; i++) {
+      expect(await failure(c.createWallet())).toMatchObject({ kind: 'unavailable', status: 500 });
+    }
+    expect(c.status.circuit).toBe('open');
+
+    const started = Date.now();
+    const held = await failure(c.createLink(link));
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(held).toMatchObject({ kind: 'unavailable', status: undefined, details: { outcomeUnknown: false } });
+    expect(held.message).toBe(
+      'The Mint service has been failing, so the app is not sending requests to it for a few seconds; ' +
+        'this one was not sent.',
+    );
+    expect(mint.requests).toHaveLength(3);
+    expect(await metrics.registry.metrics()).toContain(
+      'mintlink_mint_api_calls_total{operation="create_link",status="not_sent"} 1',
+    );
+
+    await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
+    await expect(c.createLink(link)).resolves.toMatchObject({ nftId: 'n' });
+    expect(c.status.circuit).toBe('closed');
+    await expect(c.createWallet()).resolves.toBeUndefined();
+    expect(mint.requests).toHaveLength(5);
+  });
+
+  it('lets one test call through at a time, and opens again when it fails', async () => {
+    const c = client({ breaker: { consecutiveFailures: 1, halfOpenAfterMs: 200 } });
+    mint.failNext('create_wallet', { mode: 'status', status: 502 });
+    await failure(c.createWallet());
+    await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
+
+    mint.latencyMs = 200;
+    mint.failNext('create_wallet', { mode: 'status', status: 503 });
+    const settled: string[] = [];
+    const test = failure(c.createWallet()).finally(() => settled.push('test call'));
+    const other = failure(c.createLink(link)).finally(() => settled.push('other call'));
+    expect(await other).toMatchObject({ kind: 'unavailable', status: undefined });
+    expect(await test).toMatchObject({ kind: 'unavailable', status: 503 });
+    expect(settled).toEqual(['other call', 'test call']); // refused at once, not queued behind the test call
+    expect(c.status.circuit).toBe('open');
+    expect(mint.requests.map((r) => r.route)).toEqual(['create_wallet', 'create_wallet']);
+  });
+
+  it('opens on refused connections and timeouts, and closes once the service is back', async () => {
+    const port = await freePort();
+    const breaker = { consecutiveFailures: 2, halfOpenAfterMs: 300 };
+    const c = client({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 300, breaker });
+    expect(await failure(c.createWallet())).toMatchObject({ kind: 'network' });
+    expect(c.status.circuit).toBe('closed');
+    expect(await failure(c.createWallet())).toMatchObject({ kind: 'network' });
+    expect(c.status.circuit).toBe('open');
+    const refusals = watchConnectErrors(port);
+    expect(await failure(c.createWallet())).toMatchObject({ kind: 'unavailable', status: undefined });
+    expect(refusals.count()).toBe(0); // not even a connection was tried
+    refusals.stop();
+
+    const late = new MockMintService({ apiKey: API_KEY });
+    await late.listen(port);
+    try {
+      await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
+      late.failNext('create_wallet', { mode: 'hang' }, 2);
+      expect(await failure(c.createWallet())).toMatchObject({ kind: 'timeout' });
+      expect(c.status.circuit).toBe('open'); // a failed test call opens it again at once
+      await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
+      expect(await failure(c.createWallet())).toMatchObject({ kind: 'timeout' });
+      await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
+      await expect(c.createWallet({ userId: 'cus_back' })).resolves.toBeUndefined();
+      expect(c.status.circuit).toBe('closed');
+      expect(late.requestsTo('create_wallet')).toHaveLength(3);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it('counts a GET with its retries as one failure', async () => {
+    const c = client({ breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
+    mint.failNext('list_templates', { mode: 'status', status: 500 }, 3);
+    await failure(c.listTemplates({ contractId: DEMO_CONTRACT_ID }));
+    expect(mint.requests).toHaveLength(3);
+    expect(c.status.circuit).toBe('closed');
+    mint.failNext('list_templates', { mode: 'status', status: 500 }, 3);
+    await failure(c.listTemplates({ contractId: DEMO_CONTRACT_ID }));
+    expect(c.status.circuit).toBe('open');
+  });
+
+  it('is never opened by 4xx answers, which also end a run of outages', async () => {
+    const c = client({ breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
+    mint.failNext('create_link', { mode: 'status', status: 400 }, 3);
+    mint.failNext('create_wallet', { mode: 'status', status: 422 }, 3);
+    for (let i = 0; i < 3; i++) {
+      expect((await failure(c.createLink(link))).kind).toBe('rejected');
+      expect((await failure(c.createWallet())).kind).toBe('rejected');
+      expect((await failure(c.listTemplates({ contractId: 'no-such-contract' }))).kind).toBe('not_found');
+    }
+    const wrongKey = client({ apiKey: 'wrong', breaker: { consecutiveFailures: 1 } });
+    expect((await failure(wrongKey.createWallet())).kind).toBe('unauthorized');
+    expect([c.status.circuit, wrongKey.status.circuit]).toEqual(['closed', 'closed']);
+    expect(mint.requests).toHaveLength(10);
+
+    mint.failNext('create_wallet', { mode: 'status', status: 500 });
+    await failure(c.createWallet());
+    mint.failNext('create_wallet', { mode: 'status', status: 404 });
+    await failure(c.createWallet());
+    mint.failNext('create_wallet', { mode: 'status', status: 500 });
+    await failure(c.createWallet());
+    expect(c.status.circuit).toBe('closed');
+  });
+});
+
+describe('answer size', () => {
+  it('stops reading an answer larger than 5 MiB and reports "bad_response"', async () => {
+    mint.failNext('list_templates', { mode: 'status', status: 200, body: { items: ['x'.repeat(6 * 1024 * 1024)] } });
+    const error = await failure(client().listTemplates({ contractId: DEMO_CONTRACT_ID }));
+    expect(error).toMatchObject({ kind: 'bad_response', details: { outcomeUnknown: false } });
+    expect(error.message).toBe('The Mint service answered with more data than expected.');
+    expect(mint.requestsTo('list_templates')).toHaveLength(1);
+    mint.failNext('create_link', { mode: 'status', status: 201, body: { big: 'x'.repeat(6 * 1024 * 1024) } });
+    const created = await failure(client().createLink(link));
+    expect(created).toMatchObject({ kind: 'bad_response', details: { outcomeUnknown: true } });
   });
 });
 
 describe('metrics', () => {
   it('counts calls by operation and status and observes their latency', async () => {
-    const metrics = createMetrics();
+    const metrics = createMetrics({ workInFlight: () => 0 });
     const c = client({ metrics });
     await c.createWallet();
     mint.failNext('create_link', { mode: 'status', status: 400 });

@@ -37,7 +37,8 @@ describe('texts for calls the app held back', () => {
   });
 
   it('keeps the text of a 5xx answer', () => {
-    const answered = new MintApiError('unavailable', 'The Mint service answered 502.', { status: 502, outcomeUnknown: true });
+    const details = { status: 502, outcomeUnknown: true };
+    const answered = new MintApiError('unavailable', 'The Mint service answered 502.', details);
     expect(mintErrorText(answered, 'the mint link', 'created')).toBe(
       'The Mint service is unavailable right now (HTTP 502). Try again in a few minutes. ' +
         'The mint link may have been created anyway: check before trying again.',
