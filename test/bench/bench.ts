@@ -1,74 +1,113 @@
 /*
- * `npm run bench`: the real app against a bare Bolt app (same Bolt version, /mintlink only acks), both in
- * HTTP mode, against the fake Slack and the mock Mint service (latency 1 s). Signed slash commands are fired
- * at both in alternating rounds at several concurrencies; ack latency, throughput, errors and memory are
- * reported with the app/bare ratios, and the targets are checked (exit code 1 when one is missed).
+ * `npm run bench`: the real app against two plain Bolt apps (same Bolt version), all three in HTTP mode, against
+ * the fake Slack and the mock Mint service (latency 1 s), which run in a process of their own:
+ *  - the peer (peer-bolt-app.mjs) does the same two flows the way Bolt's docs write them, with the SDK's
+ *    defaults: what the app is compared with, for the work delivered and the time it takes;
+ *  - the bare app (bare-bolt-app.mjs) only acks: the limit of what a Bolt app can ack on this machine.
+ * Signed slash commands are fired at the three in alternating rounds, closed loop and at fixed rates; the fake
+ * Slack notes when each views.open and in_channel post arrives, so the work delivered and the time from
+ * command to result are measured, not only the acks. Then a flood of clicks whose response_url never answers
+ * is sent to the app alone. The targets are checked at the end (exit code 1 when one is missed).
+ * `npx tsx test/bench/bench.ts --help` lists the options.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { MAX_PENDING_PER_CONNECTION, MINT_CONNECTIONS } from '../../src/mint-api/mint-api-client.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
+import { encodePageState, type PageState } from '../../src/templates/page-state.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
+import type { BenchArrival, FakeSlack } from '../kit/fake-slack.js';
 import { freePort } from '../kit/free-port.js';
-import { formBody, slashCommand, type SlackUrls } from '../kit/slack-payloads.js';
+import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 
-const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '1,10,50').split(',').map(Number);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_500);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2); // per target and cell, alternating app/bare
-const FIXED_RATES = (process.env.BENCH_RATES ?? '100,500').split(',').filter(Boolean).map(Number);
-const MINT_LATENCY_MS = 1_000;
+const OPTIONS = `Usage: npm run bench [-- --help]   (or: npx tsx test/bench/bench.ts)
 
-const TARGETS = { p99Ratio: 1.2, throughputRatio: 0.8, slowestAckMs: 1_000, rssMb: 150, startMs: 1_000 };
+Runs the app, the peer (a plain Bolt app doing the same flows with the SDK's defaults) and the bare Bolt app
+(acks only) against the fake Slack and the mock Mint service (latency 1 s), prints Markdown tables and PASS/FAIL
+lines, and exits 1 when a target is missed. Run \`npm run build\` first (npm run bench does). Options, as
+environment variables:
+
+  BENCH_SCENARIOS      scenarios, comma-separated: templates, modal open, help (default "templates,modal open";
+                       help only acks: the app's fixed cost per request, no work to deliver)
+  BENCH_CONCURRENCIES  closed-loop concurrencies, comma-separated (default 1,10,50); empty for none
+  BENCH_COMMANDS       commands per closed-loop round (default 400)
+  BENCH_RATES          open-loop rates in commands per second, comma-separated (default 100,500); empty for none
+  BENCH_ROUND_MS       length of an open-loop round in ms (default 2500)
+  BENCH_ROUNDS         rounds per target and cell, in alternating order (default 2)
+  BENCH_SKIP_FLOOD     1: skip the flood of clicks on a silent response_url (and the wait before it)
+  BENCH_FLOOD_CLICKS   clicks in the flood (default 5000)
+  BENCH_CPU            1: also print the CPU ms per command of the fixtures and of this load generator, and the
+                       app's heap metrics after the load
+  BENCH_PROFILE        1: write a CPU profile of each target (app, peer, bare) to a temporary directory (printed)
+`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(OPTIONS);
+  process.exit(0);
+}
+
+const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const CONCURRENCIES = list(process.env.BENCH_CONCURRENCIES, '1,10,50').map(Number);
+const FIXED_RATES = list(process.env.BENCH_RATES, '100,500').map(Number);
+const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 400);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2_500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SKIP_FLOOD = Boolean(process.env.BENCH_SKIP_FLOOD && process.env.BENCH_SKIP_FLOOD !== '0');
+const FLOOD_CLICKS = Number(process.env.BENCH_FLOOD_CLICKS ?? 5_000);
+const FLOOD_CONCURRENCY = 50;
+const MINT_LATENCY_MS = 1_000;
+/** After a round's last ack, results are awaited until all came, none came for QUIET_MS, or RESULTS_MAX_MS passed. */
+const QUIET_MS = 2_000;
+const RESULTS_MAX_MS = 15_000;
+/** Slack gives up on an ack after 3 s; the load generator after this (counted as an error). */
+const ACK_TIMEOUT_MS = 10_000;
+
+const TARGETS = { tolerance: 1.1, bareRatioAt100: 1.5, slowestAckMs: 1_000, rssMb: 150, floodRssMb: 300, startMs: 1_000 };
 
 const SCENARIOS = {
-  templates: `templates ${DEMO_CONTRACT_ID} 10`,
-  'modal open': '',
+  templates: { text: `templates ${DEMO_CONTRACT_ID} 10`, result: 'in_channel' },
+  'modal open': { text: '', result: 'views.open' },
   /** Not a target: the app's fixed cost per request, for diagnosis (BENCH_SCENARIOS=help). */
-  help: 'help',
-} as const;
+  help: { text: 'help', result: undefined },
+} as const satisfies Record<string, { text: string; result: BenchArrival['kind'] | undefined }>;
 type Scenario = keyof typeof SCENARIOS;
 
+type TargetName = 'app' | 'peer' | 'bare';
+
 interface Target {
-  name: 'app' | 'bare';
+  name: TargetName;
   child: ChildProcess;
   pool: Pool;
   base: string;
 }
 
 interface Stats {
-  latencies: number[];
+  /** Ack latencies (ms): from when the command was sent (closed loop) or due (fixed rate) to the ack. */
+  acks: number[];
   errors: number;
-  elapsedMs: number;
-  /** CPU milliseconds used during the round: the target, the fixtures process, this load generator. */
+  /** Acks whose body says "busy" (the app turning work away). */
+  busy: number;
+  /** From the first send to the last ack. */
+  sendMs: number;
+  /** Commands that should produce a result in Slack (a views.open, an in_channel post), and how many did. */
+  expected: number;
+  delivered: number;
+  /** From when the command was sent (or due) to when the fake Slack received its result (ms). */
+  toResult: number[];
+  /** Resident memory of the target after the round (the highest, once rounds are merged). */
+  rssMb: number;
+  /** CPU milliseconds used during the round, result delivery included: the target, the fixtures, this process. */
   cpu: { target: number; fixtures: number; loadgen: number };
 }
 
-let fixturesPid = 0;
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-}
-
-/** CPU time of the target process itself per command: what the ratios come down to on a saturated machine. */
-function cpuMsPerCommand(stats: Stats): string {
-  return (stats.cpu.target / (stats.latencies.length || 1)).toFixed(2);
-}
-
-function cpuPerRequest(stats: Stats): string {
-  const n = stats.latencies.length || 1;
-  return `target ${(stats.cpu.target / n).toFixed(3)}, fixtures ${(stats.cpu.fixtures / n).toFixed(3)}, loadgen ${(stats.cpu.loadgen / n).toFixed(3)}`;
-}
-
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+type Load = { kind: 'closed'; concurrency: number; commands: number } | { kind: 'rate'; rate: number; durationMs: number };
 
 interface Fixtures {
   slackUrl: string;
@@ -77,17 +116,39 @@ interface Fixtures {
   mintUrl: string;
 }
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let fixturesPid = 0;
+let fixtures: Fixtures;
+/** The fixtures' clock minus this process's (wall-clock ms), measured at start. */
+let clockOffsetMs = 0;
+
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+
+function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN; // the process is gone
+  }
+}
+
+const wallClock = (performanceNow: number) => performance.timeOrigin + performanceNow;
+
 async function main(): Promise<void> {
   const fixturesProcess = spawn(process.execPath, ['--import', 'tsx', here('./fixtures.ts')], { env: { ...process.env, MINT_LATENCY_MS: String(MINT_LATENCY_MS) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const fixtures = JSON.parse(await firstLine(fixturesProcess)) as Fixtures;
+  fixtures = JSON.parse(await firstLine(fixturesProcess)) as Fixtures;
   fixturesPid = fixturesProcess.pid ?? 0;
+  process.once('exit', () => fixturesProcess.kill('SIGKILL')); // no fixtures left behind if the benchmark fails
+  clockOffsetMs = await measureClockOffset();
   const mint = {
     behaviour: (body: unknown) => fetch(`${fixtures.mintUrl}/__mock/behaviour`, { method: 'POST', body: JSON.stringify(body) }),
     reset: () => fetch(`${fixtures.mintUrl}/__mock/reset`, { method: 'POST' }),
-  };
-  const slack: SlackUrls = {
-    responseUrl: () => `${fixtures.slackUrl}/response/${randomUUID()}`,
-    triggerId: () => `bench.${randomUUID()}`,
   };
 
   const baseEnv = {
@@ -96,121 +157,153 @@ async function main(): Promise<void> {
     SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
     SLACK_API_URL: fixtures.apiUrl,
   };
+  const mintEnv = { MINT_API_BASE_URL: fixtures.mintUrl, MINT_API_KEY: TEST_MINT_API_KEY };
   const cwd = mkdtempSync(join(tmpdir(), 'mintlink-bench-'));
   if (process.env.BENCH_PROFILE) process.stdout.write(`profiles in ${cwd}\n`);
   const { target: app, startMs } = await startTarget('app', startArguments(), cwd, {
     ...baseEnv,
-    MINT_API_BASE_URL: fixtures.mintUrl,
-    MINT_API_KEY: TEST_MINT_API_KEY,
+    ...mintEnv,
     DATABASE_URL: `file:${join(cwd, 'bench.sqlite')}`,
     LOG_LEVEL: 'info',
   });
+  const { target: peer } = await startTarget('peer', [here('./peer-bolt-app.mjs')], cwd, { ...baseEnv, ...mintEnv });
   const { target: bare } = await startTarget('bare', [here('./bare-bolt-app.mjs')], cwd, baseEnv);
+  const targets = [app, peer, bare];
+  /** Round i goes app, peer, bare; round i+1 the other way. */
+  const order = (i: number) => (i % 2 === 0 ? targets : [...targets].reverse());
 
-  const rows: string[] = [];
   const verdicts: string[] = [];
   let slowestAppAck = 0;
-  const scenarios = (process.env.BENCH_SCENARIOS?.split(',') ?? ['templates', 'modal open']) as Scenario[];
+  const scenarios = list(process.env.BENCH_SCENARIOS, 'templates,modal open') as Scenario[];
+  for (const s of scenarios) if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s}: one of ${Object.keys(SCENARIOS).join(', ')}`);
+  const progress = (text: string) => process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(0)} s] ${text}\n`);
+  const benchStarted = performance.now();
+
+  /** Runs ROUNDS rounds per target in alternating order and compares the three. */
+  const cell = async (scenario: Scenario, load: Load, label: string) => {
+    const totals = { app: empty(), peer: empty(), bare: empty() };
+    for (let i = 0; i < ROUNDS; i += 1) {
+      for (const target of order(i)) merge(totals[target.name], await runRound(target, scenario, load));
+    }
+    progress(`${label} done`);
+    if (process.env.BENCH_CPU) {
+      process.stdout.write(`${label} cpu ms per command: ${targets.map((t) => `${t.name}: ${cpuPerCommandAll(totals[t.name])}`).join('; ')}\n`);
+    }
+    const s = { app: summary(totals.app), peer: summary(totals.peer), bare: summary(totals.bare) };
+    if (SCENARIOS[scenario].result) {
+      verdicts.push(check(`${label}: app delivered ${totals.app.delivered}/${totals.app.expected} >= peer ${totals.peer.delivered}/${totals.peer.expected}`, totals.app.delivered >= totals.peer.delivered));
+      verdicts.push(check(`${label}: app time to result p99 ${fmt(s.app.resultP99)} ms <= peer ${fmt(s.peer.resultP99)} ms x${TARGETS.tolerance}`, s.app.resultP99 <= s.peer.resultP99 * TARGETS.tolerance));
+    }
+    verdicts.push(check(`${label}: app ack p99 ${fmt(s.app.p99)} ms <= peer ${fmt(s.peer.p99)} ms x${TARGETS.tolerance}`, s.app.p99 <= s.peer.p99 * TARGETS.tolerance));
+    return { totals, s };
+  };
+
+  // Warm-up, not counted: each target once per scenario.
+  for (const scenario of scenarios) {
+    for (const target of targets) await runRound(target, scenario, { kind: 'closed', concurrency: 10, commands: Math.min(100, COMMANDS) });
+  }
+  progress('warm-up done');
+
+  const closedRows: string[] = [];
   for (const scenario of scenarios) {
     for (const concurrency of CONCURRENCIES) {
-      const totals = { app: empty(), bare: empty() };
-      await round(app, slack, scenario, concurrency, 500); // warm-up, not counted
-      await round(bare, slack, scenario, concurrency, 500);
-      const refusedBefore = await refusedUnderOverload(app);
-      for (let i = 0; i < ROUNDS; i += 1) {
-        for (const target of i % 2 === 0 ? [app, bare] : [bare, app]) merge(totals[target.name], await round(target, slack, scenario, concurrency, ROUND_MS));
-      }
-      const a = summary(totals.app);
-      const b = summary(totals.bare);
-      const refusedAfter = await refusedUnderOverload(app);
-      const refused = (key: keyof typeof refusedAfter) => `${((100 * (refusedAfter[key] - refusedBefore[key])) / (totals.app.latencies.length || 1)).toFixed(0)}%`;
-      if (process.env.BENCH_CPU) {
-        process.stdout.write(`${scenario} c=${concurrency} cpu ms per request: app ${cpuPerRequest(totals.app)} bare ${cpuPerRequest(totals.bare)}\n`);
-      }
-      slowestAppAck = Math.max(slowestAppAck, a.max);
-      const p99Ratio = a.p99 / b.p99;
-      const throughputRatio = a.rps / b.rps;
-      rows.push(
-        `| ${scenario} | ${concurrency} | ${fmt(a.p50)} / ${fmt(a.p95)} / ${fmt(a.p99)} | ${fmt(b.p50)} / ${fmt(b.p95)} / ${fmt(b.p99)} | ${p99Ratio.toFixed(2)} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${throughputRatio.toFixed(2)} | ${totals.app.errors} / ${totals.bare.errors} | ${cpuMsPerCommand(totals.app)} / ${cpuMsPerCommand(totals.bare)} | ${refused('busy')} / ${refused('mintShed')} |`,
+      const { totals, s } = await cell(scenario, { kind: 'closed', concurrency, commands: COMMANDS }, `${scenario} C=${concurrency}`);
+      slowestAppAck = Math.max(slowestAppAck, s.app.max);
+      closedRows.push(
+        `| ${scenario} | ${concurrency} | ${acks(s.app)} | ${acks(s.peer)} | ${acks(s.bare)} | ${s.app.rate.toFixed(0)} / ${s.peer.rate.toFixed(0)} / ${s.bare.rate.toFixed(0)} | ${work(scenario, totals)} | ${results(scenario, s.app)} | ${results(scenario, s.peer)} | ${perTarget(totals, cpuPerCommand)} | ${perTarget(totals, (t) => t.rssMb.toFixed(0))} | ${totals.app.busy} | ${perTarget(totals, (t) => String(t.errors))} |`,
       );
-      verdicts.push(check(`${scenario} c=${concurrency}: ack p99 ratio ${p99Ratio.toFixed(2)} <= ${TARGETS.p99Ratio}`, p99Ratio <= TARGETS.p99Ratio));
-      verdicts.push(check(`${scenario} c=${concurrency}: throughput ratio ${throughputRatio.toFixed(2)} >= ${TARGETS.throughputRatio}`, throughputRatio >= TARGETS.throughputRatio));
-      verdicts.push(check(`${scenario} c=${concurrency}: no errors`, totals.app.errors === 0 && totals.bare.errors === 0));
     }
   }
 
-  // Not a target: ack latency at loads the machine carries, for operators sizing a deployment.
-  const fixedRateRows: string[] = [];
+  const rateRows: string[] = [];
   for (const scenario of scenarios) {
     for (const rate of FIXED_RATES) {
-      const totals = { app: empty(), bare: empty() };
-      for (let i = 0; i < ROUNDS; i += 1) {
-        for (const target of i % 2 === 0 ? [app, bare] : [bare, app]) merge(totals[target.name], await fixedRateRound(target, slack, scenario, rate, ROUND_MS));
+      const label = `${scenario} at ${rate}/s`;
+      const { totals, s } = await cell(scenario, { kind: 'rate', rate, durationMs: ROUND_MS }, label);
+      if (rate === 100) {
+        verdicts.push(check(`${label}: app ack p99 ${fmt(s.app.p99)} ms <= bare ${fmt(s.bare.p99)} ms x${TARGETS.bareRatioAt100}`, s.app.p99 <= s.bare.p99 * TARGETS.bareRatioAt100));
       }
-      const a = summary(totals.app);
-      const b = summary(totals.bare);
-      fixedRateRows.push(
-        `| ${scenario} | ${rate} | ${fmt(a.p50)} / ${fmt(a.p95)} / ${fmt(a.p99)} | ${fmt(b.p50)} / ${fmt(b.p95)} / ${fmt(b.p99)} | ${(a.p99 / b.p99).toFixed(2)} | ${totals.app.errors} / ${totals.bare.errors} |`,
+      rateRows.push(
+        `| ${scenario} | ${rate} | ${acks(s.app)} | ${acks(s.peer)} | ${acks(s.bare)} | ${work(scenario, totals)} | ${results(scenario, s.app)} | ${results(scenario, s.peer)} | ${perTarget(totals, cpuPerCommand)} | ${perTarget(totals, (t) => t.rssMb.toFixed(0))} | ${totals.app.busy} | ${perTarget(totals, (t) => String(t.errors))} |`,
       );
     }
   }
 
   // The Mint service hanging: acks must not wait for it.
   await mint.behaviour({ fail: { route: 'list_templates', mode: 'hang', times: 1_000_000 } });
-  const hanging = summary(await round(app, slack, 'templates', 10, ROUND_MS));
+  const hanging = summary(await runRound(app, 'templates', { kind: 'closed', concurrency: 10, commands: COMMANDS }, { awaitResults: false }));
   await mint.reset();
   slowestAppAck = Math.max(slowestAppAck, hanging.max);
+  progress('Mint hanging done');
 
-  const rssAfterLoad = { app: rssMb(app), bare: rssMb(bare) };
+  const rssAfterLoad = { app: rssMb(app.child.pid), peer: rssMb(peer.child.pid), bare: rssMb(bare.child.pid) };
   if (process.env.BENCH_CPU) {
-    const metrics = await (await fetch(`${app.base}/metrics`)).text();
+    const metrics = await fetch(`${app.base}/metrics`).then((r) => r.text(), () => '');
     const heap = metrics.split('\n').filter((l) => /^nodejs_(heap_size|heap_space_size_used|external_memory)/.test(l));
     process.stdout.write(`app memory after load:\n${heap.join('\n')}\n`);
   }
-  await new Promise((resolve) => setTimeout(resolve, 12_000)); // work in flight drains (Mint budget 10 s)
-  const rssSettled = { app: rssMb(app), bare: rssMb(bare) };
 
-  verdicts.push(check(`slowest app ack ${slowestAppAck.toFixed(0)} ms < ${TARGETS.slowestAckMs} ms (Mint 1 s, or hanging: p99 ${fmt(hanging.p99)} ms)`, slowestAppAck < TARGETS.slowestAckMs));
+  let flood: FloodResult | undefined;
+  let rssSettled: Record<TargetName, number> | undefined;
+  if (!SKIP_FLOOD) {
+    await sleep(11_000); // the hung Mint calls end (the app's Mint budget is 10 s): the flood starts from rest
+    rssSettled = { app: rssMb(app.child.pid), peer: rssMb(peer.child.pid), bare: rssMb(bare.child.pid) };
+    flood = await runFlood(app);
+    progress('flood done');
+    verdicts.push(check(`flood: app still up (exit code ${app.child.exitCode ?? 'none'}, GET /healthz ${flood.healthz}, help ${flood.help})`, flood.up));
+    verdicts.push(check(`flood: app resident memory peak ${flood.peakMb.toFixed(0)} MB during, ${flood.afterMb.toFixed(0)} MB after < ${TARGETS.floodRssMb} MB`, Math.max(flood.peakMb, flood.afterPeakMb) < TARGETS.floodRssMb));
+  }
+
+  verdicts.push(check(`slowest app ack ${fmt(slowestAppAck)} ms < ${TARGETS.slowestAckMs} ms (closed-loop rounds with Mint taking 1 s, and Mint hanging: p99 ${fmt(hanging.p99)} ms)`, slowestAppAck < TARGETS.slowestAckMs));
   verdicts.push(check(`app resident memory after load ${rssAfterLoad.app.toFixed(0)} MB < ${TARGETS.rssMb} MB`, rssAfterLoad.app < TARGETS.rssMb));
   verdicts.push(check(`app start to ready ${startMs.toFixed(0)} ms < ${TARGETS.startMs} ms (SQLite)`, startMs < TARGETS.startMs));
 
+  const header = (first: string) =>
+    `| scenario | ${first} | app ack p50 / p95 / p99 (ms) | peer ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) |${first === 'C' ? ' acks/s app / peer / bare |' : ''} work delivered app / peer | app to result p50 / p99 (ms) | peer to result p50 / p99 (ms) | CPU ms per command app / peer / bare | RSS after (MB) app / peer / bare | app "busy" | errors app / peer / bare |`;
+  const rule = (first: string) => `|${'---|'.repeat(first === 'C' ? 13 : 12)}`;
+  const mb = (r: Record<TargetName, number>) => `app ${r.app.toFixed(0)} MB, peer ${r.peer.toFixed(0)} MB, bare ${r.bare.toFixed(0)} MB`;
   const report = [
-    `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, rounds of ${ROUND_MS} ms x${ROUNDS} per target, Mint latency ${MINT_LATENCY_MS} ms`,
+    `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, Mint latency ${MINT_LATENCY_MS} ms, ${ROUNDS} rounds per target and row in alternating order; closed loop ${COMMANDS} commands per round, fixed rates ${ROUND_MS} ms per round.`,
+    `app = Mintlink (npm start); peer = plain Bolt app, same flows, SDK defaults (test/bench/peer-bolt-app.mjs); bare = Bolt app that only acks (the limit).`,
+    `Work delivered: modals opened (views.open received by Slack) or pages posted (in_channel posts received), of the commands sent. Time to result: from when the command was sent (fixed rates: when it was due) to when Slack received its views.open / page, over the results delivered (a result not there ${QUIET_MS / 1000} s after the last arrival, at most ${RESULTS_MAX_MS / 1000} s after the last ack, counts as not delivered). CPU: the target process's, per command sent, result delivery included. RSS after: the target's resident memory after its rounds of the row (the highest). App "busy": acks saying so. (The fake Slack's clock differs from the load generator's by ${clockOffsetMs.toFixed(2)} ms; corrected.)`,
     '',
-    '| scenario | concurrency | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | app req/s | bare req/s | throughput app/bare | errors app / bare | CPU ms per command app / bare | app refused: busy / Mint busy |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    'Closed loop (C senders, each sending its next command as soon as the last was acknowledged):',
     '',
-    'At fixed rates (open loop: commands sent on schedule whatever the answers; not a target):',
+    header('C'),
+    rule('C'),
+    ...closedRows,
     '',
-    '| scenario | commands/s | app ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | p99 app/bare | errors app / bare |',
-    '|---|---|---|---|---|---|',
-    ...fixedRateRows,
+    'At fixed rates (open loop: commands sent on schedule whatever the answers; latency from when each was due):',
     '',
-    `Resident memory after load: app ${rssAfterLoad.app.toFixed(0)} MB, bare ${rssAfterLoad.bare.toFixed(0)} MB; once work in flight drained: app ${rssSettled.app.toFixed(0)} MB, bare ${rssSettled.bare.toFixed(0)} MB.`,
-    `App refused (under overload, with a message to the user instead of doing the work): "busy" = more than MAX_WORK_IN_FLIGHT commands were in progress; "Mint busy" = ${MINT_CONNECTIONS} connections x ${MINT_LATENCY_MS} ms latency were in use and ${MINT_CONNECTIONS * MAX_PENDING_PER_CONNECTION} calls waiting.`,
-    `App start to ready (SQLite): ${startMs.toFixed(0)} ms. Acks while the Mint service hangs: p50 ${fmt(hanging.p50)}, p99 ${fmt(hanging.p99)}, max ${fmt(hanging.max)} ms.`,
+    header('commands/s'),
+    rule('commands/s'),
+    ...rateRows,
     '',
+    `Resident memory after the load (Mint hanging round included): ${mb(rssAfterLoad)}${rssSettled ? `; once the hung Mint calls ended: ${mb(rssSettled)}` : ''}.`,
+    `App start to ready (SQLite): ${startMs.toFixed(0)} ms. Acks while the Mint service hangs (${COMMANDS} commands, C=10): p50 ${fmt(hanging.p50)}, p99 ${fmt(hanging.p99)}, max ${fmt(hanging.max)} ms; ${hanging.errors} errors.`,
+    ...(flood ? ['', floodParagraph(flood)] : []),
+    '',
+    `Targets (comparisons with the peer allow ${Math.round((TARGETS.tolerance - 1) * 100)}% for measurement noise: app <= peer x${TARGETS.tolerance}; work delivered is compared exactly):`,
     ...verdicts,
   ];
   process.stdout.write(`${report.join('\n')}\n`);
 
-  for (const target of [app, bare]) {
-    target.child.kill('SIGTERM');
-    await target.pool.close();
-  }
-  fixturesProcess.kill('SIGTERM');
+  // Stopped, and given time to exit (and write their CPU profiles) before the guard below kills them.
+  await Promise.all(targets.map((target) => stopProcess(target.child)));
+  await Promise.all(targets.map((target) => target.pool.destroy()));
+  await stopProcess(fixturesProcess);
   process.exit(verdicts.some((v) => v.startsWith('FAIL')) ? 1 : 0);
 }
 
-async function startTarget(name: Target['name'], args: string[], cwd: string, env: Record<string, string>): Promise<{ target: Target; startMs: number }> {
+async function startTarget(name: TargetName, args: string[], cwd: string, env: Record<string, string>): Promise<{ target: Target; startMs: number }> {
   const port = await freePort();
   const started = performance.now();
   // BENCH_PROFILE=1 writes a CPU profile of each target to the working directory when it stops.
-  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`] : [];
+  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...flags, ...args], { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  process.once('exit', () => child.kill('SIGKILL')); // no process left behind if the benchmark fails
   const base = `http://127.0.0.1:${port}`;
-  // Ready: the app answers /readyz 200 (database migrated); the bare app answers anything on its port.
+  // Ready: the app answers /readyz 200 (database migrated); the Bolt apps answer anything on their port.
   for (;;) {
     const ready = await fetch(`${base}${name === 'app' ? '/readyz' : '/'}`).then(
       (res) => (name === 'app' ? res.status === 200 : true),
@@ -219,66 +312,253 @@ async function startTarget(name: Target['name'], args: string[], cwd: string, en
     if (ready) break;
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     if (performance.now() - started > 20_000) throw new Error(`${name} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
   const startMs = performance.now() - started;
   return { target: { name, child, pool: new Pool(base, { connections: 64 }), base }, startMs };
 }
 
-/** Closed loop: `concurrency` senders, each sending its next command as soon as the last is acknowledged. */
-function round(target: Target, slack: SlackUrls, scenario: Scenario, concurrency: number, durationMs: number): Promise<Stats> {
-  return measured(target, async (stats) => {
-    const end = performance.now() + durationMs;
-    const sender = async () => {
-      while (performance.now() < end) await sendCommand(target, slack, scenario, stats, performance.now());
-    };
-    await Promise.all(Array.from({ length: concurrency }, sender));
-  });
-}
-
 /**
- * Open loop: a command every 1/rate s whatever the answers, as users would send them: latency at a load the
- * machine can carry. Measured from when each command was due, so a late send counts against the target.
+ * One round against one target: the commands (closed loop: `concurrency` senders, each sending its next
+ * command as soon as the last is acknowledged; or open loop: one every 1/rate s whatever the answers), then
+ * the wait for their results in the fake Slack. CPU is counted over both.
  */
-function fixedRateRound(target: Target, slack: SlackUrls, scenario: Scenario, rate: number, durationMs: number): Promise<Stats> {
-  return measured(target, async (stats) => {
-    const started = performance.now();
+async function runRound(target: Target, scenario: Scenario, load: Load, { awaitResults = true } = {}): Promise<Stats> {
+  const stats = empty();
+  const resultKind = SCENARIOS[scenario].result;
+  const tracked = awaitResults && target.name !== 'bare' && resultKind !== undefined;
+  /** Wall-clock send (or due) time of each command, by the id its result will carry. */
+  const sentAt = new Map<string, number>();
+  const slack: SlackUrls = {
+    responseUrl: () => `${fixtures.slackUrl}/response/${randomUUID()}`,
+    triggerId: () => `bench.${randomUUID()}`,
+  };
+  if (tracked) await clearArrivals();
+  const before = { target: cpuMs(target.child.pid ?? 0), fixtures: cpuMs(fixturesPid), loadgen: cpuMs(process.pid) };
+  const send = async (since: number) => {
+    const fields = slashCommand(slack, SCENARIOS[scenario].text);
+    if (tracked) sentAt.set(resultKind === 'views.open' ? (fields.trigger_id ?? '') : (fields.response_url ?? '').slice((fields.response_url ?? '').lastIndexOf('/') + 1), wallClock(since));
+    await sendSigned(target, formBody(fields), since, stats);
+  };
+
+  const started = performance.now();
+  if (load.kind === 'closed') {
+    let left = load.commands;
+    const sender = async () => {
+      while (left > 0) {
+        left -= 1;
+        await send(performance.now());
+      }
+    };
+    await Promise.all(Array.from({ length: load.concurrency }, sender));
+  } else {
     const sent: Array<Promise<void>> = [];
-    for (let due = started; due < started + durationMs; due += 1000 / rate) {
+    for (let due = started; due < started + load.durationMs; due += 1000 / load.rate) {
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      sent.push(sendCommand(target, slack, scenario, stats, Math.min(due, performance.now()))); // timers may wake early
+      if (wait > 0) await sleep(wait);
+      sent.push(send(Math.min(due, performance.now()))); // timers may wake early
     }
     await Promise.all(sent);
-  });
+  }
+  stats.sendMs = performance.now() - started;
+
+  if (tracked) {
+    stats.expected = sentAt.size;
+    const arrived = await awaitArrivals(resultKind, sentAt);
+    stats.delivered = arrived.length;
+    stats.toResult = arrived;
+  }
+  stats.cpu = {
+    target: cpuMs(target.child.pid ?? 0) - before.target,
+    fixtures: cpuMs(fixturesPid) - before.fixtures,
+    loadgen: cpuMs(process.pid) - before.loadgen,
+  };
+  stats.rssMb = rssMb(target.child.pid);
+  return stats;
 }
 
-async function sendCommand(target: Target, slack: SlackUrls, scenario: Scenario, stats: Stats, since: number): Promise<void> {
-  const body = formBody(slashCommand(slack, SCENARIOS[scenario]));
+/** A signed POST to /slack/events; records the ack latency (from `since`), errors and "busy" answers. */
+async function sendSigned(target: Target, body: string, since: number, stats: Stats): Promise<number | 'error'> {
   const headers = { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, TEST_SIGNING_SECRET) };
+  let status: number | 'error' = 'error';
   try {
-    const res = await target.pool.request({ method: 'POST', path: '/slack/events', headers, body });
-    await res.body.dump();
+    const res = await target.pool.request({ method: 'POST', path: '/slack/events', headers, body, headersTimeout: ACK_TIMEOUT_MS, bodyTimeout: ACK_TIMEOUT_MS });
+    const text = await res.body.text();
+    status = res.statusCode;
     if (res.statusCode !== 200) stats.errors += 1;
+    if (/busy/i.test(text)) stats.busy += 1;
   } catch {
     stats.errors += 1;
   }
-  stats.latencies.push(performance.now() - since);
+  stats.acks.push(performance.now() - since);
+  return status;
 }
 
-/** Runs a round and adds its elapsed time and the CPU time of the target, the fixtures and this process. */
-async function measured(target: Target, run: (stats: Stats) => Promise<void>): Promise<Stats> {
-  const stats = empty();
-  const before = { target: cpuMs(target.child.pid ?? 0), fixtures: fixturesPid ? cpuMs(fixturesPid) : 0, loadgen: cpuMs(process.pid) };
+async function clearArrivals(): Promise<void> {
+  await fetch(`${fixtures.slackUrl}/__bench/arrivals/clear`, { method: 'POST' });
+}
+
+interface ArrivalsPage {
+  next: number;
+  silentOpen: number;
+  arrivals: Array<[BenchArrival['kind'], string, number]>;
+}
+
+async function arrivalsSince(since: number): Promise<ArrivalsPage> {
+  return (await (await fetch(`${fixtures.slackUrl}/__bench/arrivals?since=${since}`)).json()) as ArrivalsPage;
+}
+
+/**
+ * Waits for the round's results (bounded: until all came, none came for QUIET_MS, or RESULTS_MAX_MS) and
+ * returns the time from command to result of each one delivered, in ms.
+ */
+async function awaitArrivals(kind: BenchArrival['kind'], sentAt: Map<string, number>): Promise<number[]> {
+  const found = new Map<string, number>();
   const started = performance.now();
-  await run(stats);
-  stats.elapsedMs = performance.now() - started;
-  stats.cpu = {
-    target: cpuMs(target.child.pid ?? 0) - before.target,
-    fixtures: fixturesPid ? cpuMs(fixturesPid) - before.fixtures : 0,
-    loadgen: cpuMs(process.pid) - before.loadgen,
+  let lastArrival = started;
+  let since = 0;
+  for (;;) {
+    const page = await arrivalsSince(since);
+    since = page.next;
+    if (page.arrivals.length > 0) lastArrival = performance.now();
+    for (const [k, id, at] of page.arrivals) {
+      const sent = sentAt.get(id);
+      if (k === kind && sent !== undefined && !found.has(id)) found.set(id, at - clockOffsetMs - sent);
+    }
+    if (found.size >= sentAt.size) break;
+    const now = performance.now();
+    if (now - lastArrival > QUIET_MS || now - started > RESULTS_MAX_MS) break;
+    await sleep(50);
+  }
+  return [...found.values()];
+}
+
+/** The fixtures' wall clock minus this process's, from the round trip with the smallest delay. */
+async function measureClockOffset(): Promise<number> {
+  let best = { rtt: Infinity, offset: 0 };
+  for (let i = 0; i < 20; i += 1) {
+    await clearArrivals();
+    // A views.open noted by the fake carries the fixtures' time: send one and read it back.
+    const sent = performance.now();
+    await fetch(`${fixtures.apiUrl}views.open`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${fixtures.botToken}` }, body: `trigger_id=clock.${i}&view=%7B%7D` });
+    const received = performance.now();
+    const at = (await arrivalsSince(0)).arrivals.find(([, id]) => id === `clock.${i}`)?.[2];
+    if (at !== undefined && received - sent < best.rtt) best = { rtt: received - sent, offset: at - wallClock((sent + received) / 2) };
+  }
+  await clearArrivals();
+  return best.offset;
+}
+
+interface FloodResult {
+  clicks: number;
+  elapsedMs: number;
+  statuses: Map<string, number>;
+  ack: ReturnType<typeof summary>;
+  busy: number;
+  startMb: number;
+  peakMb: number;
+  afterMb: number;
+  afterPeakMb: number;
+  reachedSlack: number;
+  heldOpen: number;
+  healthz: number | string;
+  help: string;
+  up: boolean;
+}
+
+/**
+ * FLOOD_CLICKS signed clicks on Next of a template page, FLOOD_CONCURRENCY at a time, whose response_url never
+ * answers (the fake Slack holds each post open): the app's memory during and after, and whether it still works.
+ */
+async function runFlood(app: Target): Promise<FloodResult> {
+  await clearArrivals();
+  const page = (offset: number): PageState => ({ contractId: DEMO_CONTRACT_ID, offset, limit: 10, order: 'desc' });
+  const message: PostedMessage = {
+    text: `Templates of ${DEMO_CONTRACT_ID}`,
+    ts: '1700000000.000100',
+    blocks: [
+      { type: 'header', block_id: 'header', text: { type: 'plain_text', text: `Templates of ${DEMO_CONTRACT_ID}` } },
+      ...Array.from({ length: 10 }, (_, i) => ({ type: 'section', block_id: `t${i}`, text: { type: 'mrkdwn', text: `*Genesis Pass #${String(123 - i).padStart(3, '0')}*\nDemo template of the Genesis collection: a membership pass minted on demand.` } })),
+      {
+        type: 'actions',
+        block_id: 'pages',
+        elements: [
+          { type: 'button', action_id: 'templates_previous', text: { type: 'plain_text', text: 'Previous' }, value: encodePageState(page(0)) },
+          { type: 'button', action_id: 'templates_next', text: { type: 'plain_text', text: 'Next' }, value: encodePageState(page(10)) },
+        ],
+      },
+    ],
   };
-  return stats;
+  const silent = { responseUrl: () => `${fixtures.slackUrl}/silent/${randomUUID()}`, triggerId: () => `bench.${randomUUID()}` };
+  const stats = empty();
+  const statuses = new Map<string, number>();
+  const startMb = rssMb(app.child.pid);
+  let peakMb = startMb;
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(app.child.pid) || 0)), 50);
+  const started = performance.now();
+  let left = FLOOD_CLICKS;
+  const sender = async () => {
+    while (left > 0) {
+      left -= 1;
+      // buttonClick only asks the fake for a trigger_id and a response_url: here a silent one.
+      const payload = buttonClick(silent as unknown as FakeSlack, message, 'templates_next');
+      const status = await sendSigned(app, formBody({ payload: JSON.stringify(payload) }), performance.now(), stats);
+      statuses.set(String(status), (statuses.get(String(status)) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: FLOOD_CONCURRENCY }, sender));
+  const elapsedMs = performance.now() - started;
+  clearInterval(sampler);
+
+  // After: 5 s for what the clicks started, sampled.
+  let afterPeakMb = rssMb(app.child.pid);
+  for (let i = 0; i < 50; i += 1) {
+    await sleep(100);
+    afterPeakMb = Math.max(afterPeakMb, rssMb(app.child.pid) || 0);
+  }
+  const afterMb = rssMb(app.child.pid);
+  const arrivals = await arrivalsSince(0);
+  const healthz = await fetch(`${app.base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+    (r) => r.status,
+    (e: unknown) => String(e),
+  );
+  const helpStats = empty();
+  const helpStatus = await sendSigned(app, formBody(slashCommand({ responseUrl: () => `${fixtures.slackUrl}/response/${randomUUID()}`, triggerId: () => `bench.${randomUUID()}` }, 'help')), performance.now(), helpStats);
+  const helpOk = helpStatus === 200 && helpStats.errors === 0;
+  return {
+    clicks: FLOOD_CLICKS,
+    elapsedMs,
+    statuses,
+    ack: summary(stats),
+    busy: stats.busy,
+    startMb,
+    peakMb,
+    afterMb,
+    afterPeakMb,
+    reachedSlack: arrivals.arrivals.filter(([kind]) => kind === 'silent').length,
+    heldOpen: arrivals.silentOpen,
+    healthz,
+    help: `${helpStatus} in ${fmt(helpStats.acks[0] ?? NaN)} ms`,
+    up: app.child.exitCode === null && healthz === 200 && helpOk,
+  };
+}
+
+function floodParagraph(f: FloodResult): string {
+  const statuses = [...f.statuses].map(([status, n]) => `${n} x ${status}`).join(', ');
+  return [
+    `Flood (app only): ${f.clicks} signed clicks on a template page's Next button whose response_url never answers (Slack holds each post open), ${FLOOD_CONCURRENCY} at a time, sent in ${(f.elapsedMs / 1000).toFixed(1)} s.`,
+    `Acks: ${statuses}; p50 ${fmt(f.ack.p50)}, p99 ${fmt(f.ack.p99)}, max ${fmt(f.ack.max)} ms; ${f.busy} said "busy".`,
+    `App resident memory: ${f.startMb.toFixed(0)} MB before, peak ${f.peakMb.toFixed(0)} MB during, peak ${f.afterPeakMb.toFixed(0)} MB in the 5 s after, ${f.afterMb.toFixed(0)} MB at the end.`,
+    `Posts that reached the silent response_urls: ${f.reachedSlack} (${f.heldOpen} still held open).`,
+    `Afterwards: GET /healthz ${f.healthz}; a signed \`help\` command answered ${f.help}.`,
+  ].join(' ');
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(5_000)]);
 }
 
 async function firstLine(child: ChildProcess): Promise<string> {
@@ -287,38 +567,50 @@ async function firstLine(child: ChildProcess): Promise<string> {
 }
 
 function empty(): Stats {
-  return { latencies: [], errors: 0, elapsedMs: 0, cpu: { target: 0, fixtures: 0, loadgen: 0 } };
+  return { acks: [], errors: 0, busy: 0, sendMs: 0, expected: 0, delivered: 0, toResult: [], rssMb: 0, cpu: { target: 0, fixtures: 0, loadgen: 0 } };
 }
 
 function merge(into: Stats, from: Stats): void {
-  into.latencies.push(...from.latencies);
+  into.acks.push(...from.acks);
   into.errors += from.errors;
-  into.elapsedMs += from.elapsedMs;
+  into.busy += from.busy;
+  into.sendMs += from.sendMs;
+  into.expected += from.expected;
+  into.delivered += from.delivered;
+  into.toResult.push(...from.toResult);
+  into.rssMb = Math.max(into.rssMb, from.rssMb);
   into.cpu.target += from.cpu.target;
   into.cpu.fixtures += from.cpu.fixtures;
   into.cpu.loadgen += from.cpu.loadgen;
 }
 
-function summary(stats: Stats) {
-  const sorted = [...stats.latencies].sort((x, y) => x - y);
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? NaN, rps: (sorted.length / stats.elapsedMs) * 1000 };
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? NaN };
 }
 
-/** Commands the app refused under overload so far, from its /metrics: at the ack, or at the Mint call. */
-async function refusedUnderOverload(app: Target): Promise<{ busy: number; mintShed: number }> {
-  const lines = (await (await fetch(`${app.base}/metrics`)).text()).split('\n');
-  const sum = (prefix: string, label: string) =>
-    lines.filter((l) => l.startsWith(prefix) && l.includes(label)).reduce((total, l) => total + Number(l.split(' ').at(-1)), 0);
-  return { busy: sum('mintlink_commands_handled_total{', 'outcome="busy"'), mintShed: sum('mintlink_mint_api_calls_total{', 'status="shed"') };
+function summary(stats: Stats) {
+  const results = percentiles(stats.toResult);
+  return { ...percentiles(stats.acks), rate: (stats.acks.length / stats.sendMs) * 1000, resultP50: results.p50, resultP99: results.p99, errors: stats.errors };
 }
 
-function rssMb(target: Target): number {
-  const status = readFileSync(`/proc/${target.child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+/** CPU time of the target process itself per command (result delivery included). */
+function cpuPerCommand(stats: Stats): string {
+  return (stats.cpu.target / (stats.acks.length || 1)).toFixed(2);
 }
 
-const fmt = (ms: number) => ms.toFixed(1);
+function cpuPerCommandAll(stats: Stats): string {
+  const n = stats.acks.length || 1;
+  return `target ${(stats.cpu.target / n).toFixed(3)}, fixtures ${(stats.cpu.fixtures / n).toFixed(3)}, loadgen ${(stats.cpu.loadgen / n).toFixed(3)}`;
+}
+
+const perTarget = (totals: Record<TargetName, Stats>, show: (stats: Stats) => string) => `${show(totals.app)} / ${show(totals.peer)} / ${show(totals.bare)}`;
+const acks = (s: ReturnType<typeof summary>) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.p99)}`;
+const work = (scenario: Scenario, totals: Record<TargetName, Stats>) =>
+  SCENARIOS[scenario].result ? `${totals.app.delivered}/${totals.app.expected} / ${totals.peer.delivered}/${totals.peer.expected}` : '—';
+const results = (scenario: Scenario, s: ReturnType<typeof summary>) => (SCENARIOS[scenario].result ? `${fmt(s.resultP50)} / ${fmt(s.resultP99)}` : '—');
+const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '—');
 const check = (text: string, ok: boolean) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 
 await main();

@@ -7,7 +7,8 @@ import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 
 const slack = await new FakeSlack().start();
-slack.recording = false;
+slack.recording = false; // no records, no Block Kit checks: Slack's cost, not the app's
+slack.benchTracking = true; // arrivals of views.open and response_url posts, for work delivered and time to result
 const mint = new MockMintService({ apiKey: TEST_MINT_API_KEY, latencyMs: Number(process.env.MINT_LATENCY_MS ?? 1000) });
 await mint.listen();
 process.stdout.write(`${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url })}\n`);

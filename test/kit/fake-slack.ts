@@ -23,6 +23,18 @@ export interface RecordedResponse {
   at: number;
 }
 
+/**
+ * What reached the fake while `benchTracking` is on, for a load generator in another process: a views.open
+ * (id = its trigger_id), a post to a response_url (id = the URL's last segment; `in_channel` when it was
+ * posted for the whole conversation), or a post to a silent response_url (held open, never answered).
+ * `at` is wall-clock milliseconds with a fraction (performance.timeOrigin + performance.now()).
+ */
+export interface BenchArrival {
+  kind: 'views.open' | 'in_channel' | 'response' | 'silent';
+  id: string;
+  at: number;
+}
+
 /** A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. */
 export interface CannedAnswer {
   status?: number;
@@ -51,6 +63,15 @@ export class FakeSlack {
    * that work on its own servers, so a benchmark must not charge it to the app).
    */
   recording = true;
+  /**
+   * On for benchmarks: each views.open and response_url post is noted (kind, id, time) in `benchArrivals`
+   * at a few string operations' cost, and `GET /__bench/arrivals?since=N` (the arrivals from index N on)
+   * and `POST /__bench/arrivals/clear` serve them to a load generator in another process. Off, those
+   * paths answer 404 as any unknown path.
+   */
+  benchTracking = false;
+  readonly benchArrivals: BenchArrival[] = [];
+  private silentOpen = 0;
   appToken = 'xapp-1-A0TEST001-test-app-token-0000';
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -102,6 +123,19 @@ export class FakeSlack {
   /** A fresh response_url, as Slack puts in every command and interaction. */
   responseUrl(): string {
     return `${this.url}/response/${randomUUID()}`;
+  }
+
+  /**
+   * A response_url that never answers: the fake reads the post and holds the request open, without a
+   * status, until it stops (Slack's side of a response_url hanging, for overload tests).
+   */
+  silentResponseUrl(): string {
+    return `${this.url}/silent/${randomUUID()}`;
+  }
+
+  /** Posts to silent response_urls being held open right now. */
+  get silentRequestsOpen(): number {
+    return this.silentOpen;
   }
 
   /** A fresh trigger_id that expires 3 s from now and works once, like Slack's. */
@@ -184,9 +218,12 @@ export class FakeSlack {
     const path = new URL(req.url ?? '/', this.url).pathname;
     const raw = await readBody(req);
     if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
+    if (path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
+    if (this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
     if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
+    if (this.benchTracking && method === 'views.open') this.noteArrival('views.open', triggerIdOf(raw, req.headers['content-type']));
     if (!this.recording && VIEW_METHODS.has(method)) {
       // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
       return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
@@ -341,7 +378,31 @@ export class FakeSlack {
     return { ...view, id, hash, state: { values: {} } };
   }
 
+  private noteArrival(kind: BenchArrival['kind'], id: string): void {
+    this.benchArrivals.push({ kind, id, at: performance.timeOrigin + performance.now() });
+  }
+
+  private holdSilently(id: string, res: ServerResponse): void {
+    if (this.benchTracking) this.noteArrival('silent', id);
+    this.silentOpen += 1;
+    res.once('close', () => (this.silentOpen -= 1)); // only when the client gives up, or at stop()
+  }
+
+  private handleBench(req: IncomingMessage, path: string, res: ServerResponse): void {
+    if (req.method === 'GET' && path === '/__bench/arrivals') {
+      const since = Number(new URL(req.url ?? '/', this.url).searchParams.get('since') ?? 0) || 0;
+      const arrivals = this.benchArrivals.slice(since).map((a) => [a.kind, a.id, a.at]);
+      return json(res, 200, { next: this.benchArrivals.length, silentOpen: this.silentOpen, arrivals });
+    }
+    if (req.method === 'POST' && path === '/__bench/arrivals/clear') {
+      this.benchArrivals.length = 0;
+      return json(res, 200, { ok: true });
+    }
+    json(res, 404, { ok: false, error: 'not_found' });
+  }
+
   private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
+    if (this.benchTracking) this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
     if (this.recording) this.responses.push({ id, body, at: Date.now() });
     this.notify();
@@ -361,6 +422,13 @@ function parseParams(raw: string, contentType: string | undefined): Record<strin
     params[key] = /^[[{]/.test(value) ? tryJson(value) : value;
   }
   return params;
+}
+
+/** The trigger_id of a Web API call without parsing the rest (a view can be large): form or JSON body. */
+function triggerIdOf(raw: string, contentType: string | undefined): string {
+  if (contentType?.includes('application/json')) return /"trigger_id"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? '';
+  const found = /(?:^|&)trigger_id=([^&]*)/.exec(raw)?.[1];
+  return found === undefined ? '' : decodeURIComponent(found.replace(/\+/g, ' '));
 }
 
 function tryJson(value: string): unknown {
