@@ -1,7 +1,8 @@
 // The structure rules of src/ (`npm run lint:deps`, run by CI): no import cycles, capabilities never reach
 // into each other, and the shared parts never depend on a capability or on the app's wiring.
 const capabilities = '(links|wallets|templates|deletion-approval|home)';
-const shared = '(admission|audit|commands|config|health|lifecycle|logging|metrics|mint-api|mock-mint-api|slack-api|slack-ui|store)';
+const shared =
+  '(admission|audit|commands|config|health|lifecycle|logging|metrics|mint-api|mock-mint-api|slack-api|slack-ui|store)';
 
 module.exports = {
   forbidden: [
@@ -37,6 +38,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -31,7 +31,12 @@ export function createApp(deps: AppDeps): MintlinkApp {
   };
   const app =
     config.mode === 'socket'
-      ? new App({ ...common, socketMode: true, appToken: config.slack.appToken, installerOptions: { port: config.port } })
+      ? new App({
+          ...common,
+          socketMode: true,
+          appToken: config.slack.appToken,
+          installerOptions: { port: config.port },
+        })
       : new App({ ...common, signingSecret: config.slack.signingSecret, port: config.port });
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');

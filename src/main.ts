@@ -31,7 +31,12 @@ async function main(): Promise<void> {
   const metrics = createMetrics({ workInFlight: () => work.count });
   const store = openStore(config.store, logger);
   const readiness = new Readiness(store, scrub, work);
-  const mintApi = new MintApiClient({ ...config.mint, scrub, metrics, logger: logger.child({ component: 'mint-api' }) });
+  const mintApi = new MintApiClient({
+    ...config.mint,
+    scrub,
+    metrics,
+    logger: logger.child({ component: 'mint-api' }),
+  });
   const { app, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, work });
 
   try {
@@ -47,12 +52,21 @@ async function main(): Promise<void> {
     await app.start();
   } catch (error) {
     const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
-    const reason = config.mode === 'http' ? `Could not listen on port ${config.port} (${(error as Error).message}).` : describeSlackStartError(error, token, config.slack.apiUrl);
+    const reason =
+      config.mode === 'http'
+        ? `Could not listen on port ${config.port} (${(error as Error).message}).`
+        : describeSlackStartError(error, token, config.slack.apiUrl);
     return fail(logger, reason, store);
   }
   const stopBackgroundWork = startBackgroundWork();
   logger.info(
-    { mode: config.mode, port: config.port, store: config.store.engine, ready: readiness.isMigrated, ms: Math.round(performance.now() - started) },
+    {
+      mode: config.mode,
+      port: config.port,
+      store: config.store.engine,
+      ready: readiness.isMigrated,
+      ms: Math.round(performance.now() - started),
+    },
     `mintlink started in ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`,
   );
 

@@ -10,12 +10,18 @@ describe('start-up', () => {
   it('prints one message listing every configuration problem, exits 1, and shows no secret', async () => {
     const app = await start('http', {
       expectExit: true,
-      env: { SLACK_BOT_TOKEN: 'xoxp-user-Leak9Check', SLACK_SIGNING_SECRET: undefined, MINT_API_KEY: undefined, PORT: 'eighty' },
+      env: {
+        SLACK_BOT_TOKEN: 'xoxp-user-Leak9Check',
+        SLACK_SIGNING_SECRET: undefined,
+        MINT_API_KEY: undefined,
+        PORT: 'eighty',
+      },
     });
     expect(await app.exitCode).toBe(1);
     expect(app.logs).toMatch(/^Mintlink cannot start: 4 configuration problems\./);
     expect(app.logs.match(/Mintlink cannot start/g)).toHaveLength(1);
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT', 'MINT_API_KEY']) expect(app.logs).toContain(`- ${name} `);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT', 'MINT_API_KEY'])
+      expect(app.logs).toContain(`- ${name} `);
     expect(app.logs).not.toContain('Leak9Check');
     expect(fakes.slack.calls).toEqual([]);
   });
@@ -33,12 +39,15 @@ describe('start-up', () => {
     }
   });
 
-  it.each(['http', 'socket'] as const)('stops with a clear message when Slack rejects the bot token (%s mode)', async (mode) => {
-    const app = await start(mode, { expectExit: true, env: { SLACK_BOT_TOKEN: 'xoxb-revoked-token-000000' } });
-    expect(await app.exitCode).toBe(1);
-    expect(app.logs).toContain('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
-    expect(app.logs).not.toContain('xoxb-revoked-token-000000');
-  });
+  it.each(['http', 'socket'] as const)(
+    'stops with a clear message when Slack rejects the bot token (%s mode)',
+    async (mode) => {
+      const app = await start(mode, { expectExit: true, env: { SLACK_BOT_TOKEN: 'xoxb-revoked-token-000000' } });
+      expect(await app.exitCode).toBe(1);
+      expect(app.logs).toContain('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
+      expect(app.logs).not.toContain('xoxb-revoked-token-000000');
+    },
+  );
 
   it('stops with a clear message when Slack rejects the app token (Socket Mode)', async () => {
     const app = await start('socket', { expectExit: true, env: { SLACK_APP_TOKEN: 'xapp-1-revoked-000000' } });
@@ -60,19 +69,22 @@ describe('start-up', () => {
     }
   });
 
-  it.each(['http', 'socket'] as const)('serves health but not readiness while the database is unreachable (%s mode)', async (mode) => {
-    const app = await start(mode, { env: { DATABASE_URL: 'postgres://postgres:db-PASSWORD-9@127.0.0.1:1/test' } });
-    try {
-      expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
-      const ready = await fetch(`${app.baseUrl}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'not ready', reason: 'database unreachable: ECONNREFUSED' });
-      expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
-      expect(app.logs).not.toContain('db-PASSWORD-9');
-    } finally {
-      await app.stop();
-    }
-  });
+  it.each(['http', 'socket'] as const)(
+    'serves health but not readiness while the database is unreachable (%s mode)',
+    async (mode) => {
+      const app = await start(mode, { env: { DATABASE_URL: 'postgres://postgres:db-PASSWORD-9@127.0.0.1:1/test' } });
+      try {
+        expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
+        const ready = await fetch(`${app.baseUrl}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(await ready.json()).toEqual({ status: 'not ready', reason: 'database unreachable: ECONNREFUSED' });
+        expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
+        expect(app.logs).not.toContain('db-PASSWORD-9');
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 });
 
 describe('Socket Mode connection', () => {
@@ -82,7 +94,11 @@ describe('Socket Mode connection', () => {
       const socket = fakes.slack.socketMode;
       const opened = socket.opened;
       socket.requestRefresh();
-      await fakes.slack.waitFor(() => socket.opened > opened && socket.connectionCount === 1, 10_000, 'the new connection, and the old one closed');
+      await fakes.slack.waitFor(
+        () => socket.opened > opened && socket.connectionCount === 1,
+        10_000,
+        'the new connection, and the old one closed',
+      );
       expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
     } finally {
       await app.stop();
@@ -102,13 +118,20 @@ describe('shutdown', () => {
 
     const exited = app.stop('SIGTERM');
     await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id, 5_000);
-    await fakes.slack.waitForCall('chat.postMessage', (c) => String(c.params.text).startsWith('Mint link created'), 5_000);
+    await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => String(c.params.text).startsWith('Mint link created'),
+      5_000,
+    );
     expect(await exited).toBe(0);
     expect(app.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ workInFlight: 1 });
 
     const store = app.openStore();
     try {
-      expect((await store.audit.list({ operation: 'link.create' }))[0]).toMatchObject({ outcome: 'succeeded', inputs: { nftId: 'nft-in-flight' } });
+      expect((await store.audit.list({ operation: 'link.create' }))[0]).toMatchObject({
+        outcome: 'succeeded',
+        inputs: { nftId: 'nft-in-flight' },
+      });
     } finally {
       await store.close();
     }
@@ -123,6 +146,7 @@ describe('shutdown', () => {
     const messages = app.logLines.map((l) => l.msg);
     expect(messages).toContain('shutting down');
     expect(messages.at(-1)).toBe('stopped');
-    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) expect(app.logs).not.toContain(secret);
+    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY])
+      expect(app.logs).not.toContain(secret);
   });
 });

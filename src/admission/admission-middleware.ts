@@ -23,7 +23,10 @@ type RequestKind = 'command' | 'action' | 'view' | 'shortcut' | 'options' | 'eve
  * its listeners run (after the ack too); when the budget is full it is answered "busy" at once, in the way
  * its kind allows, and nothing queues.
  */
-export function admission(budget: WorkBudget, deps: { logger: Logger; metrics: Metrics }): Middleware<AnyMiddlewareArgs> {
+export function admission(
+  budget: WorkBudget,
+  deps: { logger: Logger; metrics: Metrics },
+): Middleware<AnyMiddlewareArgs> {
   const notices = new WorkBudget(BUSY_NOTICES_AT_ONCE);
   return async (args) => {
     if (budget.tryAcquire()) {
@@ -58,14 +61,17 @@ async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<
     if (args.body.type !== 'view_submission') return args.ack();
     // Inline on the form, which stays open and filled: the person presses the button again.
     const input = args.view.blocks.find((block) => block.type === 'input' && typeof block.block_id === 'string');
-    if (input?.block_id) return args.ack({ response_action: 'errors', errors: { [input.block_id]: BUSY_TEXT.slice(14) } });
+    if (input?.block_id)
+      return args.ack({ response_action: 'errors', errors: { [input.block_id]: BUSY_TEXT.slice(14) } });
     return args.ack({ response_action: 'update', view: noticeModal('Busy', BUSY_TEXT) });
   }
   await args.ack();
   if (!notices.tryAcquire()) return; // a flood: the ack was all it gets
   try {
-    if ('shortcut' in args) await args.client.views.open({ trigger_id: args.shortcut.trigger_id, view: noticeModal('Busy', BUSY_TEXT) });
-    else if (args.body.response_url) await args.respond({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
+    if ('shortcut' in args)
+      await args.client.views.open({ trigger_id: args.shortcut.trigger_id, view: noticeModal('Busy', BUSY_TEXT) });
+    else if (args.body.response_url)
+      await args.respond({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
   } catch (error) {
     logger.info({ err: error }, 'could not tell the user the app is busy');
   } finally {

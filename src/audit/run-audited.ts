@@ -33,10 +33,18 @@ export async function runAudited<T>(
 ): Promise<AuditedOutcome<T>> {
   let entryId: string;
   try {
-    ({ id: entryId } = await deps.store.audit.start({ actorId: actor.userId, teamId: actor.teamId, operation: operation.operation, inputs: operation.inputs }));
+    ({ id: entryId } = await deps.store.audit.start({
+      actorId: actor.userId,
+      teamId: actor.teamId,
+      operation: operation.operation,
+      inputs: operation.inputs,
+    }));
   } catch (error) {
     deps.logger.error({ err: error, operation: operation.operation }, 'audit log unavailable; operation not run');
-    return { ok: false, reason: `The app cannot record this in its audit log right now (database unavailable), so nothing was ${operation.done}. Try again in a moment.` };
+    return {
+      ok: false,
+      reason: `The app cannot record this in its audit log right now (database unavailable), so nothing was ${operation.done}. Try again in a moment.`,
+    };
   }
   const complete = (outcome: string, detail: string) =>
     deps.store.audit.complete(entryId, outcome, detail).catch((error: unknown) => {
@@ -54,6 +62,9 @@ export async function runAudited<T>(
     }
     deps.logger.error({ err: error, operation: operation.operation }, 'operation failed unexpectedly');
     await complete('failed', 'internal error');
-    return { ok: false, reason: `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.` };
+    return {
+      ok: false,
+      reason: `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.`,
+    };
   }
 }

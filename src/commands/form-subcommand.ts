@@ -3,7 +3,9 @@ import { openModal } from '../slack-ui/open-modal.js';
 import type { Subcommand } from './command-registry.js';
 
 /** A subcommand that opens a form at once (the trigger expires in 3 s), prefilled with the command's text. */
-export function formSubcommand(spec: Omit<Subcommand, 'run'> & { form: (prefill: string | undefined) => ModalView }): Subcommand {
+export function formSubcommand(
+  spec: Omit<Subcommand, 'run'> & { form: (prefill: string | undefined) => ModalView },
+): Subcommand {
   const { form, ...rest } = spec;
   return {
     ...rest,

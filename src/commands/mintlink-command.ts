@@ -12,31 +12,49 @@ export const MINTLINK_COMMAND = /^\/mintlink(-[a-z0-9-]+)?$/;
  * Registers `/mintlink` once every capability has registered its subcommands (help lists them all). Busy
  * answers come from the admission middleware before this runs.
  */
-export function registerMintlinkCommand(app: App, registry: CommandRegistry, deps: { logger: Logger; metrics: Metrics }): void {
+export function registerMintlinkCommand(
+  app: App,
+  registry: CommandRegistry,
+  deps: { logger: Logger; metrics: Metrics },
+): void {
   registry.register(helpSubcommand(registry));
-  app.command(MINTLINK_COMMAND, async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
-    const { word, rest, args } = splitCommandText(command.text);
-    const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
-    if (!subcommand) {
-      deps.metrics.commandsHandled.inc({ subcommand: 'unknown', outcome: 'rejected' });
-      await ack({ response_type: 'ephemeral', ...unknownSubcommandMessage(registry, command.command, word) });
-      return;
-    }
-    const { logger } = deps;
-    let acked = false;
-    const trackedAck: typeof ack = async (response) => {
-      acked = true;
-      await ack(response);
-    };
-    try {
-      await subcommand.run({ command, args: word ? args : [], rest: word ? rest : '', ack: trackedAck, respond, client, logger });
-      deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'ok' });
-    } catch (error) {
-      deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'error' });
-      logger.error({ err: error, subcommand: subcommand.name, user: command.user_id }, 'subcommand failed');
-      const text = `:x: Sorry, \`${command.command} ${subcommand.name}\` failed unexpectedly. Please try again; if it keeps failing, tell the app's operator.`;
-      if (!acked) await ack({ response_type: 'ephemeral', text });
-      else await respond({ response_type: 'ephemeral', text }).catch((e: unknown) => logger.warn({ err: e }, 'could not tell the user'));
-    }
-  });
+  app.command(
+    MINTLINK_COMMAND,
+    async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
+      const { word, rest, args } = splitCommandText(command.text);
+      const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
+      if (!subcommand) {
+        deps.metrics.commandsHandled.inc({ subcommand: 'unknown', outcome: 'rejected' });
+        await ack({ response_type: 'ephemeral', ...unknownSubcommandMessage(registry, command.command, word) });
+        return;
+      }
+      const { logger } = deps;
+      let acked = false;
+      const trackedAck: typeof ack = async (response) => {
+        acked = true;
+        await ack(response);
+      };
+      try {
+        await subcommand.run({
+          command,
+          args: word ? args : [],
+          rest: word ? rest : '',
+          ack: trackedAck,
+          respond,
+          client,
+          logger,
+        });
+        deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'ok' });
+      } catch (error) {
+        deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'error' });
+        logger.error({ err: error, subcommand: subcommand.name, user: command.user_id }, 'subcommand failed');
+        const text = `:x: Sorry, \`${command.command} ${subcommand.name}\` failed unexpectedly. Please try again; if it keeps failing, tell the app's operator.`;
+        if (!acked) await ack({ response_type: 'ephemeral', text });
+        else
+          await respond({ response_type: 'ephemeral', text }).catch((e: unknown) =>
+            logger.warn({ err: e }, 'could not tell the user'),
+          );
+      }
+    },
+  );
 }

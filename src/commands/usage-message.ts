@@ -21,5 +21,8 @@ export function unknownSubcommandMessage(registry: CommandRegistry, commandName:
   const usage = usageMessage(registry, commandName);
   const shown = inlineCode(word.slice(0, 60));
   const problem = `:warning: ${commandName} has no subcommand ${shown}.`;
-  return message(`${commandName} has no subcommand "${word.slice(0, 60)}". ${usage.text}`, [section(problem), ...usage.blocks]);
+  return message(`${commandName} has no subcommand "${word.slice(0, 60)}". ${usage.text}`, [
+    section(problem),
+    ...usage.blocks,
+  ]);
 }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 
 /** Where to find each variable: printed next to any problem so the operator can fix it in one pass. */
 export const configHints = {
-  SLACK_BOT_TOKEN:
-    'Bot User OAuth Token (xoxb-...): https://api.slack.com/apps -> your app -> OAuth & Permissions',
+  SLACK_BOT_TOKEN: 'Bot User OAuth Token (xoxb-...): https://api.slack.com/apps -> your app -> OAuth & Permissions',
   SLACK_SIGNING_SECRET:
     'https://api.slack.com/apps -> your app -> Basic Information -> App Credentials -> Signing Secret',
   SLACK_APP_TOKEN:
@@ -12,16 +11,17 @@ export const configHints = {
   PORT: 'a TCP port from 1 to 65535; default 3000',
   MINT_API_BASE_URL:
     'base URL of the Mint service, e.g. https://mint.example.com (the /v1/... paths are appended); to try the app locally run `npm run mock-api` and use http://127.0.0.1:4010',
-  MINT_API_KEY: 'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key")',
+  MINT_API_KEY:
+    'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key")',
   MINT_API_TIMEOUT_MS: 'milliseconds from 100 to 120000; default 10000',
   DATABASE_URL:
     'postgres://user:password@host:5432/database, or file:PATH for SQLite; unset stores in SQLite under ./data/',
   APPROVAL_CHANNEL_ID:
     'id of the channel where deletion requests wait (C... or G...): channel name -> About -> Channel ID',
-  DELETION_APPROVERS:
-    'comma list of user ids (U.../W...: profile -> More -> Copy member ID) and user-group ids (S...)',
+  DELETION_APPROVERS: 'comma list of user ids (U.../W...: profile -> More -> Copy member ID) and user-group ids (S...)',
   DELETION_REQUEST_TTL_HOURS: 'hours a deletion request waits for a decision, 1 to 720; default 72',
-  MAX_WORK_IN_FLIGHT: 'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
+  MAX_WORK_IN_FLIGHT:
+    'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
 } as const;
 
@@ -54,7 +54,10 @@ const databaseUrl = text('postgres://... or file:PATH').transform((value, ctx): 
 
 const slackIdList = (pattern: RegExp, shape: string) =>
   text(shape).transform((value, ctx) => {
-    const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
+    const ids = value
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
     const wrong = ids.filter((id) => !pattern.test(id));
     if (wrong.length > 0) {
       // Slack ids are not secret, and naming the wrong one saves a search.
@@ -65,7 +68,10 @@ const slackIdList = (pattern: RegExp, shape: string) =>
   });
 
 export const environmentSchema = z.object({
-  SLACK_BOT_TOKEN: text('a bot token starting with xoxb-').startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
+  SLACK_BOT_TOKEN: text('a bot token starting with xoxb-').startsWith(
+    'xoxb-',
+    'must be a bot token starting with xoxb-',
+  ),
   SLACK_SIGNING_SECRET: text('text').optional(),
   SLACK_APP_TOKEN: text('an app-level token starting with xapp-')
     .startsWith('xapp-', 'must be an app-level token starting with xapp-')
@@ -79,7 +85,10 @@ export const environmentSchema = z.object({
   APPROVAL_CHANNEL_ID: text('a channel id such as C0123ABCD')
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id such as C0123ABCD')
     .optional(),
-  DELETION_APPROVERS: slackIdList(/^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/, 'user ids (U.../W...) or user-group ids (S...)').optional(),
+  DELETION_APPROVERS: slackIdList(
+    /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/,
+    'user ids (U.../W...) or user-group ids (S...)',
+  ).optional(),
   DELETION_REQUEST_TTL_HOURS: wholeNumber(1, 720).default(72),
   MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(1_000),
   LOG_LEVEL: z

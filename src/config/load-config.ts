@@ -29,7 +29,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     }
   }
   if (!raw.SLACK_APP_TOKEN && !raw.SLACK_SIGNING_SECRET) {
-    problems.set('SLACK_SIGNING_SECRET', 'is not set, and HTTP mode needs it (set SLACK_APP_TOKEN instead for Socket Mode)');
+    problems.set(
+      'SLACK_SIGNING_SECRET',
+      'is not set, and HTTP mode needs it (set SLACK_APP_TOKEN instead for Socket Mode)',
+    );
   }
 
   if (!parsed.success || problems.size > 0) {

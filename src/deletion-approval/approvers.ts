@@ -40,7 +40,8 @@ export class Approvers {
       ttl: options.ttlMs ?? 60_000,
       // Staleness read from the clock on every check (the default caches it for a millisecond of real time).
       ...(options.clock ? { perf: options.clock, ttlResolution: 0 } : {}),
-      fetchMethod: async (group) => new Set((await this.client.usergroups.users.list({ usergroup: group })).users ?? []),
+      fetchMethod: async (group) =>
+        new Set((await this.client.usergroups.users.list({ usergroup: group })).users ?? []),
     });
   }
 
@@ -72,9 +73,10 @@ export class Approvers {
 
   /** Mentions of everyone who may approve, for messages. */
   mentions(): string {
-    return [...this.approvers.users.map((u) => `<@${u}>`), ...this.approvers.userGroups.map((g) => `<!subteam^${g}>`)].join(
-      ', ',
-    );
+    return [
+      ...this.approvers.users.map((u) => `<@${u}>`),
+      ...this.approvers.userGroups.map((g) => `<!subteam^${g}>`),
+    ].join(', ');
   }
 
   /** The group's members; a late answer still fills the cache after the caller stopped waiting. */

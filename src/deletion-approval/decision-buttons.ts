@@ -14,7 +14,12 @@ type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddleware
 
 /** Tells only the person who clicked (ephemerally), and nothing changes. */
 async function tellClicker({ body, respond, client }: Args, ctx: DeletionContext, text: string): Promise<void> {
-  await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text }, { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger }, text);
+  await respondSafely(
+    respond,
+    { response_type: 'ephemeral', replace_original: false, text },
+    { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger },
+    text,
+  );
 }
 
 type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId: string) => Promise<string | undefined>;
@@ -22,7 +27,11 @@ type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId:
 /** Acks the click and loads its request; when `rule` refuses the clicker, tells them why and returns undefined. */
 async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest | undefined> {
   await args.ack();
-  const request = await rememberApprovalMessage(args, ctx, await ctx.store.deletionRequests.get(args.action.value ?? ''));
+  const request = await rememberApprovalMessage(
+    args,
+    ctx,
+    await ctx.store.deletionRequests.get(args.action.value ?? ''),
+  );
   const refusal = await rule(ctx, request, args.body.user.id);
   if (!refusal && request) return request;
   await tellClicker(args, ctx, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
@@ -33,7 +42,11 @@ async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Pro
  * The message clicked is the approval message. If its id was never stored (the database failed right after
  * posting it), store it now, so its status can be shown on it from here on.
  */
-async function rememberApprovalMessage({ body }: Args, ctx: DeletionContext, request: DeletionRequest | undefined): Promise<DeletionRequest | undefined> {
+async function rememberApprovalMessage(
+  { body }: Args,
+  ctx: DeletionContext,
+  request: DeletionRequest | undefined,
+): Promise<DeletionRequest | undefined> {
   const channel = body.channel?.id;
   const ts = body.message?.ts;
   if (!request || request.approvalMessageTs || !channel || !ts || body.container?.type !== 'message') return request;
@@ -60,7 +73,12 @@ export function handleRetryButton(ctx: DeletionContext) {
     const request = await allowedRequest(args, ctx, retryRefusal);
     if (!request) return;
     const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
-    if (!result.ran) await tellClicker(args, ctx, `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`);
+    if (!result.ran)
+      await tellClicker(
+        args,
+        ctx,
+        `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`,
+      );
   };
 }
 
@@ -70,13 +88,19 @@ export function handleCancelButton(ctx: DeletionContext) {
     const { ack, body, action } = args;
     await ack();
     const id = action.value ?? '';
-    const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) => requests.cancel(id, body.user.id));
+    const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) =>
+      requests.cancel(id, body.user.id),
+    );
     if (result.won) {
       await publishRequest(ctx, result.request);
       return;
     }
     const current = result.request;
-    const why = !current ? 'it no longer exists' : current.requesterId !== body.user.id ? 'only the requester can cancel it' : alreadyDecidedText(current);
+    const why = !current
+      ? 'it no longer exists'
+      : current.requesterId !== body.user.id
+        ? 'only the requester can cancel it'
+        : alreadyDecidedText(current);
     await tellClicker(args, ctx, `:no_entry: Request ${id} cannot be cancelled: ${why}`);
   };
 }

@@ -21,17 +21,29 @@ export async function decisionRefusal(
 }
 
 /** Why `userId` may not run this request again (it must have failed or been interrupted). */
-export async function retryRefusal(ctx: DeletionContext, request: DeletionRequest | undefined, userId: string): Promise<string | undefined> {
+export async function retryRefusal(
+  ctx: DeletionContext,
+  request: DeletionRequest | undefined,
+  userId: string,
+): Promise<string | undefined> {
   if (!request) return 'This deletion request no longer exists.';
-  if (request.status === 'running' || request.status === 'approved') return `Request ${request.id} is being deleted right now.`;
-  if (request.status !== 'failed' && request.status !== 'attention') return `Request ${request.id} has nothing to try again (it is ${request.status}).`;
+  if (request.status === 'running' || request.status === 'approved')
+    return `Request ${request.id} is being deleted right now.`;
+  if (request.status !== 'failed' && request.status !== 'attention')
+    return `Request ${request.id} has nothing to try again (it is ${request.status}).`;
   return approverRefusal(ctx, request, userId, 'always'); // it runs the deletion at once
 }
 
-async function approverRefusal(ctx: DeletionContext, request: DeletionRequest, userId: string, askSlack: AskSlack): Promise<string | undefined> {
+async function approverRefusal(
+  ctx: DeletionContext,
+  request: DeletionRequest,
+  userId: string,
+  askSlack: AskSlack,
+): Promise<string | undefined> {
   if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
   const check = await ctx.approvers.check(userId, { askSlack });
   if (check.approver) return undefined;
-  if (check.problem) return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
+  if (check.problem)
+    return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
   return `Only approvers can decide customer deletions (${ctx.approvers.mentions()}). Nothing was changed.`;
 }

@@ -18,7 +18,12 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * any number of replicas, one wins. Everyone else (and anyone who may not decide) gets the modal replaced by
  * why; then this returns undefined. The winner gets the decided request and must still ack.
  */
-async function decide({ ack, body, view }: Args, ctx: DeletionContext, decision: 'approved' | 'rejected', note?: string): Promise<DeletionRequest | undefined> {
+async function decide(
+  { ack, body, view }: Args,
+  ctx: DeletionContext,
+  decision: 'approved' | 'rejected',
+  note?: string,
+): Promise<DeletionRequest | undefined> {
   const userId = body.user.id;
   const id = requestIdOf(view.private_metadata) ?? '';
   const tell = (text: string) => ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
@@ -28,7 +33,9 @@ async function decide({ ack, body, view }: Args, ctx: DeletionContext, decision:
     return undefined;
   }
   const operation = decision === 'approved' ? 'customers.delete.approve' : 'customers.delete.reject';
-  const decided = await auditedTransition(ctx, userId, operation, (requests) => requests.decide(id, decision, userId, note));
+  const decided = await auditedTransition(ctx, userId, operation, (requests) =>
+    requests.decide(id, decision, userId, note),
+  );
   if (decided.won) return decided.request;
   await tell(decided.request ? alreadyDecidedText(decided.request) : 'This request no longer exists.');
   return undefined;

@@ -32,9 +32,13 @@ export function approveView(r: DeletionRequest): ModalView {
     close: 'Cancel',
     privateMetadata: metadata(r),
     blocks: [
-      section(`:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
+      section(
+        `:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+      ),
       ...idSections(r.customerIds),
-      context('The deletion runs once, as soon as you press the button. The requester and the approval channel see the outcome.'),
+      context(
+        'The deletion runs once, as soon as you press the button. The requester and the approval channel see the outcome.',
+      ),
     ],
   });
 }
@@ -47,18 +51,29 @@ export function rejectView(r: DeletionRequest): ModalView {
     close: 'Cancel',
     privateMetadata: metadata(r),
     blocks: [
-      section(`Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`),
-      textInput({ blockId: REJECT_REASON_BLOCK, label: 'Why (optional)', optional: true, multiline: true, hint: 'The requester and the approval channel see it.', maxLength: 500 }),
+      section(
+        `Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`,
+      ),
+      textInput({
+        blockId: REJECT_REASON_BLOCK,
+        label: 'Why (optional)',
+        optional: true,
+        multiline: true,
+        hint: 'The requester and the approval channel see it.',
+        maxLength: 500,
+      }),
     ],
   });
 }
-
 
 export function deletingView(r: DeletionRequest): ModalView {
   return modal({
     title: `Approve ${r.id}`,
     close: 'Close',
-    blocks: [section(`:hourglass_flowing_sand: Deleting ${customerCount(r.customerIds.length)}…`), context('The outcome also shows in the approval channel, so you can close this.')],
+    blocks: [
+      section(`:hourglass_flowing_sand: Deleting ${customerCount(r.customerIds.length)}…`),
+      context('The outcome also shows in the approval channel, so you can close this.'),
+    ],
   });
 }
 

@@ -71,21 +71,42 @@ export function alreadyDecidedText(r: DeletionRequest): string {
 /** The message in the approval channel; its buttons follow the status. */
 export function approvalMessage(r: DeletionRequest, approvers: string): MessageContent {
   const count = r.customerIds.length;
-  const shown = r.customerIds.slice(0, IDS_IN_MESSAGE).map((id) => `\`${id}\``).join(', ');
+  const shown = r.customerIds
+    .slice(0, IDS_IN_MESSAGE)
+    .map((id) => `\`${id}\``)
+    .join(', ');
   const more = count > IDS_IN_MESSAGE ? `, and ${count - IDS_IN_MESSAGE} more: the full list is in the thread` : '';
   const blocks: KnownBlock[] = [
     header(`Customer deletion request ${r.id}`),
-    section(`${by(r.requesterId)} asks to delete *${customerCount(count)}*${repeatsDropped(r.duplicatesRemoved)}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`),
+    section(
+      `${by(r.requesterId)} asks to delete *${customerCount(count)}*${repeatsDropped(r.duplicatesRemoved)}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+    ),
     section(`*Customers:* ${shown}${more}`),
-    context(`Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`),
+    context(
+      `Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`,
+    ),
     section(statusLine(r)),
   ];
-  const actions = r.status === 'pending' ? decisionButtons(r) : r.status === 'failed' || r.status === 'attention' ? retryButtons(r) : undefined;
+  const actions =
+    r.status === 'pending'
+      ? decisionButtons(r)
+      : r.status === 'failed' || r.status === 'attention'
+        ? retryButtons(r)
+        : undefined;
   if (actions) blocks.push(actions);
-  return message(`Customer deletion request ${r.id} by <@${r.requesterId}>: ${customerCount(count)} (${r.status})`, blocks);
+  return message(
+    `Customer deletion request ${r.id} by <@${r.requesterId}>: ${customerCount(count)} (${r.status})`,
+    blocks,
+  );
 }
 
-const button = (r: DeletionRequest, actionId: string, text: string, style?: 'primary' | 'danger', confirm?: Button['confirm']): Button => ({
+const button = (
+  r: DeletionRequest,
+  actionId: string,
+  text: string,
+  style?: 'primary' | 'danger',
+  confirm?: Button['confirm'],
+): Button => ({
   type: 'button',
   action_id: actionId,
   text: { type: 'plain_text', text },
@@ -94,7 +115,13 @@ const button = (r: DeletionRequest, actionId: string, text: string, style?: 'pri
   ...(confirm ? { confirm } : {}),
 });
 
-const confirmDialog = (title: string, text: string, confirm: string, deny: string, style?: 'danger'): Button['confirm'] => ({
+const confirmDialog = (
+  title: string,
+  text: string,
+  confirm: string,
+  deny: string,
+  style?: 'danger',
+): Button['confirm'] => ({
   title: { type: 'plain_text', text: title },
   text: { type: 'plain_text', text },
   confirm: { type: 'plain_text', text: confirm },
@@ -107,19 +134,40 @@ export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBl
   return {
     type: 'actions',
     ...(blockId ? { block_id: blockId } : {}),
-    elements: [button(r, DELETION_ACTIONS.approve, 'Approve…', 'primary'), button(r, DELETION_ACTIONS.reject, 'Reject…', 'danger')],
+    elements: [
+      button(r, DELETION_ACTIONS.approve, 'Approve…', 'primary'),
+      button(r, DELETION_ACTIONS.reject, 'Reject…', 'danger'),
+    ],
   };
 }
 
 function retryButtons(r: DeletionRequest): ActionsBlock {
-  const confirm = confirmDialog('Send the deletion again?', `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`, 'Try again', 'Not now', 'danger');
-  return { type: 'actions', elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)] };
+  const confirm = confirmDialog(
+    'Send the deletion again?',
+    `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`,
+    'Try again',
+    'Not now',
+    'danger',
+  );
+  return {
+    type: 'actions',
+    elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)],
+  };
 }
 
 /** Cancel request: in the requester's DM and on their Home tab. */
 export function cancelButton(r: DeletionRequest, blockId?: string): ActionsBlock {
-  const confirm = confirmDialog('Cancel this request?', `Request ${r.id} will not be decided and nothing will be deleted.`, 'Cancel request', 'Keep it');
-  return { type: 'actions', ...(blockId ? { block_id: blockId } : {}), elements: [button(r, DELETION_ACTIONS.cancel, 'Cancel request', undefined, confirm)] };
+  const confirm = confirmDialog(
+    'Cancel this request?',
+    `Request ${r.id} will not be decided and nothing will be deleted.`,
+    'Cancel request',
+    'Keep it',
+  );
+  return {
+    type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [button(r, DELETION_ACTIONS.cancel, 'Cancel request', undefined, confirm)],
+  };
 }
 
 /** Sections listing every ID, none over Slack's per-section limit. */
@@ -147,7 +195,10 @@ export function fullListMessages(r: DeletionRequest): MessageContent[] {
   const parts = Math.ceil(sections.length / SECTIONS_PER_THREAD_MESSAGE);
   return Array.from({ length: parts }, (_, i) => {
     const title = `All ${customerCount(r.customerIds.length)} of request ${r.id}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`;
-    return message(title, [context(`*${title}*`), ...sections.slice(i * SECTIONS_PER_THREAD_MESSAGE, (i + 1) * SECTIONS_PER_THREAD_MESSAGE)]);
+    return message(title, [
+      context(`*${title}*`),
+      ...sections.slice(i * SECTIONS_PER_THREAD_MESSAGE, (i + 1) * SECTIONS_PER_THREAD_MESSAGE),
+    ]);
   });
 }
 
@@ -155,7 +206,9 @@ export function fullListMessages(r: DeletionRequest): MessageContent[] {
 export function requesterMessage(r: DeletionRequest): MessageContent {
   const where = r.approvalChannelId ? `<#${r.approvalChannelId}>` : 'the approval channel';
   const blocks: KnownBlock[] = [
-    section(`:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`),
+    section(
+      `:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`,
+    ),
     section(statusLine(r)),
   ];
   if (r.status === 'pending') blocks.push(cancelButton(r));
@@ -165,6 +218,7 @@ export function requesterMessage(r: DeletionRequest): MessageContent {
 /** A DM to the requester when the request is decided or has run. */
 export function outcomeMessage(r: DeletionRequest): MessageContent {
   const line = statusLine(r);
-  return message(`Your deletion request ${r.id}: ${r.status}`, [section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`)]);
+  return message(`Your deletion request ${r.id}: ${r.status}`, [
+    section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`),
+  ]);
 }
-

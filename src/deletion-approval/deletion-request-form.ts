@@ -23,14 +23,18 @@ export interface DeletionFormValues {
 }
 
 /** "Request customer deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes. */
-export function deletionRequestView(options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string } = {}): ModalView {
+export function deletionRequestView(
+  options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string } = {},
+): ModalView {
   const given = options.prefill ?? [];
   const { boxes: prefilled, placed } = fillBoxes(given);
   const boxes = Math.min(MAX_ID_BOXES, Math.max(1, options.boxes ?? 1, prefilled.length));
   const left = given.length - placed;
   const problem =
     options.problem ??
-    (left > 0 ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.` : undefined);
+    (left > 0
+      ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.`
+      : undefined);
   const blocks: KnownBlock[] = [...(problem ? [problemBanner(problem)] : [])];
   for (let box = 1; box <= boxes; box += 1) {
     blocks.push(
@@ -52,12 +56,25 @@ export function deletionRequestView(options: { boxes?: number; prefill?: readonl
     const add: ActionsBlock = {
       type: 'actions',
       block_id: 'add_ids_box',
-      elements: [{ type: 'button', action_id: ADD_IDS_BOX_ACTION, text: { type: 'plain_text', text: 'Add another box for IDs' } }],
+      elements: [
+        {
+          type: 'button',
+          action_id: ADD_IDS_BOX_ACTION,
+          text: { type: 'plain_text', text: 'Add another box for IDs' },
+        },
+      ],
     };
     blocks.push(add);
   }
   blocks.push(
-    textInput({ blockId: REASON_BLOCK, label: 'Reason', multiline: true, hint: 'Why these customers must be deleted: the approvers read it.', initial: options.reason, maxLength: MAX_REASON_LENGTH }),
+    textInput({
+      blockId: REASON_BLOCK,
+      label: 'Reason',
+      multiline: true,
+      hint: 'Why these customers must be deleted: the approvers read it.',
+      initial: options.reason,
+      maxLength: MAX_REASON_LENGTH,
+    }),
     context('Nothing is deleted until another team member approves the request.'),
   );
   return modal({
@@ -100,7 +117,8 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
   const { ids, removed } = withoutRepeats(perBox.flat());
   if (ids.length === 0) errors[idsBlock(1)] = 'Enter at least one customer ID.';
   if (ids.length > MAX_CUSTOMERS_PER_REQUEST && !errors[idsBlock(1)]) {
-    errors[idsBlock(1)] = `That is ${ids.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
+    errors[idsBlock(1)] =
+      `That is ${ids.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
   }
   if (!values.reason) errors[REASON_BLOCK] = 'Give a reason: the approvers read it.';
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -23,7 +23,10 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const settings = ctx.settings;
     if (!settings) {
-      await ack({ response_action: 'update', view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)) });
+      await ack({
+        response_action: 'update',
+        view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)),
+      });
       return;
     }
     const boxes = boxesOf(view.private_metadata);
@@ -33,39 +36,59 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
-    await ack({ response_action: 'update', view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…') });
+    await ack({
+      response_action: 'update',
+      view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…'),
+    });
     const requesterId = body.user.id;
     const logger = ctx.logger.child({ user: requesterId, operation: 'customers.delete.request' });
     const showForm = (problem: string) =>
-      updateModal(client, view.id, deletionRequestView({ boxes, prefill: values.boxes.flatMap(splitCustomerIds), reason: values.reason, problem }), logger);
+      updateModal(
+        client,
+        view.id,
+        deletionRequestView({ boxes, prefill: values.boxes.flatMap(splitCustomerIds), reason: values.reason, problem }),
+        logger,
+      );
 
     let request: DeletionRequest;
     try {
       request = await createRequest(ctx, settings, requesterId, body.team?.id ?? body.user.team_id, checked);
     } catch (error) {
       logger.error({ err: error }, 'could not store the deletion request');
-      await showForm('*The request could not be recorded* (the database is unavailable), so nothing was sent to the approvers. Try again in a moment.');
+      await showForm(
+        '*The request could not be recorded* (the database is unavailable), so nothing was sent to the approvers. Try again in a moment.',
+      );
       return;
     }
 
     const posted = await postApprovalMessage(ctx, settings, request);
     if (!posted.ok) {
-      await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) => requests.cancel(request.id, requesterId));
-      await showForm(`*The approval channel did not take the request* (${posted.error}), so it was cancelled and nothing waits for approval. Ask the app's operator to invite the app to <#${settings.approvalChannelId}>.`);
+      await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
+        requests.cancel(request.id, requesterId),
+      );
+      await showForm(
+        `*The approval channel did not take the request* (${posted.error}), so it was cancelled and nothing waits for approval. Ask the app's operator to invite the app to <#${settings.approvalChannelId}>.`,
+      );
       return;
     }
     const waiting = (await ctx.store.deletionRequests.get(request.id)) ?? request;
-    const dm = await client.chat.postMessage({ channel: requesterId, ...requesterMessage(waiting) }).catch((error: unknown) => {
-      logger.warn({ err: error }, 'could not send the request DM');
-      return undefined;
-    });
-    if (dm?.ts && dm.channel) await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
+    const dm = await client.chat
+      .postMessage({ channel: requesterId, ...requesterMessage(waiting) })
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not send the request DM');
+        return undefined;
+      });
+    if (dm?.ts && dm.channel)
+      await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
 
     ctx.home.refresh([requesterId], isApprover(ctx));
     await updateModal(
       client,
       view.id,
-      noticeModal('Request deletion', `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`),
+      noticeModal(
+        'Request deletion',
+        `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`,
+      ),
       logger,
     );
   };
@@ -81,27 +104,61 @@ async function createRequest(
   const now = new Date();
   return ctx.store.transaction(async (tx) => {
     const request = await tx.deletionRequests.create(
-      { teamId, requesterId, customerIds: checked.customerIds, duplicatesRemoved: checked.duplicatesRemoved, reason: checked.reason, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000) },
+      {
+        teamId,
+        requesterId,
+        customerIds: checked.customerIds,
+        duplicatesRemoved: checked.duplicatesRemoved,
+        reason: checked.reason,
+        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+      },
       now,
     );
     await tx.audit.record(
-      { actorId: requesterId, teamId, operation: 'customers.delete.request', inputs: { requestId: request.id, customerIds: checked.customerIds, duplicatesRemoved: checked.duplicatesRemoved, reason: checked.reason }, outcome: 'pending', detail: request.id },
+      {
+        actorId: requesterId,
+        teamId,
+        operation: 'customers.delete.request',
+        inputs: {
+          requestId: request.id,
+          customerIds: checked.customerIds,
+          duplicatesRemoved: checked.duplicatesRemoved,
+          reason: checked.reason,
+        },
+        outcome: 'pending',
+        detail: request.id,
+      },
       now,
     );
     return request;
   });
 }
 
-async function postApprovalMessage(ctx: DeletionContext, settings: DeletionSettings, request: DeletionRequest): Promise<{ ok: true } | { ok: false; error: string }> {
+async function postApprovalMessage(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  request: DeletionRequest,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   try {
-    const posted = await ctx.client.chat.postMessage({ channel: settings.approvalChannelId, ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()) });
+    const posted = await ctx.client.chat.postMessage({
+      channel: settings.approvalChannelId,
+      ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()),
+    });
     if (!posted.ts) return { ok: false, error: 'no message id' };
-    await ctx.store.deletionRequests.setApprovalMessage(request.id, posted.channel ?? settings.approvalChannelId, posted.ts);
-    await postThreadMessages(ctx.patientClient, ctx.logger, { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts }, fullListMessages(request));
+    await ctx.store.deletionRequests.setApprovalMessage(
+      request.id,
+      posted.channel ?? settings.approvalChannelId,
+      posted.ts,
+    );
+    await postThreadMessages(
+      ctx.patientClient,
+      ctx.logger,
+      { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts },
+      fullListMessages(request),
+    );
     return { ok: true };
   } catch (error) {
     ctx.logger.warn({ err: error, requestId: request.id }, 'could not post the approval message');
     return { ok: false, error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message };
   }
 }
-

@@ -11,7 +11,9 @@ export interface DeletionSettings {
 }
 
 /** The settings, or what is missing: deletion needs an approval channel and at least one approver. */
-export function deletionSettings(config: Config): { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] } {
+export function deletionSettings(
+  config: Config,
+): { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] } {
   const { approvalChannelId, approvers, requestTtlHours } = config.deletion;
   const missing = [
     ...(approvalChannelId ? [] : ['APPROVAL_CHANNEL_ID']),

@@ -18,7 +18,10 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
         return;
       }
       await ack();
-      await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }), { logger, respond });
+      await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }), {
+        logger,
+        respond,
+      });
     },
   };
 }

@@ -20,7 +20,11 @@ export function sweeperTiming(mintTimeoutMs: number): SweeperTiming {
  * retry button on the approval message. Every replica may sweep: each change is a compare-and-set, so one
  * of them makes it and tells Slack.
  */
-export async function sweepDeletionRequests(ctx: DeletionContext, timing: SweeperTiming, now = new Date()): Promise<void> {
+export async function sweepDeletionRequests(
+  ctx: DeletionContext,
+  timing: SweeperTiming,
+  now = new Date(),
+): Promise<void> {
   const requests = ctx.store.deletionRequests;
   for (const id of await requests.overdueIds(now)) {
     const result = await auditedTransition(ctx, 'system', 'customers.delete.expire', (r) => r.expire(id, now));
@@ -28,7 +32,9 @@ export async function sweepDeletionRequests(ctx: DeletionContext, timing: Sweepe
   }
   const staleBefore = new Date(now.getTime() - timing.leaseMs);
   for (const id of await requests.staleRunIds(staleBefore)) {
-    const result = await auditedTransition(ctx, 'system', 'customers.delete.interrupted', (r) => r.interrupt(id, staleBefore, now));
+    const result = await auditedTransition(ctx, 'system', 'customers.delete.interrupted', (r) =>
+      r.interrupt(id, staleBefore, now),
+    );
     if (result.won) {
       ctx.logger.warn({ requestId: id }, 'a deletion was interrupted; marked for attention');
       await publishAndNotify(ctx, result.request);

@@ -37,38 +37,55 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
 async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
   if (!(await ctx.approvers.check(userId)).approver) return [];
   const filter = { statuses: ['pending' as const], notRequesterId: userId };
-  const [count, newest] = await Promise.all([ctx.store.deletionRequests.count(filter), ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN })]);
+  const [count, newest] = await Promise.all([
+    ctx.store.deletionRequests.count(filter),
+    ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN }),
+  ]);
   const blocks: KnownBlock[] = [section(`*Waiting for your approval* (${count})`)];
   if (count === 0) blocks.push(context('Nothing waits for your approval.'));
   for (const r of newest) blocks.push(section(requestLine(r, true)), decisionButtons(r, `approve_${r.id}`));
-  if (count > newest.length) blocks.push(actionsRow('all_approvals', button(DELETION_HOME_ACTIONS.allApprovals, `See all ${count}`)));
+  if (count > newest.length)
+    blocks.push(actionsRow('all_approvals', button(DELETION_HOME_ACTIONS.allApprovals, `See all ${count}`)));
   blocks.push(divider());
   return blocks;
 }
 
 async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
   const filter = { statuses: ['pending' as const], requesterId: userId };
-  const [count, newest] = await Promise.all([ctx.store.deletionRequests.count(filter), ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN })]);
+  const [count, newest] = await Promise.all([
+    ctx.store.deletionRequests.count(filter),
+    ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN }),
+  ]);
   if (count === 0) return [];
   const blocks: KnownBlock[] = [section(`*Your requests waiting for approval* (${count})`)];
   for (const r of newest) blocks.push(section(requestLine(r, false)), cancelButton(r, `cancel_${r.id}`));
-  if (count > newest.length) blocks.push(actionsRow('all_own', button(DELETION_HOME_ACTIONS.allOwnRequests, `See all ${count}`)));
+  if (count > newest.length)
+    blocks.push(actionsRow('all_own', button(DELETION_HOME_ACTIONS.allOwnRequests, `See all ${count}`)));
   blocks.push(divider());
   return blocks;
 }
 
 /** "See all" of the approvals waiting for this user. */
 export async function allApprovalsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
-  if (!(await ctx.approvers.check(userId)).approver) return listModal('Waiting for approval', [], 'Only approvers see these.');
+  if (!(await ctx.approvers.check(userId)).approver)
+    return listModal('Waiting for approval', [], 'Only approvers see these.');
   const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], notRequesterId: userId, limit: 1000 });
   const where = ctx.settings ? ` on their messages in <#${ctx.settings.approvalChannelId}>,` : '';
-  return listModal('Waiting for approval', pending.map((r) => requestLine(r, true)), `Decide them${where} or on Home as they come to the top.`);
+  return listModal(
+    'Waiting for approval',
+    pending.map((r) => requestLine(r, true)),
+    `Decide them${where} or on Home as they come to the top.`,
+  );
 }
 
 /** "See all" of this user's own pending requests. */
 export async function ownRequestsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
   const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], requesterId: userId, limit: 1000 });
-  return listModal('Your requests', pending.map((r) => requestLine(r, false)), 'Cancel them from the message the app sent you, or on Home.');
+  return listModal(
+    'Your requests',
+    pending.map((r) => requestLine(r, false)),
+    'Cancel them from the message the app sent you, or on Home.',
+  );
 }
 
 /** One deletion request in a line (Home and its lists). */

@@ -11,14 +11,19 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
   const updates: Array<Promise<unknown>> = [];
   if (request.approvalChannelId && request.approvalMessageTs) {
     const content = approvalMessage(request, ctx.approvers.mentions());
-    updates.push(ctx.client.chat.update({ channel: request.approvalChannelId, ts: request.approvalMessageTs, ...content }));
+    updates.push(
+      ctx.client.chat.update({ channel: request.approvalChannelId, ts: request.approvalMessageTs, ...content }),
+    );
   }
   if (request.requesterMessageChannel && request.requesterMessageTs) {
     const content = requesterMessage(request);
-    updates.push(ctx.client.chat.update({ channel: request.requesterMessageChannel, ts: request.requesterMessageTs, ...content }));
+    updates.push(
+      ctx.client.chat.update({ channel: request.requesterMessageChannel, ts: request.requesterMessageTs, ...content }),
+    );
   }
   for (const result of await Promise.allSettled(updates)) {
-    if (result.status === 'rejected') ctx.logger.warn({ err: result.reason, requestId: request.id }, 'could not update a message of the request');
+    if (result.status === 'rejected')
+      ctx.logger.warn({ err: result.reason, requestId: request.id }, 'could not update a message of the request');
   }
   ctx.home.refresh([request.requesterId], isApprover(ctx));
 }

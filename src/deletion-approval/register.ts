@@ -36,13 +36,17 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintApi: deps.mintApi,
     logger,
     client: app.client,
-    patientClient: new WebClient(deps.config.slack.botToken, { ...patientWebClientOptions(deps.config.slack.apiUrl), logger: boltLogger(logger) }),
+    patientClient: new WebClient(deps.config.slack.botToken, {
+      ...patientWebClientOptions(deps.config.slack.apiUrl),
+      logger: boltLogger(logger),
+    }),
     settings: configured.ok ? configured.settings : undefined,
     missingSettings: configured.ok ? [] : configured.missing,
     approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
     home: deps.home,
   };
-  const requestForm = () => (ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)));
+  const requestForm = () =>
+    ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings));
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
@@ -56,17 +60,27 @@ export function register(app: App, deps: CapabilityDeps): void {
     if (!view) return;
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
     await app.client.views
-      .update({ view_id: view.id, hash: view.hash, view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1 }) })
+      .update({
+        view_id: view.id,
+        hash: view.hash,
+        view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1 }),
+      })
       .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
   });
 
   // Every handler below reads or writes the database: if it is away, the user is told, never left waiting.
-  app.view<ViewSubmitAction>(DELETION_FORM_CALLBACK, guardView(logger, 'Request deletion', handleDeletionRequestSubmission(ctx)));
+  app.view<ViewSubmitAction>(
+    DELETION_FORM_CALLBACK,
+    guardView(logger, 'Request deletion', handleDeletionRequestSubmission(ctx)),
+  );
   app.action<Button>(DELETION_ACTIONS.approve, guardAction(logger, handleDecisionButton(ctx, 'approve')));
   app.action<Button>(DELETION_ACTIONS.reject, guardAction(logger, handleDecisionButton(ctx, 'reject')));
   app.action<Button>(DELETION_ACTIONS.retry, guardAction(logger, handleRetryButton(ctx)));
   app.action<Button>(DELETION_ACTIONS.cancel, guardAction(logger, handleCancelButton(ctx)));
-  app.view<ViewSubmitAction>(APPROVE_FORM_CALLBACK, guardView(logger, 'Approve deletion', handleApproveSubmission(ctx)));
+  app.view<ViewSubmitAction>(
+    APPROVE_FORM_CALLBACK,
+    guardView(logger, 'Approve deletion', handleApproveSubmission(ctx)),
+  );
   app.view<ViewSubmitAction>(REJECT_FORM_CALLBACK, guardView(logger, 'Reject deletion', handleRejectSubmission(ctx)));
 
   // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).

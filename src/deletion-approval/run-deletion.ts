@@ -45,7 +45,11 @@ export async function runDeletion(
     // the database, and the sweeper marks it for attention once the database is back.
     logger.error({ err: error, succeeded: outcome.ok }, 'could not record the outcome of a deletion');
     const what = outcome.ok ? `the Mint service said it deleted them (${detail})` : `it failed: ${detail}`;
-    final = { ...request, status: 'attention', outcomeDetail: `the app could not record the outcome (database unavailable); ${what}` };
+    final = {
+      ...request,
+      status: 'attention',
+      outcomeDetail: `the app could not record the outcome (database unavailable); ${what}`,
+    };
   }
   await publishAndNotify({ ...ctx, logger }, final);
   return { ran: true, request: final };

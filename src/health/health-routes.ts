@@ -33,7 +33,9 @@ export function healthRoutes(deps: { readiness: Readiness; metrics: Metrics; log
       handler: guarded(async (_req, res) => {
         const state = await deps.readiness.check();
         res.writeHead(state.ready ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(`${JSON.stringify(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason })}\n`);
+        res.end(
+          `${JSON.stringify(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason })}\n`,
+        );
       }),
     },
     {

@@ -44,7 +44,10 @@ export class HomePublisher implements HomeTab {
       flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
       sections: sections.flat(),
       activity,
-      status: [...appStatusLines(this.sources.mode, this.sources.mint), ...this.entries.flatMap((e) => (e.status ? [e.status()] : []))],
+      status: [
+        ...appStatusLines(this.sources.mode, this.sources.mint),
+        ...this.entries.flatMap((e) => (e.status ? [e.status()] : [])),
+      ],
     };
   }
 
@@ -82,7 +85,9 @@ export class HomePublisher implements HomeTab {
     const users = new Set(userIds.filter((u) => withHome.has(u)));
     if (alsoFor) for (const user of withHome) if (await alsoFor(user)) users.add(user);
     for (const user of users) {
-      await this.publish(user).catch((error: unknown) => this.sources.logger.warn({ err: error, user }, 'could not refresh a Home tab'));
+      await this.publish(user).catch((error: unknown) =>
+        this.sources.logger.warn({ err: error, user }, 'could not refresh a Home tab'),
+      );
     }
   }
 
@@ -92,7 +97,11 @@ export class HomePublisher implements HomeTab {
     for (let attempt = 1; ; attempt += 1) {
       const view = homeView(await this.content(userId));
       try {
-        const answer = await this.sources.client.views.publish({ user_id: userId, view, ...(base ? { hash: base } : {}) });
+        const answer = await this.sources.client.views.publish({
+          user_id: userId,
+          view,
+          ...(base ? { hash: base } : {}),
+        });
         await tabs.save({ userId, teamId, hash: answer.view?.hash }, new Date());
         return;
       } catch (error) {

@@ -27,9 +27,12 @@ export function homeView(content: HomeContent): HomeView {
     actionsRow('flows', ...content.flows.map((f) => button(f.actionId, f.label, f.primary ? 'primary' : undefined))),
     divider(),
     ...content.sections,
-    section(`*Your recent activity*\n${content.activity.length > 0 ? content.activity.map(activityLine).join('\n') : '_Nothing yet._'}`),
+    section(
+      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map(activityLine).join('\n') : '_Nothing yet._'}`,
+    ),
   ];
-  if (content.activity.length >= ACTIVITY_SHOWN) blocks.push(actionsRow('all_activity', button(ALL_ACTIVITY_ACTION, 'See more')));
+  if (content.activity.length >= ACTIVITY_SHOWN)
+    blocks.push(actionsRow('all_activity', button(ALL_ACTIVITY_ACTION, 'See more')));
   blocks.push(divider(), context(...content.status));
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
 }
@@ -63,7 +66,10 @@ export function activityLine(entry: AuditEntry): string {
       : typeof entry.inputs.requestId === 'string'
         ? ` ${entry.inputs.requestId}`
         : '';
-  const url = entry.operation === 'link.create' && entry.outcome === 'succeeded' && entry.detail?.startsWith('http') ? ` · <${entry.detail}|open the link>` : '';
+  const url =
+    entry.operation === 'link.create' && entry.outcome === 'succeeded' && entry.detail?.startsWith('http')
+      ? ` · <${entry.detail}|open the link>`
+      : '';
   return `• ${what}${subject} · ${outcome} · ${slackDate(entry.at)}${url}`;
 }
 

@@ -11,7 +11,8 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
     // The version the user sees now (Slack sends the view's hash; the event type does not name it).
-    const onScreen = event.view && 'hash' in event.view && typeof event.view.hash === 'string' ? event.view.hash : undefined;
+    const onScreen =
+      event.view && 'hash' in event.view && typeof event.view.hash === 'string' ? event.view.hash : undefined;
     await deps.publisher
       .publish(event.user, body.team_id, onScreen)
       .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
@@ -21,7 +22,12 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
     guardAction(deps.logger, async ({ ack, body, client }) => {
       await ack();
       const entries = await deps.store.audit.list({ actorId: body.user.id, limit: 100 });
-      await openModal(client, body.trigger_id, listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'), { logger: deps.logger });
+      await openModal(
+        client,
+        body.trigger_id,
+        listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'),
+        { logger: deps.logger },
+      );
     }),
   );
 }

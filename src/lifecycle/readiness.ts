@@ -37,7 +37,8 @@ export class Readiness {
 
   async check(): Promise<ReadinessState> {
     if (this.stopping) return { ready: false, reason: 'shutting down' };
-    if (this.work.isFull) return { ready: false, reason: `saturated: ${this.work.count} of ${this.work.limit} requests in progress` };
+    if (this.work.isFull)
+      return { ready: false, reason: `saturated: ${this.work.count} of ${this.work.limit} requests in progress` };
     try {
       await this.store.ping(1_500);
     } catch (error) {

@@ -30,7 +30,13 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
     const outcome = await runAudited(
       { ...deps, logger },
       actor,
-      { operation: 'link.create', inputs: { ...request }, thing: 'the mint link', done: 'created', detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer' },
+      {
+        operation: 'link.create',
+        inputs: { ...request },
+        thing: 'the mint link',
+        done: 'created',
+        detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
+      },
       () => deps.mintApi.createLink(request),
     );
 

@@ -9,7 +9,14 @@ import {
 } from '../mint-api/schemas.js';
 import { problemBanner } from '../slack-ui/blocks.js';
 import { enumChoices } from '../slack-ui/choices.js';
-import { checkboxInput, dateTimeInput, emailInput, selectInput, textInput, wholeNumberInput } from '../slack-ui/inputs.js';
+import {
+  checkboxInput,
+  dateTimeInput,
+  emailInput,
+  selectInput,
+  textInput,
+  wholeNumberInput,
+} from '../slack-ui/inputs.js';
 import { modal } from '../slack-ui/modal.js';
 import { checkedValues, dateTimeValue, selectedValue, textValue } from '../slack-ui/view-state.js';
 import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
@@ -48,17 +55,81 @@ export interface LinkFormValues {
 export function linkFormView(values: Partial<LinkFormValues> = {}, problem?: string): ModalView {
   const blocks: KnownBlock[] = [
     ...(problem ? [problemBanner(problem)] : []),
-    textInput({ blockId: LINK_BLOCKS.nftId, label: 'NFT ID', hint: 'The identifier of the NFT to mint.', initial: values.nftId, maxLength: 200, placeholder: 'e.g. 6f1c2d3e-...' }),
-    selectInput({ blockId: LINK_BLOCKS.wallet, label: 'Wallet', hint: 'Where the minted NFT is kept.', choices: enumChoices(WALLET_OPTIONS), initial: values.walletOptions ?? WALLET_OPTIONS[0] }),
-    selectInput({ blockId: LINK_BLOCKS.type, label: 'Link type', hint: 'The kind of mint link; General is the usual one.', choices: enumChoices(LINK_TYPES), initial: values.type ?? 'GENERAL' }),
-    emailInput({ blockId: LINK_BLOCKS.email, label: 'Recipient email', optional: true, hint: 'The user the link is for. Leave empty if the link is for customers below or for anyone.', initial: values.email, placeholder: 'name@example.com' }),
-    textInput({ blockId: LINK_BLOCKS.customerIds, label: 'Customer IDs', optional: true, multiline: true, hint: 'The customers the link is for: several IDs separated by commas, spaces or new lines.', initial: values.customerIdsText }),
-    wholeNumberInput({ blockId: LINK_BLOCKS.maxQuantity, label: 'Max checkout quantity', optional: true, min: 1, hint: 'The most NFTs one checkout may claim: a whole number, 1 or more.', initial: values.maxQuantity }),
-    dateTimeInput({ blockId: LINK_BLOCKS.claimStart, label: 'Claim starts', optional: true, hint: 'In your time zone. Leave empty for no start date.', initialUnixSeconds: unixSeconds(values.claimStart) }),
-    dateTimeInput({ blockId: LINK_BLOCKS.claimEnd, label: 'Claim ends', optional: true, hint: 'In your time zone; after the start and in the future. Leave empty for no end date.', initialUnixSeconds: unixSeconds(values.claimEnd) }),
-    checkboxInput({ blockId: LINK_BLOCKS.active, label: 'Status', hint: 'Uncheck to create the link inactive.', choice: ACTIVE, checked: values.active ?? true }),
+    textInput({
+      blockId: LINK_BLOCKS.nftId,
+      label: 'NFT ID',
+      hint: 'The identifier of the NFT to mint.',
+      initial: values.nftId,
+      maxLength: 200,
+      placeholder: 'e.g. 6f1c2d3e-...',
+    }),
+    selectInput({
+      blockId: LINK_BLOCKS.wallet,
+      label: 'Wallet',
+      hint: 'Where the minted NFT is kept.',
+      choices: enumChoices(WALLET_OPTIONS),
+      initial: values.walletOptions ?? WALLET_OPTIONS[0],
+    }),
+    selectInput({
+      blockId: LINK_BLOCKS.type,
+      label: 'Link type',
+      hint: 'The kind of mint link; General is the usual one.',
+      choices: enumChoices(LINK_TYPES),
+      initial: values.type ?? 'GENERAL',
+    }),
+    emailInput({
+      blockId: LINK_BLOCKS.email,
+      label: 'Recipient email',
+      optional: true,
+      hint: 'The user the link is for. Leave empty if the link is for customers below or for anyone.',
+      initial: values.email,
+      placeholder: 'name@example.com',
+    }),
+    textInput({
+      blockId: LINK_BLOCKS.customerIds,
+      label: 'Customer IDs',
+      optional: true,
+      multiline: true,
+      hint: 'The customers the link is for: several IDs separated by commas, spaces or new lines.',
+      initial: values.customerIdsText,
+    }),
+    wholeNumberInput({
+      blockId: LINK_BLOCKS.maxQuantity,
+      label: 'Max checkout quantity',
+      optional: true,
+      min: 1,
+      hint: 'The most NFTs one checkout may claim: a whole number, 1 or more.',
+      initial: values.maxQuantity,
+    }),
+    dateTimeInput({
+      blockId: LINK_BLOCKS.claimStart,
+      label: 'Claim starts',
+      optional: true,
+      hint: 'In your time zone. Leave empty for no start date.',
+      initialUnixSeconds: unixSeconds(values.claimStart),
+    }),
+    dateTimeInput({
+      blockId: LINK_BLOCKS.claimEnd,
+      label: 'Claim ends',
+      optional: true,
+      hint: 'In your time zone; after the start and in the future. Leave empty for no end date.',
+      initialUnixSeconds: unixSeconds(values.claimEnd),
+    }),
+    checkboxInput({
+      blockId: LINK_BLOCKS.active,
+      label: 'Status',
+      hint: 'Uncheck to create the link inactive.',
+      choice: ACTIVE,
+      checked: values.active ?? true,
+    }),
   ];
-  return modal({ callbackId: LINK_FORM_CALLBACK, title: 'Create mint link', submit: 'Create', close: 'Cancel', blocks });
+  return modal({
+    callbackId: LINK_FORM_CALLBACK,
+    title: 'Create mint link',
+    submit: 'Create',
+    close: 'Cancel',
+    blocks,
+  });
 }
 
 export function readLinkForm(values: ViewOutput['state']['values']): LinkFormValues {

@@ -25,12 +25,20 @@ export function creatingLinkView(nftId: string): ModalView {
 }
 
 export function linkCreatedView(request: CreateLinkRequest, answer: MintRecord): ModalView {
-  return modal({ title: 'Mint link created', close: 'Done', clearOnClose: true, blocks: linkCreatedBlocks(request, answer) });
+  return modal({
+    title: 'Mint link created',
+    close: 'Done',
+    clearOnClose: true,
+    blocks: linkCreatedBlocks(request, answer),
+  });
 }
 
 export function linkCreatedMessage(request: CreateLinkRequest, answer: MintRecord): MessageContent {
   const [url] = linkUrls(answer);
-  return message(`Mint link created for NFT ${request.nftId}${url ? `: ${url}` : ''}`, linkCreatedBlocks(request, answer));
+  return message(
+    `Mint link created for NFT ${request.nftId}${url ? `: ${url}` : ''}`,
+    linkCreatedBlocks(request, answer),
+  );
 }
 
 export function linkFailedMessage(request: CreateLinkRequest, reason: string): MessageContent {
@@ -43,11 +51,21 @@ export function linkFailedMessage(request: CreateLinkRequest, reason: string): M
 /** The outcome: the link (easy to copy) and the parameters it was created with. */
 function linkCreatedBlocks(request: CreateLinkRequest, answer: MintRecord): KnownBlock[] {
   const urls = linkUrls(answer);
-  const blocks: KnownBlock[] = [section(`:white_check_mark: *Mint link created* for NFT ${inlineCode(request.nftId)}.`)];
+  const blocks: KnownBlock[] = [
+    section(`:white_check_mark: *Mint link created* for NFT ${inlineCode(request.nftId)}.`),
+  ];
   if (urls.length > 0) {
     const [first, ...others] = urls;
     blocks.push(section(`*Link:* <${escapeMrkdwn(first ?? '')}>\n\`\`\`${escapeMrkdwn(first ?? '')}\`\`\``));
-    if (others.length > 0) blocks.push(context(`Other URLs in the answer: ${others.slice(0, 5).map((u) => `<${escapeMrkdwn(u)}>`).join(' · ')}`));
+    if (others.length > 0)
+      blocks.push(
+        context(
+          `Other URLs in the answer: ${others
+            .slice(0, 5)
+            .map((u) => `<${escapeMrkdwn(u)}>`)
+            .join(' · ')}`,
+        ),
+      );
   } else {
     blocks.push(section(`The service did not return a link URL. Its answer: ${answerSummary(answer)}`));
   }
@@ -63,10 +81,14 @@ function parameterFields(request: CreateLinkRequest) {
     ['Active', request.isActive === false ? 'No' : 'Yes'],
   ];
   if (request.email) fields.push(['Recipient email', escapeMrkdwn(request.email)]);
-  if (request.maxCheckoutQuantity !== undefined) fields.push(['Max checkout quantity', String(request.maxCheckoutQuantity)]);
+  if (request.maxCheckoutQuantity !== undefined)
+    fields.push(['Max checkout quantity', String(request.maxCheckoutQuantity)]);
   if (request.startDate) fields.push(['Claim starts', slackDate(new Date(request.startDate))]);
   if (request.endDate) fields.push(['Claim ends', slackDate(new Date(request.endDate))]);
-  return fields.map(([label, value]) => ({ type: 'mrkdwn' as const, text: truncate(`*${label}*\n${value}`, LIMITS.sectionFieldText) }));
+  return fields.map(([label, value]) => ({
+    type: 'mrkdwn' as const,
+    text: truncate(`*${label}*\n${value}`, LIMITS.sectionFieldText),
+  }));
 }
 
 function customerIdsText(ids: readonly string[]): string {

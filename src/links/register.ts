@@ -17,5 +17,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.home.add({ order: 0, flow: { actionId: CREATE_LINK_HOME_ACTION, label: 'Create mint link', primary: true } });
   app.shortcut<GlobalShortcut>(CREATE_LINK_SHORTCUT, openLinkForm);
   app.action<BlockAction<ButtonAction>>(CREATE_LINK_HOME_ACTION, openLinkForm);
-  app.view<ViewSubmitAction>(LINK_FORM_CALLBACK, guardView(deps.logger, 'Create mint link', handleLinkFormSubmission(deps)));
+  app.view<ViewSubmitAction>(
+    LINK_FORM_CALLBACK,
+    guardView(deps.logger, 'Create mint link', handleLinkFormSubmission(deps)),
+  );
 }

@@ -7,15 +7,17 @@ import type { Logger } from './create-logger.js';
  */
 export function boltLogger(logger: Logger): BoltLogger {
   const log = logger.child({ component: 'slack' });
-  const write = (method: 'debug' | 'info' | 'warn' | 'error') => (...messages: unknown[]) => {
-    const err = messages.find((m): m is Error => m instanceof Error);
-    const text = messages
-      .filter((m) => m !== err)
-      .map((m) => (typeof m === 'string' ? m : safeJson(m)))
-      .join(' ');
-    if (err) log[method]({ err }, text || err.message);
-    else log[method](text);
-  };
+  const write =
+    (method: 'debug' | 'info' | 'warn' | 'error') =>
+    (...messages: unknown[]) => {
+      const err = messages.find((m): m is Error => m instanceof Error);
+      const text = messages
+        .filter((m) => m !== err)
+        .map((m) => (typeof m === 'string' ? m : safeJson(m)))
+        .join(' ');
+      if (err) log[method]({ err }, text || err.message);
+      else log[method](text);
+    };
   return {
     debug: write('debug'),
     info: write('info'),

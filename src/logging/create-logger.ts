@@ -15,7 +15,12 @@ export interface LoggerOptions {
 }
 
 /** Structured JSON logs (pretty on a terminal); secrets are removed from every line before it is written. */
-export function createLogger({ level, scrub, pretty: usePretty = process.stdout.isTTY === true, destination }: LoggerOptions): Logger {
+export function createLogger({
+  level,
+  scrub,
+  pretty: usePretty = process.stdout.isTTY === true,
+  destination,
+}: LoggerOptions): Logger {
   const stream = usePretty
     ? pretty({ colorize: true, sync: true, destination: destination ?? 1 })
     : (destination ?? pino.destination({ dest: 1, sync: true }));

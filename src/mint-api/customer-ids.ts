@@ -16,16 +16,22 @@ const SHOWN = 5;
  * One sentence naming the malformed and (unless `repeats` is 'allowed') the repeated IDs, or undefined
  * when all are fine.
  */
-export function customerIdProblems(ids: readonly string[], repeats: 'refused' | 'allowed' = 'refused'): string | undefined {
+export function customerIdProblems(
+  ids: readonly string[],
+  repeats: 'refused' | 'allowed' = 'refused',
+): string | undefined {
   const malformed = [...new Set(ids.filter((id) => !customerIdSchema.safeParse(id).success))];
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const id of ids) (seen.has(id) ? repeated : seen).add(id);
   const parts: string[] = [];
   if (malformed.length > 0) {
-    parts.push(`${listed(malformed)} ${malformed.length === 1 ? 'is not a customer ID' : 'are not customer IDs'} (use letters, digits and . _ : @ + -)`);
+    parts.push(
+      `${listed(malformed)} ${malformed.length === 1 ? 'is not a customer ID' : 'are not customer IDs'} (use letters, digits and . _ : @ + -)`,
+    );
   }
-  if (repeated.size > 0 && repeats === 'refused') parts.push(`${listed([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} listed twice`);
+  if (repeated.size > 0 && repeats === 'refused')
+    parts.push(`${listed([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} listed twice`);
   return parts.length > 0 ? `${parts.join('; ')}.` : undefined;
 }
 

@@ -56,7 +56,11 @@ const MAX_SERVICE_MESSAGE = 300;
  * A short message from an error body, when it has one: JSON `message`/`error`/`detail`/`errors`, or a short
  * plain-text body. The error shape is not in the spec, so this only looks for what is commonly there.
  */
-export function serviceMessageFromBody(body: string, contentType: string | undefined, scrub: (t: string) => string): string | undefined {
+export function serviceMessageFromBody(
+  body: string,
+  contentType: string | undefined,
+  scrub: (t: string) => string,
+): string | undefined {
   let text: string | undefined;
   try {
     text = messageFromJson(JSON.parse(body));

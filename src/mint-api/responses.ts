@@ -69,7 +69,8 @@ export function recordHighlights(record: MintRecord, max = 6): Array<[string, st
     .slice(0, max)
     .map(([key, value]): [string, string] => {
       if (Array.isArray(value)) return [key, `${value.length} item${value.length === 1 ? '' : 's'}`];
-      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return [key, String(value).slice(0, 80)];
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value))
+        return [key, String(value).slice(0, 80)];
       return [key, '…'];
     });
 }

@@ -40,12 +40,11 @@ export function retryDecision({ maxRetries, baseDelayMs, remainingMs }: RetryPol
     };
     const method = (opts.method ?? 'GET').toUpperCase();
     const signal = (opts as { signal?: AbortSignal }).signal; // passed through from request()
-    const safeToRepeat =
-      SAFE_METHODS.includes(method)
-        ? statusCode !== undefined
-          ? RETRY_STATUSES.includes(statusCode)
-          : code !== undefined && (PRE_SEND_ERROR_CODES.includes(code) || AFTER_SEND_ERROR_CODES.includes(code))
-        : statusCode === undefined && code !== undefined && PRE_SEND_ERROR_CODES.includes(code);
+    const safeToRepeat = SAFE_METHODS.includes(method)
+      ? statusCode !== undefined
+        ? RETRY_STATUSES.includes(statusCode)
+        : code !== undefined && (PRE_SEND_ERROR_CODES.includes(code) || AFTER_SEND_ERROR_CODES.includes(code))
+      : statusCode === undefined && code !== undefined && PRE_SEND_ERROR_CODES.includes(code);
 
     if (!safeToRepeat || state.counter > maxRetries || signal?.aborted) {
       callback(err);

@@ -141,9 +141,11 @@ export class MockMintService {
       req.socket.destroy();
       return;
     }
-    if (failure?.mode === 'status') return send(res, failure.status, failure.body ?? { message: `Mock failure ${failure.status}` }, failure.headers);
+    if (failure?.mode === 'status')
+      return send(res, failure.status, failure.body ?? { message: `Mock failure ${failure.status}` }, failure.headers);
 
-    if (header(req, 'x-api-key') !== this.options.apiKey) return send(res, 401, { message: 'Invalid or missing API key' });
+    if (header(req, 'x-api-key') !== this.options.apiKey)
+      return send(res, 401, { message: 'Invalid or missing API key' });
 
     if (route === 'list_templates') return this.listTemplates(res, url);
     if (!/^application\/json\b/i.test(header(req, 'content-type') ?? '')) {
@@ -229,7 +231,11 @@ export class MockMintService {
         const { route = '*', times = 1, ...failure } = body.fail;
         this.failNext(route, failure as MockFailure, times);
       }
-      return send(res, 200, { latencyMs: this.latencyMs, templateShape: this.templateShape, pendingFailures: this.failures.length });
+      return send(res, 200, {
+        latencyMs: this.latencyMs,
+        templateShape: this.templateShape,
+        pendingFailures: this.failures.length,
+      });
     }
     send(res, 404, { message: 'Unknown control route' });
   }

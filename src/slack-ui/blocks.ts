@@ -1,4 +1,12 @@
-import type { ActionsBlock, Button, ContextBlock, DividerBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  KnownBlock,
+  SectionBlock,
+} from '@slack/types';
 import { LIMITS, truncate } from './limits.js';
 
 /* Small builders that apply Block Kit's text limits to whatever they are given. */
@@ -41,7 +49,12 @@ export function problemBanner(mrkdwn: string): SectionBlock {
 
 /** A button with no value (what it acts on is known from who clicked, or from its block). */
 export function button(actionId: string, text: string, style?: 'primary'): Button {
-  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: truncate(text, LIMITS.buttonText), emoji: true }, ...(style ? { style } : {}) };
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text: truncate(text, LIMITS.buttonText), emoji: true },
+    ...(style ? { style } : {}),
+  };
 }
 
 /** A row of buttons. */

@@ -6,7 +6,12 @@ import type { MessageContent } from './blocks.js';
  * Posts to the user's DM with the app (its Messages tab), so a result outlives the modal that showed it.
  * Returns false instead of throwing: a DM that cannot be sent must not undo the work it reports.
  */
-export async function sendDirectMessage(client: WebClient, userId: string, content: MessageContent, logger: Logger): Promise<boolean> {
+export async function sendDirectMessage(
+  client: WebClient,
+  userId: string,
+  content: MessageContent,
+  logger: Logger,
+): Promise<boolean> {
   try {
     await client.chat.postMessage({ channel: userId, text: content.text, blocks: content.blocks, unfurl_links: false });
     return true;

@@ -1,23 +1,45 @@
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import { noticeModal } from './notice-modal.js';
 import { tellUser } from './respond-safely.js';
 import { updateModal } from './update-modal.js';
 
-const DATABASE_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'SQLITE_BUSY', 'SQLITE_IOERR', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+const DATABASE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  '57P01',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 /** An error that comes from the database being away (rather than from a bug). */
 export function isDatabaseError(error: unknown): boolean {
   const e = error as { code?: string; name?: string; message?: string; constructor?: { name?: string } };
   if (e?.code && DATABASE_ERROR_CODES.has(e.code)) return true;
   if (e?.constructor?.name === 'DatabaseError' || e?.name === 'SqliteError') return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e?.message ?? '');
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e?.message ?? '',
+  );
 }
 
 /** What the user is told when a listener fails unexpectedly. */
 export function unexpectedFailureText(error: unknown): string {
   return isDatabaseError(error)
-    ? ":warning: The app cannot reach its database right now, so nothing was changed. Please try again in a moment."
+    ? ':warning: The app cannot reach its database right now, so nothing was changed. Please try again in a moment.'
     : ':warning: Something went wrong inside the app (the details are logged for its operator). Please try again; if it keeps failing, tell the operator.';
 }
 
@@ -28,7 +50,10 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * A button handler that never fails silently: if it throws (say, the database is away), the click is
  * still acknowledged and the person who clicked is told, ephemerally where possible.
  */
-export function guardAction<A extends ActionArgs>(logger: Logger, handler: (args: A) => Promise<void>): (args: A) => Promise<void> {
+export function guardAction<A extends ActionArgs>(
+  logger: Logger,
+  handler: (args: A) => Promise<void>,
+): (args: A) => Promise<void> {
   return async (args) => {
     let acked = false;
     const ack: A['ack'] = async () => {
@@ -42,7 +67,10 @@ export function guardAction<A extends ActionArgs>(logger: Logger, handler: (args
       if (!acked) await args.ack().catch(() => undefined);
       const text = unexpectedFailureText(error);
       const recipient = { client: args.client, channelId: args.body.channel?.id, userId: args.body.user.id, logger };
-      if (args.respond) await args.respond({ response_type: 'ephemeral', replace_original: false, text }).catch(() => tellUser(recipient, text));
+      if (args.respond)
+        await args
+          .respond({ response_type: 'ephemeral', replace_original: false, text })
+          .catch(() => tellUser(recipient, text));
       else await tellUser(recipient, text);
     }
   };
@@ -52,7 +80,11 @@ export function guardAction<A extends ActionArgs>(logger: Logger, handler: (args
  * A modal submission handler that never leaves the modal hanging: if it throws before acknowledging, the
  * modal is replaced by what happened; after, it is updated to say so.
  */
-export function guardView<A extends ViewArgs>(logger: Logger, title: string, handler: (args: A) => Promise<void>): (args: A) => Promise<void> {
+export function guardView<A extends ViewArgs>(
+  logger: Logger,
+  title: string,
+  handler: (args: A) => Promise<void>,
+): (args: A) => Promise<void> {
   return async (args) => {
     let acked = false;
     const ack = (async (response?: Parameters<A['ack']>[0]) => {

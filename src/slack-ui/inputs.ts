@@ -20,7 +20,9 @@ function input(common: Common, element: InputBlock['element']): InputBlock {
     type: 'input',
     block_id: common.blockId,
     label: { type: 'plain_text', text: truncate(common.label, LIMITS.inputLabel), emoji: true },
-    ...(common.hint ? { hint: { type: 'plain_text', text: truncate(common.hint, LIMITS.inputHint), emoji: true } } : {}),
+    ...(common.hint
+      ? { hint: { type: 'plain_text', text: truncate(common.hint, LIMITS.inputHint), emoji: true } }
+      : {}),
     optional: common.optional ?? false,
     element,
   };
@@ -77,7 +79,10 @@ export interface Choice {
 }
 
 export function option(choice: Choice): PlainTextOption {
-  return { text: { type: 'plain_text', text: truncate(choice.label, LIMITS.optionText), emoji: true }, value: choice.value };
+  return {
+    text: { type: 'plain_text', text: truncate(choice.label, LIMITS.optionText), emoji: true },
+    value: choice.value,
+  };
 }
 
 export function selectInput(common: Common & { choices: readonly Choice[]; initial?: string }): InputBlock {
@@ -93,10 +98,13 @@ export function selectInput(common: Common & { choices: readonly Choice[]; initi
 
 /** One checkbox; `checked` sets its initial state. */
 export function checkboxInput(common: Common & { choice: Choice; checked: boolean }): InputBlock {
-  return input({ ...common, optional: true }, {
-    type: 'checkboxes',
-    action_id: INPUT_ACTION_ID,
-    options: [option(common.choice)],
-    ...(common.checked ? { initial_options: [option(common.choice)] } : {}),
-  });
+  return input(
+    { ...common, optional: true },
+    {
+      type: 'checkboxes',
+      action_id: INPUT_ACTION_ID,
+      options: [option(common.choice)],
+      ...(common.checked ? { initial_options: [option(common.choice)] } : {}),
+    },
+  );
 }

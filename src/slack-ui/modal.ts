@@ -19,7 +19,9 @@ const plain = (text: string, max: number) => ({ type: 'plain_text' as const, tex
 /** A modal view within Slack's limits (title and buttons 24 characters, 100 blocks). */
 export function modal(options: ModalOptions): ModalView {
   if (options.privateMetadata && options.privateMetadata.length > LIMITS.privateMetadata) {
-    throw new Error(`private_metadata is ${options.privateMetadata.length} characters; Slack allows ${LIMITS.privateMetadata}`);
+    throw new Error(
+      `private_metadata is ${options.privateMetadata.length} characters; Slack allows ${LIMITS.privateMetadata}`,
+    );
   }
   return {
     type: 'modal',

@@ -20,7 +20,9 @@ export async function openModal(
   } catch (error) {
     context.logger.warn({ err: error }, 'could not open the modal');
     const text = `:x: The form could not be opened: ${slackErrorText(error)}`;
-    await context.respond?.({ response_type: 'ephemeral', text }).catch((e: unknown) => context.logger.warn({ err: e }, 'could not tell the user'));
+    await context
+      .respond?.({ response_type: 'ephemeral', text })
+      .catch((e: unknown) => context.logger.warn({ err: e }, 'could not tell the user'));
     return false;
   }
 }
@@ -30,7 +32,15 @@ export async function openModal(
  * but no response_url).
  */
 export function openForm(form: () => ModalView, logger: Logger) {
-  return async ({ ack, body, client }: { ack: () => Promise<void>; body: { trigger_id: string }; client: WebClient }): Promise<void> => {
+  return async ({
+    ack,
+    body,
+    client,
+  }: {
+    ack: () => Promise<void>;
+    body: { trigger_id: string };
+    client: WebClient;
+  }): Promise<void> => {
     await ack();
     await openModal(client, body.trigger_id, form(), { logger });
   };

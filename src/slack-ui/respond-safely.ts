@@ -13,7 +13,12 @@ export interface Recipient {
  * respond() through the response_url; when Slack refuses it (Bolt 5 throws RespondError, e.g. for an
  * expired URL), the user is told another way: ephemerally in the channel, else as a DM.
  */
-export async function respondSafely(respond: RespondFn | undefined, message: RespondArguments, recipient: Recipient, fallbackText: string): Promise<boolean> {
+export async function respondSafely(
+  respond: RespondFn | undefined,
+  message: RespondArguments,
+  recipient: Recipient,
+  fallbackText: string,
+): Promise<boolean> {
   if (!respond) {
     // Clicks in App Home or a modal come without a response_url.
     await tellUser(recipient, fallbackText);
@@ -23,7 +28,10 @@ export async function respondSafely(respond: RespondFn | undefined, message: Res
     await respond(message);
     return true;
   } catch (error) {
-    recipient.logger.warn({ err: error, statusCode: (error as { statusCode?: number }).statusCode }, 'response_url refused the message');
+    recipient.logger.warn(
+      { err: error, statusCode: (error as { statusCode?: number }).statusCode },
+      'response_url refused the message',
+    );
     await tellUser(recipient, fallbackText);
     return false;
   }
@@ -39,5 +47,7 @@ export async function tellUser({ client, channelId, userId, logger }: Recipient,
       logger.info({ err: error }, 'could not post an ephemeral note; sending a DM');
     }
   }
-  await client.chat.postMessage({ channel: userId, text }).catch((error: unknown) => logger.warn({ err: error }, 'could not tell the user'));
+  await client.chat
+    .postMessage({ channel: userId, text })
+    .catch((error: unknown) => logger.warn({ err: error }, 'could not tell the user'));
 }

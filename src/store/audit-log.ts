@@ -97,7 +97,9 @@ function boundedJson(inputs: Record<string, unknown>): string {
     }),
   );
   const again = JSON.stringify(shortened);
-  return again.length <= MAX_INPUTS_CHARS ? again : JSON.stringify({ truncated: truncate(again, MAX_INPUTS_CHARS - 20) });
+  return again.length <= MAX_INPUTS_CHARS
+    ? again
+    : JSON.stringify({ truncated: truncate(again, MAX_INPUTS_CHARS - 20) });
 }
 
 function truncate(text: string, max: number): string {

@@ -6,7 +6,16 @@ import type { DeletionRequestsTable, Tables } from './tables.js';
  * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
  * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
  */
-export type DeletionStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
+export type DeletionStatus =
+  | 'pending'
+  | 'approved'
+  | 'rejected'
+  | 'cancelled'
+  | 'expired'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'attention';
 
 export interface DeletionRequest {
   id: string;
@@ -102,41 +111,95 @@ export class DeletionRequests {
   }
 
   async setApprovalMessage(id: string, channelId: string, ts: string): Promise<void> {
-    await this.db.updateTable('deletion_requests').set({ approval_channel_id: channelId, approval_message_ts: ts }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('deletion_requests')
+      .set({ approval_channel_id: channelId, approval_message_ts: ts })
+      .where('id', '=', id)
+      .execute();
   }
 
   async setRequesterMessage(id: string, channelId: string, ts: string): Promise<void> {
-    await this.db.updateTable('deletion_requests').set({ requester_message_channel: channelId, requester_message_ts: ts }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('deletion_requests')
+      .set({ requester_message_channel: channelId, requester_message_ts: ts })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** pending -> approved or rejected, only before it expires. */
-  async decide(id: string, decision: 'approved' | 'rejected', by: string, note: string | undefined, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['pending'], { status: decision, decided_by: by, decided_at: now.toISOString(), decision_note: note ?? null }, now, { unexpired: true });
+  async decide(
+    id: string,
+    decision: 'approved' | 'rejected',
+    by: string,
+    note: string | undefined,
+    now = new Date(),
+  ): Promise<Transition> {
+    return this.transition(
+      id,
+      ['pending'],
+      { status: decision, decided_by: by, decided_at: now.toISOString(), decision_note: note ?? null },
+      now,
+      { unexpired: true },
+    );
   }
 
   /** pending -> cancelled, by the requester only. */
   async cancel(id: string, by: string, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['pending'], { status: 'cancelled', decided_by: by, decided_at: now.toISOString(), decision_note: 'cancelled by the requester' }, now, { requester: by });
+    return this.transition(
+      id,
+      ['pending'],
+      {
+        status: 'cancelled',
+        decided_by: by,
+        decided_at: now.toISOString(),
+        decision_note: 'cancelled by the requester',
+      },
+      now,
+      { requester: by },
+    );
   }
 
   /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
-  async claimRun(id: string, from: ReadonlyArray<'approved' | 'failed' | 'attention'>, by: string, now = new Date()): Promise<Transition> {
-    return this.transition(id, from, { status: 'running', run_started_at: now.toISOString(), run_by: by, finished_at: null }, now, { countAttempt: true });
+  async claimRun(
+    id: string,
+    from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
+    by: string,
+    now = new Date(),
+  ): Promise<Transition> {
+    return this.transition(
+      id,
+      from,
+      { status: 'running', run_started_at: now.toISOString(), run_by: by, finished_at: null },
+      now,
+      { countAttempt: true },
+    );
   }
 
   async finishRun(id: string, outcome: 'done' | 'failed', detail: string, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['running'], { status: outcome, finished_at: now.toISOString(), outcome_detail: detail }, now);
+    return this.transition(
+      id,
+      ['running'],
+      { status: outcome, finished_at: now.toISOString(), outcome_detail: detail },
+      now,
+    );
   }
 
   /** Ids of pending requests past their expiry. */
   async overdueIds(now = new Date()): Promise<string[]> {
-    const rows = await this.db.selectFrom('deletion_requests').select('id').where('status', '=', 'pending').where('expires_at', '<=', now.toISOString()).execute();
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now.toISOString())
+      .execute();
     return rows.map((r) => r.id);
   }
 
   /** pending -> expired, once its expiry has passed. */
   async expire(id: string, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['pending'], { status: 'expired', decision_note: 'expired without a decision' }, now, { expiredOnly: true });
+    return this.transition(id, ['pending'], { status: 'expired', decision_note: 'expired without a decision' }, now, {
+      expiredOnly: true,
+    });
   }
 
   /** Ids of runs that cannot still be going: approved or running since before `staleBefore`. */
@@ -156,7 +219,13 @@ export class DeletionRequests {
 
   /** approved|running -> attention, if still stale: the process that had the run died. */
   async interrupt(id: string, staleBefore: Date, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['approved', 'running'], { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' }, now, { staleBefore });
+    return this.transition(
+      id,
+      ['approved', 'running'],
+      { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' },
+      now,
+      { staleBefore },
+    );
   }
 
   async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
@@ -164,7 +233,11 @@ export class DeletionRequests {
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 100).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(filter.limit ?? 100)
+      .execute();
     return rows.map(toRequest);
   }
 
@@ -182,7 +255,13 @@ export class DeletionRequests {
     from: readonly DeletionStatus[],
     changes: Partial<Selectable<DeletionRequestsTable>>,
     now: Date,
-    guard: { unexpired?: boolean; expiredOnly?: boolean; requester?: string; countAttempt?: boolean; staleBefore?: Date } = {},
+    guard: {
+      unexpired?: boolean;
+      expiredOnly?: boolean;
+      requester?: string;
+      countAttempt?: boolean;
+      staleBefore?: Date;
+    } = {},
   ): Promise<Transition> {
     let update = this.db
       .updateTable('deletion_requests')

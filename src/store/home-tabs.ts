@@ -25,7 +25,9 @@ export class HomeTabs {
     await this.db
       .insertInto('home_tabs')
       .values({ user_id: tab.userId, ...values })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet(values).where('home_tabs.published_at', '<', values.published_at))
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet(values).where('home_tabs.published_at', '<', values.published_at),
+      )
       .execute();
   }
 

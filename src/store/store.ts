@@ -53,14 +53,22 @@ class SqlStore implements Store {
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
+    return this.db
+      .transaction()
+      .execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
   }
 
   async migrate(): Promise<void> {
     // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
     const schema =
-      this.engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema : undefined;
-    const migrator = new Migrator({ db: this.db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+      this.engine === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema
+        : undefined;
+    const migrator = new Migrator({
+      db: this.db,
+      provider: migrationProvider,
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
     const { error, results } = await migrator.migrateToLatest();
     for (const result of results ?? []) {
       if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');

@@ -31,7 +31,13 @@ export function browseTemplatesView(values: { contractId?: string | undefined } 
     close: 'Cancel',
     blocks: [
       ...(problem ? [problemBanner(problem)] : []),
-      textInput({ blockId: BROWSE_BLOCKS.contractId, label: 'Contract ID', hint: 'The NFT contract whose templates to list.', initial: values.contractId, maxLength: 200 }),
+      textInput({
+        blockId: BROWSE_BLOCKS.contractId,
+        label: 'Contract ID',
+        hint: 'The NFT contract whose templates to list.',
+        initial: values.contractId,
+        maxLength: 200,
+      }),
       conversation,
     ],
   });
@@ -41,9 +47,16 @@ export function readBrowseForm(values: ViewOutput['state']['values']): { contrac
   return { contractId: textValue(values, BROWSE_BLOCKS.contractId) };
 }
 
-export function checkContractId(contractId: string | undefined): { ok: true; contractId: string } | { ok: false; errors: Record<string, string> } {
+export function checkContractId(
+  contractId: string | undefined,
+): { ok: true; contractId: string } | { ok: false; errors: Record<string, string> } {
   const parsed = contractIdSchema.safeParse(contractId ?? '');
   if (parsed.success) return { ok: true, contractId: parsed.data };
   const message = parsed.error.issues[0]?.message ?? 'is not valid';
-  return { ok: false, errors: { [BROWSE_BLOCKS.contractId]: message === 'is required' ? 'Enter the contract ID.' : `The contract ID ${message}.` } };
+  return {
+    ok: false,
+    errors: {
+      [BROWSE_BLOCKS.contractId]: message === 'is required' ? 'Enter the contract ID.' : `The contract ID ${message}.`,
+    },
+  };
 }

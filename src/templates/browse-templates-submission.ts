@@ -25,10 +25,20 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
       return;
     }
     const { contractId } = checked;
-    await ack({ response_action: 'update', view: modal({ title: 'Browse templates', close: 'Close', blocks: [section(`:hourglass_flowing_sand: Loading the templates of ${inlineCode(contractId)}…`)] }) });
+    await ack({
+      response_action: 'update',
+      view: modal({
+        title: 'Browse templates',
+        close: 'Close',
+        blocks: [section(`:hourglass_flowing_sand: Loading the templates of ${inlineCode(contractId)}…`)],
+      }),
+    });
 
     const logger = deps.logger.child({ user: body.user.id, contractId });
-    const loaded = await loadTemplatePage({ ...deps, logger }, { contractId, offset: 0, limit: DEFAULT_LIMIT, order: DEFAULT_ORDER });
+    const loaded = await loadTemplatePage(
+      { ...deps, logger },
+      { contractId, offset: 0, limit: DEFAULT_LIMIT, order: DEFAULT_ORDER },
+    );
     let problem = loaded.ok ? undefined : loaded.reason;
     if (loaded.ok) {
       try {
@@ -40,7 +50,15 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
     }
     const next = problem
       ? browseTemplatesView(values, problem)
-      : modal({ title: 'Browse templates', close: 'Done', clearOnClose: true, blocks: [section(`:white_check_mark: Posted the templates of ${inlineCode(contractId)} in <#${target.channel_id}>.`), context('Anyone there can page through them.')] });
+      : modal({
+          title: 'Browse templates',
+          close: 'Done',
+          clearOnClose: true,
+          blocks: [
+            section(`:white_check_mark: Posted the templates of ${inlineCode(contractId)} in <#${target.channel_id}>.`),
+            context('Anyone there can page through them.'),
+          ],
+        });
     await updateModal(client, view.id, next, logger);
   };
 }

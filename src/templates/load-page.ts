@@ -10,9 +10,17 @@ import { templatePageMessage } from './template-page-message.js';
 export type LoadedPage = { ok: true; message: MessageContent } | { ok: false; reason: string };
 
 /** GET one page of templates and render it; failures and an empty contract come back as a reason. */
-export async function loadTemplatePage(deps: { mintApi: MintApiClient; logger: Logger }, state: PageState): Promise<LoadedPage> {
+export async function loadTemplatePage(
+  deps: { mintApi: MintApiClient; logger: Logger },
+  state: PageState,
+): Promise<LoadedPage> {
   try {
-    const page = await deps.mintApi.listTemplates({ contractId: state.contractId, offset: state.offset, limit: state.limit, orderBy: state.order });
+    const page = await deps.mintApi.listTemplates({
+      contractId: state.contractId,
+      offset: state.offset,
+      limit: state.limit,
+      orderBy: state.order,
+    });
     if (page.items.length === 0 && state.offset === 0) {
       return { ok: false, reason: `Contract ${inlineCode(state.contractId)} has no templates.` };
     }
@@ -21,8 +29,14 @@ export async function loadTemplatePage(deps: { mintApi: MintApiClient; logger: L
     if (!(error instanceof MintApiError)) throw error;
     deps.logger.warn({ err: error, contractId: state.contractId }, 'could not list templates');
     if (error.kind === 'not_found') {
-      return { ok: false, reason: `The Mint service does not know contract ${inlineCode(state.contractId)} (HTTP 404). Check the contract ID.` };
+      return {
+        ok: false,
+        reason: `The Mint service does not know contract ${inlineCode(state.contractId)} (HTTP 404). Check the contract ID.`,
+      };
     }
-    return { ok: false, reason: `Could not list the templates of ${inlineCode(state.contractId)}. ${mintErrorText(error, 'the templates')}` };
+    return {
+      ok: false,
+      reason: `Could not list the templates of ${inlineCode(state.contractId)}. ${mintErrorText(error, 'the templates')}`,
+    };
   }
 }

@@ -6,7 +6,6 @@ import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
 import { PAGE_ACTIONS, loadingMessage } from './template-page-message.js';
 
-
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
 /**
@@ -21,20 +20,43 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
     const recipient = { client, channelId: body.channel?.id, userId: body.user.id, logger };
     const state = decodePageState(action.value);
     if (!state) {
-      await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text: 'This button no longer works. Run `/mintlink templates` again.' }, recipient, 'This button no longer works.');
+      await respondSafely(
+        respond,
+        {
+          response_type: 'ephemeral',
+          replace_original: false,
+          text: 'This button no longer works. Run `/mintlink templates` again.',
+        },
+        recipient,
+        'This button no longer works.',
+      );
       return;
     }
     // The page as Slack shows it now, to put back if the next one cannot be loaded.
     const shown: KnownBlock[] = Array.isArray(body.message?.blocks) ? body.message.blocks : [];
     const original = { text: body.message?.text ?? '', blocks: shown };
-    await respond({ replace_original: true, ...loadingMessage(original, state) }).catch((error: unknown) => logger.info({ err: error }, 'could not show the loading state'));
+    await respond({ replace_original: true, ...loadingMessage(original, state) }).catch((error: unknown) =>
+      logger.info({ err: error }, 'could not show the loading state'),
+    );
 
     const loaded = await loadTemplatePage({ ...deps, logger }, state);
     if (loaded.ok) {
-      await respondSafely(respond, { replace_original: true, ...loaded.message }, recipient, ':x: Slack did not accept the new page. Please click again.');
+      await respondSafely(
+        respond,
+        { replace_original: true, ...loaded.message },
+        recipient,
+        ':x: Slack did not accept the new page. Please click again.',
+      );
       return;
     }
-    await respond({ replace_original: true, text: original.text, blocks: original.blocks }).catch((error: unknown) => logger.warn({ err: error }, 'could not restore the page'));
-    await respondSafely(respond, { response_type: 'ephemeral', replace_original: false, text: `:warning: ${loaded.reason}` }, recipient, `:warning: ${loaded.reason}`);
+    await respond({ replace_original: true, text: original.text, blocks: original.blocks }).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not restore the page'),
+    );
+    await respondSafely(
+      respond,
+      { response_type: 'ephemeral', replace_original: false, text: `:warning: ${loaded.reason}` },
+      recipient,
+      `:warning: ${loaded.reason}`,
+    );
   };
 }

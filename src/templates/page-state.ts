@@ -23,8 +23,18 @@ const encodedSchema = z.object({ c: contractIdSchema, o: z.number(), l: z.number
 export function decodePageState(value: string | undefined): PageState | undefined {
   try {
     const raw = encodedSchema.parse(JSON.parse(value ?? ''));
-    const checked = listTemplatesRequestSchema.parse({ contractId: raw.c, offset: raw.o, limit: raw.l, orderBy: raw.d });
-    return { contractId: checked.contractId, offset: checked.offset ?? 0, limit: checked.limit ?? DEFAULT_LIMIT, order: checked.orderBy ?? DEFAULT_ORDER };
+    const checked = listTemplatesRequestSchema.parse({
+      contractId: raw.c,
+      offset: raw.o,
+      limit: raw.l,
+      orderBy: raw.d,
+    });
+    return {
+      contractId: checked.contractId,
+      offset: checked.offset ?? 0,
+      limit: checked.limit ?? DEFAULT_LIMIT,
+      order: checked.orderBy ?? DEFAULT_ORDER,
+    };
   } catch {
     return undefined;
   }

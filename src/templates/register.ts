@@ -22,5 +22,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   for (const actionId of Object.values(PAGE_ACTIONS)) {
     app.action<BlockAction<ButtonAction>>(actionId, guardAction(deps.logger, handlePageButton(deps)));
   }
-  app.view<ViewSubmitAction>(BROWSE_FORM_CALLBACK, guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)));
+  app.view<ViewSubmitAction>(
+    BROWSE_FORM_CALLBACK,
+    guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)),
+  );
 }

@@ -17,12 +17,25 @@ export interface TemplateFields {
 const TITLE_KEYS = ['name', 'title', 'displayName', 'display_name', 'label'];
 const ID_KEYS = ['id', '_id', 'templateId', 'template_id', 'uuid', 'tokenId', 'token_id'];
 const DESCRIPTION_KEYS = ['description', 'desc', 'summary', 'details'];
-const IMAGE_KEYS = ['image', 'imageUrl', 'image_url', 'imageURI', 'image_uri', 'thumbnail', 'thumbnailUrl', 'thumbnail_url', 'img', 'media', 'picture'];
+const IMAGE_KEYS = [
+  'image',
+  'imageUrl',
+  'image_url',
+  'imageURI',
+  'image_uri',
+  'thumbnail',
+  'thumbnailUrl',
+  'thumbnail_url',
+  'img',
+  'media',
+  'picture',
+];
 const NESTED_KEYS = ['metadata', 'meta', 'attributes', 'data'];
 
 export function templateFields(item: unknown): TemplateFields {
   if (!isRecord(item)) {
-    const text = item === null || item === undefined ? undefined : typeof item === 'object' ? JSON.stringify(item) : String(item);
+    const text =
+      item === null || item === undefined ? undefined : typeof item === 'object' ? JSON.stringify(item) : String(item);
     return { title: text, id: undefined, description: undefined, imageUrl: undefined, other: [] };
   }
   const nested = NESTED_KEYS.map((k) => item[k]).filter(isRecord);
@@ -44,7 +57,9 @@ export function templateFields(item: unknown): TemplateFields {
     title || description
       ? []
       : Object.entries(item)
-          .filter(([k, v]) => !known.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+          .filter(
+            ([k, v]) => !known.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
+          )
           .slice(0, 4)
           .map(([k, v]): [string, string] => [k, String(v)]);
   return { title, id, description, imageUrl, other };
@@ -56,5 +71,7 @@ function text(value: unknown): string | undefined {
 
 /** Only https images: Slack fetches them itself and refuses plain http. */
 function httpsUrl(value: unknown): string | undefined {
-  return typeof value === 'string' && /^https:\/\/\S+$/.test(value) && value.length <= 3000 && URL.canParse(value) ? value : undefined;
+  return typeof value === 'string' && /^https:\/\/\S+$/.test(value) && value.length <= 3000 && URL.canParse(value)
+    ? value
+    : undefined;
 }

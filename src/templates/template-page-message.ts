@@ -6,7 +6,11 @@ import { escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
 import { encodePageState, type PageState } from './page-state.js';
 import { templateFields } from './template-fields.js';
 
-export const PAGE_ACTIONS = { previous: 'templates_previous', next: 'templates_next', order: 'templates_order' } as const;
+export const PAGE_ACTIONS = {
+  previous: 'templates_previous',
+  next: 'templates_next',
+  order: 'templates_order',
+} as const;
 
 /** Header, context line and buttons; the rest of the 50 blocks are for templates. */
 const FIXED_BLOCKS = 3;
@@ -56,14 +60,24 @@ function templateBlocks(state: PageState, items: readonly unknown[]): SectionBlo
   const budget = Math.max(100, Math.min(700, Math.floor(PAGE_TEXT_BUDGET / items.length)));
   const sections: SectionBlock[] = [];
   for (let i = 0; i < items.length; i += perSection) {
-    const group = items.slice(i, i + perSection).map((item, j) => ({ fields: templateFields(item), n: state.offset + i + j + 1 }));
+    const group = items
+      .slice(i, i + perSection)
+      .map((item, j) => ({ fields: templateFields(item), n: state.offset + i + j + 1 }));
     const text = group.map((t) => templateText(t.fields, t.n, budget)).join('\n\n');
     const single = group.length === 1 ? group[0] : undefined;
     const image = single?.fields.imageUrl;
     sections.push({
       type: 'section',
       text: { type: 'mrkdwn', text },
-      ...(image ? { accessory: { type: 'image', image_url: image, alt_text: truncate(single?.fields.title ?? `Template ${single?.n}`, LIMITS.imageAltText) } } : {}),
+      ...(image
+        ? {
+            accessory: {
+              type: 'image',
+              image_url: image,
+              alt_text: truncate(single?.fields.title ?? `Template ${single?.n}`, LIMITS.imageAltText),
+            },
+          }
+        : {}),
     });
   }
   return sections;
@@ -71,7 +85,11 @@ function templateBlocks(state: PageState, items: readonly unknown[]): SectionBlo
 
 /** One template in at most `budget` characters: title and id, then description or a few fields. */
 function templateText(fields: ReturnType<typeof templateFields>, n: number, budget: number): string {
-  const title = fields.title ? `*${escapeAndCut(fields.title, Math.min(120, Math.floor(budget / 3)))}*` : fields.id ? '' : `*Template ${n}*`;
+  const title = fields.title
+    ? `*${escapeAndCut(fields.title, Math.min(120, Math.floor(budget / 3)))}*`
+    : fields.id
+      ? ''
+      : `*Template ${n}*`;
   const id = fields.id ? inlineCode(truncate(fields.id, 60)) : '';
   const first = [title, id].filter(Boolean).join(' · ');
   const left = budget - first.length - 1;
@@ -91,9 +109,19 @@ function pageButtons(state: PageState, page: TemplatePage): ActionsBlock {
     ...(style ? { style } : {}),
   });
   const elements: Button[] = [];
-  if (state.offset > 0) elements.push(button(PAGE_ACTIONS.previous, '◀ Previous', { ...state, offset: Math.max(0, state.offset - state.limit) }));
-  if (hasNextPage(state, page)) elements.push(button(PAGE_ACTIONS.next, 'Next ▶', { ...state, offset: state.offset + state.limit }, 'primary'));
+  if (state.offset > 0)
+    elements.push(
+      button(PAGE_ACTIONS.previous, '◀ Previous', { ...state, offset: Math.max(0, state.offset - state.limit) }),
+    );
+  if (hasNextPage(state, page))
+    elements.push(button(PAGE_ACTIONS.next, 'Next ▶', { ...state, offset: state.offset + state.limit }, 'primary'));
   const flipped = state.order === 'asc' ? 'desc' : 'asc';
-  elements.push(button(PAGE_ACTIONS.order, flipped === 'asc' ? '⇅ Ascending order' : '⇅ Descending order', { ...state, order: flipped, offset: 0 }));
+  elements.push(
+    button(PAGE_ACTIONS.order, flipped === 'asc' ? '⇅ Ascending order' : '⇅ Descending order', {
+      ...state,
+      order: flipped,
+      offset: 0,
+    }),
+  );
   return { type: 'actions', elements };
 }

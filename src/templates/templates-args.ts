@@ -12,7 +12,11 @@ export function parseTemplatesArgs(args: readonly string[], commandName: string)
   const [contractId, ...options] = args;
   if (!contractId) return { ok: false, problem: `Which contract? Give its ID. ${usage}` };
   const contract = contractIdSchema.safeParse(contractId);
-  if (!contract.success) return { ok: false, problem: `${inlineCode(contractId.slice(0, 60))} is not a contract ID: it ${contract.error.issues[0]?.message}. ${usage}` };
+  if (!contract.success)
+    return {
+      ok: false,
+      problem: `${inlineCode(contractId.slice(0, 60))} is not a contract ID: it ${contract.error.issues[0]?.message}. ${usage}`,
+    };
 
   let limit: number | undefined;
   let order: PageState['order'] | undefined;
@@ -29,12 +33,21 @@ export function parseTemplatesArgs(args: readonly string[], commandName: string)
     } else if (isNumber) {
       const n = Number(word);
       if (!Number.isInteger(n) || n < TEMPLATE_LIMIT.min || n > TEMPLATE_LIMIT.max) {
-        return { ok: false, problem: `The limit must be a whole number from ${TEMPLATE_LIMIT.min} to ${TEMPLATE_LIMIT.max}, not ${inlineCode(word)}. ${usage}` };
+        return {
+          ok: false,
+          problem: `The limit must be a whole number from ${TEMPLATE_LIMIT.min} to ${TEMPLATE_LIMIT.max}, not ${inlineCode(word)}. ${usage}`,
+        };
       }
       limit = n;
     } else {
-      return { ok: false, problem: `${inlineCode(word.slice(0, 60))} is neither a limit (${TEMPLATE_LIMIT.min}–${TEMPLATE_LIMIT.max}) nor an order (\`asc\` or \`desc\`). ${usage}` };
+      return {
+        ok: false,
+        problem: `${inlineCode(word.slice(0, 60))} is neither a limit (${TEMPLATE_LIMIT.min}–${TEMPLATE_LIMIT.max}) nor an order (\`asc\` or \`desc\`). ${usage}`,
+      };
     }
   }
-  return { ok: true, state: { contractId: contract.data, offset: 0, limit: limit ?? DEFAULT_LIMIT, order: order ?? DEFAULT_ORDER } };
+  return {
+    ok: true,
+    state: { contractId: contract.data, offset: 0, limit: limit ?? DEFAULT_LIMIT, order: order ?? DEFAULT_ORDER },
+  };
 }

@@ -24,9 +24,19 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
       const loaded = await loadTemplatePage({ ...deps, logger }, parsed.state);
       const recipient = { client, channelId: command.channel_id, userId: command.user_id, logger };
       if (loaded.ok) {
-        await respondSafely(respond, { response_type: 'in_channel', ...loaded.message }, recipient, ':x: Slack did not accept the list of templates here. Please run the command again.');
+        await respondSafely(
+          respond,
+          { response_type: 'in_channel', ...loaded.message },
+          recipient,
+          ':x: Slack did not accept the list of templates here. Please run the command again.',
+        );
       } else {
-        await respondSafely(respond, { response_type: 'ephemeral', text: `:warning: ${loaded.reason}` }, recipient, `:warning: ${loaded.reason}`);
+        await respondSafely(
+          respond,
+          { response_type: 'ephemeral', text: `:warning: ${loaded.reason}` },
+          recipient,
+          `:warning: ${loaded.reason}`,
+        );
       }
     },
   };

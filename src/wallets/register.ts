@@ -17,5 +17,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.home.add({ order: 10, flow: { actionId: CREATE_WALLET_HOME_ACTION, label: 'Create wallet' } });
   app.shortcut<GlobalShortcut>(CREATE_WALLET_SHORTCUT, openWalletForm);
   app.action<BlockAction<ButtonAction>>(CREATE_WALLET_HOME_ACTION, openWalletForm);
-  app.view<ViewSubmitAction>(WALLET_FORM_CALLBACK, guardView(deps.logger, 'Create wallet', handleWalletFormSubmission(deps)));
+  app.view<ViewSubmitAction>(
+    WALLET_FORM_CALLBACK,
+    guardView(deps.logger, 'Create wallet', handleWalletFormSubmission(deps)),
+  );
 }

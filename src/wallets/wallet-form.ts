@@ -40,7 +40,9 @@ export function readWalletForm(values: ViewOutput['state']['values']): WalletFor
   return { customerId: textValue(values, WALLET_BLOCKS.customerId) };
 }
 
-export type WalletFormCheck = { ok: true; request: CreateWalletRequest } | { ok: false; errors: Record<string, string> };
+export type WalletFormCheck =
+  | { ok: true; request: CreateWalletRequest }
+  | { ok: false; errors: Record<string, string> };
 
 export function checkWalletForm(values: WalletFormValues): WalletFormCheck {
   if (!values.customerId) return { ok: true, request: {} };

@@ -21,7 +21,12 @@ export function creatingWalletView(request: CreateWalletRequest): ModalView {
 }
 
 export function walletCreatedView(request: CreateWalletRequest): ModalView {
-  return modal({ title: 'Wallet created', close: 'Done', clearOnClose: true, blocks: walletCreatedMessage(request).blocks });
+  return modal({
+    title: 'Wallet created',
+    close: 'Done',
+    clearOnClose: true,
+    blocks: walletCreatedMessage(request).blocks,
+  });
 }
 
 export function walletCreatedMessage(request: CreateWalletRequest): MessageContent {

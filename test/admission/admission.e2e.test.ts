@@ -29,7 +29,10 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     app = await fakes.startApp(mode, { env: { MAX_WORK_IN_FLIGHT: '2', MINT_API_TIMEOUT_MS: '1500' } });
     // Two templates commands whose Mint calls hang hold the whole budget until the calls time out (1.5 s).
     fakes.mint.failNext('list_templates', { mode: 'hang' }, 2);
-    const holders = [await app.command(`templates ${DEMO_CONTRACT_ID}`), await app.command(`templates ${DEMO_CONTRACT_ID}`)];
+    const holders = [
+      await app.command(`templates ${DEMO_CONTRACT_ID}`),
+      await app.command(`templates ${DEMO_CONTRACT_ID}`),
+    ];
     expect(holders.map((h) => h.ack)).toEqual([undefined, undefined]);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 2, 3_000, 'both Mint calls');
 
@@ -38,14 +41,31 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
       expect((await app.command(text)).ack).toEqual({ response_type: 'ephemeral', text: BUSY_TEXT });
     }
     // A click on a page button: acknowledged, and the clicker told through its response_url.
-    const page = { blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: PAGE_ACTIONS.next, text: { type: 'plain_text', text: 'Next' }, value: encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' }) }] }] };
+    const page = {
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: PAGE_ACTIONS.next,
+              text: { type: 'plain_text', text: 'Next' },
+              value: encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' }),
+            },
+          ],
+        },
+      ],
+    };
     const clickUrl = await app.click(page, PAGE_ACTIONS.next);
     const [note] = await fakes.slack.waitForResponse(clickUrl);
     expect(note?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
     // A form submission: an inline error; the form stays open and filled.
     const form = { id: 'V0BUSY', callback_id: LINK_FORM_CALLBACK, ...linkFormView() };
     const submitted = await app.interact(viewSubmission(form, stateValues(form, { [LINK_BLOCKS.nftId]: 'nft-busy' })));
-    expect(submitted).toEqual({ response_action: 'errors', errors: { [LINK_BLOCKS.nftId]: expect.stringContaining('very busy') } });
+    expect(submitted).toEqual({
+      response_action: 'errors',
+      errors: { [LINK_BLOCKS.nftId]: expect.stringContaining('very busy') },
+    });
     // A shortcut: a notice in a modal opened with its trigger.
     await app.shortcut(CREATE_LINK_SHORTCUT);
     const notice = await fakes.slack.waitForCall('views.open');
@@ -57,7 +77,13 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     expect(readyz.status).toBe(503);
     expect(await readyz.json()).toEqual({ status: 'not ready', reason: 'saturated: 2 of 2 requests in progress' });
     const counted = await metrics();
-    for (const [kind, n] of [['command', 2], ['action', 1], ['view', 1], ['shortcut', 1], ['event', 1]] as const) {
+    for (const [kind, n] of [
+      ['command', 2],
+      ['action', 1],
+      ['view', 1],
+      ['shortcut', 1],
+      ['event', 1],
+    ] as const) {
       expect(counted).toContain(`mintlink_busy_refusals_total{kind="${kind}"} ${n}`);
     }
     expect(counted).toMatch(/^mintlink_work_in_flight 2$/m);

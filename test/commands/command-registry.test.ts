@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { CommandRegistry, splitCommandText, type Subcommand } from '../../src/commands/command-registry.js';
 import { unknownSubcommandMessage, usageMessage } from '../../src/commands/usage-message.js';
 
-const sub = (name: string, extra: Partial<Subcommand> = {}): Subcommand => ({ name, description: `does ${name}`, run: async () => undefined, ...extra });
+const sub = (name: string, extra: Partial<Subcommand> = {}): Subcommand => ({
+  name,
+  description: `does ${name}`,
+  run: async () => undefined,
+  ...extra,
+});
 
 describe('CommandRegistry', () => {
   it('finds subcommands by name or alias, ignoring case', () => {
-    const registry = new CommandRegistry().register(sub('delete', { aliases: ['delete-customers'] })).register(sub('help'), { default: true });
+    const registry = new CommandRegistry()
+      .register(sub('delete', { aliases: ['delete-customers'] }))
+      .register(sub('help'), { default: true });
     expect(registry.find('DELETE')?.name).toBe('delete');
     expect(registry.find('delete-customers')?.name).toBe('delete');
     expect(registry.find('nope')).toBeUndefined();
@@ -23,7 +30,9 @@ describe('CommandRegistry', () => {
       .register(sub('link', { arguments: '[nftId]' }), { default: true })
       .register(sub('delete', { aliases: ['delete-customers'], arguments: '[ids...]' }));
     const help = usageMessage(registry, '/mintlink');
-    expect(help.text).toBe('/mintlink usage:\n• `/mintlink link [nftId]`: does link\n• `/mintlink delete [ids...]` (also `delete-customers`): does delete');
+    expect(help.text).toBe(
+      '/mintlink usage:\n• `/mintlink link [nftId]`: does link\n• `/mintlink delete [ids...]` (also `delete-customers`): does delete',
+    );
     expect(JSON.stringify(help.blocks)).toContain('`/mintlink` alone does `/mintlink link`.');
     expect(unknownSubcommandMessage(registry, '/mintlink-dev', 'x'.repeat(500)).text.length).toBeLessThan(400);
   });

@@ -61,7 +61,10 @@ describe('/mintlink request signatures (HTTP mode)', () => {
 
   const send = (sign: Parameters<AppProcess['postSigned']>[3]) => {
     const fields = slashCommand(fakes.slack, 'help');
-    return { fields, response: running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign) };
+    return {
+      fields,
+      response: running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign),
+    };
   };
 
   it.each([
@@ -96,7 +99,12 @@ describe('/mintlink over HTTP while in Socket Mode', () => {
     ['unsigned', { signature: null }],
   ])('ignores a %s request: Socket Mode takes Slack requests only over its WebSocket', async (_name, sign) => {
     const fields = slashCommand(fakes.slack, 'help');
-    const res = await running.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded', sign);
+    const res = await running.app.postSigned(
+      '/slack/events',
+      formBody(fields),
+      'application/x-www-form-urlencoded',
+      sign,
+    );
     expect(res.status).toBe(404);
     await running.app.waitForIdle();
     expect(fakes.slack.calls).toEqual([]);

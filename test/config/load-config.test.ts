@@ -98,7 +98,9 @@ describe('loadConfig', () => {
     expect(result.config.slack.apiUrl).toBe('https://slack-gov.com/api/');
     expect(result.config.store).toEqual({ engine: 'postgres', url: 'postgres://app:p%40ss@db.internal:5432/mint' });
     expect(result.config.deletion.approvers).toEqual({ users: ['U0AAA111', 'W0BBB222'], userGroups: ['S0CCC333'] });
-    expect(configSecrets(result.config)).toEqual(expect.arrayContaining([valid.SLACK_BOT_TOKEN, valid.MINT_API_KEY, valid.SLACK_SIGNING_SECRET, 'p@ss']));
+    expect(configSecrets(result.config)).toEqual(
+      expect.arrayContaining([valid.SLACK_BOT_TOKEN, valid.MINT_API_KEY, valid.SLACK_SIGNING_SECRET, 'p@ss']),
+    );
     const sqlite = loadConfig({ ...valid, DATABASE_URL: 'file:/var/lib/mintlink/db.sqlite' });
     expect(sqlite.ok && sqlite.config.store).toEqual({ engine: 'sqlite', path: '/var/lib/mintlink/db.sqlite' });
   });

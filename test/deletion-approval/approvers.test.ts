@@ -29,13 +29,21 @@ describe('Approvers', () => {
     const checks = await Promise.all([approvers.check('U7'), approvers.check('U8'), approvers.check('U9')]);
     expect(checks).toEqual([{ approver: true }, { approver: true }, { approver: false }]);
     expect(await approvers.check('U8')).toEqual({ approver: true });
-    expect(slack.callsTo('usergroups.users.list').map((c) => c.params.usergroup).sort()).toEqual(['S1', 'S2']);
+    expect(
+      slack
+        .callsTo('usergroups.users.list')
+        .map((c) => c.params.usergroup)
+        .sort(),
+    ).toEqual(['S1', 'S2']);
   });
 
   it('asks again once the cache is stale', async () => {
     slack.userGroups.set('S1', ['U7']);
     let now = 1_000;
-    const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger, { ttlMs: 50, clock: { now: () => now } });
+    const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger, {
+      ttlMs: 50,
+      clock: { now: () => now },
+    });
     await approvers.check('U7');
     slack.userGroups.set('S1', []);
     now += 49;
@@ -70,7 +78,10 @@ describe('Approvers', () => {
   it('waits for Slack only so long, then refuses and says why; the late answer still fills the cache', async () => {
     slack.answerNext('usergroups.users.list', { delayMs: 300, body: { ok: true, users: ['U7'] } });
     const approvers = new Approvers({ users: [], userGroups: ['S1'] }, client, logger, { deadlineMs: 100 });
-    expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S1> could not be read (no answer within 100 ms)' });
+    expect(await approvers.check('U7')).toEqual({
+      approver: false,
+      problem: 'the members of <!subteam^S1> could not be read (no answer within 100 ms)',
+    });
     // Asking again while Slack still works on it joins the same call instead of making another.
     await expect.poll(() => approvers.check('U7'), { timeout: 2_000 }).toEqual({ approver: true });
     expect(slack.callsTo('usergroups.users.list')).toHaveLength(1);
@@ -78,7 +89,10 @@ describe('Approvers', () => {
 
   it('refuses, and says why, when a group cannot be read', async () => {
     const approvers = new Approvers({ users: [], userGroups: ['S404'] }, client, logger);
-    expect(await approvers.check('U7')).toEqual({ approver: false, problem: 'the members of <!subteam^S404> could not be read (no_such_subteam)' });
+    expect(await approvers.check('U7')).toEqual({
+      approver: false,
+      problem: 'the members of <!subteam^S404> could not be read (no_such_subteam)',
+    });
     expect(approvers.mentions()).toBe('<!subteam^S404>');
   });
 });

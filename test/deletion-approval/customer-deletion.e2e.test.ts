@@ -15,7 +15,11 @@ const BOB = 'U0APPROV1'; // approver by id
 const CAROL = 'U0CAROL03'; // approver through the user group
 const MALLORY = 'U0MALLORY'; // nobody
 const GROUP = 'S0GROUP01';
-const DELETION_ENV = { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: `${BOB},${GROUP}`, MINT_API_TIMEOUT_MS: '800' };
+const DELETION_ENV = {
+  APPROVAL_CHANNEL_ID: APPROVAL,
+  DELETION_APPROVERS: `${BOB},${GROUP}`,
+  MINT_API_TIMEOUT_MS: '800',
+};
 
 /** Drives the deletion flow as the people in it would, through one app (or several on one database). */
 class Deletion {
@@ -33,9 +37,15 @@ class Deletion {
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     const ack = await app.submitView(view, { [REASON_BLOCK]: reason }, user);
     expect(ack).toMatchObject({ response_action: 'update' });
-    const notice = await this.fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'));
+    const notice = await this.fakes.slack.waitForCall(
+      'views.update',
+      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
+    );
     const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
-    const post = await this.fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes(id));
+    const post = await this.fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes(id),
+    );
     return { id, ts: String(post.answer?.ts), notice: textOf(notice.params.view) };
   }
 
@@ -51,7 +61,11 @@ class Deletion {
   async openDecision(app: AppProcess, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await this.click(app, ts, DELETION_ACTIONS[action], user);
-    await this.fakes.slack.waitFor(() => this.fakes.slack.callsTo('views.open').length > opened, 3_000, 'the decision modal');
+    await this.fakes.slack.waitFor(
+      () => this.fakes.slack.callsTo('views.open').length > opened,
+      3_000,
+      'the decision modal',
+    );
     return this.fakes.slack.lastOpenedView();
   }
 
@@ -61,7 +75,11 @@ class Deletion {
   }
 
   async waitForStatus(ts: string, text: string, timeoutMs = 8_000) {
-    return this.fakes.slack.waitFor(() => textOf(this.approvalMessage(ts)).includes(text) && this.approvalMessage(ts), timeoutMs, `the approval message to say "${text}"`);
+    return this.fakes.slack.waitFor(
+      () => textOf(this.approvalMessage(ts)).includes(text) && this.approvalMessage(ts),
+      timeoutMs,
+      `the approval message to say "${text}"`,
+    );
   }
 
   patches() {
@@ -71,7 +89,9 @@ class Deletion {
   async audit(app: AppProcess) {
     const store = app.openStore();
     try {
-      return (await store.audit.list({ limit: 100 })).filter((e) => e.operation.startsWith('customers.delete')).reverse();
+      return (await store.audit.list({ limit: 100 }))
+        .filter((e) => e.operation.startsWith('customers.delete'))
+        .reverse();
     } finally {
       await store.close();
     }
@@ -88,7 +108,9 @@ class Deletion {
 }
 
 const buttonsOf = (message: { blocks?: Array<Record<string, any>> }) =>
-  (message.blocks ?? []).filter((b) => b.type === 'actions').flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
+  (message.blocks ?? [])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
 
 describeEachEngine('customer deletion', (engine, create) => {
   const fakes = useFakes();
@@ -115,13 +137,18 @@ describeEachEngine('customer deletion', (engine, create) => {
 
   it('asks, another approves, and the deletion runs once with exactly the IDs given', async () => {
     const { id, ts, notice } = await flow.request(app, ['cus_1', 'cus_2', 'cus_1', 'cus_3']);
-    expect(notice).toContain(`Request *${id}* to delete *3 customers* (1 repeated ID dropped) is waiting for approval in <#${APPROVAL}>`);
+    expect(notice).toContain(
+      `Request *${id}* to delete *3 customers* (1 repeated ID dropped) is waiting for approval in <#${APPROVAL}>`,
+    );
     const waiting = flow.approvalMessage(ts);
     expect(textOf(waiting)).toContain('<@U0ALICE01> asks to delete *3 customers*');
     expect(textOf(waiting)).toContain('*Reason:* GDPR erasure requests #42');
     expect(textOf(waiting)).toContain('`cus_1`, `cus_2`, `cus_3`');
     expect(buttonsOf(waiting)).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
-    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id));
+    const dm = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id),
+    );
     expect(textOf(dm.params.blocks)).toContain(`was sent for approval in <#${APPROVAL}>`);
     expect(buttonsOf({ blocks: dm.params.blocks as Array<Record<string, any>> })).toEqual([DELETION_ACTIONS.cancel]);
     expect(flow.patches()).toEqual([]);
@@ -129,18 +156,36 @@ describeEachEngine('customer deletion', (engine, create) => {
     const { view, ack } = await flow.approve(app, ts, BOB);
     expect(view).toMatchObject({ callback_id: 'deletion_approve_form', submit: { text: 'Delete 3 customers' } });
     expect(textOf(view)).toContain('```cus_1, cus_2, cus_3```');
-    expect(ack).toMatchObject({ response_action: 'update', view: { blocks: [{ text: { text: ':hourglass_flowing_sand: Deleting 3 customers…' } }, expect.anything()] } });
+    expect(ack).toMatchObject({
+      response_action: 'update',
+      view: { blocks: [{ text: { text: ':hourglass_flowing_sand: Deleting 3 customers…' } }, expect.anything()] },
+    });
 
     const done = await flow.waitForStatus(ts, '*Deleted* 3 customers');
     expect(textOf(done)).toContain('*Approved* by <@U0APPROV1>');
     expect(buttonsOf(done)).toEqual([]);
     expect(flow.patches()).toHaveLength(1);
-    expect(flow.patches()[0]).toMatchObject({ method: 'PATCH', url: '/v1/customer/delete', body: ['cus_1', 'cus_2', 'cus_3'], headers: { 'x-api-key': TEST_MINT_API_KEY, 'content-type': 'application/json' } });
-    const outcome = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Deleted*'));
+    expect(flow.patches()[0]).toMatchObject({
+      method: 'PATCH',
+      url: '/v1/customer/delete',
+      body: ['cus_1', 'cus_2', 'cus_3'],
+      headers: { 'x-api-key': TEST_MINT_API_KEY, 'content-type': 'application/json' },
+    });
+    const outcome = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Deleted*'),
+    );
     expect(textOf(outcome.params.blocks)).toContain(`Your request *${id}*`);
-    await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id && textOf(c.params.view).includes('*Deleted* 3 customers'));
+    await fakes.slack.waitForCall(
+      'views.update',
+      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('*Deleted* 3 customers'),
+    );
     expect(await flow.status(app, id)).toBe('done');
-    expect((await flow.audit(app)).filter((e) => JSON.stringify(e.inputs).includes(id)).map((e) => [e.operation, e.outcome, e.actorId])).toEqual([
+    expect(
+      (await flow.audit(app))
+        .filter((e) => JSON.stringify(e.inputs).includes(id))
+        .map((e) => [e.operation, e.outcome, e.actorId]),
+    ).toEqual([
       ['customers.delete.request', 'pending', ALICE],
       ['customers.delete.approve', 'approved', BOB],
       ['customers.delete.run', 'succeeded', BOB],
@@ -151,8 +196,14 @@ describeEachEngine('customer deletion', (engine, create) => {
     const { id, ts } = await flow.request(app, ['cus_self'], BOB);
     const url = await flow.click(app, ts, DELETION_ACTIONS.approve, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
-    expect(refusal?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('You asked for this deletion, so another approver must decide it.') });
-    expect(fakes.slack.callsTo('views.open').filter((c) => c.at > Date.now() - 2_000 && textOf(c.params.view).includes(id))).toEqual([]);
+    expect(refusal?.body).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: expect.stringContaining('You asked for this deletion, so another approver must decide it.'),
+    });
+    expect(
+      fakes.slack.callsTo('views.open').filter((c) => c.at > Date.now() - 2_000 && textOf(c.params.view).includes(id)),
+    ).toEqual([]);
     expect(await flow.status(app, id)).toBe('pending');
   });
 
@@ -161,7 +212,9 @@ describeEachEngine('customer deletion', (engine, create) => {
     for (const action of [DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]) {
       const url = await flow.click(app, ts, action, MALLORY);
       const [refusal] = await fakes.slack.waitForResponse(url);
-      expect(refusal?.body.text).toContain('Only approvers can decide customer deletions (<@U0APPROV1>, <!subteam^S0GROUP01>). Nothing was changed.');
+      expect(refusal?.body.text).toContain(
+        'Only approvers can decide customer deletions (<@U0APPROV1>, <!subteam^S0GROUP01>). Nothing was changed.',
+      );
     }
     expect(await flow.status(app, id)).toBe('pending');
     expect(buttonsOf(flow.approvalMessage(ts))).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
@@ -209,20 +262,30 @@ describeEachEngine('customer deletion', (engine, create) => {
     const rejected = await flow.waitForStatus(ts, '*Rejected* by <@U0APPROV1>');
     expect(textOf(rejected)).toContain('Reason: Ticket not verified');
     expect(buttonsOf(rejected)).toEqual([]);
-    await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Rejected*'));
+    await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Rejected*'),
+    );
     expect(flow.patches()).toEqual([]);
     expect(await flow.status(app, id)).toBe('rejected');
   });
 
   it('lets the requester cancel while pending: no deletion, and nobody can approve it after', async () => {
     const { id, ts } = await flow.request(app, ['cus_c']);
-    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id));
+    const dm = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id),
+    );
     const dmMessage = fakes.slack.message(String(dm.answer?.channel), String(dm.answer?.ts));
     const staleApproval = flow.approvalMessage(ts);
     await app.click(dmMessage, DELETION_ACTIONS.cancel, ALICE);
     const cancelled = await flow.waitForStatus(ts, '*Cancelled* by the requester');
     expect(buttonsOf(cancelled)).toEqual([]);
-    await fakes.slack.waitFor(() => buttonsOf(fakes.slack.message(dmMessage.channelId, dmMessage.ts)).length === 0, 3_000, 'the Cancel button to go');
+    await fakes.slack.waitFor(
+      () => buttonsOf(fakes.slack.message(dmMessage.channelId, dmMessage.ts)).length === 0,
+      3_000,
+      'the Cancel button to go',
+    );
     const url = await app.click(staleApproval, DELETION_ACTIONS.approve, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(refusal?.body.text).toContain(`Request ${id} was cancelled by the requester`);
@@ -232,15 +295,23 @@ describeEachEngine('customer deletion', (engine, create) => {
   it('lets a request expire: no deletion, the message and the requester say so', async () => {
     const { id, ts } = await flow.request(app, ['cus_e']);
     const pending = flow.approvalMessage(ts);
-    await runSql(db.databaseUrl, 'update deletion_requests set expires_at = ? where id = ?', ['2020-01-01T00:00:00.000Z', id]);
+    await runSql(db.databaseUrl, 'update deletion_requests set expires_at = ? where id = ?', [
+      '2020-01-01T00:00:00.000Z',
+      id,
+    ]);
     const url = await app.click(pending, DELETION_ACTIONS.approve, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(refusal?.body.text).toContain(`Request ${id} expired`);
     const expired = await flow.waitForStatus(ts, '*Expired*');
     expect(buttonsOf(expired)).toEqual([]);
-    await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Expired*'));
+    await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*Expired*'),
+    );
     expect(flow.patches()).toEqual([]);
-    expect((await flow.audit(app)).some((e) => e.operation === 'customers.delete.expire' && e.actorId === 'system')).toBe(true);
+    expect(
+      (await flow.audit(app)).some((e) => e.operation === 'customers.delete.expire' && e.actorId === 'system'),
+    ).toBe(true);
   });
 
   it('records a failing service as failed, and an approver can try again without a new approval', async () => {
@@ -250,7 +321,10 @@ describeEachEngine('customer deletion', (engine, create) => {
     const failed = await flow.waitForStatus(ts, '*the deletion failed*');
     expect(textOf(failed)).toContain('unavailable right now (HTTP 503)');
     expect(buttonsOf(failed)).toEqual([DELETION_ACTIONS.retry]);
-    await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*the deletion failed*'));
+    await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*the deletion failed*'),
+    );
     expect(await flow.status(app, id)).toBe('failed');
 
     const refused = await flow.click(app, ts, DELETION_ACTIONS.retry, ALICE);
@@ -258,8 +332,15 @@ describeEachEngine('customer deletion', (engine, create) => {
     await flow.click(app, ts, DELETION_ACTIONS.retry, CAROL);
     const done = await flow.waitForStatus(ts, '*Deleted* 2 customers');
     expect(buttonsOf(done)).toEqual([]);
-    expect(flow.patches().map((p) => p.body)).toEqual([['cus_f1', 'cus_f2'], ['cus_f1', 'cus_f2']]);
-    expect((await flow.audit(app)).filter((e) => e.operation === 'customers.delete.run' && JSON.stringify(e.inputs).includes(id)).map((e) => [e.outcome, e.actorId])).toEqual([
+    expect(flow.patches().map((p) => p.body)).toEqual([
+      ['cus_f1', 'cus_f2'],
+      ['cus_f1', 'cus_f2'],
+    ]);
+    expect(
+      (await flow.audit(app))
+        .filter((e) => e.operation === 'customers.delete.run' && JSON.stringify(e.inputs).includes(id))
+        .map((e) => [e.outcome, e.actorId]),
+    ).toEqual([
       ['failed', BOB],
       ['succeeded', CAROL],
     ]);
@@ -270,13 +351,19 @@ describeEachEngine('customer deletion', (engine, create) => {
     let view = (await app.commandOpeningModal('delete', { user_id: ALICE })).view;
     for (let box = 2; box <= 7; box += 1) {
       await app.clickInView(view, ADD_IDS_BOX_ACTION, {}, ALICE);
-      await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id && textOf(c.params.view).includes(`box ${box})`));
+      await fakes.slack.waitForCall(
+        'views.update',
+        (c) => c.params.view_id === view.id && textOf(c.params.view).includes(`box ${box})`),
+      );
       view = fakes.slack.view(view.id);
     }
     const entries: Record<string, string> = { [REASON_BLOCK]: 'Bulk clean-up' };
     for (let box = 0; box < 7; box += 1) entries[idsBlock(box + 1)] = ids.slice(box * 150, (box + 1) * 150).join('\n');
     await app.submitView(view, entries, ALICE);
-    const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes('*1000 customers*'));
+    const post = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes('*1000 customers*'),
+    );
     const ts = String(post.answer?.ts);
     expect(messageProblems(flow.approvalMessage(ts))).toEqual([]);
     expect(textOf(flow.approvalMessage(ts))).toContain('and 980 more: the full list is in the thread');
@@ -297,8 +384,18 @@ describeEachEngine('customer deletion', (engine, create) => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => `c${i}`);
     const cases: Array<[Record<string, string>, Record<string, string>]> = [
       [{ [REASON_BLOCK]: 'r' }, { [idsBlock(1)]: 'Enter at least one customer ID.' }],
-      [{ [idsBlock(1)]: 'ok b@d! -x', [REASON_BLOCK]: 'r' }, { [idsBlock(1)]: '"b@d!", "-x" are not customer IDs (use letters, digits and . _ : @ + -).' }],
-      [{ [idsBlock(1)]: tooMany.join(' ') }, { [idsBlock(1)]: 'That is 1001 customers; one request can delete at most 1000. Split the list into several requests.', [REASON_BLOCK]: 'Give a reason: the approvers read it.' }],
+      [
+        { [idsBlock(1)]: 'ok b@d! -x', [REASON_BLOCK]: 'r' },
+        { [idsBlock(1)]: '"b@d!", "-x" are not customer IDs (use letters, digits and . _ : @ + -).' },
+      ],
+      [
+        { [idsBlock(1)]: tooMany.join(' ') },
+        {
+          [idsBlock(1)]:
+            'That is 1001 customers; one request can delete at most 1000. Split the list into several requests.',
+          [REASON_BLOCK]: 'Give a reason: the approvers read it.',
+        },
+      ],
       [{ [idsBlock(1)]: 'c1' }, { [REASON_BLOCK]: 'Give a reason: the approvers read it.' }],
     ];
     const stored = async () => {
@@ -352,7 +449,11 @@ describeEachEngine('customer deletion', (engine, create) => {
 
   it('shows the outcome on the approval message even when its id was not stored in time', async () => {
     const { id, ts } = await flow.request(app, ['cus_lost_ts']);
-    await runSql(db.databaseUrl, 'update deletion_requests set approval_channel_id = null, approval_message_ts = null where id = ?', [id]);
+    await runSql(
+      db.databaseUrl,
+      'update deletion_requests set approval_channel_id = null, approval_message_ts = null where id = ?',
+      [id],
+    );
     await flow.approve(app, ts, BOB);
     await flow.waitForStatus(ts, '*Deleted* 1 customer');
   });
@@ -370,27 +471,35 @@ describeEachEngine('customer deletion', (engine, create) => {
     expect(textOf(flow.approvalMessage(ts))).toContain('*Deleted* 1 customer');
   });
 
-  it.runIf(engine === 'postgres' && TEST_DATABASE_URL)('runs one deletion when two app processes on one PostgreSQL get the approvals', async () => {
-    const other = await flow.start();
-    extraApps.push(other);
-    const { ts } = await flow.request(app, ['cus_two_processes']);
-    const bobView = await flow.openDecision(app, ts, 'approve', BOB);
-    const carolView = await flow.openDecision(other, ts, 'approve', CAROL);
-    await Promise.all([app.submitView(bobView, {}, BOB), other.submitView(carolView, {}, CAROL)]);
-    await flow.waitForStatus(ts, '*Deleted* 1 customer');
-    await Promise.all([app.waitForIdle(), other.waitForIdle()]);
-    expect(flow.patches()).toHaveLength(1);
-  });
+  it.runIf(engine === 'postgres' && TEST_DATABASE_URL)(
+    'runs one deletion when two app processes on one PostgreSQL get the approvals',
+    async () => {
+      const other = await flow.start();
+      extraApps.push(other);
+      const { ts } = await flow.request(app, ['cus_two_processes']);
+      const bobView = await flow.openDecision(app, ts, 'approve', BOB);
+      const carolView = await flow.openDecision(other, ts, 'approve', CAROL);
+      await Promise.all([app.submitView(bobView, {}, BOB), other.submitView(carolView, {}, CAROL)]);
+      await flow.waitForStatus(ts, '*Deleted* 1 customer');
+      await Promise.all([app.waitForIdle(), other.waitForIdle()]);
+      expect(flow.patches()).toHaveLength(1);
+    },
+  );
 });
 
 describe('customer deletion, misconfigured', () => {
   const fakes = useFakes();
 
   it('says what is missing and stores nothing when deletion is not configured', async () => {
-    const app = await fakes.startApp('http', { env: { APPROVAL_CHANNEL_ID: undefined, DELETION_APPROVERS: undefined } });
+    const app = await fakes.startApp('http', {
+      env: { APPROVAL_CHANNEL_ID: undefined, DELETION_APPROVERS: undefined },
+    });
     try {
       const { ack } = await app.command('delete cus_1');
-      expect(ack).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('must set APPROVAL_CHANNEL_ID and DELETION_APPROVERS') });
+      expect(ack).toMatchObject({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('must set APPROVAL_CHANNEL_ID and DELETION_APPROVERS'),
+      });
       expect(fakes.slack.callsTo('views.open')).toEqual([]);
       await app.shortcut('request_customer_deletion');
       await fakes.slack.waitForCall('views.open');
@@ -406,8 +515,13 @@ describe('customer deletion, misconfigured', () => {
     try {
       const { view } = await app.commandOpeningModal('delete cus_1');
       await app.submitView(view, { [REASON_BLOCK]: 'r' });
-      const update = await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id && textOf(c.params.view).includes('did not take the request'));
-      expect(textOf(update.params.view)).toContain('(not_in_channel), so it was cancelled and nothing waits for approval');
+      const update = await fakes.slack.waitForCall(
+        'views.update',
+        (c) => c.params.view_id === view.id && textOf(c.params.view).includes('did not take the request'),
+      );
+      expect(textOf(update.params.view)).toContain(
+        '(not_in_channel), so it was cancelled and nothing waits for approval',
+      );
       const store = app.openStore();
       try {
         expect((await store.deletionRequests.list()).map((r) => r.status)).toEqual(['cancelled']);

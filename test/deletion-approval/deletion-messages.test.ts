@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
-import { approvalMessage, fullListMessages, outcomeMessage, requesterMessage } from '../../src/deletion-approval/deletion-messages.js';
+import {
+  approvalMessage,
+  fullListMessages,
+  outcomeMessage,
+  requesterMessage,
+} from '../../src/deletion-approval/deletion-messages.js';
 import type { DeletionRequest, DeletionStatus } from '../../src/store/deletion-requests.js';
 import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
 
-const STATUSES: DeletionStatus[] = ['pending', 'approved', 'running', 'done', 'failed', 'attention', 'rejected', 'cancelled', 'expired'];
+const STATUSES: DeletionStatus[] = [
+  'pending',
+  'approved',
+  'running',
+  'done',
+  'failed',
+  'attention',
+  'rejected',
+  'cancelled',
+  'expired',
+];
 const longest = (n: number) => Array.from({ length: n }, (_, i) => `${String(i).padStart(4, '0')}${'Z'.repeat(124)}`); // 128 characters each
 
 function request(status: DeletionStatus, customerIds: string[]): DeletionRequest {
@@ -38,7 +53,12 @@ function request(status: DeletionStatus, customerIds: string[]): DeletionRequest
 describe('deletion messages', () => {
   it.each(STATUSES)('stay within Block Kit limits with 1000 IDs of the longest kind (%s)', (status) => {
     const r = request(status, longest(1000));
-    for (const message of [approvalMessage(r, '<@U2>, <!subteam^S1>'), requesterMessage(r), outcomeMessage(r), ...fullListMessages(r)]) {
+    for (const message of [
+      approvalMessage(r, '<@U2>, <!subteam^S1>'),
+      requesterMessage(r),
+      outcomeMessage(r),
+      ...fullListMessages(r),
+    ]) {
       expect(messageProblems(message)).toEqual([]);
     }
   });
@@ -55,11 +75,13 @@ describe('deletion messages', () => {
   });
 
   it('put Approve/Reject on pending requests, a retry on failed or interrupted ones, nothing otherwise', () => {
-    const actions = (status: DeletionStatus) => JSON.stringify(approvalMessage(request(status, ['a']), '')).match(/"action_id":"([a-z_]+)"/g) ?? [];
+    const actions = (status: DeletionStatus) =>
+      JSON.stringify(approvalMessage(request(status, ['a']), '')).match(/"action_id":"([a-z_]+)"/g) ?? [];
     expect(actions('pending')).toEqual(['"action_id":"deletion_approve"', '"action_id":"deletion_reject"']);
     expect(actions('failed')).toEqual(['"action_id":"deletion_retry"']);
     expect(actions('attention')).toEqual(['"action_id":"deletion_retry"']);
-    for (const status of ['approved', 'running', 'done', 'rejected', 'cancelled', 'expired'] as const) expect(actions(status)).toEqual([]);
+    for (const status of ['approved', 'running', 'done', 'rejected', 'cancelled', 'expired'] as const)
+      expect(actions(status)).toEqual([]);
   });
 
   it('show every ID in the approval modal, within the modal limits', () => {

@@ -1,6 +1,12 @@
 import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { MAX_ID_BOXES, REASON_BLOCK, checkDeletionForm, deletionRequestView, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
+import {
+  MAX_ID_BOXES,
+  REASON_BLOCK,
+  checkDeletionForm,
+  deletionRequestView,
+  idsBlock,
+} from '../../src/deletion-approval/deletion-request-form.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
 
 const boxesOf = (view: ReturnType<typeof deletionRequestView>) =>
@@ -34,20 +40,34 @@ describe('deletionRequestView', () => {
 
 describe('checkDeletionForm', () => {
   it('drops repeats (across boxes too) and counts them', () => {
-    expect(checkDeletionForm({ boxes: ['a, b\na', 'c b'], reason: 'r' })).toEqual({ ok: true, customerIds: ['a', 'b', 'c'], duplicatesRemoved: 2, reason: 'r' });
+    expect(checkDeletionForm({ boxes: ['a, b\na', 'c b'], reason: 'r' })).toEqual({
+      ok: true,
+      customerIds: ['a', 'b', 'c'],
+      duplicatesRemoved: 2,
+      reason: 'r',
+    });
   });
 
   it('puts malformed IDs on the box that has them', () => {
-    expect(checkDeletionForm({ boxes: ['a', 'b!'], reason: 'r' })).toEqual({ ok: false, errors: { [idsBlock(2)]: '"b!" is not a customer ID (use letters, digits and . _ : @ + -).' } });
+    expect(checkDeletionForm({ boxes: ['a', 'b!'], reason: 'r' })).toEqual({
+      ok: false,
+      errors: { [idsBlock(2)]: '"b!" is not a customer ID (use letters, digits and . _ : @ + -).' },
+    });
   });
 
   it('refuses no IDs, more than 1000, and no reason', () => {
     expect(checkDeletionForm({ boxes: [''], reason: undefined })).toEqual({
       ok: false,
-      errors: { [idsBlock(1)]: 'Enter at least one customer ID.', [REASON_BLOCK]: 'Give a reason: the approvers read it.' },
+      errors: {
+        [idsBlock(1)]: 'Enter at least one customer ID.',
+        [REASON_BLOCK]: 'Give a reason: the approvers read it.',
+      },
     });
     const many = Array.from({ length: 1001 }, (_, i) => `c${i}`).join(' ');
-    expect(checkDeletionForm({ boxes: [many], reason: 'r' })).toMatchObject({ ok: false, errors: { [idsBlock(1)]: expect.stringContaining('That is 1001 customers') } });
+    expect(checkDeletionForm({ boxes: [many], reason: 'r' })).toMatchObject({
+      ok: false,
+      errors: { [idsBlock(1)]: expect.stringContaining('That is 1001 customers') },
+    });
     const exactly = Array.from({ length: 1000 }, (_, i) => `c${i}`).join(' ');
     expect(checkDeletionForm({ boxes: [exactly], reason: 'r' })).toMatchObject({ ok: true });
   });

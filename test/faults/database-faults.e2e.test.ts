@@ -9,7 +9,12 @@ import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/s
 import { TcpProxy } from '../kit/tcp-proxy.js';
 
 const APPROVER = 'U0APPROV1';
-const env = (databaseUrl: string) => ({ DATABASE_URL: databaseUrl, APPROVAL_CHANNEL_ID: 'C0APPROVE', DELETION_APPROVERS: APPROVER, MINT_API_TIMEOUT_MS: '800' });
+const env = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  APPROVAL_CHANNEL_ID: 'C0APPROVE',
+  DELETION_APPROVERS: APPROVER,
+  MINT_API_TIMEOUT_MS: '800',
+});
 
 /**
  * PostgreSQL behind a proxy the test can cut: unreachable at start, or going away while the app runs.
@@ -53,11 +58,16 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
   it('unreachable at start: not ready, actions refused clearly, then everything works once it is back', async () => {
     await proxy.cut();
     app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)) });
-    expect(await readyz(app)).toEqual({ status: 503, body: { status: 'not ready', reason: 'database unreachable: ECONNREFUSED' } });
+    expect(await readyz(app)).toEqual({
+      status: 503,
+      body: { status: 'not ready', reason: 'database unreachable: ECONNREFUSED' },
+    });
 
     const { view } = await app.commandOpeningModal('link');
     await app.submitView(view, { [LINK_BLOCKS.nftId]: 'nft-no-db' });
-    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain('cannot record this in its audit log right now (database unavailable), so nothing was created');
+    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(
+      'cannot record this in its audit log right now (database unavailable), so nothing was created',
+    );
     expect(fakes.mint.requests).toEqual([]); // nothing is sent that cannot be recorded
 
     await proxy.restore();
@@ -73,7 +83,10 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     await waitReady(app, true);
     const { view } = await app.commandOpeningModal('delete cus_db_1 cus_db_2');
     await app.submitView(view, { [REASON_BLOCK]: 'outage drill' });
-    await fakes.slack.waitForCall('views.update', (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'));
+    await fakes.slack.waitForCall(
+      'views.update',
+      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
+    );
     const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === 'C0APPROVE');
     const ts = String(post.answer?.ts);
 
@@ -82,7 +95,10 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     expect(down.reason).toMatch(/^database unreachable: /);
     const url = await app.click(fakes.slack.message('C0APPROVE', ts), DELETION_ACTIONS.approve, APPROVER);
     const [told] = await fakes.slack.waitForResponse(url, 1, 10_000);
-    expect(told?.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('cannot reach its database right now, so nothing was changed') });
+    expect(told?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('cannot reach its database right now, so nothing was changed'),
+    });
     expect(fakes.slack.callsTo('views.open')).toHaveLength(1); // only the request form: no approval modal
 
     await proxy.restore();
@@ -99,7 +115,11 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     await app.click(fakes.slack.message('C0APPROVE', ts), DELETION_ACTIONS.approve, APPROVER);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 5_000, 'the approval modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, APPROVER);
-    await fakes.slack.waitFor(() => textOf(fakes.slack.message('C0APPROVE', ts)).includes('*Deleted* 2 customers'), 5_000, 'the deletion');
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.message('C0APPROVE', ts)).includes('*Deleted* 2 customers'),
+      5_000,
+      'the deletion',
+    );
     expect(fakes.mint.requestsTo('delete_customers')).toHaveLength(1);
   }, 40_000);
 });

@@ -45,7 +45,10 @@ describe('Mint service faults', () => {
     const { status, ackMs, answer } = await listTemplates();
     expect(status).toBe(200);
     expect(ackMs).toBeLessThan(1_000);
-    expect(answer).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('did not answer within 2 s') });
+    expect(answer).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('did not answer within 2 s'),
+    });
   });
 
   it('5xx: a POST is sent once, a GET is tried three times, both explained; /metrics counts each', async () => {
@@ -58,12 +61,16 @@ describe('Mint service faults', () => {
     const text = await metrics();
     expect(text).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="503"\} [1-9]/);
     expect(text).toMatch(/mintlink_mint_api_calls_total\{operation="list_templates",status="502"\} [1-9]/);
-    expect(text).toMatch(/mintlink_mint_api_call_duration_seconds_bucket\{le="1",operation="list_templates",status="502"\} [1-9]/);
+    expect(text).toMatch(
+      /mintlink_mint_api_call_duration_seconds_bucket\{le="1",operation="list_templates",status="502"\} [1-9]/,
+    );
   });
 
   it('429: a POST is not repeated, the user is told when to try again, and nothing is sent until then', async () => {
     fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '2' } });
-    expect((await createLink('nft-429')).outcome).toContain('receiving too many requests. Try again in 2 seconds. Nothing was created.');
+    expect((await createLink('nft-429')).outcome).toContain(
+      'receiving too many requests. Try again in 2 seconds. Nothing was created.',
+    );
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
     expect(await metrics()).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="429"\} [1-9]/);
     // The service asked for 2 s of quiet: another operation at once is not sent, and the user is told why.
@@ -77,14 +84,23 @@ describe('Mint service faults', () => {
   });
 
   it('down: says the service cannot be reached and that nothing was created', async () => {
-    const down = await fakes.startApp('http', { env: { MINT_API_BASE_URL: `http://127.0.0.1:${await freePort()}`, MINT_API_TIMEOUT_MS: '500' } });
+    const down = await fakes.startApp('http', {
+      env: { MINT_API_BASE_URL: `http://127.0.0.1:${await freePort()}`, MINT_API_TIMEOUT_MS: '500' },
+    });
     try {
       const { view } = await down.commandOpeningModal('link');
       await down.submitView(view, { [LINK_BLOCKS.nftId]: 'nft-down' });
-      expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain('The app could not reach the Mint service. Nothing was created. Try again in a moment.');
-      const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID && String(c.params.text).includes('nft-down'));
+      expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(
+        'The app could not reach the Mint service. Nothing was created. Try again in a moment.',
+      );
+      const dm = await fakes.slack.waitForCall(
+        'chat.postMessage',
+        (c) => c.params.channel === TEST_USER_ID && String(c.params.text).includes('nft-down'),
+      );
       expect(String(dm.params.text)).toContain('could not reach the Mint service');
-      expect(await (await fetch(`${down.baseUrl}/metrics`)).text()).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="network"\} 1/);
+      expect(await (await fetch(`${down.baseUrl}/metrics`)).text()).toMatch(
+        /mintlink_mint_api_calls_total\{operation="create_link",status="network"\} 1/,
+      );
       expect((await fetch(`${down.baseUrl}/readyz`)).status).toBe(200); // the app itself is fine
     } finally {
       await down.stop();

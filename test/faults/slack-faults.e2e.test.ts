@@ -18,7 +18,10 @@ describe.each(['http', 'socket'] as const)('Slack Web API faults (%s mode)', (mo
     const { fields } = await running.app.command('link');
     const [answer] = await fakes.slack.waitForResponse(fields.response_url ?? '', 1, 3_000);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(answer?.body).toMatchObject({ response_type: 'ephemeral', text: ':x: The form could not be opened: Slack is limiting how fast the app may call it. Please try again in 30 seconds.' });
+    expect(answer?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: ':x: The form could not be opened: Slack is limiting how fast the app may call it. Please try again in 30 seconds.',
+    });
     expect(fakes.slack.callsTo('views.open')).toHaveLength(1); // not retried
   });
 
@@ -26,7 +29,9 @@ describe.each(['http', 'socket'] as const)('Slack Web API faults (%s mode)', (mo
     fakes.slack.answerNext('views.open', { body: { ok: false, error: 'internal_error' } });
     const { fields } = await running.app.command('wallet');
     const [answer] = await fakes.slack.waitForResponse(fields.response_url ?? '', 1, 3_000);
-    expect(answer?.body.text).toBe(':x: The form could not be opened: Slack refused it (internal_error). Please try again.');
+    expect(answer?.body.text).toBe(
+      ':x: The form could not be opened: Slack refused it (internal_error). Please try again.',
+    );
   });
 
   it('still shows the outcome in the modal when the DM is rate-limited, without waiting', async () => {

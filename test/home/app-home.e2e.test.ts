@@ -35,28 +35,42 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   async function openHome(user: string, showing?: string) {
     const published = fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length;
     await app.event({ type: 'app_home_opened', user, channel: `D${user.slice(1)}`, tab: 'home' });
-    await fakes.slack.waitFor(() => fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length > published, 5_000, `the Home of ${user}`);
-    if (showing) await fakes.slack.waitFor(() => textOf(fakes.slack.view(user)).includes(showing), 5_000, `the Home of ${user} showing ${showing}`);
+    await fakes.slack.waitFor(
+      () => fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length > published,
+      5_000,
+      `the Home of ${user}`,
+    );
+    if (showing)
+      await fakes.slack.waitFor(
+        () => textOf(fakes.slack.view(user)).includes(showing),
+        5_000,
+        `the Home of ${user} showing ${showing}`,
+      );
     return fakes.slack.view(user);
   }
 
   async function requestDeletion(ids: string) {
     const { view } = await app.commandOpeningModal(`delete ${ids}`, { user_id: ALICE });
     await app.submitView(view, { [REASON_BLOCK]: 'cleanup' }, ALICE);
-    const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes(ids.split(' ')[0] ?? ''));
+    const post = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes(ids.split(' ')[0] ?? ''),
+    );
     return { id: /DR-[A-Z0-9]{6}/.exec(textOf(post.params.blocks))?.[0] ?? '', ts: String(post.answer?.ts) };
   }
 
-  it("shows a plain user the flows, their activity and the status, but no approvals", async () => {
+  it('shows a plain user the flows, their activity and the status, but no approvals', async () => {
     const home = await openHome(ALICE);
     expect(viewProblems(home)).toEqual([]);
     const text = textOf(home);
-    for (const label of ['Create mint link', 'Create wallet', 'Request customer deletion', 'Browse templates']) expect(text).toContain(label);
+    for (const label of ['Create mint link', 'Create wallet', 'Request customer deletion', 'Browse templates'])
+      expect(text).toContain(label);
     expect(text).not.toContain('Waiting for your approval');
     expect(text).toContain('*Your recent activity*');
     expect(text).toContain(`*Status* · ${mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`);
     expect(text).toContain(`Customer deletion: requests wait in <#${APPROVAL}>, approvers <@${BOB}>`);
-    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY]) expect(text).not.toContain(secret);
+    for (const secret of [fakes.slack.botToken, fakes.slack.appToken, TEST_SIGNING_SECRET, TEST_MINT_API_KEY])
+      expect(text).not.toContain(secret);
   });
 
   it('opens the same forms as the commands from its buttons', async () => {
@@ -69,7 +83,11 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;
       await app.clickOnHome(home, action, ALICE);
-      await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, `the form of ${action}`);
+      await fakes.slack.waitFor(
+        () => fakes.slack.callsTo('views.open').length > opened,
+        3_000,
+        `the form of ${action}`,
+      );
       expect(fakes.slack.lastOpenedView().callback_id).toBe(callbackId);
     }
   });
@@ -87,11 +105,23 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     await app.clickOnHome(bobHome, DELETION_ACTIONS.approve, BOB, id);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the approval modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, BOB);
-    await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'), 5_000, 'the approval message');
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'),
+      5_000,
+      'the approval message',
+    );
     expect(fakes.mint.requestsTo('delete_customers').map((r) => r.body)).toEqual([['cus_home_1', 'cus_home_2']]);
 
-    await fakes.slack.waitFor(() => !textOf(fakes.slack.view(BOB)).includes(`*${id}*`), 5_000, "the approver's Home to drop the request");
-    await fakes.slack.waitFor(() => !textOf(fakes.slack.view(ALICE)).includes('*Your requests waiting for approval*'), 5_000, "the requester's Home to drop it");
+    await fakes.slack.waitFor(
+      () => !textOf(fakes.slack.view(BOB)).includes(`*${id}*`),
+      5_000,
+      "the approver's Home to drop the request",
+    );
+    await fakes.slack.waitFor(
+      () => !textOf(fakes.slack.view(ALICE)).includes('*Your requests waiting for approval*'),
+      5_000,
+      "the requester's Home to drop it",
+    );
     expect(textOf(fakes.slack.view(BOB))).toContain(`Approved a customer deletion ${id}`);
   });
 
@@ -99,7 +129,11 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     const { id, ts } = await requestDeletion('cus_cancel_home');
     const home = await openHome(ALICE, `*${id}*`);
     await app.clickOnHome(home, DELETION_ACTIONS.cancel, ALICE, id);
-    await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Cancelled* by the requester'), 5_000, 'the cancellation');
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Cancelled* by the requester'),
+      5_000,
+      'the cancellation',
+    );
     expect(fakes.mint.requestsTo('delete_customers')).toEqual([]);
   });
 
@@ -107,7 +141,8 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   function expectPublishesChained(user: string) {
     const publishes = fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user && c.answer?.ok);
     for (const [i, publish] of publishes.entries()) {
-      if (i > 0) expect(publish.params.hash).toBe((publishes[i - 1]?.answer?.view as { hash?: string } | undefined)?.hash);
+      if (i > 0)
+        expect(publish.params.hash).toBe((publishes[i - 1]?.answer?.view as { hash?: string } | undefined)?.hash);
     }
     return publishes.length;
   }
@@ -116,7 +151,11 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     await openHome(ALICE);
     const { view } = await app.commandOpeningModal('link', { user_id: ALICE });
     await app.submitView(view, { [LINK_BLOCKS.nftId]: 'nft-home' }, ALICE);
-    await fakes.slack.waitFor(() => textOf(fakes.slack.view(ALICE)).includes('for NFT `nft-home`'), 5_000, 'the refreshed Home');
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.view(ALICE)).includes('for NFT `nft-home`'),
+      5_000,
+      'the refreshed Home',
+    );
     expect(expectPublishesChained(ALICE)).toBeGreaterThanOrEqual(2);
     expect(textOf(fakes.slack.view(ALICE))).toContain(`<${String(fakes.mint.links[0]?.url)}|open the link>`);
   });
@@ -134,15 +173,30 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
       user_id: ALICE,
       view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'another replica' } }] },
     });
-    if (recorded) await runSql(app.env.DATABASE_URL ?? '', 'update home_tabs set hash = ?, published_at = ? where user_id = ?', [other.view?.hash, new Date().toISOString(), ALICE]);
+    if (recorded)
+      await runSql(app.env.DATABASE_URL ?? '', 'update home_tabs set hash = ?, published_at = ? where user_id = ?', [
+        other.view?.hash,
+        new Date().toISOString(),
+        ALICE,
+      ]);
     const calls = fakes.slack.callsTo('views.publish').length;
     const { view } = await app.commandOpeningModal('wallet', { user_id: ALICE });
     await app.submitView(view, {}, ALICE);
-    await fakes.slack.waitFor(() => textOf(fakes.slack.view(ALICE)).includes('Created a wallet'), 5_000, 'the refreshed Home');
-    return { otherHash: other.view?.hash, publishes: fakes.slack.callsTo('views.publish').slice(calls).filter((c) => c.params.user_id === ALICE) };
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.view(ALICE)).includes('Created a wallet'),
+      5_000,
+      'the refreshed Home',
+    );
+    return {
+      otherHash: other.view?.hash,
+      publishes: fakes.slack
+        .callsTo('views.publish')
+        .slice(calls)
+        .filter((c) => c.params.user_id === ALICE),
+    };
   }
 
-  it("builds a refresh on top of the version another replica published", async () => {
+  it('builds a refresh on top of the version another replica published', async () => {
     const { otherHash, publishes } = await anotherReplicaPublishes(true);
     expect(publishes.map((c) => [c.params.hash, c.answer?.ok])).toEqual([[otherHash, true]]);
   });
@@ -153,14 +207,25 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     expect(publishes.every((c) => c.params.hash !== otherHash)).toBe(true);
     expect(publishes.at(-1)?.answer?.ok).toBe(true); // and the app caught up, with data read after the conflict
     // The refused publish was the point of this test.
-    fakes.slack.calls.splice(0, fakes.slack.calls.length, ...fakes.slack.calls.filter((c) => c.answer?.error !== 'hash_conflict'));
+    fakes.slack.calls.splice(
+      0,
+      fakes.slack.calls.length,
+      ...fakes.slack.calls.filter((c) => c.answer?.error !== 'hash_conflict'),
+    );
   });
 
   it('stays within Block Kit limits with 200 pending requests, the rest one click away', async () => {
     const store = app.openStore();
     try {
       for (let i = 0; i < 200; i += 1) {
-        await store.deletionRequests.create({ teamId: 'T0TEST001', requesterId: 'U0CAROL03', customerIds: [`c${i}`, `d${i}`], duplicatesRemoved: 0, reason: `bulk ${i} ${'x'.repeat(300)}`, expiresAt: new Date(Date.now() + 3_600_000) });
+        await store.deletionRequests.create({
+          teamId: 'T0TEST001',
+          requesterId: 'U0CAROL03',
+          customerIds: [`c${i}`, `d${i}`],
+          duplicatesRemoved: 0,
+          reason: `bulk ${i} ${'x'.repeat(300)}`,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        });
       }
     } finally {
       await store.close();

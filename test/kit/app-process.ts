@@ -7,7 +7,17 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import { buttonClick, eventCallback, formBody, globalShortcut, slashCommand, viewButtonClick, viewSubmission, type PostedMessage, type SlackView } from './slack-payloads.js';
+import {
+  buttonClick,
+  eventCallback,
+  formBody,
+  globalShortcut,
+  slashCommand,
+  viewButtonClick,
+  viewSubmission,
+  type PostedMessage,
+  type SlackView,
+} from './slack-payloads.js';
 import { TEST_USER_ID } from './slack-ids.js';
 import { responseUrls, stateValues, type Entry } from './view-state.js';
 
@@ -16,7 +26,9 @@ export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
 
 /** What `npm start` runs after building: its node arguments, read from package.json (one source of truth). */
 export function startArguments(): string[] {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
   const [node, ...args] = packageJson.scripts.start.split(/\s+/);
   if (node !== 'node') throw new Error('the start script must be `node ...`');
   return args.map((arg) => (arg.startsWith('dist/') ? fileURLToPath(new URL(`../../${arg}`, import.meta.url)) : arg));
@@ -128,11 +140,16 @@ export class AppProcess {
       .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string; level?: string });
   }
 
-  async waitForLog(predicate: (line: Record<string, unknown> & { msg?: string }) => boolean, timeoutMs = 5_000): Promise<void> {
+  async waitForLog(
+    predicate: (line: Record<string, unknown> & { msg?: string }) => boolean,
+    timeoutMs = 5_000,
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.logLines.some(predicate)) {
-      if (this.child.exitCode !== null) throw new Error(`app exited (${this.child.exitCode}) before the expected log line:\n${this.output}`);
-      if (Date.now() > deadline) throw new Error(`expected log line did not appear within ${timeoutMs} ms:\n${this.output}`);
+      if (this.child.exitCode !== null)
+        throw new Error(`app exited (${this.child.exitCode}) before the expected log line:\n${this.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`expected log line did not appear within ${timeoutMs} ms:\n${this.output}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -147,7 +164,10 @@ export class AppProcess {
     for (;;) {
       const metrics = await (await fetch(`${this.baseUrl}/metrics`)).text();
       if (/^mintlink_work_in_flight 0$/m.test(metrics)) return;
-      if (Date.now() > deadline) throw new Error(`work still in flight after ${timeoutMs} ms: ${/^mintlink_work_in_flight .*$/m.exec(metrics)?.[0]}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `work still in flight after ${timeoutMs} ms: ${/^mintlink_work_in_flight .*$/m.exec(metrics)?.[0]}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -168,7 +188,11 @@ export class AppProcess {
     const fields = slashCommand(this.slack, text, overrides);
     if (this.mode === 'socket') {
       const ack = await this.slack.socketMode.send('slash_commands', fields);
-      return { fields, status: undefined, ack: ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined };
+      return {
+        fields,
+        status: undefined,
+        ack: ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined,
+      };
     }
     const response = await this.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded');
     const raw = await response.text();
@@ -200,7 +224,11 @@ export class AppProcess {
       const ack = await this.slack.socketMode.send('interactive', payload);
       return ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined;
     }
-    const response = await this.postSigned('/slack/events', formBody({ payload: JSON.stringify(payload) }), 'application/x-www-form-urlencoded');
+    const response = await this.postSigned(
+      '/slack/events',
+      formBody({ payload: JSON.stringify(payload) }),
+      'application/x-www-form-urlencoded',
+    );
     if (response.status !== 200) throw new Error(`interaction answered ${response.status}: ${await response.text()}`);
     const raw = await response.text();
     return raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
@@ -210,9 +238,20 @@ export class AppProcess {
    * Submits a modal as a user would: the view's inputs keep their initial values unless `entries` sets
    * them. Slack's side of the ack (new view, inline errors) is applied to the fake.
    */
-  async submitView(view: SlackView, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {
+  async submitView(
+    view: SlackView,
+    entries: Record<string, Entry> = {},
+    userId = TEST_USER_ID,
+  ): Promise<Record<string, unknown> | undefined> {
     const values = stateValues(view, entries);
-    const ack = await this.interact(viewSubmission(view, values, userId, responseUrls(view, values, () => this.slack.responseUrl())));
+    const ack = await this.interact(
+      viewSubmission(
+        view,
+        values,
+        userId,
+        responseUrls(view, values, () => this.slack.responseUrl()),
+      ),
+    );
     this.slack.applySubmissionAck(view.id, ack);
     return ack;
   }
@@ -225,7 +264,12 @@ export class AppProcess {
   }
 
   /** Clicks a button inside a modal; the modal's inputs hold `entries` (or their initial values). */
-  async clickInView(view: SlackView, actionId: string, entries: Record<string, Entry> = {}, userId = TEST_USER_ID): Promise<void> {
+  async clickInView(
+    view: SlackView,
+    actionId: string,
+    entries: Record<string, Entry> = {},
+    userId = TEST_USER_ID,
+  ): Promise<void> {
     await this.interact(viewButtonClick(this.slack, view, actionId, stateValues(view, entries), userId));
   }
 

@@ -14,11 +14,18 @@ class Problems {
     this.list.push(`${path}: ${message}`);
   }
   max(path: string, value: unknown, max: number): void {
-    if (typeof value === 'string' && value.length > max) this.add(path, `must be at most ${max} characters (has ${value.length})`);
+    if (typeof value === 'string' && value.length > max)
+      this.add(path, `must be at most ${max} characters (has ${value.length})`);
   }
 }
 
-function text(p: Problems, path: string, value: unknown, max: number, opts: { plainOnly?: boolean; required?: boolean } = {}): void {
+function text(
+  p: Problems,
+  path: string,
+  value: unknown,
+  max: number,
+  opts: { plainOnly?: boolean; required?: boolean } = {},
+): void {
   if (value === undefined) {
     if (opts.required) p.add(path, 'is required');
     return;
@@ -58,7 +65,8 @@ function element(p: Problems, path: string, e: unknown): void {
       text(p, `${path}.text`, e.text, 75, { plainOnly: true, required: true });
       p.max(`${path}.value`, e.value, 2000);
       p.max(`${path}.url`, e.url, 3000);
-      if (e.style !== undefined && e.style !== 'primary' && e.style !== 'danger') p.add(`${path}.style`, 'must be primary or danger');
+      if (e.style !== undefined && e.style !== 'primary' && e.style !== 'danger')
+        p.add(`${path}.style`, 'must be primary or danger');
       break;
     case 'static_select':
     case 'multi_static_select':
@@ -84,7 +92,8 @@ function element(p: Problems, path: string, e: unknown): void {
     case 'plain_text_input':
       for (const key of ['min_length', 'max_length'] as const) {
         const n = e[key];
-        if (n !== undefined && (typeof n !== 'number' || n < (key === 'max_length' ? 1 : 0) || n > 3000)) p.add(`${path}.${key}`, 'must be within 0..3000');
+        if (n !== undefined && (typeof n !== 'number' || n < (key === 'max_length' ? 1 : 0) || n > 3000))
+          p.add(`${path}.${key}`, 'must be within 0..3000');
       }
       p.max(`${path}.initial_value`, e.initial_value, typeof e.max_length === 'number' ? e.max_length : 3000);
       break;
@@ -95,13 +104,18 @@ function element(p: Problems, path: string, e: unknown): void {
       }
       break;
     case 'datepicker':
-      if (e.initial_date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(e.initial_date))) p.add(`${path}.initial_date`, 'must be YYYY-MM-DD');
+      if (e.initial_date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(e.initial_date)))
+        p.add(`${path}.initial_date`, 'must be YYYY-MM-DD');
       break;
     case 'timepicker':
-      if (e.initial_time !== undefined && !/^\d{2}:\d{2}$/.test(String(e.initial_time))) p.add(`${path}.initial_time`, 'must be HH:mm');
+      if (e.initial_time !== undefined && !/^\d{2}:\d{2}$/.test(String(e.initial_time)))
+        p.add(`${path}.initial_time`, 'must be HH:mm');
       break;
     case 'datetimepicker':
-      if (e.initial_date_time !== undefined && !(Number.isInteger(e.initial_date_time) && String(e.initial_date_time).length === 10)) {
+      if (
+        e.initial_date_time !== undefined &&
+        !(Number.isInteger(e.initial_date_time) && String(e.initial_date_time).length === 10)
+      ) {
         p.add(`${path}.initial_date_time`, 'must be UNIX seconds (10 digits)');
       }
       break;
@@ -146,7 +160,11 @@ function block(p: Problems, path: string, b: unknown, surface: 'message' | 'moda
     case 'context': {
       const elements = asArray(b.elements);
       if (elements.length < 1 || elements.length > 10) p.add(`${path}.elements`, 'must have 1 to 10 items');
-      elements.forEach((e, i) => (isObject(e) && e.type === 'image' ? element(p, `${path}.elements[${i}]`, e) : text(p, `${path}.elements[${i}]`, e, 3000)));
+      elements.forEach((e, i) =>
+        isObject(e) && e.type === 'image'
+          ? element(p, `${path}.elements[${i}]`, e)
+          : text(p, `${path}.elements[${i}]`, e, 3000),
+      );
       break;
     }
     case 'actions': {
@@ -202,7 +220,11 @@ export function messageProblems(message: { text?: unknown; blocks?: unknown }): 
   blocks(p, message.blocks, 50, 'message');
   const texts = JSON.stringify(message.blocks ?? []).match(/"text":"((?:[^"\\]|\\.)*)"/g) ?? [];
   const blockText = texts.reduce((sum, t) => sum + t.length - '"text":""'.length, 0);
-  if (blockText > MESSAGE_BLOCK_TEXT_MAX) p.add('blocks', `msg_blocks_too_long: ${blockText} characters of text in all (kept under ${MESSAGE_BLOCK_TEXT_MAX})`);
+  if (blockText > MESSAGE_BLOCK_TEXT_MAX)
+    p.add(
+      'blocks',
+      `msg_blocks_too_long: ${blockText} characters of text in all (kept under ${MESSAGE_BLOCK_TEXT_MAX})`,
+    );
   if (message.blocks !== undefined && (typeof message.text !== 'string' || message.text.length === 0)) {
     // Slack only warns; this app always sends fallback text for notifications and screen readers.
     p.add('text', 'fallback text is required with blocks');
@@ -224,7 +246,11 @@ export function viewProblems(view: unknown): string[] {
   p.max('private_metadata', view.private_metadata, 3000);
   p.max('callback_id', view.callback_id, 255);
   p.max('external_id', view.external_id, 255);
-  if (surface === 'modal' && view.submit === undefined && asArray(view.blocks).some((b) => isObject(b) && b.type === 'input')) {
+  if (
+    surface === 'modal' &&
+    view.submit === undefined &&
+    asArray(view.blocks).some((b) => isObject(b) && b.type === 'input')
+  ) {
     p.add('submit', 'is required when the view has input blocks');
   }
   return p.list;

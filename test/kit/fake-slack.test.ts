@@ -6,8 +6,19 @@ import { FakeSlack } from './fake-slack.js';
 /* The fake must reject what Slack rejects, or the end-to-end tests that rely on it prove nothing. */
 
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const input = (id: string) => ({ type: 'input', block_id: id, label: { type: 'plain_text', text: 'L' }, element: { type: 'plain_text_input', action_id: 'a' } });
-const modal = (blocks: unknown[], extra: Record<string, unknown> = {}) => ({ type: 'modal', title: { type: 'plain_text', text: 'T' }, submit: { type: 'plain_text', text: 'Go' }, blocks, ...extra });
+const input = (id: string) => ({
+  type: 'input',
+  block_id: id,
+  label: { type: 'plain_text', text: 'L' },
+  element: { type: 'plain_text_input', action_id: 'a' },
+});
+const modal = (blocks: unknown[], extra: Record<string, unknown> = {}) => ({
+  type: 'modal',
+  title: { type: 'plain_text', text: 'T' },
+  submit: { type: 'plain_text', text: 'Go' },
+  blocks,
+  ...extra,
+});
 
 describe('Block Kit limit checks', () => {
   it('accept a well-formed message and modal', () => {
@@ -16,31 +27,147 @@ describe('Block Kit limit checks', () => {
   });
 
   it.each([
-    ['51 blocks', { text: 't', blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })) }, 'blocks: must have at most 50 items'],
-    ['section text over 3000', { text: 't', blocks: [section('x'.repeat(3001))] }, 'blocks[0].text.text: must be at most 3000'],
+    [
+      '51 blocks',
+      { text: 't', blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })) },
+      'blocks: must have at most 50 items',
+    ],
+    [
+      'section text over 3000',
+      { text: 't', blocks: [section('x'.repeat(3001))] },
+      'blocks[0].text.text: must be at most 3000',
+    ],
     ['empty text', { text: 't', blocks: [section('')] }, 'must be 1 or more characters'],
-    ['header over 150', { text: 't', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } }] }, 'at most 150'],
-    ['button text over 75', { text: 't', blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'b'.repeat(76) } }] }] }, 'at most 75'],
-    ['button value over 2000', { text: 't', blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: 'a', value: 'v'.repeat(2001), text: { type: 'plain_text', text: 'b' } }] }] }, 'at most 2000'],
-    ['26 actions', { text: 't', blocks: [{ type: 'actions', elements: Array.from({ length: 26 }, (_, i) => ({ type: 'button', action_id: `a${i}`, text: { type: 'plain_text', text: 'b' } })) }] }, 'must have 1 to 25 items'],
-    ['11 fields', { text: 't', blocks: [{ type: 'section', fields: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'f' })) }] }, 'at most 10 items'],
-    ['11 context elements', { text: 't', blocks: [{ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'c' })) }] }, 'must have 1 to 10 items'],
-    ['duplicate block ids', { text: 't', blocks: [{ ...section('a'), block_id: 'x' }, { ...section('b'), block_id: 'x' }] }, 'block_id must be unique'],
+    [
+      'header over 150',
+      { text: 't', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } }] },
+      'at most 150',
+    ],
+    [
+      'button text over 75',
+      {
+        text: 't',
+        blocks: [
+          {
+            type: 'actions',
+            elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'b'.repeat(76) } }],
+          },
+        ],
+      },
+      'at most 75',
+    ],
+    [
+      'button value over 2000',
+      {
+        text: 't',
+        blocks: [
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'a', value: 'v'.repeat(2001), text: { type: 'plain_text', text: 'b' } },
+            ],
+          },
+        ],
+      },
+      'at most 2000',
+    ],
+    [
+      '26 actions',
+      {
+        text: 't',
+        blocks: [
+          {
+            type: 'actions',
+            elements: Array.from({ length: 26 }, (_, i) => ({
+              type: 'button',
+              action_id: `a${i}`,
+              text: { type: 'plain_text', text: 'b' },
+            })),
+          },
+        ],
+      },
+      'must have 1 to 25 items',
+    ],
+    [
+      '11 fields',
+      {
+        text: 't',
+        blocks: [{ type: 'section', fields: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'f' })) }],
+      },
+      'at most 10 items',
+    ],
+    [
+      '11 context elements',
+      {
+        text: 't',
+        blocks: [{ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'c' })) }],
+      },
+      'must have 1 to 10 items',
+    ],
+    [
+      'duplicate block ids',
+      {
+        text: 't',
+        blocks: [
+          { ...section('a'), block_id: 'x' },
+          { ...section('b'), block_id: 'x' },
+        ],
+      },
+      'block_id must be unique',
+    ],
     ['blocks without fallback text', { blocks: [section('a')] }, 'fallback text is required'],
     ['an input block in a message', { text: 't', blocks: [input('i')] }, 'input blocks belong in modals'],
-    ['over 12,000 characters of block text in all', { text: 't', blocks: Array.from({ length: 5 }, () => section('x'.repeat(2500))) }, 'msg_blocks_too_long'],
+    [
+      'over 12,000 characters of block text in all',
+      { text: 't', blocks: Array.from({ length: 5 }, () => section('x'.repeat(2500))) },
+      'msg_blocks_too_long',
+    ],
   ])('reject a message with %s', (_name, message, expected) => {
     expect(messageProblems(message).join('\n')).toContain(expected);
   });
 
   it.each([
-    ['101 blocks', modal(Array.from({ length: 101 }, () => ({ type: 'divider' }))), 'blocks: must have at most 100 items'],
-    ['a title over 24', modal([], { title: { type: 'plain_text', text: 't'.repeat(25) } }), 'title.text: must be at most 24'],
+    [
+      '101 blocks',
+      modal(Array.from({ length: 101 }, () => ({ type: 'divider' }))),
+      'blocks: must have at most 100 items',
+    ],
+    [
+      'a title over 24',
+      modal([], { title: { type: 'plain_text', text: 't'.repeat(25) } }),
+      'title.text: must be at most 24',
+    ],
     ['inputs without submit', { ...modal([input('a')]), submit: undefined }, 'submit: is required'],
-    ['private_metadata over 3000', modal([], { private_metadata: 'p'.repeat(3001) }), 'private_metadata: must be at most 3000'],
-    ['a number input without is_decimal_allowed', modal([{ ...input('n'), element: { type: 'number_input', action_id: 'n' } }]), 'is_decimal_allowed: is required'],
-    ['a bad initial date', modal([{ ...input('d'), element: { type: 'datepicker', action_id: 'd', initial_date: '01/02/2027' } }]), 'must be YYYY-MM-DD'],
-    ['initial options not among the options', modal([{ ...input('c'), element: { type: 'checkboxes', action_id: 'c', options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }], initial_options: [{ text: { type: 'plain_text', text: 'B' }, value: 'b' }] } }]), 'must exactly match'],
+    [
+      'private_metadata over 3000',
+      modal([], { private_metadata: 'p'.repeat(3001) }),
+      'private_metadata: must be at most 3000',
+    ],
+    [
+      'a number input without is_decimal_allowed',
+      modal([{ ...input('n'), element: { type: 'number_input', action_id: 'n' } }]),
+      'is_decimal_allowed: is required',
+    ],
+    [
+      'a bad initial date',
+      modal([{ ...input('d'), element: { type: 'datepicker', action_id: 'd', initial_date: '01/02/2027' } }]),
+      'must be YYYY-MM-DD',
+    ],
+    [
+      'initial options not among the options',
+      modal([
+        {
+          ...input('c'),
+          element: {
+            type: 'checkboxes',
+            action_id: 'c',
+            options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }],
+            initial_options: [{ text: { type: 'plain_text', text: 'B' }, value: 'b' }],
+          },
+        },
+      ]),
+      'must exactly match',
+    ],
   ])('reject a view with %s', (_name, view, expected) => {
     expect(viewProblems(view).join('\n')).toContain(expected);
   });
@@ -52,46 +179,86 @@ describe('FakeSlack', () => {
 
   beforeAll(async () => {
     slack = await new FakeSlack().start();
-    client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true });
+    client = new WebClient(slack.botToken, {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
   });
   afterAll(async () => slack.stop());
   beforeEach(() => slack.reset());
 
   it('records calls with their parameters and token', async () => {
     await client.chat.postMessage({ channel: 'C1', text: 'hello', blocks: [section('hello')] as never });
-    expect(slack.callsTo('chat.postMessage')).toEqual([expect.objectContaining({ token: slack.botToken, params: expect.objectContaining({ channel: 'C1', text: 'hello', blocks: [section('hello')] }) })]);
+    expect(slack.callsTo('chat.postMessage')).toEqual([
+      expect.objectContaining({
+        token: slack.botToken,
+        params: expect.objectContaining({ channel: 'C1', text: 'hello', blocks: [section('hello')] }),
+      }),
+    ]);
   });
 
   it('answers like Slack: invalid_auth, invalid_blocks, invalid_arguments', async () => {
-    await expect(new WebClient('xoxb-wrong', { slackApiUrl: slack.apiUrl }).auth.test()).rejects.toMatchObject({ data: { error: 'invalid_auth' } });
-    await expect(client.chat.postMessage({ channel: 'C1', text: 't', blocks: [section('x'.repeat(3001))] as never })).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
-    await expect(client.views.open({ trigger_id: slack.triggerId(), view: modal([], { title: { type: 'plain_text', text: 't'.repeat(30) } }) as never })).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
+    await expect(new WebClient('xoxb-wrong', { slackApiUrl: slack.apiUrl }).auth.test()).rejects.toMatchObject({
+      data: { error: 'invalid_auth' },
+    });
+    await expect(
+      client.chat.postMessage({ channel: 'C1', text: 't', blocks: [section('x'.repeat(3001))] as never }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+    await expect(
+      client.views.open({
+        trigger_id: slack.triggerId(),
+        view: modal([], { title: { type: 'plain_text', text: 't'.repeat(30) } }) as never,
+      }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_arguments' } });
   });
 
   it('expires a trigger after 3 seconds and refuses to use one twice', async () => {
     const fresh = slack.triggerId();
-    await expect(client.views.open({ trigger_id: fresh, view: modal([]) as never })).resolves.toMatchObject({ ok: true, view: { id: expect.any(String) } });
-    await expect(client.views.open({ trigger_id: fresh, view: modal([]) as never })).rejects.toMatchObject({ data: { error: 'exchanged_trigger_id' } });
-    await expect(client.views.open({ trigger_id: slack.triggerId(Date.now() - 3_100), view: modal([]) as never })).rejects.toMatchObject({ data: { error: 'expired_trigger_id' } });
-    await expect(client.views.open({ trigger_id: 'made-up', view: modal([]) as never })).rejects.toMatchObject({ data: { error: 'invalid_trigger_id' } });
+    await expect(client.views.open({ trigger_id: fresh, view: modal([]) as never })).resolves.toMatchObject({
+      ok: true,
+      view: { id: expect.any(String) },
+    });
+    await expect(client.views.open({ trigger_id: fresh, view: modal([]) as never })).rejects.toMatchObject({
+      data: { error: 'exchanged_trigger_id' },
+    });
+    await expect(
+      client.views.open({ trigger_id: slack.triggerId(Date.now() - 3_100), view: modal([]) as never }),
+    ).rejects.toMatchObject({ data: { error: 'expired_trigger_id' } });
+    await expect(client.views.open({ trigger_id: 'made-up', view: modal([]) as never })).rejects.toMatchObject({
+      data: { error: 'invalid_trigger_id' },
+    });
   });
 
   it('rejects a views.update with a stale hash', async () => {
     const opened = await client.views.open({ trigger_id: slack.triggerId(), view: modal([]) as never });
-    const updated = await client.views.update({ view_id: opened.view?.id ?? '', hash: opened.view?.hash ?? '', view: modal([section('v2')]) as never });
-    await expect(client.views.update({ view_id: opened.view?.id ?? '', hash: opened.view?.hash ?? '', view: modal([]) as never })).rejects.toMatchObject({ data: { error: 'hash_conflict' } });
+    const updated = await client.views.update({
+      view_id: opened.view?.id ?? '',
+      hash: opened.view?.hash ?? '',
+      view: modal([section('v2')]) as never,
+    });
+    await expect(
+      client.views.update({ view_id: opened.view?.id ?? '', hash: opened.view?.hash ?? '', view: modal([]) as never }),
+    ).rejects.toMatchObject({ data: { error: 'hash_conflict' } });
     expect(updated.view?.hash).not.toBe(opened.view?.hash);
   });
 
   it('gives canned answers such as a 429 with Retry-After', async () => {
     slack.answerNext('chat.postMessage', { status: 429, headers: { 'retry-after': '30' } });
-    await expect(client.chat.postMessage({ channel: 'C1', text: 't' })).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error', retryAfter: 30 });
+    await expect(client.chat.postMessage({ channel: 'C1', text: 't' })).rejects.toMatchObject({
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: 30,
+    });
   });
 
   it('serves response URLs, checking limits and failing on demand', async () => {
     const url = slack.responseUrl();
-    expect((await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'ok', replace_original: true }) })).status).toBe(200);
-    expect((await fetch(url, { method: 'POST', body: JSON.stringify({ blocks: [section('no fallback')] }) })).status).toBe(400);
+    expect(
+      (await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'ok', replace_original: true }) })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(url, { method: 'POST', body: JSON.stringify({ blocks: [section('no fallback')] }) })).status,
+    ).toBe(400);
     slack.failResponseUrl(url, 404);
     expect((await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'late' }) })).status).toBe(404);
     expect(slack.responsesTo(url).map((r) => r.body.text)).toEqual(['ok', undefined, 'late']);

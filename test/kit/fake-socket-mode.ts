@@ -31,7 +31,14 @@ export class FakeSocketMode {
       this.connections.add(ws);
       ws.on('close', () => this.connections.delete(ws));
       ws.on('message', (data) => this.onMessage(String(data)));
-      ws.send(JSON.stringify({ type: 'hello', num_connections: this.connections.size, connection_info: { app_id: TEST_APP_ID }, debug_info: { host: 'fake', approximate_connection_time: 3600 } }));
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: this.connections.size,
+          connection_info: { app_id: TEST_APP_ID },
+          debug_info: { host: 'fake', approximate_connection_time: 3600 },
+        }),
+      );
       for (const wake of this.connectWaiters.splice(0)) wake();
     });
     // Slack pings the client; the SDK reconnects when the server stays silent for 30 s.
@@ -63,13 +70,18 @@ export class FakeSocketMode {
     if (!ws) throw new Error('no Socket Mode client connected');
     const envelopeId = randomUUID();
     const acked = new Promise<Ack>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`envelope ${type} not acknowledged within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`envelope ${type} not acknowledged within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.pending.set(envelopeId, (ack) => {
         clearTimeout(timer);
         resolve(ack);
       });
     });
-    ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }));
+    ws.send(
+      JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+    );
     return acked;
   }
 

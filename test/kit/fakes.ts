@@ -39,13 +39,18 @@ export function useFakes(): Fakes {
       if (!mint) throw new Error('fakes are not started yet (use them inside tests or hooks)');
       return mint;
     },
-    startApp: (mode, options = {}) => AppProcess.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
+    startApp: (mode, options = {}) =>
+      AppProcess.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
   };
   return fakes;
 }
 
 /** The real app in `mode` for the tests of one describe block, stopped after them. */
-export function useApp(fakes: Fakes, mode: 'http' | 'socket', options: Partial<AppProcessOptions> = {}): { readonly app: AppProcess } {
+export function useApp(
+  fakes: Fakes,
+  mode: 'http' | 'socket',
+  options: Partial<AppProcessOptions> = {},
+): { readonly app: AppProcess } {
   let app: AppProcess | undefined;
   beforeAll(async () => {
     app = await fakes.startApp(mode, options);

@@ -20,7 +20,10 @@ export async function runSql(databaseUrl: string, statement: string, params: unk
   await client.connect();
   try {
     let n = 0;
-    await client.query(statement.replace(/\?/g, () => `$${++n}`), params);
+    await client.query(
+      statement.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
   } finally {
     await client.end();
   }

@@ -5,7 +5,11 @@ import { TEST_APP_ID, TEST_CHANNEL_ID, TEST_TEAM_ID, TEST_USER_ID } from './slac
 export type SlackUrls = Pick<FakeSlack, 'responseUrl' | 'triggerId'>;
 
 /** The fields of a slash command request (https://api.slack.com/interactivity/slash-commands). */
-export function slashCommand(slack: SlackUrls, text: string, overrides: Record<string, string> = {}): Record<string, string> {
+export function slashCommand(
+  slack: SlackUrls,
+  text: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   return {
     token: 'deprecated-verification-token',
     team_id: TEST_TEAM_ID,
@@ -41,7 +45,12 @@ export interface SlackView {
 const user = (id: string) => ({ id, username: id.toLowerCase(), name: id.toLowerCase(), team_id: TEST_TEAM_ID });
 
 /** A view_submission payload (https://api.slack.com/reference/interaction-payloads/views). */
-export function viewSubmission(view: SlackView, values: Record<string, unknown>, userId = TEST_USER_ID, responseUrls: unknown[] = []): Record<string, unknown> {
+export function viewSubmission(
+  view: SlackView,
+  values: Record<string, unknown>,
+  userId = TEST_USER_ID,
+  responseUrls: unknown[] = [],
+): Record<string, unknown> {
   return {
     type: 'view_submission',
     team: { id: TEST_TEAM_ID, domain: 'test' },
@@ -49,7 +58,16 @@ export function viewSubmission(view: SlackView, values: Record<string, unknown>,
     api_app_id: TEST_APP_ID,
     token: 'deprecated-verification-token',
     trigger_id: 'not-used-by-submissions',
-    view: { ...view, team_id: TEST_TEAM_ID, type: 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID, bot_id: 'B0BOT0001' },
+    view: {
+      ...view,
+      team_id: TEST_TEAM_ID,
+      type: 'modal',
+      state: { values },
+      hash: view.hash ?? 'hash',
+      root_view_id: view.id,
+      app_id: TEST_APP_ID,
+      bot_id: 'B0BOT0001',
+    },
     response_urls: responseUrls,
     is_enterprise_install: false,
   };
@@ -78,8 +96,15 @@ export interface PostedMessage {
 }
 
 /** A block_actions payload for a button in a message (https://api.slack.com/reference/interaction-payloads/block-actions). */
-export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: string, userId = TEST_USER_ID): Record<string, unknown> {
-  const block = message.blocks?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((e) => e.action_id === actionId));
+export function buttonClick(
+  slack: FakeSlack,
+  message: PostedMessage,
+  actionId: string,
+  userId = TEST_USER_ID,
+): Record<string, unknown> {
+  const block = message.blocks?.find(
+    (b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((e) => e.action_id === actionId),
+  );
   const button = (block?.elements as Array<Record<string, any>> | undefined)?.find((e) => e.action_id === actionId);
   if (!block || !button) throw new Error(`the message has no button ${actionId}`);
   const channelId = message.channelId ?? TEST_CHANNEL_ID;
@@ -95,7 +120,16 @@ export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: 
     channel: { id: channelId, name: 'general' },
     message: { type: 'message', user: 'U0BOT0001', ts, text: message.text, blocks: message.blocks },
     response_url: slack.responseUrl(),
-    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', value: button.value, text: button.text, action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      {
+        type: 'button',
+        action_id: actionId,
+        block_id: block.block_id ?? 'b',
+        value: button.value,
+        text: button.text,
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
   };
 }
 
@@ -103,9 +137,18 @@ export function buttonClick(slack: FakeSlack, message: PostedMessage, actionId: 
  * A block_actions payload for a button in a modal or a Home tab (the view comes back with its id, hash and
  * state). `value` picks one of several buttons with the same action_id (one per request, say).
  */
-export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: string, values: Record<string, unknown>, userId = TEST_USER_ID, value?: string): Record<string, unknown> {
+export function viewButtonClick(
+  slack: FakeSlack,
+  view: SlackView,
+  actionId: string,
+  values: Record<string, unknown>,
+  userId = TEST_USER_ID,
+  value?: string,
+): Record<string, unknown> {
   const matches = (e: Record<string, any>) => e.action_id === actionId && (value === undefined || e.value === value);
-  const block = (view.blocks as Array<Record<string, any>> | undefined)?.find((b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some(matches));
+  const block = (view.blocks as Array<Record<string, any>> | undefined)?.find(
+    (b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some(matches),
+  );
   if (!block) throw new Error(`the view has no button ${actionId}${value ? ` for ${value}` : ''}`);
   const button = (block.elements as Array<Record<string, any>>).find(matches);
   return {
@@ -116,8 +159,24 @@ export function viewButtonClick(slack: FakeSlack, view: SlackView, actionId: str
     container: { type: 'view', view_id: view.id },
     trigger_id: slack.triggerId(),
     team: { id: TEST_TEAM_ID, domain: 'test' },
-    view: { ...view, team_id: TEST_TEAM_ID, type: view.type ?? 'modal', state: { values }, hash: view.hash ?? 'hash', root_view_id: view.id, app_id: TEST_APP_ID },
-    actions: [{ type: 'button', action_id: actionId, block_id: block.block_id ?? 'b', value: button?.value, action_ts: `${Date.now() / 1000}` }],
+    view: {
+      ...view,
+      team_id: TEST_TEAM_ID,
+      type: view.type ?? 'modal',
+      state: { values },
+      hash: view.hash ?? 'hash',
+      root_view_id: view.id,
+      app_id: TEST_APP_ID,
+    },
+    actions: [
+      {
+        type: 'button',
+        action_id: actionId,
+        block_id: block.block_id ?? 'b',
+        value: button?.value,
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
   };
 }
 

@@ -50,7 +50,10 @@ export type EngineName = 'sqlite' | 'postgres';
 /**
  * Runs a suite once per engine. Without TEST_DATABASE_URL the PostgreSQL run is skipped, and says so.
  */
-export function describeEachEngine(title: string, suite: (engine: EngineName, create: () => Promise<TestDatabase>) => void): void {
+export function describeEachEngine(
+  title: string,
+  suite: (engine: EngineName, create: () => Promise<TestDatabase>) => void,
+): void {
   describe(`${title} [sqlite]`, () => suite('sqlite', async () => sqliteDatabase()));
   if (TEST_DATABASE_URL) {
     describe(`${title} [postgres]`, () => suite('postgres', postgresDatabase));

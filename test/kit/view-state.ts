@@ -28,7 +28,10 @@ function elementState(element: Json, entry: Entry | undefined): Json {
     case 'email_text_input':
     case 'url_text_input':
     case 'number_input':
-      return { value: entry === undefined ? (element.initial_value ?? null) : entry === null || entry === '' ? null : String(entry) };
+      return {
+        value:
+          entry === undefined ? (element.initial_value ?? null) : entry === null || entry === '' ? null : String(entry),
+      };
     case 'static_select': {
       if (entry === undefined) return { selected_option: element.initial_option ?? null };
       const found = (element.options as Json[]).find((o) => o.value === entry);
@@ -58,7 +61,13 @@ export function responseUrls(view: Json, values: Json, responseUrl: () => string
     const element = block.element;
     if (block.type !== 'input' || element?.type !== 'conversations_select' || !element.response_url_enabled) continue;
     const channel = values[block.block_id]?.[element.action_id]?.selected_conversation;
-    if (channel) urls.push({ block_id: block.block_id, action_id: element.action_id, channel_id: channel, response_url: responseUrl() });
+    if (channel)
+      urls.push({
+        block_id: block.block_id,
+        action_id: element.action_id,
+        channel_id: channel,
+        response_url: responseUrl(),
+      });
   }
   return urls;
 }

@@ -30,8 +30,15 @@ describe('Readiness', () => {
   });
 
   it('says why the database is not ready, without secrets', async () => {
-    const failing = new Readiness({ ping: async () => Promise.reject(new Error('password pw-secret-123 rejected')) }, scrub, new WorkBudget(10));
-    expect(await failing.check()).toEqual({ ready: false, reason: 'database unreachable: password [redacted] rejected' });
+    const failing = new Readiness(
+      { ping: async () => Promise.reject(new Error('password pw-secret-123 rejected')) },
+      scrub,
+      new WorkBudget(10),
+    );
+    expect(await failing.check()).toEqual({
+      ready: false,
+      reason: 'database unreachable: password [redacted] rejected',
+    });
     const unmigrated = new Readiness({ ping: async () => undefined }, scrub, new WorkBudget(10));
     unmigrated.markMigrationFailed(Object.assign(new Error('x'), { code: 'EACCES' }));
     expect(await unmigrated.check()).toEqual({ ready: false, reason: 'database migrations not applied: EACCES' });

@@ -29,7 +29,11 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     expect(open.params.trigger_id).toBe(fields.trigger_id);
     expect(ack).toBeUndefined(); // an empty ack: the modal is the answer
     expect(fakes.mint.requests).toEqual([]);
-    expect(view).toMatchObject({ callback_id: 'link_form', title: { text: 'Create mint link' }, submit: { text: 'Create' } });
+    expect(view).toMatchObject({
+      callback_id: 'link_form',
+      title: { text: 'Create mint link' },
+      submit: { text: 'Create' },
+    });
     const nft = (view.blocks as any[]).find((b) => b.block_id === B.nftId);
     expect(nft.element.initial_value).toBe('nft-7');
     const active = (view.blocks as any[]).find((b) => b.block_id === B.active);
@@ -53,21 +57,75 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
   });
 
   it.each([
-    ['the minimum', { [B.nftId]: 'nft-min' }, { nftId: 'nft-min', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true }],
-    ['an email only', { [B.nftId]: 'nft-e', [B.email]: 'ann@example.com' }, { nftId: 'nft-e', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true, email: 'ann@example.com' }],
-    ['customer IDs only', { [B.nftId]: 'nft-c', [B.customerIds]: 'cus_1, cus_2\ncus_3  cus_4' }, { nftId: 'nft-c', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true, customerId: ['cus_1', 'cus_2', 'cus_3', 'cus_4'] }],
-    ['claim dates', { [B.nftId]: 'nft-d', [B.claimStart]: inDays(1, 9), [B.claimEnd]: inDays(8, 17) }, { nftId: 'nft-d', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true, startDate: inDays(1, 9).toISOString(), endDate: inDays(8, 17).toISOString() }],
+    [
+      'the minimum',
+      { [B.nftId]: 'nft-min' },
+      { nftId: 'nft-min', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true },
+    ],
+    [
+      'an email only',
+      { [B.nftId]: 'nft-e', [B.email]: 'ann@example.com' },
+      { nftId: 'nft-e', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true, email: 'ann@example.com' },
+    ],
+    [
+      'customer IDs only',
+      { [B.nftId]: 'nft-c', [B.customerIds]: 'cus_1, cus_2\ncus_3  cus_4' },
+      {
+        nftId: 'nft-c',
+        walletOptions: 'CUSTODIAL',
+        type: 'GENERAL',
+        isActive: true,
+        customerId: ['cus_1', 'cus_2', 'cus_3', 'cus_4'],
+      },
+    ],
+    [
+      'claim dates',
+      { [B.nftId]: 'nft-d', [B.claimStart]: inDays(1, 9), [B.claimEnd]: inDays(8, 17) },
+      {
+        nftId: 'nft-d',
+        walletOptions: 'CUSTODIAL',
+        type: 'GENERAL',
+        isActive: true,
+        startDate: inDays(1, 9).toISOString(),
+        endDate: inDays(8, 17).toISOString(),
+      },
+    ],
     [
       'every field',
-      { [B.nftId]: 'nft-all', [B.email]: 'bo@example.org', [B.customerIds]: 'a1 a2', [B.maxQuantity]: '5', [B.claimStart]: inDays(2), [B.claimEnd]: inDays(3), [B.active]: null },
-      { nftId: 'nft-all', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: false, email: 'bo@example.org', customerId: ['a1', 'a2'], maxCheckoutQuantity: 5, startDate: inDays(2).toISOString(), endDate: inDays(3).toISOString() },
+      {
+        [B.nftId]: 'nft-all',
+        [B.email]: 'bo@example.org',
+        [B.customerIds]: 'a1 a2',
+        [B.maxQuantity]: '5',
+        [B.claimStart]: inDays(2),
+        [B.claimEnd]: inDays(3),
+        [B.active]: null,
+      },
+      {
+        nftId: 'nft-all',
+        walletOptions: 'CUSTODIAL',
+        type: 'GENERAL',
+        isActive: false,
+        email: 'bo@example.org',
+        customerId: ['a1', 'a2'],
+        maxCheckoutQuantity: 5,
+        startDate: inDays(2).toISOString(),
+        endDate: inDays(3).toISOString(),
+      },
     ],
   ])('sends exactly %s to POST /v1/link and shows the link', async (_name, entries, body) => {
     const { ack, outcome, dm } = await createLink(entries);
-    expect(ack).toMatchObject({ response_action: 'update', view: { blocks: [{ text: { text: expect.stringContaining('Creating the mint link') } }, expect.anything()] } });
+    expect(ack).toMatchObject({
+      response_action: 'update',
+      view: { blocks: [{ text: { text: expect.stringContaining('Creating the mint link') } }, expect.anything()] },
+    });
     const [request] = fakes.mint.requestsTo('create_link');
     expect(request?.body).toEqual(body);
-    expect(request?.headers).toEqual({ 'x-api-key': TEST_MINT_API_KEY, accept: '*/*', 'content-type': 'application/json' });
+    expect(request?.headers).toEqual({
+      'x-api-key': TEST_MINT_API_KEY,
+      accept: '*/*',
+      'content-type': 'application/json',
+    });
     expect(fakes.mint.requests).toHaveLength(1);
 
     const url = fakes.mint.links[0]?.url as string;
@@ -88,8 +146,18 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     const store = running.app.openStore();
     try {
       const [failed, succeeded] = await store.audit.list({ operation: 'link.create', limit: 2 });
-      expect(succeeded).toMatchObject({ actorId: TEST_USER_ID, outcome: 'succeeded', inputs: { nftId: 'nft-ok', walletOptions: 'CUSTODIAL' }, detail: expect.stringMatching(/^https:\/\//) });
-      expect(failed).toMatchObject({ actorId: TEST_USER_ID, outcome: 'failed', inputs: { nftId: 'nft-bad' }, detail: 'The Mint service answered 400: unknown NFT' });
+      expect(succeeded).toMatchObject({
+        actorId: TEST_USER_ID,
+        outcome: 'succeeded',
+        inputs: { nftId: 'nft-ok', walletOptions: 'CUSTODIAL' },
+        detail: expect.stringMatching(/^https:\/\//),
+      });
+      expect(failed).toMatchObject({
+        actorId: TEST_USER_ID,
+        outcome: 'failed',
+        inputs: { nftId: 'nft-bad' },
+        detail: 'The Mint service answered 400: unknown NFT',
+      });
     } finally {
       await store.close();
     }
@@ -103,9 +171,17 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     ['quantity 0', { [B.nftId]: 'n', [B.maxQuantity]: '0' }, [B.maxQuantity]],
     ['a negative quantity', { [B.nftId]: 'n', [B.maxQuantity]: '-1' }, [B.maxQuantity]],
     ['a fractional quantity', { [B.nftId]: 'n', [B.maxQuantity]: '2.5' }, [B.maxQuantity]],
-    ['an end not after the start', { [B.nftId]: 'n', [B.claimStart]: inDays(3), [B.claimEnd]: inDays(2) }, [B.claimEnd]],
+    [
+      'an end not after the start',
+      { [B.nftId]: 'n', [B.claimStart]: inDays(3), [B.claimEnd]: inDays(2) },
+      [B.claimEnd],
+    ],
     ['an end in the past', { [B.nftId]: 'n', [B.claimEnd]: inDays(-1) }, [B.claimEnd]],
-    ['everything wrong at once', { [B.nftId]: null, [B.email]: 'x@', [B.customerIds]: 'a a', [B.maxQuantity]: '0', [B.claimEnd]: inDays(-2) }, [B.nftId, B.email, B.customerIds, B.maxQuantity, B.claimEnd]],
+    [
+      'everything wrong at once',
+      { [B.nftId]: null, [B.email]: 'x@', [B.customerIds]: 'a a', [B.maxQuantity]: '0', [B.claimEnd]: inDays(-2) },
+      [B.nftId, B.email, B.customerIds, B.maxQuantity, B.claimEnd],
+    ],
   ])('answers %s inline on the right blocks, and calls nothing', async (_name, entries, blocks) => {
     const { view } = await openForm();
     const ack = await running.app.submitView(view, entries);
@@ -118,31 +194,54 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
   });
 
   it.each([
-    ['rejects the request (400)', { mode: 'status', status: 400, body: { message: 'NFT nft-x is sold out' } }, 'The Mint service rejected the request (HTTP 400). It said: “NFT nft-x is sold out”'],
-    ['refuses the key (401)', { mode: 'status', status: 401 }, "refused the app's credentials (HTTP 401). Ask the app's operator to check MINT_API_KEY. Nothing was created."],
-    ['does not know the NFT (404)', { mode: 'status', status: 404 }, 'could not find what the request refers to (HTTP 404)'],
+    [
+      'rejects the request (400)',
+      { mode: 'status', status: 400, body: { message: 'NFT nft-x is sold out' } },
+      'The Mint service rejected the request (HTTP 400). It said: “NFT nft-x is sold out”',
+    ],
+    [
+      'refuses the key (401)',
+      { mode: 'status', status: 401 },
+      "refused the app's credentials (HTTP 401). Ask the app's operator to check MINT_API_KEY. Nothing was created.",
+    ],
+    [
+      'does not know the NFT (404)',
+      { mode: 'status', status: 404 },
+      'could not find what the request refers to (HTTP 404)',
+    ],
     ['fails (500)', { mode: 'status', status: 500 }, 'unavailable right now (HTTP 500). Try again in a few minutes.'],
-    ['hangs past the time budget', { mode: 'hang' }, 'did not answer within 0.8 s. The mint link may have been created anyway: check before trying again.'],
-    ['drops the connection', { mode: 'drop' }, 'could not reach the Mint service. The mint link may have been created anyway: check before trying again.'],
-  ] as const)('tells the user clearly when the service %s, keeps the form filled, and stays healthy', async (_name, failure, expected) => {
-    fakes.mint.failNext('create_link', failure);
-    const { outcome, dm } = await createLink({ [B.nftId]: 'nft-x', [B.email]: 'keep@example.com' });
-    expect(outcome.callback_id).toBe('link_form');
-    expect(outcome.blocks[0].text.text).toContain('*Could not create the mint link.*');
-    expect(outcome.blocks[0].text.text).toContain(expected);
-    const nft = outcome.blocks.find((b: any) => b.block_id === B.nftId);
-    const email = outcome.blocks.find((b: any) => b.block_id === B.email);
-    expect([nft.element.initial_value, email.element.initial_value]).toEqual(['nft-x', 'keep@example.com']);
-    expect(dm.text).toContain('Could not create the mint link for NFT nft-x.');
-    expect(dm.text).toContain(expected);
-    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1); // a POST is never repeated
+    [
+      'hangs past the time budget',
+      { mode: 'hang' },
+      'did not answer within 0.8 s. The mint link may have been created anyway: check before trying again.',
+    ],
+    [
+      'drops the connection',
+      { mode: 'drop' },
+      'could not reach the Mint service. The mint link may have been created anyway: check before trying again.',
+    ],
+  ] as const)(
+    'tells the user clearly when the service %s, keeps the form filled, and stays healthy',
+    async (_name, failure, expected) => {
+      fakes.mint.failNext('create_link', failure);
+      const { outcome, dm } = await createLink({ [B.nftId]: 'nft-x', [B.email]: 'keep@example.com' });
+      expect(outcome.callback_id).toBe('link_form');
+      expect(outcome.blocks[0].text.text).toContain('*Could not create the mint link.*');
+      expect(outcome.blocks[0].text.text).toContain(expected);
+      const nft = outcome.blocks.find((b: any) => b.block_id === B.nftId);
+      const email = outcome.blocks.find((b: any) => b.block_id === B.email);
+      expect([nft.element.initial_value, email.element.initial_value]).toEqual(['nft-x', 'keep@example.com']);
+      expect(dm.text).toContain('Could not create the mint link for NFT nft-x.');
+      expect(dm.text).toContain(expected);
+      expect(fakes.mint.requestsTo('create_link')).toHaveLength(1); // a POST is never repeated
 
-    const ready = await fetch(`${running.app.baseUrl}/readyz`);
-    expect(ready.status).toBe(200);
-    fakes.slack.reset();
-    const again = await createLink({ [B.nftId]: 'nft-x' });
-    expect(again.outcome.title.text).toBe('Mint link created');
-  });
+      const ready = await fetch(`${running.app.baseUrl}/readyz`);
+      expect(ready.status).toBe(200);
+      fakes.slack.reset();
+      const again = await createLink({ [B.nftId]: 'nft-x' });
+      expect(again.outcome.title.text).toBe('Mint link created');
+    },
+  );
 
   it('sends the result as a DM in the channel-independent app DM, not in the channel', async () => {
     const { dm } = await createLink({ [B.nftId]: 'nft-dm' });

@@ -12,7 +12,10 @@ const errorsOf = (values: Partial<LinkFormValues>) => {
 
 describe('checkLinkForm', () => {
   it('builds the request from exactly the fields given', () => {
-    expect(checkLinkForm(base, now)).toEqual({ ok: true, request: { nftId: 'nft-1', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true } });
+    expect(checkLinkForm(base, now)).toEqual({
+      ok: true,
+      request: { nftId: 'nft-1', walletOptions: 'CUSTODIAL', type: 'GENERAL', isActive: true },
+    });
     const full = checkLinkForm(
       {
         ...base,
@@ -43,24 +46,70 @@ describe('checkLinkForm', () => {
 
   it.each([
     ['a missing NFT ID', { nftId: undefined }, LINK_BLOCKS.nftId, 'Enter the ID of the NFT to mint.'],
-    ['a malformed email', { email: 'ann@' }, LINK_BLOCKS.email, 'Enter a valid email address, such as name@example.com.'],
-    ['malformed customer IDs', { customerIdsText: 'ok, b@d!, -x' }, LINK_BLOCKS.customerIds, '"b@d!", "-x" are not customer IDs (use letters, digits and . _ : @ + -).'],
+    [
+      'a malformed email',
+      { email: 'ann@' },
+      LINK_BLOCKS.email,
+      'Enter a valid email address, such as name@example.com.',
+    ],
+    [
+      'malformed customer IDs',
+      { customerIdsText: 'ok, b@d!, -x' },
+      LINK_BLOCKS.customerIds,
+      '"b@d!", "-x" are not customer IDs (use letters, digits and . _ : @ + -).',
+    ],
     ['a repeated customer ID', { customerIdsText: 'c1 c2 c1' }, LINK_BLOCKS.customerIds, '"c1" is listed twice.'],
     ['quantity 0', { maxQuantity: '0' }, LINK_BLOCKS.maxQuantity, 'Enter a whole number, 1 or more.'],
     ['a negative quantity', { maxQuantity: '-2' }, LINK_BLOCKS.maxQuantity, 'Enter a whole number, 1 or more.'],
     ['a fractional quantity', { maxQuantity: '1.5' }, LINK_BLOCKS.maxQuantity, 'Enter a whole number, 1 or more.'],
-    ['a quantity that is not a number', { maxQuantity: 'ten' }, LINK_BLOCKS.maxQuantity, 'Enter a whole number, 1 or more.'],
-    ['an end before the start', { claimStart: new Date('2026-12-02T00:00:00Z'), claimEnd: new Date('2026-12-01T00:00:00Z') }, LINK_BLOCKS.claimEnd, 'The claim must end after it starts.'],
-    ['an end equal to the start', { claimStart: new Date('2026-12-02T00:00:00Z'), claimEnd: new Date('2026-12-02T00:00:00Z') }, LINK_BLOCKS.claimEnd, 'The claim must end after it starts.'],
-    ['an end in the past', { claimEnd: new Date('2026-11-21T11:59:00Z') }, LINK_BLOCKS.claimEnd, 'The claim end has already passed. Choose a time in the future.'],
+    [
+      'a quantity that is not a number',
+      { maxQuantity: 'ten' },
+      LINK_BLOCKS.maxQuantity,
+      'Enter a whole number, 1 or more.',
+    ],
+    [
+      'an end before the start',
+      { claimStart: new Date('2026-12-02T00:00:00Z'), claimEnd: new Date('2026-12-01T00:00:00Z') },
+      LINK_BLOCKS.claimEnd,
+      'The claim must end after it starts.',
+    ],
+    [
+      'an end equal to the start',
+      { claimStart: new Date('2026-12-02T00:00:00Z'), claimEnd: new Date('2026-12-02T00:00:00Z') },
+      LINK_BLOCKS.claimEnd,
+      'The claim must end after it starts.',
+    ],
+    [
+      'an end in the past',
+      { claimEnd: new Date('2026-11-21T11:59:00Z') },
+      LINK_BLOCKS.claimEnd,
+      'The claim end has already passed. Choose a time in the future.',
+    ],
     ['no wallet', { walletOptions: undefined }, LINK_BLOCKS.wallet, 'Choose a wallet.'],
   ])('puts %s on its block', (_name, values, block, message) => {
     expect(errorsOf(values)).toEqual({ [block]: message });
   });
 
   it('reports every wrong field at once', () => {
-    expect(Object.keys(errorsOf({ nftId: '', email: 'x', customerIdsText: 'a a', maxQuantity: '0', claimEnd: new Date('2020-01-01T00:00:00Z') })).sort()).toEqual(
-      [LINK_BLOCKS.claimEnd, LINK_BLOCKS.customerIds, LINK_BLOCKS.email, LINK_BLOCKS.maxQuantity, LINK_BLOCKS.nftId].sort(),
+    expect(
+      Object.keys(
+        errorsOf({
+          nftId: '',
+          email: 'x',
+          customerIdsText: 'a a',
+          maxQuantity: '0',
+          claimEnd: new Date('2020-01-01T00:00:00Z'),
+        }),
+      ).sort(),
+    ).toEqual(
+      [
+        LINK_BLOCKS.claimEnd,
+        LINK_BLOCKS.customerIds,
+        LINK_BLOCKS.email,
+        LINK_BLOCKS.maxQuantity,
+        LINK_BLOCKS.nftId,
+      ].sort(),
     );
   });
 
@@ -74,13 +123,28 @@ describe('linkFormView', () => {
   it('gives every input a label and a hint', () => {
     const inputs = linkFormView().blocks.filter((b): b is InputBlock => b.type === 'input');
     expect(inputs).toHaveLength(9);
-    for (const input of inputs) expect([input.block_id, input.label.text, input.hint?.text]).toEqual([input.block_id, expect.any(String), expect.any(String)]);
+    for (const input of inputs)
+      expect([input.block_id, input.label.text, input.hint?.text]).toEqual([
+        input.block_id,
+        expect.any(String),
+        expect.any(String),
+      ]);
   });
 
   it('is a valid modal, empty or filled with a problem banner', () => {
     expect(viewProblems(linkFormView())).toEqual([]);
     const filled = linkFormView(
-      { nftId: 'n'.repeat(200), email: 'a@b.co', customerIdsText: 'c '.repeat(1500), maxQuantity: '2', claimStart: now, claimEnd: now, active: false, walletOptions: 'CUSTODIAL', type: 'GENERAL' },
+      {
+        nftId: 'n'.repeat(200),
+        email: 'a@b.co',
+        customerIdsText: 'c '.repeat(1500),
+        maxQuantity: '2',
+        claimStart: now,
+        claimEnd: now,
+        active: false,
+        walletOptions: 'CUSTODIAL',
+        type: 'GENERAL',
+      },
       'x'.repeat(5000),
     );
     expect(viewProblems(filled)).toEqual([]);

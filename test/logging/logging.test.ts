@@ -42,7 +42,13 @@ describe('createLogger', () => {
   it('writes one JSON object per line with level, time and message', () => {
     const { logger, records } = capture();
     logger.info({ user: 'U1' }, 'hello');
-    expect(records()[0]).toMatchObject({ level: 'info', service: 'mintlink', user: 'U1', msg: 'hello', time: expect.stringMatching(/Z$/) });
+    expect(records()[0]).toMatchObject({
+      level: 'info',
+      service: 'mintlink',
+      user: 'U1',
+      msg: 'hello',
+      time: expect.stringMatching(/Z$/),
+    });
   });
 
   it('redacts secrets wherever they appear: fields, messages, errors', () => {
@@ -57,11 +63,23 @@ describe('createLogger', () => {
 
   it('logs an expected failure without its stack, a bug with it', () => {
     const { logger, records } = capture();
-    logger.warn({ err: new MintApiError('timeout', 'The Mint service did not answer within 10 s.') }, 'could not list templates');
+    logger.warn(
+      { err: new MintApiError('timeout', 'The Mint service did not answer within 10 s.') },
+      'could not list templates',
+    );
     logger.error({ err: new Error('kaput') }, 'bug');
     const [expected, bug] = records();
-    expect(expected?.err).toEqual({ type: 'MintApiError', message: 'The Mint service did not answer within 10 s.', kind: 'timeout', details: {} });
-    expect(bug?.err).toMatchObject({ type: 'Error', message: 'kaput', stack: expect.stringContaining('logging.test.ts') });
+    expect(expected?.err).toEqual({
+      type: 'MintApiError',
+      message: 'The Mint service did not answer within 10 s.',
+      kind: 'timeout',
+      details: {},
+    });
+    expect(bug?.err).toMatchObject({
+      type: 'Error',
+      message: 'kaput',
+      stack: expect.stringContaining('logging.test.ts'),
+    });
   });
 
   it('respects the level', () => {
@@ -83,6 +101,10 @@ describe('boltLogger', () => {
     expect(bolt.getLevel()).toBe(LogLevel.DEBUG);
     const [debug, error] = records();
     expect(debug).toMatchObject({ level: 'debug', component: 'slack', msg: 'http request {"url":"x"}' });
-    expect(error).toMatchObject({ level: 'error', msg: 'An unhandled error occurred', err: { message: 'kaput', type: 'Error' } });
+    expect(error).toMatchObject({
+      level: 'error',
+      msg: 'An unhandled error occurred',
+      err: { message: 'kaput', type: 'Error' },
+    });
   });
 });

@@ -11,7 +11,9 @@ import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register.js';
  * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this
  * test; Ajv needs strict:false for its non-standard keywords).
  */
-const schema = JSON.parse(readFileSync(new URL('./slack-manifest.schema.1.0.0.json', import.meta.url), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(new URL('./slack-manifest.schema.1.0.0.json', import.meta.url), 'utf8'),
+) as object;
 const validate = new Ajv({ strict: false, allErrors: true, logger: false }).compile(schema);
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as Record<string, any>;
 
@@ -45,7 +47,9 @@ describe('manifest.yml', () => {
   });
 
   it('declares the global shortcuts the app listens for', () => {
-    expect(manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type])).toEqual([
+    expect(
+      manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type]),
+    ).toEqual([
       [CREATE_LINK_SHORTCUT, 'global'],
       [CREATE_WALLET_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],

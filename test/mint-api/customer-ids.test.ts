@@ -9,7 +9,9 @@ describe('customer IDs typed in one box', () => {
 
   it('names malformed and repeated IDs in one sentence', () => {
     expect(customerIdProblems(['a', 'b'])).toBeUndefined();
-    expect(customerIdProblems(['a', '!x', 'a', '!x'])).toBe('"!x" is not a customer ID (use letters, digits and . _ : @ + -); "a", "!x" are listed twice.');
+    expect(customerIdProblems(['a', '!x', 'a', '!x'])).toBe(
+      '"!x" is not a customer ID (use letters, digits and . _ : @ + -); "a", "!x" are listed twice.',
+    );
     expect(customerIdProblems(['y'.repeat(129)])).toContain(`"${'y'.repeat(39)}…" is not a customer ID`);
   });
 });

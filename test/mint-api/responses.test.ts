@@ -32,7 +32,17 @@ describe('parseTemplatePage', () => {
 
 describe('recordHighlights', () => {
   it('shows values as they are (cut), lists by length, nested objects elided, at most six', () => {
-    const record = { id: 'l1', ok: true, n: 3, none: null, ids: ['a', 'b'], one: ['x'], nested: { a: 1 }, long: 'z'.repeat(200), seventh: 7 };
+    const record = {
+      id: 'l1',
+      ok: true,
+      n: 3,
+      none: null,
+      ids: ['a', 'b'],
+      one: ['x'],
+      nested: { a: 1 },
+      long: 'z'.repeat(200),
+      seventh: 7,
+    };
     expect(recordHighlights(record)).toEqual([
       ['id', 'l1'],
       ['ok', 'true'],

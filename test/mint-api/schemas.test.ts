@@ -60,10 +60,19 @@ describe('createLinkRequestSchema', () => {
   });
 
   it('rejects an end not after the start, a quantity below 1 and unknown fields', () => {
-    expect(issues(createLinkRequestSchema.safeParse({ nftId: 'n', walletOptions: 'CUSTODIAL', startDate: '2027-01-02T00:00:00Z', endDate: '2027-01-02T00:00:00Z' }))).toEqual([
-      'endDate: must be after the start',
-    ]);
-    expect(issues(createLinkRequestSchema.safeParse({ nftId: 'n', walletOptions: 'CUSTODIAL', maxCheckoutQuantity: 0 }))).toEqual(['maxCheckoutQuantity: must be at least 1']);
+    expect(
+      issues(
+        createLinkRequestSchema.safeParse({
+          nftId: 'n',
+          walletOptions: 'CUSTODIAL',
+          startDate: '2027-01-02T00:00:00Z',
+          endDate: '2027-01-02T00:00:00Z',
+        }),
+      ),
+    ).toEqual(['endDate: must be after the start']);
+    expect(
+      issues(createLinkRequestSchema.safeParse({ nftId: 'n', walletOptions: 'CUSTODIAL', maxCheckoutQuantity: 0 })),
+    ).toEqual(['maxCheckoutQuantity: must be at least 1']);
     expect(createLinkRequestSchema.safeParse({ nftId: 'n', walletOptions: 'CUSTODIAL', price: 5 }).success).toBe(false);
   });
 });
@@ -93,8 +102,19 @@ describe('other request schemas', () => {
 
   it('template list: limit 1..50, whole offset >= 0, orderBy asc|desc, a contract id', () => {
     expect(listTemplatesRequestSchema.parse({ contractId: 'c', offset: 0, limit: 50, orderBy: 'desc' })).toBeTruthy();
-    for (const bad of [{ limit: 0 }, { limit: 51 }, { limit: 2.5 }, { offset: -1 }, { orderBy: 'up' }, { contractId: '' }, { contractId: 'a b' }, { contractId: '..' }]) {
-      expect(listTemplatesRequestSchema.safeParse({ contractId: 'c', ...bad }).success, JSON.stringify(bad)).toBe(false);
+    for (const bad of [
+      { limit: 0 },
+      { limit: 51 },
+      { limit: 2.5 },
+      { offset: -1 },
+      { orderBy: 'up' },
+      { contractId: '' },
+      { contractId: 'a b' },
+      { contractId: '..' },
+    ]) {
+      expect(listTemplatesRequestSchema.safeParse({ contractId: 'c', ...bad }).success, JSON.stringify(bad)).toBe(
+        false,
+      );
     }
   });
 });

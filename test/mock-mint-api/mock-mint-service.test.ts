@@ -21,7 +21,12 @@ beforeEach(() => mint.reset());
 
 describe('mock Mint service', () => {
   it('answers 401 without the right key, on every route', async () => {
-    for (const [method, path] of [['POST', '/v1/link'], ['POST', '/v1/wallet'], ['PATCH', '/v1/customer/delete'], ['GET', `/v1/nft/template/${DEMO_CONTRACT_ID}`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/link'],
+      ['POST', '/v1/wallet'],
+      ['PATCH', '/v1/customer/delete'],
+      ['GET', `/v1/nft/template/${DEMO_CONTRACT_ID}`],
+    ] as const) {
       const res = await call(method, path, method === 'GET' ? undefined : {}, { 'x-api-key': 'wrong' });
       expect(res.status, path).toBe(401);
     }
@@ -40,8 +45,15 @@ describe('mock Mint service', () => {
   });
 
   it('keeps what it is given: links, wallets (new users), deletions', async () => {
-    const link = await (await call('POST', '/v1/link', { nftId: 'n1', walletOptions: 'CUSTODIAL', customerId: ['c1'] })).json();
-    expect(link).toMatchObject({ nftId: 'n1', type: 'GENERAL', isActive: true, url: expect.stringContaining('/claim/') });
+    const link = await (
+      await call('POST', '/v1/link', { nftId: 'n1', walletOptions: 'CUSTODIAL', customerId: ['c1'] })
+    ).json();
+    expect(link).toMatchObject({
+      nftId: 'n1',
+      type: 'GENERAL',
+      isActive: true,
+      url: expect.stringContaining('/claim/'),
+    });
     const wallet = await call('POST', '/v1/wallet', {});
     expect(wallet.status).toBe(201);
     expect(await wallet.text()).toBe('');
@@ -52,10 +64,14 @@ describe('mock Mint service', () => {
   });
 
   it('pages the seeded demo contract (123 templates) in both orders and both shapes', async () => {
-    const page = (await (await call('GET', `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=120&limit=10&orderBy=asc`)).json()) as { items: Array<{ id: string }>; total: number };
+    const page = (await (
+      await call('GET', `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=120&limit=10&orderBy=asc`)
+    ).json()) as { items: Array<{ id: string }>; total: number };
     expect(page.total).toBe(123);
     expect(page.items.map((t) => t.id)).toEqual(['tmpl_121', 'tmpl_122', 'tmpl_123']);
-    const desc = (await (await call('GET', `/v1/nft/template/${DEMO_CONTRACT_ID}?limit=2`)).json()) as { items: Array<{ id: string }> };
+    const desc = (await (await call('GET', `/v1/nft/template/${DEMO_CONTRACT_ID}?limit=2`)).json()) as {
+      items: Array<{ id: string }>;
+    };
     expect(desc.items.map((t) => t.id)).toEqual(['tmpl_123', 'tmpl_122']);
     mint.templateShape = 'array';
     expect(await (await call('GET', `/v1/nft/template/${EMPTY_CONTRACT_ID}`)).json()).toEqual([]);

@@ -21,7 +21,11 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
   beforeAll(async () => {
     fakes.slack.userGroups.set('S0GROUP01', ['U0CAROL03']);
     db = await postgresDatabase();
-    const env = { DATABASE_URL: db.databaseUrl, APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: 'U0APPROV1,U0DAVE004,S0GROUP01' };
+    const env = {
+      DATABASE_URL: db.databaseUrl,
+      APPROVAL_CHANNEL_ID: APPROVAL,
+      DELETION_APPROVERS: 'U0APPROV1,U0DAVE004,S0GROUP01',
+    };
     replicas = await Promise.all([1, 2, 3].map(() => fakes.startApp('http', { env })));
   }, 60_000);
   afterAll(async () => {
@@ -46,13 +50,19 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
       views.push(fakes.slack.lastOpenedView());
     }
     await Promise.all([c, a, b].map((replica, i) => replica.submitView(views[i]!, {}, APPROVERS[i])));
-    await fakes.slack.waitFor(() => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'), 8_000, 'the deletion');
+    await fakes.slack.waitFor(
+      () => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Deleted* 2 customers'),
+      8_000,
+      'the deletion',
+    );
     await Promise.all([a, b, c].map((replica) => replica.waitForIdle()));
     expect(fakes.mint.requestsTo('delete_customers')).toHaveLength(1);
 
     const store = a.openStore();
     try {
-      const rows = (await store.audit.list({ limit: 50 })).filter((e) => JSON.stringify(e.inputs).includes(id)).reverse();
+      const rows = (await store.audit.list({ limit: 50 }))
+        .filter((e) => JSON.stringify(e.inputs).includes(id))
+        .reverse();
       expect(rows.map((e) => [e.operation, e.outcome])).toEqual([
         ['customers.delete.request', 'pending'],
         ['customers.delete.approve', 'approved'],
@@ -79,7 +89,9 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
       served.push(fakes.mint.requestsTo('list_templates').at(-1)?.url ?? '');
       expect(textOf(message.blocks?.[1])).toContain(`${(i + 1) * 20 + 1}–${Math.min(123, (i + 2) * 20)} of 123`);
     }
-    expect(served).toEqual([20, 40, 60, 80, 100, 120].map((o) => `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${o}&limit=20&orderBy=desc`));
+    expect(served).toEqual(
+      [20, 40, 60, 80, 100, 120].map((o) => `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${o}&limit=20&orderBy=desc`),
+    );
     expect(JSON.stringify(message.blocks)).not.toContain(PAGE_ACTIONS.next);
   });
 });

@@ -21,28 +21,50 @@ describeEachEngine('deletion requests', (_engine, create) => {
   });
 
   const request = (overrides: Partial<Parameters<Store['deletionRequests']['create']>[0]> = {}, now = new Date()) =>
-    store.deletionRequests.create({ teamId: 'T1', requesterId: 'U_REQ', customerIds: ['c1', 'c2'], duplicatesRemoved: 1, reason: 'GDPR', expiresAt: new Date(now.getTime() + 72 * HOUR), ...overrides }, now);
+    store.deletionRequests.create(
+      {
+        teamId: 'T1',
+        requesterId: 'U_REQ',
+        customerIds: ['c1', 'c2'],
+        duplicatesRemoved: 1,
+        reason: 'GDPR',
+        expiresAt: new Date(now.getTime() + 72 * HOUR),
+        ...overrides,
+      },
+      now,
+    );
 
   it('stores a pending request with a short readable id', async () => {
     const created = await request();
-    expect(created).toMatchObject({ id: expect.stringMatching(/^DR-[2-9A-HJKMNP-Z]{6}$/), status: 'pending', customerIds: ['c1', 'c2'], duplicatesRemoved: 1, attempts: 0 });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^DR-[2-9A-HJKMNP-Z]{6}$/),
+      status: 'pending',
+      customerIds: ['c1', 'c2'],
+      duplicatesRemoved: 1,
+      attempts: 0,
+    });
     expect(await store.deletionRequests.get(created.id)).toEqual(created);
   });
 
   it('lets exactly one of many concurrent deciders win, and says who', async () => {
     const { id } = await request();
-    const deciders = Array.from({ length: 20 }, (_, i) => store.deletionRequests.decide(id, i % 2 ? 'approved' : 'rejected', `U_${i}`, undefined));
+    const deciders = Array.from({ length: 20 }, (_, i) =>
+      store.deletionRequests.decide(id, i % 2 ? 'approved' : 'rejected', `U_${i}`, undefined),
+    );
     const results = await Promise.all(deciders);
     const winners = results.filter((r) => r.won);
     expect(winners).toHaveLength(1);
     const winner = winners[0]!.request;
-    for (const loser of results.filter((r) => !r.won)) expect(loser.request).toMatchObject({ status: winner.status, decidedBy: winner.decidedBy });
+    for (const loser of results.filter((r) => !r.won))
+      expect(loser.request).toMatchObject({ status: winner.status, decidedBy: winner.decidedBy });
   });
 
   it('lets exactly one of many concurrent runners claim the run', async () => {
     const { id } = await request();
     await store.deletionRequests.decide(id, 'approved', 'U_A', undefined);
-    const claims = await Promise.all(Array.from({ length: 10 }, () => store.deletionRequests.claimRun(id, ['approved'], 'U_A')));
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, () => store.deletionRequests.claimRun(id, ['approved'], 'U_A')),
+    );
     expect(claims.filter((c) => c.won)).toHaveLength(1);
     expect((await store.deletionRequests.get(id))?.attempts).toBe(1);
   });
@@ -51,10 +73,20 @@ describeEachEngine('deletion requests', (_engine, create) => {
     const { id } = await request();
     await store.deletionRequests.decide(id, 'approved', 'U_A', undefined);
     await store.deletionRequests.claimRun(id, ['approved'], 'U_A');
-    expect((await store.deletionRequests.finishRun(id, 'failed', 'HTTP 503')).request).toMatchObject({ status: 'failed', outcomeDetail: 'HTTP 503' });
+    expect((await store.deletionRequests.finishRun(id, 'failed', 'HTTP 503')).request).toMatchObject({
+      status: 'failed',
+      outcomeDetail: 'HTTP 503',
+    });
     expect((await store.deletionRequests.claimRun(id, ['approved'], 'U_A')).won).toBe(false); // not approved any more
-    expect((await store.deletionRequests.claimRun(id, ['failed', 'attention'], 'U_B')).request).toMatchObject({ status: 'running', runBy: 'U_B', attempts: 2 });
-    expect((await store.deletionRequests.finishRun(id, 'done', 'deleted 2')).request).toMatchObject({ status: 'done', attempts: 2 });
+    expect((await store.deletionRequests.claimRun(id, ['failed', 'attention'], 'U_B')).request).toMatchObject({
+      status: 'running',
+      runBy: 'U_B',
+      attempts: 2,
+    });
+    expect((await store.deletionRequests.finishRun(id, 'done', 'deleted 2')).request).toMatchObject({
+      status: 'done',
+      attempts: 2,
+    });
     expect((await store.deletionRequests.finishRun(id, 'failed', 'late')).won).toBe(false);
   });
 
@@ -65,13 +97,19 @@ describeEachEngine('deletion requests', (_engine, create) => {
 
     const cancelled = await request();
     expect((await store.deletionRequests.cancel(cancelled.id, 'U_OTHER')).won).toBe(false); // only the requester
-    expect((await store.deletionRequests.cancel(cancelled.id, 'U_REQ')).request).toMatchObject({ status: 'cancelled', decidedBy: 'U_REQ' });
+    expect((await store.deletionRequests.cancel(cancelled.id, 'U_REQ')).request).toMatchObject({
+      status: 'cancelled',
+      decidedBy: 'U_REQ',
+    });
     expect((await store.deletionRequests.decide(cancelled.id, 'approved', 'U_A', undefined)).won).toBe(false);
 
     const rejected = await request();
     await store.deletionRequests.decide(rejected.id, 'rejected', 'U_B', 'not verified');
     const again = await store.deletionRequests.decide(rejected.id, 'approved', 'U_A', undefined);
-    expect(again).toMatchObject({ won: false, request: { status: 'rejected', decidedBy: 'U_B', decisionNote: 'not verified' } });
+    expect(again).toMatchObject({
+      won: false,
+      request: { status: 'rejected', decidedBy: 'U_B', decisionNote: 'not verified' },
+    });
     expect((await store.deletionRequests.cancel(rejected.id, 'U_REQ')).won).toBe(false);
   });
 
@@ -99,7 +137,8 @@ describeEachEngine('deletion requests', (_engine, create) => {
     const staleBefore = new Date(Date.now() - 10_000);
     const stale = await store.deletionRequests.staleRunIds(staleBefore);
     expect(stale.sort()).toEqual([dead.id, stuckApproved.id].sort());
-    for (const id of stale) expect((await store.deletionRequests.interrupt(id, staleBefore)).request).toMatchObject({ status: 'attention' });
+    for (const id of stale)
+      expect((await store.deletionRequests.interrupt(id, staleBefore)).request).toMatchObject({ status: 'attention' });
     expect((await store.deletionRequests.interrupt(live.id, staleBefore)).won).toBe(false);
     expect((await store.deletionRequests.get(live.id))?.status).toBe('running');
     expect(await store.deletionRequests.staleRunIds(staleBefore)).toEqual([]);
@@ -110,7 +149,12 @@ describeEachEngine('deletion requests', (_engine, create) => {
     await expect(
       store.transaction(async (tx) => {
         await tx.deletionRequests.decide(id, 'approved', 'U_A', undefined);
-        await tx.audit.record({ actorId: 'U_A', operation: 'customers.delete.approve', inputs: { requestId: id }, outcome: 'approved' });
+        await tx.audit.record({
+          actorId: 'U_A',
+          operation: 'customers.delete.approve',
+          inputs: { requestId: id },
+          outcome: 'approved',
+        });
         throw new Error('the process fails before the commit');
       }),
     ).rejects.toThrow('before the commit');
@@ -118,7 +162,12 @@ describeEachEngine('deletion requests', (_engine, create) => {
     expect(await store.audit.list()).toEqual([]);
     await store.transaction(async (tx) => {
       await tx.deletionRequests.decide(id, 'approved', 'U_A', undefined);
-      await tx.audit.record({ actorId: 'U_A', operation: 'customers.delete.approve', inputs: { requestId: id }, outcome: 'approved' });
+      await tx.audit.record({
+        actorId: 'U_A',
+        operation: 'customers.delete.approve',
+        inputs: { requestId: id },
+        outcome: 'approved',
+      });
     });
     expect((await store.deletionRequests.get(id))?.status).toBe('approved');
     expect(await store.audit.list()).toHaveLength(1);

@@ -28,23 +28,42 @@ describeEachEngine('store', (engine, create) => {
     await db.drop();
   });
 
-  it.runIf(engine === 'postgres')('migrates its own schema even when another schema of the database has migration tables', async () => {
-    const { store: other, db: otherDb } = await open();
-    await other.migrate(); // another schema now holds kysely_migration and kysely_migration_lock
-    const { store, db } = await open();
-    await expect(store.migrate()).resolves.toBeUndefined();
-    expect(await store.audit.list()).toEqual([]);
-    await db.drop();
-    await otherDb.drop();
-  });
+  it.runIf(engine === 'postgres')(
+    'migrates its own schema even when another schema of the database has migration tables',
+    async () => {
+      const { store: other, db: otherDb } = await open();
+      await other.migrate(); // another schema now holds kysely_migration and kysely_migration_lock
+      const { store, db } = await open();
+      await expect(store.migrate()).resolves.toBeUndefined();
+      expect(await store.audit.list()).toEqual([]);
+      await db.drop();
+      await otherDb.drop();
+    },
+  );
 
   it('records audit entries and lists them newest first, filtered by actor and operation', async () => {
     const { store, db } = await open();
     await store.migrate();
     const t0 = new Date('2026-11-01T10:00:00.000Z');
-    await store.audit.record({ actorId: 'U1', teamId: 'T1', operation: 'link.create', inputs: { nftId: 'n1' }, outcome: 'succeeded', detail: 'https://x/1' }, t0);
-    await store.audit.record({ actorId: 'U2', operation: 'wallet.create', inputs: {}, outcome: 'failed', detail: 'timeout' }, new Date(t0.getTime() + 1000));
-    await store.audit.record({ actorId: 'U1', operation: 'wallet.create', inputs: { userId: 'c1' }, outcome: 'succeeded' }, new Date(t0.getTime() + 2000));
+    await store.audit.record(
+      {
+        actorId: 'U1',
+        teamId: 'T1',
+        operation: 'link.create',
+        inputs: { nftId: 'n1' },
+        outcome: 'succeeded',
+        detail: 'https://x/1',
+      },
+      t0,
+    );
+    await store.audit.record(
+      { actorId: 'U2', operation: 'wallet.create', inputs: {}, outcome: 'failed', detail: 'timeout' },
+      new Date(t0.getTime() + 1000),
+    );
+    await store.audit.record(
+      { actorId: 'U1', operation: 'wallet.create', inputs: { userId: 'c1' }, outcome: 'succeeded' },
+      new Date(t0.getTime() + 2000),
+    );
 
     const all = await store.audit.list();
     expect(all.map((e) => [e.actorId, e.operation, e.outcome])).toEqual([
@@ -54,7 +73,10 @@ describeEachEngine('store', (engine, create) => {
     ]);
     expect(all[2]).toMatchObject({ at: t0, teamId: 'T1', inputs: { nftId: 'n1' }, detail: 'https://x/1' });
     expect(all[1]).toMatchObject({ teamId: undefined, detail: 'timeout' });
-    expect((await store.audit.list({ actorId: 'U1' })).map((e) => e.operation)).toEqual(['wallet.create', 'link.create']);
+    expect((await store.audit.list({ actorId: 'U1' })).map((e) => e.operation)).toEqual([
+      'wallet.create',
+      'link.create',
+    ]);
     expect((await store.audit.list({ operation: 'wallet.create', limit: 1 })).map((e) => e.actorId)).toEqual(['U1']);
     await db.drop();
   });
@@ -65,7 +87,12 @@ describeEachEngine('store', (engine, create) => {
     const started = await store.audit.start({ actorId: 'U1', operation: 'link.create', inputs: { nftId: 'n' } });
     expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'pending', detail: undefined });
     await store.audit.complete(started.id, 'succeeded', 'https://mint.example/claim/1');
-    expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'succeeded', detail: 'https://mint.example/claim/1', inputs: { nftId: 'n' } });
+    expect((await store.audit.list())[0]).toMatchObject({
+      id: started.id,
+      outcome: 'succeeded',
+      detail: 'https://mint.example/claim/1',
+      inputs: { nftId: 'n' },
+    });
     await db.drop();
   });
 
@@ -86,7 +113,8 @@ describeEachEngine('store', (engine, create) => {
     const { store, db } = await open();
     await store.migrate();
     const at = new Date();
-    for (const n of [1, 2, 3, 4, 5]) await store.audit.record({ actorId: 'U1', operation: `op.${n}`, inputs: {}, outcome: 'succeeded' }, at);
+    for (const n of [1, 2, 3, 4, 5])
+      await store.audit.record({ actorId: 'U1', operation: `op.${n}`, inputs: {}, outcome: 'succeeded' }, at);
     expect((await store.audit.list()).map((e) => e.operation)).toEqual(['op.5', 'op.4', 'op.3', 'op.2', 'op.1']);
     await db.drop();
   });
@@ -95,7 +123,13 @@ describeEachEngine('store', (engine, create) => {
     const { store, db } = await open();
     await store.migrate();
     const ids = Array.from({ length: 5000 }, (_, i) => `customer-${i}`);
-    await store.audit.record({ actorId: 'U1', operation: 'customers.delete', inputs: { customerIds: ids, reason: 'r'.repeat(10_000) }, outcome: 'requested', detail: 'd'.repeat(5000) });
+    await store.audit.record({
+      actorId: 'U1',
+      operation: 'customers.delete',
+      inputs: { customerIds: ids, reason: 'r'.repeat(10_000) },
+      outcome: 'requested',
+      detail: 'd'.repeat(5000),
+    });
     const [entry] = await store.audit.list();
     expect(JSON.stringify(entry?.inputs).length).toBeLessThanOrEqual(4000);
     expect(entry?.inputs.customerIds).toEqual({ count: 5000, first: ids.slice(0, 20) });
@@ -122,7 +156,9 @@ describeEachEngine('store', (engine, create) => {
 /** Runs the built store's migrations in a separate Node process; resolves with its exit code. */
 function migrateInChildProcess(databaseUrl: string): Promise<number | null> {
   const storeModule = new URL('../../dist/store/store.js', import.meta.url).href;
-  const location = databaseUrl.startsWith('file:') ? { engine: 'sqlite', path: databaseUrl.slice(5) } : { engine: 'postgres', url: databaseUrl };
+  const location = databaseUrl.startsWith('file:')
+    ? { engine: 'sqlite', path: databaseUrl.slice(5) }
+    : { engine: 'postgres', url: databaseUrl };
   const script = `const { openStore } = await import(${JSON.stringify(storeModule)});
     const store = openStore(${JSON.stringify(location)});
     await store.migrate();

@@ -5,13 +5,21 @@ import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/dem
 import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
 import type { AppProcess } from '../kit/app-process.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
-import { expectNoRejectedResponses, expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import {
+  expectNoRejectedResponses,
+  expectNoRejectedSlackCalls,
+  expectNoSecretsLeaked,
+  textOf,
+} from '../kit/slack-checks.js';
 
 type Message = PostedMessage & Record<string, any>;
 
 const buttonsOf = (message: Message): string[] =>
-  (message.blocks ?? []).filter((b) => b.type === 'actions').flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
-const templateTexts = (message: Message): string[] => (message.blocks ?? []).filter((b) => b.type === 'section').map((b) => b.text.text as string);
+  (message.blocks ?? [])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
+const templateTexts = (message: Message): string[] =>
+  (message.blocks ?? []).filter((b) => b.type === 'section').map((b) => b.text.text as string);
 const lastQuery = (fakes: Fakes) => fakes.mint.requestsTo('list_templates').at(-1)?.url;
 
 /** Lists templates with a command; resolves with what was posted through the command's response_url. */
@@ -62,7 +70,9 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
         expect(buttonsOf(loading ?? {})).toEqual([]);
         message = page ?? {};
         expect(message.replace_original).toBe(true);
-        expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`);
+        expect(lastQuery(fakes)).toBe(
+          `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`,
+        );
       }
       expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
       expect(textOf(message.blocks?.[1])).toContain(lastRange);
@@ -72,7 +82,9 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
       for (const offset of back) {
         const [, page] = await click(fakes, running.app, message, PAGE_ACTIONS.previous);
         message = page ?? {};
-        expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`);
+        expect(lastQuery(fakes)).toBe(
+          `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`,
+        );
       }
       expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
       expect(fakes.mint.requestsTo('list_templates')).toHaveLength(offsets.length * 2 - 1);
@@ -104,7 +116,11 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     ['a limit of 0', `templates ${DEMO_CONTRACT_ID} 0`, 'The limit must be a whole number from 1 to 50'],
     ['a limit of 51', `templates ${DEMO_CONTRACT_ID} 51`, 'The limit must be a whole number from 1 to 50'],
     ['a fractional limit', `templates ${DEMO_CONTRACT_ID} 1.5`, 'The limit must be a whole number from 1 to 50'],
-    ['an unknown order word', `templates ${DEMO_CONTRACT_ID} 10 newest`, '`newest` is neither a limit (1–50) nor an order'],
+    [
+      'an unknown order word',
+      `templates ${DEMO_CONTRACT_ID} 10 newest`,
+      '`newest` is neither a limit (1–50) nor an order',
+    ],
     ['extra words', `templates ${DEMO_CONTRACT_ID} 10 asc please`, 'Too many words: `please`.'],
   ])('answers %s with an ephemeral error and no call', async (_name, text, problem) => {
     const { ack, fields } = await running.app.command(text);
@@ -116,9 +132,15 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
 
   it('says so, to the user only, when a contract has no templates or is unknown', async () => {
     const empty = await list(fakes, running.app, `templates ${EMPTY_CONTRACT_ID}`);
-    expect(empty.message).toEqual({ response_type: 'ephemeral', text: `:warning: Contract \`${EMPTY_CONTRACT_ID}\` has no templates.` });
+    expect(empty.message).toEqual({
+      response_type: 'ephemeral',
+      text: `:warning: Contract \`${EMPTY_CONTRACT_ID}\` has no templates.`,
+    });
     const unknown = await list(fakes, running.app, 'templates no-such-contract');
-    expect(unknown.message).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('does not know contract `no-such-contract` (HTTP 404)') });
+    expect(unknown.message).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('does not know contract `no-such-contract` (HTTP 404)'),
+    });
   });
 
   it('tells only the clicker when a page fails, and puts the page back as it was', async () => {
@@ -127,14 +149,21 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     const [loading, restored, note] = await click(fakes, running.app, message, PAGE_ACTIONS.next, 3);
     expect(buttonsOf(loading ?? {})).toEqual([]);
     expect(restored).toEqual({ replace_original: true, text: message.text, blocks: message.blocks });
-    expect(note).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('unavailable right now (HTTP 503)') });
+    expect(note).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: expect.stringContaining('unavailable right now (HTTP 503)'),
+    });
     expect(fakes.mint.requestsTo('list_templates')).toHaveLength(1 + 3); // the GET was retried twice
   });
 
   it('keeps the message whole when a second click comes while a page loads', async () => {
     const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID}`);
     fakes.mint.latencyMs = 300;
-    const [first, second] = await Promise.all([click(fakes, running.app, message, PAGE_ACTIONS.next), click(fakes, running.app, message, PAGE_ACTIONS.next)]);
+    const [first, second] = await Promise.all([
+      click(fakes, running.app, message, PAGE_ACTIONS.next),
+      click(fakes, running.app, message, PAGE_ACTIONS.next),
+    ]);
     for (const [loading, page] of [first, second]) {
       expect(textOf(loading)).toContain('Loading 11–20…');
       expect(buttonsOf(loading ?? {})).toEqual([]);
@@ -144,7 +173,10 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
   });
 
   it('works in a DM and in channels the bot has not joined: everything goes through response URLs', async () => {
-    const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID} 3`, { channel_id: 'D0DIRECT1', channel_name: 'directmessage' });
+    const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID} 3`, {
+      channel_id: 'D0DIRECT1',
+      channel_name: 'directmessage',
+    });
     expect(message.response_type).toBe('in_channel');
     await click(fakes, running.app, { ...message, channelId: 'D0DIRECT1' }, PAGE_ACTIONS.next);
     expect(fakes.slack.callsTo('chat.postMessage')).toEqual([]);
@@ -156,7 +188,10 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     fakes.slack.failResponseUrl(url, 404);
     await running.app.command(`templates ${DEMO_CONTRACT_ID}`, { response_url: url });
     const note = await fakes.slack.waitForCall('chat.postEphemeral');
-    expect(note.params).toMatchObject({ user: 'U0ALICE01', text: expect.stringContaining('Slack did not accept the list of templates here') });
+    expect(note.params).toMatchObject({
+      user: 'U0ALICE01',
+      text: expect.stringContaining('Slack did not accept the list of templates here'),
+    });
     fakes.slack.responses.length = 0; // the refused post was the point of this test
   });
 
@@ -166,14 +201,30 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     const view = fakes.slack.lastOpenedView();
     expect(view.callback_id).toBe('browse_templates_form');
 
-    const refused = await running.app.submitView(view, { [BROWSE_BLOCKS.contractId]: 'a b', [BROWSE_BLOCKS.conversation]: 'C0OTHER01' });
-    expect(refused).toEqual({ response_action: 'errors', errors: { [BROWSE_BLOCKS.contractId]: 'The contract ID must not contain spaces.' } });
+    const refused = await running.app.submitView(view, {
+      [BROWSE_BLOCKS.contractId]: 'a b',
+      [BROWSE_BLOCKS.conversation]: 'C0OTHER01',
+    });
+    expect(refused).toEqual({
+      response_action: 'errors',
+      errors: { [BROWSE_BLOCKS.contractId]: 'The contract ID must not contain spaces.' },
+    });
     expect(fakes.mint.requests).toEqual([]);
 
-    const ack = await running.app.submitView(view, { [BROWSE_BLOCKS.contractId]: DEMO_CONTRACT_ID, [BROWSE_BLOCKS.conversation]: 'C0OTHER01' });
+    const ack = await running.app.submitView(view, {
+      [BROWSE_BLOCKS.contractId]: DEMO_CONTRACT_ID,
+      [BROWSE_BLOCKS.conversation]: 'C0OTHER01',
+    });
     expect(ack).toMatchObject({ response_action: 'update' });
-    const [posted] = await fakes.slack.waitFor(() => (fakes.slack.responses.length > 0 ? fakes.slack.responses : undefined));
-    expect(posted?.body).toMatchObject({ response_type: 'in_channel', text: `Templates of ${DEMO_CONTRACT_ID}, descending order: 1–10 of 123` });
-    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(`Posted the templates of \`${DEMO_CONTRACT_ID}\` in <#C0OTHER01>.`);
+    const [posted] = await fakes.slack.waitFor(() =>
+      fakes.slack.responses.length > 0 ? fakes.slack.responses : undefined,
+    );
+    expect(posted?.body).toMatchObject({
+      response_type: 'in_channel',
+      text: `Templates of ${DEMO_CONTRACT_ID}, descending order: 1–10 of 123`,
+    });
+    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(
+      `Posted the templates of \`${DEMO_CONTRACT_ID}\` in <#C0OTHER01>.`,
+    );
   });
 });

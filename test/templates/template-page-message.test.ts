@@ -3,9 +3,19 @@ import { PAGE_ACTIONS, templatePageMessage } from '../../src/templates/template-
 import { decodePageState } from '../../src/templates/page-state.js';
 import { messageProblems } from '../kit/block-kit-limits.js';
 
-const state = (offset: number, limit: number, order: 'asc' | 'desc' = 'desc') => ({ contractId: 'demo', offset, limit, order });
+const state = (offset: number, limit: number, order: 'asc' | 'desc' = 'desc') => ({
+  contractId: 'demo',
+  offset,
+  limit,
+  order,
+});
 const templates = (n: number, from = 1) =>
-  Array.from({ length: n }, (_, i) => ({ id: `t${from + i}`, name: `Template ${from + i}`, description: 'A template.', imageUrl: `https://img.example/${from + i}.png` }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `t${from + i}`,
+    name: `Template ${from + i}`,
+    description: 'A template.',
+    imageUrl: `https://img.example/${from + i}.png`,
+  }));
 const buttons = (message: ReturnType<typeof templatePageMessage>) => {
   const actions = message.blocks.find((b) => b.type === 'actions');
   return (actions && 'elements' in actions ? actions.elements : []).map((e) => ('action_id' in e ? e.action_id : ''));
@@ -16,23 +26,51 @@ describe('templatePageMessage', () => {
     const message = templatePageMessage(state(20, 10), { items: templates(10, 21), total: 123 });
     expect(message.text).toBe('Templates of demo, descending order: 21–30 of 123');
     expect(message.blocks[0]).toMatchObject({ type: 'header', text: { text: 'Templates of demo' } });
-    expect(message.blocks[1]).toMatchObject({ type: 'context', elements: [{ text: 'Contract `demo` · descending order · 21–30 of 123' }] });
-    expect(message.blocks[2]).toMatchObject({ type: 'section', text: { text: '*Template 21* · `t21`\nA template.' }, accessory: { type: 'image', image_url: 'https://img.example/21.png', alt_text: 'Template 21' } });
+    expect(message.blocks[1]).toMatchObject({
+      type: 'context',
+      elements: [{ text: 'Contract `demo` · descending order · 21–30 of 123' }],
+    });
+    expect(message.blocks[2]).toMatchObject({
+      type: 'section',
+      text: { text: '*Template 21* · `t21`\nA template.' },
+      accessory: { type: 'image', image_url: 'https://img.example/21.png', alt_text: 'Template 21' },
+    });
     expect(message.blocks).toHaveLength(13);
   });
 
   it('has no Previous on the first page and no Next on the last', () => {
-    expect(buttons(templatePageMessage(state(0, 10), { items: templates(10), total: 123 }))).toEqual([PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
-    expect(buttons(templatePageMessage(state(120, 10), { items: templates(3, 121), total: 123 }))).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
-    expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: 120 }))).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
-    expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: undefined }))).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
-    expect(buttons(templatePageMessage(state(0, 10), { items: templates(4), total: undefined }))).toEqual([PAGE_ACTIONS.order]);
+    expect(buttons(templatePageMessage(state(0, 10), { items: templates(10), total: 123 }))).toEqual([
+      PAGE_ACTIONS.next,
+      PAGE_ACTIONS.order,
+    ]);
+    expect(buttons(templatePageMessage(state(120, 10), { items: templates(3, 121), total: 123 }))).toEqual([
+      PAGE_ACTIONS.previous,
+      PAGE_ACTIONS.order,
+    ]);
+    expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: 120 }))).toEqual([
+      PAGE_ACTIONS.previous,
+      PAGE_ACTIONS.order,
+    ]);
+    expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: undefined }))).toEqual([
+      PAGE_ACTIONS.previous,
+      PAGE_ACTIONS.next,
+      PAGE_ACTIONS.order,
+    ]);
+    expect(buttons(templatePageMessage(state(0, 10), { items: templates(4), total: undefined }))).toEqual([
+      PAGE_ACTIONS.order,
+    ]);
   });
 
   it('puts the adjacent pages and the flipped order in the buttons', () => {
     const message = templatePageMessage(state(20, 10), { items: templates(10, 21), total: 123 });
-    const actions = message.blocks.find((b) => b.type === 'actions') as { elements: Array<{ action_id: string; value: string }> };
-    expect(actions.elements.map((e) => decodePageState(e.value))).toEqual([state(10, 10), state(30, 10), state(0, 10, 'asc')]);
+    const actions = message.blocks.find((b) => b.type === 'actions') as {
+      elements: Array<{ action_id: string; value: string }>;
+    };
+    expect(actions.elements.map((e) => decodePageState(e.value))).toEqual([
+      state(10, 10),
+      state(30, 10),
+      state(0, 10, 'asc'),
+    ]);
   });
 
   it('says so when a page past the end is empty', () => {
@@ -42,28 +80,46 @@ describe('templatePageMessage', () => {
   });
 
   it('shows a few fields of templates of unknown shape, and plain values', () => {
-    const message = templatePageMessage(state(0, 3), { items: [{ sku: 'A-1', price: 5, nested: { x: 1 } }, 'just-a-name', { metadata: { name: 'Deep', image: 'https://i.example/d.png' } }], total: 3 });
+    const message = templatePageMessage(state(0, 3), {
+      items: [
+        { sku: 'A-1', price: 5, nested: { x: 1 } },
+        'just-a-name',
+        { metadata: { name: 'Deep', image: 'https://i.example/d.png' } },
+      ],
+      total: 3,
+    });
     const texts = message.blocks.filter((b) => b.type === 'section').map((b) => ('text' in b ? b.text?.text : ''));
     expect(texts).toEqual(['*Template 1*\nsku: A-1 · price: 5', '*just-a-name*', '*Deep*']);
     expect(message.blocks[4]).toMatchObject({ accessory: { image_url: 'https://i.example/d.png' } });
   });
 
   it('escapes what the service sends and never lets http images or markup through', () => {
-    const message = templatePageMessage(state(0, 1), { items: [{ name: '<!channel> & *bold*', description: '<https://evil|click>', image: 'http://plain.example/x.png' }], total: 1 });
+    const message = templatePageMessage(state(0, 1), {
+      items: [
+        { name: '<!channel> & *bold*', description: '<https://evil|click>', image: 'http://plain.example/x.png' },
+      ],
+      total: 1,
+    });
     const section = message.blocks[2] as { text: { text: string }; accessory?: unknown };
     expect(section.text.text).toBe('*&lt;!channel&gt; &amp; *bold**\n&lt;https://evil|click&gt;');
     expect(section.accessory).toBeUndefined();
   });
 
-  it.each(Array.from({ length: 50 }, (_, i) => i + 1))('stays within Block Kit limits at limit %i with very long fields', (limit) => {
-    const long = (i: number) => ({
-      id: `id-${'9'.repeat(300)}-${i}`,
-      name: `${'Ñame & <x> '.repeat(80)}${i}`,
-      description: '&'.repeat(5000),
-      imageUrl: `https://img.example/${'p'.repeat(2900)}.png`,
-    });
-    const message = templatePageMessage({ contractId: 'c'.repeat(200), offset: 1000, limit, order: 'asc' }, { items: Array.from({ length: limit }, (_, i) => long(i)), total: 5000 });
-    expect(message.blocks.length).toBeLessThanOrEqual(50);
-    expect(messageProblems(message)).toEqual([]);
-  });
+  it.each(Array.from({ length: 50 }, (_, i) => i + 1))(
+    'stays within Block Kit limits at limit %i with very long fields',
+    (limit) => {
+      const long = (i: number) => ({
+        id: `id-${'9'.repeat(300)}-${i}`,
+        name: `${'Ñame & <x> '.repeat(80)}${i}`,
+        description: '&'.repeat(5000),
+        imageUrl: `https://img.example/${'p'.repeat(2900)}.png`,
+      });
+      const message = templatePageMessage(
+        { contractId: 'c'.repeat(200), offset: 1000, limit, order: 'asc' },
+        { items: Array.from({ length: limit }, (_, i) => long(i)), total: 5000 },
+      );
+      expect(message.blocks.length).toBeLessThanOrEqual(50);
+      expect(messageProblems(message)).toEqual([]);
+    },
+  );
 });

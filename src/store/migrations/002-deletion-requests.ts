@@ -27,8 +27,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('outcome_detail', 'text')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('deletion_requests_status').on('deletion_requests').columns(['status', 'expires_at']).execute();
-  await db.schema.createIndex('deletion_requests_requester').on('deletion_requests').columns(['requester_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('deletion_requests_status')
+    .on('deletion_requests')
+    .columns(['status', 'expires_at'])
+    .execute();
+  await db.schema
+    .createIndex('deletion_requests_requester')
+    .on('deletion_requests')
+    .columns(['requester_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
