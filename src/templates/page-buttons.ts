@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
-import { PAGE_ACTIONS, loadingMessage } from './template-page-message.js';
+import { loadingMessage } from './template-page-message.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
