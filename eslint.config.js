@@ -16,6 +16,17 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (the benchmark's baseline apps): Node's globals.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'fetch', 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'AbortSignal'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
