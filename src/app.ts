@@ -26,7 +26,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     token: config.slack.botToken,
     logger: boltLogger(deps.logger),
     deferInitialization: true, // main() runs init() to check the token and report a bad one clearly
-    clientOptions: webClientOptions(config.slack.apiUrl),
+    clientOptions: webClientOptions(config.slack.apiUrl, deps.scrub),
     customRoutes: healthRoutes(deps),
   };
   const app =

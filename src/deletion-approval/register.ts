@@ -37,7 +37,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     logger,
     client: app.client,
     patientClient: new WebClient(deps.config.slack.botToken, {
-      ...patientWebClientOptions(deps.config.slack.apiUrl),
+      ...patientWebClientOptions(deps.config.slack.apiUrl, deps.scrub),
       logger: boltLogger(logger),
     }),
     settings: configured.ok ? configured.settings : undefined,

@@ -1,22 +1,37 @@
 /** Slack token shapes, scrubbed even when the value is not one we were configured with. */
 const SLACK_TOKEN = /\bx(?:ox[abposr]|app)-[A-Za-z0-9-]{6,}/g;
+
 export const REDACTED = '[redacted]';
 
 export type Scrubber = (text: string) => string;
 
 /**
- * Returns a function that replaces every known secret value and anything shaped like a Slack token.
- * Applied to whole log lines and to any text that may reach Slack, so no code path can leak a secret.
+ * Returns a function that replaces every known secret value and anything shaped like a Slack token. It is the
+ * one scrubber of the app, applied where text leaves it: every log line, every call to Slack (Web API and
+ * response_url bodies) and every value written to the database, so no code path can leak a secret, whatever
+ * the Mint service or Slack echo back.
+ *
+ * Those texts are JSON (log lines, response_url posts), form-encoded (Web API calls, whose objects are JSON
+ * inside the form) or plain, so each secret is looked for in each of those spellings: a key with a `"` or a
+ * `\` is `\"`/`\\` in a JSON line, and a `+` or `/` is `%2B`/`%2F` in a form.
  */
 export function createSecretScrubber(secrets: readonly string[]): Scrubber {
-  // Longest first so a secret that contains another is replaced whole. Short values are skipped: they
-  // would redact ordinary words and cannot be real credentials.
-  const values = [...new Set(secrets)].filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
-  const pattern = values.length > 0 ? new RegExp(values.map(escapeRegExp).join('|'), 'g') : undefined;
+  // Short values are skipped: they would redact ordinary words and cannot be real credentials.
+  const values = [...new Set(secrets)].filter((s) => s.length >= 6).flatMap(spellings);
+  // Longest first, so a secret that contains another (or its own other spelling) is replaced whole.
+  const unique = [...new Set(values)].sort((a, b) => b.length - a.length);
+  const pattern = unique.length > 0 ? new RegExp(unique.map(escapeRegExp).join('|'), 'g') : undefined;
   return (text) => {
     const scrubbed = pattern ? text.replace(pattern, REDACTED) : text;
     return scrubbed.replace(SLACK_TOKEN, REDACTED);
   };
+}
+
+/** The ways a secret can be written in the texts the app sends: as is, in JSON, in a URL or form, both. */
+function spellings(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = (text: string) => [encodeURIComponent(text), new URLSearchParams({ s: text }).toString().slice(2)];
+  return [secret, json, ...forms(secret), ...forms(json), JSON.stringify(json).slice(1, -1)];
 }
 
 function escapeRegExp(value: string): string {

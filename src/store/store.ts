@@ -2,11 +2,13 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import type { StoreLocation } from '../config/config.js';
 import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
+import type { Scrubber } from '../logging/secret-scrubber.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
 import { openDatabase } from './open-database.js';
+import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import type { Tables } from './tables.js';
 
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
@@ -32,9 +34,10 @@ export interface StoreTransaction {
   readonly deletionRequests: DeletionRequests;
 }
 
-export function openStore(location: StoreLocation, logger?: Logger): Store {
+/** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
+export function openStore(location: StoreLocation, logger?: Logger, scrub?: Scrubber): Store {
   const db = openDatabase(location, logger);
-  return new SqlStore(location.engine, db, logger);
+  return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, logger);
 }
 
 class SqlStore implements Store {

@@ -33,6 +33,17 @@ describe('createSecretScrubber', () => {
     );
   });
 
+  it('finds a secret with quotes or backslashes in a JSON line, and any secret URL- or form-encoded', () => {
+    const tricky = 'k"ey\\with/quote+and space';
+    const scrubTricky = createSecretScrubber([tricky]);
+    const line = JSON.stringify({ msg: `answer ${tricky}`, nested: JSON.stringify({ detail: tricky }) });
+    expect(scrubTricky(line)).not.toContain('ey');
+    expect(
+      scrubTricky(new URLSearchParams({ text: tricky, blocks: JSON.stringify([{ text: tricky }]) }).toString()),
+    ).not.toMatch(/ey|quote/);
+    expect(scrubTricky(`q=${encodeURIComponent(tricky)}`)).toBe('q=[redacted]');
+  });
+
   it('leaves other text alone and ignores values too short to be credentials', () => {
     expect(createSecretScrubber(['abc', ''])('abc abcd')).toBe('abc abcd');
   });
