@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 
   const work = new WorkBudget(config.maxWorkInFlight);
   const metrics = createMetrics({ workInFlight: () => work.count });
-  const store = openStore(config.store, logger);
+  const store = openStore(config.store, logger, scrub);
   const readiness = new Readiness(store, scrub, work);
   const mintApi = new MintApiClient({
     ...config.mint,
