@@ -1,4 +1,4 @@
-import { App } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
 import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
@@ -6,6 +6,7 @@ import * as deletionApproval from './deletion-approval/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
 import { healthRoutes } from './health/health-routes.js';
 import { HomePublisher } from './home/home-publisher.js';
+import { slackHttpServer } from './http-front/slack-http-server.js';
 import * as home from './home/register.js';
 import * as links from './links/register.js';
 import { boltLogger } from './logging/bolt-logger.js';
@@ -15,6 +16,10 @@ import * as wallets from './wallets/register.js';
 
 export interface MintlinkApp {
   app: App;
+  /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
+  start(): Promise<void>;
+  /** Stops taking requests (work in flight goes on). */
+  stop(): Promise<void>;
   /** Starts the capabilities' periodic work; returns a function that stops it. */
   startBackgroundWork(): () => Promise<void>;
 }
@@ -29,15 +34,21 @@ export function createApp(deps: AppDeps): MintlinkApp {
     clientOptions: webClientOptions(config.slack.apiUrl, deps.scrub),
     customRoutes: healthRoutes(deps),
   };
-  const app =
-    config.mode === 'socket'
-      ? new App({
-          ...common,
-          socketMode: true,
-          appToken: config.slack.appToken,
-          installerOptions: { port: config.port },
-        })
-      : new App({ ...common, signingSecret: config.slack.signingSecret, port: config.port });
+  // HTTP mode: Bolt's own receiver, behind a server that screens Slack's endpoint (src/http-front).
+  const signingSecret = config.slack.signingSecret ?? '';
+  const receiver =
+    config.mode === 'http'
+      ? new HTTPReceiver({ signingSecret, customRoutes: common.customRoutes, logger: common.logger })
+      : undefined;
+  const app = receiver
+    ? new App({ ...common, receiver })
+    : new App({
+        ...common,
+        socketMode: true,
+        appToken: config.slack.appToken,
+        installerOptions: { port: config.port },
+      });
+  const server = receiver ? slackHttpServer(receiver, signingSecret, deps.logger) : undefined;
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });
@@ -57,6 +68,17 @@ export function createApp(deps: AppDeps): MintlinkApp {
 
   return {
     app,
+    start: async () => {
+      if (!server) return void (await app.start());
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, () => resolve());
+      });
+    },
+    stop: async () => {
+      if (!server) return void (await app.stop());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
     startBackgroundWork: () => {
       const stops = background.map((start) => start());
       return async () => {

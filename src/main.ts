@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     metrics,
     logger: logger.child({ component: 'mint-api' }),
   });
-  const { app, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, work });
+  const { app, start, stop, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, work });
 
   try {
     await app.init(); // auth.test: a wrong bot token stops here with a clear message
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   // app still starts, /readyz says why, and the attempts go on in the background.
   if (!(await migrate(store, readiness, logger))) void migrateUntilDone(store, readiness, logger);
   try {
-    await app.start();
+    await start();
   } catch (error) {
     const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
     const reason =
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, workInFlight: work.count }, 'shutting down');
     readiness.markStopping();
-    await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+    await stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
     const finished = await work.idle(SHUTDOWN_GRACE_MS);
     if (!finished) logger.warn({ workInFlight: work.count }, 'shutdown grace period over with work still running');
     await stopBackgroundWork();

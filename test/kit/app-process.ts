@@ -48,7 +48,7 @@ export interface AppProcessOptions {
 
 export interface SignOptions {
   secret?: string;
-  timestampSec?: number;
+  timestampSec?: number | string;
   /** Replace the signature header (or drop it with null). */
   signature?: string | null;
 }
@@ -117,6 +117,12 @@ export class AppProcess {
     return app;
   }
 
+  /** Resident memory of the app process now, in MB (Linux). */
+  get rssMb(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+  }
+
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
   }
@@ -161,8 +167,13 @@ export class AppProcess {
    */
   async waitForIdle(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    // /metrics is on METRICS_PORT when the app has one, and needs METRICS_TOKEN when it is set.
+    const url = `http://127.0.0.1:${this.env.METRICS_PORT ?? this.port}/metrics`;
+    const headers: Record<string, string> = this.env.METRICS_TOKEN
+      ? { authorization: `Bearer ${this.env.METRICS_TOKEN}` }
+      : {};
     for (;;) {
-      const metrics = await (await fetch(`${this.baseUrl}/metrics`)).text();
+      const metrics = await (await fetch(url, { headers })).text();
       if (/^mintlink_work_in_flight 0$/m.test(metrics)) return;
       if (Date.now() > deadline)
         throw new Error(

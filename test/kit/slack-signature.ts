@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 export function slackSignatureHeaders(
   body: string,
   signingSecret: string,
-  timestampSec = Math.floor(Date.now() / 1000),
+  timestampSec: number | string = Math.floor(Date.now() / 1000),
 ): Record<string, string> {
   const signature = createHmac('sha256', signingSecret).update(`v0:${timestampSec}:${body}`).digest('hex');
   return { 'x-slack-request-timestamp': String(timestampSec), 'x-slack-signature': `v0=${signature}` };

@@ -1,0 +1,49 @@
+import { type Server, createServer } from 'node:http';
+import type { HTTPReceiver } from '@slack/bolt';
+import { WorkBudget } from '../admission/work-budget.js';
+import type { Logger } from '../logging/create-logger.js';
+import { screenSlackRequest } from './slack-request-screen.js';
+
+export const SLACK_EVENTS_PATH = '/slack/events';
+/**
+ * Requests whose body is being read before its signature could be checked: anyone can send those, so they
+ * get a bounded share of the process (with the body cap, a few MB at most).
+ */
+const UNVERIFIED_READS_AT_ONCE = 64;
+
+/**
+ * The HTTP server in HTTP mode: Bolt's own HTTPReceiver does the work (its requestListener: routing, parsing,
+ * acks, the custom health routes), and this server screens Slack's endpoint first, because Bolt reads up to
+ * 4 MB of any body before checking the signature, accepts timestamps in the future, and leaves a signed
+ * `payload=null` unanswered.
+ */
+export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, logger: Logger): Server {
+  const reading = new WorkBudget(UNVERIFIED_READS_AT_ONCE);
+  const dispatch: Parameters<typeof createServer>[1] = (req, res) => {
+    try {
+      receiver.requestListener(req, res);
+    } catch {
+      // Bolt throws for paths it does not serve (its default handler answers 404 the same way).
+      res.writeHead(404).end();
+    }
+  };
+  return createServer({ requestTimeout: 15_000, headersTimeout: 10_000 }, (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== SLACK_EVENTS_PATH || req.method !== 'POST') return dispatch(req, res);
+    if (!reading.tryAcquire()) {
+      res.writeHead(503, { 'retry-after': '1', connection: 'close' }).end();
+      return;
+    }
+    void screenSlackRequest(req, signingSecret)
+      .then((screened) => {
+        if (screened.ok) return dispatch(Object.assign(req, { rawBody: screened.rawBody }), res);
+        logger.warn({ status: screened.status, reason: screened.reason }, 'refused a request to the Slack endpoint');
+        res.writeHead(screened.status, { connection: 'close' }).end();
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not read a request to the Slack endpoint');
+        if (!res.headersSent) res.writeHead(400, { connection: 'close' }).end();
+      })
+      .finally(() => reading.release());
+  });
+}

@@ -1,0 +1,81 @@
+import type { IncomingMessage } from 'node:http';
+import { isValidSlackRequest } from '@slack/bolt';
+
+/**
+ * Slack's payloads are kilobytes; the largest the app gets (a deletion form with ten full boxes of IDs) is
+ * well under 100 KB. Bolt's own default is 4 MB.
+ */
+export const SLACK_BODY_LIMIT_BYTES = 256 * 1024;
+/** Slack's rule, both ways: a request older, or newer, than this is refused (replays, forged clocks). */
+const MAX_CLOCK_SKEW_SEC = 5 * 60;
+
+export type Screened = { ok: true; rawBody: Buffer } | { ok: false; status: 400 | 401 | 413; reason: string };
+
+/**
+ * Reads and checks one request for the Slack endpoint before Bolt sees it: at most SLACK_BODY_LIMIT_BYTES
+ * are read (a larger declared length is refused without reading), the timestamp must be within five minutes
+ * of now in either direction, the signature must be Slack's, and the body must be an object (a signed
+ * `payload=null` would otherwise go unanswered inside Bolt).
+ */
+export async function screenSlackRequest(
+  req: IncomingMessage,
+  signingSecret: string,
+  nowMs = Date.now(),
+): Promise<Screened> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > SLACK_BODY_LIMIT_BYTES) return { ok: false, status: 413, reason: 'body too large (declared)' };
+  const rawBody = await readCapped(req, SLACK_BODY_LIMIT_BYTES);
+  if (!rawBody) return { ok: false, status: 413, reason: 'body too large' };
+
+  const timestamp = singleHeader(req, 'x-slack-request-timestamp');
+  const signature = singleHeader(req, 'x-slack-signature');
+  const timestampSec = timestamp !== undefined && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
+  if (!signature || !Number.isSafeInteger(timestampSec))
+    return { ok: false, status: 401, reason: 'missing signature headers' };
+  if (Math.abs(nowMs / 1000 - timestampSec) > MAX_CLOCK_SKEW_SEC) {
+    return { ok: false, status: 401, reason: 'timestamp more than 5 minutes from now' };
+  }
+  const body = rawBody.toString('utf8');
+  const headers = { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestampSec };
+  if (!isValidSlackRequest({ signingSecret, body, headers, nowMilliseconds: nowMs })) {
+    return { ok: false, status: 401, reason: 'bad signature' };
+  }
+  if (!isObjectBody(body, req.headers['content-type']))
+    return { ok: false, status: 400, reason: 'body is not an object' };
+  return { ok: true, rawBody };
+}
+
+/** The body, or undefined as soon as it passes `limit` bytes (the rest is not read). */
+async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > limit) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function singleHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** What Bolt will parse it into must be an object: a form whose `payload` is a JSON object, or a JSON object. */
+function isObjectBody(body: string, contentType: string | undefined): boolean {
+  try {
+    if (contentType === 'application/x-www-form-urlencoded') {
+      const payload = new URLSearchParams(body).get('payload');
+      return payload === null || isPlainObject(JSON.parse(payload));
+    }
+    return isPlainObject(JSON.parse(body));
+  } catch {
+    return false;
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,91 @@
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { SLACK_BODY_LIMIT_BYTES } from '../../src/http-front/slack-request-screen.js';
+import { TEST_SIGNING_SECRET } from '../kit/app-process.js';
+import { useApp, useFakes } from '../kit/fakes.js';
+import { formBody, slashCommand } from '../kit/slack-payloads.js';
+import { slackSignatureHeaders } from '../kit/slack-signature.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** What reaches Slack's endpoint in HTTP mode is screened before Bolt reads it: size, clock, signature, shape. */
+describe('the Slack endpoint in HTTP mode', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http');
+
+  /** A raw POST, streamed without a Content-Length when `chunked`; resolves with the status. */
+  function post(body: Buffer | string, headers: Record<string, string>, chunked = false): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const url = new URL('/slack/events', running.app.baseUrl);
+      const req = request(url, { method: 'POST', headers: { 'content-type': FORM, ...headers } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', (error) => (req.destroyed ? resolve(0) : reject(error)));
+      if (!chunked) req.setHeader('content-length', Buffer.byteLength(body));
+      req.end(body);
+    });
+  }
+
+  it('refuses a body over the limit with 413, declared or streamed, before checking anything else', async () => {
+    const big = Buffer.alloc(4 * 1024 * 1024, 'a');
+    const started = Date.now();
+    expect(await post(big, { 'x-slack-signature': 'v0=00', 'x-slack-request-timestamp': '1' })).toBe(413);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const signedButLarge = `text=${'x'.repeat(SLACK_BODY_LIMIT_BYTES)}`;
+    expect(await post(signedButLarge, slackSignatureHeaders(signedButLarge, TEST_SIGNING_SECRET), true)).toBe(413);
+  });
+
+  it('keeps memory and latency bounded under a flood of large unsigned bodies', async () => {
+    const before = running.app.rssMb;
+    const body = Buffer.alloc(1024 * 1024, 'b');
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        post(body, { 'x-slack-signature': 'v0=00', 'x-slack-request-timestamp': '1' }, true),
+      ),
+    );
+    expect(new Set(statuses.filter((s) => s !== 0))).toSatisfy((set: Set<number>) =>
+      [...set].every((s) => s === 413 || s === 503),
+    );
+    expect(running.app.rssMb - before).toBeLessThan(100);
+    const started = Date.now();
+    const { ack } = await running.app.command('help');
+    expect(ack?.response_type).toBe('ephemeral');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect((await fetch(`${running.app.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it.each([
+    ['10 minutes ahead', String(Math.floor(Date.now() / 1000) + 600)],
+    ['a year ahead', String(Math.floor(Date.now() / 1000) + 365 * 86_400)],
+    ['Infinity', 'Infinity'],
+    ['in exponent notation', '1e10'],
+    ['empty', ''],
+  ])(
+    'refuses a correctly signed request whose timestamp is %s with 401, and does nothing',
+    async (_name, timestamp) => {
+      const fields = slashCommand(fakes.slack, 'help');
+      const body = formBody(fields);
+      expect(await post(body, slackSignatureHeaders(body, TEST_SIGNING_SECRET, timestamp))).toBe(401);
+      await running.app.waitForIdle();
+      expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['payload=null', 'payload=null', FORM],
+    ['payload=[]', 'payload=%5B%5D', FORM],
+    ['payload=1', 'payload=1', FORM],
+    ['payload that is not JSON', 'payload=%7Bnope', FORM],
+    ['a JSON null', 'null', 'application/json'],
+    ['a JSON array', '[1]', 'application/json'],
+  ])('answers a signed %s with 400 at once', async (_name, body, contentType) => {
+    const status = await post(body, {
+      ...slackSignatureHeaders(body, TEST_SIGNING_SECRET),
+      'content-type': contentType,
+    });
+    expect(status).toBe(400);
+    await running.app.waitForIdle();
+    expect(fakes.slack.calls).toEqual([]);
+  });
+});
