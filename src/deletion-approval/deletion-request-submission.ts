@@ -10,6 +10,7 @@ import { notConfiguredText, type DeletionSettings } from './deletion-settings.js
 import { postThreadMessages } from './thread-messages.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
+import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -34,6 +35,10 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     const checked = checkDeletionForm(values);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    if (!(await firstDelivery(ctx.store, submissionKey(body)))) {
+      await ack({ response_action: 'update', view: alreadySubmittedView('Request deletion') });
       return;
     }
     await ack({

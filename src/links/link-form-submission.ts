@@ -6,6 +6,7 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { linkUrls } from './link-url.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
+import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -20,6 +21,10 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
     const checked = checkLinkForm(values, new Date());
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
+      await ack({ response_action: 'update', view: alreadySubmittedView('Create mint link') });
       return;
     }
     const { request } = checked;

@@ -7,6 +7,7 @@ import { AuditLog } from './audit-log.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
+import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
 import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import type { Tables } from './tables.js';
@@ -17,6 +18,7 @@ export interface Store {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
+  readonly onceKeys: OnceKeys;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -44,6 +46,7 @@ class SqlStore implements Store {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
+  readonly onceKeys: OnceKeys;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -53,6 +56,7 @@ class SqlStore implements Store {
     this.audit = new AuditLog(db);
     this.deletionRequests = new DeletionRequests(db);
     this.homeTabs = new HomeTabs(db);
+    this.onceKeys = new OnceKeys(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {

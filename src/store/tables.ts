@@ -61,8 +61,15 @@ export interface HomeTabsTable {
   published_at: string;
 }
 
+/** Work done once per key (see OnceKeys). */
+export interface OnceKeysTable {
+  key: string;
+  claimed_at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
   home_tabs: HomeTabsTable;
+  once_keys: OnceKeysTable;
 }

@@ -7,11 +7,12 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-templates-form.js';
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
+import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
-export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
+export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger' | 'store'>) {
   return async ({ ack, body, view, client, respond }: Args): Promise<void> => {
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);
@@ -22,6 +23,10 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
     const target = body.response_urls?.[0];
     if (!respond || !target) {
       await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
+      return;
+    }
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
+      await ack({ response_action: 'update', view: alreadySubmittedView('Browse templates') });
       return;
     }
     const { contractId } = checked;

@@ -5,6 +5,7 @@ import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
+import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -15,6 +16,10 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
     const checked = checkWalletForm(values);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
+      await ack({ response_action: 'update', view: alreadySubmittedView('Create wallet') });
       return;
     }
     const { request } = checked;

@@ -249,3 +249,21 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     expect(fakes.slack.calls.some((c) => c.params.channel === TEST_CHANNEL_ID)).toBe(false);
   });
 });
+
+describe('create a mint link, delivered twice', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http');
+
+  it('sends one POST when the same submission arrives twice at once, and says so to the second', async () => {
+    const { view } = await running.app.commandOpeningModal('link');
+    const acks = await Promise.all([1, 2].map(() => running.app.submitView(view, { nft_id: 'nft-double-click' })));
+    await running.app.waitForIdle();
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
+    expect(acks.map((ack) => JSON.stringify(ack).includes('already submitted')).sort()).toEqual([false, true]);
+    // Another form, or the same one with other values, is a new submission.
+    const { view: again } = await running.app.commandOpeningModal('link');
+    await running.app.submitView(again, { nft_id: 'nft-double-click-2' });
+    await running.app.waitForIdle();
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(2);
+  });
+});

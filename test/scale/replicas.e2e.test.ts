@@ -95,3 +95,40 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
     expect(JSON.stringify(message.blocks)).not.toContain(PAGE_ACTIONS.next);
   });
 });
+
+describe.runIf(TEST_DATABASE_URL)('the same submission delivered to two replicas', () => {
+  const fakes = useFakes();
+  let db: TestDatabase;
+  let replicas: AppProcess[] = [];
+
+  beforeAll(async () => {
+    db = await postgresDatabase();
+    const env = { DATABASE_URL: db.databaseUrl, APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: 'U0APPROV1' };
+    replicas = await Promise.all([1, 2].map(() => fakes.startApp('http', { env })));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await db?.drop();
+  });
+
+  it('creates one link and one deletion request, however many times and wherever it arrives', async () => {
+    const [a, b] = replicas as [AppProcess, AppProcess];
+    const { view: linkForm } = await a.commandOpeningModal('link');
+    const linkAcks = await Promise.all([a, b, a].map((r) => r.submitView(linkForm, { nft_id: 'nft-twice' })));
+    await Promise.all([a.waitForIdle(), b.waitForIdle()]);
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
+    expect(linkAcks.filter((ack) => textOf(ack).includes('already submitted'))).toHaveLength(2);
+
+    const { view: deletionForm } = await b.commandOpeningModal('delete cus_twice');
+    await Promise.all([a, b].map((r) => r.submitView(deletionForm, { [REASON_BLOCK]: 'duplicate delivery' })));
+    await Promise.all([a.waitForIdle(), b.waitForIdle()]);
+    const posted = fakes.slack.callsTo('chat.postMessage').filter((c) => c.params.channel === APPROVAL);
+    expect(posted).toHaveLength(1);
+    const store = a.openStore();
+    try {
+      expect(await store.deletionRequests.count({ statuses: ['pending'] })).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});

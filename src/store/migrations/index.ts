@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as auditLog from './001-audit-log.js';
 import * as deletionRequests from './002-deletion-requests.js';
 import * as homeTabs from './003-home-tabs.js';
+import * as onceKeys from './004-once-keys.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
   '001-audit-log': auditLog,
   '002-deletion-requests': deletionRequests,
   '003-home-tabs': homeTabs,
+  '004-once-keys': onceKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
