@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
+import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
 import type { AppProcess } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
@@ -122,4 +123,31 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     );
     expect(fakes.mint.requestsTo('delete_customers')).toHaveLength(1);
   }, 40_000);
+
+  it("Home's lists while it is away: the user is told, not shown an empty list", async () => {
+    app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)) });
+    await waitReady(app, true);
+    await proxy.cut();
+    await waitReady(app, false);
+    const home = {
+      id: 'V0HOME001',
+      type: 'home',
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: DELETION_HOME_ACTIONS.allApprovals,
+              text: { type: 'plain_text', text: 'See all' },
+            },
+          ],
+        },
+      ],
+    };
+    await app.clickOnHome(home, DELETION_HOME_ACTIONS.allApprovals, APPROVER);
+    const told = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVER, 10_000);
+    expect(String(told.params.text)).toContain('cannot reach its database right now');
+    expect(fakes.slack.callsTo('views.open')).toEqual([]);
+  }, 30_000);
 });
