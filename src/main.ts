@@ -3,8 +3,12 @@ import { WorkBudget } from './admission/work-budget.js';
 import { createApp } from './app.js';
 import { configSecrets } from './config/config.js';
 import { loadConfig, loadDotEnv } from './config/load-config.js';
+import { metricsResponder } from './health/metrics-access.js';
+import { startMetricsListener, type MetricsListener } from './health/metrics-listener.js';
+import { describeDatabaseError } from './lifecycle/database-error.js';
 import { Readiness } from './lifecycle/readiness.js';
 import { describeSlackStartError } from './lifecycle/slack-start-error.js';
+import { SqliteFileError } from './lifecycle/sqlite-file-problem.js';
 import { createLogger, type Logger } from './logging/create-logger.js';
 import { createSecretScrubber } from './logging/secret-scrubber.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -29,15 +33,32 @@ async function main(): Promise<void> {
 
   const work = new WorkBudget(config.maxWorkInFlight);
   const metrics = createMetrics({ workInFlight: () => work.count });
-  const store = openStore(config.store, logger, scrub);
-  const readiness = new Readiness(store, scrub, work);
+  let store: Store;
+  try {
+    store = openStore(config.store, logger, scrub);
+  } catch (error) {
+    // An SQLite path that cannot be used (a directory, not a database, no permission, read-only): one line.
+    if (error instanceof SqliteFileError) return fail(logger, error.withHint);
+    throw error;
+  }
+  const describeError = (error: unknown) => describeDatabaseError(error, config.store);
+  const readiness = new Readiness(store, scrub, work, describeError);
   const mintApi = new MintApiClient({
     ...config.mint,
     scrub,
     metrics,
     logger: logger.child({ component: 'mint-api' }),
   });
-  const { app, start, stop, startBackgroundWork } = createApp({ config, logger, scrub, metrics, store, mintApi, readiness, work });
+  const { app, start, stop, startBackgroundWork } = createApp({
+    config,
+    logger,
+    scrub,
+    metrics,
+    store,
+    mintApi,
+    readiness,
+    work,
+  });
 
   try {
     await app.init(); // auth.test: a wrong bot token stops here with a clear message
@@ -47,7 +68,22 @@ async function main(): Promise<void> {
 
   // The first attempt comes before taking requests (milliseconds on SQLite); if the database is down, the
   // app still starts, /readyz says why, and the attempts go on in the background.
-  if (!(await migrate(store, readiness, logger))) void migrateUntilDone(store, readiness, logger);
+  if (!(await migrate(store, readiness, logger, describeError)))
+    void migrateUntilDone(store, readiness, logger, describeError);
+  let metricsListener: MetricsListener | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener({
+        port: config.metrics.port,
+        host: config.metrics.host,
+        serve: metricsResponder(metrics, config.metrics.token),
+        logger,
+      });
+    } catch (error) {
+      const where = `${config.metrics.host}:${config.metrics.port}`;
+      return fail(logger, `Could not listen on METRICS_PORT at ${where} (${(error as Error).message}).`, store);
+    }
+  }
   try {
     await start();
   } catch (error) {
@@ -63,6 +99,7 @@ async function main(): Promise<void> {
     {
       mode: config.mode,
       port: config.port,
+      metricsPort: metricsListener?.port,
       store: config.store.engine,
       ready: readiness.isMigrated,
       ms: Math.round(performance.now() - started),
@@ -80,6 +117,7 @@ async function main(): Promise<void> {
     const finished = await work.idle(SHUTDOWN_GRACE_MS);
     if (!finished) logger.warn({ workInFlight: work.count }, 'shutdown grace period over with work still running');
     await stopBackgroundWork();
+    await metricsListener?.close();
     await mintApi.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     logger.info('stopped');
@@ -89,32 +127,43 @@ async function main(): Promise<void> {
   process.on('SIGINT', (signal) => void shutdown(signal));
 }
 
-async function migrate(store: Store, readiness: Readiness, logger: Logger): Promise<boolean> {
+async function migrate(
+  store: Store,
+  readiness: Readiness,
+  logger: Logger,
+  describeError: (error: unknown) => string,
+): Promise<boolean> {
   try {
     await store.migrate();
     readiness.markMigrated();
     return true;
   } catch (error) {
     readiness.markMigrationFailed(error);
-    logger.error({ err: error }, 'database not ready');
+    const reason = describeError(error);
+    logger.error({ err: error, reason }, `database not ready: ${reason}`);
     return false;
   }
 }
 
 /** Retries the migrations with backoff until the database answers; /readyz says why meanwhile. */
-async function migrateUntilDone(store: Store, readiness: Readiness, logger: Logger): Promise<void> {
+async function migrateUntilDone(
+  store: Store,
+  readiness: Readiness,
+  logger: Logger,
+  describeError: (error: unknown) => string,
+): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     await sleep(Math.min(30_000, 500 * 2 ** attempt));
-    if (await migrate(store, readiness, logger)) {
+    if (await migrate(store, readiness, logger, describeError)) {
       logger.info({ attempt }, 'database ready');
       return;
     }
   }
 }
 
-async function fail(logger: Logger, message: string, store: Store): Promise<never> {
+async function fail(logger: Logger, message: string, store?: Store): Promise<never> {
   logger.fatal(message);
-  await store.close().catch(() => undefined);
+  await store?.close().catch(() => undefined);
   process.exit(1);
 }
 

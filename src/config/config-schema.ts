@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Where to find each variable: printed next to any problem so the operator can fix it in one pass. */
@@ -9,6 +10,12 @@ export const configHints = {
     'App-Level Token with the connections:write scope (xapp-...): Basic Information -> App-Level Tokens; leave unset for HTTP mode',
   SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',
   PORT: 'a TCP port from 1 to 65535; default 3000',
+  METRICS_TOKEN:
+    'when set, GET /metrics needs the header "Authorization: Bearer <token>"; at least 16 characters, no spaces (e.g. the output of `openssl rand -hex 32`); unset: /metrics is open',
+  METRICS_PORT:
+    'a TCP port from 1 to 65535, other than PORT; when set, /metrics is served only on this port (plain HTTP), no longer on PORT; unset: /metrics is on PORT',
+  METRICS_HOST:
+    'the address the METRICS_PORT listener binds to, e.g. 127.0.0.1 for this host only; default 0.0.0.0 (every IPv4 interface); needs METRICS_PORT',
   MINT_API_BASE_URL:
     'base URL of the Mint service, e.g. https://mint.example.com (the /v1/... paths are appended); to try the app locally run `npm run mock-api` and use http://127.0.0.1:4010',
   MINT_API_KEY:
@@ -42,6 +49,23 @@ const wholeNumber = (min: number, max: number) =>
     .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
+
+/** Where the SQLite database is kept while DATABASE_URL is unset (relative to the working directory). */
+export const DEFAULT_SQLITE_PATH = 'data/mintlink.sqlite';
+
+/** A bearer token as HTTP carries it (visible ASCII, no spaces), long enough not to be guessed. */
+const bearerToken = text('at least 16 characters without spaces').regex(
+  /^[\x21-\x7E]{16,}$/,
+  'must be at least 16 characters without spaces',
+);
+
+/** An IP address or a host name to listen on. */
+const listenHost = text('an IP address or a host name').refine(
+  (value) =>
+    isIP(value) !== 0 ||
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(value),
+  'must be an IP address or a host name',
+);
 
 export type StoreLocation = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
 
@@ -78,6 +102,9 @@ export const environmentSchema = z.object({
     .optional(),
   SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
   PORT: wholeNumber(1, 65535).default(3000),
+  METRICS_TOKEN: bearerToken.optional(),
+  METRICS_PORT: wholeNumber(1, 65535).optional(),
+  METRICS_HOST: listenHost.optional(),
   MINT_API_BASE_URL: httpUrl,
   MINT_API_KEY: text('text'),
   MINT_API_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),

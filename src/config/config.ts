@@ -21,6 +21,15 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** /metrics: who may read it and where it is served. */
+  metrics: {
+    /** When set, /metrics needs `Authorization: Bearer <token>`. */
+    token: string | undefined;
+    /** When set, /metrics is served only on a listener of its own on this port, no longer on `port`. */
+    port: number | undefined;
+    /** The address that listener binds to. */
+    host: string;
+  };
   mint: { baseUrl: string; apiKey: string; timeoutMs: number };
   store: StoreLocation;
   deletion: {
@@ -37,7 +46,13 @@ export type { StoreLocation };
 
 /** Every secret value in the configuration: these are scrubbed from logs and messages. */
 export function configSecrets(config: Config): string[] {
-  const secrets = [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.mint.apiKey];
+  const secrets = [
+    config.slack.botToken,
+    config.slack.signingSecret,
+    config.slack.appToken,
+    config.mint.apiKey,
+    config.metrics.token,
+  ];
   if (config.store.engine === 'postgres') {
     const password = new URL(config.store.url).password;
     if (password) secrets.push(decodeURIComponent(password), password);

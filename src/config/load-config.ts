@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { configHints, configVariables, environmentSchema, type ConfigVariable } from './config-schema.js';
+import {
+  DEFAULT_SQLITE_PATH,
+  configHints,
+  configVariables,
+  environmentSchema,
+  type ConfigVariable,
+} from './config-schema.js';
 import type { Config } from './config.js';
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
@@ -35,6 +41,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     );
   }
 
+  const port = Number(raw.PORT ?? 3000);
+  if (!problems.has('METRICS_PORT') && raw.METRICS_PORT && Number(raw.METRICS_PORT) === port) {
+    problems.set('METRICS_PORT', `must differ from PORT (${port}), which serves Slack requests, /healthz and /readyz`);
+  }
+  if (!problems.has('METRICS_HOST') && raw.METRICS_HOST && !raw.METRICS_PORT) {
+    problems.set('METRICS_HOST', 'has no effect without METRICS_PORT');
+  }
+
   if (!parsed.success || problems.size > 0) {
     const lines = configVariables
       .filter((name) => problems.has(name))
@@ -62,8 +76,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       },
       port: e.PORT,
+      metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? '0.0.0.0' },
       mint: { baseUrl: e.MINT_API_BASE_URL, apiKey: e.MINT_API_KEY, timeoutMs: e.MINT_API_TIMEOUT_MS },
-      store: e.DATABASE_URL ?? { engine: 'sqlite', path: 'data/mintlink.sqlite' },
+      store: e.DATABASE_URL ?? { engine: 'sqlite', path: DEFAULT_SQLITE_PATH },
       deletion: {
         approvalChannelId: e.APPROVAL_CHANNEL_ID,
         approvers: {

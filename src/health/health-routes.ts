@@ -2,12 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Readiness } from '../lifecycle/readiness.js';
 import type { Logger } from '../logging/create-logger.js';
+import type { Config } from '../config/config.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { metricsResponder } from './metrics-access.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-/** /healthz, /readyz and /metrics, served by Bolt's receiver in both modes. */
-export function healthRoutes(deps: { readiness: Readiness; metrics: Metrics; logger: Logger }): CustomRoute[] {
+/**
+ * /healthz, /readyz and /metrics, served by Bolt's receiver in both modes; /metrics (behind METRICS_TOKEN when
+ * set) only while METRICS_PORT is unset, since it then has a listener of its own (see metrics-listener.ts).
+ */
+export function healthRoutes(deps: {
+  readiness: Readiness;
+  metrics: Metrics;
+  logger: Logger;
+  config: Pick<Config, 'metrics'>;
+}): CustomRoute[] {
   // Bolt's Socket Mode receiver does not await route handlers, so each one answers its own errors.
   const guarded = (handler: Handler) => async (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -18,7 +28,7 @@ export function healthRoutes(deps: { readiness: Readiness; metrics: Metrics; log
       res.end('internal error\n');
     }
   };
-  return [
+  const routes: CustomRoute[] = [
     {
       path: '/healthz',
       method: ['GET'],
@@ -38,14 +48,13 @@ export function healthRoutes(deps: { readiness: Readiness; metrics: Metrics; log
         );
       }),
     },
-    {
+  ];
+  if (deps.config.metrics.port === undefined) {
+    routes.push({
       path: '/metrics',
       method: ['GET'],
-      handler: guarded(async (_req, res) => {
-        const body = await deps.metrics.registry.metrics();
-        res.writeHead(200, { 'content-type': deps.metrics.registry.contentType });
-        res.end(body);
-      }),
-    },
-  ];
+      handler: guarded(metricsResponder(deps.metrics, deps.config.metrics.token)),
+    });
+  }
+  return routes;
 }

@@ -16,6 +16,8 @@ export class Readiness {
     private readonly store: Pick<Store, 'ping'>,
     private readonly scrub: (text: string) => string,
     private readonly work: Pick<WorkBudget, 'count' | 'limit' | 'isFull'>,
+    /** Says why the database failed (see describeDatabaseError); by default its code or message. */
+    private readonly describe: (error: unknown) => string = describeError,
   ) {}
 
   markMigrated(): void {
@@ -24,7 +26,7 @@ export class Readiness {
   }
 
   markMigrationFailed(error: unknown): void {
-    this.migrationProblem = `database migrations not applied: ${describe(error)}`;
+    this.migrationProblem = `database migrations not applied: ${this.describe(error)}`;
   }
 
   markStopping(): void {
@@ -42,15 +44,15 @@ export class Readiness {
     try {
       await this.store.ping(1_500);
     } catch (error) {
-      return { ready: false, reason: this.scrub(`database unreachable: ${describe(error)}`) };
+      return { ready: false, reason: this.scrub(`database unreachable: ${this.describe(error)}`) };
     }
     if (!this.migrated) return { ready: false, reason: this.scrub(this.migrationProblem ?? 'database not ready') };
     return { ready: true };
   }
 }
 
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
   if (error instanceof Error) return (error as { code?: string }).code ?? error.message ?? error.name;
   return String(error);
 }

@@ -4,18 +4,30 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { StoreLocation } from '../config/config.js';
+import { SqliteFileError, sqliteFileProblem } from '../lifecycle/sqlite-file-problem.js';
 import type { Logger } from '../logging/create-logger.js';
 import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
-/** One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same. */
+/**
+ * One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same.
+ *
+ * SQLite's file is opened at once, and written to once, so an unusable path is found at start: it throws a
+ * SqliteFileError saying why in one line (a directory, under a file, not a database, no permission,
+ * read-only). When the file may become usable by itself (locked by another process, disk full), it does not
+ * throw: the file is opened again at the next query, and that query's failure says why (/readyz shows it).
+ */
 export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<Tables> {
   if (location.engine === 'sqlite') {
-    if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
-    const database = new SQLite(location.path);
-    database.pragma('journal_mode = WAL'); // readers do not wait for the writer
-    database.pragma('busy_timeout = 5000'); // several processes on one file wait instead of failing
-    database.pragma('foreign_keys = ON');
+    const { path } = location;
+    let database: SQLite.Database | (() => Promise<SQLite.Database>);
+    try {
+      database = openSqlite(path);
+    } catch (error) {
+      if (!(error instanceof SqliteFileError) || error.problem.lasting) throw error;
+      logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
+      database = async () => openSqlite(path);
+    }
     return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }) });
   }
   const pool = new pg.Pool({
@@ -30,4 +42,24 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
   return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens the file, creating it and its directory when missing; a problem comes as a SqliteFileError. */
+function openSqlite(path: string): SQLite.Database {
+  let database: SQLite.Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    database = new SQLite(path);
+    database.pragma('busy_timeout = 5000'); // several processes on one file wait instead of failing
+    database.pragma('journal_mode = WAL'); // readers do not wait for the writer (reads the file: not a database?)
+    database.pragma('foreign_keys = ON');
+    // A write that changes nothing: a file SQLite could only open read-only fails here rather than at the
+    // first real write (a database already in WAL mode passes the line above even then).
+    const version = Number(database.pragma('user_version', { simple: true }));
+    database.pragma(`user_version = ${version}`);
+    return database;
+  } catch (error) {
+    database?.close();
+    throw new SqliteFileError(path, sqliteFileProblem(path, error), error);
+  }
 }

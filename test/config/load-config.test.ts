@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         deletion: { approvalChannelId: undefined, approvers: { users: [], userGroups: [] }, requestTtlHours: 72 },
         maxWorkInFlight: 1000,
         logLevel: 'info',
+        metrics: { token: undefined, port: undefined, host: '0.0.0.0' },
       },
     });
   });
@@ -103,5 +104,45 @@ describe('loadConfig', () => {
     );
     const sqlite = loadConfig({ ...valid, DATABASE_URL: 'file:/var/lib/mintlink/db.sqlite' });
     expect(sqlite.ok && sqlite.config.store).toEqual({ engine: 'sqlite', path: '/var/lib/mintlink/db.sqlite' });
+  });
+
+  it('reads the /metrics token, port and address, and counts the token among the secrets', () => {
+    const token = 'metrics-TOKEN-0123456789abcdef';
+    const result = loadConfig({ ...valid, METRICS_TOKEN: token, METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.config.metrics).toEqual({ token, port: 9464, host: '127.0.0.1' });
+    expect(configSecrets(result.config)).toContain(token);
+    const hostName = loadConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: 'metrics.internal' });
+    expect(hostName.ok && hostName.config.metrics.host).toBe('metrics.internal');
+    const ipv6 = loadConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: '::' });
+    expect(ipv6.ok && ipv6.config.metrics.host).toBe('::');
+  });
+
+  it('rejects a short or spaced /metrics token, a bad port or address, without echoing the token', () => {
+    const message = problems({
+      ...valid,
+      METRICS_TOKEN: 'SECRET-short',
+      METRICS_PORT: '99999',
+      METRICS_HOST: 'not a host!',
+    });
+    expect(message).toMatch(/^Mintlink cannot start: 3 configuration problems\./);
+    expect(message).toContain('METRICS_TOKEN must be at least 16 characters without spaces');
+    expect(message).toContain('Hint: when set, GET /metrics needs the header "Authorization: Bearer <token>"');
+    expect(message).toContain('METRICS_PORT must be a whole number from 1 to 65535');
+    expect(message).toContain('METRICS_HOST must be an IP address or a host name');
+    expect(message).not.toContain('SECRET');
+    expect(problems({ ...valid, METRICS_TOKEN: 'SECRET with spaces inside it' })).toContain(
+      'METRICS_TOKEN must be at least 16 characters without spaces',
+    );
+  });
+
+  it('needs METRICS_PORT to differ from PORT, and METRICS_HOST to come with METRICS_PORT', () => {
+    expect(problems({ ...valid, METRICS_PORT: '3000' })).toContain('METRICS_PORT must differ from PORT (3000)');
+    expect(problems({ ...valid, PORT: '8080', METRICS_PORT: '8080' })).toContain(
+      'METRICS_PORT must differ from PORT (8080)',
+    );
+    expect(problems({ ...valid, METRICS_HOST: '127.0.0.1' })).toContain(
+      'METRICS_HOST has no effect without METRICS_PORT',
+    );
   });
 });

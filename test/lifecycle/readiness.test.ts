@@ -43,4 +43,20 @@ describe('Readiness', () => {
     unmigrated.markMigrationFailed(Object.assign(new Error('x'), { code: 'EACCES' }));
     expect(await unmigrated.check()).toEqual({ ready: false, reason: 'database migrations not applied: EACCES' });
   });
+
+  it('says why in the words of the describer it is given (describeDatabaseError in the app)', async () => {
+    const refused = Object.assign(new Error('password authentication failed'), { code: '28P01' });
+    const describe = (error: unknown) => `described ${(error as { code: string }).code} pw-secret-123`;
+    const readiness = new Readiness({ ping: async () => Promise.reject(refused) }, scrub, new WorkBudget(10), describe);
+    expect(await readiness.check()).toEqual({
+      ready: false,
+      reason: 'database unreachable: described 28P01 [redacted]',
+    });
+    const unmigrated = new Readiness({ ping: async () => undefined }, scrub, new WorkBudget(10), describe);
+    unmigrated.markMigrationFailed(refused);
+    expect(await unmigrated.check()).toEqual({
+      ready: false,
+      reason: 'database migrations not applied: described 28P01 [redacted]',
+    });
+  });
 });

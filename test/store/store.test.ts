@@ -1,5 +1,12 @@
-import { spawn } from 'node:child_process';
-import { afterEach, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import SQLite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeDatabaseError } from '../../src/lifecycle/database-error.js';
+import { SqliteFileError } from '../../src/lifecycle/sqlite-file-problem.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
@@ -143,7 +150,10 @@ describeEachEngine('store', (engine, create) => {
         ? { engine: 'sqlite' as const, path: '/etc/hostname/under-a-file/x.sqlite' }
         : { engine: 'postgres' as const, url: 'postgres://postgres@127.0.0.1:1/test' };
     if (engine === 'sqlite') {
-      expect(() => openStore(location)).toThrow(); // SQLite opens its file at once
+      // SQLite opens its file at once, and says why it cannot.
+      expect(() => openStore(location)).toThrow(
+        'DATABASE_URL points to /etc/hostname/under-a-file/x.sqlite, which is under /etc/hostname, which is a file, not a directory.',
+      );
       return;
     }
     const store = openStore(location);
@@ -152,6 +162,170 @@ describeEachEngine('store', (engine, create) => {
     await store.close();
   });
 });
+
+describe('an SQLite path that cannot be used', () => {
+  const dir = () => {
+    const path = mkdtempSync(join(tmpdir(), 'mintlink-bad-path-'));
+    chmodSync(path, 0o755); // other users may look inside (see asAnotherUser)
+    return path;
+  };
+  const sqlite = (path: string) => ({ engine: 'sqlite' as const, path });
+  const problem = (path: string) => {
+    try {
+      const store = openStore(sqlite(path));
+      void store.close();
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(SqliteFileError);
+      return (error as SqliteFileError).message;
+    }
+  };
+
+  it('is a directory', () => {
+    const path = dir();
+    expect(problem(path)).toBe(`DATABASE_URL points to ${path}, which is a directory.`);
+  });
+
+  it('is under a file', () => {
+    const file = join(dir(), 'a-file');
+    writeFileSync(file, 'x');
+    expect(problem(join(file, 'db.sqlite'))).toBe(
+      `DATABASE_URL points to ${file}/db.sqlite, which is under ${file}, which is a file, not a directory.`,
+    );
+    expect(problem(join(file, 'deeper', 'db.sqlite'))).toContain(`which is under ${file}, which is a file`);
+  });
+
+  it('is not an SQLite database', () => {
+    const path = join(dir(), 'notes.txt');
+    writeFileSync(path, 'These are notes, not a database. '.repeat(20));
+    expect(problem(path)).toBe(`DATABASE_URL points to ${path}, which is not an SQLite database.`);
+  });
+
+  // Root reads and writes whatever the permissions say, so as root these run in a process of user "nobody".
+  describe.skipIf(!otherUser.available)(`as a user without the permissions${otherUser.note}`, () => {
+    const existing = async (mode: number) => {
+      const folder = dir();
+      const path = join(folder, 'db.sqlite');
+      const store = openStore(sqlite(path));
+      await store.migrate();
+      await store.close();
+      chmodSync(path, mode);
+      return { folder, path };
+    };
+
+    it('cannot be written (read-only file)', async () => {
+      const { path } = await existing(0o444);
+      expect(await otherUser.problem(path)).toBe(
+        `DATABASE_URL points to ${path}, which cannot be written (read-only: permission denied).`,
+      );
+    });
+
+    it('cannot be written (read-only directory: no room for the journal)', async () => {
+      const { folder, path } = await existing(0o666);
+      chmodSync(folder, 0o555);
+      expect(await otherUser.problem(path)).toBe(
+        `DATABASE_URL points to ${path}, which cannot be written (read-only: permission denied to create files in ${folder}, where SQLite keeps its journal).`,
+      );
+    });
+
+    it('cannot be read (permission denied)', async () => {
+      const { path } = await existing(0o600);
+      expect(await otherUser.problem(path)).toBe(
+        `DATABASE_URL points to ${path}, which cannot be read (permission denied).`,
+      );
+    });
+
+    it('cannot be created (permission denied in its directory)', async () => {
+      const folder = dir();
+      chmodSync(folder, 0o555);
+      const path = join(folder, 'sub', 'db.sqlite');
+      expect(await otherUser.problem(path)).toBe(
+        `DATABASE_URL points to ${path}, which cannot be created (permission denied in ${folder}).`,
+      );
+    });
+
+    it('cannot be reached (a directory on the way is closed)', async () => {
+      const folder = dir();
+      const closed = join(folder, 'closed');
+      mkdirSync(closed, { mode: 0o700 });
+      chmodSync(closed, 0o700);
+      const path = join(closed, 'db.sqlite');
+      expect(await otherUser.problem(path)).toBe(
+        `DATABASE_URL points to ${path}, which cannot be reached (permission denied on ${closed}).`,
+      );
+    });
+  });
+
+  it('locked by another process for longer than the busy timeout: opens, says so, and works once released', async () => {
+    const path = join(dir(), 'db.sqlite');
+    const first = openStore(sqlite(path));
+    await first.migrate();
+    await first.close();
+    const locker = new SQLite(path);
+    locker.exec('begin exclusive');
+    let store: Store | undefined;
+    try {
+      store = openStore(sqlite(path)); // waits 5 s (busy_timeout), then gives a store that opens the file later
+      const failure = await store.ping().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(SqliteFileError);
+      expect(describeDatabaseError(failure, sqlite(path))).toBe(`${path} is locked by another process (SQLITE_BUSY)`);
+      locker.exec('rollback');
+      await store.migrate();
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(await store.audit.list()).toEqual([]);
+    } finally {
+      if (locker.inTransaction) locker.exec('rollback');
+      locker.close();
+      await store?.close();
+    }
+  }, 30_000);
+});
+
+/**
+ * Opens a store in a process of another user, for the permission cases: as root, user "nobody" (uid 65534);
+ * as anyone else, this process (file permissions already apply to it).
+ */
+const otherUser = (() => {
+  const storeModule = fileURLToPath(new URL('../../dist/store/store.js', import.meta.url));
+  const script = (
+    path: string,
+  ) => `const { openStore } = await import(${JSON.stringify(pathToFileURL(storeModule).href)});
+    try { const store = openStore({ engine: 'sqlite', path: ${JSON.stringify(path)} }); await store.close(); console.log(JSON.stringify({})); }
+    catch (error) { console.log(JSON.stringify({ message: error.message })); }`;
+  const asRoot = process.getuid?.() === 0;
+  const probe = asRoot
+    ? spawnSync(process.execPath, ['--input-type=module', '-e', script(':memory:')], { uid: 65534, gid: 65534 })
+    : undefined;
+  const available = !asRoot || probe?.status === 0;
+  return {
+    available,
+    note: !asRoot
+      ? ''
+      : available
+        ? ' (user nobody)'
+        : ' (skipped: running as root, and a process of user nobody cannot be started here)',
+    async problem(path: string): Promise<string | undefined> {
+      if (!asRoot) {
+        try {
+          await openStore({ engine: 'sqlite', path }).close();
+          return undefined;
+        } catch (error) {
+          return (error as Error).message;
+        }
+      }
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(path)], {
+        uid: 65534,
+        gid: 65534,
+        encoding: 'utf8',
+      });
+      if (child.status !== 0) throw new Error(`the process of user nobody failed: ${child.stderr}`);
+      return (JSON.parse(child.stdout) as { message?: string }).message;
+    },
+  };
+})();
 
 /** Runs the built store's migrations in a separate Node process; resolves with its exit code. */
 function migrateInChildProcess(databaseUrl: string): Promise<number | null> {
