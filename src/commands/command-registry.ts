@@ -18,9 +18,9 @@ export interface SubcommandContext {
 export interface Subcommand {
   name: string;
   aliases?: readonly string[];
-  /** Arguments shown in help, e.g. `[nftId]`. */
+  /** Arguments shown in help, e.g. `[nftId]` (plain text: help shows it in code, escaped). */
   arguments?: string;
-  /** One line for help. */
+  /** One line for help (plain text: help escapes it). */
   description: string;
   /** Must ack within Slack's 3 seconds, before any slow work. */
   run(context: SubcommandContext): Promise<void>;

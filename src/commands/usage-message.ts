@@ -1,27 +1,34 @@
 import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
+import { cutText, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
 import type { CommandRegistry } from './command-registry.js';
 
-/** The help text, generated from the registry so every subcommand is listed. */
+/**
+ * The help text, generated from the registry so every subcommand is listed. Usages such as `<contractId>`
+ * are escaped (Slack would read `<…>` as a link), in the blocks and in the fallback text alike.
+ */
 export function usageMessage(registry: CommandRegistry, commandName: string): MessageContent {
   const lines = registry.list().map((sub) => {
-    const aliases = sub.aliases?.length ? ` (also ${sub.aliases.map((a) => `\`${a}\``).join(', ')})` : '';
+    const aliases = sub.aliases?.length ? ` (also ${sub.aliases.map((a) => inlineCode(a)).join(', ')})` : '';
     const usage = `${commandName} ${sub.name}${sub.arguments ? ` ${sub.arguments}` : ''}`;
-    return `• \`${usage}\`${aliases}: ${sub.description}`;
+    return `• ${inlineCode(usage)}${aliases}: ${escapeMrkdwn(sub.description)}`;
   });
   const fallback = registry.defaultSubcommand;
+  const command = inlineCode(commandName);
   const blocks = [
-    section(`*${commandName}* operates the Mint Link and Wallet service from Slack.\n${lines.join('\n')}`),
-    ...(fallback ? [context(`\`${commandName}\` alone does \`${commandName} ${fallback.name}\`.`)] : []),
+    section(
+      `*${escapeMrkdwn(commandName)}* operates the Mint Link and Wallet service from Slack.\n${lines.join('\n')}`,
+    ),
+    ...(fallback ? [context(`${command} alone does ${inlineCode(`${commandName} ${fallback.name}`)}.`)] : []),
   ];
-  return message(`${commandName} usage:\n${lines.join('\n')}`, blocks);
+  return message(`${escapeMrkdwn(commandName)} usage:\n${lines.join('\n')}`, blocks);
 }
 
+/** The answer to `/mintlink <word>` when no subcommand is called `word`: the word (escaped) and the usage. */
 export function unknownSubcommandMessage(registry: CommandRegistry, commandName: string, word: string): MessageContent {
   const usage = usageMessage(registry, commandName);
-  const shown = inlineCode(word.slice(0, 60));
-  const problem = `:warning: ${commandName} has no subcommand ${shown}.`;
-  return message(`${commandName} has no subcommand "${word.slice(0, 60)}". ${usage.text}`, [
+  const cut = cutText(word, 60);
+  const problem = `:warning: ${escapeMrkdwn(commandName)} has no subcommand ${inlineCode(cut)}.`;
+  return message(`${escapeMrkdwn(commandName)} has no subcommand "${escapeMrkdwn(cut)}". ${usage.text}`, [
     section(problem),
     ...usage.blocks,
   ]);

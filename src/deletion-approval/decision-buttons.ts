@@ -1,11 +1,13 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { DeletionRequest } from '../store/deletion-requests.js';
+import { cutText, escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText } from './deletion-messages.js';
 import { decisionRefusal, retryRefusal } from './decision-rules.js';
+import { signDecisionMetadata } from './decision-metadata.js';
 import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
@@ -62,7 +64,9 @@ export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' |
   return async (args: Args): Promise<void> => {
     const request = await allowedRequest(args, ctx, decisionRefusal);
     if (!request) return;
-    const view = decision === 'approve' ? approveView(request) : rejectView(request);
+    // The view is bound to this request (and this approver): a changed id is refused on submission.
+    const metadata = signDecisionMetadata(ctx.decisionKey, decision, request.id, args.body.user.id);
+    const view = decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
     await openModal(args.client, args.body.trigger_id, view, { logger: ctx.logger, respond: args.respond });
   };
 }
@@ -88,6 +92,7 @@ export function handleCancelButton(ctx: DeletionContext) {
     const { ack, body, action } = args;
     await ack();
     const id = action.value ?? '';
+    const shownId = escapeMrkdwn(cutText(id, 40)); // the button's value comes from the client
     const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) =>
       requests.cancel(id, body.user.id),
     );
@@ -101,6 +106,6 @@ export function handleCancelButton(ctx: DeletionContext) {
       : current.requesterId !== body.user.id
         ? 'only the requester can cancel it'
         : alreadyDecidedText(current);
-    await tellClicker(args, ctx, `:no_entry: Request ${id} cannot be cancelled: ${why}`);
+    await tellClicker(args, ctx, `:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
   };
 }

@@ -5,36 +5,58 @@ import { textValue } from '../slack-ui/view-state.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText } from './deletion-messages.js';
+import { type DecisionKind, verifiedRequestId } from './decision-metadata.js';
 import { decisionRefusal } from './decision-rules.js';
-import { REJECT_REASON_BLOCK, deletingView, outcomeView, requestIdOf } from './decision-views.js';
+import {
+  MAX_REJECT_REASON_LENGTH,
+  REJECT_REASON_BLOCK,
+  changedFormView,
+  deletingView,
+  outcomeView,
+} from './decision-views.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { publishAndNotify } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
+const DECISIONS = {
+  approve: { status: 'approved', operation: 'customers.delete.approve', title: 'Approve deletion' },
+  reject: { status: 'rejected', operation: 'customers.delete.reject', title: 'Reject deletion' },
+} as const;
+
 /**
  * The decision itself: a compare-and-set (pending -> approved|rejected), so of any number of approvers, on
- * any number of replicas, one wins. Everyone else (and anyone who may not decide) gets the modal replaced by
- * why; then this returns undefined. The winner gets the decided request and must still ack.
+ * any number of replicas, one wins. The view must be the one the app opened for this request and this
+ * approver (its signed metadata); a changed one decides nothing. Everyone else (and anyone who may not
+ * decide) gets the modal replaced by why; then this returns undefined. The winner gets the decided request
+ * and must still ack.
  */
 async function decide(
   { ack, body, view }: Args,
   ctx: DeletionContext,
-  decision: 'approved' | 'rejected',
+  kind: DecisionKind,
   note?: string,
 ): Promise<DeletionRequest | undefined> {
   const userId = body.user.id;
-  const id = requestIdOf(view.private_metadata) ?? '';
+  const decision = DECISIONS[kind];
+  const id = verifiedRequestId(ctx.decisionKey, kind, view.private_metadata, userId);
+  if (id === undefined) {
+    ctx.logger.warn(
+      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
+      'decision view came back with metadata the app did not sign; nothing decided',
+    );
+    await ack({ response_action: 'update', view: changedFormView(decision.title) });
+    return undefined;
+  }
   const tell = (text: string) => ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
   const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId, { final: true });
   if (refusal) {
     await tell(`:no_entry: ${refusal}`);
     return undefined;
   }
-  const operation = decision === 'approved' ? 'customers.delete.approve' : 'customers.delete.reject';
-  const decided = await auditedTransition(ctx, userId, operation, (requests) =>
-    requests.decide(id, decision, userId, note),
+  const decided = await auditedTransition(ctx, userId, decision.operation, (requests) =>
+    requests.decide(id, decision.status, userId, note),
   );
   if (decided.won) return decided.request;
   await tell(decided.request ? alreadyDecidedText(decided.request) : 'This request no longer exists.');
@@ -44,7 +66,7 @@ async function decide(
 /** The approval modal submitted: the winner runs the deletion at once and shows the outcome in the modal. */
 export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
-    const approved = await decide(args, ctx, 'approved');
+    const approved = await decide(args, ctx, 'approve');
     if (!approved) return;
     await args.ack({ response_action: 'update', view: deletingView(approved) });
     const result = await runDeletion(ctx, approved.id, ['approved'], args.body.user.id);
@@ -52,10 +74,23 @@ export function handleApproveSubmission(ctx: DeletionContext) {
   };
 }
 
-/** The rejection modal submitted, with its optional reason. */
+/**
+ * The rejection modal submitted, with its optional reason. The reason comes from the client, so the form's
+ * 500-character limit is checked here too (inline, before anything is decided).
+ */
 export function handleRejectSubmission(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
-    const rejected = await decide(args, ctx, 'rejected', textValue(args.view.state.values, REJECT_REASON_BLOCK));
+    const note = textValue(args.view.state.values, REJECT_REASON_BLOCK);
+    if (note !== undefined && note.length > MAX_REJECT_REASON_LENGTH) {
+      await args.ack({
+        response_action: 'errors',
+        errors: {
+          [REJECT_REASON_BLOCK]: `The reason is ${note.length} characters long; keep it to ${MAX_REJECT_REASON_LENGTH}.`,
+        },
+      });
+      return;
+    }
+    const rejected = await decide(args, ctx, 'reject', note);
     if (!rejected) return;
     await args.ack({ response_action: 'update', view: outcomeView(rejected) });
     await publishAndNotify(ctx, rejected);

@@ -11,26 +11,19 @@ import { customerCount } from './customer-count.js';
 export const APPROVE_FORM_CALLBACK = 'deletion_approve_form';
 export const REJECT_FORM_CALLBACK = 'deletion_reject_form';
 export const REJECT_REASON_BLOCK = 'reject_reason';
+export const MAX_REJECT_REASON_LENGTH = 500;
 
-const metadata = (r: DeletionRequest) => JSON.stringify({ requestId: r.id });
-
-export function requestIdOf(privateMetadata: string | undefined): string | undefined {
-  try {
-    const id = (JSON.parse(privateMetadata ?? '{}') as { requestId?: unknown }).requestId;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Shows exactly what approving deletes: the count and every ID. Submitting it approves. */
-export function approveView(r: DeletionRequest): ModalView {
+/**
+ * Shows exactly what approving deletes: the count and every ID. Submitting it approves. `metadata` binds the
+ * view to the request (signed: see decision-metadata.ts).
+ */
+export function approveView(r: DeletionRequest, metadata: string): ModalView {
   return modal({
     callbackId: APPROVE_FORM_CALLBACK,
     title: `Approve ${r.id}`,
     submit: `Delete ${customerCount(r.customerIds.length)}`,
     close: 'Cancel',
-    privateMetadata: metadata(r),
+    privateMetadata: metadata,
     blocks: [
       section(
         `:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
@@ -43,13 +36,14 @@ export function approveView(r: DeletionRequest): ModalView {
   });
 }
 
-export function rejectView(r: DeletionRequest): ModalView {
+/** Asks for an optional reason. Submitting it rejects; `metadata` as for approveView. */
+export function rejectView(r: DeletionRequest, metadata: string): ModalView {
   return modal({
     callbackId: REJECT_FORM_CALLBACK,
     title: `Reject ${r.id}`,
     submit: 'Reject',
     close: 'Cancel',
-    privateMetadata: metadata(r),
+    privateMetadata: metadata,
     blocks: [
       section(
         `Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`,
@@ -60,7 +54,7 @@ export function rejectView(r: DeletionRequest): ModalView {
         optional: true,
         multiline: true,
         hint: 'The requester and the approval channel see it.',
-        maxLength: 500,
+        maxLength: MAX_REJECT_REASON_LENGTH,
       }),
     ],
   });
@@ -75,6 +69,11 @@ export function deletingView(r: DeletionRequest): ModalView {
       context('The outcome also shows in the approval channel, so you can close this.'),
     ],
   });
+}
+
+/** Said in the modal when a decision view comes back with metadata the app did not sign: nothing is decided. */
+export function changedFormView(title: string): ModalView {
+  return noticeModal(title, ':no_entry: This form was changed, so nothing was decided. Open the request again.');
 }
 
 export function outcomeView(r: DeletionRequest): ModalView {

@@ -19,6 +19,11 @@ export interface DeletionContext {
   approvers: Approvers;
   /** Home tabs to bring up to date after a change (requester and approvers). */
   home: HomeTab;
+  /**
+   * Signs and checks the private_metadata of decision views (see decision-metadata.ts): derived from the
+   * bot token, so the same on every replica.
+   */
+  decisionKey: Buffer;
 }
 
 /** Whether someone is an approver, for Home refreshes (a cached answer is fine there). */

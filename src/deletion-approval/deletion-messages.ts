@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { escapeAndCut } from '../slack-ui/mrkdwn.js';
+import { escapeAndCut, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 
@@ -73,7 +73,7 @@ export function approvalMessage(r: DeletionRequest, approvers: string): MessageC
   const count = r.customerIds.length;
   const shown = r.customerIds
     .slice(0, IDS_IN_MESSAGE)
-    .map((id) => `\`${id}\``)
+    .map((id) => inlineCode(id))
     .join(', ');
   const more = count > IDS_IN_MESSAGE ? `, and ${count - IDS_IN_MESSAGE} more: the full list is in the thread` : '';
   const blocks: KnownBlock[] = [
@@ -170,12 +170,15 @@ export function cancelButton(r: DeletionRequest, blockId?: string): ActionsBlock
   };
 }
 
-/** Sections listing every ID, none over Slack's per-section limit. */
+/**
+ * Sections listing every ID in code blocks, none over Slack's per-section limit. The IDs passed the schema
+ * when the request was made; they are escaped (and backticks replaced) all the same.
+ */
 export function idSections(ids: readonly string[]): KnownBlock[] {
   const sections: KnownBlock[] = [];
   let chunk: string[] = [];
   let length = 0;
-  for (const id of ids) {
+  for (const id of ids.map((raw) => escapeMrkdwn(raw.replace(/`/g, "'")))) {
     if (chunk.length > 0 && length + id.length + 2 > IDS_PER_SECTION_CHARS) {
       sections.push(section(`\`\`\`${chunk.join(', ')}\`\`\``));
       chunk = [];

@@ -12,7 +12,7 @@ export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';
 export const REASON_BLOCK = 'reason';
 /** Slack caps a text box at 3000 characters; long lists go into more boxes. */
 export const MAX_ID_BOXES = 10;
-const BOX_CHARS = 3000;
+export const BOX_CHARS = 3000;
 
 export const idsBlock = (box: number) => `customer_ids_${box}`;
 
@@ -87,6 +87,10 @@ export function deletionRequestView(
   });
 }
 
+/**
+ * How many ID boxes the form has, from its metadata. The metadata comes back from the client, so a forged
+ * count is clamped to 1..MAX_ID_BOXES: it only decides how many boxes are read, and each is checked.
+ */
 export function boxesOf(privateMetadata: string | undefined): number {
   try {
     const boxes = (JSON.parse(privateMetadata ?? '{}') as { boxes?: unknown }).boxes;
@@ -107,8 +111,19 @@ export type DeletionFormCheck =
   | { ok: true; customerIds: string[]; duplicatesRemoved: number; reason: string }
   | { ok: false; errors: Record<string, string> };
 
+/**
+ * Checks a submitted form. The values come from the client, so every limit the form sets (the number of
+ * boxes, each box's and the reason's length) is checked here too: a forged submission gets the same
+ * inline errors as a wrong entry, and nothing is stored.
+ */
 export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck {
   const errors: Record<string, string> = {};
+  if (values.boxes.length > MAX_ID_BOXES) {
+    return {
+      ok: false,
+      errors: { [idsBlock(1)]: `The form has at most ${MAX_ID_BOXES} boxes of IDs. Open it again.` },
+    };
+  }
   const perBox = values.boxes.map(splitCustomerIds);
   perBox.forEach((ids, i) => {
     const problem = customerIdProblems(ids, 'allowed');
@@ -120,7 +135,15 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
     errors[idsBlock(1)] =
       `That is ${ids.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
   }
+  values.boxes.forEach((text, i) => {
+    if (text.length > BOX_CHARS && !errors[idsBlock(i + 1)])
+      errors[idsBlock(i + 1)] =
+        `This box holds ${text.length} characters; a box takes at most ${BOX_CHARS}. Put the rest in another box.`;
+  });
   if (!values.reason) errors[REASON_BLOCK] = 'Give a reason: the approvers read it.';
+  else if (values.reason.length > MAX_REASON_LENGTH)
+    errors[REASON_BLOCK] =
+      `The reason is ${values.reason.length} characters long; keep it to ${MAX_REASON_LENGTH} (the approvers read it).`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, customerIds: ids, duplicatesRemoved: removed, reason: values.reason ?? '' };
 }

@@ -8,6 +8,7 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openForm, openModal } from '../slack-ui/open-modal.js';
 import { Approvers } from './approvers.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
+import { decisionMetadataKey } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
 import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
 import type { DeletionContext } from './deletion-context.js';
@@ -44,6 +45,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     missingSettings: configured.ok ? [] : configured.missing,
     approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
     home: deps.home,
+    decisionKey: decisionMetadataKey(deps.config.slack.botToken),
   };
   const requestForm = () =>
     ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings));

@@ -5,7 +5,7 @@ import { context, message, section, type MessageContent } from '../slack-ui/bloc
 import { enumLabel } from '../slack-ui/choices.js';
 import { LIMITS, truncate } from '../slack-ui/limits.js';
 import { modal } from '../slack-ui/modal.js';
-import { escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { linkUrls } from './link-url.js';
 
@@ -33,16 +33,21 @@ export function linkCreatedView(request: CreateLinkRequest, answer: MintRecord):
   });
 }
 
+/*
+ * The NFT ID is the user's, the URLs and the reason (which quotes the service) are the service's: all of it is
+ * escaped, in the notification text as in the blocks.
+ */
+
 export function linkCreatedMessage(request: CreateLinkRequest, answer: MintRecord): MessageContent {
   const [url] = linkUrls(answer);
   return message(
-    `Mint link created for NFT ${request.nftId}${url ? `: ${url}` : ''}`,
+    `Mint link created for NFT ${escapeMrkdwn(request.nftId)}${url ? `: ${linkUrl(url)}` : ''}`,
     linkCreatedBlocks(request, answer),
   );
 }
 
 export function linkFailedMessage(request: CreateLinkRequest, reason: string): MessageContent {
-  return message(`Could not create the mint link for NFT ${request.nftId}. ${reason}`, [
+  return message(`Could not create the mint link for NFT ${escapeMrkdwn(request.nftId)}. ${escapeMrkdwn(reason)}`, [
     section(`:x: *Could not create the mint link* for NFT ${inlineCode(request.nftId)}.\n${escapeMrkdwn(reason)}`),
     context('Run `/mintlink link` to try again.'),
   ]);
@@ -56,13 +61,14 @@ function linkCreatedBlocks(request: CreateLinkRequest, answer: MintRecord): Know
   ];
   if (urls.length > 0) {
     const [first, ...others] = urls;
-    blocks.push(section(`*Link:* <${escapeMrkdwn(first ?? '')}>\n\`\`\`${escapeMrkdwn(first ?? '')}\`\`\``));
+    const url = linkUrl(first ?? '');
+    blocks.push(section(`*Link:* <${url}>\n\`\`\`${url}\`\`\``));
     if (others.length > 0)
       blocks.push(
         context(
           `Other URLs in the answer: ${others
             .slice(0, 5)
-            .map((u) => `<${escapeMrkdwn(u)}>`)
+            .map((u) => `<${linkUrl(u)}>`)
             .join(' · ')}`,
         ),
       );

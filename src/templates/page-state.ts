@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEMPLATE_ORDERS, contractIdSchema, listTemplatesRequestSchema } from '../mint-api/schemas.js';
+import { LIMITS } from '../slack-ui/limits.js';
 
 /** Which page a message shows. It travels in the buttons, so any replica can serve any click. */
 export interface PageState {
@@ -12,7 +13,10 @@ export interface PageState {
 export const DEFAULT_LIMIT = 10;
 export const DEFAULT_ORDER: PageState['order'] = 'desc';
 
-/** Compact JSON for a button value (at most ~260 characters: contract ids are at most 200). */
+/**
+ * Compact JSON for a button value: contract ids are at most 200 characters, so even one whose every
+ * character JSON must escape (6 characters each at worst) stays far below Slack's 2000.
+ */
 export function encodePageState(state: PageState): string {
   return JSON.stringify({ c: state.contractId, o: state.offset, l: state.limit, d: state.order });
 }
@@ -21,8 +25,9 @@ const encodedSchema = z.object({ c: contractIdSchema, o: z.number(), l: z.number
 
 /** Reads a button value back; undefined when it is not one of ours (it comes from a client, so check it). */
 export function decodePageState(value: string | undefined): PageState | undefined {
+  if (!value || value.length > LIMITS.buttonValue) return undefined;
   try {
-    const raw = encodedSchema.parse(JSON.parse(value ?? ''));
+    const raw = encodedSchema.parse(JSON.parse(value));
     const checked = listTemplatesRequestSchema.parse({
       contractId: raw.c,
       offset: raw.o,

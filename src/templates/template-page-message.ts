@@ -1,8 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import type { TemplatePage } from '../mint-api/responses.js';
 import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { LIMITS, truncate } from '../slack-ui/limits.js';
-import { escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
+import { LIMITS } from '../slack-ui/limits.js';
+import { bold, cutText, escapeAndCut, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
 import { encodePageState, type PageState } from './page-state.js';
 import { templateFields } from './template-fields.js';
 
@@ -37,12 +37,13 @@ export function templatePageMessage(state: PageState, page: TemplatePage): Messa
   const order = state.order === 'asc' ? 'ascending' : 'descending';
   const range = rangeText(state, page);
   const blocks: KnownBlock[] = [
-    header(`Templates of ${state.contractId}`),
+    // Plain text: nothing to escape, but the contract ID (up to 200 characters) is cut to the header's 150.
+    header(cutText(`Templates of ${state.contractId}`, LIMITS.headerText)),
     context(`Contract ${inlineCode(state.contractId)} · ${order} order · ${range}`),
     ...templateBlocks(state, page.items),
     pageButtons(state, page),
   ];
-  return message(`Templates of ${state.contractId}, ${order} order: ${range}`, blocks);
+  return message(`Templates of ${escapeMrkdwn(state.contractId)}, ${order} order: ${range}`, blocks);
 }
 
 /** The page as it is, with its buttons replaced by a note while the next page loads. */
@@ -74,7 +75,7 @@ function templateBlocks(state: PageState, items: readonly unknown[]): SectionBlo
             accessory: {
               type: 'image',
               image_url: image,
-              alt_text: truncate(single?.fields.title ?? `Template ${single?.n}`, LIMITS.imageAltText),
+              alt_text: cutText(single?.fields.title ?? `Template ${single?.n}`, LIMITS.imageAltText),
             },
           }
         : {}),
@@ -83,14 +84,13 @@ function templateBlocks(state: PageState, items: readonly unknown[]): SectionBlo
   return sections;
 }
 
-/** One template in at most `budget` characters: title and id, then description or a few fields. */
+/**
+ * One template in at most `budget` characters: title and id, then description or a few fields. Everything
+ * comes from the service, so all of it is escaped, and the title cannot end its bold.
+ */
 function templateText(fields: ReturnType<typeof templateFields>, n: number, budget: number): string {
-  const title = fields.title
-    ? `*${escapeAndCut(fields.title, Math.min(120, Math.floor(budget / 3)))}*`
-    : fields.id
-      ? ''
-      : `*Template ${n}*`;
-  const id = fields.id ? inlineCode(truncate(fields.id, 60)) : '';
+  const title = bold(fields.title ?? '', Math.min(122, Math.floor(budget / 3))) || (fields.id ? '' : `*Template ${n}*`);
+  const id = fields.id ? inlineCode(cutText(fields.id, 60)) : '';
   const first = [title, id].filter(Boolean).join(' · ');
   const left = budget - first.length - 1;
   if (fields.description && left > 10) return `${first}\n${escapeAndCut(fields.description, left)}`;

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import type { Subcommand } from '../commands/command-registry.js';
+import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { TEMPLATES_USAGE, parseTemplatesArgs } from './templates-args.js';
@@ -17,6 +18,7 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
     run: async ({ ack, args, command, respond, client, logger }) => {
       const parsed = parseTemplatesArgs(args, command.command);
       if (!parsed.ok) {
+        // The problem is mrkdwn in which the user's words are already escaped.
         await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}` });
         return;
       }
@@ -31,12 +33,9 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
           ':x: Slack did not accept the list of templates here. Please run the command again.',
         );
       } else {
-        await respondSafely(
-          respond,
-          { response_type: 'ephemeral', text: `:warning: ${loaded.reason}` },
-          recipient,
-          `:warning: ${loaded.reason}`,
-        );
+        // The reason quotes the service's own message: whatever of it is not escaped yet is escaped here.
+        const text = `:warning: ${escapeStrayMrkdwn(loaded.reason)}`;
+        await respondSafely(respond, { response_type: 'ephemeral', text }, recipient, text);
       }
     },
   };

@@ -6,15 +6,18 @@ import { escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
 
 const TITLE = 'Create wallet';
 
-const forWhom = (request: CreateWalletRequest, style: 'plain' | 'mrkdwn') =>
-  request.userId ? `customer ${style === 'plain' ? request.userId : inlineCode(request.userId)}` : 'a new user';
+/** Who the wallet is for, as mrkdwn: the customer ID (the user's) escaped, in code in the blocks. */
+const forWhom = (request: CreateWalletRequest, style: 'text' | 'code') =>
+  request.userId
+    ? `customer ${style === 'text' ? escapeMrkdwn(request.userId) : inlineCode(request.userId)}`
+    : 'a new user';
 
 export function creatingWalletView(request: CreateWalletRequest): ModalView {
   return modal({
     title: TITLE,
     close: 'Close',
     blocks: [
-      section(`:hourglass_flowing_sand: Creating a wallet for ${forWhom(request, 'mrkdwn')}…`),
+      section(`:hourglass_flowing_sand: Creating a wallet for ${forWhom(request, 'code')}…`),
       context('The result also comes to you as a direct message, so you can close this.'),
     ],
   });
@@ -30,8 +33,8 @@ export function walletCreatedView(request: CreateWalletRequest): ModalView {
 }
 
 export function walletCreatedMessage(request: CreateWalletRequest): MessageContent {
-  return message(`Wallet created for ${forWhom(request, 'plain')}`, [
-    section(`:white_check_mark: *Wallet created* for ${forWhom(request, 'mrkdwn')}.`),
+  return message(`Wallet created for ${forWhom(request, 'text')}`, [
+    section(`:white_check_mark: *Wallet created* for ${forWhom(request, 'code')}.`),
     context(
       request.userId
         ? 'The Mint service chose the chain.'
@@ -41,8 +44,8 @@ export function walletCreatedMessage(request: CreateWalletRequest): MessageConte
 }
 
 export function walletFailedMessage(request: CreateWalletRequest, reason: string): MessageContent {
-  return message(`Could not create a wallet for ${forWhom(request, 'plain')}. ${reason}`, [
-    section(`:x: *Could not create a wallet* for ${forWhom(request, 'mrkdwn')}.\n${escapeMrkdwn(reason)}`),
+  return message(`Could not create a wallet for ${forWhom(request, 'text')}. ${escapeMrkdwn(reason)}`, [
+    section(`:x: *Could not create a wallet* for ${forWhom(request, 'code')}.\n${escapeMrkdwn(reason)}`),
     context('Run `/mintlink wallet` to try again.'),
   ]);
 }

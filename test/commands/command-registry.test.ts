@@ -36,6 +36,24 @@ describe('CommandRegistry', () => {
     expect(JSON.stringify(help.blocks)).toContain('`/mintlink` alone does `/mintlink link`.');
     expect(unknownSubcommandMessage(registry, '/mintlink-dev', 'x'.repeat(500)).text.length).toBeLessThan(400);
   });
+
+  it('escapes usages and the unknown word in the notification text as in the blocks', () => {
+    const registry = new CommandRegistry().register(sub('templates', { arguments: '<contractId> [limit]' }));
+    const help = usageMessage(registry, '/mintlink');
+    expect(help.text).toBe('/mintlink usage:\n• `/mintlink templates &lt;contractId&gt; [limit]`: does templates');
+    expect(JSON.stringify(help.blocks)).toContain('`/mintlink templates &lt;contractId&gt; [limit]`');
+
+    const unknown = unknownSubcommandMessage(registry, '/mintlink', '<!channel>&`x`*');
+    expect(unknown.text).toMatch(/^\/mintlink has no subcommand "&lt;!channel&gt;&amp;`x`\*"\. \/mintlink usage:/);
+    expect(JSON.stringify(unknown.blocks)).toContain("has no subcommand `&lt;!channel&gt;&amp;'x'*`.");
+    for (const text of [unknown.text, JSON.stringify(unknown.blocks)]) {
+      expect(text).not.toMatch(/[<>]/);
+      expect(text.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
+    }
+    expect(unknownSubcommandMessage(registry, '/mintlink', `${'x'.repeat(59)}😀😀`).text).toContain(
+      `"${'x'.repeat(59)}…"`,
+    );
+  });
 });
 
 describe('splitCommandText', () => {

@@ -33,6 +33,14 @@ describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
     const blocks = JSON.stringify(ack?.blocks);
     expect(blocks).not.toContain('<!channel>');
     expect(blocks).toContain('&lt;!channel&gt;&amp;');
+    // The notification fallback too, and the usages in it (`<contractId>` would be read as a link).
+    expect(ack?.text).toContain('/mintlink has no subcommand "&lt;!channel&gt;&amp;`x`".');
+    expect(ack?.text).toContain('`/mintlink templates &lt;contractId&gt; [limit] [asc|desc]`');
+    for (const text of [String(ack?.text), blocks]) {
+      expect(text).not.toMatch(/[<>]/);
+      expect(text.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
+    }
+    expect(messageProblems(ack ?? {})).toEqual([]);
   });
 
   it('serves /healthz, /readyz and /metrics', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decisionMetadataKey, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
 import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
 import {
   approvalMessage,
@@ -86,10 +87,11 @@ describe('deletion messages', () => {
 
   it('show every ID in the approval modal, within the modal limits', () => {
     const ids = longest(1000);
-    const view = approveView(request('pending', ids));
+    const metadata = signDecisionMetadata(decisionMetadataKey('xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
+    const view = approveView(request('pending', ids), metadata);
     expect(viewProblems(view)).toEqual([]);
     expect(ids.every((id) => JSON.stringify(view).includes(id))).toBe(true);
     expect(view.submit?.text).toBe('Delete 1000 customers');
-    expect(viewProblems(rejectView(request('pending', ids)))).toEqual([]);
+    expect(viewProblems(rejectView(request('pending', ids), metadata))).toEqual([]);
   });
 });

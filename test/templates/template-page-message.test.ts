@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PAGE_ACTIONS, templatePageMessage } from '../../src/templates/template-page-message.js';
 import { decodePageState } from '../../src/templates/page-state.js';
@@ -101,8 +102,34 @@ describe('templatePageMessage', () => {
       total: 1,
     });
     const section = message.blocks[2] as { text: { text: string }; accessory?: unknown };
-    expect(section.text.text).toBe('*&lt;!channel&gt; &amp; *bold**\n&lt;https://evil|click&gt;');
+    expect(section.text.text).toBe('*&lt;!channel&gt; &amp; ∗bold∗*\n&lt;https://evil|click&gt;');
     expect(section.accessory).toBeUndefined();
+  });
+
+  it('keeps a title with stars, backticks and line breaks inside its bold', () => {
+    const message = templatePageMessage(state(0, 1), {
+      items: [{ id: 'a`b', name: ' Gold *VIP* <!here>\n`x`* ', description: 'd' }],
+      total: 1,
+    });
+    const section = message.blocks[2] as { text: { text: string } };
+    expect(section.text.text).toBe("*Gold ∗VIP∗ &lt;!here&gt; 'x'∗* · `a'b`\nd");
+  });
+
+  it('escapes the contract ID in the notification text and fits it in the header', () => {
+    const message = templatePageMessage(
+      { contractId: '<!channel>&*', offset: 0, limit: 10, order: 'asc' },
+      { items: templates(1), total: 1 },
+    );
+    expect(message.text).toBe('Templates of &lt;!channel&gt;&amp;*, ascending order: 1–1 of 1');
+    expect(message.blocks[0]).toMatchObject({ text: { text: 'Templates of <!channel>&*' } }); // plain text
+    const astral = templatePageMessage(
+      { contractId: '😀'.repeat(100), offset: 0, limit: 10, order: 'asc' },
+      { items: templates(1), total: 1 },
+    );
+    const header = astral.blocks[0] as { text: { text: string } };
+    expect(header.text.text.length).toBeLessThanOrEqual(150);
+    expect(header.text.text.endsWith('😀…')).toBe(true);
+    expect(messageProblems(astral)).toEqual([]);
   });
 
   it.each(Array.from({ length: 50 }, (_, i) => i + 1))(
@@ -122,4 +149,38 @@ describe('templatePageMessage', () => {
       expect(messageProblems(message)).toEqual([]);
     },
   );
+});
+
+describe('templatePageMessage, property-based', () => {
+  const serviceText = fc.oneof(
+    fc.string({ maxLength: 300, unit: 'binary' }),
+    fc
+      .array(fc.constantFrom('<!here>', '<@U1>', '&', '*', '_', '`', '\n', ' ', 'x', '😀'), { maxLength: 40 })
+      .map((p) => p.join('')),
+  );
+  const template = fc.oneof(
+    fc.record({ id: fc.option(serviceText, { nil: undefined }), name: serviceText, description: serviceText }),
+    fc.dictionary(fc.string({ maxLength: 10 }), serviceText, { maxKeys: 5 }),
+    serviceText,
+  );
+
+  it('escapes whatever the service sends, keeps titles bold, and stays within Block Kit limits', () => {
+    fc.assert(
+      fc.property(fc.array(template, { minLength: 1, maxLength: 12 }), (items) => {
+        const message = templatePageMessage(state(0, 12), { items, total: undefined });
+        expect(messageProblems(message)).toEqual([]);
+        const sections = message.blocks.flatMap((b) => (b.type === 'section' && b.text ? [b.text.text] : []));
+        for (const text of [message.text, ...sections]) {
+          expect(text).not.toMatch(/[<>]/);
+          expect(text.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
+        }
+        for (const text of sections) {
+          const firstLine = text.split('\n')[0] ?? '';
+          // A title line is a bold span (no star inside) optionally followed by the id in code.
+          if (firstLine.startsWith('*')) expect(firstLine).toMatch(/^\*[^*\n]+\*( · `[^`]*`)?$/);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
