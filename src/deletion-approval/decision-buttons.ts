@@ -11,6 +11,7 @@ import { signDecisionMetadata } from './decision-metadata.js';
 import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
+import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -76,6 +77,8 @@ export function handleRetryButton(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const request = await allowedRequest(args, ctx, retryRefusal);
     if (!request) return;
+    // The same click delivered twice must not send the deletion twice (after a failure both would win).
+    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
     const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
     if (!result.ran)
       await tellClicker(

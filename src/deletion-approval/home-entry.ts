@@ -3,7 +3,7 @@ import type { HomeEntry } from '../deps.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
 import { listModal } from '../slack-ui/list-modal.js';
-import { escapeAndCut } from '../slack-ui/mrkdwn.js';
+import { italic } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
@@ -91,5 +91,5 @@ export async function ownRequestsView(ctx: DeletionContext, userId: string): Pro
 /** One deletion request in a line (Home and its lists). */
 export function requestLine(r: DeletionRequest, withRequester: boolean): string {
   const who = withRequester ? `<@${r.requesterId}> asks to delete` : 'to delete';
-  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n_${escapeAndCut(r.reason, 300)}_`;
+  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n${italic(r.reason, 300)}`;
 }

@@ -161,12 +161,23 @@ export function checkLinkForm(values: LinkFormValues, now: Date): LinkFormCheck 
     isActive: values.active,
     ...(values.email ? { email: values.email } : {}),
     ...(customerIds.length > 0 ? { customerId: customerIds } : {}),
-    ...(values.maxQuantity !== undefined ? { maxCheckoutQuantity: Number(values.maxQuantity) } : {}),
-    ...(values.claimStart ? { startDate: values.claimStart.toISOString() } : {}),
-    ...(values.claimEnd ? { endDate: values.claimEnd.toISOString() } : {}),
+    // A whole number as the number input sends it: plain digits (a forged "1e3" or "0x10" is refused).
+    ...(values.maxQuantity !== undefined
+      ? { maxCheckoutQuantity: /^\d{1,15}$/.test(values.maxQuantity) ? Number(values.maxQuantity) : Number.NaN }
+      : {}),
+    ...(isValidDate(values.claimStart) ? { startDate: values.claimStart.toISOString() } : {}),
+    ...(isValidDate(values.claimEnd) ? { endDate: values.claimEnd.toISOString() } : {}),
   };
 
   const errors: Record<string, string> = {};
+  // What the form itself cannot send, checked all the same: a forged payload gets the form's answer.
+  for (const [date, block] of [
+    [values.claimStart, LINK_BLOCKS.claimStart],
+    [values.claimEnd, LINK_BLOCKS.claimEnd],
+  ] as const) {
+    if (date && !isValidDate(date)) errors[block] = 'Choose a valid date and time.';
+  }
+
   const parsed = createLinkRequestSchema.safeParse(request);
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const field = String(issue.path[0]);
@@ -175,10 +186,20 @@ export function checkLinkForm(values: LinkFormValues, now: Date): LinkFormCheck 
   }
   const idProblems = customerIdProblems(customerIds);
   if (idProblems) errors[LINK_BLOCKS.customerIds] = idProblems;
+  if ((values.customerIdsText?.length ?? 0) > CUSTOMER_IDS_MAX_CHARS) {
+    errors[LINK_BLOCKS.customerIds] = `Enter at most ${CUSTOMER_IDS_MAX_CHARS} characters of customer IDs.`;
+  }
   if (values.claimEnd && values.claimEnd.getTime() <= now.getTime() && !errors[LINK_BLOCKS.claimEnd]) {
     errors[LINK_BLOCKS.claimEnd] = 'The claim end has already passed. Choose a time in the future.';
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, request };
+}
+
+/** The customer IDs box's own limit (Slack's for any text box). */
+const CUSTOMER_IDS_MAX_CHARS = 3000;
+
+function isValidDate(date: Date | undefined): date is Date {
+  return date !== undefined && !Number.isNaN(date.getTime());
 }
 
 const FIELD_BLOCKS: Record<string, string> = {

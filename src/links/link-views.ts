@@ -5,7 +5,7 @@ import { context, message, section, type MessageContent } from '../slack-ui/bloc
 import { enumLabel } from '../slack-ui/choices.js';
 import { LIMITS, truncate } from '../slack-ui/limits.js';
 import { modal } from '../slack-ui/modal.js';
-import { escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, linkUrl, escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { linkUrls } from './link-url.js';
 
@@ -47,10 +47,15 @@ export function linkCreatedMessage(request: CreateLinkRequest, answer: MintRecor
 }
 
 export function linkFailedMessage(request: CreateLinkRequest, reason: string): MessageContent {
-  return message(`Could not create the mint link for NFT ${escapeMrkdwn(request.nftId)}. ${escapeMrkdwn(reason)}`, [
-    section(`:x: *Could not create the mint link* for NFT ${inlineCode(request.nftId)}.\n${escapeMrkdwn(reason)}`),
-    context('Run `/mintlink link` to try again.'),
-  ]);
+  return message(
+    `Could not create the mint link for NFT ${escapeMrkdwn(request.nftId)}. ${escapeStrayMrkdwn(reason)}`,
+    [
+      section(
+        `:x: *Could not create the mint link* for NFT ${inlineCode(request.nftId)}.\n${escapeStrayMrkdwn(reason)}`,
+      ),
+      context('Run `/mintlink link` to try again.'),
+    ],
+  );
 }
 
 /** The outcome: the link (easy to copy) and the parameters it was created with. */

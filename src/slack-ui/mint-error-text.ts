@@ -1,12 +1,14 @@
 import type { MintApiError } from '../mint-api/mint-api-error.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 
 /**
- * What a Mint service failure means for the user, by kind. `thing` names what was being done, e.g.
+ * What a Mint service failure means for the user, by kind, as mrkdwn (safe to show as it is). `thing` names what was being done, e.g.
  * "the mint link"; `created` how it would have ended, e.g. "created" (omit it for reads, which change
  * nothing).
  */
 export function mintErrorText(error: MintApiError, thing: string, created?: string): string {
-  const said = error.details.serviceMessage ? ` It said: “${error.details.serviceMessage}”` : '';
+  // The service's own words are shown as text, never as markup (they could hold <!channel> or a link).
+  const said = error.details.serviceMessage ? ` It said: “${escapeMrkdwn(error.details.serviceMessage)}”` : '';
   const unknown =
     error.details.outcomeUnknown && created
       ? ` ${capitalize(thing)} may have been ${created} anyway: check before trying again.`

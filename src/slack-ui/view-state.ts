@@ -3,6 +3,9 @@ import { INPUT_ACTION_ID } from './inputs.js';
 
 type Values = ViewOutput['state']['values'];
 
+/** The last second of year 9999: beyond it an ISO 8601 date cannot be written. */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
 /* Readers for a submitted view's state, by the block id of an input built with inputs.ts. */
 
 function field(values: Values, blockId: string) {
@@ -11,8 +14,10 @@ function field(values: Values, blockId: string) {
 
 /** Text of a text, email or number input, trimmed; undefined when empty. */
 export function textValue(values: Values, blockId: string): string | undefined {
-  const value = field(values, blockId)?.value?.trim();
-  return value ? value : undefined;
+  const value = field(values, blockId)?.value;
+  // Slack sends a string or null; anything else was not sent by Slack's form, and counts as empty.
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text ? text : undefined;
 }
 
 export function selectedValue(values: Values, blockId: string): string | undefined {
@@ -26,5 +31,9 @@ export function checkedValues(values: Values, blockId: string): string[] {
 /** A datetimepicker's choice as a Date; undefined when empty. */
 export function dateTimeValue(values: Values, blockId: string): Date | undefined {
   const seconds = field(values, blockId)?.selected_date_time;
-  return typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
+  // An Invalid Date for a number no date picker sends (a forged one): the form's check then refuses it.
+  if (typeof seconds !== 'number') return undefined;
+  return Number.isSafeInteger(seconds) && Math.abs(seconds) <= MAX_UNIX_SECONDS
+    ? new Date(seconds * 1000)
+    : new Date(Number.NaN);
 }

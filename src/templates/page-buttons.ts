@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { AppDeps } from '../deps.js';
+import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
@@ -54,7 +55,7 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
     );
     await respondSafely(
       respond,
-      { response_type: 'ephemeral', replace_original: false, text: `:warning: ${loaded.reason}` },
+      { response_type: 'ephemeral', replace_original: false, text: `:warning: ${escapeStrayMrkdwn(loaded.reason)}` },
       recipient,
       `:warning: ${loaded.reason}`,
     );

@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { CreateWalletRequest } from '../mint-api/schemas.js';
 import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { modal } from '../slack-ui/modal.js';
-import { escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 
 const TITLE = 'Create wallet';
 
@@ -44,8 +44,8 @@ export function walletCreatedMessage(request: CreateWalletRequest): MessageConte
 }
 
 export function walletFailedMessage(request: CreateWalletRequest, reason: string): MessageContent {
-  return message(`Could not create a wallet for ${forWhom(request, 'text')}. ${escapeMrkdwn(reason)}`, [
-    section(`:x: *Could not create a wallet* for ${forWhom(request, 'code')}.\n${escapeMrkdwn(reason)}`),
+  return message(`Could not create a wallet for ${forWhom(request, 'text')}. ${escapeStrayMrkdwn(reason)}`, [
+    section(`:x: *Could not create a wallet* for ${forWhom(request, 'code')}.\n${escapeStrayMrkdwn(reason)}`),
     context('Run `/mintlink wallet` to try again.'),
   ]);
 }

@@ -6,6 +6,7 @@ import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
 import { runSql } from '../kit/raw-sql.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
+import { buttonClick } from '../kit/slack-payloads.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import { TEST_DATABASE_URL, describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
@@ -312,6 +313,23 @@ describeEachEngine('customer deletion', (engine, create) => {
     expect(
       (await flow.audit(app)).some((e) => e.operation === 'customers.delete.expire' && e.actorId === 'system'),
     ).toBe(true);
+  });
+
+  it('sends one deletion for one retry click, even when Slack (or a proxy) delivers the click twice', async () => {
+    fakes.mint.failNext('delete_customers', { mode: 'status', status: 503 }, 2);
+    const { ts } = await flow.request(app, ['cus_twice_1']);
+    await flow.approve(app, ts, BOB);
+    await flow.waitForStatus(ts, '*the deletion failed*');
+    const click = buttonClick(fakes.slack, flow.approvalMessage(ts), DELETION_ACTIONS.retry, CAROL);
+    await app.interact(click);
+    await app.waitForIdle();
+    await flow.waitForStatus(ts, '*the deletion failed*'); // the retry failed too
+    await app.interact(click); // the same click again
+    await app.waitForIdle();
+    expect(flow.patches()).toHaveLength(2);
+    await flow.click(app, ts, DELETION_ACTIONS.retry, CAROL); // a new click is a new retry
+    await flow.waitForStatus(ts, '*Deleted* 1 customer');
+    expect(flow.patches()).toHaveLength(3);
   });
 
   it('records a failing service as failed, and an approver can try again without a new approval', async () => {

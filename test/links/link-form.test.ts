@@ -1,6 +1,12 @@
 import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { LINK_BLOCKS, checkLinkForm, linkFormView, type LinkFormValues } from '../../src/links/link-form.js';
+import {
+  LINK_BLOCKS,
+  checkLinkForm,
+  linkFormView,
+  readLinkForm,
+  type LinkFormValues,
+} from '../../src/links/link-form.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
@@ -149,5 +155,30 @@ describe('linkFormView', () => {
     );
     expect(viewProblems(filled)).toEqual([]);
     expect(JSON.stringify(filled)).not.toContain('initial_options');
+  });
+});
+
+describe('checkLinkForm and readLinkForm with forged values (what the form itself cannot send)', () => {
+  const field = (value: Record<string, unknown>) => ({ value: { type: 'x', ...value } });
+
+  it('refuses a date no picker sends, a quantity not in plain digits and an over-long ID box, each on its block', () => {
+    const values = readLinkForm({
+      [LINK_BLOCKS.nftId]: field({ value: 'nft-1' }),
+      [LINK_BLOCKS.wallet]: field({ selected_option: { value: 'CUSTODIAL' } }),
+      [LINK_BLOCKS.claimStart]: field({ selected_date_time: 1e13 }),
+      [LINK_BLOCKS.claimEnd]: field({ selected_date_time: 1.5 }),
+      [LINK_BLOCKS.maxQuantity]: field({ value: '1e3' }),
+      [LINK_BLOCKS.customerIds]: field({ value: 'c'.repeat(3001) }),
+    } as never);
+    expect(Object.keys(errorsOf(values)).sort()).toEqual(
+      [LINK_BLOCKS.claimEnd, LINK_BLOCKS.claimStart, LINK_BLOCKS.customerIds, LINK_BLOCKS.maxQuantity].sort(),
+    );
+  });
+
+  it('reads a value that is not a string as empty instead of failing', () => {
+    const values = readLinkForm({ [LINK_BLOCKS.nftId]: field({ value: { toString: 1 } }) } as never);
+    expect(errorsOf({ ...values, walletOptions: 'CUSTODIAL' })).toEqual({
+      [LINK_BLOCKS.nftId]: 'Enter the ID of the NFT to mint.',
+    });
   });
 });
