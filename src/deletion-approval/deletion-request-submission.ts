@@ -10,7 +10,7 @@ import { notConfiguredText, type DeletionSettings } from './deletion-settings.js
 import { postThreadMessages } from './thread-messages.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
-import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -37,14 +37,12 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
-    if (!(await firstDelivery(ctx.store, submissionKey(body)))) {
-      await ack({ response_action: 'update', view: alreadySubmittedView('Request deletion') });
-      return;
-    }
     await ack({
       response_action: 'update',
       view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…'),
     });
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
+    if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
     const requesterId = body.user.id;
     const logger = ctx.logger.child({ user: requesterId, operation: 'customers.delete.request' });
     const showForm = (problem: string) =>

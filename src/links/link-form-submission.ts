@@ -6,7 +6,7 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { linkUrls } from './link-url.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
-import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -23,12 +23,10 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
-      await ack({ response_action: 'update', view: alreadySubmittedView('Create mint link') });
-      return;
-    }
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingLinkView(request.nftId) });
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });

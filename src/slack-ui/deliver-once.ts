@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
-import type { ModalView } from '@slack/types';
 import type { Store } from '../store/store.js';
-import { noticeModal } from './notice-modal.js';
 
 /**
  * The same form submission delivered twice (a proxy's retry, a double click) has the same view, version and
@@ -19,17 +17,17 @@ export function clickKey(body: BlockAction<ButtonAction>): string {
   return digest(['click', body.user.id, action?.action_id ?? '', action?.value ?? '', action?.action_ts ?? '']);
 }
 
-/** True the first time this key is seen by any replica: the caller does the work; later deliveries do not. */
-export function firstDelivery(store: Pick<Store, 'onceKeys'>, key: string): Promise<boolean> {
-  return store.onceKeys.claim(key);
-}
-
-/** What a form submitted again shows: the first submission is being worked on and will say how it ended. */
-export function alreadySubmittedView(title: string): ModalView {
-  return noticeModal(
-    title,
-    ':hourglass_flowing_sand: This form was already submitted and is being worked on. Its outcome shows here and comes to you as a direct message.',
-  );
+/**
+ * True the first time this key is seen by any replica: the caller does the work; later deliveries do not.
+ * Call it after the ack: it asks the database, which must not delay Slack's 3 seconds. With the database
+ * away it says true: the work itself needs the database too, and is the one to tell the user it cannot run.
+ */
+export async function firstDelivery(store: Pick<Store, 'onceKeys'>, key: string): Promise<boolean> {
+  try {
+    return await store.onceKeys.claim(key);
+  } catch {
+    return true;
+  }
 }
 
 function digest(parts: readonly string[]): string {

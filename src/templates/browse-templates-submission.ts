@@ -7,7 +7,7 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-templates-form.js';
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
-import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
 
@@ -25,10 +25,6 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
       await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
       return;
     }
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
-      await ack({ response_action: 'update', view: alreadySubmittedView('Browse templates') });
-      return;
-    }
     const { contractId } = checked;
     await ack({
       response_action: 'update',
@@ -38,6 +34,8 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
         blocks: [section(`:hourglass_flowing_sand: Loading the templates of ${inlineCode(contractId)}…`)],
       }),
     });
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
 
     const logger = deps.logger.child({ user: body.user.id, contractId });
     const loaded = await loadTemplatePage(

@@ -5,7 +5,7 @@ import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
-import { alreadySubmittedView, firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -18,12 +18,10 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) {
-      await ack({ response_action: 'update', view: alreadySubmittedView('Create wallet') });
-      return;
-    }
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingWalletView(request) });
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
+    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });

@@ -114,10 +114,10 @@ describe.runIf(TEST_DATABASE_URL)('the same submission delivered to two replicas
   it('creates one link and one deletion request, however many times and wherever it arrives', async () => {
     const [a, b] = replicas as [AppProcess, AppProcess];
     const { view: linkForm } = await a.commandOpeningModal('link');
-    const linkAcks = await Promise.all([a, b, a].map((r) => r.submitView(linkForm, { nft_id: 'nft-twice' })));
+    await Promise.all([a, b, a].map((r) => r.submitView(linkForm, { nft_id: 'nft-twice' })));
     await Promise.all([a.waitForIdle(), b.waitForIdle()]);
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
-    expect(linkAcks.filter((ack) => textOf(ack).includes('already submitted'))).toHaveLength(2);
+    expect(fakes.slack.callsTo('views.update').filter((c) => c.params.view_id === linkForm.id)).toHaveLength(1);
 
     const { view: deletionForm } = await b.commandOpeningModal('delete cus_twice');
     await Promise.all([a, b].map((r) => r.submitView(deletionForm, { [REASON_BLOCK]: 'duplicate delivery' })));
