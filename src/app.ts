@@ -1,5 +1,6 @@
 import { App, HTTPReceiver } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
+import { accessLog } from './observability/access-log.js';
 import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
 import * as deletionApproval from './deletion-approval/register.js';
@@ -10,6 +11,7 @@ import { slackHttpServer } from './http-front/slack-http-server.js';
 import * as home from './home/register.js';
 import * as links from './links/register.js';
 import { boltLogger } from './logging/bolt-logger.js';
+import { slackCallHooks } from './observability/slack-call-hooks.js';
 import { webClientOptions } from './slack-api/web-client-options.js';
 import * as templates from './templates/register.js';
 import * as wallets from './wallets/register.js';
@@ -31,7 +33,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     token: config.slack.botToken,
     logger: boltLogger(deps.logger),
     deferInitialization: true, // main() runs init() to check the token and report a bad one clearly
-    clientOptions: webClientOptions(config.slack.apiUrl, deps.scrub),
+    clientOptions: webClientOptions(config.slack.apiUrl, slackCallHooks(deps)),
     customRoutes: healthRoutes(deps),
   };
   // HTTP mode: Bolt's own receiver, behind a server that screens Slack's endpoint (src/http-front).
@@ -52,6 +54,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });
+  app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 
   const publisher = new HomePublisher({ ...deps, client: app.client, mode: config.mode, mint: deps.mintApi.status });

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   watchProcessErrors(logger);
 
   const work = new WorkBudget(config.maxWorkInFlight);
-  const metrics = createMetrics({ workInFlight: () => work.count });
+  const metrics = createMetrics({
+    workInFlight: () => work.count,
+    deletionRequestsByStatus: () => store.deletionRequests.countByStatus(),
+  });
   let store: Store;
   try {
     store = openStore(config.store, logger, scrub);

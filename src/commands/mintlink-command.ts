@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
-import type { Metrics } from '../metrics/metrics.js';
+import { noteOutcome, noteRequestId } from '../observability/request-context.js';
 import { type CommandRegistry, splitCommandText } from './command-registry.js';
 import { helpSubcommand } from './help-subcommand.js';
 import { unknownSubcommandMessage } from './usage-message.js';
@@ -12,19 +12,16 @@ export const MINTLINK_COMMAND = /^\/mintlink(-[a-z0-9-]+)?$/;
  * Registers `/mintlink` once every capability has registered its subcommands (help lists them all). Busy
  * answers come from the admission middleware before this runs.
  */
-export function registerMintlinkCommand(
-  app: App,
-  registry: CommandRegistry,
-  deps: { logger: Logger; metrics: Metrics },
-): void {
+export function registerMintlinkCommand(app: App, registry: CommandRegistry, deps: { logger: Logger }): void {
   registry.register(helpSubcommand(registry));
   app.command(
     MINTLINK_COMMAND,
     async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
       const { word, rest, args } = splitCommandText(command.text);
       const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
+      noteRequestId(subcommand?.name ?? 'unknown');
       if (!subcommand) {
-        deps.metrics.commandsHandled.inc({ subcommand: 'unknown', outcome: 'rejected' });
+        noteOutcome('invalid_input');
         await ack({ response_type: 'ephemeral', ...unknownSubcommandMessage(registry, command.command, word) });
         return;
       }
@@ -44,10 +41,9 @@ export function registerMintlinkCommand(
           client,
           logger,
         });
-        deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'ok' });
       } catch (error) {
-        deps.metrics.commandsHandled.inc({ subcommand: subcommand.name, outcome: 'error' });
-        logger.error({ err: error, subcommand: subcommand.name, user: command.user_id }, 'subcommand failed');
+        noteOutcome('failed');
+        logger.error({ err: error }, 'subcommand failed');
         const text = `:x: Sorry, \`${command.command} ${subcommand.name}\` failed unexpectedly. Please try again; if it keeps failing, tell the app's operator.`;
         if (!acked) await ack({ response_type: 'ephemeral', text });
         else

@@ -12,11 +12,13 @@ import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
 /** Tells only the person who clicked (ephemerally), and nothing changes. */
 async function tellClicker({ body, respond, client }: Args, ctx: DeletionContext, text: string): Promise<void> {
+  noteOutcome('refused');
   await respondSafely(
     respond,
     { response_type: 'ephemeral', replace_original: false, text },

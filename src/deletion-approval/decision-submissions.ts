@@ -17,6 +17,7 @@ import {
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { publishAndNotify } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -46,10 +47,14 @@ async function decide(
       { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
       'decision view came back with metadata the app did not sign; nothing decided',
     );
+    noteOutcome('refused');
     await ack({ response_action: 'update', view: changedFormView(decision.title) });
     return undefined;
   }
-  const tell = (text: string) => ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
+  const tell = (text: string) => {
+    noteOutcome('refused');
+    return ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
+  };
   const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId, { final: true });
   if (refusal) {
     await tell(`:no_entry: ${refusal}`);
@@ -82,6 +87,7 @@ export function handleRejectSubmission(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const note = textValue(args.view.state.values, REJECT_REASON_BLOCK);
     if (note !== undefined && note.length > MAX_REJECT_REASON_LENGTH) {
+      noteOutcome('invalid_input');
       await args.ack({
         response_action: 'errors',
         errors: {

@@ -11,6 +11,7 @@ import { postThreadMessages } from './thread-messages.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -24,6 +25,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const settings = ctx.settings;
     if (!settings) {
+      noteOutcome('refused');
       await ack({
         response_action: 'update',
         view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)),
@@ -34,6 +36,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
     if (!checked.ok) {
+      noteOutcome('invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }

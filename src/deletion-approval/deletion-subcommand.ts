@@ -4,6 +4,7 @@ import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import type { DeletionContext } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { notConfiguredText } from './deletion-settings.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 /** `/mintlink delete [customerIds...]` (also `delete-customers`): the request form, prefilled. */
 export function deletionSubcommand(ctx: DeletionContext): Subcommand {
@@ -14,6 +15,7 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
     run: async ({ ack, command, rest, client, respond, logger }) => {
       if (!ctx.settings) {
+        noteOutcome('refused');
         await ack({ response_type: 'ephemeral', text: notConfiguredText(ctx.missingSettings) });
         return;
       }

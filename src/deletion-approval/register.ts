@@ -2,6 +2,7 @@ import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction }
 import { WebClient } from '@slack/web-api';
 import type { CapabilityDeps } from '../deps.js';
 import { boltLogger } from '../logging/bolt-logger.js';
+import { slackCallHooks } from '../observability/slack-call-hooks.js';
 import { patientWebClientOptions } from '../slack-api/web-client-options.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
@@ -38,7 +39,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     logger,
     client: app.client,
     patientClient: new WebClient(deps.config.slack.botToken, {
-      ...patientWebClientOptions(deps.config.slack.apiUrl, deps.scrub),
+      ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
       logger: boltLogger(logger),
     }),
     settings: configured.ok ? configured.settings : undefined,

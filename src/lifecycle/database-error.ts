@@ -120,3 +120,29 @@ function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+const DATABASE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  '57P01',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/** An error that comes from the database being away (rather than from a bug). */
+export function isDatabaseError(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; message?: string; constructor?: { name?: string } };
+  if (e?.code && DATABASE_ERROR_CODES.has(e.code)) return true;
+  if (e?.constructor?.name === 'DatabaseError' || e?.name === 'SqliteError') return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e?.message ?? '',
+  );
+}

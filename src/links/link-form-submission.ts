@@ -7,6 +7,7 @@ import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { linkUrls } from './link-url.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -20,6 +21,7 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());
     if (!checked.ok) {
+      noteOutcome('invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { isDatabaseError } from '../lifecycle/database-error.js';
 
 /**
  * An error that is an expected answer rather than a bug (the Mint service refusing or timing out, say) says so
@@ -9,10 +10,38 @@ export interface ExpectedFailure {
   readonly logStack: false;
 }
 
+/**
+ * Expected failures are one line with their code, without a stack: the Mint service's answers, Slack's
+ * (`invalid_trigger_id`, a rate limit, a refused post), and the database being away. Bugs keep their stack.
+ */
 export function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
+  const slack = slackFailure(error);
+  if (slack) return slack;
+  if (isDatabaseError(error)) return { type: error.name, message: error.message, code: codeOf(error) };
   if ((error as Partial<ExpectedFailure>).logStack !== false) return pino.stdSerializers.err(error);
   // Not pino's serializer: it formats the stack even to drop it, and formatting is the expensive part.
   const { logStack: _logStack, name: _name, ...fields } = { ...error } as Record<string, unknown>; // name: the type
   return { type: error.name, message: error.message, ...fields };
+}
+
+/** The Slack SDK's and Bolt's errors carry a `slack_...` code (and Slack's own error in `data.error`). */
+function slackFailure(error: Error): Record<string, unknown> | undefined {
+  const code = codeOf(error);
+  if (!code?.startsWith('slack_')) return undefined;
+  const data = (error as { data?: { error?: unknown } }).data;
+  const slackError = typeof data?.error === 'string' ? data.error : undefined;
+  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  return {
+    type: error.name,
+    message: error.message,
+    code,
+    ...(slackError ? { slackError } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+  };
+}
+
+function codeOf(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }

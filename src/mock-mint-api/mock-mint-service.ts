@@ -132,10 +132,11 @@ export class MockMintService {
     };
     this.requests.push(recorded);
 
+    // A failure belongs to the request that arrives next, not to whichever wakes first from the latency.
+    const failure = route ? this.takeFailure(route) : undefined;
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     if (!route) return send(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
 
-    const failure = this.takeFailure(route);
     if (failure?.mode === 'hang') return; // never answers; close() ends it
     if (failure?.mode === 'drop') {
       req.socket.destroy();

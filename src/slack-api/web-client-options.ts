@@ -1,6 +1,12 @@
 import type { WebClientOptions } from '@slack/web-api';
 import type { Scrubber } from '../logging/secret-scrubber.js';
 
+/** What the app's Slack calls go through: its secret scrubber, and a counter of calls by method and error. */
+export interface SlackCallHooks {
+  scrub: Scrubber;
+  count?: (method: string, error: string) => void;
+}
+
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
 export const SLACK_CALL_DEADLINE_MS = 10_000;
 
@@ -9,40 +15,78 @@ export const SLACK_CALL_DEADLINE_MS = 10_000;
  * for about 30 minutes; a user waiting on a button cannot wait that long, and a silent Slack must not hold
  * work (and memory) for that long either: calls fail fast and the caller tells the user.
  */
-export function webClientOptions(slackApiUrl: string, scrub: Scrubber): WebClientOptions {
+export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): WebClientOptions {
   return {
     slackApiUrl,
     timeout: SLACK_CALL_DEADLINE_MS,
-    fetch: slackFetch(SLACK_CALL_DEADLINE_MS, scrub),
+    fetch: slackFetch(SLACK_CALL_DEADLINE_MS, slackApiUrl, hooks),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true },
   };
 }
 
 /**
- * The built-in fetch every call to Slack goes through (the Web API client's and Bolt's respond()), with two
- * additions:
+ * The built-in fetch every call to Slack goes through (the Web API client's and Bolt's respond()), with:
  * - the app's secret scrubber over every text body: the one choke point between the app and Slack, so a
  *   secret echoed by the Mint service or by Slack itself never reaches a message, a modal or a Home tab;
  * - a deadline on calls that bring none: respond() posts to response_urls with no time limit, so a host that
- *   never answers would hold the work (and its place in the work budget) for ever.
+ *   never answers would hold the work (and its place in the work budget) for ever;
+ * - a count of every call by Web API method (or `response_url`) and Slack's error code.
  */
-export function slackFetch(deadlineMs: number, scrub: Scrubber): typeof fetch {
-  return (input, init) =>
-    fetch(input, {
-      ...init,
-      ...(typeof init?.body === 'string' ? { body: scrub(init.body) } : {}),
-      signal: init?.signal ?? AbortSignal.timeout(deadlineMs),
-    });
+export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: SlackCallHooks): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = url.startsWith(slackApiUrl)
+      ? url.slice(slackApiUrl.length).split('?')[0] || 'unknown'
+      : 'response_url';
+    try {
+      const response = await fetch(input, {
+        ...init,
+        ...(typeof init?.body === 'string' ? { body: hooks.scrub(init.body) } : {}),
+        signal: init?.signal ?? AbortSignal.timeout(deadlineMs),
+      });
+      if (hooks.count) countAnswer(response, method, hooks.count);
+      return response;
+    } catch (error) {
+      hooks.count?.(method, error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'network');
+      throw error;
+    }
+  };
+}
+
+/** The Web API says ok:false in a 200 body; a response_url says it with the status. */
+function countAnswer(response: Response, method: string, count: (method: string, error: string) => void): void {
+  if (method === 'response_url' || !response.ok) {
+    count(method, response.ok ? 'ok' : `http_${response.status}`);
+    return;
+  }
+  response
+    .clone()
+    .json()
+    .then(
+      (body: unknown) => {
+        const answer = typeof body === 'object' && body !== null ? body : {};
+        count(
+          method,
+          'ok' in answer && answer.ok === true ? 'ok' : slackErrorCode('error' in answer ? answer.error : undefined),
+        );
+      },
+      () => count(method, 'unreadable'),
+    );
+}
+
+/** Slack's error codes are snake_case words; anything else (it would be a label value) is "other". */
+function slackErrorCode(error: unknown): string {
+  return typeof error === 'string' && /^[a-z_]{1,60}$/.test(error) ? error : 'other';
 }
 
 /**
  * For background posts nobody waits on (a long list in a thread): Slack's rate limits are waited out by the
  * SDK itself (it pauses for Retry-After and tries again), a few times.
  */
-export function patientWebClientOptions(slackApiUrl: string, scrub: Scrubber): WebClientOptions {
+export function patientWebClientOptions(slackApiUrl: string, hooks: SlackCallHooks): WebClientOptions {
   return {
-    ...webClientOptions(slackApiUrl, scrub),
+    ...webClientOptions(slackApiUrl, hooks),
     rejectRateLimitedCalls: false,
     retryConfig: { retries: 3, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, maxRetryTime: 60_000 },
   };

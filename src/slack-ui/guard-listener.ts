@@ -9,32 +9,8 @@ import type { Logger } from '../logging/create-logger.js';
 import { noticeModal } from './notice-modal.js';
 import { tellUser } from './respond-safely.js';
 import { updateModal } from './update-modal.js';
-
-const DATABASE_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'SQLITE_BUSY',
-  'SQLITE_IOERR',
-  '57P01',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-]);
-
-/** An error that comes from the database being away (rather than from a bug). */
-export function isDatabaseError(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; message?: string; constructor?: { name?: string } };
-  if (e?.code && DATABASE_ERROR_CODES.has(e.code)) return true;
-  if (e?.constructor?.name === 'DatabaseError' || e?.name === 'SqliteError') return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-    e?.message ?? '',
-  );
-}
+import { noteOutcome } from '../observability/request-context.js';
+import { isDatabaseError } from '../lifecycle/database-error.js';
 
 /** What the user is told when a listener fails unexpectedly. */
 export function unexpectedFailureText(error: unknown): string {
@@ -63,6 +39,7 @@ export function guardAction<A extends ActionArgs>(
     try {
       await handler({ ...args, ack });
     } catch (error) {
+      noteOutcome('failed');
       logger.error({ err: error, action: args.action.type }, 'button handler failed');
       if (!acked) await args.ack().catch(() => undefined);
       const text = unexpectedFailureText(error);
@@ -94,6 +71,7 @@ export function guardView<A extends ViewArgs>(
     try {
       await handler({ ...args, ack });
     } catch (error) {
+      noteOutcome('failed');
       logger.error({ err: error, callbackId: args.view.callback_id }, 'modal submission failed');
       const view = noticeModal(title, unexpectedFailureText(error));
       if (!acked) await args.ack({ response_action: 'update', view }).catch(() => undefined);

@@ -3,6 +3,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
 import { slackErrorText } from './slack-error-text.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 /**
  * Opens a modal with a trigger_id; call it first, before any other I/O: triggers expire 3 s after Slack
@@ -18,6 +19,7 @@ export async function openModal(
     await client.views.open({ trigger_id: triggerId, view });
     return true;
   } catch (error) {
+    noteOutcome('upstream_error');
     context.logger.warn({ err: error }, 'could not open the modal');
     const text = `:x: The form could not be opened: ${slackErrorText(error)}`;
     await context

@@ -241,6 +241,16 @@ export class DeletionRequests {
     return rows.map(toRequest);
   }
 
+  /** How many requests are in each status (for /metrics). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
   async count(filter: RequestFilter = {}): Promise<number> {
     let query = this.db.selectFrom('deletion_requests').select((eb) => eb.fn.countAll<string | number>().as('n'));
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);

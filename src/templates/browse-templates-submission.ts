@@ -8,6 +8,7 @@ import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-t
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
 
@@ -17,11 +18,13 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);
     if (!checked.ok) {
+      noteOutcome('invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
     const target = body.response_urls?.[0];
     if (!respond || !target) {
+      noteOutcome('invalid_input');
       await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
       return;
     }

@@ -6,6 +6,7 @@ import { mintErrorText } from '../slack-ui/mint-error-text.js';
 import { inlineCode } from '../slack-ui/mrkdwn.js';
 import type { PageState } from './page-state.js';
 import { templatePageMessage } from './template-page-message.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 export type LoadedPage = { ok: true; message: MessageContent } | { ok: false; reason: string };
 
@@ -28,6 +29,8 @@ export async function loadTemplatePage(
   } catch (error) {
     if (!(error instanceof MintApiError)) throw error;
     deps.logger.warn({ err: error, contractId: state.contractId }, 'could not list templates');
+    // An unknown contract is the asker's mistake; anything else is the service's.
+    noteOutcome(error.kind === 'not_found' ? 'invalid_input' : 'upstream_error');
     if (error.kind === 'not_found') {
       return {
         ok: false,

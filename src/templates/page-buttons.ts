@@ -6,6 +6,7 @@ import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
 import { loadingMessage } from './template-page-message.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -21,6 +22,7 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
     const recipient = { client, channelId: body.channel?.id, userId: body.user.id, logger };
     const state = decodePageState(action.value);
     if (!state) {
+      noteOutcome('invalid_input');
       await respondSafely(
         respond,
         {

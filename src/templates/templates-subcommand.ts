@@ -4,6 +4,7 @@ import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { TEMPLATES_USAGE, parseTemplatesArgs } from './templates-args.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 /**
  * `/mintlink templates <contractId> [limit] [asc|desc]`: bad input is answered at once (no call); otherwise
@@ -18,6 +19,7 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
     run: async ({ ack, args, command, respond, client, logger }) => {
       const parsed = parseTemplatesArgs(args, command.command);
       if (!parsed.ok) {
+        noteOutcome('invalid_input');
         // The problem is mrkdwn in which the user's words are already escaped.
         await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}` });
         return;

@@ -6,6 +6,7 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import { noteOutcome } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -15,6 +16,7 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);
     if (!checked.ok) {
+      noteOutcome('invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }

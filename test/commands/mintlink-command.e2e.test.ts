@@ -51,7 +51,7 @@ describe.each(['http', 'socket'] as const)('/mintlink in %s mode', (mode) => {
     expect(await ready.json()).toEqual({ status: 'ready' });
     await running.app.command('help');
     const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
-    expect(metrics).toMatch(/mintlink_commands_handled_total\{subcommand="help",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/mintlink_requests_total\{kind="command",id="help",outcome="ok"\} [1-9]/);
     expect(metrics).toContain('# TYPE mintlink_mint_api_call_duration_seconds histogram');
   });
 
@@ -89,7 +89,7 @@ describe('/mintlink request signatures (HTTP mode)', () => {
     expect(fakes.slack.calls).toEqual([]);
     expect(fakes.slack.responsesTo(fields.response_url ?? '')).toEqual([]);
     const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
-    expect(metrics).not.toMatch(/mintlink_commands_handled_total\{subcommand="help"/);
+    expect(metrics).not.toMatch(/mintlink_requests_total\{kind="command"/);
   });
 
   it('accepts the same request correctly signed', async () => {

@@ -29,8 +29,9 @@ export function startArguments(): string[] {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts: { start: string };
   };
-  const [node, ...args] = packageJson.scripts.start.split(/\s+/);
-  if (node !== 'node') throw new Error('the start script must be `node ...`');
+  // `exec node ...`: the shell npm runs the script in gives its place to node, which then gets the signals.
+  const [node, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
+  if (node !== 'node') throw new Error('the start script must be `[exec] node ...`');
   return args.map((arg) => (arg.startsWith('dist/') ? fileURLToPath(new URL(`../../${arg}`, import.meta.url)) : arg));
 }
 
