@@ -53,7 +53,11 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.exit(0);
 }
 
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined, fallback: string) =>
+  (value ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const CONCURRENCIES = list(process.env.BENCH_CONCURRENCIES, '1,10,50').map(Number);
 const FIXED_RATES = list(process.env.BENCH_RATES, '100,500').map(Number);
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 400);
@@ -69,7 +73,14 @@ const RESULTS_MAX_MS = 15_000;
 /** Slack gives up on an ack after 3 s; the load generator after this (counted as an error). */
 const ACK_TIMEOUT_MS = 10_000;
 
-const TARGETS = { tolerance: 1.1, bareRatioAt100: 1.5, slowestAckMs: 1_000, rssMb: 150, floodRssMb: 300, startMs: 1_000 };
+const TARGETS = {
+  tolerance: 1.1,
+  bareRatioAt100: 1.5,
+  slowestAckMs: 1_000,
+  rssMb: 150,
+  floodRssMb: 300,
+  startMs: 1_000,
+};
 
 const SCENARIOS = {
   templates: { text: `templates ${DEMO_CONTRACT_ID} 10`, result: 'in_channel' },
@@ -107,7 +118,9 @@ interface Stats {
   cpu: { target: number; fixtures: number; loadgen: number };
 }
 
-type Load = { kind: 'closed'; concurrency: number; commands: number } | { kind: 'rate'; rate: number; durationMs: number };
+type Load =
+  | { kind: 'closed'; concurrency: number; commands: number }
+  | { kind: 'rate'; rate: number; durationMs: number };
 
 interface Fixtures {
   slackUrl: string;
@@ -141,13 +154,17 @@ function rssMb(pid: number | undefined): number {
 const wallClock = (performanceNow: number) => performance.timeOrigin + performanceNow;
 
 async function main(): Promise<void> {
-  const fixturesProcess = spawn(process.execPath, ['--import', 'tsx', here('./fixtures.ts')], { env: { ...process.env, MINT_LATENCY_MS: String(MINT_LATENCY_MS) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const fixturesProcess = spawn(process.execPath, ['--import', 'tsx', here('./fixtures.ts')], {
+    env: { ...process.env, MINT_LATENCY_MS: String(MINT_LATENCY_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   fixtures = JSON.parse(await firstLine(fixturesProcess)) as Fixtures;
   fixturesPid = fixturesProcess.pid ?? 0;
   process.once('exit', () => fixturesProcess.kill('SIGKILL')); // no fixtures left behind if the benchmark fails
   clockOffsetMs = await measureClockOffset();
   const mint = {
-    behaviour: (body: unknown) => fetch(`${fixtures.mintUrl}/__mock/behaviour`, { method: 'POST', body: JSON.stringify(body) }),
+    behaviour: (body: unknown) =>
+      fetch(`${fixtures.mintUrl}/__mock/behaviour`, { method: 'POST', body: JSON.stringify(body) }),
     reset: () => fetch(`${fixtures.mintUrl}/__mock/reset`, { method: 'POST' }),
   };
 
@@ -175,9 +192,11 @@ async function main(): Promise<void> {
   const verdicts: string[] = [];
   let slowestAppAck = 0;
   const scenarios = list(process.env.BENCH_SCENARIOS, 'templates,modal open') as Scenario[];
-  for (const s of scenarios) if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s}: one of ${Object.keys(SCENARIOS).join(', ')}`);
-  const progress = (text: string) => process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(0)} s] ${text}\n`);
+  for (const s of scenarios)
+    if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s}: one of ${Object.keys(SCENARIOS).join(', ')}`);
   const benchStarted = performance.now();
+  const progress = (text: string) =>
+    process.stderr.write(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(0)} s] ${text}\n`);
 
   /** Runs ROUNDS rounds per target in alternating order and compares the three. */
   const cell = async (scenario: Scenario, load: Load, label: string) => {
@@ -187,27 +206,49 @@ async function main(): Promise<void> {
     }
     progress(`${label} done`);
     if (process.env.BENCH_CPU) {
-      process.stdout.write(`${label} cpu ms per command: ${targets.map((t) => `${t.name}: ${cpuPerCommandAll(totals[t.name])}`).join('; ')}\n`);
+      process.stdout.write(
+        `${label} cpu ms per command: ${targets.map((t) => `${t.name}: ${cpuPerCommandAll(totals[t.name])}`).join('; ')}\n`,
+      );
     }
     const s = { app: summary(totals.app), peer: summary(totals.peer), bare: summary(totals.bare) };
     if (SCENARIOS[scenario].result) {
-      verdicts.push(check(`${label}: app delivered ${totals.app.delivered}/${totals.app.expected} >= peer ${totals.peer.delivered}/${totals.peer.expected}`, totals.app.delivered >= totals.peer.delivered));
-      verdicts.push(check(`${label}: app time to result p99 ${fmt(s.app.resultP99)} ms <= peer ${fmt(s.peer.resultP99)} ms x${TARGETS.tolerance}`, s.app.resultP99 <= s.peer.resultP99 * TARGETS.tolerance));
+      verdicts.push(
+        check(
+          `${label}: app delivered ${totals.app.delivered}/${totals.app.expected} >= peer ${totals.peer.delivered}/${totals.peer.expected}`,
+          totals.app.delivered >= totals.peer.delivered,
+        ),
+      );
+      verdicts.push(
+        check(
+          `${label}: app time to result p99 ${fmt(s.app.resultP99)} ms <= peer ${fmt(s.peer.resultP99)} ms x${TARGETS.tolerance}`,
+          s.app.resultP99 <= s.peer.resultP99 * TARGETS.tolerance,
+        ),
+      );
     }
-    verdicts.push(check(`${label}: app ack p99 ${fmt(s.app.p99)} ms <= peer ${fmt(s.peer.p99)} ms x${TARGETS.tolerance}`, s.app.p99 <= s.peer.p99 * TARGETS.tolerance));
+    verdicts.push(
+      check(
+        `${label}: app ack p99 ${fmt(s.app.p99)} ms <= peer ${fmt(s.peer.p99)} ms x${TARGETS.tolerance}`,
+        s.app.p99 <= s.peer.p99 * TARGETS.tolerance,
+      ),
+    );
     return { totals, s };
   };
 
   // Warm-up, not counted: each target once per scenario.
   for (const scenario of scenarios) {
-    for (const target of targets) await runRound(target, scenario, { kind: 'closed', concurrency: 10, commands: Math.min(100, COMMANDS) });
+    for (const target of targets)
+      await runRound(target, scenario, { kind: 'closed', concurrency: 10, commands: Math.min(100, COMMANDS) });
   }
   progress('warm-up done');
 
   const closedRows: string[] = [];
   for (const scenario of scenarios) {
     for (const concurrency of CONCURRENCIES) {
-      const { totals, s } = await cell(scenario, { kind: 'closed', concurrency, commands: COMMANDS }, `${scenario} C=${concurrency}`);
+      const { totals, s } = await cell(
+        scenario,
+        { kind: 'closed', concurrency, commands: COMMANDS },
+        `${scenario} C=${concurrency}`,
+      );
       slowestAppAck = Math.max(slowestAppAck, s.app.max);
       closedRows.push(
         `| ${scenario} | ${concurrency} | ${acks(s.app)} | ${acks(s.peer)} | ${acks(s.bare)} | ${s.app.rate.toFixed(0)} / ${s.peer.rate.toFixed(0)} / ${s.bare.rate.toFixed(0)} | ${work(scenario, totals)} | ${results(scenario, s.app)} | ${results(scenario, s.peer)} | ${perTarget(totals, cpuPerCommand)} | ${perTarget(totals, (t) => t.rssMb.toFixed(0))} | ${totals.app.busy} | ${perTarget(totals, (t) => String(t.errors))} |`,
@@ -221,24 +262,34 @@ async function main(): Promise<void> {
       const label = `${scenario} at ${rate}/s`;
       const { totals, s } = await cell(scenario, { kind: 'rate', rate, durationMs: ROUND_MS }, label);
       if (rate === 100) {
-        verdicts.push(check(`${label}: app ack p99 ${fmt(s.app.p99)} ms <= bare ${fmt(s.bare.p99)} ms x${TARGETS.bareRatioAt100}`, s.app.p99 <= s.bare.p99 * TARGETS.bareRatioAt100));
+        verdicts.push(
+          check(
+            `${label}: app ack p99 ${fmt(s.app.p99)} ms <= bare ${fmt(s.bare.p99)} ms x${TARGETS.bareRatioAt100}`,
+            s.app.p99 <= s.bare.p99 * TARGETS.bareRatioAt100,
+          ),
+        );
       }
       rateRows.push(
-        `| ${scenario} | ${rate} | ${acks(s.app)} | ${acks(s.peer)} | ${acks(s.bare)} | ${work(scenario, totals)} | ${results(scenario, s.app)} | ${results(scenario, s.peer)} | ${perTarget(totals, cpuPerCommand)} | ${perTarget(totals, (t) => t.rssMb.toFixed(0))} | ${totals.app.busy} | ${perTarget(totals, (t) => String(t.errors))} |`,
+        `| ${scenario} | ${rate} | ${acks(s.app)} | ${acks(s.peer)} | ${acks(s.bare)} | ${s.app.rate.toFixed(0)} / ${s.peer.rate.toFixed(0)} / ${s.bare.rate.toFixed(0)} | ${work(scenario, totals)} | ${results(scenario, s.app)} | ${results(scenario, s.peer)} | ${perTarget(totals, cpuPerCommand)} | ${perTarget(totals, (t) => t.rssMb.toFixed(0))} | ${totals.app.busy} | ${perTarget(totals, (t) => String(t.errors))} |`,
       );
     }
   }
 
   // The Mint service hanging: acks must not wait for it.
   await mint.behaviour({ fail: { route: 'list_templates', mode: 'hang', times: 1_000_000 } });
-  const hanging = summary(await runRound(app, 'templates', { kind: 'closed', concurrency: 10, commands: COMMANDS }, { awaitResults: false }));
+  const hanging = summary(
+    await runRound(app, 'templates', { kind: 'closed', concurrency: 10, commands: COMMANDS }, { awaitResults: false }),
+  );
   await mint.reset();
   slowestAppAck = Math.max(slowestAppAck, hanging.max);
   progress('Mint hanging done');
 
   const rssAfterLoad = { app: rssMb(app.child.pid), peer: rssMb(peer.child.pid), bare: rssMb(bare.child.pid) };
   if (process.env.BENCH_CPU) {
-    const metrics = await fetch(`${app.base}/metrics`).then((r) => r.text(), () => '');
+    const metrics = await fetch(`${app.base}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    );
     const heap = metrics.split('\n').filter((l) => /^nodejs_(heap_size|heap_space_size_used|external_memory)/.test(l));
     process.stdout.write(`app memory after load:\n${heap.join('\n')}\n`);
   }
@@ -250,35 +301,72 @@ async function main(): Promise<void> {
     rssSettled = { app: rssMb(app.child.pid), peer: rssMb(peer.child.pid), bare: rssMb(bare.child.pid) };
     flood = await runFlood(app);
     progress('flood done');
-    verdicts.push(check(`flood: app still up (exit code ${app.child.exitCode ?? 'none'}, GET /healthz ${flood.healthz}, help ${flood.help})`, flood.up));
-    verdicts.push(check(`flood: app resident memory peak ${flood.peakMb.toFixed(0)} MB during, ${flood.afterMb.toFixed(0)} MB after < ${TARGETS.floodRssMb} MB`, Math.max(flood.peakMb, flood.afterPeakMb) < TARGETS.floodRssMb));
+    verdicts.push(
+      check(
+        `flood: app still up (${flood.exited ?? 'running'}, GET /healthz ${flood.healthz}, help ${flood.help})`,
+        flood.up,
+      ),
+    );
+    const peak = Math.max(flood.peakMb, flood.afterPeakMb);
+    verdicts.push(
+      flood.exited
+        ? check(
+            `flood: app resident memory < ${TARGETS.floodRssMb} MB: the app died during the flood (${flood.exited}; peak ${peak.toFixed(0)} MB until then)`,
+            false,
+          )
+        : check(
+            `flood: app resident memory peak ${flood.peakMb.toFixed(0)} MB during, ${flood.afterPeakMb.toFixed(0)} MB after < ${TARGETS.floodRssMb} MB`,
+            peak < TARGETS.floodRssMb,
+          ),
+    );
   }
 
-  verdicts.push(check(`slowest app ack ${fmt(slowestAppAck)} ms < ${TARGETS.slowestAckMs} ms (closed-loop rounds with Mint taking 1 s, and Mint hanging: p99 ${fmt(hanging.p99)} ms)`, slowestAppAck < TARGETS.slowestAckMs));
-  verdicts.push(check(`app resident memory after load ${rssAfterLoad.app.toFixed(0)} MB < ${TARGETS.rssMb} MB`, rssAfterLoad.app < TARGETS.rssMb));
-  verdicts.push(check(`app start to ready ${startMs.toFixed(0)} ms < ${TARGETS.startMs} ms (SQLite)`, startMs < TARGETS.startMs));
+  verdicts.push(
+    check(
+      `slowest app ack ${fmt(slowestAppAck)} ms < ${TARGETS.slowestAckMs} ms (closed-loop rounds with Mint taking 1 s, and Mint hanging: p99 ${fmt(hanging.p99)} ms)`,
+      slowestAppAck < TARGETS.slowestAckMs,
+    ),
+  );
+  verdicts.push(
+    check(
+      `app resident memory after load ${rssAfterLoad.app.toFixed(0)} MB < ${TARGETS.rssMb} MB`,
+      rssAfterLoad.app < TARGETS.rssMb,
+    ),
+  );
+  verdicts.push(
+    check(`app start to ready ${startMs.toFixed(0)} ms < ${TARGETS.startMs} ms (SQLite)`, startMs < TARGETS.startMs),
+  );
 
   const header = (first: string) =>
-    `| scenario | ${first} | app ack p50 / p95 / p99 (ms) | peer ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) |${first === 'C' ? ' acks/s app / peer / bare |' : ''} work delivered app / peer | app to result p50 / p99 (ms) | peer to result p50 / p99 (ms) | CPU ms per command app / peer / bare | RSS after (MB) app / peer / bare | app "busy" | errors app / peer / bare |`;
-  const rule = (first: string) => `|${'---|'.repeat(first === 'C' ? 13 : 12)}`;
-  const mb = (r: Record<TargetName, number>) => `app ${r.app.toFixed(0)} MB, peer ${r.peer.toFixed(0)} MB, bare ${r.bare.toFixed(0)} MB`;
+    `| scenario | ${first} | app ack p50 / p95 / p99 (ms) | peer ack p50 / p95 / p99 (ms) | bare ack p50 / p95 / p99 (ms) | acks/s app / peer / bare | work delivered app / peer | app to result p50 / p99 (ms) | peer to result p50 / p99 (ms) | CPU ms per command app / peer / bare | RSS after (MB) app / peer / bare | app "busy" | errors app / peer / bare |`;
+  const rule = `|${'---|'.repeat(13)}`;
+  const mb = (r: Record<TargetName, number>) =>
+    `app ${r.app.toFixed(0)} MB, peer ${r.peer.toFixed(0)} MB, bare ${r.bare.toFixed(0)} MB`;
   const report = [
     `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, Mint latency ${MINT_LATENCY_MS} ms, ${ROUNDS} rounds per target and row in alternating order; closed loop ${COMMANDS} commands per round, fixed rates ${ROUND_MS} ms per round.`,
     `app = Mintlink (npm start); peer = plain Bolt app, same flows, SDK defaults (test/bench/peer-bolt-app.mjs); bare = Bolt app that only acks (the limit).`,
     `Work delivered: modals opened (views.open received by Slack) or pages posted (in_channel posts received), of the commands sent. Time to result: from when the command was sent (fixed rates: when it was due) to when Slack received its views.open / page, over the results delivered (a result not there ${QUIET_MS / 1000} s after the last arrival, at most ${RESULTS_MAX_MS / 1000} s after the last ack, counts as not delivered). CPU: the target process's, per command sent, result delivery included. RSS after: the target's resident memory after its rounds of the row (the highest). App "busy": acks saying so. (The fake Slack's clock differs from the load generator's by ${clockOffsetMs.toFixed(2)} ms; corrected.)`,
     '',
-    'Closed loop (C senders, each sending its next command as soon as the last was acknowledged):',
-    '',
-    header('C'),
-    rule('C'),
-    ...closedRows,
-    '',
-    'At fixed rates (open loop: commands sent on schedule whatever the answers; latency from when each was due):',
-    '',
-    header('commands/s'),
-    rule('commands/s'),
-    ...rateRows,
-    '',
+    ...(closedRows.length > 0
+      ? [
+          'Closed loop (C senders, each sending its next command as soon as the last was acknowledged):',
+          '',
+          header('C'),
+          rule,
+          ...closedRows,
+          '',
+        ]
+      : []),
+    ...(rateRows.length > 0
+      ? [
+          'At fixed rates (open loop: commands sent on schedule whatever the answers; latency from when each was due):',
+          '',
+          header('commands/s'),
+          rule,
+          ...rateRows,
+          '',
+        ]
+      : []),
     `Resident memory after the load (Mint hanging round included): ${mb(rssAfterLoad)}${rssSettled ? `; once the hung Mint calls ended: ${mb(rssSettled)}` : ''}.`,
     `App start to ready (SQLite): ${startMs.toFixed(0)} ms. Acks while the Mint service hangs (${COMMANDS} commands, C=10): p50 ${fmt(hanging.p50)}, p99 ${fmt(hanging.p99)}, max ${fmt(hanging.max)} ms; ${hanging.errors} errors.`,
     ...(flood ? ['', floodParagraph(flood)] : []),
@@ -295,12 +383,23 @@ async function main(): Promise<void> {
   process.exit(verdicts.some((v) => v.startsWith('FAIL')) ? 1 : 0);
 }
 
-async function startTarget(name: TargetName, args: string[], cwd: string, env: Record<string, string>): Promise<{ target: Target; startMs: number }> {
+async function startTarget(
+  name: TargetName,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ target: Target; startMs: number }> {
   const port = await freePort();
   const started = performance.now();
   // BENCH_PROFILE=1 writes a CPU profile of each target to the working directory when it stops.
-  const flags = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...flags, ...args], { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const flags = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...flags, ...args], {
+    cwd,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   process.once('exit', () => child.kill('SIGKILL')); // no process left behind if the benchmark fails
   const base = `http://127.0.0.1:${port}`;
   // Ready: the app answers /readyz 200 (database migrated); the Bolt apps answer anything on their port.
@@ -337,7 +436,13 @@ async function runRound(target: Target, scenario: Scenario, load: Load, { awaitR
   const before = { target: cpuMs(target.child.pid ?? 0), fixtures: cpuMs(fixturesPid), loadgen: cpuMs(process.pid) };
   const send = async (since: number) => {
     const fields = slashCommand(slack, SCENARIOS[scenario].text);
-    if (tracked) sentAt.set(resultKind === 'views.open' ? (fields.trigger_id ?? '') : (fields.response_url ?? '').slice((fields.response_url ?? '').lastIndexOf('/') + 1), wallClock(since));
+    if (tracked)
+      sentAt.set(
+        resultKind === 'views.open'
+          ? (fields.trigger_id ?? '')
+          : (fields.response_url ?? '').slice((fields.response_url ?? '').lastIndexOf('/') + 1),
+        wallClock(since),
+      );
     await sendSigned(target, formBody(fields), since, stats);
   };
 
@@ -379,10 +484,20 @@ async function runRound(target: Target, scenario: Scenario, load: Load, { awaitR
 
 /** A signed POST to /slack/events; records the ack latency (from `since`), errors and "busy" answers. */
 async function sendSigned(target: Target, body: string, since: number, stats: Stats): Promise<number | 'error'> {
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, TEST_SIGNING_SECRET) };
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...slackSignatureHeaders(body, TEST_SIGNING_SECRET),
+  };
   let status: number | 'error' = 'error';
   try {
-    const res = await target.pool.request({ method: 'POST', path: '/slack/events', headers, body, headersTimeout: ACK_TIMEOUT_MS, bodyTimeout: ACK_TIMEOUT_MS });
+    const res = await target.pool.request({
+      method: 'POST',
+      path: '/slack/events',
+      headers,
+      body,
+      headersTimeout: ACK_TIMEOUT_MS,
+      bodyTimeout: ACK_TIMEOUT_MS,
+    });
     const text = await res.body.text();
     status = res.statusCode;
     if (res.statusCode !== 200) stats.errors += 1;
@@ -440,10 +555,15 @@ async function measureClockOffset(): Promise<number> {
     await clearArrivals();
     // A views.open noted by the fake carries the fixtures' time: send one and read it back.
     const sent = performance.now();
-    await fetch(`${fixtures.apiUrl}views.open`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${fixtures.botToken}` }, body: `trigger_id=clock.${i}&view=%7B%7D` });
+    await fetch(`${fixtures.apiUrl}views.open`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${fixtures.botToken}` },
+      body: `trigger_id=clock.${i}&view=%7B%7D`,
+    });
     const received = performance.now();
     const at = (await arrivalsSince(0)).arrivals.find(([, id]) => id === `clock.${i}`)?.[2];
-    if (at !== undefined && received - sent < best.rtt) best = { rtt: received - sent, offset: at - wallClock((sent + received) / 2) };
+    if (at !== undefined && received - sent < best.rtt)
+      best = { rtt: received - sent, offset: at - wallClock((sent + received) / 2) };
   }
   await clearArrivals();
   return best.offset;
@@ -459,6 +579,8 @@ interface FloodResult {
   peakMb: number;
   afterMb: number;
   afterPeakMb: number;
+  /** How the app ended, when it did. */
+  exited: string | undefined;
   reachedSlack: number;
   heldOpen: number;
   healthz: number | string;
@@ -478,18 +600,38 @@ async function runFlood(app: Target): Promise<FloodResult> {
     ts: '1700000000.000100',
     blocks: [
       { type: 'header', block_id: 'header', text: { type: 'plain_text', text: `Templates of ${DEMO_CONTRACT_ID}` } },
-      ...Array.from({ length: 10 }, (_, i) => ({ type: 'section', block_id: `t${i}`, text: { type: 'mrkdwn', text: `*Genesis Pass #${String(123 - i).padStart(3, '0')}*\nDemo template of the Genesis collection: a membership pass minted on demand.` } })),
+      ...Array.from({ length: 10 }, (_, i) => ({
+        type: 'section',
+        block_id: `t${i}`,
+        text: {
+          type: 'mrkdwn',
+          text: `*Genesis Pass #${String(123 - i).padStart(3, '0')}*\nDemo template of the Genesis collection: a membership pass minted on demand.`,
+        },
+      })),
       {
         type: 'actions',
         block_id: 'pages',
         elements: [
-          { type: 'button', action_id: 'templates_previous', text: { type: 'plain_text', text: 'Previous' }, value: encodePageState(page(0)) },
-          { type: 'button', action_id: 'templates_next', text: { type: 'plain_text', text: 'Next' }, value: encodePageState(page(10)) },
+          {
+            type: 'button',
+            action_id: 'templates_previous',
+            text: { type: 'plain_text', text: 'Previous' },
+            value: encodePageState(page(0)),
+          },
+          {
+            type: 'button',
+            action_id: 'templates_next',
+            text: { type: 'plain_text', text: 'Next' },
+            value: encodePageState(page(10)),
+          },
         ],
       },
     ],
   };
-  const silent = { responseUrl: () => `${fixtures.slackUrl}/silent/${randomUUID()}`, triggerId: () => `bench.${randomUUID()}` };
+  const silent = {
+    responseUrl: () => `${fixtures.slackUrl}/silent/${randomUUID()}`,
+    triggerId: () => `bench.${randomUUID()}`,
+  };
   const stats = empty();
   const statuses = new Map<string, number>();
   const startMb = rssMb(app.child.pid);
@@ -511,7 +653,7 @@ async function runFlood(app: Target): Promise<FloodResult> {
   clearInterval(sampler);
 
   // After: 5 s for what the clicks started, sampled.
-  let afterPeakMb = rssMb(app.child.pid);
+  let afterPeakMb = rssMb(app.child.pid) || 0;
   for (let i = 0; i < 50; i += 1) {
     await sleep(100);
     afterPeakMb = Math.max(afterPeakMb, rssMb(app.child.pid) || 0);
@@ -523,7 +665,20 @@ async function runFlood(app: Target): Promise<FloodResult> {
     (e: unknown) => String(e),
   );
   const helpStats = empty();
-  const helpStatus = await sendSigned(app, formBody(slashCommand({ responseUrl: () => `${fixtures.slackUrl}/response/${randomUUID()}`, triggerId: () => `bench.${randomUUID()}` }, 'help')), performance.now(), helpStats);
+  const helpStatus = await sendSigned(
+    app,
+    formBody(
+      slashCommand(
+        {
+          responseUrl: () => `${fixtures.slackUrl}/response/${randomUUID()}`,
+          triggerId: () => `bench.${randomUUID()}`,
+        },
+        'help',
+      ),
+    ),
+    performance.now(),
+    helpStats,
+  );
   const helpOk = helpStatus === 200 && helpStats.errors === 0;
   return {
     clicks: FLOOD_CLICKS,
@@ -539,7 +694,8 @@ async function runFlood(app: Target): Promise<FloodResult> {
     heldOpen: arrivals.silentOpen,
     healthz,
     help: `${helpStatus} in ${fmt(helpStats.acks[0] ?? NaN)} ms`,
-    up: app.child.exitCode === null && healthz === 200 && helpOk,
+    exited: exitedAs(app.child),
+    up: exitedAs(app.child) === undefined && healthz === 200 && helpOk,
   };
 }
 
@@ -548,10 +704,17 @@ function floodParagraph(f: FloodResult): string {
   return [
     `Flood (app only): ${f.clicks} signed clicks on a template page's Next button whose response_url never answers (Slack holds each post open), ${FLOOD_CONCURRENCY} at a time, sent in ${(f.elapsedMs / 1000).toFixed(1)} s.`,
     `Acks: ${statuses}; p50 ${fmt(f.ack.p50)}, p99 ${fmt(f.ack.p99)}, max ${fmt(f.ack.max)} ms; ${f.busy} said "busy".`,
-    `App resident memory: ${f.startMb.toFixed(0)} MB before, peak ${f.peakMb.toFixed(0)} MB during, peak ${f.afterPeakMb.toFixed(0)} MB in the 5 s after, ${f.afterMb.toFixed(0)} MB at the end.`,
+    f.exited
+      ? `**The app died during the flood (${f.exited})**; its resident memory: ${f.startMb.toFixed(0)} MB before, peak ${Math.max(f.peakMb, f.afterPeakMb).toFixed(0)} MB until then.`
+      : `App resident memory: ${f.startMb.toFixed(0)} MB before, peak ${f.peakMb.toFixed(0)} MB during, peak ${f.afterPeakMb.toFixed(0)} MB in the 5 s after, ${f.afterMb.toFixed(0)} MB at the end.`,
     `Posts that reached the silent response_urls: ${f.reachedSlack} (${f.heldOpen} still held open).`,
     `Afterwards: GET /healthz ${f.healthz}; a signed \`help\` command answered ${f.help}.`,
   ].join(' ');
+}
+
+function exitedAs(child: ChildProcess): string | undefined {
+  if (child.exitCode !== null) return `exit code ${child.exitCode}`;
+  return child.signalCode ? `killed by ${child.signalCode}` : undefined;
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -567,7 +730,17 @@ async function firstLine(child: ChildProcess): Promise<string> {
 }
 
 function empty(): Stats {
-  return { acks: [], errors: 0, busy: 0, sendMs: 0, expected: 0, delivered: 0, toResult: [], rssMb: 0, cpu: { target: 0, fixtures: 0, loadgen: 0 } };
+  return {
+    acks: [],
+    errors: 0,
+    busy: 0,
+    sendMs: 0,
+    expected: 0,
+    delivered: 0,
+    toResult: [],
+    rssMb: 0,
+    cpu: { target: 0, fixtures: 0, loadgen: 0 },
+  };
 }
 
 function merge(into: Stats, from: Stats): void {
@@ -592,7 +765,13 @@ function percentiles(values: number[]) {
 
 function summary(stats: Stats) {
   const results = percentiles(stats.toResult);
-  return { ...percentiles(stats.acks), rate: (stats.acks.length / stats.sendMs) * 1000, resultP50: results.p50, resultP99: results.p99, errors: stats.errors };
+  return {
+    ...percentiles(stats.acks),
+    rate: (stats.acks.length / stats.sendMs) * 1000,
+    resultP50: results.p50,
+    resultP99: results.p99,
+    errors: stats.errors,
+  };
 }
 
 /** CPU time of the target process itself per command (result delivery included). */
@@ -605,11 +784,15 @@ function cpuPerCommandAll(stats: Stats): string {
   return `target ${(stats.cpu.target / n).toFixed(3)}, fixtures ${(stats.cpu.fixtures / n).toFixed(3)}, loadgen ${(stats.cpu.loadgen / n).toFixed(3)}`;
 }
 
-const perTarget = (totals: Record<TargetName, Stats>, show: (stats: Stats) => string) => `${show(totals.app)} / ${show(totals.peer)} / ${show(totals.bare)}`;
+const perTarget = (totals: Record<TargetName, Stats>, show: (stats: Stats) => string) =>
+  `${show(totals.app)} / ${show(totals.peer)} / ${show(totals.bare)}`;
 const acks = (s: ReturnType<typeof summary>) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.p99)}`;
 const work = (scenario: Scenario, totals: Record<TargetName, Stats>) =>
-  SCENARIOS[scenario].result ? `${totals.app.delivered}/${totals.app.expected} / ${totals.peer.delivered}/${totals.peer.expected}` : '—';
-const results = (scenario: Scenario, s: ReturnType<typeof summary>) => (SCENARIOS[scenario].result ? `${fmt(s.resultP50)} / ${fmt(s.resultP99)}` : '—');
+  SCENARIOS[scenario].result
+    ? `${totals.app.delivered}/${totals.app.expected} / ${totals.peer.delivered}/${totals.peer.expected}`
+    : '—';
+const results = (scenario: Scenario, s: ReturnType<typeof summary>) =>
+  SCENARIOS[scenario].result ? `${fmt(s.resultP50)} / ${fmt(s.resultP99)}` : '—';
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '—');
 const check = (text: string, ok: boolean) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 

@@ -11,5 +11,7 @@ slack.recording = false; // no records, no Block Kit checks: Slack's cost, not t
 slack.benchTracking = true; // arrivals of views.open and response_url posts, for work delivered and time to result
 const mint = new MockMintService({ apiKey: TEST_MINT_API_KEY, latencyMs: Number(process.env.MINT_LATENCY_MS ?? 1000) });
 await mint.listen();
-process.stdout.write(`${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url })}\n`,
+);
 process.on('SIGTERM', () => void Promise.all([mint.close(), slack.stop()]).then(() => process.exit(0)));

@@ -223,7 +223,9 @@ export class FakeSlack {
     if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
-    if (this.benchTracking && method === 'views.open') this.noteArrival('views.open', triggerIdOf(raw, req.headers['content-type']));
+    if (this.benchTracking && method === 'views.open') {
+      this.noteArrival('views.open', triggerIdOf(raw, req.headers['content-type']));
+    }
     if (!this.recording && VIEW_METHODS.has(method)) {
       // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
       return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
@@ -402,7 +404,9 @@ export class FakeSlack {
   }
 
   private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
-    if (this.benchTracking) this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
+    if (this.benchTracking) {
+      this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
+    }
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
     if (this.recording) this.responses.push({ id, body, at: Date.now() });
     this.notify();
