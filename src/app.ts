@@ -1,6 +1,7 @@
-import { App, HTTPReceiver } from '@slack/bolt';
+import { type App, HTTPReceiver } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
 import { accessLog } from './observability/access-log.js';
+import { TracedApp } from './observability/traced-app.js';
 import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
 import * as deletionApproval from './deletion-approval/register.js';
@@ -43,8 +44,8 @@ export function createApp(deps: AppDeps): MintlinkApp {
       ? new HTTPReceiver({ signingSecret, customRoutes: common.customRoutes, logger: common.logger })
       : undefined;
   const app = receiver
-    ? new App({ ...common, receiver })
-    : new App({
+    ? new TracedApp({ ...common, receiver })
+    : new TracedApp({
         ...common,
         socketMode: true,
         appToken: config.slack.appToken,

@@ -12,6 +12,7 @@ import { SqliteFileError } from './lifecycle/sqlite-file-problem.js';
 import { createLogger, type Logger } from './logging/create-logger.js';
 import { createSecretScrubber } from './logging/secret-scrubber.js';
 import { createMetrics } from './metrics/metrics.js';
+import { startTracing } from './observability/tracing.js';
 import { MintApiClient } from './mint-api/mint-api-client.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, scrub });
   watchProcessErrors(logger);
 
+  // OpenTelemetry's own variable (its exporter reads the other OTEL_* ones); unset, nothing is loaded.
+  const stopTracing = await startTracing(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, logger);
   const work = new WorkBudget(config.maxWorkInFlight);
   const metrics = createMetrics({
     workInFlight: () => work.count,
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
     await stopBackgroundWork();
     await metricsListener?.close();
     await mintApi.close().catch(() => undefined);
+    await stopTracing();
     await store.close().catch(() => undefined);
     logger.info('stopped');
     process.exit(0);

@@ -19,6 +19,7 @@ import {
   type ListTemplatesRequest,
 } from './schemas.js';
 import { ServicePause } from './service-pause.js';
+import { SpanKind, inSpan } from '../observability/tracing.js';
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
 
@@ -138,7 +139,13 @@ export class MintApiClient {
       this.options.metrics?.mintApiCalls.inc({ operation, status: 'not_sent' });
       throw refusal;
     }
-    return this.circuit.run(() => this.send(operation, method, path, body));
+    // One span per operation (its retries included), a child of the request that asked for it.
+    return inSpan(
+      `mint ${operation}`,
+      SpanKind.CLIENT,
+      { 'mint.operation': operation, 'http.request.method': method },
+      () => this.circuit.run(() => this.send(operation, method, path, body)),
+    );
   }
 
   private async send(

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -23,6 +24,11 @@ export function accessLog(deps: { logger: Logger; metrics: Metrics }): Middlewar
     } finally {
       const ms = Math.round(performance.now() - started);
       const outcome = record.outcome ?? 'ok';
+      // The request's span (TracedApp) gets its name and outcome now that both are known.
+      trace
+        .getActiveSpan()
+        ?.updateName(`slack ${record.kind} ${ids.label(record.id)}`)
+        .setAttributes({ 'slack.kind': record.kind, 'slack.id': ids.label(record.id), 'mintlink.outcome': outcome });
       deps.metrics.requests.inc({ kind: record.kind, id: ids.label(record.id), outcome });
       deps.metrics.requestDuration.observe({ kind: record.kind, outcome }, ms / 1000);
       const { kind, id, user, channel, team } = record;

@@ -1,5 +1,6 @@
 import type { WebClientOptions } from '@slack/web-api';
 import type { Scrubber } from '../logging/secret-scrubber.js';
+import { SpanKind, inSpan } from '../observability/tracing.js';
 
 /** What the app's Slack calls go through: its secret scrubber, and a counter of calls by method and error. */
 export interface SlackCallHooks {
@@ -34,11 +35,7 @@ export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): We
  * - a count of every call by Web API method (or `response_url`) and Slack's error code.
  */
 export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: SlackCallHooks): typeof fetch {
-  return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const method = url.startsWith(slackApiUrl)
-      ? url.slice(slackApiUrl.length).split('?')[0] || 'unknown'
-      : 'response_url';
+  const send = async (input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], method: string) => {
     try {
       const response = await fetch(input, {
         ...init,
@@ -51,6 +48,13 @@ export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: Slack
       hooks.count?.(method, error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'network');
       throw error;
     }
+  };
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = url.startsWith(slackApiUrl)
+      ? url.slice(slackApiUrl.length).split('?')[0] || 'unknown'
+      : 'response_url';
+    return inSpan(`slack ${method}`, SpanKind.CLIENT, { 'slack.method': method }, () => send(input, init, method));
   };
 }
 

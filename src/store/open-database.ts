@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { StoreLocation } from '../config/config.js';
 import { SqliteFileError, sqliteFileProblem } from '../lifecycle/sqlite-file-problem.js';
 import type { Logger } from '../logging/create-logger.js';
 import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
+import { pastSpan } from '../observability/tracing.js';
 
 /**
  * One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same.
@@ -28,7 +29,7 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
       logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
       database = async () => openSqlite(path);
     }
-    return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }) });
+    return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }), log: querySpans('sqlite') });
   }
   const pool = new pg.Pool({
     connectionString: location.url,
@@ -41,7 +42,7 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
   const lost = (error: Error) => logger?.warn({ err: { message: error.message } }, 'database connection lost');
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: querySpans('postgresql') });
 }
 
 /** Opens the file, creating it and its directory when missing; a problem comes as a SqliteFileError. */
@@ -62,4 +63,17 @@ function openSqlite(path: string): SQLite.Database {
     database?.close();
     throw new SqliteFileError(path, sqliteFileProblem(path, error), error);
   }
+}
+
+/** Each query as a span of the request that made it (timed by Kysely); the statement's text stays out. */
+function querySpans(system: 'sqlite' | 'postgresql'): (event: LogEvent) => void {
+  return (event) => {
+    const operation = /^\s*(\w+)/.exec(event.query.sql)?.[1]?.toLowerCase() ?? 'query';
+    pastSpan(
+      `db ${operation}`,
+      event.queryDurationMillis,
+      { 'db.system': system, 'db.operation': operation },
+      event.level === 'error',
+    );
+  };
 }
