@@ -1,4 +1,4 @@
-// Lint rules for `npm run lint` (formatting is Biome's: biome.json; structure rules: .dependency-cruiser.cjs).
+// Lint rules for `npm run lint` (formatting is Prettier's: .prettierrc.json; structure rules: .dependency-cruiser.cjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -91,14 +91,44 @@ const slackIdList = (pattern: RegExp, shape: string) =>
     return ids;
   });
 
+const PLACEHOLDER = 'is still the placeholder from .env.example';
+
+/** Words that make up a placeholder such as `xoxb-your-bot-token` or `xapp-<app-level token here>`. */
+const PLACEHOLDER_WORDS = new Set(
+  (
+    'a an the your my our this here goes put paste insert fill in enter replace me with change changeme ' +
+    'placeholder example sample dummy fake todo tbd fixme slack bot app level user oauth access token value xoxb xapp'
+  ).split(' '),
+);
+
+/**
+ * True for a Slack token that is only its prefix and placeholder words, `x`s, dots or brackets: the bare
+ * `xoxb-` / `xapp-`, `xoxb-your-bot-token`, `xapp-...`, `xoxb-xxxxxxxx`, `xapp-1-XXXX`. Real tokens carry
+ * numbers and random characters, so none of them is taken for a placeholder.
+ */
+export function isPlaceholderToken(value: string, prefix: 'xoxb-' | 'xapp-'): boolean {
+  if (!value.toLowerCase().startsWith(prefix)) return false;
+  let rest = value.slice(prefix.length).toLowerCase();
+  // App-level tokens go on with their version, `xapp-1-...`: placeholders often keep it (`xapp-1-XXXX`).
+  if (prefix === 'xapp-') rest = rest.replace(/^1(?![a-z0-9])/, '');
+  const words = rest.split(/[^a-z0-9]+/).filter(Boolean);
+  return words.every((word) => PLACEHOLDER_WORDS.has(word) || /^x+$/.test(word));
+}
+
 export const environmentSchema = z.object({
-  SLACK_BOT_TOKEN: text('a bot token starting with xoxb-').startsWith(
-    'xoxb-',
-    'must be a bot token starting with xoxb-',
-  ),
+  SLACK_BOT_TOKEN: text('a bot token starting with xoxb-')
+    .startsWith('xoxb-', 'must be a bot token starting with xoxb-')
+    .refine(
+      (value) => !isPlaceholderToken(value, 'xoxb-'),
+      `${PLACEHOLDER}: replace it with the Bot User OAuth Token (xoxb-...) of your Slack app`,
+    ),
   SLACK_SIGNING_SECRET: text('text').optional(),
   SLACK_APP_TOKEN: text('an app-level token starting with xapp-')
     .startsWith('xapp-', 'must be an app-level token starting with xapp-')
+    .refine(
+      (value) => !isPlaceholderToken(value, 'xapp-'),
+      `${PLACEHOLDER}: replace it with an App-Level Token (xapp-...) for Socket Mode, or leave it empty for HTTP mode`,
+    )
     .optional(),
   SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
   PORT: wholeNumber(1, 65535).default(3000),

@@ -1,14 +1,7 @@
 import type { ExpectedFailure } from '../logging/error-serializer.js';
 
 export type MintApiErrorKind =
-  | 'rejected'
-  | 'unauthorized'
-  | 'not_found'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'network'
-  | 'bad_response';
+  'rejected' | 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'timeout' | 'network' | 'bad_response';
 
 export interface MintApiErrorDetails {
   /** HTTP status, when the service answered. */

@@ -7,15 +7,7 @@ import type { DeletionRequestsTable, Tables } from './tables.js';
  * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
  */
 export type DeletionStatus =
-  | 'pending'
-  | 'approved'
-  | 'rejected'
-  | 'cancelled'
-  | 'expired'
-  | 'running'
-  | 'done'
-  | 'failed'
-  | 'attention';
+  'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
 
 export interface DeletionRequest {
   id: string;

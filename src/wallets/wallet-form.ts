@@ -41,8 +41,7 @@ export function readWalletForm(values: ViewOutput['state']['values']): WalletFor
 }
 
 export type WalletFormCheck =
-  | { ok: true; request: CreateWalletRequest }
-  | { ok: false; errors: Record<string, string> };
+  { ok: true; request: CreateWalletRequest } | { ok: false; errors: Record<string, string> };
 
 export function checkWalletForm(values: WalletFormValues): WalletFormCheck {
   if (!values.customerId) return { ok: true, request: {} };

@@ -32,7 +32,10 @@ describe('a click flood on a silent response_url', () => {
     for (let sent = 0; sent < CLICKS; sent += 50) {
       await Promise.all(
         Array.from({ length: 50 }, async () => {
-          const click = { ...buttonClick(fakes.slack, page, PAGE_ACTIONS.next), response_url: fakes.slack.silentResponseUrl() };
+          const click = {
+            ...buttonClick(fakes.slack, page, PAGE_ACTIONS.next),
+            response_url: fakes.slack.silentResponseUrl(),
+          };
           await app?.interact(click); // throws unless Slack's request got a 200
         }),
       );

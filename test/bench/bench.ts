@@ -119,8 +119,7 @@ interface Stats {
 }
 
 type Load =
-  | { kind: 'closed'; concurrency: number; commands: number }
-  | { kind: 'rate'; rate: number; durationMs: number };
+  { kind: 'closed'; concurrency: number; commands: number } | { kind: 'rate'; rate: number; durationMs: number };
 
 interface Fixtures {
   slackUrl: string;

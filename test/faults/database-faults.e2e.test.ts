@@ -61,7 +61,10 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)) });
     expect(await readyz(app)).toEqual({
       status: 503,
-      body: { status: 'not ready', reason: `database unreachable: nothing listens at 127.0.0.1:${proxy.port} (ECONNREFUSED)` },
+      body: {
+        status: 'not ready',
+        reason: `database unreachable: nothing listens at 127.0.0.1:${proxy.port} (ECONNREFUSED)`,
+      },
     });
 
     const { view } = await app.commandOpeningModal('link');

@@ -5,7 +5,6 @@ import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID } from './slack-ids.js';
 
-
 export interface RecordedCall {
   method: string;
   params: Record<string, unknown>;
@@ -84,7 +83,10 @@ export class FakeSlack {
   /** Channels the bot is not a member of: posting there fails with not_in_channel. */
   readonly channelsWithoutBot = new Set<string>();
   /** Messages posted with chat.postMessage, as updated by chat.update, by `channel/ts`. */
-  private readonly messages = new Map<string, { channel: string; ts: string; text?: string; blocks?: Array<Record<string, any>>; thread_ts?: string }>();
+  private readonly messages = new Map<
+    string,
+    { channel: string; ts: string; text?: string; blocks?: Array<Record<string, any>>; thread_ts?: string }
+  >();
   /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
   readonly viewErrors = new Map<string, Record<string, string>>();
   private readonly waiters: Array<() => void> = [];
@@ -186,7 +188,10 @@ export class FakeSlack {
       const found = check();
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {
@@ -197,17 +202,26 @@ export class FakeSlack {
     }
   }
 
-  async waitForCall(method: string, predicate: (call: RecordedCall) => boolean = () => true, timeoutMs = 5_000): Promise<RecordedCall> {
+  async waitForCall(
+    method: string,
+    predicate: (call: RecordedCall) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<RecordedCall> {
     return this.waitFor(() => this.calls.find((c) => c.method === method && predicate(c)), timeoutMs, method);
   }
 
   /** The view the app put in place of modal `viewId` (views.update), once it has. */
   async viewUpdate(viewId: string, timeoutMs = 5_000): Promise<Record<string, any>> {
-    return (await this.waitForCall('views.update', (c) => c.params.view_id === viewId, timeoutMs)).params.view as Record<string, any>;
+    return (await this.waitForCall('views.update', (c) => c.params.view_id === viewId, timeoutMs)).params
+      .view as Record<string, any>;
   }
 
   async waitForResponse(url: string, count = 1, timeoutMs = 5_000): Promise<RecordedResponse[]> {
-    return this.waitFor(() => (this.responsesTo(url).length >= count ? this.responsesTo(url) : undefined), timeoutMs, `a post to ${url}`);
+    return this.waitFor(
+      () => (this.responsesTo(url).length >= count ? this.responsesTo(url) : undefined),
+      timeoutMs,
+      `a post to ${url}`,
+    );
   }
 
   private notify(): void {
@@ -232,7 +246,11 @@ export class FakeSlack {
     }
     const params = parseParams(raw, req.headers['content-type']);
     const auth = req.headers.authorization;
-    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : typeof params.token === 'string' ? params.token : undefined;
+    const token = auth?.startsWith('Bearer ')
+      ? auth.slice(7)
+      : typeof params.token === 'string'
+        ? params.token
+        : undefined;
     const call: RecordedCall = { method, params, token, at: Date.now() };
     if (this.recording) this.calls.push(call);
 
@@ -244,7 +262,10 @@ export class FakeSlack {
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
-    call.answer = token !== expectedToken ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' } : this.answer(method, params);
+    call.answer =
+      token !== expectedToken
+        ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
+        : this.answer(method, params);
     this.notify();
     json(res, 200, call.answer);
   }
@@ -257,11 +278,20 @@ export class FakeSlack {
     }
     if (VIEW_METHODS.has(method) && this.recording) {
       const problems = viewProblems(params.view);
-      if (problems.length > 0) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
+      if (problems.length > 0)
+        return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
     }
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://test.slack.com/', team: 'Test', user: 'mintlink', team_id: TEST_TEAM_ID, user_id: TEST_BOT_USER_ID, bot_id: TEST_BOT_ID };
+        return {
+          ok: true,
+          url: 'https://test.slack.com/',
+          team: 'Test',
+          user: 'mintlink',
+          team_id: TEST_TEAM_ID,
+          user_id: TEST_BOT_USER_ID,
+          bot_id: TEST_BOT_ID,
+        };
       case 'apps.connections.open':
         return { ok: true, url: this.socketMode.url(this.url) };
       case 'chat.postMessage': {
@@ -270,14 +300,24 @@ export class FakeSlack {
         const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
         // A user id as channel means the app's DM with that user.
         const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
-        this.messages.set(`${posted}/${ts}`, { channel: posted, ts, text: params.text as string, blocks: params.blocks as Array<Record<string, any>>, ...(params.thread_ts ? { thread_ts: String(params.thread_ts) } : {}) });
+        this.messages.set(`${posted}/${ts}`, {
+          channel: posted,
+          ts,
+          text: params.text as string,
+          blocks: params.blocks as Array<Record<string, any>>,
+          ...(params.thread_ts ? { thread_ts: String(params.thread_ts) } : {}),
+        });
         return { ok: true, channel: posted, ts, message: { text: params.text } };
       }
       case 'chat.update': {
         const key = `${String(params.channel)}/${String(params.ts)}`;
         const existing = this.messages.get(key);
         if (!existing) return { ok: false, error: 'message_not_found' };
-        this.messages.set(key, { ...existing, text: params.text as string, blocks: params.blocks as Array<Record<string, any>> });
+        this.messages.set(key, {
+          ...existing,
+          text: params.text as string,
+          blocks: params.blocks as Array<Record<string, any>>,
+        });
         return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
       }
       case 'usergroups.users.list': {
@@ -315,15 +355,24 @@ export class FakeSlack {
     const id = String(params.view_id ?? params.external_id ?? params.user_id ?? '');
     const current = this.views.get(id);
     if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
-    if (params.hash !== undefined && current && params.hash !== current.hash) return { ok: false, error: 'hash_conflict' };
+    if (params.hash !== undefined && current && params.hash !== current.hash)
+      return { ok: false, error: 'hash_conflict' };
     return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
   }
 
   /** A message as it looks now (after any chat.update), with its channel and ts. */
-  message(channel: string, ts: string): { channelId: string; ts: string; text?: string; blocks?: Array<Record<string, any>> } {
+  message(
+    channel: string,
+    ts: string,
+  ): { channelId: string; ts: string; text?: string; blocks?: Array<Record<string, any>> } {
     const found = this.messages.get(`${channel}/${ts}`);
     if (!found) throw new Error(`no message ${ts} in ${channel}`);
-    return { channelId: found.channel, ts: found.ts, ...(found.text !== undefined ? { text: found.text } : {}), ...(found.blocks ? { blocks: found.blocks } : {}) };
+    return {
+      channelId: found.channel,
+      ts: found.ts,
+      ...(found.text !== undefined ? { text: found.text } : {}),
+      ...(found.blocks ? { blocks: found.blocks } : {}),
+    };
   }
 
   /** The replies posted in a message's thread, in order. */
@@ -342,7 +391,8 @@ export class FakeSlack {
   lastOpenedView(): { id: string; hash: string; [key: string]: unknown } {
     const opened = [...this.openedViewIds];
     const id = opened.at(-1);
-    if (!id) throw new Error(`no view was opened; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
+    if (!id)
+      throw new Error(`no view was opened; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
     return this.view(id);
   }
 
@@ -367,7 +417,8 @@ export class FakeSlack {
       const blocks = (this.views.get(viewId)?.view.blocks ?? []) as Array<{ type: string; block_id?: string }>;
       const inputIds = new Set(blocks.filter((b) => b.type === 'input').map((b) => b.block_id));
       const stray = Object.keys(errors).filter((id) => !inputIds.has(id));
-      if (stray.length > 0) throw new Error(`errors keyed by blocks that are not inputs of the view: ${stray.join(', ')}`);
+      if (stray.length > 0)
+        throw new Error(`errors keyed by blocks that are not inputs of the view: ${stray.join(', ')}`);
       this.viewErrors.set(viewId, errors);
       return;
     }

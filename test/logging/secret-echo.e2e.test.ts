@@ -51,7 +51,13 @@ describe('secrets echoed back by the service or by Slack', () => {
 
   it('a template name carrying the API key is not posted to the channel', async () => {
     fakes.mint.contracts.set('contract-echo', [
-      { id: 't1', name: `Leaky ${TEST_MINT_API_KEY}`, description: 'x', imageUrl: '', createdAt: new Date().toISOString() },
+      {
+        id: 't1',
+        name: `Leaky ${TEST_MINT_API_KEY}`,
+        description: 'x',
+        imageUrl: '',
+        createdAt: new Date().toISOString(),
+      },
     ]);
     const { fields } = await app.command('templates contract-echo');
     const [page] = await fakes.slack.waitForResponse(fields.response_url ?? '');
