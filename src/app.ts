@@ -41,7 +41,13 @@ export function createApp(deps: AppDeps): MintlinkApp {
   const signingSecret = config.slack.signingSecret ?? '';
   const receiver =
     config.mode === 'http'
-      ? new HTTPReceiver({ signingSecret, customRoutes: common.customRoutes, logger: common.logger })
+      ? new HTTPReceiver({
+          signingSecret,
+          customRoutes: common.customRoutes,
+          logger: common.logger,
+          // The server in front checks every signature on the Slack endpoint before Bolt sees the request.
+          signatureVerification: false,
+        })
       : undefined;
   const app = receiver
     ? new TracedApp({ ...common, receiver })
@@ -81,7 +87,10 @@ export function createApp(deps: AppDeps): MintlinkApp {
     },
     stop: async () => {
       if (!server) return void (await app.stop());
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections with no request in progress would hold close() open (a load balancer's pool).
+      server.closeIdleConnections();
+      await closed;
     },
     startBackgroundWork: () => {
       const stops = background.map((start) => start());

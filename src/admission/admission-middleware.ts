@@ -1,7 +1,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { WorkBudget } from './work-budget.js';
 
@@ -39,7 +39,7 @@ export function admission(
       return;
     }
     const kind = kindOf(args);
-    noteOutcome('busy');
+    noteOutcome(requestOf(args.context), 'busy');
     deps.metrics.busyRefusals.inc({ kind });
     deps.logger.warn({ kind, workInFlight: budget.count }, 'work budget full; request answered "busy"');
     await refuse(args, notices, deps.logger);

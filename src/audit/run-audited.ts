@@ -2,7 +2,7 @@ import type { Logger } from '../logging/create-logger.js';
 import { MintApiError } from '../mint-api/mint-api-error.js';
 import { mintErrorText } from '../slack-ui/mint-error-text.js';
 import type { Store } from '../store/store.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { type RequestRecord, noteOutcome } from '../observability/request-context.js';
 
 export interface Actor {
   userId: string;
@@ -27,7 +27,7 @@ export interface AuditedOperation<T> {
  * nothing runs), then completed with its outcome. Failures come back as a reason to show the user.
  */
 export async function runAudited<T>(
-  deps: { store: Store; logger: Logger },
+  deps: { store: Store; logger: Logger; request?: RequestRecord | undefined },
   actor: Actor,
   operation: AuditedOperation<T>,
   work: () => Promise<T>,
@@ -41,7 +41,7 @@ export async function runAudited<T>(
       inputs: operation.inputs,
     }));
   } catch (error) {
-    noteOutcome('failed');
+    noteOutcome(deps.request, 'failed');
     deps.logger.error({ err: error, operation: operation.operation }, 'audit log unavailable; operation not run');
     return {
       ok: false,
@@ -59,11 +59,11 @@ export async function runAudited<T>(
     return { ok: true, result };
   } catch (error) {
     if (error instanceof MintApiError) {
-      noteOutcome('upstream_error');
+      noteOutcome(deps.request, 'upstream_error');
       await complete('failed', error.message);
       return { ok: false, reason: mintErrorText(error, operation.thing, operation.done), error };
     }
-    noteOutcome('failed');
+    noteOutcome(deps.request, 'failed');
     deps.logger.error({ err: error, operation: operation.operation }, 'operation failed unexpectedly');
     await complete('failed', 'internal error');
     return {

@@ -1,6 +1,7 @@
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
+import type { RequestRecord } from '../observability/request-context.js';
 
 /** What a subcommand receives: the command, its words after the subcommand name, and Bolt's helpers. */
 export interface SubcommandContext {
@@ -13,6 +14,8 @@ export interface SubcommandContext {
   respond: RespondFn;
   client: WebClient;
   logger: Logger;
+  /** The request's record, for its outcome (the access log, /metrics). */
+  request: RequestRecord | undefined;
 }
 
 export interface Subcommand {

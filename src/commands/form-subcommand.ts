@@ -9,9 +9,9 @@ export function formSubcommand(
   const { form, ...rest } = spec;
   return {
     ...rest,
-    run: async ({ ack, command, rest: text, client, respond, logger }) => {
+    run: async ({ ack, command, rest: text, client, respond, logger, request }) => {
       await ack();
-      await openModal(client, command.trigger_id, form(text.trim() || undefined), { logger, respond });
+      await openModal(client, command.trigger_id, form(text.trim() || undefined), { logger, respond, request });
     },
   };
 }

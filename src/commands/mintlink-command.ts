@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
-import { noteOutcome, noteRequestId } from '../observability/request-context.js';
+import { noteOutcome, noteRequestId, requestLogFields, requestOf } from '../observability/request-context.js';
 import { type CommandRegistry, splitCommandText } from './command-registry.js';
 import { helpSubcommand } from './help-subcommand.js';
 import { unknownSubcommandMessage } from './usage-message.js';
@@ -16,12 +16,13 @@ export function registerMintlinkCommand(app: App, registry: CommandRegistry, dep
   registry.register(helpSubcommand(registry));
   app.command(
     MINTLINK_COMMAND,
-    async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
+    async ({ command, ack, respond, client, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
+      const request = requestOf(context);
       const { word, rest, args } = splitCommandText(command.text);
       const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
-      noteRequestId(subcommand?.name ?? 'unknown');
+      noteRequestId(request, subcommand?.name ?? 'unknown');
       if (!subcommand) {
-        noteOutcome('invalid_input');
+        noteOutcome(request, 'invalid_input');
         await ack({ response_type: 'ephemeral', ...unknownSubcommandMessage(registry, command.command, word) });
         return;
       }
@@ -40,10 +41,11 @@ export function registerMintlinkCommand(app: App, registry: CommandRegistry, dep
           respond,
           client,
           logger,
+          request,
         });
       } catch (error) {
-        noteOutcome('failed');
-        logger.error({ err: error }, 'subcommand failed');
+        noteOutcome(request, 'failed');
+        logger.error({ ...requestLogFields(request), err: error }, 'subcommand failed');
         const text = `:x: Sorry, \`${command.command} ${subcommand.name}\` failed unexpectedly. Please try again; if it keeps failing, tell the app's operator.`;
         if (!acked) await ack({ response_type: 'ephemeral', text });
         else

@@ -12,13 +12,17 @@ import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
 /** Tells only the person who clicked (ephemerally), and nothing changes. */
-async function tellClicker({ body, respond, client }: Args, ctx: DeletionContext, text: string): Promise<void> {
-  noteOutcome('refused');
+async function tellClicker(
+  { body, respond, client, context }: Args,
+  ctx: DeletionContext,
+  text: string,
+): Promise<void> {
+  noteOutcome(requestOf(context), 'refused');
   await respondSafely(
     respond,
     { response_type: 'ephemeral', replace_original: false, text },
@@ -70,7 +74,11 @@ export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' |
     // The view is bound to this request (and this approver): a changed id is refused on submission.
     const metadata = signDecisionMetadata(ctx.decisionKey, decision, request.id, args.body.user.id);
     const view = decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
-    await openModal(args.client, args.body.trigger_id, view, { logger: ctx.logger, respond: args.respond });
+    await openModal(args.client, args.body.trigger_id, view, {
+      logger: ctx.logger,
+      respond: args.respond,
+      request: requestOf(args.context),
+    });
   };
 }
 
@@ -81,7 +89,13 @@ export function handleRetryButton(ctx: DeletionContext) {
     if (!request) return;
     // The same click delivered twice must not send the deletion twice (after a failure both would win).
     if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
-    const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
+    const result = await runDeletion(
+      ctx,
+      request.id,
+      ['failed', 'attention'],
+      args.body.user.id,
+      requestOf(args.context),
+    );
     if (!result.ran)
       await tellClicker(
         args,

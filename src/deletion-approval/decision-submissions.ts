@@ -17,7 +17,7 @@ import {
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { publishAndNotify } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -34,7 +34,7 @@ const DECISIONS = {
  * and must still ack.
  */
 async function decide(
-  { ack, body, view }: Args,
+  { ack, body, view, context }: Args,
   ctx: DeletionContext,
   kind: DecisionKind,
   note?: string,
@@ -47,12 +47,12 @@ async function decide(
       { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
       'decision view came back with metadata the app did not sign; nothing decided',
     );
-    noteOutcome('refused');
+    noteOutcome(requestOf(context), 'refused');
     await ack({ response_action: 'update', view: changedFormView(decision.title) });
     return undefined;
   }
   const tell = (text: string) => {
-    noteOutcome('refused');
+    noteOutcome(requestOf(context), 'refused');
     return ack({ response_action: 'update', view: noticeModal(`Request ${id}`, text) });
   };
   const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId, { final: true });
@@ -74,7 +74,7 @@ export function handleApproveSubmission(ctx: DeletionContext) {
     const approved = await decide(args, ctx, 'approve');
     if (!approved) return;
     await args.ack({ response_action: 'update', view: deletingView(approved) });
-    const result = await runDeletion(ctx, approved.id, ['approved'], args.body.user.id);
+    const result = await runDeletion(ctx, approved.id, ['approved'], args.body.user.id, requestOf(args.context));
     await updateModal(args.client, args.view.id, outcomeView(result.request ?? approved), ctx.logger);
   };
 }
@@ -87,7 +87,7 @@ export function handleRejectSubmission(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const note = textValue(args.view.state.values, REJECT_REASON_BLOCK);
     if (note !== undefined && note.length > MAX_REJECT_REASON_LENGTH) {
-      noteOutcome('invalid_input');
+      noteOutcome(requestOf(args.context), 'invalid_input');
       await args.ack({
         response_action: 'errors',
         errors: {

@@ -11,7 +11,7 @@ import { postThreadMessages } from './thread-messages.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -22,10 +22,11 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * told why: nothing waits where nobody can see it.
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
-  return async ({ ack, body, view, client }: Args): Promise<void> => {
+  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
+    const slackRequest = requestOf(context);
     const settings = ctx.settings;
     if (!settings) {
-      noteOutcome('refused');
+      noteOutcome(slackRequest, 'refused');
       await ack({
         response_action: 'update',
         view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)),
@@ -36,7 +37,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
     if (!checked.ok) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }

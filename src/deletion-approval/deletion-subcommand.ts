@@ -13,15 +13,16 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     aliases: ['delete-customers'],
     arguments: '[customerIds...]',
     description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
-    run: async ({ ack, command, rest, client, respond, logger }) => {
+    run: async ({ ack, command, rest, client, respond, logger, request }) => {
       if (!ctx.settings) {
-        noteOutcome('refused');
+        noteOutcome(request, 'refused');
         await ack({ response_type: 'ephemeral', text: notConfiguredText(ctx.missingSettings) });
         return;
       }
       await ack();
       await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }), {
         logger,
+        request,
         respond,
       });
     },

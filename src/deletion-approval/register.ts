@@ -20,6 +20,7 @@ import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
 import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
+import { requestOf } from '../observability/request-context.js';
 
 /** The global shortcut declared in manifest.yml. */
 export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
@@ -93,9 +94,12 @@ export function register(app: App, deps: CapabilityDeps): void {
   ] as const) {
     app.action<Button>(
       actionId,
-      guardAction(logger, async ({ ack, body, client }) => {
+      guardAction(logger, async ({ ack, body, client, context }) => {
         await ack();
-        await openModal(client, body.trigger_id, await view(ctx, body.user.id), { logger });
+        await openModal(client, body.trigger_id, await view(ctx, body.user.id), {
+          logger,
+          request: requestOf(context),
+        });
       }),
     );
   }

@@ -5,6 +5,7 @@ import { listModal } from '../slack-ui/list-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import type { HomePublisher } from './home-publisher.js';
 import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
+import { requestOf } from '../observability/request-context.js';
 
 /** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
 export function register(app: App, deps: AppDeps & { publisher: HomePublisher }): void {
@@ -19,14 +20,14 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
   });
   app.action<BlockAction<ButtonAction>>(
     ALL_ACTIVITY_ACTION,
-    guardAction(deps.logger, async ({ ack, body, client }) => {
+    guardAction(deps.logger, async ({ ack, body, client, context }) => {
       await ack();
       const entries = await deps.store.audit.list({ actorId: body.user.id, limit: 100 });
       await openModal(
         client,
         body.trigger_id,
         listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'),
-        { logger: deps.logger },
+        { logger: deps.logger, request: requestOf(context) },
       );
     }),
   );

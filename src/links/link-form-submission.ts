@@ -7,7 +7,7 @@ import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { linkUrls } from './link-url.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -17,11 +17,12 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * with what went wrong. The requester also gets the result as a DM.
  */
 export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client }: Args): Promise<void> => {
+  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
+    const slackRequest = requestOf(context);
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());
     if (!checked.ok) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
@@ -33,7 +34,7 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
     const outcome = await runAudited(
-      { ...deps, logger },
+      { ...deps, logger, request: slackRequest },
       actor,
       {
         operation: 'link.create',

@@ -1,7 +1,6 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevelName } from '../config/config.js';
-import { requestLogFields } from '../observability/request-context.js';
 import { serializeError } from './error-serializer.js';
 import { REDACTED, type Scrubber } from './secret-scrubber.js';
 
@@ -32,8 +31,6 @@ export function createLogger({
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
-      // Every line written while a Slack request is handled says whose and where (kind, id, user, channel).
-      mixin: requestLogFields,
       // Known secret-bearing fields are dropped by path; the stream hook catches anything else.
       redact: {
         paths: [

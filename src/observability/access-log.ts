@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { type RequestKind, type RequestRecord, runInRequest } from './request-context.js';
+import { type RequestKind, type RequestRecord, attachRequest } from './request-context.js';
 
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 
@@ -17,7 +17,8 @@ export function accessLog(deps: { logger: Logger; metrics: Metrics }): Middlewar
     const record = describe(args);
     const started = performance.now();
     try {
-      await runInRequest(record, args.next);
+      attachRequest(args.context, record);
+      await args.next();
     } catch (error) {
       record.outcome = 'failed';
       throw error;

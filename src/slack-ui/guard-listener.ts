@@ -9,7 +9,7 @@ import type { Logger } from '../logging/create-logger.js';
 import { noticeModal } from './notice-modal.js';
 import { tellUser } from './respond-safely.js';
 import { updateModal } from './update-modal.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
 import { isDatabaseError } from '../lifecycle/database-error.js';
 
 /** What the user is told when a listener fails unexpectedly. */
@@ -39,8 +39,9 @@ export function guardAction<A extends ActionArgs>(
     try {
       await handler({ ...args, ack });
     } catch (error) {
-      noteOutcome('failed');
-      logger.error({ err: error, action: args.action.type }, 'button handler failed');
+      const request = requestOf(args.context);
+      noteOutcome(request, 'failed');
+      logger.error({ ...requestLogFields(request), err: error }, 'button handler failed');
       if (!acked) await args.ack().catch(() => undefined);
       const text = unexpectedFailureText(error);
       const recipient = { client: args.client, channelId: args.body.channel?.id, userId: args.body.user.id, logger };
@@ -71,8 +72,9 @@ export function guardView<A extends ViewArgs>(
     try {
       await handler({ ...args, ack });
     } catch (error) {
-      noteOutcome('failed');
-      logger.error({ err: error, callbackId: args.view.callback_id }, 'modal submission failed');
+      const request = requestOf(args.context);
+      noteOutcome(request, 'failed');
+      logger.error({ ...requestLogFields(request), err: error }, 'modal submission failed');
       const view = noticeModal(title, unexpectedFailureText(error));
       if (!acked) await args.ack({ response_action: 'update', view }).catch(() => undefined);
       else await updateModal(args.client, args.view.id, view, logger);

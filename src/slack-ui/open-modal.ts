@@ -3,7 +3,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
 import { slackErrorText } from './slack-error-text.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { type RequestRecord, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
 
 /**
  * Opens a modal with a trigger_id; call it first, before any other I/O: triggers expire 3 s after Slack
@@ -13,14 +13,14 @@ export async function openModal(
   client: WebClient,
   triggerId: string,
   view: ModalView,
-  context: { logger: Logger; respond?: RespondFn },
+  context: { logger: Logger; respond?: RespondFn; request: RequestRecord | undefined },
 ): Promise<boolean> {
   try {
     await client.views.open({ trigger_id: triggerId, view });
     return true;
   } catch (error) {
-    noteOutcome('upstream_error');
-    context.logger.warn({ err: error }, 'could not open the modal');
+    noteOutcome(context.request, 'upstream_error');
+    context.logger.warn({ ...requestLogFields(context.request), err: error }, 'could not open the modal');
     const text = `:x: The form could not be opened: ${slackErrorText(error)}`;
     await context
       .respond?.({ response_type: 'ephemeral', text })
@@ -38,12 +38,14 @@ export function openForm(form: () => ModalView, logger: Logger) {
     ack,
     body,
     client,
+    context,
   }: {
     ack: () => Promise<void>;
     body: { trigger_id: string };
     client: WebClient;
+    context: object;
   }): Promise<void> => {
     await ack();
-    await openModal(client, body.trigger_id, form(), { logger });
+    await openModal(client, body.trigger_id, form(), { logger, request: requestOf(context) });
   };
 }

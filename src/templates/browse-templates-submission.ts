@@ -8,23 +8,24 @@ import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-t
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
 export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger' | 'store'>) {
-  return async ({ ack, body, view, client, respond }: Args): Promise<void> => {
+  return async ({ ack, body, view, client, respond, context: boltContext }: Args): Promise<void> => {
+    const slackRequest = requestOf(boltContext);
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);
     if (!checked.ok) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
     const target = body.response_urls?.[0];
     if (!respond || !target) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
       return;
     }

@@ -6,13 +6,13 @@ import { mintErrorText } from '../slack-ui/mint-error-text.js';
 import { inlineCode } from '../slack-ui/mrkdwn.js';
 import type { PageState } from './page-state.js';
 import { templatePageMessage } from './template-page-message.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { type RequestRecord, noteOutcome } from '../observability/request-context.js';
 
 export type LoadedPage = { ok: true; message: MessageContent } | { ok: false; reason: string };
 
 /** GET one page of templates and render it; failures and an empty contract come back as a reason. */
 export async function loadTemplatePage(
-  deps: { mintApi: MintApiClient; logger: Logger },
+  deps: { mintApi: MintApiClient; logger: Logger; request?: RequestRecord | undefined },
   state: PageState,
 ): Promise<LoadedPage> {
   try {
@@ -30,7 +30,7 @@ export async function loadTemplatePage(
     if (!(error instanceof MintApiError)) throw error;
     deps.logger.warn({ err: error, contractId: state.contractId }, 'could not list templates');
     // An unknown contract is the asker's mistake; anything else is the service's.
-    noteOutcome(error.kind === 'not_found' ? 'invalid_input' : 'upstream_error');
+    noteOutcome(deps.request, error.kind === 'not_found' ? 'invalid_input' : 'upstream_error');
     if (error.kind === 'not_found') {
       return {
         ok: false,

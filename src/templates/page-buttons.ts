@@ -6,7 +6,7 @@ import { respondSafely } from '../slack-ui/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
 import { loadingMessage } from './template-page-message.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -16,13 +16,14 @@ type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddleware
  * cannot be loaded, the message is put back as it was and only the clicker is told why.
  */
 export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
-  return async ({ ack, body, action, respond, client }: Args): Promise<void> => {
+  return async ({ ack, body, action, respond, client, context }: Args): Promise<void> => {
+    const slackRequest = requestOf(context);
     await ack();
     const logger = deps.logger.child({ action: action.action_id, user: body.user.id });
     const recipient = { client, channelId: body.channel?.id, userId: body.user.id, logger };
     const state = decodePageState(action.value);
     if (!state) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await respondSafely(
         respond,
         {
@@ -42,7 +43,7 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
       logger.info({ err: error }, 'could not show the loading state'),
     );
 
-    const loaded = await loadTemplatePage({ ...deps, logger }, state);
+    const loaded = await loadTemplatePage({ ...deps, logger, request: slackRequest }, state);
     if (loaded.ok) {
       await respondSafely(
         respond,

@@ -16,16 +16,16 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
     name: 'templates',
     arguments: TEMPLATES_USAGE,
     description: "Browse a contract's NFT templates in this conversation, page by page (anyone here can page).",
-    run: async ({ ack, args, command, respond, client, logger }) => {
+    run: async ({ ack, args, command, respond, client, logger, request }) => {
       const parsed = parseTemplatesArgs(args, command.command);
       if (!parsed.ok) {
-        noteOutcome('invalid_input');
+        noteOutcome(request, 'invalid_input');
         // The problem is mrkdwn in which the user's words are already escaped.
         await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}` });
         return;
       }
       await ack();
-      const loaded = await loadTemplatePage({ ...deps, logger }, parsed.state);
+      const loaded = await loadTemplatePage({ ...deps, logger, request }, parsed.state);
       const recipient = { client, channelId: command.channel_id, userId: command.user_id, logger };
       if (loaded.ok) {
         await respondSafely(

@@ -6,17 +6,18 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
 export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client }: Args): Promise<void> => {
+  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
+    const slackRequest = requestOf(context);
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);
     if (!checked.ok) {
-      noteOutcome('invalid_input');
+      noteOutcome(slackRequest, 'invalid_input');
       await ack({ response_action: 'errors', errors: checked.errors });
       return;
     }
@@ -28,7 +29,7 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
     const outcome = await runAudited(
-      { ...deps, logger },
+      { ...deps, logger, request: slackRequest },
       actor,
       {
         operation: 'wallet.create',
