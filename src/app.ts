@@ -88,9 +88,13 @@ export function createApp(deps: AppDeps): MintlinkApp {
     stop: async () => {
       if (!server) return void (await app.stop());
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections with no request in progress would hold close() open (a load balancer's pool).
+      // Keep-alive connections with no request in progress would hold close() open (a load balancer's pool),
+      // and a client trickling a request would hold it for ever: after 2 s every connection is closed (work
+      // already admitted goes on; it does not need its connection).
       server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), 2_000);
       await closed;
+      clearTimeout(timer);
     },
     startBackgroundWork: () => {
       const stops = background.map((start) => start());

@@ -17,8 +17,6 @@ const BUSY_NOTICES_AT_ONCE = 16;
 
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 
-type RequestKind = 'command' | 'action' | 'view' | 'shortcut' | 'options' | 'event';
-
 /**
  * Admission control, as Bolt global middleware: every request takes a place in the work budget for as long as
  * its listeners run (after the ack too); when the budget is full it is answered "busy" at once, in the way
@@ -38,21 +36,13 @@ export function admission(
       }
       return;
     }
-    const kind = kindOf(args);
-    noteOutcome(requestOf(args.context), 'busy');
+    const request = requestOf(args.context); // described by the access log, which runs first
+    const kind = request?.kind ?? 'action';
+    noteOutcome(request, 'busy');
     deps.metrics.busyRefusals.inc({ kind });
     deps.logger.warn({ kind, workInFlight: budget.count }, 'work budget full; request answered "busy"');
     await refuse(args, notices, deps.logger);
   };
-}
-
-function kindOf(args: Args): RequestKind {
-  if ('command' in args) return 'command';
-  if ('view' in args) return 'view';
-  if ('shortcut' in args) return 'shortcut';
-  if ('options' in args) return 'options';
-  if ('event' in args) return 'event';
-  return 'action';
 }
 
 async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<void> {
@@ -64,7 +54,10 @@ async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<
     // Inline on the form, which stays open and filled: the person presses the button again.
     const input = args.view.blocks.find((block) => block.type === 'input' && typeof block.block_id === 'string');
     if (input?.block_id)
-      return args.ack({ response_action: 'errors', errors: { [input.block_id]: BUSY_TEXT.slice(14) } });
+      return args.ack({
+        response_action: 'errors',
+        errors: { [input.block_id]: BUSY_TEXT.replace(/^:hourglass: /, '') },
+      });
     return args.ack({ response_action: 'update', view: noticeModal('Busy', BUSY_TEXT) });
   }
   await args.ack();

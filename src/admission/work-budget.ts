@@ -2,7 +2,8 @@
  * The one budget of work in flight for the whole process: every Slack request (command, click, submission,
  * shortcut, event) holds a place from its arrival until its last outbound call has ended, and background
  * work (Home refreshes, the sweeper) is counted too. Every outbound call has a deadline, so places come
- * back in bounded time, and what the process holds in memory is bounded by the size of the budget.
+ * back in bounded time, and what the process holds in memory is bounded by the size of the budget. (The
+ * deletion sweeper runs one sweep at a time on its own and is waited for at shutdown separately.)
  */
 export class WorkBudget {
   private running = 0;
@@ -31,7 +32,7 @@ export class WorkBudget {
   }
 
   /**
-   * Counts work that must run whatever the load (a refresh a finished request asked for, a sweep): it may
+   * Counts work that must run whatever the load (a Home refresh a finished request asked for): it may
    * take the count past the limit for a moment, which then refuses new requests instead.
    */
   async track<T>(work: Promise<T>): Promise<T> {

@@ -7,9 +7,10 @@ import { screenSlackRequest } from './slack-request-screen.js';
 export const SLACK_EVENTS_PATH = '/slack/events';
 /**
  * Requests whose body is being read before its signature could be checked: anyone can send those, so they
- * get a bounded share of the process (with the body cap, a few MB at most).
+ * get a bounded share of the process (with the body cap, 64 MB at most). Each read has 2 s, so holding all
+ * the places takes a steady stream of new connections, a flood a load balancer sees.
  */
-const UNVERIFIED_READS_AT_ONCE = 64;
+const UNVERIFIED_READS_AT_ONCE = 256;
 
 /**
  * The HTTP server in HTTP mode: Bolt's own HTTPReceiver does the work (its requestListener: routing, parsing,
@@ -38,11 +39,11 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
       .then((screened) => {
         if (screened.ok) return dispatch(Object.assign(req, { rawBody: screened.rawBody }), res);
         logger.warn({ status: screened.status, reason: screened.reason }, 'refused a request to the Slack endpoint');
-        res.writeHead(screened.status, { connection: 'close' }).end();
+        if (!res.destroyed) res.writeHead(screened.status, { connection: 'close' }).end();
       })
       .catch((error: unknown) => {
         logger.warn({ err: error }, 'could not read a request to the Slack endpoint');
-        if (!res.headersSent) res.writeHead(400, { connection: 'close' }).end();
+        if (!res.headersSent && !res.destroyed) res.writeHead(400, { connection: 'close' }).end();
       })
       .finally(() => reading.release());
   });

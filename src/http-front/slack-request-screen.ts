@@ -8,8 +8,10 @@ import { isValidSlackRequest } from '@slack/bolt';
 export const SLACK_BODY_LIMIT_BYTES = 256 * 1024;
 /** Slack's rule, both ways: a request older, or newer, than this is refused (replays, forged clocks). */
 const MAX_CLOCK_SKEW_SEC = 5 * 60;
+/** Slack waits 3 s for an answer: a body still arriving after 2 s is not Slack's. */
+const BODY_READ_DEADLINE_MS = 2_000;
 
-export type Screened = { ok: true; rawBody: Buffer } | { ok: false; status: 400 | 401 | 413; reason: string };
+export type Screened = { ok: true; rawBody: Buffer } | { ok: false; status: 400 | 401 | 408 | 413; reason: string };
 
 /**
  * Reads and checks one request for the Slack endpoint before Bolt sees it: at most SLACK_BODY_LIMIT_BYTES
@@ -24,9 +26,7 @@ export async function screenSlackRequest(
 ): Promise<Screened> {
   const declared = Number(req.headers['content-length']);
   if (declared > SLACK_BODY_LIMIT_BYTES) return { ok: false, status: 413, reason: 'body too large (declared)' };
-  const rawBody = await readCapped(req, SLACK_BODY_LIMIT_BYTES);
-  if (!rawBody) return { ok: false, status: 413, reason: 'body too large' };
-
+  // The headers are checked before any of the body is read: a request that cannot be Slack's costs nothing.
   const timestamp = singleHeader(req, 'x-slack-request-timestamp');
   const signature = singleHeader(req, 'x-slack-signature');
   const timestampSec = timestamp !== undefined && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
@@ -35,6 +35,10 @@ export async function screenSlackRequest(
   if (Math.abs(nowMs / 1000 - timestampSec) > MAX_CLOCK_SKEW_SEC) {
     return { ok: false, status: 401, reason: 'timestamp more than 5 minutes from now' };
   }
+  const read = await readCapped(req, SLACK_BODY_LIMIT_BYTES, BODY_READ_DEADLINE_MS);
+  if (read === 'too large') return { ok: false, status: 413, reason: 'body too large' };
+  if (read === 'too slow') return { ok: false, status: 408, reason: 'body not sent in time' };
+  const rawBody = read;
   const body = rawBody.toString('utf8');
   const headers = { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestampSec };
   if (!isValidSlackRequest({ signingSecret, body, headers, nowMilliseconds: nowMs })) {
@@ -45,17 +49,36 @@ export async function screenSlackRequest(
   return { ok: true, rawBody };
 }
 
-/** The body, or undefined as soon as it passes `limit` bytes (the rest is not read). */
-async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * The body, or why not: as soon as it passes `limit` bytes, or when it has not all arrived within `deadlineMs`
+ * (Slack sends kilobytes at once; a trickle is someone holding a place in the bounded reads).
+ */
+async function readCapped(
+  req: IncomingMessage,
+  limit: number,
+  deadlineMs: number,
+): Promise<Buffer | 'too large' | 'too slow'> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > limit) return undefined;
-    chunks.push(buffer);
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    req.destroy();
+  }, deadlineMs);
+  try {
+    for await (const chunk of req) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buffer.length;
+      if (size > limit) return 'too large';
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (late) return 'too slow';
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  return Buffer.concat(chunks);
+  return late ? 'too slow' : Buffer.concat(chunks);
 }
 
 function singleHeader(req: IncomingMessage, name: string): string | undefined {

@@ -27,11 +27,25 @@ export function createSecretScrubber(secrets: readonly string[]): Scrubber {
   };
 }
 
-/** The ways a secret can be written in the texts the app sends: as is, in JSON, in a URL or form, both. */
+/**
+ * The ways a secret can be written in the texts the app sends: as is, or as Slack text escapes it (`&<>` as
+ * entities; inside bold, italic or code, `*`, `_` and backticks replaced: see slack-ui/mrkdwn.ts), each of
+ * those in JSON, in a URL or form, or both.
+ */
 function spellings(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
+  const escaped = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const shown = [
+    secret,
+    escaped,
+    escaped.replace(/\*/g, '\u2217').replace(/`/g, "'"),
+    escaped.replace(/_/g, '\uff3f').replace(/`/g, "'"),
+    escaped.replace(/`/g, "'"),
+  ];
   const forms = (text: string) => [encodeURIComponent(text), new URLSearchParams({ s: text }).toString().slice(2)];
-  return [secret, json, ...forms(secret), ...forms(json), JSON.stringify(json).slice(1, -1)];
+  return shown.flatMap((text) => {
+    const json = JSON.stringify(text).slice(1, -1);
+    return [text, json, ...forms(text), ...forms(json), JSON.stringify(json).slice(1, -1)];
+  });
 }
 
 function escapeRegExp(value: string): string {

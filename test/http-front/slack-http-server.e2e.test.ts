@@ -89,3 +89,55 @@ describe('the Slack endpoint in HTTP mode', () => {
     expect(fakes.slack.calls).toEqual([]);
   });
 });
+
+describe('the Slack endpoint against slow clients', () => {
+  const fakes = useFakes();
+
+  /** A request that sends its headers (signed, so they pass) and then one byte of a 1000-byte body. */
+  function trickle(baseUrl: string): { done: Promise<number> } {
+    const url = new URL('/slack/events', baseUrl);
+    const headers = {
+      ...slackSignatureHeaders('x', TEST_SIGNING_SECRET),
+      'content-type': FORM,
+      'content-length': '1000',
+    };
+    const req = request(url, { method: 'POST', headers });
+    const done = new Promise<number>((resolve) => {
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', () => resolve(0));
+    });
+    req.write('p');
+    return { done };
+  }
+
+  it('drops bodies that trickle in, so slow connections hold the bounded reads for 2 s at most', async () => {
+    const app = await fakes.startApp('http');
+    try {
+      // Fewer than the bounded reads: Slack's requests still get in at once.
+      const some = Array.from({ length: 100 }, () => trickle(app.baseUrl));
+      expect((await app.command('help')).status).toBe(200);
+      // More: new requests are refused (503) only until the trickles are dropped, within about 2 s.
+      const many = Array.from({ length: 300 }, () => trickle(app.baseUrl));
+      const started = Date.now();
+      const statuses = await Promise.all([...some, ...many].map((s) => s.done));
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(statuses.every((s) => s === 408 || s === 503 || s === 0)).toBe(true);
+      const { ack, status } = await app.command('help');
+      expect(status).toBe(200);
+      expect(ack?.response_type).toBe('ephemeral');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('shuts down within its grace period while a client trickles a request', async () => {
+    const app = await fakes.startApp('http');
+    trickle(app.baseUrl);
+    const started = Date.now();
+    expect(await app.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+});

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { boltLogger } from '../../src/logging/bolt-logger.js';
 import { createLogger } from '../../src/logging/create-logger.js';
 import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { bold, codeBlock, escapeMrkdwn, inlineCode, italic } from '../../src/slack-ui/mrkdwn.js';
 import { MintApiError } from '../../src/mint-api/mint-api-error.js';
 
 const SECRETS = ['xoxb-not-a-real-token-abc', 'signing-secret-42abcdef', 'mint+key/with.special*chars'];
@@ -42,6 +43,16 @@ describe('createSecretScrubber', () => {
       scrubTricky(new URLSearchParams({ text: tricky, blocks: JSON.stringify([{ text: tricky }]) }).toString()),
     ).not.toMatch(/ey|quote/);
     expect(scrubTricky(`q=${encodeURIComponent(tricky)}`)).toBe('q=[redacted]');
+  });
+
+  it('finds a secret as Slack text shows it: escaped, and inside bold, italic or code', () => {
+    const secret = 'mk_live*<key>`&9f';
+    const scrubShown = createSecretScrubber([secret]);
+    for (const shown of [escapeMrkdwn(secret), bold(secret), italic(secret), inlineCode(secret), codeBlock(secret)]) {
+      const body = new URLSearchParams({ blocks: JSON.stringify([{ text: shown }]) }).toString();
+      expect(scrubShown(shown)).not.toMatch(/live|key/);
+      expect(scrubShown(body)).not.toMatch(/live|key/);
+    }
   });
 
   it('leaves other text alone and ignores values too short to be credentials', () => {
