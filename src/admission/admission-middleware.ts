@@ -1,4 +1,4 @@
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { AnyMiddlewareArgs, Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
@@ -45,10 +45,32 @@ export function admission(
   };
 }
 
+const STEP_BUSY_TEXT =
+  'Mintlink is very busy right now, so it did not start this step. Nothing was done; run the workflow again in a few minutes.';
+
+type StepArgs = SlackEventMiddlewareArgs<'function_executed'>;
+
+/** A custom step's ack and fail (Bolt gives them to function_executed events only). */
+function stepControls(args: { event: { type: string } }): Pick<StepArgs, 'ack' | 'fail'> | undefined {
+  if (args.event.type !== 'function_executed') return undefined;
+  const { ack, fail } = args as Partial<Pick<StepArgs, 'ack' | 'fail'>>;
+  return ack && fail ? { ack, fail } : undefined;
+}
+
 async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<void> {
   if ('command' in args) return args.ack({ response_type: 'ephemeral', text: BUSY_TEXT });
   if ('options' in args) return args.ack({ options: [] });
-  if ('event' in args) return; // acknowledged by Bolt already; Slack does not retry it, and it changes nothing
+  if ('event' in args) {
+    // A workflow step would wait for ever: it is acknowledged and failed, and the workflow's people told why.
+    const step = stepControls(args);
+    if (step) {
+      await step.ack();
+      await step.fail({ error: STEP_BUSY_TEXT }).catch((error: unknown) => {
+        logger.info({ err: error }, 'could not tell the workflow the app is busy');
+      });
+    }
+    return; // other events are acknowledged by Bolt already; Slack does not retry them, and they change nothing
+  }
   if ('view' in args) {
     if (args.body.type !== 'view_submission') return args.ack();
     // Inline on the form, which stays open and filled: the person presses the button again.

@@ -13,6 +13,8 @@ export type AuditedOutcome<T> = { ok: true; result: T } | { ok: false; reason: s
 
 export interface AuditedOperation<T> {
   operation: string;
+  /** Where it came from when not from a person in Slack's UI, e.g. `workflow Wf0123`. */
+  origin?: string | undefined;
   inputs: Record<string, unknown>;
   /** What is being made, for messages: "the mint link". */
   thing: string;
@@ -38,6 +40,7 @@ export async function runAudited<T>(
       actorId: actor.userId,
       teamId: actor.teamId,
       operation: operation.operation,
+      origin: operation.origin,
       inputs: operation.inputs,
     }));
   } catch (error) {

@@ -24,6 +24,8 @@ export interface DeletionContext {
    * bot token, so the same on every replica.
    */
   decisionKey: Buffer;
+  /** Seals workflow execution tokens kept while a request waits (see workflow-steps/sealed-token.ts). */
+  stepTokenKey: Buffer;
 }
 
 /** Whether someone is an approver, for Home refreshes (a cached answer is fine there). */

@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { escapeAndCut, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import { escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 
@@ -82,6 +82,7 @@ export function approvalMessage(r: DeletionRequest, approvers: string): MessageC
       `${by(r.requesterId)} asks to delete *${customerCount(count)}*${repeatsDropped(r.duplicatesRemoved)}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
     ),
     section(`*Customers:* ${shown}${more}`),
+    ...askedFrom(r),
     context(
       `Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`,
     ),
@@ -98,6 +99,15 @@ export function approvalMessage(r: DeletionRequest, approvers: string): MessageC
     `Customer deletion request ${r.id} by <@${r.requesterId}>: ${customerCount(count)} (${r.status})`,
     blocks,
   );
+}
+
+/** Where the request came from, when not the form: the message it was asked from, or a workflow. */
+function askedFrom(r: DeletionRequest): KnownBlock[] {
+  const parts: string[] = [];
+  if (r.contextUrl) parts.push(`*Context:* <${linkUrl(r.contextUrl)}|the message it was asked from>`);
+  if (r.origin?.startsWith('workflow'))
+    parts.push(`Asked by a Workflow Builder workflow on behalf of ${by(r.requesterId)}`);
+  return parts.length > 0 ? [context(parts.join(' · '))] : [];
 }
 
 const button = (

@@ -4,7 +4,8 @@ import { context, problemBanner } from '../slack-ui/blocks.js';
 import { textInput } from '../slack-ui/inputs.js';
 import { modal } from '../slack-ui/modal.js';
 import { textValue } from '../slack-ui/view-state.js';
-import { customerIdProblems, splitCustomerIds, withoutRepeats } from '../mint-api/customer-ids.js';
+import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
+import { checkDeletionInput } from './deletion-input.js';
 import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from './deletion-settings.js';
 
 export const DELETION_FORM_CALLBACK = 'deletion_request_form';
@@ -22,9 +23,12 @@ export interface DeletionFormValues {
   reason?: string | undefined;
 }
 
-/** "Request customer deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes. */
+/**
+ * "Request customer deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes; `source` is
+ * the signed message it was asked from (message-source.ts), kept with the form until it is submitted.
+ */
 export function deletionRequestView(
-  options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string } = {},
+  options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string; source?: string } = {},
 ): ModalView {
   const given = options.prefill ?? [];
   const { boxes: prefilled, placed } = fillBoxes(given);
@@ -36,6 +40,9 @@ export function deletionRequestView(
       ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.`
       : undefined);
   const blocks: KnownBlock[] = [...(problem ? [problemBanner(problem)] : [])];
+  const sourceChannel = options.source?.split(':')[0];
+  if (sourceChannel && /^[CDG][A-Z0-9]+$/.test(sourceChannel))
+    blocks.push(context(`Asked from a message in <#${sourceChannel}>: the approvers get a link to it.`));
   for (let box = 1; box <= boxes; box += 1) {
     blocks.push(
       textInput({
@@ -83,7 +90,7 @@ export function deletionRequestView(
     submit: 'Request',
     close: 'Cancel',
     blocks,
-    privateMetadata: JSON.stringify({ boxes }),
+    privateMetadata: JSON.stringify({ boxes, ...(options.source ? { source: options.source } : {}) }),
   });
 }
 
@@ -97,6 +104,16 @@ export function boxesOf(privateMetadata: string | undefined): number {
     return typeof boxes === 'number' && Number.isInteger(boxes) ? Math.min(MAX_ID_BOXES, Math.max(1, boxes)) : 1;
   } catch {
     return 1;
+  }
+}
+
+/** The signed message source kept in the form's metadata, as it is (checked where it is used). */
+export function signedSourceOf(privateMetadata: string | undefined): string | undefined {
+  try {
+    const source = (JSON.parse(privateMetadata ?? '{}') as { source?: unknown }).source;
+    return typeof source === 'string' && source.length <= 200 ? source : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -129,23 +146,22 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
     const problem = customerIdProblems(ids, 'allowed');
     if (problem) errors[idsBlock(i + 1)] = problem;
   });
-  const { ids, removed } = withoutRepeats(perBox.flat());
-  if (ids.length === 0) errors[idsBlock(1)] = 'Enter at least one customer ID.';
-  if (ids.length > MAX_CUSTOMERS_PER_REQUEST && !errors[idsBlock(1)]) {
-    errors[idsBlock(1)] =
-      `That is ${ids.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
-  }
+  const checked = checkDeletionInput(perBox.flat(), values.reason);
+  if (!checked.ok && checked.problems.customerIds && Object.keys(errors).length === 0)
+    errors[idsBlock(1)] = checked.problems.customerIds;
   values.boxes.forEach((text, i) => {
     if (text.length > BOX_CHARS && !errors[idsBlock(i + 1)])
       errors[idsBlock(i + 1)] =
         `This box holds ${text.length} characters; a box takes at most ${BOX_CHARS}. Put the rest in another box.`;
   });
-  if (!values.reason) errors[REASON_BLOCK] = 'Give a reason: the approvers read it.';
-  else if (values.reason.length > MAX_REASON_LENGTH)
-    errors[REASON_BLOCK] =
-      `The reason is ${values.reason.length} characters long; keep it to ${MAX_REASON_LENGTH} (the approvers read it).`;
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, customerIds: ids, duplicatesRemoved: removed, reason: values.reason ?? '' };
+  if (!checked.ok && checked.problems.reason) errors[REASON_BLOCK] = checked.problems.reason;
+  if (Object.keys(errors).length > 0 || !checked.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    customerIds: checked.customerIds,
+    duplicatesRemoved: checked.duplicatesRemoved,
+    reason: checked.reason,
+  };
 }
 
 /** IDs spread over boxes of at most 3000 characters, one per line, never split; says how many fit. */

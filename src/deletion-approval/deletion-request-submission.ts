@@ -1,13 +1,18 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { DeletionRequest } from '../store/deletion-requests.js';
 import { updateModal } from '../slack-ui/update-modal.js';
-import { auditedTransition } from './audited-transition.js';
 import { type DeletionContext, isApprover } from './deletion-context.js';
-import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
-import { boxesOf, checkDeletionForm, deletionRequestView, readDeletionForm } from './deletion-request-form.js';
+import {
+  boxesOf,
+  checkDeletionForm,
+  deletionRequestView,
+  readDeletionForm,
+  signedSourceOf,
+} from './deletion-request-form.js';
+import { permalinkOf, verifySource } from './message-source.js';
+import { openDeletionRequest } from './open-request.js';
+import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
-import { notConfiguredText, type DeletionSettings } from './deletion-settings.js';
-import { postThreadMessages } from './thread-messages.js';
+import { notConfiguredText } from './deletion-settings.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
@@ -16,10 +21,9 @@ import { noteOutcome, requestOf } from '../observability/request-context.js';
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
- * A deletion request submitted: checked (inline errors), stored first (pending, with its audit entry),
- * then posted to the approval channel with Approve/Reject, and the requester is told its id and where it
- * waits. If the approval message cannot be posted, the request is cancelled at once and the requester
- * told why: nothing waits where nobody can see it.
+ * A deletion request submitted: checked (inline errors), then opened (open-request.ts) with the permalink of
+ * the message it was asked from, if any; the requester is told its id and where it waits, or, when it could
+ * not be stored or posted, why, in the form, still filled.
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client, context }: Args): Promise<void> => {
@@ -34,6 +38,8 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       return;
     }
     const boxes = boxesOf(view.private_metadata);
+    const signedSource = signedSourceOf(view.private_metadata);
+    const source = verifySource(ctx.decisionKey, signedSource);
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
     if (!checked.ok) {
@@ -53,42 +59,37 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       updateModal(
         client,
         view.id,
-        deletionRequestView({ boxes, prefill: values.boxes.flatMap(splitCustomerIds), reason: values.reason, problem }),
+        deletionRequestView({
+          boxes,
+          prefill: values.boxes.flatMap(splitCustomerIds),
+          reason: values.reason,
+          problem,
+          ...(source && signedSource ? { source: signedSource } : {}),
+        }),
         logger,
       );
 
-    let request: DeletionRequest;
-    try {
-      request = await createRequest(ctx, settings, requesterId, body.team?.id ?? body.user.team_id, checked);
-    } catch (error) {
-      logger.error({ err: error }, 'could not store the deletion request');
+    const opened = await openDeletionRequest(ctx, settings, {
+      requesterId,
+      teamId: body.team?.id ?? body.user.team_id,
+      customerIds: checked.customerIds,
+      duplicatesRemoved: checked.duplicatesRemoved,
+      reason: checked.reason,
+      contextUrl: source ? await permalinkOf(ctx, source) : undefined,
+    });
+    if (!opened.ok && opened.stage === 'store') {
       await showForm(
         '*The request could not be recorded* (the database is unavailable), so nothing was sent to the approvers. Try again in a moment.',
       );
       return;
     }
-
-    const posted = await postApprovalMessage(ctx, settings, request);
-    if (!posted.ok) {
-      await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
-        requests.cancel(request.id, requesterId),
-      );
+    if (!opened.ok) {
       await showForm(
-        `*The approval channel did not take the request* (${posted.error}), so it was cancelled and nothing waits for approval. Ask the app's operator to invite the app to <#${settings.approvalChannelId}>.`,
+        `*The approval channel did not take the request* (${escapeMrkdwn(opened.error)}), so it was cancelled and nothing waits for approval. Ask the app's operator to invite the app to <#${settings.approvalChannelId}>.`,
       );
       return;
     }
-    const waiting = (await ctx.store.deletionRequests.get(request.id)) ?? request;
-    const dm = await client.chat
-      .postMessage({ channel: requesterId, ...requesterMessage(waiting) })
-      .catch((error: unknown) => {
-        logger.warn({ err: error }, 'could not send the request DM');
-        return undefined;
-      });
-    if (dm?.ts && dm.channel)
-      await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
-
-    ctx.home.refresh([requesterId], isApprover(ctx));
+    const { request } = opened;
     await updateModal(
       client,
       view.id,
@@ -99,73 +100,4 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       logger,
     );
   };
-}
-
-async function createRequest(
-  ctx: DeletionContext,
-  settings: DeletionSettings,
-  requesterId: string,
-  teamId: string | undefined,
-  checked: { customerIds: string[]; duplicatesRemoved: number; reason: string },
-): Promise<DeletionRequest> {
-  const now = new Date();
-  return ctx.store.transaction(async (tx) => {
-    const request = await tx.deletionRequests.create(
-      {
-        teamId,
-        requesterId,
-        customerIds: checked.customerIds,
-        duplicatesRemoved: checked.duplicatesRemoved,
-        reason: checked.reason,
-        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-      },
-      now,
-    );
-    await tx.audit.record(
-      {
-        actorId: requesterId,
-        teamId,
-        operation: 'customers.delete.request',
-        inputs: {
-          requestId: request.id,
-          customerIds: checked.customerIds,
-          duplicatesRemoved: checked.duplicatesRemoved,
-          reason: checked.reason,
-        },
-        outcome: 'pending',
-        detail: request.id,
-      },
-      now,
-    );
-    return request;
-  });
-}
-
-async function postApprovalMessage(
-  ctx: DeletionContext,
-  settings: DeletionSettings,
-  request: DeletionRequest,
-): Promise<{ ok: true } | { ok: false; error: string }> {
-  try {
-    const posted = await ctx.client.chat.postMessage({
-      channel: settings.approvalChannelId,
-      ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()),
-    });
-    if (!posted.ts) return { ok: false, error: 'no message id' };
-    await ctx.store.deletionRequests.setApprovalMessage(
-      request.id,
-      posted.channel ?? settings.approvalChannelId,
-      posted.ts,
-    );
-    await postThreadMessages(
-      ctx.patientClient,
-      ctx.logger,
-      { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts },
-      fullListMessages(request),
-    );
-    return { ok: true };
-  } catch (error) {
-    ctx.logger.warn({ err: error, requestId: request.id }, 'could not post the approval message');
-    return { ok: false, error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message };
-  }
 }

@@ -2,10 +2,12 @@ import type { DeletionRequest } from '../store/deletion-requests.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { type DeletionContext, isApprover } from './deletion-context.js';
 import { approvalMessage, outcomeMessage, requesterMessage } from './deletion-messages.js';
+import { completeWaitingStep } from './step-completion.js';
 
 /**
- * Shows a request's current state everywhere it is shown: the approval message (status, buttons) and the
- * requester's DM (Cancel goes once it is no longer pending). Called by whoever made the transition.
+ * Shows a request's current state everywhere it is shown: the approval message (status, buttons), the
+ * requester's DM (Cancel goes once it is no longer pending) and, once it has ended, the workflow step waiting
+ * for it. Called by whoever made the transition.
  */
 export async function publishRequest(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
   const updates: Array<Promise<unknown>> = [];
@@ -26,6 +28,10 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
       ctx.logger.warn({ err: result.reason, requestId: request.id }, 'could not update a message of the request');
   }
   ctx.home.refresh([request.requesterId], isApprover(ctx));
+  // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
+  await completeWaitingStep(ctx, request).catch((error: unknown) =>
+    ctx.logger.warn({ err: error, requestId: request.id }, 'could not complete the workflow step; the sweeper will'),
+  );
 }
 
 /** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */

@@ -1,4 +1,4 @@
-import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, GlobalShortcut, MessageShortcut, ViewSubmitAction } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { CapabilityDeps } from '../deps.js';
 import { boltLogger } from '../logging/bolt-logger.js';
@@ -14,7 +14,16 @@ import { handleApproveSubmission, handleRejectSubmission } from './decision-subm
 import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
 import type { DeletionContext } from './deletion-context.js';
 import { DELETION_ACTIONS } from './deletion-messages.js';
-import { ADD_IDS_BOX_ACTION, DELETION_FORM_CALLBACK, boxesOf, deletionRequestView } from './deletion-request-form.js';
+import {
+  ADD_IDS_BOX_ACTION,
+  DELETION_FORM_CALLBACK,
+  boxesOf,
+  deletionRequestView,
+  signedSourceOf,
+} from './deletion-request-form.js';
+import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
+import { tokenSealingKey } from '../workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
@@ -28,8 +37,9 @@ export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
 type Button = BlockAction<ButtonAction>;
 
 /**
- * Customer deletion with a second person's approval: `/mintlink delete`, the shortcut, the request form, the
- * approval message's buttons and modals, the requester's Cancel, its Home entry and the sweeper.
+ * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
+ * shortcut (IDs from a message), the workflow step, the request form, the approval message's buttons and
+ * modals, the requester's Cancel, its Home entry and the sweeper.
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const configured = deletionSettings(deps.config);
@@ -48,6 +58,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
     home: deps.home,
     decisionKey: decisionMetadataKey(deps.config.slack.botToken),
+    stepTokenKey: tokenSealingKey(deps.config.slack.botToken),
   };
   const requestForm = () =>
     ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings));
@@ -57,6 +68,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(() => startDeletionSweeper(ctx, sweeperTiming(deps.config.mint.timeoutMs)));
 
   app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
+  app.shortcut<MessageShortcut>(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
+  app.function(REQUEST_DELETION_STEP, requestDeletionStep(ctx));
   app.action<Button>(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm, logger));
   app.action<Button>(ADD_IDS_BOX_ACTION, async ({ ack, body }) => {
     await ack();
@@ -67,7 +80,7 @@ export function register(app: App, deps: CapabilityDeps): void {
       .update({
         view_id: view.id,
         hash: view.hash,
-        view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1 }),
+        view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1, ...keptSource(view.private_metadata) }),
       })
       .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
   });
@@ -103,4 +116,10 @@ export function register(app: App, deps: CapabilityDeps): void {
       }),
     );
   }
+}
+
+/** The message a form was opened from, carried over when the form is rebuilt. */
+function keptSource(privateMetadata: string | undefined): { source?: string } {
+  const source = signedSourceOf(privateMetadata);
+  return source ? { source } : {};
 }

@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
+import { CREATE_LINK_STEP, createLinkStep } from './create-link-step.js';
 import { guardView } from '../slack-ui/guard-listener.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { LINK_FORM_CALLBACK, linkFormView } from './link-form.js';
@@ -10,7 +11,10 @@ import { linkSubcommand } from './link-subcommand.js';
 export const CREATE_LINK_SHORTCUT = 'create_mint_link';
 export const CREATE_LINK_HOME_ACTION = 'home_create_link';
 
-/** Create a mint link: `/mintlink link` (and `/mintlink` alone), the shortcut, the Home button, the form. */
+/**
+ * Create a mint link: `/mintlink link` (and `/mintlink` alone), the shortcut, the Home button, the form, and
+ * the "Create mint link" workflow step.
+ */
 export function register(app: App, deps: CapabilityDeps): void {
   const openLinkForm = openForm(() => linkFormView(), deps.logger);
   deps.commands.register(linkSubcommand, { default: true });
@@ -21,4 +25,5 @@ export function register(app: App, deps: CapabilityDeps): void {
     LINK_FORM_CALLBACK,
     guardView(deps.logger, 'Create mint link', handleLinkFormSubmission(deps)),
   );
+  app.function(CREATE_LINK_STEP, createLinkStep(deps));
 }

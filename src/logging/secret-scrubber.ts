@@ -1,5 +1,8 @@
-/** Slack token shapes, scrubbed even when the value is not one we were configured with. */
-const SLACK_TOKEN = /\bx(?:ox[abposr]|app)-[A-Za-z0-9-]{6,}/g;
+/**
+ * Slack token shapes, scrubbed even when the value is not one we were configured with: bot, user, app-level
+ * and workflow execution tokens (xwfp-, handed to the app with each step it runs).
+ */
+const SLACK_TOKEN = /\bx(?:ox[abposr]|app|wfp)-[A-Za-z0-9-]{6,}/g;
 
 export const REDACTED = '[redacted]';
 

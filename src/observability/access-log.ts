@@ -56,6 +56,9 @@ function describe(args: Args): RequestRecord {
     const { event, body } = args;
     const user = 'user' in event && typeof event.user === 'string' ? event.user : undefined;
     const channel = 'channel' in event && typeof event.channel === 'string' ? event.channel : undefined;
+    // A workflow step is work someone asked for, like a command: named by its step.
+    if (event.type === 'function_executed' && 'function' in event)
+      return { ...base, kind: 'step', id: event.function.callback_id, user, channel, team: body.team_id };
     return { ...base, kind: 'event', id: event.type, user, channel, team: body.team_id };
   }
   const kind: RequestKind =

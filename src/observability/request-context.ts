@@ -1,12 +1,12 @@
 /** How a request ended, for the access log and `mintlink_requests_total`. */
 export type Outcome = 'ok' | 'invalid_input' | 'refused' | 'busy' | 'failed' | 'upstream_error';
 
-export type RequestKind = 'command' | 'action' | 'view' | 'shortcut' | 'options' | 'event';
+export type RequestKind = 'command' | 'action' | 'view' | 'shortcut' | 'options' | 'event' | 'step';
 
 /** One Slack request being handled: who, where, what, and how it is going. */
 export interface RequestRecord {
   kind: RequestKind;
-  /** The subcommand, action_id, callback_id or event type. */
+  /** The subcommand, action_id, callback_id (of a view, shortcut or workflow step) or event type. */
   id: string;
   user: string | undefined;
   channel: string | undefined;

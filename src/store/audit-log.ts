@@ -6,15 +6,18 @@ export interface AuditEntryInput {
   actorId: string;
   teamId?: string | undefined;
   operation: string;
+  /** Where the operation came from when not from a person in Slack's UI: `workflow <execution id>`. */
+  origin?: string | undefined;
   inputs: Record<string, unknown>;
   outcome: string;
   detail?: string | undefined;
 }
 
-export interface AuditEntry extends Required<Omit<AuditEntryInput, 'teamId' | 'detail'>> {
+export interface AuditEntry extends Required<Omit<AuditEntryInput, 'teamId' | 'detail' | 'origin'>> {
   id: string;
   at: Date;
   teamId: string | undefined;
+  origin: string | undefined;
   detail: string | undefined;
 }
 
@@ -50,6 +53,7 @@ export class AuditLog {
       actor_id: entry.actorId,
       team_id: entry.teamId ?? null,
       operation: entry.operation,
+      origin: entry.origin ?? null,
       inputs: boundedJson(entry.inputs),
       outcome: entry.outcome,
       detail: entry.detail === undefined ? null : truncate(entry.detail, MAX_DETAIL_CHARS),
@@ -79,6 +83,7 @@ function toEntry(row: Tables['audit_log']): AuditEntry {
     actorId: row.actor_id,
     teamId: row.team_id ?? undefined,
     operation: row.operation,
+    origin: row.origin ?? undefined,
     inputs: JSON.parse(row.inputs) as Record<string, unknown>,
     outcome: row.outcome,
     detail: row.detail ?? undefined,

@@ -32,6 +32,10 @@ export interface DeletionRequest {
   finishedAt: Date | undefined;
   outcomeDetail: string | undefined;
   attempts: number;
+  /** `workflow <execution id>` when a workflow step asked; undefined when a person did in Slack. */
+  origin: string | undefined;
+  /** The permalink of the message it was asked from (the message shortcut). */
+  contextUrl: string | undefined;
 }
 
 export interface NewDeletionRequest {
@@ -41,6 +45,8 @@ export interface NewDeletionRequest {
   duplicatesRemoved: number;
   reason: string;
   expiresAt: Date;
+  origin?: string | undefined;
+  contextUrl?: string | undefined;
 }
 
 export interface RequestFilter {
@@ -86,6 +92,8 @@ export class DeletionRequests {
         finished_at: null,
         outcome_detail: null,
         attempts: 0,
+        origin: input.origin ?? null,
+        context_url: input.contextUrl ?? null,
       };
       try {
         await this.db.insertInto('deletion_requests').values(row).execute();
@@ -320,5 +328,7 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     finishedAt: date(row.finished_at),
     outcomeDetail: row.outcome_detail ?? undefined,
     attempts: Number(row.attempts),
+    origin: row.origin ?? undefined,
+    contextUrl: row.context_url ?? undefined,
   };
 }

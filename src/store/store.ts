@@ -10,6 +10,7 @@ import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
 import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
+import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
 
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
@@ -19,6 +20,7 @@ export interface Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly stepCompletions: StepCompletions;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -34,6 +36,7 @@ export interface Store {
 export interface StoreTransaction {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
+  readonly stepCompletions: StepCompletions;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -47,6 +50,7 @@ class SqlStore implements Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly stepCompletions: StepCompletions;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -57,12 +61,17 @@ class SqlStore implements Store {
     this.deletionRequests = new DeletionRequests(db);
     this.homeTabs = new HomeTabs(db);
     this.onceKeys = new OnceKeys(db);
+    this.stepCompletions = new StepCompletions(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
+    return this.db.transaction().execute((trx) =>
+      work({
+        audit: new AuditLog(trx),
+        deletionRequests: new DeletionRequests(trx),
+        stepCompletions: new StepCompletions(trx),
+      }),
+    );
   }
 
   async migrate(): Promise<void> {

@@ -13,6 +13,8 @@ export interface AuditLogTable {
   team_id: string | null;
   /** What was done, e.g. `link.create`. */
   operation: string;
+  /** Null when a person did it in Slack's UI; `workflow <execution id>` when a workflow step did. */
+  origin: string | null;
   /** JSON summary of the inputs (bounded in size). */
   inputs: string;
   /** `succeeded`, `failed`, or a transition name for multi-step operations. */
@@ -51,6 +53,25 @@ export interface DeletionRequestsTable {
   outcome_detail: string | null;
   /** How many times the deletion has been sent. */
   attempts: number;
+  /** Null when asked in Slack's UI; `workflow <execution id>` when a workflow step asked. */
+  origin: string | null;
+  /** The permalink of the message the request was made from (the message shortcut). */
+  context_url: string | null;
+}
+
+/** A workflow step waiting for a deletion request to end (see StepCompletions). */
+export interface StepCompletionsTable {
+  request_id: string;
+  function_execution_id: string;
+  /** The execution's token, sealed (src/workflow-steps/sealed-token.ts); emptied once the step is completed. */
+  sealed_token: string;
+  /** waiting -> completing -> completed (completing -> waiting when Slack could not be told). */
+  state: string;
+  created_at: string;
+  claimed_at: string | null;
+  completed_at: string | null;
+  /** How the step ended: `completed`, `failed`, or `gone` (Slack no longer knew the execution). */
+  result: string | null;
 }
 
 /** Who has an App Home published, and the hash of what they see (so an older update never replaces it). */
@@ -72,4 +93,5 @@ export interface Tables {
   deletion_requests: DeletionRequestsTable;
   home_tabs: HomeTabsTable;
   once_keys: OnceKeysTable;
+  step_completions: StepCompletionsTable;
 }

@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
+import { CREATE_WALLET_STEP, createWalletStep } from './create-wallet-step.js';
 import { guardView } from '../slack-ui/guard-listener.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { WALLET_FORM_CALLBACK, walletFormView } from './wallet-form.js';
@@ -10,7 +11,7 @@ import { walletSubcommand } from './wallet-subcommand.js';
 export const CREATE_WALLET_SHORTCUT = 'create_wallet';
 export const CREATE_WALLET_HOME_ACTION = 'home_create_wallet';
 
-/** Create a wallet: `/mintlink wallet`, the shortcut, the Home button, the form. */
+/** Create a wallet: `/mintlink wallet`, the shortcut, the Home button, the form, the workflow step. */
 export function register(app: App, deps: CapabilityDeps): void {
   const openWalletForm = openForm(() => walletFormView(), deps.logger);
   deps.commands.register(walletSubcommand);
@@ -21,4 +22,5 @@ export function register(app: App, deps: CapabilityDeps): void {
     WALLET_FORM_CALLBACK,
     guardView(deps.logger, 'Create wallet', handleWalletFormSubmission(deps)),
   );
+  app.function(CREATE_WALLET_STEP, createWalletStep(deps));
 }

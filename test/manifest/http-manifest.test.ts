@@ -47,7 +47,10 @@ describe('the HTTP-mode manifest', () => {
       ['/mintlink', EVENTS_URL],
     ]);
     expect(manifest.settings.interactivity).toEqual({ is_enabled: true, request_url: EVENTS_URL });
-    expect(manifest.settings.event_subscriptions).toEqual({ request_url: EVENTS_URL, bot_events: ['app_home_opened'] });
+    expect(manifest.settings.event_subscriptions).toEqual({
+      request_url: EVENTS_URL,
+      bot_events: ['app_home_opened', 'function_executed'],
+    });
   });
 
   it('has exactly these three URLs, all https://host/slack/events', () => {

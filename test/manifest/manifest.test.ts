@@ -2,9 +2,15 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { REQUEST_DELETION_STEP, REQUEST_DELETION_STEP_INPUTS } from '../../src/deletion-approval/deletion-step.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
 import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
+import { DELETION_STEP_OUTPUTS } from '../../src/deletion-approval/step-completion.js';
+import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/links/create-link-step.js';
 import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
+import { LIST_TEMPLATES_STEP, LIST_TEMPLATES_STEP_INPUTS } from '../../src/templates/list-templates-step.js';
 import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register.js';
+import { CREATE_WALLET_STEP, CREATE_WALLET_STEP_INPUTS } from '../../src/wallets/create-wallet-step.js';
 import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register.js';
 
 /*
@@ -46,7 +52,7 @@ describe('manifest.yml', () => {
     for (const sub of ['help', 'link', 'wallet', 'delete', 'templates']) expect(command.usage_hint).toContain(sub);
   });
 
-  it('declares the global shortcuts the app listens for', () => {
+  it('declares the shortcuts the app listens for', () => {
     expect(
       manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type]),
     ).toEqual([
@@ -54,13 +60,44 @@ describe('manifest.yml', () => {
       [CREATE_WALLET_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],
       [REQUEST_DELETION_SHORTCUT, 'global'],
+      [REQUEST_DELETION_MESSAGE_SHORTCUT, 'message'],
     ]);
+  });
+
+  it('declares each workflow step the app listens for, with the inputs the code reads, titled alike', () => {
+    const steps: Record<string, Record<string, string>> = {
+      [CREATE_LINK_STEP]: CREATE_LINK_STEP_INPUTS,
+      [CREATE_WALLET_STEP]: CREATE_WALLET_STEP_INPUTS,
+      [REQUEST_DELETION_STEP]: REQUEST_DELETION_STEP_INPUTS,
+      [LIST_TEMPLATES_STEP]: LIST_TEMPLATES_STEP_INPUTS,
+    };
+    expect(Object.keys(manifest.functions).sort()).toEqual(Object.keys(steps).sort());
+    for (const [callbackId, inputs] of Object.entries(steps)) {
+      const declared = manifest.functions[callbackId];
+      expect(declared.title.length, callbackId).toBeGreaterThan(3);
+      expect(declared.description.length, callbackId).toBeGreaterThan(10);
+      const params = declared.input_parameters as Record<string, { name: string; title: string; type: string }>;
+      expect(Object.fromEntries(Object.entries(params).map(([key, p]) => [key, p.title]))).toEqual(inputs);
+      for (const [key, param] of Object.entries(params)) expect(param.name).toBe(key);
+    }
+    const deletionOutputs = manifest.functions[REQUEST_DELETION_STEP].output_parameters as Record<
+      string,
+      { title: string }
+    >;
+    expect(Object.fromEntries(Object.entries(deletionOutputs).map(([key, p]) => [key, p.title]))).toEqual(
+      DELETION_STEP_OUTPUTS,
+    );
+  });
+
+  it('makes the steps available the way Slack requires: org-ready, run by this app, function_executed delivered', () => {
+    expect(manifest.settings).toMatchObject({ org_deploy_enabled: true, function_runtime: 'remote' });
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
   });
 
   it('has a bot user, App Home, interactivity and Socket Mode on', () => {
     expect(manifest.features.bot_user.display_name).toBe('Mintlink');
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened', 'function_executed']);
     expect(manifest.settings).toMatchObject({ interactivity: { is_enabled: true }, socket_mode_enabled: true });
   });
 

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { splitCustomerIds } from '../mint-api/customer-ids.js';
+import { describeInput, readStepInputs, stepText, stepTextList, stepUserId } from '../workflow-steps/step-inputs.js';
+import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import { checkDeletionInput } from './deletion-input.js';
+import type { DeletionContext } from './deletion-context.js';
+import { openDeletionRequest } from './open-request.js';
+import { completeWaitingStep } from './step-completion.js';
+
+/** The custom step's callback_id in manifest.yml (`functions`). */
+export const REQUEST_DELETION_STEP = 'request_customer_deletion_step';
+
+export const REQUEST_DELETION_STEP_INPUTS = {
+  customer_ids: 'Customer IDs',
+  reason: 'Reason',
+  requester: 'Requested by',
+} as const;
+
+const inputsSchema = z.object({
+  customer_ids: stepTextList,
+  reason: stepText,
+  requester: stepUserId.refine((user) => user !== undefined, 'is required: the person asking for the deletion'),
+});
+
+/**
+ * "Request customer deletion" in Workflow Builder: the very request `/mintlink delete` makes (the approval
+ * message, four eyes, decide once, expiry), asked on behalf of the requesting user. The step stays running:
+ * it is completed when the request ends (step-completion.ts), by whichever replica ends it.
+ */
+export function requestDeletionStep(ctx: DeletionContext) {
+  return stepListener(ctx, { callbackId: REQUEST_DELETION_STEP, thing: 'the deletion request' }, (run) =>
+    requestDeletion(ctx, run),
+  );
+}
+
+async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<StepResult> {
+  const settings = ctx.settings;
+  if (!settings)
+    return {
+      error: `Customer deletion is not set up in Mintlink: its operator must set ${ctx.missingSettings.join(' and ')}. Nothing was requested.`,
+      outcome: 'refused',
+    };
+  const read = readStepInputs(inputsSchema, run.inputs, REQUEST_DELETION_STEP_INPUTS);
+  if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
+  // Each item may hold one ID or several (a variable holding a pasted list): the form's parser splits them.
+  const checked = checkDeletionInput((read.value.customer_ids ?? []).flatMap(splitCustomerIds), read.value.reason);
+  if (!checked.ok) {
+    const problems = [
+      checked.problems.customerIds &&
+        `${describeInput('customer_ids', REQUEST_DELETION_STEP_INPUTS)}: ${checked.problems.customerIds}`,
+      checked.problems.reason && `${describeInput('reason', REQUEST_DELETION_STEP_INPUTS)}: ${checked.problems.reason}`,
+    ].filter(Boolean);
+    return { error: `Check the step's inputs: ${problems.join(' ')}`, outcome: 'invalid_input' };
+  }
+
+  const opened = await openDeletionRequest(ctx, settings, {
+    requesterId: read.value.requester ?? '',
+    teamId: run.teamId,
+    customerIds: checked.customerIds,
+    duplicatesRemoved: checked.duplicatesRemoved,
+    reason: checked.reason,
+    origin: run.origin,
+    step: { functionExecutionId: run.executionId, token: run.args.event.bot_access_token },
+  });
+  if (opened.ok) {
+    run.logger.info({ requestId: opened.request.id }, 'deletion requested by a workflow; the step waits for it');
+    return { completesLater: true };
+  }
+  if (opened.stage === 'store')
+    return {
+      error:
+        'Mintlink cannot record the request right now (its database is unavailable), so nothing was asked. Run the workflow again in a moment.',
+      outcome: 'failed',
+    };
+  // Cancelled at once: the step ends now, with what actually went wrong.
+  await completeWaitingStep(ctx, opened.request, {
+    error: `The approval channel did not take the request (${opened.error}), so it was cancelled and nothing waits for approval. Ask Mintlink's operator to invite the app to the approval channel.`,
+  });
+  return { completesLater: true };
+}

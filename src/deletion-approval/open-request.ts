@@ -1,0 +1,146 @@
+import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import { sealToken } from '../workflow-steps/sealed-token.js';
+import { auditedTransition } from './audited-transition.js';
+import { type DeletionContext, isApprover } from './deletion-context.js';
+import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
+import type { DeletionSettings } from './deletion-settings.js';
+import { postThreadMessages } from './thread-messages.js';
+
+/** A checked request for deletion, however it was asked (form, message shortcut, workflow step). */
+export interface DeletionAsk {
+  requesterId: string;
+  teamId: string | undefined;
+  customerIds: string[];
+  duplicatesRemoved: number;
+  reason: string;
+  /** `workflow <execution id>` when a workflow step asks. */
+  origin?: string | undefined;
+  /** The permalink of the message it was asked from. */
+  contextUrl?: string | undefined;
+  /** The workflow step that waits for the request to end (its execution and token). */
+  step?: { functionExecutionId: string; token: string } | undefined;
+}
+
+export type OpenedRequest =
+  | { ok: true; request: DeletionRequest }
+  | { ok: false; stage: 'store'; error: unknown }
+  | { ok: false; stage: 'post'; error: string; request: DeletionRequest };
+
+/**
+ * Opens a deletion request the one way there is: stored first (pending, with its audit entry and, for a
+ * workflow, the step waiting for it, in one transaction), then posted to the approval channel with
+ * Approve/Reject, and the requester is sent a DM with Cancel. If the approval message cannot be posted, the
+ * request is cancelled at once: nothing waits where nobody can see it.
+ */
+export async function openDeletionRequest(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  ask: DeletionAsk,
+): Promise<OpenedRequest> {
+  let request: DeletionRequest;
+  try {
+    request = await storeRequest(ctx, settings, ask);
+  } catch (error) {
+    ctx.logger.error({ err: error, user: ask.requesterId }, 'could not store the deletion request');
+    return { ok: false, stage: 'store', error };
+  }
+  const posted = await postApprovalMessage(ctx, settings, request);
+  if (!posted.ok) {
+    const cancelled = await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
+      requests.cancel(request.id, ask.requesterId),
+    );
+    return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
+  }
+  const waiting = (await ctx.store.deletionRequests.get(request.id)) ?? request;
+  const dm = await ctx.client.chat
+    .postMessage({ channel: ask.requesterId, ...requesterMessage(waiting) })
+    .catch((error: unknown) => {
+      ctx.logger.warn({ err: error, requestId: request.id }, 'could not send the request DM');
+      return undefined;
+    });
+  if (dm?.ts && dm.channel)
+    await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
+  ctx.home.refresh([ask.requesterId], isApprover(ctx));
+  return { ok: true, request: waiting };
+}
+
+async function storeRequest(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  ask: DeletionAsk,
+): Promise<DeletionRequest> {
+  const now = new Date();
+  return ctx.store.transaction(async (tx) => {
+    const request = await tx.deletionRequests.create(
+      {
+        teamId: ask.teamId,
+        requesterId: ask.requesterId,
+        customerIds: ask.customerIds,
+        duplicatesRemoved: ask.duplicatesRemoved,
+        reason: ask.reason,
+        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+        origin: ask.origin,
+        contextUrl: ask.contextUrl,
+      },
+      now,
+    );
+    await tx.audit.record(
+      {
+        actorId: ask.requesterId,
+        teamId: ask.teamId,
+        operation: 'customers.delete.request',
+        origin: ask.origin,
+        inputs: {
+          requestId: request.id,
+          customerIds: ask.customerIds,
+          duplicatesRemoved: ask.duplicatesRemoved,
+          reason: ask.reason,
+          ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
+        },
+        outcome: 'pending',
+        detail: request.id,
+      },
+      now,
+    );
+    if (ask.step)
+      await tx.stepCompletions.add(
+        {
+          requestId: request.id,
+          functionExecutionId: ask.step.functionExecutionId,
+          sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
+        },
+        now,
+      );
+    return request;
+  });
+}
+
+async function postApprovalMessage(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  request: DeletionRequest,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  try {
+    const posted = await ctx.client.chat.postMessage({
+      channel: settings.approvalChannelId,
+      ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()),
+    });
+    if (!posted.ts) return { ok: false, error: 'no message id' };
+    await ctx.store.deletionRequests.setApprovalMessage(
+      request.id,
+      posted.channel ?? settings.approvalChannelId,
+      posted.ts,
+    );
+    await postThreadMessages(
+      ctx.patientClient,
+      ctx.logger,
+      { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts },
+      fullListMessages(request),
+    );
+    return { ok: true };
+  } catch (error) {
+    ctx.logger.warn({ err: error, requestId: request.id }, 'could not post the approval message');
+    return { ok: false, error: slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error)) };
+  }
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { runAudited } from '../audit/run-audited.js';
+import type { CapabilityDeps } from '../deps.js';
+import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
+import { type CreateLinkRequest, LINK_TYPES, WALLET_OPTIONS, createLinkRequestSchema } from '../mint-api/schemas.js';
+import { plainText } from '../workflow-steps/step-failure.js';
+import {
+  readStepInputs,
+  requestProblemsText,
+  stepBoolean,
+  stepInteger,
+  stepText,
+  stepTextList,
+  stepTimestamp,
+  stepUserId,
+} from '../workflow-steps/step-inputs.js';
+import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import { linkUrls } from './link-url.js';
+
+/** The custom step's callback_id in manifest.yml (`functions`). */
+export const CREATE_LINK_STEP = 'create_mint_link_step';
+
+/** Input names as declared in manifest.yml, with their titles in Workflow Builder. */
+export const CREATE_LINK_STEP_INPUTS = {
+  nft_id: 'NFT ID',
+  wallet_option: 'Wallet',
+  link_type: 'Link type',
+  email: 'Recipient email',
+  customer_ids: 'Customer IDs',
+  max_checkout_quantity: 'Max checkout quantity',
+  claim_start: 'Claim starts',
+  claim_end: 'Claim ends',
+  is_active: 'Active',
+  acting_user: 'On behalf of',
+} as const;
+
+const inputsSchema = z.object({
+  nft_id: stepText,
+  wallet_option: stepText,
+  link_type: stepText,
+  email: stepText,
+  customer_ids: stepTextList,
+  max_checkout_quantity: stepInteger,
+  claim_start: stepTimestamp,
+  claim_end: stepTimestamp,
+  is_active: stepBoolean,
+  acting_user: stepUserId.refine((user) => user !== undefined, 'is required: the person the workflow acts for'),
+});
+
+/** Which input filled each field of the request, to name it when the shared schema refuses the field. */
+const INPUT_OF_FIELD: Record<string, keyof typeof CREATE_LINK_STEP_INPUTS> = {
+  nftId: 'nft_id',
+  walletOptions: 'wallet_option',
+  type: 'link_type',
+  email: 'email',
+  customerId: 'customer_ids',
+  maxCheckoutQuantity: 'max_checkout_quantity',
+  startDate: 'claim_start',
+  endDate: 'claim_end',
+  isActive: 'is_active',
+};
+
+/**
+ * "Create mint link" in Workflow Builder: the modal's request, checked with the same schema, audited the
+ * same way (actor: the person the workflow acts for; origin: the workflow), POST /v1/link once.
+ */
+export function createLinkStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+  return stepListener(deps, { callbackId: CREATE_LINK_STEP, thing: 'the mint link' }, (run) => createLink(deps, run));
+}
+
+async function createLink(
+  deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>,
+  run: StepRun,
+): Promise<StepResult> {
+  const read = readStepInputs(inputsSchema, run.inputs, CREATE_LINK_STEP_INPUTS);
+  if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
+  const inputs = read.value;
+  const request: CreateLinkRequest = {
+    nftId: inputs.nft_id ?? '',
+    walletOptions: (inputs.wallet_option ?? WALLET_OPTIONS[0]) as CreateLinkRequest['walletOptions'],
+    type: (inputs.link_type ?? LINK_TYPES[0]) as CreateLinkRequest['type'],
+    isActive: inputs.is_active ?? true,
+    ...(inputs.email !== undefined ? { email: inputs.email.trim() } : {}),
+    ...(inputs.customer_ids !== undefined ? { customerId: inputs.customer_ids.map((id) => id.trim()) } : {}),
+    ...(inputs.max_checkout_quantity !== undefined ? { maxCheckoutQuantity: inputs.max_checkout_quantity } : {}),
+    ...(inputs.claim_start !== undefined ? { startDate: inputs.claim_start } : {}),
+    ...(inputs.claim_end !== undefined ? { endDate: inputs.claim_end } : {}),
+  };
+  const checked = createLinkRequestSchema.safeParse(request);
+  if (!checked.success)
+    return {
+      error: requestProblemsText(checked.error, INPUT_OF_FIELD, CREATE_LINK_STEP_INPUTS),
+      outcome: 'invalid_input',
+    };
+  if (request.endDate && Date.parse(request.endDate) <= Date.now())
+    return {
+      error: `Check the step's inputs: “Claim ends” (claim_end) has already passed; choose a time in the future.`,
+      outcome: 'invalid_input',
+    };
+
+  const actor = { userId: inputs.acting_user ?? '', teamId: run.teamId };
+  const outcome = await runAudited(
+    { ...deps, logger: run.logger },
+    actor,
+    {
+      operation: 'link.create',
+      origin: run.origin,
+      inputs: { ...request },
+      thing: 'the mint link',
+      done: 'created',
+      detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
+    },
+    () => deps.mintApi.createLink(request),
+  );
+  deps.home.refresh([actor.userId]);
+  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
+  const [url] = linkUrls(outcome.result);
+  return { outputs: { ...(url ? { link_url: url } : {}), summary: answerSummary(outcome.result) } };
+}
+
+/** The service's answer in a line of plain text (its fields are not specified). */
+function answerSummary(answer: MintRecord): string {
+  const pairs = recordHighlights(answer).map(([key, value]) => `${key}: ${value}`);
+  return pairs.length > 0 ? `Mint link created (${pairs.join(', ')})` : 'Mint link created';
+}

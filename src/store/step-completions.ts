@@ -1,0 +1,100 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './tables.js';
+
+/** Statuses in which a deletion request has ended: its workflow step can be completed. */
+const ENDED = ['done', 'failed', 'rejected', 'cancelled', 'expired'];
+
+export interface StepCompletion {
+  requestId: string;
+  functionExecutionId: string;
+  sealedToken: string;
+}
+
+/**
+ * Workflow steps waiting for a deletion request to end. Whoever ends the request (on any replica, or the
+ * sweeper after a restart) claims the step with a compare-and-set and completes it; a claim left by a process
+ * that died is taken over after `leaseMs`. A step is completed once; its sealed token is erased then.
+ */
+export class StepCompletions {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async add(entry: StepCompletion, now = new Date()): Promise<void> {
+    await this.db
+      .insertInto('step_completions')
+      .values({
+        request_id: entry.requestId,
+        function_execution_id: entry.functionExecutionId,
+        sealed_token: entry.sealedToken,
+        state: 'waiting',
+        created_at: now.toISOString(),
+        claimed_at: null,
+        completed_at: null,
+        result: null,
+      })
+      .execute();
+  }
+
+  /** The step of this request, if one waits and nobody else is completing it now; it is then this caller's. */
+  async claim(requestId: string, leaseMs: number, now = new Date()): Promise<StepCompletion | undefined> {
+    const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
+    const result = await this.db
+      .updateTable('step_completions')
+      .set({ state: 'completing', claimed_at: now.toISOString() })
+      .where('request_id', '=', requestId)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'waiting'),
+          eb.and([eb('state', '=', 'completing'), eb('claimed_at', '<', staleBefore)]),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    const row = await this.db
+      .selectFrom('step_completions')
+      .select(['request_id', 'function_execution_id', 'sealed_token'])
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return row
+      ? { requestId: row.request_id, functionExecutionId: row.function_execution_id, sealedToken: row.sealed_token }
+      : undefined;
+  }
+
+  /** The step was completed (or Slack no longer knows it): never again, and its token is gone. */
+  async finish(requestId: string, result: 'completed' | 'failed' | 'gone', now = new Date()): Promise<void> {
+    await this.db
+      .updateTable('step_completions')
+      .set({ state: 'completed', result, completed_at: now.toISOString(), sealed_token: '' })
+      .where('request_id', '=', requestId)
+      .where('state', '=', 'completing')
+      .execute();
+  }
+
+  /** Slack could not be told this time: the step waits for the next sweep. */
+  async release(requestId: string): Promise<void> {
+    await this.db
+      .updateTable('step_completions')
+      .set({ state: 'waiting', claimed_at: null })
+      .where('request_id', '=', requestId)
+      .where('state', '=', 'completing')
+      .execute();
+  }
+
+  /** Requests that have ended while their step still waits (or its claim went stale): for the sweeper. */
+  async dueRequestIds(leaseMs: number, now = new Date(), limit = 100): Promise<string[]> {
+    const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
+    const rows = await this.db
+      .selectFrom('step_completions as s')
+      .innerJoin('deletion_requests as r', 'r.id', 's.request_id')
+      .select('s.request_id')
+      .where('r.status', 'in', ENDED)
+      .where((eb) =>
+        eb.or([
+          eb('s.state', '=', 'waiting'),
+          eb.and([eb('s.state', '=', 'completing'), eb('s.claimed_at', '<', staleBefore)]),
+        ]),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.request_id);
+  }
+}

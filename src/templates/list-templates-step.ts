@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { CapabilityDeps } from '../deps.js';
+import { MintApiError } from '../mint-api/mint-api-error.js';
+import { TEMPLATE_ORDERS, listTemplatesRequestSchema } from '../mint-api/schemas.js';
+import { mintFailureText } from '../workflow-steps/step-failure.js';
+import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';
+import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
+import { templateFields } from './template-fields.js';
+
+/** The custom step's callback_id in manifest.yml (`functions`). */
+export const LIST_TEMPLATES_STEP = 'list_nft_templates_step';
+
+export const LIST_TEMPLATES_STEP_INPUTS = {
+  contract_id: 'Contract ID',
+  limit: 'How many',
+  order: 'Order',
+} as const;
+
+const inputsSchema = z.object({
+  contract_id: stepText,
+  limit: stepInteger,
+  order: stepText,
+});
+
+/** A workflow posts the text in a message: it is kept well inside a message's 40,000 characters. */
+const MAX_TEXT_CHARS = 8_000;
+
+/** "List NFT templates" in Workflow Builder: one page, as text a workflow can post or pass on. */
+export function listTemplatesStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger'>) {
+  return stepListener(deps, { callbackId: LIST_TEMPLATES_STEP, thing: 'the templates' }, (run) =>
+    listTemplates(deps, run),
+  );
+}
+
+async function listTemplates(deps: Pick<CapabilityDeps, 'mintApi'>, run: StepRun): Promise<StepResult> {
+  const read = readStepInputs(inputsSchema, run.inputs, LIST_TEMPLATES_STEP_INPUTS);
+  if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
+  const request = {
+    contractId: read.value.contract_id?.trim() ?? '',
+    offset: 0,
+    limit: read.value.limit ?? DEFAULT_LIMIT,
+    orderBy: (read.value.order?.trim().toLowerCase() ?? DEFAULT_ORDER) as (typeof TEMPLATE_ORDERS)[number],
+  };
+  const checked = listTemplatesRequestSchema.safeParse(request);
+  if (!checked.success)
+    return {
+      error: requestProblemsText(
+        checked.error,
+        { contractId: 'contract_id', limit: 'limit', orderBy: 'order' },
+        LIST_TEMPLATES_STEP_INPUTS,
+      ),
+      outcome: 'invalid_input',
+    };
+  try {
+    const page = await deps.mintApi.listTemplates(checked.data);
+    return {
+      outputs: {
+        templates: pageText(page.items, request.contractId),
+        count: page.items.length,
+        ...(page.total !== undefined ? { total: page.total } : {}),
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof MintApiError)) throw error;
+    if (error.kind === 'not_found')
+      return {
+        error: `The Mint service does not know contract ${request.contractId} (HTTP 404). Check the step's “Contract ID” input.`,
+        outcome: 'invalid_input',
+      };
+    return { error: mintFailureText(error, 'the templates'), outcome: 'upstream_error' };
+  }
+}
+
+/** One line per template: its name and ID (or a few of its fields when it has neither). */
+function pageText(items: readonly unknown[], contractId: string): string {
+  if (items.length === 0) return `Contract ${contractId} has no templates.`;
+  const lines: string[] = [];
+  let length = 0;
+  for (const [index, item] of items.entries()) {
+    const fields = templateFields(item);
+    const name = fields.title ?? fields.other.map(([key, value]) => `${key}: ${value}`).join(', ');
+    const line = `${index + 1}. ${name || '(no name)'}${fields.id ? ` (ID ${fields.id})` : ''}`;
+    if (length + line.length + 1 > MAX_TEXT_CHARS) {
+      lines.push(`… and ${items.length - index} more`);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { runAudited } from '../audit/run-audited.js';
+import type { CapabilityDeps } from '../deps.js';
+import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
+import { plainText } from '../workflow-steps/step-failure.js';
+import { readStepInputs, requestProblemsText, stepText, stepUserId } from '../workflow-steps/step-inputs.js';
+import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+
+/** The custom step's callback_id in manifest.yml (`functions`). */
+export const CREATE_WALLET_STEP = 'create_wallet_step';
+
+export const CREATE_WALLET_STEP_INPUTS = {
+  customer_id: 'Customer ID',
+  acting_user: 'On behalf of',
+} as const;
+
+const inputsSchema = z.object({
+  customer_id: stepText,
+  acting_user: stepUserId.refine((user) => user !== undefined, 'is required: the person the workflow acts for'),
+});
+
+/** "Create wallet" in Workflow Builder: POST /v1/wallet with the customer ID, or none for a new user. */
+export function createWalletStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+  return stepListener(deps, { callbackId: CREATE_WALLET_STEP, thing: 'the wallet' }, (run) => createWallet(deps, run));
+}
+
+async function createWallet(
+  deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>,
+  run: StepRun,
+): Promise<StepResult> {
+  const read = readStepInputs(inputsSchema, run.inputs, CREATE_WALLET_STEP_INPUTS);
+  if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
+  const customerId = read.value.customer_id?.trim();
+  const request: CreateWalletRequest = customerId ? { userId: customerId } : {};
+  const checked = createWalletRequestSchema.safeParse(request);
+  if (!checked.success)
+    return {
+      error: requestProblemsText(checked.error, { userId: 'customer_id' }, CREATE_WALLET_STEP_INPUTS),
+      outcome: 'invalid_input',
+    };
+
+  const actor = { userId: read.value.acting_user ?? '', teamId: run.teamId };
+  const outcome = await runAudited(
+    { ...deps, logger: run.logger },
+    actor,
+    {
+      operation: 'wallet.create',
+      origin: run.origin,
+      inputs: { ...request },
+      thing: 'the wallet',
+      done: 'created',
+      detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
+    },
+    () => deps.mintApi.createWallet(request),
+  );
+  deps.home.refresh([actor.userId]);
+  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
+  // The spec: without a userId the service creates a new user; with one, the wallet is the customer's.
+  return {
+    outputs: {
+      new_user_created: request.userId === undefined,
+      summary: request.userId ? `Wallet created for customer ${request.userId}` : 'Wallet created for a new user',
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Logger } from '../logging/create-logger.js';
+import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
+import { firstDelivery } from '../slack-ui/deliver-once.js';
+import type { Store } from '../store/store.js';
+import { boundedStepError, unexpectedStepFailureText } from './step-failure.js';
+
+export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
+
+/** How a step's work ended: outputs, an error for the workflow, or still going (completed later). */
+export type StepResult =
+  { outputs: Record<string, unknown> } | { error: string; outcome: Outcome } | { completesLater: true };
+
+/** What a step's work is given: the event's inputs, who runs it, and the execution's ids. */
+export interface StepRun {
+  args: StepArgs;
+  inputs: Record<string, unknown>;
+  executionId: string;
+  workflowExecutionId: string | undefined;
+  teamId: string | undefined;
+  /** Where the audit log says the operation came from: the workflow execution. */
+  origin: string;
+  logger: Logger;
+}
+
+/**
+ * The listener of one custom step (`app.function`): Bolt has acknowledged the event already; a second
+ * delivery of the same execution (Slack retries events it thinks were missed) does nothing; the work's
+ * result completes or fails the step; anything unexpected fails it with a text the workflow's people can
+ * act on, and is logged.
+ */
+export function stepListener(
+  deps: { store: Pick<Store, 'onceKeys'>; logger: Logger },
+  step: { callbackId: string; thing: string },
+  work: (run: StepRun) => Promise<StepResult>,
+): (args: StepArgs) => Promise<void> {
+  return async (args) => {
+    const { event, body } = args;
+    const request = requestOf(args.context);
+    const executionId = event.function_execution_id;
+    const logger = deps.logger.child({ step: step.callbackId, functionExecution: executionId });
+    if (!(await firstDelivery(deps.store, `step:${executionId}`))) {
+      logger.info('step execution delivered again; already handled');
+      return;
+    }
+    let result: StepResult;
+    try {
+      result = await work({
+        args,
+        inputs: event.inputs ?? {},
+        executionId,
+        workflowExecutionId: event.workflow_execution_id,
+        origin: event.workflow_execution_id ? `workflow ${event.workflow_execution_id}` : 'workflow',
+        teamId: typeof body.team_id === 'string' ? body.team_id : undefined,
+        logger,
+      });
+    } catch (error) {
+      noteOutcome(request, 'failed');
+      logger.error({ ...requestLogFields(request), err: error }, 'step failed unexpectedly');
+      result = { error: unexpectedStepFailureText(error, step.thing), outcome: 'failed' };
+    }
+    try {
+      if ('outputs' in result) await args.complete({ outputs: result.outputs });
+      else if ('error' in result) {
+        noteOutcome(request, result.outcome);
+        await args.fail({ error: boundedStepError(result.error) });
+      }
+    } catch (error) {
+      noteOutcome(request, 'upstream_error');
+      logger.warn({ err: error }, 'could not report the step to Slack');
+    }
+  };
+}
