@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { updateModal } from '../slack-ui/update-modal.js';
-import { type DeletionContext, isApprover } from './deletion-context.js';
+import type { DeletionContext } from './deletion-context.js';
 import {
   boxesOf,
   checkDeletionForm,
