@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
-import { describeInput, readStepInputs, stepText, stepTextList, stepUserId } from '../workflow-steps/step-inputs.js';
+import {
+  describeInput,
+  readStepInputs,
+  stepText,
+  stepTextList,
+  requiredStepUserId,
+} from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
 import type { DeletionContext } from './deletion-context.js';
@@ -19,7 +25,7 @@ export const REQUEST_DELETION_STEP_INPUTS = {
 const inputsSchema = z.object({
   customer_ids: stepTextList,
   reason: stepText,
-  requester: stepUserId.refine((user) => user !== undefined, 'is required: the person asking for the deletion'),
+  requester: requiredStepUserId('the person asking for the deletion'),
 });
 
 /**
@@ -54,7 +60,7 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
   }
 
   const opened = await openDeletionRequest(ctx, settings, {
-    requesterId: read.value.requester ?? '',
+    requesterId: read.value.requester,
     teamId: run.teamId,
     customerIds: checked.customerIds,
     duplicatesRemoved: checked.duplicatesRemoved,

@@ -12,7 +12,7 @@ import {
   stepText,
   stepTextList,
   stepTimestamp,
-  stepUserId,
+  requiredStepUserId,
 } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 import { linkUrls } from './link-url.js';
@@ -44,7 +44,7 @@ const inputsSchema = z.object({
   claim_start: stepTimestamp,
   claim_end: stepTimestamp,
   is_active: stepBoolean,
-  acting_user: stepUserId.refine((user) => user !== undefined, 'is required: the person the workflow acts for'),
+  acting_user: requiredStepUserId('the person the workflow acts for'),
 });
 
 /** Which input filled each field of the request, to name it when the shared schema refuses the field. */
@@ -98,7 +98,7 @@ async function createLink(
       outcome: 'invalid_input',
     };
 
-  const actor = { userId: inputs.acting_user ?? '', teamId: run.teamId };
+  const actor = { userId: inputs.acting_user, teamId: run.teamId };
   const outcome = await runAudited(
     { ...deps, logger: run.logger },
     actor,

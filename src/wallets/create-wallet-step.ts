@@ -3,7 +3,7 @@ import { runAudited } from '../audit/run-audited.js';
 import type { CapabilityDeps } from '../deps.js';
 import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
 import { plainText } from '../workflow-steps/step-failure.js';
-import { readStepInputs, requestProblemsText, stepText, stepUserId } from '../workflow-steps/step-inputs.js';
+import { readStepInputs, requestProblemsText, stepText, requiredStepUserId } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
@@ -16,7 +16,7 @@ export const CREATE_WALLET_STEP_INPUTS = {
 
 const inputsSchema = z.object({
   customer_id: stepText,
-  acting_user: stepUserId.refine((user) => user !== undefined, 'is required: the person the workflow acts for'),
+  acting_user: requiredStepUserId('the person the workflow acts for'),
 });
 
 /** "Create wallet" in Workflow Builder: POST /v1/wallet with the customer ID, or none for a new user. */
@@ -39,7 +39,7 @@ async function createWallet(
       outcome: 'invalid_input',
     };
 
-  const actor = { userId: read.value.acting_user ?? '', teamId: run.teamId };
+  const actor = { userId: read.value.acting_user, teamId: run.teamId };
   const outcome = await runAudited(
     { ...deps, logger: run.logger },
     actor,

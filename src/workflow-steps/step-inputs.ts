@@ -36,13 +36,21 @@ export const stepTimestamp = z.preprocess(
     .optional(),
 );
 
+const SLACK_USER = /^[UW][A-Z0-9]{2,20}$/;
+
 export const stepUserId = z.preprocess(
   blank,
-  z
-    .string('must be a Slack user')
-    .regex(/^[UW][A-Z0-9]{2,20}$/, 'must be a Slack user')
-    .optional(),
+  z.string('must be a Slack user').regex(SLACK_USER, 'must be a Slack user').optional(),
 );
+
+/** A user the step cannot do without; `why` completes "is required: …". */
+export const requiredStepUserId = (why: string) =>
+  z.preprocess(
+    blank,
+    z
+      .string({ error: (issue) => (issue.input === undefined ? `is required: ${why}` : 'must be a Slack user') })
+      .regex(SLACK_USER, 'must be a Slack user'),
+  );
 
 /** A list of texts; a single text (a variable holding one value) counts as a list of one. */
 export const stepTextList = z.preprocess(

@@ -305,6 +305,13 @@ export class AppProcess {
     return this.interact(globalShortcut(this.slack, callbackId, userId));
   }
 
+  /** A workflow runs one of the app's custom steps: Slack's function_executed event. Returns the execution id. */
+  async runStep(callbackId: string, inputs: Record<string, unknown>): Promise<string> {
+    const event = this.slack.stepExecution(callbackId, inputs);
+    await this.event(event);
+    return String(event.function_execution_id);
+  }
+
   /** Sends a signal and resolves with the exit code. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     if (this.child.exitCode === null) this.child.kill(signal);

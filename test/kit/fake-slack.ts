@@ -34,6 +34,18 @@ export interface BenchArrival {
   at: number;
 }
 
+/** A custom step's execution as Slack keeps it: started by a workflow, ended once by the app. */
+export interface StepExecution {
+  id: string;
+  callbackId: string;
+  token: string;
+  state: 'running' | 'completed' | 'failed';
+  outputs?: Record<string, unknown>;
+  error?: string;
+  /** The token the ending call carried. */
+  endedWith?: string;
+}
+
 /** A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. */
 export interface CannedAnswer {
   status?: number;
@@ -89,6 +101,12 @@ export class FakeSlack {
   >();
   /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
   readonly viewErrors = new Map<string, Record<string, string>>();
+  /** Workflow step executions started with `stepExecution`, by function_execution_id. */
+  readonly executions = new Map<string, StepExecution>();
+  /** Every execution token handed out since the start (kept across resets, for the secret checks). */
+  readonly issuedExecutionTokens: string[] = [];
+  /** Execution tokens Slack no longer accepts (they answer token_expired). */
+  readonly expiredTokens = new Set<string>();
   private readonly waiters: Array<() => void> = [];
   private readonly openedViewIds: string[] = [];
   private counter = 0;
@@ -175,6 +193,8 @@ export class FakeSlack {
   }
 
   reset(): void {
+    this.executions.clear();
+    this.expiredTokens.clear();
     this.calls.length = 0;
     this.responses.length = 0;
     this.canned.clear();
@@ -262,15 +282,20 @@ export class FakeSlack {
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
+    // A workflow execution's token works like the bot token while its execution runs (Slack: "just in time").
+    const executionToken =
+      token !== undefined && method !== 'apps.connections.open' && this.isRunningExecutionToken(token);
     call.answer =
-      token !== expectedToken
-        ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
-        : this.answer(method, params);
+      token !== undefined && this.expiredTokens.has(token)
+        ? { ok: false, error: 'token_expired' }
+        : token !== expectedToken && !executionToken
+          ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
+          : this.answer(method, params, token);
     this.notify();
     json(res, 200, call.answer);
   }
 
-  private answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
+  private answer(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
     if (MESSAGE_METHODS.has(method) && this.recording) {
       const problems = messageProblems(params);
       if (problems.length > 0) return { ok: false, error: 'invalid_blocks', errors: problems };
@@ -332,11 +357,90 @@ export class FakeSlack {
       case 'views.update':
       case 'views.publish':
         return this.updateView(params);
+      case 'functions.completeSuccess':
+      case 'functions.completeError':
+        return this.endExecution(method, params, token);
+      case 'chat.getPermalink': {
+        if (typeof params.channel !== 'string' || typeof params.message_ts !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
+        if (this.channelsWithoutBot.has(params.channel)) return { ok: false, error: 'channel_not_found' };
+        const permalink = `https://test.slack.com/archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
+        return { ok: true, channel: params.channel, permalink };
+      }
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(params.users ?? 'X').slice(1)}` } };
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /**
+   * A workflow runs a custom step of the app: the function_executed event Slack sends (deliver it with
+   * AppProcess.event), with a fresh execution id and token.
+   */
+  stepExecution(callbackId: string, inputs: Record<string, unknown>): Record<string, unknown> {
+    const n = ++this.counter;
+    const id = `Fx${String(n).padStart(10, '0')}`;
+    const token = `xwfp-${n}-${randomUUID().replace(/-/g, '')}`;
+    this.executions.set(id, { id, callbackId, token, state: 'running' });
+    this.issuedExecutionTokens.push(token);
+    return {
+      type: 'function_executed',
+      function: {
+        id: `Fn${String(n).padStart(10, '0')}`,
+        callback_id: callbackId,
+        title: callbackId,
+        description: '',
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: 'A0TEST001',
+        date_created: 1_700_000_000,
+        date_updated: 1_700_000_000,
+        date_deleted: 0,
+      },
+      inputs,
+      function_execution_id: id,
+      workflow_execution_id: `Wx${String(n).padStart(10, '0')}`,
+      event_ts: `${Date.now() / 1000}`,
+      bot_access_token: token,
+    };
+  }
+
+  /** Resolves once the app has completed or failed the step (or fails after `timeoutMs`). */
+  async stepEnd(executionId: string, timeoutMs = 10_000): Promise<StepExecution> {
+    return this.waitFor(
+      () => {
+        const execution = this.executions.get(executionId);
+        return execution && execution.state !== 'running' ? execution : undefined;
+      },
+      timeoutMs,
+      `the end of step execution ${executionId}`,
+    );
+  }
+
+  private isRunningExecutionToken(token: string): boolean {
+    for (const execution of this.executions.values())
+      if (execution.token === token) return execution.state === 'running';
+    return false;
+  }
+
+  private endExecution(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
+    const execution = this.executions.get(String(params.function_execution_id ?? ''));
+    if (!execution) return { ok: false, error: 'function_execution_not_found' };
+    if (execution.state !== 'running') return { ok: false, error: 'execution_not_in_running_state' };
+    if (method === 'functions.completeSuccess') {
+      if (typeof params.outputs !== 'object' || params.outputs === null)
+        return { ok: false, error: 'invalid_arguments' };
+      execution.state = 'completed';
+      execution.outputs = params.outputs as Record<string, unknown>;
+    } else {
+      if (typeof params.error !== 'string' || !params.error) return { ok: false, error: 'invalid_arguments' };
+      execution.state = 'failed';
+      execution.error = params.error;
+    }
+    if (token !== undefined) execution.endedWith = token;
+    return { ok: true };
   }
 
   private openView(params: Record<string, unknown>): Record<string, unknown> {

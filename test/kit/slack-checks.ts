@@ -16,12 +16,19 @@ export function expectNoRejectedResponses(slack: FakeSlack): void {
 
 /**
  * No secret in anything the app sent to Slack (apart from the token a Web API call authenticates with),
- * nor in anything it logged.
+ * nor in anything it logged: the app's own secrets and every workflow execution token Slack handed it.
  */
 export function expectNoSecretsLeaked(slack: FakeSlack, app: AppProcess): void {
   const params = slack.calls.map(({ params: { token: _authentication, ...rest } }) => rest);
   const sentToSlack = JSON.stringify([params, slack.responses]);
-  for (const secret of [TEST_MINT_API_KEY, TEST_SIGNING_SECRET, slack.botToken, slack.appToken]) {
+  const secrets = [
+    TEST_MINT_API_KEY,
+    TEST_SIGNING_SECRET,
+    slack.botToken,
+    slack.appToken,
+    ...slack.issuedExecutionTokens,
+  ];
+  for (const secret of secrets) {
     expect(sentToSlack).not.toContain(secret);
     expect(app.logs).not.toContain(secret);
   }

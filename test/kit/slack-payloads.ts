@@ -87,6 +87,30 @@ export function globalShortcut(slack: FakeSlack, callbackId: string, userId = TE
   };
 }
 
+/** A message shortcut on a message (https://api.slack.com/reference/interaction-payloads/shortcuts). */
+export function messageShortcut(
+  slack: FakeSlack,
+  callbackId: string,
+  message: { ts: string; text: string; user?: string },
+  channelId = TEST_CHANNEL_ID,
+  userId = TEST_USER_ID,
+): Record<string, unknown> {
+  return {
+    type: 'message_action',
+    token: 'deprecated-verification-token',
+    action_ts: `${Date.now() / 1000}`,
+    team: { id: TEST_TEAM_ID, domain: 'test' },
+    user: user(userId),
+    channel: { id: channelId, name: 'general' },
+    is_enterprise_install: false,
+    callback_id: callbackId,
+    trigger_id: slack.triggerId(),
+    response_url: slack.responseUrl(),
+    message_ts: message.ts,
+    message: { type: 'message', user: message.user ?? 'U0BOB0001', ts: message.ts, text: message.text },
+  };
+}
+
 /** A message as the app posted it, with the ts and channel Slack gave it. */
 export interface PostedMessage {
   text?: string;
