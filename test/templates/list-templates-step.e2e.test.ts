@@ -1,0 +1,58 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { LIST_TEMPLATES_STEP } from '../../src/templates/list-templates-step.js';
+import { useApp, useFakes } from '../kit/fakes.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
+
+describe.each(['http', 'socket'] as const)('the "List NFT templates" workflow step (%s mode)', (mode) => {
+  const fakes = useFakes();
+  const running = useApp(fakes, mode, { env: { MINT_API_TIMEOUT_MS: '800' } });
+
+  afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
+  afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
+
+  const run = async (inputs: Record<string, unknown>) =>
+    fakes.slack.stepEnd(await running.app.runStep(LIST_TEMPLATES_STEP, inputs));
+
+  it('outputs the page as lines of names and IDs, its count and the total', async () => {
+    const ended = await run({ contract_id: 'demo-contract', limit: 2, order: 'asc' });
+    const [request] = fakes.mint.requestsTo('list_templates');
+    expect(request?.url).toBe('/v1/nft/template/demo-contract?offset=0&limit=2&orderBy=asc');
+    expect(ended.state).toBe('completed');
+    expect(ended.outputs).toMatchObject({ count: 2, total: expect.any(Number) });
+    const lines = String(ended.outputs?.templates).split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/^\d\. .+ \(ID .+\)$/);
+  });
+
+  it('uses 10 and desc when no limit and order are given', async () => {
+    await run({ contract_id: 'demo-contract' });
+    expect(fakes.mint.requestsTo('list_templates')[0]?.url).toBe(
+      '/v1/nft/template/demo-contract?offset=0&limit=10&orderBy=desc',
+    );
+  });
+
+  it.each([
+    ['a limit over 50', { contract_id: 'c', limit: 51 }, '“How many” (limit) must be from 1 to 50'],
+    ['an order nobody knows', { contract_id: 'c', order: 'random' }, '“Order” (order) must be asc or desc'],
+    ['no contract', { limit: 5 }, '“Contract ID” (contract_id) is required'],
+  ])('fails the step, naming the input, for %s, and asks nothing', async (_case, inputs, message) => {
+    const ended = await run(inputs);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toContain(message);
+    await running.app.waitForIdle();
+    expect(fakes.mint.requests).toEqual([]);
+  });
+
+  it('says which contract the service does not know', async () => {
+    const ended = await run({ contract_id: 'no-such-contract' });
+    expect(ended.error).toBe(
+      "The Mint service does not know contract no-such-contract (HTTP 404). Check the step's “Contract ID” input.",
+    );
+  });
+
+  it('fails with what to do when the Mint service is down', async () => {
+    fakes.mint.failNext('list_templates', { mode: 'status', status: 502 }, 3);
+    const ended = await run({ contract_id: 'demo-contract' });
+    expect(ended.error).toContain('unavailable right now (HTTP 502)');
+  });
+});
