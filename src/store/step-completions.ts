@@ -79,6 +79,16 @@ export class StepCompletions {
       .execute();
   }
 
+  /** The sealed token kept for a request's step ('' once completed), for checks. */
+  async sealedTokenOf(requestId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('step_completions')
+      .select('sealed_token')
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    return row?.sealed_token;
+  }
+
   /** Requests that have ended while their step still waits (or its claim went stale): for the sweeper. */
   async dueRequestIds(leaseMs: number, now = new Date(), limit = 100): Promise<string[]> {
     const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
