@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_TEXT } from '../../src/admission/admission-middleware.js';
+import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
 import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../src/links/link-form.js';
 import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
@@ -75,6 +76,11 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     expect(textOf(notice.params.view)).toContain('very busy');
     // An event: acknowledged, counted, and dropped.
     await app.event({ type: 'app_home_opened', user: 'U0ALICE01', channel: 'D0ALICE01', tab: 'home' });
+    // A workflow step: failed at once with what to do (it would wait for ever otherwise); nothing is sent.
+    const step = await fakes.slack.stepEnd(
+      await app.runStep(CREATE_LINK_STEP, { nft_id: 'nft-busy', acting_user: 'U0ALICE01' }),
+    );
+    expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('Mintlink is very busy right now') });
 
     const readyz = await fetch(`${app.baseUrl}/readyz`);
     expect(readyz.status).toBe(503);
@@ -86,6 +92,7 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
       ['view', 1],
       ['shortcut', 1],
       ['event', 1],
+      ['step', 1],
     ] as const) {
       expect(counted).toContain(`mintlink_busy_refusals_total{kind="${kind}"} ${n}`);
     }

@@ -34,6 +34,10 @@ describe('createSecretScrubber', () => {
     );
   });
 
+  it("replaces a workflow execution's token (xwfp-), which the app is never configured with", () => {
+    expect(scrub('"bot_access_token":"xwfp-7-0123456789abcdef0123"')).toBe('"bot_access_token":"[redacted]"');
+  });
+
   it('finds a secret with quotes or backslashes in a JSON line, and any secret URL- or form-encoded', () => {
     const tricky = 'k"ey\\with/quote+and space';
     const scrubTricky = createSecretScrubber([tricky]);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { customerIdsInMessage, signSource, verifySource } from '../../src/deletion-approval/message-source.js';
+
+describe('customer IDs in a message', () => {
+  it.each([
+    ['code spans only, when there are any', 'delete `cus_1` and `cus_2` today', ['cus_1', 'cus_2']],
+    ['a code block, split like the form', 'list:\n```\ncus_3, cus_4\ncus_5\n```', ['cus_3', 'cus_4', 'cus_5']],
+    [
+      'words with a digit or @ in prose',
+      'Please remove cus_6 and 789, and bob@example.com.',
+      ['cus_6', '789', 'bob@example.com'],
+    ],
+    [
+      'no mention, channel or link',
+      '<@U0BOB0001> <#C0X1|general> <https://a.example/cus_7|cus_7> <!here> cus_8',
+      ['cus_8'],
+    ],
+    ['each ID once', '`cus_9` `cus_9`', ['cus_9']],
+    ['sentence punctuation off', '(cus_10) cus_11: cus_12!', ['cus_10', 'cus_11', 'cus_12']],
+    ['nothing from prose alone', 'Can someone delete the test accounts?', []],
+  ])('reads %s', (_case, text, ids) => {
+    expect(customerIdsInMessage(text)).toEqual(ids);
+  });
+});
+
+describe('the signed message source', () => {
+  const key = Buffer.alloc(32, 7);
+  it('verifies what it signed, and nothing changed', () => {
+    const signed = signSource(key, { channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    expect(verifySource(key, signed)).toEqual({ channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    expect(verifySource(key, signed.replace('C0CHANNEL1', 'C0CHANNEL2'))).toBeUndefined();
+    expect(verifySource(Buffer.alloc(32, 8), signed)).toBeUndefined();
+    expect(verifySource(key, 42)).toBeUndefined();
+  });
+});
