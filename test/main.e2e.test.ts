@@ -296,22 +296,26 @@ function escape(text: string): string {
 }
 
 describe('Socket Mode connection', () => {
-  it('reconnects when Slack asks it to (as Slack does every few hours) and keeps answering', async () => {
-    const app = await start('socket');
-    try {
-      const socket = fakes.slack.socketMode;
-      const opened = socket.opened;
-      socket.requestRefresh();
-      await fakes.slack.waitFor(
-        () => socket.opened > opened && socket.connectionCount === 1,
-        10_000,
-        'the new connection, and the old one closed',
-      );
-      expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
-    } finally {
-      await app.stop();
-    }
-  });
+  it(
+    'reconnects when Slack asks it to (as Slack does every few hours) and keeps answering',
+    { timeout: 20_000 },
+    async () => {
+      const app = await start('socket');
+      try {
+        const socket = fakes.slack.socketMode;
+        const opened = socket.opened;
+        socket.requestRefresh();
+        await fakes.slack.waitFor(
+          () => socket.opened > opened && socket.connectionCount === 1,
+          10_000,
+          'the new connection, and the old one closed',
+        );
+        expect((await app.command('help')).ack?.response_type).toBe('ephemeral');
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 });
 
 describe('shutdown', () => {
