@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CapabilityDeps } from '../deps.js';
 import { MintApiError } from '../mint-api/mint-api-error.js';
-import type { TEMPLATE_ORDERS} from '../mint-api/schemas.js';
+import type { TEMPLATE_ORDERS } from '../mint-api/schemas.js';
 import { listTemplatesRequestSchema } from '../mint-api/schemas.js';
 import { mintFailureText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';

@@ -48,6 +48,9 @@ function request(status: DeletionStatus, customerIds: string[]): DeletionRequest
     finishedAt: now,
     outcomeDetail: status === 'failed' ? 'x'.repeat(2000) : undefined,
     attempts: 2,
+    // The longest context there can be: asked from a message by a workflow.
+    origin: 'workflow Wx0123456789',
+    contextUrl: `https://example.slack.com/archives/C0123456789/p${'9'.repeat(16)}?thread_ts=${'9'.repeat(17)}`,
   };
 }
 
