@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { runAudited } from '../audit/run-audited.js';
 import type { CapabilityDeps } from '../deps.js';
 import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import { type CreateLinkRequest, LINK_TYPES, WALLET_OPTIONS, createLinkRequestSchema } from '../mint-api/schemas.js';
@@ -15,6 +14,7 @@ import {
   requiredStepUserId,
 } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import { createLinkAudited } from './create-link.js';
 import { linkUrls } from './link-url.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
@@ -99,19 +99,7 @@ async function createLink(
     };
 
   const actor = { userId: inputs.acting_user, teamId: run.teamId };
-  const outcome = await runAudited(
-    { ...deps, logger: run.logger },
-    actor,
-    {
-      operation: 'link.create',
-      origin: run.origin,
-      inputs: { ...request },
-      thing: 'the mint link',
-      done: 'created',
-      detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
-    },
-    () => deps.mintApi.createLink(request),
-  );
+  const outcome = await createLinkAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
   deps.home.refresh([actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
   const [url] = linkUrls(outcome.result);

@@ -1,10 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { runAudited } from '../audit/run-audited.js';
+import { createLinkAudited } from './create-link.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
-import { linkUrls } from './link-url.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
@@ -33,18 +32,7 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
-    const outcome = await runAudited(
-      { ...deps, logger, request: slackRequest },
-      actor,
-      {
-        operation: 'link.create',
-        inputs: { ...request },
-        thing: 'the mint link',
-        done: 'created',
-        detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
-      },
-      () => deps.mintApi.createLink(request),
-    );
+    const outcome = await createLinkAudited({ ...deps, logger, request: slackRequest }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runAudited } from '../audit/run-audited.js';
+import { createWalletAudited } from './create-wallet.js';
 import type { CapabilityDeps } from '../deps.js';
 import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
 import { plainText } from '../workflow-steps/step-failure.js';
@@ -40,19 +40,7 @@ async function createWallet(
     };
 
   const actor = { userId: read.value.acting_user, teamId: run.teamId };
-  const outcome = await runAudited(
-    { ...deps, logger: run.logger },
-    actor,
-    {
-      operation: 'wallet.create',
-      origin: run.origin,
-      inputs: { ...request },
-      thing: 'the wallet',
-      done: 'created',
-      detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
-    },
-    () => deps.mintApi.createWallet(request),
-  );
+  const outcome = await createWalletAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
   deps.home.refresh([actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
   // The spec: without a userId the service creates a new user; with one, the wallet is the customer's.

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { runAudited } from '../audit/run-audited.js';
+import { createWalletAudited } from './create-wallet.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
@@ -28,18 +28,7 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
 
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
-    const outcome = await runAudited(
-      { ...deps, logger, request: slackRequest },
-      actor,
-      {
-        operation: 'wallet.create',
-        inputs: { ...request },
-        thing: 'the wallet',
-        done: 'created',
-        detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
-      },
-      () => deps.mintApi.createWallet(request),
-    );
+    const outcome = await createWalletAudited({ ...deps, logger, request: slackRequest }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {

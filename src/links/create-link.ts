@@ -1,0 +1,33 @@
+import { type Actor, type AuditedOutcome, runAudited } from '../audit/run-audited.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { MintRecord } from '../mint-api/responses.js';
+import type { CreateLinkRequest } from '../mint-api/schemas.js';
+import type { RequestRecord } from '../observability/request-context.js';
+import type { Store } from '../store/store.js';
+import { linkUrls } from './link-url.js';
+
+/**
+ * POST /v1/link under the audit log: the one way a link is created, from the form or from a workflow step
+ * (`origin` says which workflow execution).
+ */
+export function createLinkAudited(
+  deps: { mintApi: MintApiClient; store: Store; logger: Logger; request?: RequestRecord | undefined },
+  actor: Actor,
+  request: CreateLinkRequest,
+  origin?: string,
+): Promise<AuditedOutcome<MintRecord>> {
+  return runAudited(
+    deps,
+    actor,
+    {
+      operation: 'link.create',
+      origin,
+      inputs: { ...request },
+      thing: 'the mint link',
+      done: 'created',
+      detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
+    },
+    () => deps.mintApi.createLink(request),
+  );
+}

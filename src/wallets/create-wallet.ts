@@ -1,0 +1,32 @@
+import { type Actor, type AuditedOutcome, runAudited } from '../audit/run-audited.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { MintRecord } from '../mint-api/responses.js';
+import type { CreateWalletRequest } from '../mint-api/schemas.js';
+import type { RequestRecord } from '../observability/request-context.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * POST /v1/wallet under the audit log: the one way a wallet is created, from the form or from a workflow step
+ * (`origin` says which workflow execution).
+ */
+export function createWalletAudited(
+  deps: { mintApi: MintApiClient; store: Store; logger: Logger; request?: RequestRecord | undefined },
+  actor: Actor,
+  request: CreateWalletRequest,
+  origin?: string,
+): Promise<AuditedOutcome<MintRecord | undefined>> {
+  return runAudited(
+    deps,
+    actor,
+    {
+      operation: 'wallet.create',
+      origin,
+      inputs: { ...request },
+      thing: 'the wallet',
+      done: 'created',
+      detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
+    },
+    () => deps.mintApi.createWallet(request),
+  );
+}
