@@ -62,12 +62,16 @@ async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<
   if ('options' in args) return args.ack({ options: [] });
   if ('event' in args) {
     // A workflow step would wait for ever: it is acknowledged and failed, and the workflow's people told why.
+    // Only its first delivery: Slack sends again when an ack was slow, and that first delivery may be running.
     const step = stepControls(args);
     if (step) {
       await step.ack();
-      await step.fail({ error: STEP_BUSY_TEXT }).catch((error: unknown) => {
-        logger.info({ err: error }, 'could not tell the workflow the app is busy');
-      });
+      if (args.context.retryNum === undefined && notices.tryAcquire()) {
+        await step
+          .fail({ error: STEP_BUSY_TEXT })
+          .catch((error: unknown) => logger.info({ err: error }, 'could not tell the workflow the app is busy'))
+          .finally(() => notices.release());
+      }
     }
     return; // other events are acknowledged by Bolt already; Slack does not retry them, and they change nothing
   }

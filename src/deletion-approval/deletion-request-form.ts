@@ -6,6 +6,7 @@ import { modal } from '../slack-ui/modal.js';
 import { textValue } from '../slack-ui/view-state.js';
 import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
 import { checkDeletionInput } from './deletion-input.js';
+import { sourceChannelOf } from './message-source.js';
 import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from './deletion-settings.js';
 
 export const DELETION_FORM_CALLBACK = 'deletion_request_form';
@@ -40,8 +41,8 @@ export function deletionRequestView(
       ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.`
       : undefined);
   const blocks: KnownBlock[] = [...(problem ? [problemBanner(problem)] : [])];
-  const sourceChannel = options.source?.split(':')[0];
-  if (sourceChannel && /^[CDG][A-Z0-9]+$/.test(sourceChannel))
+  const sourceChannel = sourceChannelOf(options.source);
+  if (sourceChannel)
     blocks.push(context(`Asked from a message in <#${sourceChannel}>: the approvers get a link to it.`));
   for (let box = 1; box <= boxes; box += 1) {
     blocks.push(

@@ -69,13 +69,18 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
         logger,
       );
 
+    const contextUrl = source ? await permalinkOf(ctx, source) : undefined;
+    const unlinked =
+      source && !contextUrl
+        ? '\nSlack did not give the link of the message it was asked from, so the approvers see the request without it.'
+        : '';
     const opened = await openDeletionRequest(ctx, settings, {
       requesterId,
       teamId: body.team?.id ?? body.user.team_id,
       customerIds: checked.customerIds,
       duplicatesRemoved: checked.duplicatesRemoved,
       reason: checked.reason,
-      contextUrl: source ? await permalinkOf(ctx, source) : undefined,
+      contextUrl,
     });
     if (!opened.ok && opened.stage === 'store') {
       await showForm(
@@ -95,7 +100,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       view.id,
       noticeModal(
         'Request deletion',
-        `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.`,
+        `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.${unlinked}`,
       ),
       logger,
     );

@@ -5,7 +5,7 @@ import {
   readStepInputs,
   stepText,
   stepTextList,
-  requiredStepUserId,
+  stepUserContext,
 } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
@@ -25,7 +25,7 @@ export const REQUEST_DELETION_STEP_INPUTS = {
 const inputsSchema = z.object({
   customer_ids: stepTextList,
   reason: stepText,
-  requester: requiredStepUserId('the person asking for the deletion'),
+  requester: stepUserContext('the person asking for the deletion'),
 });
 
 /**
@@ -78,9 +78,7 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
         'Mintlink cannot record the request right now (its database is unavailable), so nothing was asked. Run the workflow again in a moment.',
       outcome: 'failed',
     };
-  // Cancelled at once: the step ends now, with what actually went wrong.
-  await completeWaitingStep(ctx, opened.request, {
-    error: `The approval channel did not take the request (${opened.error}), so it was cancelled and nothing waits for approval. Ask Mintlink's operator to invite the app to the approval channel.`,
-  });
+  // Cancelled at once, saying why (open-request.ts): the step ends now with that reason.
+  await completeWaitingStep(ctx, opened.request);
   return { completesLater: true };
 }

@@ -1,7 +1,6 @@
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify } from './publish-request.js';
-import { completeOverdueSteps } from './step-completion.js';
 
 export interface SweeperTiming {
   /** A run older than this cannot still be going (its Mint call has a time budget). */
@@ -18,8 +17,7 @@ export function sweeperTiming(mintTimeoutMs: number): SweeperTiming {
 /**
  * Keeps requests from getting silently stuck: pending ones past their expiry become expired, and runs whose
  * process died (approved or running for longer than any run can take) are marked for attention, with a
- * retry button on the approval message; workflow steps whose request ended while nobody could tell Slack
- * (a crash, Slack away) are completed. Every replica may sweep: each change is a compare-and-set, so one
+ * retry button on the approval message. Every replica may sweep: each change is a compare-and-set, so one
  * of them makes it and tells Slack.
  */
 export async function sweepDeletionRequests(
@@ -42,7 +40,6 @@ export async function sweepDeletionRequests(
       await publishAndNotify(ctx, result.request);
     }
   }
-  await completeOverdueSteps(ctx);
 }
 
 /** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */

@@ -14,6 +14,12 @@ export interface MessageSource {
  * decision key, so a forged submission cannot attach another message's permalink to a request.
  */
 
+/** The channel of a signed source, to name it on the form (it is verified where it is used). */
+export function sourceChannelOf(signed: string | undefined): string | undefined {
+  const channel = signed?.split(':')[0];
+  return channel && /^[CDG][A-Z0-9]{2,20}$/.test(channel) ? channel : undefined;
+}
+
 export function signSource(key: Buffer, source: MessageSource): string {
   return `${source.channel}:${source.ts}:${mac(key, source)}`;
 }

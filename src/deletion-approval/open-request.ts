@@ -47,8 +47,9 @@ export async function openDeletionRequest(
   }
   const posted = await postApprovalMessage(ctx, settings, request);
   if (!posted.ok) {
+    const why = `the approval channel did not take it (${posted.error}), so nothing waits for approval; ask Mintlink's operator to invite the app to the approval channel`;
     const cancelled = await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
-      requests.cancel(request.id, ask.requesterId),
+      requests.cancel(request.id, ask.requesterId, new Date(), why),
     );
     return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
   }

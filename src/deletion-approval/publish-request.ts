@@ -30,7 +30,10 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
   ctx.home.refresh([request.requesterId], isApprover(ctx));
   // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
   await completeWaitingStep(ctx, request).catch((error: unknown) =>
-    ctx.logger.warn({ err: error, requestId: request.id }, 'could not complete the workflow step; the sweeper will'),
+    ctx.logger.warn(
+      { err: error, requestId: request.id },
+      'could not complete the workflow step; it is tried again later',
+    ),
   );
 }
 

@@ -22,6 +22,7 @@ import {
   signedSourceOf,
 } from './deletion-request-form.js';
 import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
+import { startStepCompleter } from './step-completion.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
 import { tokenSealingKey } from '../workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
@@ -65,7 +66,9 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
-  deps.background.add(() => startDeletionSweeper(ctx, sweeperTiming(deps.config.mint.timeoutMs)));
+  const timing = sweeperTiming(deps.config.mint.timeoutMs);
+  deps.background.add(() => startDeletionSweeper(ctx, timing));
+  deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
 
   app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
   app.shortcut<MessageShortcut>(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));

@@ -1,7 +1,6 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import { CANCELLED_BY_REQUESTER, ENDED_STATUSES, type DeletionRequest } from '../store/deletion-requests.js';
+import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../workflow-steps/report-step.js';
 import { unsealToken } from '../workflow-steps/sealed-token.js';
-import { boundedStepError } from '../workflow-steps/step-failure.js';
 import type { DeletionContext } from './deletion-context.js';
 
 /** Output names of the "Request customer deletion" step, as declared in manifest.yml. */
@@ -12,18 +11,13 @@ export const DELETION_STEP_OUTPUTS = {
   approver: 'Approved by',
 } as const;
 
-/** How a step waiting for a request ends: its outputs, or the error the workflow shows. */
-export type StepEnd = { outputs: Record<string, unknown> } | { error: string };
+/** A claim older than this was left by a process that died: longer than any report can take. */
+export const STEP_CLAIM_LEASE_MS = REPORT_WORST_CASE_MS + 30_000;
 
-/** A claim older than this was left by a process that died: two Slack calls' deadlines and some slack. */
-export const STEP_CLAIM_LEASE_MS = 30_000;
-
-/** Slack's answers meaning the execution is over (or never existed): it can never be completed now. */
-const GONE = new Set(['execution_not_in_running_state', 'function_execution_not_found']);
-/** Slack's answers meaning the execution's token no longer works: the bot token is tried instead. */
-const TOKEN_REFUSED = new Set(['invalid_auth', 'not_authed', 'token_expired', 'token_revoked', 'account_inactive']);
-
-const ENDED = new Set<DeletionRequest['status']>(['done', 'failed', 'rejected', 'cancelled', 'expired']);
+/** Reports tried before giving up: with the waits below, about a day. */
+const MAX_ATTEMPTS = 12;
+/** 30 s, 1 min, 2 min... up to 4 h between tries. */
+const retryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 4 * 3_600_000);
 
 /** What the workflow is told when the request ends; undefined while it has not ended. */
 export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepEnd | undefined {
@@ -46,12 +40,18 @@ export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepE
         error: `Request ${r.id} was rejected by an approver (Slack user ${r.decidedBy ?? 'unknown'})${r.decisionNote ? `: ${r.decisionNote}` : '.'} Nothing was deleted.`,
       };
     case 'cancelled':
-      return { error: `Request ${r.id} was cancelled by its requester. Nothing was deleted.` };
+      return {
+        error:
+          !r.decisionNote || r.decisionNote === CANCELLED_BY_REQUESTER
+            ? `Request ${r.id} was cancelled by its requester. Nothing was deleted.`
+            : `Request ${r.id} was cancelled: ${r.decisionNote}. Nothing was deleted.`,
+      };
     case 'expired':
       return {
         error: `Request ${r.id} expired without a decision${ttlHours ? ` after ${ttlHours} hours` : ''}. Nothing was deleted; run the workflow again to ask again.`,
       };
     default:
+      // Pending, approved, running, or interrupted ("attention": an approver may retry): not ended yet.
       return undefined;
   }
 }
@@ -59,58 +59,61 @@ export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepE
 /**
  * Completes the workflow step waiting for this request, if one is and the request has ended: claimed with a
  * compare-and-set (so one replica does it, once), reported with the execution's token (unsealed) or, if that
- * no longer works, the bot token. When Slack cannot be told now, the step waits for the sweeper's next pass.
- * `end` replaces what the request's status would say (a request cancelled because it could not be posted).
+ * no longer works, the bot token. When Slack cannot be told now, the step waits for a later try (backing off;
+ * after a day of refusals it is given up, and the error logged).
  */
-export async function completeWaitingStep(ctx: DeletionContext, request: DeletionRequest, end?: StepEnd) {
-  if (!ENDED.has(request.status)) return;
-  const result = end ?? stepEnd(request, ctx.settings?.requestTtlHours);
-  if (!result) return;
+export async function completeWaitingStep(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
+  if (!ENDED_STATUSES.has(request.status)) return;
+  const end = stepEnd(request, ctx.settings?.requestTtlHours);
+  if (!end) return;
   const claim = await ctx.store.stepCompletions.claim(request.id, STEP_CLAIM_LEASE_MS);
   if (!claim) return;
   const logger = ctx.logger.child({ requestId: request.id, functionExecution: claim.functionExecutionId });
   const token = unsealToken(ctx.stepTokenKey, claim.sealedToken);
   try {
-    await report(ctx, claim.functionExecutionId, result, token);
-    await ctx.store.stepCompletions.finish(request.id, 'outputs' in result ? 'completed' : 'failed');
-    logger.info({ ended: 'outputs' in result ? 'completed' : 'failed' }, 'workflow step completed');
+    // Execution tokens are short-lived; a request decided hours later is reported with the bot token.
+    const reported = await reportStepEnd(ctx.client, claim.functionExecutionId, end, [token, undefined]);
+    const result = reported === 'gone' ? 'gone' : 'outputs' in end ? 'completed' : 'failed';
+    await ctx.store.stepCompletions.finish(request.id, result);
+    if (result === 'gone') logger.warn('the workflow step had already ended in Slack');
+    else logger.info({ ended: result }, 'workflow step completed');
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (code && GONE.has(code)) {
-      logger.warn({ code }, 'the workflow step had already ended in Slack');
-      await ctx.store.stepCompletions.finish(request.id, 'gone');
+    const attempts = claim.attempts + 1;
+    if (attempts < MAX_ATTEMPTS) {
+      await ctx.store.stepCompletions.release(request.id, new Date(Date.now() + retryDelayMs(attempts)));
+      logger.warn({ err: error, attempts }, 'could not complete the workflow step; will try again');
       return;
     }
-    logger.warn({ err: error }, 'could not complete the workflow step; will try again');
-    await ctx.store.stepCompletions.release(request.id);
+    await ctx.store.stepCompletions.finish(request.id, 'abandoned');
+    logger.error({ err: error, attempts }, 'Slack kept refusing the end of a workflow step; given up');
   }
 }
 
-async function report(ctx: DeletionContext, executionId: string, end: StepEnd, token: string | undefined) {
-  const send = (withToken: string | undefined) => {
-    const auth = withToken ? { token: withToken } : {};
-    return 'outputs' in end
-      ? ctx.client.functions.completeSuccess({ ...auth, function_execution_id: executionId, outputs: end.outputs })
-      : ctx.client.functions.completeError({
-          ...auth,
-          function_execution_id: executionId,
-          error: boundedStepError(end.error),
-        });
+/**
+ * Background work: completes the steps whose request ended while nobody could tell Slack (a crash, Slack
+ * away), oldest first, within a time budget per pass so a slow Slack holds nothing else back.
+ */
+export function startStepCompleter(ctx: DeletionContext, intervalMs: number): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const pass = async () => {
+    const until = Date.now() + intervalMs * 4;
+    for (const id of await ctx.store.stepCompletions.dueRequestIds(STEP_CLAIM_LEASE_MS)) {
+      if (Date.now() > until) return;
+      const request = await ctx.store.deletionRequests.get(id);
+      if (request) await completeWaitingStep(ctx, request);
+    }
   };
-  if (!token) return send(undefined);
-  try {
-    return await send(token);
-  } catch (error) {
-    const code = slackErrorCode(error);
-    if (code && TOKEN_REFUSED.has(code)) return send(undefined);
-    throw error;
-  }
-}
-
-/** For the sweeper: every step whose request ended while nobody completed it (a crash, Slack away). */
-export async function completeOverdueSteps(ctx: DeletionContext): Promise<void> {
-  for (const id of await ctx.store.stepCompletions.dueRequestIds(STEP_CLAIM_LEASE_MS)) {
-    const request = await ctx.store.deletionRequests.get(id);
-    if (request) await completeWaitingStep(ctx, request);
-  }
+  const tick = () => {
+    if (running) return;
+    running = pass()
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'completing workflow steps failed; will try again'))
+      .finally(() => (running = undefined));
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -11,7 +11,7 @@ import {
   stepText,
   stepTextList,
   stepTimestamp,
-  requiredStepUserId,
+  stepUserContext,
 } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 import { createLinkAudited } from './create-link.js';
@@ -44,7 +44,7 @@ const inputsSchema = z.object({
   claim_start: stepTimestamp,
   claim_end: stepTimestamp,
   is_active: stepBoolean,
-  acting_user: requiredStepUserId('the person the workflow acts for'),
+  acting_user: stepUserContext('the person the workflow acts for'),
 });
 
 /** Which input filled each field of the request, to name it when the shared schema refuses the field. */
@@ -75,23 +75,24 @@ async function createLink(
   const read = readStepInputs(inputsSchema, run.inputs, CREATE_LINK_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   const inputs = read.value;
-  const request: CreateLinkRequest = {
+  // Unchecked values (a wallet option nobody knows) go to the shared schema, which names what is wrong.
+  const checked = createLinkRequestSchema.safeParse({
     nftId: inputs.nft_id ?? '',
-    walletOptions: (inputs.wallet_option ?? WALLET_OPTIONS[0]) as CreateLinkRequest['walletOptions'],
-    type: (inputs.link_type ?? LINK_TYPES[0]) as CreateLinkRequest['type'],
+    walletOptions: inputs.wallet_option ?? WALLET_OPTIONS[0],
+    type: inputs.link_type ?? LINK_TYPES[0],
     isActive: inputs.is_active ?? true,
     ...(inputs.email !== undefined ? { email: inputs.email.trim() } : {}),
     ...(inputs.customer_ids !== undefined ? { customerId: inputs.customer_ids.map((id) => id.trim()) } : {}),
     ...(inputs.max_checkout_quantity !== undefined ? { maxCheckoutQuantity: inputs.max_checkout_quantity } : {}),
     ...(inputs.claim_start !== undefined ? { startDate: inputs.claim_start } : {}),
     ...(inputs.claim_end !== undefined ? { endDate: inputs.claim_end } : {}),
-  };
-  const checked = createLinkRequestSchema.safeParse(request);
+  });
   if (!checked.success)
     return {
       error: requestProblemsText(checked.error, INPUT_OF_FIELD, CREATE_LINK_STEP_INPUTS),
       outcome: 'invalid_input',
     };
+  const request: CreateLinkRequest = checked.data;
   if (request.endDate && Date.parse(request.endDate) <= Date.now())
     return {
       error: `Check the step's inputs: “Claim ends” (claim_end) has already passed; choose a time in the future.`,
@@ -101,7 +102,7 @@ async function createLink(
   const actor = { userId: inputs.acting_user, teamId: run.teamId };
   const outcome = await createLinkAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
   deps.home.refresh([actor.userId]);
-  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
+  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   const [url] = linkUrls(outcome.result);
   return { outputs: { ...(url ? { link_url: url } : {}), summary: answerSummary(outcome.result) } };
 }

@@ -4,6 +4,12 @@
  */
 const SLACK_TOKEN = /\bx(?:ox[abposr]|app|wfp)-[A-Za-z0-9-]{6,}/g;
 
+/**
+ * A workflow execution's token by its key, whatever its shape: in a JSON payload logged as it came (Socket
+ * Mode's debug lines), escaped once or twice inside a JSON string.
+ */
+const EXECUTION_TOKEN_FIELD = /(\\*"bot_access_token\\*"\s*:\s*\\*")[^"\\]*/g;
+
 export const REDACTED = '[redacted]';
 
 export type Scrubber = (text: string) => string;
@@ -26,7 +32,7 @@ export function createSecretScrubber(secrets: readonly string[]): Scrubber {
   const pattern = unique.length > 0 ? new RegExp(unique.map(escapeRegExp).join('|'), 'g') : undefined;
   return (text) => {
     const scrubbed = pattern ? text.replace(pattern, REDACTED) : text;
-    return scrubbed.replace(SLACK_TOKEN, REDACTED);
+    return scrubbed.replace(SLACK_TOKEN, REDACTED).replace(EXECUTION_TOKEN_FIELD, `$1${REDACTED}`);
   };
 }
 

@@ -9,6 +9,18 @@ import type { DeletionRequestsTable, Tables } from './tables.js';
 export type DeletionStatus =
   'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
 
+/** The statuses in which a request has ended for good (a failed one may still be retried by an approver). */
+export const ENDED_STATUSES: ReadonlySet<DeletionStatus> = new Set([
+  'done',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
+
+/** What a cancel says when the requester cancels (the default reason). */
+export const CANCELLED_BY_REQUESTER = 'cancelled by the requester';
+
 export interface DeletionRequest {
   id: string;
   teamId: string | undefined;
@@ -143,8 +155,8 @@ export class DeletionRequests {
     );
   }
 
-  /** pending -> cancelled, by the requester only. */
-  async cancel(id: string, by: string, now = new Date()): Promise<Transition> {
+  /** pending -> cancelled, by the requester only; `note` says why when it is not their own choice. */
+  async cancel(id: string, by: string, now = new Date(), note = CANCELLED_BY_REQUESTER): Promise<Transition> {
     return this.transition(
       id,
       ['pending'],
@@ -152,7 +164,7 @@ export class DeletionRequests {
         status: 'cancelled',
         decided_by: by,
         decided_at: now.toISOString(),
-        decision_note: 'cancelled by the requester',
+        decision_note: note,
       },
       now,
       { requester: by },

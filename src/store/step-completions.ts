@@ -1,13 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
 
-/** Statuses in which a deletion request has ended: its workflow step can be completed. */
-const ENDED = ['done', 'failed', 'rejected', 'cancelled', 'expired'];
+import { ENDED_STATUSES } from './deletion-requests.js';
 
 export interface StepCompletion {
   requestId: string;
   functionExecutionId: string;
   sealedToken: string;
+}
+
+/** A claimed step, with how many reports of it have failed so far. */
+export interface ClaimedStep extends StepCompletion {
+  attempts: number;
 }
 
 /**
@@ -30,12 +34,14 @@ export class StepCompletions {
         claimed_at: null,
         completed_at: null,
         result: null,
+        attempts: 0,
+        next_try_at: null,
       })
       .execute();
   }
 
   /** The step of this request, if one waits and nobody else is completing it now; it is then this caller's. */
-  async claim(requestId: string, leaseMs: number, now = new Date()): Promise<StepCompletion | undefined> {
+  async claim(requestId: string, leaseMs: number, now = new Date()): Promise<ClaimedStep | undefined> {
     const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
     const result = await this.db
       .updateTable('step_completions')
@@ -51,16 +57,25 @@ export class StepCompletions {
     if (Number(result.numUpdatedRows) !== 1) return undefined;
     const row = await this.db
       .selectFrom('step_completions')
-      .select(['request_id', 'function_execution_id', 'sealed_token'])
+      .select(['request_id', 'function_execution_id', 'sealed_token', 'attempts'])
       .where('request_id', '=', requestId)
       .executeTakeFirst();
     return row
-      ? { requestId: row.request_id, functionExecutionId: row.function_execution_id, sealedToken: row.sealed_token }
+      ? {
+          requestId: row.request_id,
+          functionExecutionId: row.function_execution_id,
+          sealedToken: row.sealed_token,
+          attempts: Number(row.attempts),
+        }
       : undefined;
   }
 
-  /** The step was completed (or Slack no longer knows it): never again, and its token is gone. */
-  async finish(requestId: string, result: 'completed' | 'failed' | 'gone', now = new Date()): Promise<void> {
+  /** The step was completed (or can never be): never again, and its token is gone. */
+  async finish(
+    requestId: string,
+    result: 'completed' | 'failed' | 'gone' | 'abandoned',
+    now = new Date(),
+  ): Promise<void> {
     await this.db
       .updateTable('step_completions')
       .set({ state: 'completed', result, completed_at: now.toISOString(), sealed_token: '' })
@@ -69,11 +84,16 @@ export class StepCompletions {
       .execute();
   }
 
-  /** Slack could not be told this time: the step waits for the next sweep. */
-  async release(requestId: string): Promise<void> {
+  /** Slack could not be told this time: the step waits until `nextTryAt`, one more failure counted. */
+  async release(requestId: string, nextTryAt: Date): Promise<void> {
     await this.db
       .updateTable('step_completions')
-      .set({ state: 'waiting', claimed_at: null })
+      .set((eb) => ({
+        state: 'waiting',
+        claimed_at: null,
+        next_try_at: nextTryAt.toISOString(),
+        attempts: eb('attempts', '+', 1),
+      }))
       .where('request_id', '=', requestId)
       .where('state', '=', 'completing')
       .execute();
@@ -89,20 +109,27 @@ export class StepCompletions {
     return row?.sealed_token;
   }
 
-  /** Requests that have ended while their step still waits (or its claim went stale): for the sweeper. */
-  async dueRequestIds(leaseMs: number, now = new Date(), limit = 100): Promise<string[]> {
+  /**
+   * Requests that have ended while their step still waits (due for another try), or whose claim went stale:
+   * oldest first, so a few that Slack keeps refusing cannot hold the others back.
+   */
+  async dueRequestIds(leaseMs: number, now = new Date(), limit = 20): Promise<string[]> {
     const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
     const rows = await this.db
       .selectFrom('step_completions as s')
       .innerJoin('deletion_requests as r', 'r.id', 's.request_id')
       .select('s.request_id')
-      .where('r.status', 'in', ENDED)
+      .where('r.status', 'in', [...ENDED_STATUSES])
       .where((eb) =>
         eb.or([
-          eb('s.state', '=', 'waiting'),
+          eb.and([
+            eb('s.state', '=', 'waiting'),
+            eb.or([eb('s.next_try_at', 'is', null), eb('s.next_try_at', '<=', now.toISOString())]),
+          ]),
           eb.and([eb('s.state', '=', 'completing'), eb('s.claimed_at', '<', staleBefore)]),
         ]),
       )
+      .orderBy('s.created_at')
       .limit(limit)
       .execute();
     return rows.map((row) => row.request_id);

@@ -70,8 +70,14 @@ export interface StepCompletionsTable {
   created_at: string;
   claimed_at: string | null;
   completed_at: string | null;
-  /** How the step ended: `completed`, `failed`, or `gone` (Slack no longer knew the execution). */
+  /**
+   * How the step ended: `completed`, `failed`, `gone` (Slack no longer knew the execution) or `abandoned`
+   * (Slack kept refusing to be told).
+   */
   result: string | null;
+  /** Reports that failed so far; the next is not tried before `next_try_at`. */
+  attempts: number;
+  next_try_at: string | null;
 }
 
 /** Who has an App Home published, and the hash of what they see (so an older update never replaces it). */

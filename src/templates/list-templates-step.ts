@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { CapabilityDeps } from '../deps.js';
 import { MintApiError } from '../mint-api/mint-api-error.js';
-import type { TEMPLATE_ORDERS } from '../mint-api/schemas.js';
 import { listTemplatesRequestSchema } from '../mint-api/schemas.js';
 import { mintFailureText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';
@@ -41,7 +40,7 @@ async function listTemplates(deps: Pick<CapabilityDeps, 'mintApi'>, run: StepRun
     contractId: read.value.contract_id?.trim() ?? '',
     offset: 0,
     limit: read.value.limit ?? DEFAULT_LIMIT,
-    orderBy: (read.value.order?.trim().toLowerCase() ?? DEFAULT_ORDER) as (typeof TEMPLATE_ORDERS)[number],
+    orderBy: read.value.order?.trim().toLowerCase() ?? DEFAULT_ORDER,
   };
   const checked = listTemplatesRequestSchema.safeParse(request);
   if (!checked.success)

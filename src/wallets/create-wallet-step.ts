@@ -3,7 +3,7 @@ import { createWalletAudited } from './create-wallet.js';
 import type { CapabilityDeps } from '../deps.js';
 import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
 import { plainText } from '../workflow-steps/step-failure.js';
-import { readStepInputs, requestProblemsText, stepText, requiredStepUserId } from '../workflow-steps/step-inputs.js';
+import { readStepInputs, requestProblemsText, stepText, stepUserContext } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
@@ -16,7 +16,7 @@ export const CREATE_WALLET_STEP_INPUTS = {
 
 const inputsSchema = z.object({
   customer_id: stepText,
-  acting_user: requiredStepUserId('the person the workflow acts for'),
+  acting_user: stepUserContext('the person the workflow acts for'),
 });
 
 /** "Create wallet" in Workflow Builder: POST /v1/wallet with the customer ID, or none for a new user. */
@@ -42,7 +42,7 @@ async function createWallet(
   const actor = { userId: read.value.acting_user, teamId: run.teamId };
   const outcome = await createWalletAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
   deps.home.refresh([actor.userId]);
-  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: 'upstream_error' };
+  if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   // The spec: without a userId the service creates a new user; with one, the wallet is the customer's.
   return {
     outputs: {

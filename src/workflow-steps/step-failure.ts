@@ -8,9 +8,13 @@ import { mintErrorText } from '../slack-ui/mint-error-text.js';
  * never a secret (the app's Slack fetch scrubs every call, functions.completeError included).
  */
 
-/** The user-facing texts are written as Slack mrkdwn, escaped; the step shows them as plain text. */
+/**
+ * The user-facing texts are written as Slack mrkdwn, escaped; the step shows them as plain text. Angle brackets
+ * become ‹ › rather than < >: the service's words quoted in a text must never turn into a mention (<!channel>)
+ * wherever Slack shows a step's error.
+ */
 export function plainText(mrkdwn: string): string {
-  return mrkdwn.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return mrkdwn.replace(/&lt;/g, '‹').replace(/&gt;/g, '›').replace(/&amp;/g, '&');
 }
 
 /** A Mint failure as a step error: `thing` and `done` as for mintErrorText ("the mint link", "created"). */

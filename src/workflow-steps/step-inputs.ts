@@ -38,18 +38,27 @@ export const stepTimestamp = z.preprocess(
 
 const SLACK_USER = /^[UW][A-Z0-9]{2,20}$/;
 
-export const stepUserId = z.preprocess(
-  blank,
-  z.string('must be a Slack user').regex(SLACK_USER, 'must be a Slack user').optional(),
-);
-
-/** A user the step cannot do without; `why` completes "is required: …". */
-export const requiredStepUserId = (why: string) =>
+/**
+ * The person a step acts for, as Slack's `slack#/types/user_context`: `{ id, secret }`, set by Slack from who
+ * ran the workflow (a builder cannot type it in, so a workflow cannot ask in someone else's name). Read as
+ * the user id; the secret is Slack's own check and is not kept. `why` completes "is required: …".
+ */
+export const stepUserContext = (why: string) =>
   z.preprocess(
     blank,
     z
-      .string({ error: (issue) => (issue.input === undefined ? `is required: ${why}` : 'must be a Slack user') })
-      .regex(SLACK_USER, 'must be a Slack user'),
+      .object(
+        {
+          id: z
+            .string('must be the person who runs the workflow')
+            .regex(SLACK_USER, 'must be the person who runs the workflow'),
+        },
+        {
+          error: (issue) =>
+            issue.input === undefined ? `is required: ${why}` : 'must be the person who runs the workflow',
+        },
+      )
+      .transform((context) => context.id),
   );
 
 /** A list of texts; a single text (a variable holding one value) counts as a list of one. */

@@ -3,7 +3,8 @@ import type { Logger } from '../logging/create-logger.js';
 import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
 import { firstDelivery } from '../slack-ui/deliver-once.js';
 import type { Store } from '../store/store.js';
-import { boundedStepError, unexpectedStepFailureText } from './step-failure.js';
+import { reportStepEnd } from './report-step.js';
+import { unexpectedStepFailureText } from './step-failure.js';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
@@ -26,8 +27,8 @@ export interface StepRun {
 /**
  * The listener of one custom step (`app.function`): Bolt has acknowledged the event already; a second
  * delivery of the same execution (Slack retries events it thinks were missed) does nothing; the work's
- * result completes or fails the step; anything unexpected fails it with a text the workflow's people can
- * act on, and is logged.
+ * result completes or fails the step (report-step.ts: retried while Slack has trouble); anything unexpected
+ * fails it with a text the workflow's people can act on, and is logged.
  */
 export function stepListener(
   deps: { store: Pick<Store, 'onceKeys'>; logger: Logger },
@@ -59,15 +60,15 @@ export function stepListener(
       logger.error({ ...requestLogFields(request), err: error }, 'step failed unexpectedly');
       result = { error: unexpectedStepFailureText(error, step.thing), outcome: 'failed' };
     }
+    if ('completesLater' in result) return;
+    if ('error' in result) noteOutcome(request, result.outcome);
     try {
-      if ('outputs' in result) await args.complete({ outputs: result.outputs });
-      else if ('error' in result) {
-        noteOutcome(request, result.outcome);
-        await args.fail({ error: boundedStepError(result.error) });
-      }
+      // The listener's client carries the execution's token (Bolt's attachFunctionToken).
+      const reported = await reportStepEnd(args.client, executionId, result);
+      if (reported === 'gone') logger.warn('the step had already ended in Slack');
     } catch (error) {
       noteOutcome(request, 'upstream_error');
-      logger.warn({ err: error }, 'could not report the step to Slack');
+      logger.error({ err: error }, 'could not tell Slack how the step ended; the workflow shows it running');
     }
   };
 }

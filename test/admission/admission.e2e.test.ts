@@ -8,7 +8,7 @@ import { encodePageState } from '../../src/templates/page-state.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
 import type { AppProcess } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
-import { viewSubmission } from '../kit/slack-payloads.js';
+import { userContext, viewSubmission } from '../kit/slack-payloads.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import { stateValues } from '../kit/view-state.js';
 
@@ -78,7 +78,7 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     await app.event({ type: 'app_home_opened', user: 'U0ALICE01', channel: 'D0ALICE01', tab: 'home' });
     // A workflow step: failed at once with what to do (it would wait for ever otherwise); nothing is sent.
     const step = await fakes.slack.stepEnd(
-      await app.runStep(CREATE_LINK_STEP, { nft_id: 'nft-busy', acting_user: 'U0ALICE01' }),
+      await app.runStep(CREATE_LINK_STEP, { nft_id: 'nft-busy', acting_user: userContext() }),
     );
     expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('Mintlink is very busy right now') });
 
@@ -106,5 +106,19 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
     const { open } = await app.commandOpeningModal('link');
     expect(open.params.view).toMatchObject({ callback_id: LINK_FORM_CALLBACK });
+  });
+
+  it("does not fail a step whose first delivery is running when Slack's retry of it finds the app busy", async () => {
+    app = await fakes.startApp('http', { env: { MAX_WORK_IN_FLIGHT: '1', MINT_API_TIMEOUT_MS: '3000' } });
+    fakes.mint.latencyMs = 1_000;
+    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-retry', acting_user: userContext() });
+    await app.event(event);
+    await fakes.slack.waitFor(() => fakes.mint.requests.length === 1, 3_000, 'the Mint call');
+    await app.event(event, 1); // the budget is full: acknowledged, not failed
+    const ended = await fakes.slack.stepEnd(String(event.function_execution_id));
+    expect(ended.state).toBe('completed');
+    await app.waitForIdle();
+    expect(fakes.slack.calls.filter((c) => c.method.startsWith('functions.'))).toHaveLength(1);
+    expect(fakes.mint.requests).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step
 import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
 import type { AppProcess } from '../kit/app-process.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
+import { userContext } from '../kit/slack-payloads.js';
 import { runSql } from '../kit/raw-sql.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
@@ -27,7 +28,11 @@ class WorkflowDeletion {
 
   /** Runs the step; resolves with the execution id, the request id and its approval message's ts. */
   async ask(app: AppProcess, ids: string[], reason = 'Offboarding workflow: customer closed the account') {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, { customer_ids: ids, reason, requester: ALICE });
+    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+      customer_ids: ids,
+      reason,
+      requester: userContext(ALICE),
+    });
     const post = await this.fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === APPROVAL && /DR-[A-Z0-9]{6}/.test(textOf(c.params.blocks)),
@@ -201,15 +206,15 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
 
   it.each([
     [
-      { customer_ids: [], reason: 'r', requester: ALICE },
+      { customer_ids: [], reason: 'r', requester: userContext(ALICE) },
       '“Customer IDs” (customer_ids): Enter at least one customer ID.',
     ],
     [
-      { customer_ids: ['c1', 'bad id!'], reason: 'r', requester: ALICE },
+      { customer_ids: ['c1', 'bad id!'], reason: 'r', requester: userContext(ALICE) },
       '“Customer IDs” (customer_ids): "id!" is not a customer ID',
     ],
     [
-      { customer_ids: ['c1'], reason: '', requester: ALICE },
+      { customer_ids: ['c1'], reason: '', requester: userContext(ALICE) },
       '“Reason” (reason): Give a reason: the approvers read it.',
     ],
     [{ customer_ids: ['c1'], reason: 'r' }, '“Requested by” (requester) is required'],
@@ -227,10 +232,12 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
       const execution = await app.runStep(REQUEST_DELETION_STEP, {
         customer_ids: ['c9'],
         reason: 'r',
-        requester: ALICE,
+        requester: userContext(ALICE),
       });
       const ended = await fakes.slack.stepEnd(execution);
-      expect(ended.error).toContain('The approval channel did not take the request (not_in_channel)');
+      expect(ended.error).toMatch(
+        /^Request DR-[A-Z0-9]{6} was cancelled: the approval channel did not take it \(not_in_channel\), so nothing waits for approval; ask Mintlink's operator to invite the app/,
+      );
     } finally {
       fakes.slack.channelsWithoutBot.delete(APPROVAL);
       fakes.slack.reset(); // the refused post was the point of this test
@@ -277,7 +284,11 @@ describe('the "Request customer deletion" workflow step, deletion not set up', (
   });
 
   it('fails the step, saying what the operator must set', async () => {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, { customer_ids: ['c1'], reason: 'r', requester: ALICE });
+    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+      customer_ids: ['c1'],
+      reason: 'r',
+      requester: userContext(ALICE),
+    });
     const ended = await fakes.slack.stepEnd(execution);
     expect(ended.error).toBe(
       'Customer deletion is not set up in Mintlink: its operator must set APPROVAL_CHANNEL_ID and DELETION_APPROVERS. Nothing was requested.',

@@ -52,6 +52,8 @@ export interface SignOptions {
   timestampSec?: number | string;
   /** Replace the signature header (or drop it with null). */
   signature?: string | null;
+  /** Slack's retry headers: the same request sent again because the first ack seemed slow. */
+  retryNum?: number;
 }
 
 export interface CommandResult {
@@ -190,6 +192,10 @@ export class AppProcess {
       'content-type': contentType,
       ...slackSignatureHeaders(body, sign.secret ?? TEST_SIGNING_SECRET, sign.timestampSec),
     };
+    if (sign.retryNum !== undefined) {
+      headers['x-slack-retry-num'] = String(sign.retryNum);
+      headers['x-slack-retry-reason'] = 'http_timeout';
+    }
     if (sign.signature === null) delete headers['x-slack-signature'];
     else if (sign.signature !== undefined) headers['x-slack-signature'] = sign.signature;
     return fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body });
@@ -290,14 +296,18 @@ export class AppProcess {
     await this.interact(viewButtonClick(this.slack, home, actionId, {}, userId, value));
   }
 
-  /** Delivers an Events API event, as Slack does in this mode (events are acknowledged at once). */
-  async event(event: Record<string, unknown>): Promise<void> {
+  /**
+   * Delivers an Events API event, as Slack does in this mode (events are acknowledged at once); `retryNum`
+   * marks it as Slack's retry of an earlier delivery (HTTP mode).
+   */
+  async event(event: Record<string, unknown>, retryNum?: number): Promise<void> {
     const callback = eventCallback(event);
     if (this.mode === 'socket') {
       await this.slack.socketMode.send('events_api', callback);
       return;
     }
-    const response = await this.postSigned('/slack/events', JSON.stringify(callback), 'application/json');
+    const sign = retryNum === undefined ? {} : { retryNum };
+    const response = await this.postSigned('/slack/events', JSON.stringify(callback), 'application/json', sign);
     if (response.status !== 200) throw new Error(`event answered ${response.status}: ${await response.text()}`);
   }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
@@ -56,6 +58,44 @@ export interface CannedAnswer {
 }
 
 const TRIGGER_TTL_MS = 3_000;
+
+/** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
+type DeclaredParameter = { type: string; is_required?: boolean };
+const DECLARED_STEPS = (
+  parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+    functions?: Record<string, { output_parameters: Record<string, DeclaredParameter> }>;
+  }
+).functions;
+
+/** What Slack says is wrong with a step's outputs, if anything (types checked as far as the app uses them). */
+function outputProblems(callbackId: string, outputs: Record<string, unknown>): string[] {
+  const declared = DECLARED_STEPS?.[callbackId]?.output_parameters;
+  if (!declared) return [`no step ${callbackId} in manifest.yml`];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(outputs)) {
+    const parameter = declared[name];
+    if (!parameter) problems.push(`${name} is not an output`);
+    else if (!fitsType(parameter.type, value)) problems.push(`${name} is not a ${parameter.type}`);
+  }
+  for (const [name, parameter] of Object.entries(declared))
+    if (parameter.is_required && outputs[name] === undefined) problems.push(`${name} is required`);
+  return problems;
+}
+
+function fitsType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'slack#/types/user_id':
+      return typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value);
+    default:
+      return true;
+  }
+}
 const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
 const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update', 'chat.scheduleMessage']);
 
@@ -432,6 +472,8 @@ export class FakeSlack {
     if (method === 'functions.completeSuccess') {
       if (typeof params.outputs !== 'object' || params.outputs === null)
         return { ok: false, error: 'invalid_arguments' };
+      const problems = outputProblems(execution.callbackId, params.outputs as Record<string, unknown>);
+      if (problems.length > 0) return { ok: false, error: 'parameter_validation_failed', errors: problems };
       execution.state = 'completed';
       execution.outputs = params.outputs as Record<string, unknown>;
     } else {

@@ -87,6 +87,11 @@ export function globalShortcut(slack: FakeSlack, callbackId: string, userId = TE
   };
 }
 
+/** Slack's `slack#/types/user_context` value for the person who ran a workflow. */
+export function userContext(userId = TEST_USER_ID): { id: string; secret: string } {
+  return { id: userId, secret: `NmM0ZGI3${userId}` };
+}
+
 /** A message shortcut on a message (https://api.slack.com/reference/interaction-payloads/shortcuts). */
 export function messageShortcut(
   slack: FakeSlack,

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
 import { useApp, useFakes } from '../kit/fakes.js';
+import { userContext } from '../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
@@ -32,7 +33,7 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
       claim_start: seconds(start),
       claim_end: seconds(end),
       is_active: false,
-      acting_user: TEST_USER_ID,
+      acting_user: userContext(),
     });
     expect(fakes.mint.requestsTo('create_link').map((r) => r.body)).toEqual([
       {
@@ -68,7 +69,7 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
   });
 
   it('uses the known values as defaults: only an NFT ID and the acting user are needed', async () => {
-    const ended = await run({ nft_id: 'nft-min', acting_user: TEST_USER_ID, email: '', customer_ids: [] });
+    const ended = await run({ nft_id: 'nft-min', acting_user: userContext(), email: '', customer_ids: [] });
     expect(ended.state).toBe('completed');
     expect(fakes.mint.requestsTo('create_link')[0]?.body).toEqual({
       nftId: 'nft-min',
@@ -79,47 +80,47 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
   });
 
   it.each([
-    ['no NFT ID', { acting_user: TEST_USER_ID }, '“NFT ID” (nft_id) is required'],
+    ['no NFT ID', { acting_user: userContext() }, '“NFT ID” (nft_id) is required'],
     ['no acting user', { nft_id: 'n' }, '“On behalf of” (acting_user) is required'],
     [
       'a wallet option nobody knows',
-      { nft_id: 'n', acting_user: TEST_USER_ID, wallet_option: 'GOLD' },
+      { nft_id: 'n', acting_user: userContext(), wallet_option: 'GOLD' },
       '“Wallet” (wallet_option)',
     ],
     [
       'a bad email',
-      { nft_id: 'n', acting_user: TEST_USER_ID, email: 'not-an-email' },
+      { nft_id: 'n', acting_user: userContext(), email: 'not-an-email' },
       '“Recipient email” (email) must be an email address',
     ],
     [
       'a quantity of 0',
-      { nft_id: 'n', acting_user: TEST_USER_ID, max_checkout_quantity: 0 },
+      { nft_id: 'n', acting_user: userContext(), max_checkout_quantity: 0 },
       '“Max checkout quantity” (max_checkout_quantity) must be at least 1',
     ],
     [
       'a quantity that is not whole',
-      { nft_id: 'n', acting_user: TEST_USER_ID, max_checkout_quantity: 1.5 },
+      { nft_id: 'n', acting_user: userContext(), max_checkout_quantity: 1.5 },
       '(max_checkout_quantity) must be a whole number',
     ],
     [
       'a malformed customer ID',
-      { nft_id: 'n', acting_user: TEST_USER_ID, customer_ids: ['ok_1', 'bad id'] },
+      { nft_id: 'n', acting_user: userContext(), customer_ids: ['ok_1', 'bad id'] },
       '“Customer IDs” (customer_ids)',
     ],
     [
       'an end before the start',
-      { nft_id: 'n', acting_user: TEST_USER_ID, claim_start: seconds(inDays(5)), claim_end: seconds(inDays(2)) },
+      { nft_id: 'n', acting_user: userContext(), claim_start: seconds(inDays(5)), claim_end: seconds(inDays(2)) },
       '“Claim ends” (claim_end) must be after the start',
     ],
     [
       'an end already past',
-      { nft_id: 'n', acting_user: TEST_USER_ID, claim_end: seconds(inDays(-1)) },
+      { nft_id: 'n', acting_user: userContext(), claim_end: seconds(inDays(-1)) },
       '“Claim ends” (claim_end) has already passed',
     ],
     [
       'a timestamp that is not one',
-      { nft_id: 'n', acting_user: TEST_USER_ID, claim_start: 'soon' },
-      '“Claims starts”'.slice(0, 0) + '(claim_start) must be a date and time',
+      { nft_id: 'n', acting_user: userContext(), claim_start: 'soon' },
+      '“Claim starts” (claim_start) must be a date and time',
     ],
   ])('fails the step, naming the input, for %s, and sends nothing', async (_case, inputs, message) => {
     const ended = await run(inputs);
@@ -138,16 +139,19 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
       'rejected the request (HTTP 400). It said: “nftId unknown”',
     ],
     [{ mode: 'hang' as const }, 'may have been created anyway: check before trying again'],
+    [{ mode: 'drop' as const }, 'could not reach the Mint service'],
+    [{ mode: 'status' as const, status: 404, body: { message: 'no such NFT' } }, '(HTTP 404). It said: “no such NFT”'],
+    [{ mode: 'status' as const, status: 500, body: { message: 'see <!channel>' } }, 'It said: “see ‹!channel›”'],
   ])('fails the step with what to do when the Mint service fails (%o)', async (failure, message) => {
     fakes.mint.failNext('create_link', failure, 3);
-    const ended = await run({ nft_id: 'nft-f', acting_user: TEST_USER_ID });
+    const ended = await run({ nft_id: 'nft-f', acting_user: userContext() });
     expect(ended.state).toBe('failed');
     expect(ended.error).toContain(message);
     expect(ended.error).not.toMatch(/&lt;|&gt;|&amp;/); // plain text, not mrkdwn escapes
   });
 
   it('creates the link once when Slack delivers the same execution twice', async () => {
-    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-twice', acting_user: TEST_USER_ID });
+    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-twice', acting_user: userContext() });
     await running.app.event(event);
     await running.app.event(event);
     const ended = await fakes.slack.stepEnd(String(event.function_execution_id));
@@ -157,10 +161,29 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
     expect(fakes.slack.callsTo('functions.completeSuccess')).toHaveLength(1);
   });
 
+  it('tells Slack again when it has trouble taking the outputs, and the step completes once', async () => {
+    fakes.slack.answerNext('functions.completeSuccess', { body: { ok: false, error: 'internal_error' } });
+    const ended = await run({ nft_id: 'nft-again', acting_user: userContext() });
+    expect(ended.state).toBe('completed');
+    expect(fakes.slack.callsTo('functions.completeSuccess')).toHaveLength(2);
+    fakes.slack.reset(); // the refused call was the point of this test
+  });
+
+  it('fails the step, saying the work was done, when Slack refuses its outputs', async () => {
+    fakes.slack.answerNext('functions.completeSuccess', { body: { ok: false, error: 'parameter_validation_failed' } });
+    const ended = await run({ nft_id: 'nft-refused', acting_user: userContext() });
+    expect(ended).toMatchObject({
+      state: 'failed',
+      error: expect.stringContaining("Mintlink did the work, but Slack refused the step's outputs"),
+    });
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
+    fakes.slack.reset();
+  });
+
   // Last: the service's Retry-After holds every later call of this app process back, as it should.
   it('fails the step with when to try again when the Mint service says to wait', async () => {
     fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '30' } });
-    const ended = await run({ nft_id: 'nft-429', acting_user: TEST_USER_ID });
+    const ended = await run({ nft_id: 'nft-429', acting_user: userContext() });
     expect(ended.state).toBe('failed');
     expect(ended.error).toContain('too many requests. Try again in 30 seconds');
   });

@@ -36,6 +36,10 @@ describe('createSecretScrubber', () => {
 
   it("replaces a workflow execution's token (xwfp-), which the app is never configured with", () => {
     expect(scrub('"bot_access_token":"xwfp-7-0123456789abcdef0123"')).toBe('"bot_access_token":"[redacted]"');
+    // By its key too, whatever its shape, also inside a JSON string logged as a field.
+    const nested = JSON.stringify({ body: JSON.stringify({ event: { bot_access_token: 'tok.of-another-shape' } }) });
+    expect(scrub(nested)).not.toContain('tok.of-another-shape');
+    expect(scrub('{"bot_access_token": "opaque"}')).toBe('{"bot_access_token": "[redacted]"}');
   });
 
   it('finds a secret with quotes or backslashes in a JSON line, and any secret URL- or form-encoded', () => {

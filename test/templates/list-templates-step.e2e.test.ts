@@ -50,9 +50,14 @@ describe.each(['http', 'socket'] as const)('the "List NFT templates" workflow st
     );
   });
 
-  it('fails with what to do when the Mint service is down', async () => {
-    fakes.mint.failNext('list_templates', { mode: 'status', status: 502 }, 3);
+  it.each([
+    [{ mode: 'status' as const, status: 502 }, 'unavailable right now (HTTP 502)'],
+    [{ mode: 'status' as const, status: 401 }, 'check MINT_API_KEY'],
+    [{ mode: 'hang' as const }, 'Try again in a moment'],
+  ])('fails with what to do when the Mint service fails (%o)', async (failure, message) => {
+    fakes.mint.failNext('list_templates', failure, 3);
     const ended = await run({ contract_id: 'demo-contract' });
-    expect(ended.error).toContain('unavailable right now (HTTP 502)');
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toContain(message);
   });
 });

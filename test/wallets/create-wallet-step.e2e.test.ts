@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CREATE_WALLET_STEP } from '../../src/wallets/create-wallet-step.js';
 import { useApp, useFakes } from '../kit/fakes.js';
+import { userContext } from '../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
@@ -15,7 +16,7 @@ describe.each(['http', 'socket'] as const)('the "Create wallet" workflow step (%
     fakes.slack.stepEnd(await running.app.runStep(CREATE_WALLET_STEP, inputs));
 
   it('creates a wallet for a new user when no customer ID is given, and says so', async () => {
-    const ended = await run({ acting_user: TEST_USER_ID, customer_id: '' });
+    const ended = await run({ acting_user: userContext(), customer_id: '' });
     expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{}]);
     expect(ended).toMatchObject({
       state: 'completed',
@@ -24,7 +25,7 @@ describe.each(['http', 'socket'] as const)('the "Create wallet" workflow step (%
   });
 
   it("creates the customer's wallet, audited as the workflow on behalf of the acting user", async () => {
-    const ended = await run({ acting_user: TEST_USER_ID, customer_id: ' cus_42 ' });
+    const ended = await run({ acting_user: userContext(), customer_id: ' cus_42 ' });
     expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{ userId: 'cus_42' }]);
     expect(ended.outputs).toEqual({ new_user_created: false, summary: 'Wallet created for customer cus_42' });
     const store = running.app.openStore();
@@ -41,9 +42,17 @@ describe.each(['http', 'socket'] as const)('the "Create wallet" workflow step (%
   });
 
   it.each([
-    ['a malformed customer ID', { acting_user: TEST_USER_ID, customer_id: 'two words' }, '“Customer ID” (customer_id)'],
+    [
+      'a malformed customer ID',
+      { acting_user: userContext(), customer_id: 'two words' },
+      '“Customer ID” (customer_id)',
+    ],
     ['no acting user', { customer_id: 'cus_1' }, '“On behalf of” (acting_user) is required'],
-    ['an acting user that is not a user', { acting_user: 'C0CHANNEL1' }, '(acting_user) must be a Slack user'],
+    [
+      'a user typed in rather than set by Slack',
+      { acting_user: 'U0ALICE01' },
+      '“On behalf of” (acting_user) must be the person who runs the workflow',
+    ],
   ])('fails the step, naming the input, for %s, and sends nothing', async (_case, inputs, message) => {
     const ended = await run(inputs);
     expect(ended.state).toBe('failed');
@@ -56,9 +65,11 @@ describe.each(['http', 'socket'] as const)('the "Create wallet" workflow step (%
     [{ mode: 'status' as const, status: 401 }, 'check MINT_API_KEY. Nothing was created.'],
     [{ mode: 'status' as const, status: 500 }, 'unavailable right now (HTTP 500)'],
     [{ mode: 'drop' as const }, 'may have been created anyway'],
+    [{ mode: 'hang' as const }, 'may have been created anyway: check before trying again'],
+    [{ mode: 'status' as const, status: 422, body: { message: 'userId taken' } }, 'It said: “userId taken”'],
   ])('fails the step with what to do when the Mint service fails (%o)', async (failure, message) => {
     fakes.mint.failNext('create_wallet', failure, 3);
-    const ended = await run({ acting_user: TEST_USER_ID });
+    const ended = await run({ acting_user: userContext() });
     expect(ended.state).toBe('failed');
     expect(ended.error).toContain(message);
   });

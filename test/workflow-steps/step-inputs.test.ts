@@ -4,7 +4,7 @@ import { createLinkRequestSchema } from '../../src/mint-api/schemas.js';
 import {
   readStepInputs,
   requestProblemsText,
-  requiredStepUserId,
+  stepUserContext,
   stepBoolean,
   stepInteger,
   stepText,
@@ -19,7 +19,7 @@ const schema = z.object({
   when: stepTimestamp,
   on: stepBoolean,
   ids: stepTextList,
-  who: requiredStepUserId('the person'),
+  who: stepUserContext('the person'),
 });
 
 describe("a step's inputs as Slack sends them", () => {
@@ -27,30 +27,43 @@ describe("a step's inputs as Slack sends them", () => {
     expect(
       readStepInputs(
         schema,
-        { name: 'n', count: 3, when: 1_700_000_000, on: false, ids: ['a', 'b'], who: 'U1234' },
+        { name: 'n', count: 3, when: 1_700_000_000, on: false, ids: ['a', 'b'], who: { id: 'U1234', secret: 's' } },
         titles,
       ),
     ).toEqual({
       ok: true,
-      value: { name: 'n', count: 3, when: '2023-11-14T22:13:20.000Z', on: false, ids: ['a', 'b'], who: 'U1234' },
+      value: {
+        name: 'n',
+        count: 3,
+        when: '2023-11-14T22:13:20.000Z',
+        on: false,
+        ids: ['a', 'b'],
+        who: 'U1234',
+      },
     });
-    expect(readStepInputs(schema, { name: '', count: null, ids: [], who: 'W0001' }, titles)).toEqual({
+    expect(
+      readStepInputs(schema, { name: '', count: null, ids: [], who: { id: 'W0001', secret: 's' } }, titles),
+    ).toEqual({
       ok: true,
       value: { name: undefined, count: undefined, when: undefined, on: undefined, ids: undefined, who: 'W0001' },
     });
   });
 
   it("takes numbers written as text (another step's variable) and one text as a list of one", () => {
-    const read = readStepInputs(schema, { count: '12', when: '1700000000', ids: 'solo', who: 'U1234' }, titles);
+    const read = readStepInputs(
+      schema,
+      { count: '12', when: '1700000000', ids: 'solo', who: { id: 'U1234', secret: 's' } },
+      titles,
+    );
     expect(read).toMatchObject({ ok: true, value: { count: 12, when: '2023-11-14T22:13:20.000Z', ids: ['solo'] } });
   });
 
   it('names every wrong input once, with its title and name', () => {
-    const read = readStepInputs(schema, { count: 1.5, when: 'tomorrow', on: 'yes', ids: [1], who: 'C123' }, titles);
+    const read = readStepInputs(schema, { count: 1.5, when: 'tomorrow', on: 'yes', ids: [1], who: 'U1234' }, titles);
     expect(read).toEqual({
       ok: false,
       error:
-        "Check the step's inputs: “Count” (count) must be a whole number; “When” (when) must be a date and time; “On” (on) must be true or false; “IDs” (ids) must be a list of texts; “Who” (who) must be a Slack user.",
+        "Check the step's inputs: “Count” (count) must be a whole number; “When” (when) must be a date and time; “On” (on) must be true or false; “IDs” (ids) must be a list of texts; “Who” (who) must be the person who runs the workflow.",
     });
     expect(readStepInputs(schema, {}, titles)).toEqual({
       ok: false,

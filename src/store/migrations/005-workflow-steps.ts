@@ -18,8 +18,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('claimed_at', 'text')
     .addColumn('completed_at', 'text')
     .addColumn('result', 'text')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_try_at', 'text')
     .execute();
-  await db.schema.createIndex('step_completions_state').on('step_completions').column('state').execute();
+  await db.schema
+    .createIndex('step_completions_state')
+    .on('step_completions')
+    .columns(['state', 'created_at'])
+    .execute();
+  // One execution waits for one request: a second delivery can never open a second request for it.
+  await db.schema
+    .createIndex('step_completions_execution')
+    .unique()
+    .on('step_completions')
+    .column('function_execution_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
