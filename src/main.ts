@@ -101,18 +101,6 @@ async function main(): Promise<void> {
     return fail(logger, reason, store);
   }
   const stopBackgroundWork = startBackgroundWork();
-  logger.info(
-    {
-      mode: config.mode,
-      port: config.port,
-      metricsPort: metricsListener?.port,
-      store: config.store.engine,
-      ready: readiness.isMigrated,
-      ms: Math.round(performance.now() - started),
-    },
-    `mintlink started in ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`,
-  );
-
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -130,8 +118,21 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
+  // Before "started" is said: a signal sent on that line must find its handler (until one is installed, the
+  // OS default ends the process at once).
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
+  logger.info(
+    {
+      mode: config.mode,
+      port: config.port,
+      metricsPort: metricsListener?.port,
+      store: config.store.engine,
+      ready: readiness.isMigrated,
+      ms: Math.round(performance.now() - started),
+    },
+    `mintlink started in ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`,
+  );
 }
 
 async function migrate(
