@@ -10,6 +10,7 @@ import { notConfiguredText, type DeletionSettings } from './deletion-settings.js
 import { postThreadMessages } from './thread-messages.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
+import { approvalsNeeded } from './quorum.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
 
@@ -118,6 +119,7 @@ async function createRequest(
         duplicatesRemoved: checked.duplicatesRemoved,
         reason: checked.reason,
         expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+        approvalsNeeded: approvalsNeeded(settings.quorum, checked.customerIds.length),
       },
       now,
     );

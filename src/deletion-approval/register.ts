@@ -19,6 +19,7 @@ import { handleDeletionRequestSubmission } from './deletion-request-submission.j
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
+import { reminderWork } from './reminders.js';
 import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 import { requestOf } from '../observability/request-context.js';
 
@@ -55,6 +56,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
   deps.background.add(() => startDeletionSweeper(ctx, sweeperTiming(deps.config.mint.timeoutMs)));
+  deps.background.add(reminderWork(ctx, deps));
 
   app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
   app.action<Button>(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm, logger));

@@ -3,7 +3,10 @@ import type { StoreLocation } from '../config/config.js';
 import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
+import { AuditHistory } from './audit-history.js';
 import { AuditLog } from './audit-log.js';
+import { DeletionApprovals } from './deletion-approvals.js';
+import { DeletionReminders } from './deletion-reminders.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
@@ -19,6 +22,9 @@ export interface Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -34,6 +40,7 @@ export interface Store {
 export interface StoreTransaction {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
+  readonly deletionApprovals: DeletionApprovals;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -47,6 +54,9 @@ class SqlStore implements Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -57,12 +67,19 @@ class SqlStore implements Store {
     this.deletionRequests = new DeletionRequests(db);
     this.homeTabs = new HomeTabs(db);
     this.onceKeys = new OnceKeys(db);
+    this.deletionApprovals = new DeletionApprovals(db);
+    this.deletionReminders = new DeletionReminders(db);
+    this.auditHistory = new AuditHistory(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
+    return this.db.transaction().execute((trx) =>
+      work({
+        audit: new AuditLog(trx),
+        deletionRequests: new DeletionRequests(trx),
+        deletionApprovals: new DeletionApprovals(trx),
+      }),
+    );
   }
 
   async migrate(): Promise<void> {

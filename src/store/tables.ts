@@ -51,6 +51,26 @@ export interface DeletionRequestsTable {
   outcome_detail: string | null;
   /** How many times the deletion has been sent. */
   attempts: number;
+  /** Approvals the request needs, fixed when it was made (the quorum then in force). */
+  approvals_needed: number;
+  /** Approvals it has; moved only by compare-and-set, together with `approved_by`. */
+  approvals: number;
+  /** JSON array of the approvers' user ids, in the order they approved. */
+  approved_by: string;
+}
+
+/** One approval of a deletion request: who, when (one per approver and request). */
+export interface DeletionApprovalsTable {
+  request_id: string;
+  approver_id: string;
+  approved_at: string;
+}
+
+/** A reminder sent about a deletion request (`reminder` in its thread, `expiry-warning` to the requester). */
+export interface DeletionRemindersTable {
+  request_id: string;
+  kind: string;
+  sent_at: string;
 }
 
 /** Who has an App Home published, and the hash of what they see (so an older update never replaces it). */
@@ -72,4 +92,6 @@ export interface Tables {
   deletion_requests: DeletionRequestsTable;
   home_tabs: HomeTabsTable;
   once_keys: OnceKeysTable;
+  deletion_approvals: DeletionApprovalsTable;
+  deletion_reminders: DeletionRemindersTable;
 }
