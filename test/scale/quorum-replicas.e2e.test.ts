@@ -38,7 +38,7 @@ describe.runIf(TEST_DATABASE_URL)('quorum approvals arriving at three replicas a
     const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
     for (let round = 1; round <= 3; round += 1) {
       const { id, ts } = await flow.request(a, [`cus_round${round}_a`, `cus_round${round}_b`], ALICE);
-      const views = [];
+      const views: Array<ReturnType<typeof fakes.slack.lastOpenedView>> = [];
       for (const [i, replica] of [b, c, a].entries())
         views.push(await flow.openDecision(replica, ts, 'approve', APPROVERS[i]!));
       // Each submission to another replica than its click, all at once.
