@@ -13,6 +13,7 @@ import { uploadFile } from '../slack-api/upload-file.js';
 import type { Store } from '../store/store.js';
 import type { ExportSlots } from './export-slots.js';
 import { type ExportRequest, describeRequest } from './export-request.js';
+import { textFileSource } from './text-file-source.js';
 import { writeAuditCsv } from './write-audit-csv.js';
 
 export interface ExportContext {
@@ -79,7 +80,7 @@ export async function runExport(
         filename: `mintlink-audit-${day}-last-${request.days}-days.csv`,
         title: `Mintlink audit log, ${what.replace(/[<>@`]/g, '')}`,
         initialComment: `:page_facing_up: The audit log you asked for: *${rows.toLocaleString('en-US')} entr${rows === 1 ? 'y' : 'ies'}*, ${what}, from ${slackDate(since)} to ${slackDate(until)}.`,
-        source: { path },
+        source: textFileSource(path),
       });
       logger.info({ rows, days: request.days }, 'audit log exported');
       await complete('succeeded', `${rows} entries`);

@@ -27,6 +27,8 @@ export async function seedAuditLog(
           insert.run(...COLUMNS.map((c) => r[c]));
         }
       })();
+      // A running app checkpoints its WAL every 1000 pages; one transaction of seeded rows would leave it all there.
+      db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       db.close();
     }
