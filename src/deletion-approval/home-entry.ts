@@ -8,7 +8,7 @@ import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
 import { cancelButton, decisionButtons } from './deletion-messages.js';
-import { approvalProgress } from './quorum.js';
+import { approvalProgress, quorumStatus } from './quorum.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
@@ -30,7 +30,7 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
     blocks: async (userId) => [...(await approvalsBlocks(ctx, userId)), ...(await ownRequestsBlocks(ctx, userId))],
     status: () =>
       ctx.settings
-        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}`
+        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}${quorumStatus(ctx.settings.quorum)}`
         : `Customer deletion: not set up (${ctx.missingSettings.join(' and ')} missing)`,
   };
 }

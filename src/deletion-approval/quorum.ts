@@ -40,6 +40,13 @@ export function quorumNote(r: Pick<DeletionRequest, 'approvalsNeeded'>): string 
   return r.approvalsNeeded > 1 ? `needs ${r.approvalsNeeded} approvals from different approvers` : '';
 }
 
+/** ", 2 approvals needed (3 from 100 customers)" for Home's status line; empty for the default of one. */
+export function quorumStatus(quorum: DeletionQuorum): string {
+  if (quorum.approvals <= 1 && !quorum.large) return '';
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${quorum.large.fromCustomers} customers)` : '';
+  return `, ${quorum.approvals} approval${quorum.approvals === 1 ? '' : 's'} needed${large}`;
+}
+
 /** How many more approvals a pending request needs. */
 export function approvalsMissing(r: Pick<DeletionRequest, 'approvalsNeeded' | 'approverIds'>): number {
   return Math.max(0, r.approvalsNeeded - r.approverIds.length);

@@ -64,7 +64,10 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(textOf(flow.approvalMessage(ts))).toContain('needs 2 approvals from different approvers');
     expect(textOf(flow.approvalMessage(ts))).toContain('*0 of 2 approvals* so far');
 
-    const ack = await flow.approve(app, ts, BOB);
+    const first = await flow.openDecision(app, ts, 'approve', BOB);
+    expect(first).toMatchObject({ submit: { text: 'Approve' } }); // not the last approval: nothing is deleted yet
+    expect(textOf(first)).toContain('*0 of 2 approvals* so far. Yours is counted; the deletion runs once');
+    const ack = await app.submitView(first, {}, BOB);
     expect(textOf(ack)).toContain(`Your approval is recorded: *1 of 2 approvals*: <@${BOB}>`);
     await flow.waitForStatus(ts, `*1 of 2 approvals*: <@${BOB}>`);
     expect(buttonsOf(flow.approvalMessage(ts))).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
@@ -73,7 +76,9 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
       (c) => c.params.channel === `D${ALICE.slice(1)}` && textOf(c.params.blocks).includes('1 of 2 approvals'),
     );
     expect(textOf(dm.params.blocks)).toContain(id);
-    expect(await home(ALICE, id)).toContain(`*1 of 2 approvals*: <@${BOB}>`);
+    const aliceHome = await home(ALICE, id);
+    expect(aliceHome).toContain(`*1 of 2 approvals*: <@${BOB}>`);
+    expect(aliceHome).toContain(', 2 approvals needed (3 from 5 customers)');
     expect(await home(DAVE, id)).toContain(`*1 of 2 approvals*: <@${BOB}>`); // still waits for Dave
     expect(await home(BOB, 'Waiting for your approval')).toContain('*Waiting for your approval* (0)'); // his part is done
     await app.waitForIdle();
@@ -88,7 +93,10 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     );
     expect(fakes.slack.callsTo('views.open')).toHaveLength(opened);
 
-    expect(textOf(await flow.approve(app, ts, CAROL))).toContain('Deleting 2 customers');
+    const last = await flow.openDecision(app, ts, 'approve', CAROL);
+    expect(last).toMatchObject({ submit: { text: 'Delete 2 customers' } });
+    expect(textOf(last)).toContain(`*1 of 2 approvals*: <@${BOB}>; yours is the last one needed.`);
+    expect(textOf(await app.submitView(last, {}, CAROL))).toContain('Deleting 2 customers');
     const done = await flow.waitForStatus(ts, '*Deleted* 2 customers');
     expect(textOf(done)).toContain(`*Approved* by <@${BOB}> and <@${CAROL}>`);
     expect(buttonsOf(done)).toEqual([]);
