@@ -4,6 +4,7 @@ import { accessLog } from './observability/access-log.js';
 import { TracedApp } from './observability/traced-app.js';
 import { CommandRegistry } from './commands/command-registry.js';
 import { registerMintlinkCommand } from './commands/mintlink-command.js';
+import * as auditExport from './audit-export/register.js';
 import * as deletionApproval from './deletion-approval/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps): MintlinkApp {
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, templates, deletionApproval]) capability.register(app, capabilityDeps);
+  for (const capability of [links, wallets, templates, deletionApproval, auditExport])
+    capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(app, capabilityDeps.commands, deps);
 

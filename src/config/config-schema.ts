@@ -27,6 +27,18 @@ export const configHints = {
     'id of the channel where deletion requests wait (C... or G...): channel name -> About -> Channel ID',
   DELETION_APPROVERS: 'comma list of user ids (U.../W...: profile -> More -> Copy member ID) and user-group ids (S...)',
   DELETION_REQUEST_TTL_HOURS: 'hours a deletion request waits for a decision, 1 to 720; default 72',
+  DELETION_QUORUM: 'how many approvers (the requester never counts) must approve a deletion, 1 to 20; default 1',
+  DELETION_QUORUM_LARGE:
+    'approvals needed for a request of DELETION_LARGE_AT customers or more, 1 to 20, at least DELETION_QUORUM; set it together with DELETION_LARGE_AT',
+  DELETION_LARGE_AT:
+    'a count of customers, 1 to 1000: requests this large need DELETION_QUORUM_LARGE approvals; set it together with DELETION_QUORUM_LARGE',
+  DELETION_REMIND_AFTER_HOURS:
+    'hours, 0 to 720 (fractions allowed, e.g. 1.5), after which a pending deletion request gets one reminder in its approval thread; 0 turns reminders off; default 24',
+  AUDIT_VIEWERS:
+    'comma list of user ids (U.../W...) and user-group ids (S...) who may export the audit log; default: the deletion approvers',
+  AUDIT_RETENTION_DAYS: 'days the audit log keeps an entry, 1 to 36500; unset keeps everything',
+  TEST_CLOCK_OFFSET_HOURS:
+    'for tests only: the reminders run this many hours ahead of the real clock, 0 to 100000; leave unset in production',
   MAX_WORK_IN_FLIGHT:
     'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
@@ -49,6 +61,13 @@ const wholeNumber = (min: number, max: number) =>
     .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
+
+/** Hours as a decimal number (`24`, `1.5`, `0.001`) from `min` to `max`. */
+const decimalHours = (min: number, max: number) =>
+  text(`a number of hours from ${min} to ${max}`)
+    .regex(/^\d+(\.\d+)?$/, `must be a number of hours from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be a number of hours from ${min} to ${max}`);
 
 /** Where the SQLite database is kept while DATABASE_URL is unset (relative to the working directory). */
 export const DEFAULT_SQLITE_PATH = 'data/mintlink.sqlite';
@@ -147,6 +166,16 @@ export const environmentSchema = z.object({
     'user ids (U.../W...) or user-group ids (S...)',
   ).optional(),
   DELETION_REQUEST_TTL_HOURS: wholeNumber(1, 720).default(72),
+  DELETION_QUORUM: wholeNumber(1, 20).default(1),
+  DELETION_QUORUM_LARGE: wholeNumber(1, 20).optional(),
+  DELETION_LARGE_AT: wholeNumber(1, 1000).optional(),
+  DELETION_REMIND_AFTER_HOURS: decimalHours(0, 720).default(24),
+  AUDIT_VIEWERS: slackIdList(
+    /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/,
+    'user ids (U.../W...) or user-group ids (S...)',
+  ).optional(),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
+  TEST_CLOCK_OFFSET_HOURS: decimalHours(0, 100_000).optional(),
   MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(1_000),
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })

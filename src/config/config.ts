@@ -9,6 +9,12 @@ export interface DeletionApprovers {
   userGroups: string[];
 }
 
+/** How many approvals a deletion request needs: `approvals`, or `large.approvals` from `large.fromCustomers` up. */
+export interface DeletionQuorum {
+  approvals: number;
+  large: { approvals: number; fromCustomers: number } | undefined;
+}
+
 /** The validated configuration, read once at start. */
 export interface Config {
   mode: 'socket' | 'http';
@@ -36,7 +42,19 @@ export interface Config {
     approvalChannelId: string | undefined;
     approvers: DeletionApprovers;
     requestTtlHours: number;
+    /** Approvals a request needs (the requester never counts). */
+    quorum: DeletionQuorum;
+    /** A pending request gets one reminder this many hours after it was made; 0: never. */
+    remindAfterHours: number;
   };
+  audit: {
+    /** Who may export the audit log (by default, the deletion approvers). */
+    viewers: DeletionApprovers;
+    /** Entries older than this many days are pruned; undefined keeps everything. */
+    retentionDays: number | undefined;
+  };
+  /** Tests only: the reminders' clock runs this many hours ahead (0 in production). */
+  testClockOffsetHours: number;
   /** Work in progress beyond which new commands are turned away with a "busy" answer. */
   maxWorkInFlight: number;
   logLevel: LogLevelName;

@@ -5,6 +5,7 @@ import {
   configVariables,
   environmentSchema,
   type ConfigVariable,
+  type Environment,
 } from './config-schema.js';
 import type { Config } from './config.js';
 
@@ -49,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     problems.set('METRICS_HOST', 'has no effect without METRICS_PORT');
   }
 
+  if (parsed.success) quorumProblems(parsed.data, problems);
+
   if (!parsed.success || problems.size > 0) {
     const lines = configVariables
       .filter((name) => problems.has(name))
@@ -65,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
 
   const e = parsed.data;
   const approvers = e.DELETION_APPROVERS ?? [];
+  const viewers = e.AUDIT_VIEWERS ?? approvers;
   return {
     ok: true,
     config: {
@@ -81,14 +85,50 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       store: e.DATABASE_URL ?? { engine: 'sqlite', path: DEFAULT_SQLITE_PATH },
       deletion: {
         approvalChannelId: e.APPROVAL_CHANNEL_ID,
-        approvers: {
-          users: approvers.filter((id) => !id.startsWith('S')),
-          userGroups: approvers.filter((id) => id.startsWith('S')),
-        },
+        approvers: byKind(approvers),
         requestTtlHours: e.DELETION_REQUEST_TTL_HOURS,
+        quorum: {
+          approvals: e.DELETION_QUORUM,
+          large:
+            e.DELETION_QUORUM_LARGE !== undefined && e.DELETION_LARGE_AT !== undefined
+              ? { approvals: e.DELETION_QUORUM_LARGE, fromCustomers: e.DELETION_LARGE_AT }
+              : undefined,
+        },
+        remindAfterHours: e.DELETION_REMIND_AFTER_HOURS,
       },
+      audit: { viewers: byKind(viewers), retentionDays: e.AUDIT_RETENTION_DAYS },
+      testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
       logLevel: e.LOG_LEVEL,
     },
   };
+}
+
+/** Slack ids split into users (U.../W...) and user groups (S...). */
+function byKind(ids: readonly string[]): { users: string[]; userGroups: string[] } {
+  return { users: ids.filter((id) => !id.startsWith('S')), userGroups: ids.filter((id) => id.startsWith('S')) };
+}
+
+/**
+ * A quorum that could never be met is refused at start: the large quorum needs its threshold (and the other
+ * way round) and is never below the normal one; approvers named one by one, without a user group, must be
+ * enough people to reach it.
+ */
+function quorumProblems(e: Environment, problems: Map<ConfigVariable, string>): void {
+  const large = e.DELETION_QUORUM_LARGE;
+  if (large !== undefined && e.DELETION_LARGE_AT === undefined)
+    problems.set('DELETION_LARGE_AT', 'is not set, and DELETION_QUORUM_LARGE needs it (from how many customers up)');
+  if (large === undefined && e.DELETION_LARGE_AT !== undefined)
+    problems.set('DELETION_QUORUM_LARGE', 'is not set, and DELETION_LARGE_AT needs it (how many approvals then)');
+  if (large !== undefined && large < e.DELETION_QUORUM)
+    problems.set('DELETION_QUORUM_LARGE', `must be at least DELETION_QUORUM (${e.DELETION_QUORUM})`);
+  const approvers = e.DELETION_APPROVERS ?? [];
+  const most = Math.max(e.DELETION_QUORUM, large ?? 0);
+  if (approvers.length > 0 && approvers.every((id) => !id.startsWith('S')) && approvers.length < most) {
+    const which = most === e.DELETION_QUORUM ? 'DELETION_QUORUM' : 'DELETION_QUORUM_LARGE';
+    problems.set(
+      which,
+      `is ${most}, but DELETION_APPROVERS names ${approvers.length} approver${approvers.length === 1 ? '' : 's'} and no user group: no request could ever get ${most} approvals`,
+    );
+  }
 }

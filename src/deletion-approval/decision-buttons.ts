@@ -11,6 +11,7 @@ import { signDecisionMetadata } from './decision-metadata.js';
 import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
+import { approveRefusal } from './record-approval.js';
 import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
 
@@ -69,7 +70,7 @@ async function rememberApprovalMessage(
  */
 export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' | 'reject') {
   return async (args: Args): Promise<void> => {
-    const request = await allowedRequest(args, ctx, decisionRefusal);
+    const request = await allowedRequest(args, ctx, decision === 'approve' ? approveRefusal : decisionRefusal);
     if (!request) return;
     // The view is bound to this request (and this approver): a changed id is refused on submission.
     const metadata = signDecisionMetadata(ctx.decisionKey, decision, request.id, args.body.user.id);

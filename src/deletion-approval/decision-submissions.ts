@@ -15,7 +15,8 @@ import {
   outcomeView,
 } from './decision-views.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
-import { publishAndNotify } from './publish-request.js';
+import { publishAndNotify, publishRequest } from './publish-request.js';
+import { approvalRecordedView, approvalRefusedText, recordApproval } from './record-approval.js';
 import { runDeletion } from './run-deletion.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
 
@@ -60,6 +61,13 @@ async function decide(
     await tell(`:no_entry: ${refusal}`);
     return undefined;
   }
+  if (kind === 'approve') {
+    // One approval among the quorum: counted by compare-and-set; the request is approved by the last one needed.
+    const approval = await recordApproval(ctx, id, userId);
+    if (approval.outcome === 'recorded' || approval.outcome === 'approved') return approval.request;
+    await tell(approvalRefusedText(approval));
+    return undefined;
+  }
   const decided = await auditedTransition(ctx, userId, decision.operation, (requests) =>
     requests.decide(id, decision.status, userId, note),
   );
@@ -73,6 +81,12 @@ export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const approved = await decide(args, ctx, 'approve');
     if (!approved) return;
+    if (approved.status === 'pending') {
+      // Counted, but more approvals are needed: every place the request shows gets "1 of 2 approvals".
+      await args.ack({ response_action: 'update', view: approvalRecordedView(approved) });
+      await publishRequest(ctx, approved);
+      return;
+    }
     await args.ack({ response_action: 'update', view: deletingView(approved) });
     const result = await runDeletion(ctx, approved.id, ['approved'], args.body.user.id, requestOf(args.context));
     await updateModal(args.client, args.view.id, outcomeView(result.request ?? approved), ctx.logger);

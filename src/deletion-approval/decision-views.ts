@@ -7,6 +7,7 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { escapeAndCut } from '../slack-ui/mrkdwn.js';
 import { idSections, statusLine } from './deletion-messages.js';
 import { customerCount } from './customer-count.js';
+import { approvalProgress, approvalsMissing } from './quorum.js';
 
 export const APPROVE_FORM_CALLBACK = 'deletion_approve_form';
 export const REJECT_FORM_CALLBACK = 'deletion_reject_form';
@@ -18,10 +19,13 @@ export const MAX_REJECT_REASON_LENGTH = 500;
  * view to the request (signed: see decision-metadata.ts).
  */
 export function approveView(r: DeletionRequest, metadata: string): ModalView {
+  // With a quorum, only the last approval needed runs the deletion; the others are counted.
+  const last = approvalsMissing(r) <= 1;
+  const progress = approvalProgress(r);
   return modal({
     callbackId: APPROVE_FORM_CALLBACK,
     title: `Approve ${r.id}`,
-    submit: `Delete ${customerCount(r.customerIds.length)}`,
+    submit: last ? `Delete ${customerCount(r.customerIds.length)}` : 'Approve',
     close: 'Cancel',
     privateMetadata: metadata,
     blocks: [
@@ -30,7 +34,9 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
       ),
       ...idSections(r.customerIds),
       context(
-        'The deletion runs once, as soon as you press the button. The requester and the approval channel see the outcome.',
+        last
+          ? `The deletion runs once, as soon as you press the button.${progress ? ` ${progress}; yours is the last one needed.` : ''} The requester and the approval channel see the outcome.`
+          : `${progress}. Yours is counted; the deletion runs once, when the last of the ${r.approvalsNeeded} approvals needed is given.`,
       ),
     ],
   });

@@ -4,6 +4,7 @@ import { context, header, message, section, type MessageContent } from '../slack
 import { escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
+import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
 
 export const DELETION_ACTIONS = {
   approve: 'deletion_approve',
@@ -24,11 +25,12 @@ const when = (date: Date | undefined) => (date ? slackDate(date) : '');
 
 /** One line on where a request stands, for every message that shows it. */
 export function statusLine(r: DeletionRequest): string {
-  const approved = `*Approved* by ${by(r.decidedBy)} ${when(r.decidedAt)}`;
+  const approved = `*Approved* by ${approvedByText(r)} ${when(r.decidedAt)}`;
+  const progress = approvalProgress(r);
   const detail = r.outcomeDetail ? escapeAndCut(r.outcomeDetail, 600) : '';
   switch (r.status) {
     case 'pending':
-      return `:hourglass_flowing_sand: *Waiting for approval* until ${when(r.expiresAt)}.`;
+      return `:hourglass_flowing_sand: *Waiting for approval* until ${when(r.expiresAt)}.${progress ? ` ${progress}.` : ''}`;
     case 'approved':
       return `:arrow_forward: ${approved}. Deleting…`;
     case 'running':
@@ -64,7 +66,7 @@ export function alreadyDecidedText(r: DeletionRequest): string {
     case 'expired':
       return `Request ${r.id} expired ${when(r.expiresAt)}; it cannot be decided. The requester can ask again.`;
     default:
-      return `Request ${r.id} was already approved by ${by(r.decidedBy)} ${when(r.decidedAt)}.`;
+      return `Request ${r.id} was already approved by ${approvedByText(r)} ${when(r.decidedAt)}.`;
   }
 }
 
@@ -84,7 +86,14 @@ export function approvalMessage(r: DeletionRequest, approvers: string): MessageC
     section(`*Customers:* ${shown}${more}`),
     ...askedFrom(r),
     context(
-      `Requested ${when(r.createdAt)} · approvers: ${approvers || 'none configured'} · the requester cannot approve their own request`,
+      [
+        `Requested ${when(r.createdAt)}`,
+        `approvers: ${approvers || 'none configured'}`,
+        quorumNote(r),
+        'the requester cannot approve their own request',
+      ]
+        .filter(Boolean)
+        .join(' · '),
     ),
     section(statusLine(r)),
   ];

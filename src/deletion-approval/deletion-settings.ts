@@ -1,4 +1,4 @@
-import type { Config, DeletionApprovers } from '../config/config.js';
+import type { Config, DeletionApprovers, DeletionQuorum } from '../config/config.js';
 
 /** One request deletes at most this many customers: enough for a bulk clean-up, few enough to review. */
 export const MAX_CUSTOMERS_PER_REQUEST = 1000;
@@ -8,19 +8,21 @@ export interface DeletionSettings {
   approvalChannelId: string;
   approvers: DeletionApprovers;
   requestTtlHours: number;
+  quorum: DeletionQuorum;
+  remindAfterHours: number;
 }
 
 /** The settings, or what is missing: deletion needs an approval channel and at least one approver. */
 export function deletionSettings(
   config: Config,
 ): { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] } {
-  const { approvalChannelId, approvers, requestTtlHours } = config.deletion;
+  const { approvalChannelId, approvers, requestTtlHours, quorum, remindAfterHours } = config.deletion;
   const missing = [
     ...(approvalChannelId ? [] : ['APPROVAL_CHANNEL_ID']),
     ...(approvers.users.length + approvers.userGroups.length > 0 ? [] : ['DELETION_APPROVERS']),
   ];
   if (!approvalChannelId || missing.length > 0) return { ok: false, missing };
-  return { ok: true, settings: { approvalChannelId, approvers, requestTtlHours } };
+  return { ok: true, settings: { approvalChannelId, approvers, requestTtlHours, quorum, remindAfterHours } };
 }
 
 export function notConfiguredText(missing: readonly string[]): string {

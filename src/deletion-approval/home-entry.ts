@@ -8,6 +8,7 @@ import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
 import { cancelButton, decisionButtons } from './deletion-messages.js';
+import { approvalProgress, quorumStatus } from './quorum.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
@@ -29,14 +30,14 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
     blocks: async (userId) => [...(await approvalsBlocks(ctx, userId)), ...(await ownRequestsBlocks(ctx, userId))],
     status: () =>
       ctx.settings
-        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}`
+        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}${quorumStatus(ctx.settings.quorum)}`
         : `Customer deletion: not set up (${ctx.missingSettings.join(' and ')} missing)`,
   };
 }
 
 async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
   if (!(await ctx.approvers.check(userId)).approver) return [];
-  const filter = { statuses: ['pending' as const], notRequesterId: userId };
+  const filter = { statuses: ['pending' as const], notRequesterId: userId, notApprovedBy: userId };
   const [count, newest] = await Promise.all([
     ctx.store.deletionRequests.count(filter),
     ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN }),
@@ -69,7 +70,12 @@ async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<
 export async function allApprovalsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
   if (!(await ctx.approvers.check(userId)).approver)
     return listModal('Waiting for approval', [], 'Only approvers see these.');
-  const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], notRequesterId: userId, limit: 1000 });
+  const pending = await ctx.store.deletionRequests.list({
+    statuses: ['pending'],
+    notRequesterId: userId,
+    notApprovedBy: userId,
+    limit: 1000,
+  });
   const where = ctx.settings ? ` on their messages in <#${ctx.settings.approvalChannelId}>,` : '';
   return listModal(
     'Waiting for approval',
@@ -91,5 +97,6 @@ export async function ownRequestsView(ctx: DeletionContext, userId: string): Pro
 /** One deletion request in a line (Home and its lists). */
 export function requestLine(r: DeletionRequest, withRequester: boolean): string {
   const who = withRequester ? `<@${r.requesterId}> asks to delete` : 'to delete';
-  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}\n${italic(r.reason, 300)}`;
+  const progress = approvalProgress(r);
+  return `*${r.id}* · ${who} *${customerCount(r.customerIds.length)}* · ${slackDate(r.createdAt)}${progress ? ` · ${progress}` : ''}\n${italic(r.reason, 300)}`;
 }

@@ -6,6 +6,7 @@ import { type DeletionContext, isApprover } from './deletion-context.js';
 import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { postThreadMessages } from './thread-messages.js';
+import { approvalsNeeded } from './quorum.js';
 
 /** A checked request for deletion, however it was asked (form, message shortcut, workflow step). */
 export interface DeletionAsk {
@@ -81,6 +82,7 @@ async function storeRequest(
         duplicatesRemoved: ask.duplicatesRemoved,
         reason: ask.reason,
         expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+        approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
         origin: ask.origin,
         contextUrl: ask.contextUrl,
       },

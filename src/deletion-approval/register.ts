@@ -29,6 +29,7 @@ import { handleDeletionRequestSubmission } from './deletion-request-submission.j
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
+import { reminderWork } from './reminders.js';
 import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 import { requestOf } from '../observability/request-context.js';
 
@@ -69,6 +70,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
   deps.background.add(() => startDeletionSweeper(ctx, timing));
   deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
+  deps.background.add(reminderWork(ctx, deps));
 
   app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
   app.shortcut<MessageShortcut>(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));

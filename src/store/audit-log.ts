@@ -76,7 +76,7 @@ export class AuditLog {
   }
 }
 
-function toEntry(row: Tables['audit_log']): AuditEntry {
+export function toEntry(row: Tables['audit_log']): AuditEntry {
   return {
     id: row.id,
     at: new Date(row.at),

@@ -44,6 +44,9 @@ export interface DeletionRequest {
   finishedAt: Date | undefined;
   outcomeDetail: string | undefined;
   attempts: number;
+  /** Approvals needed (see deletion-approvals.ts) and who approved so far, in order. */
+  approvalsNeeded: number;
+  approverIds: string[];
   /** `workflow <execution id>` when a workflow step asked; undefined when a person did in Slack. */
   origin: string | undefined;
   /** The permalink of the message it was asked from (the message shortcut). */
@@ -57,6 +60,8 @@ export interface NewDeletionRequest {
   duplicatesRemoved: number;
   reason: string;
   expiresAt: Date;
+  /** The quorum in force when it is made. */
+  approvalsNeeded: number;
   origin?: string | undefined;
   contextUrl?: string | undefined;
 }
@@ -66,6 +71,8 @@ export interface RequestFilter {
   requesterId?: string;
   /** Leave out one user's own requests (approvers cannot decide those). */
   notRequesterId?: string;
+  /** Leave out the requests this user approved already (waiting for other approvers). */
+  notApprovedBy?: string;
 }
 
 /** The result of a compare-and-set: the row after it, and whether this caller made the change. */
@@ -104,6 +111,9 @@ export class DeletionRequests {
         finished_at: null,
         outcome_detail: null,
         attempts: 0,
+        approvals_needed: input.approvalsNeeded,
+        approvals: 0,
+        approved_by: '[]',
         origin: input.origin ?? null,
         context_url: input.contextUrl ?? null,
       };
@@ -245,6 +255,7 @@ export class DeletionRequests {
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
+    if (filter.notApprovedBy) query = query.where('approved_by', 'not like', approverPattern(filter.notApprovedBy));
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id')
@@ -268,6 +279,7 @@ export class DeletionRequests {
     if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
+    if (filter.notApprovedBy) query = query.where('approved_by', 'not like', approverPattern(filter.notApprovedBy));
     const row = await query.executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -309,6 +321,9 @@ export class DeletionRequests {
   }
 }
 
+/** Matches `approved_by` (a JSON array of Slack ids, which hold no LIKE wildcards) when it names the user. */
+const approverPattern = (userId: string) => `%${JSON.stringify(userId)}%`;
+
 /** Short ids people can read out: DR- and 6 letters/digits without look-alikes. */
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 function newRequestId(): string {
@@ -340,6 +355,8 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     finishedAt: date(row.finished_at),
     outcomeDetail: row.outcome_detail ?? undefined,
     attempts: Number(row.attempts),
+    approvalsNeeded: Number(row.approvals_needed),
+    approverIds: JSON.parse(row.approved_by) as string[],
     origin: row.origin ?? undefined,
     contextUrl: row.context_url ?? undefined,
   };

@@ -3,7 +3,10 @@ import type { StoreLocation } from '../config/config.js';
 import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
+import { AuditHistory } from './audit-history.js';
 import { AuditLog } from './audit-log.js';
+import { DeletionApprovals } from './deletion-approvals.js';
+import { DeletionReminders } from './deletion-reminders.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
@@ -21,6 +24,9 @@ export interface Store {
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
   readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -37,6 +43,7 @@ export interface StoreTransaction {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
   readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -51,6 +58,9 @@ class SqlStore implements Store {
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
   readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -62,6 +72,9 @@ class SqlStore implements Store {
     this.homeTabs = new HomeTabs(db);
     this.onceKeys = new OnceKeys(db);
     this.stepCompletions = new StepCompletions(db);
+    this.deletionApprovals = new DeletionApprovals(db);
+    this.deletionReminders = new DeletionReminders(db);
+    this.auditHistory = new AuditHistory(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -70,6 +83,7 @@ class SqlStore implements Store {
         audit: new AuditLog(trx),
         deletionRequests: new DeletionRequests(trx),
         stepCompletions: new StepCompletions(trx),
+        deletionApprovals: new DeletionApprovals(trx),
       }),
     );
   }

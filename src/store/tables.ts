@@ -13,8 +13,11 @@ export interface AuditLogTable {
   team_id: string | null;
   /** What was done, e.g. `link.create`. */
   operation: string;
-  /** Null when a person did it in Slack's UI; `workflow <execution id>` when a workflow step did. */
-  origin: string | null;
+  /**
+   * Null (or absent: rows from before migration 005) when a person did it in Slack's UI; `workflow <execution
+   * id>` when a workflow step did.
+   */
+  origin?: string | null;
   /** JSON summary of the inputs (bounded in size). */
   inputs: string;
   /** `succeeded`, `failed`, or a transition name for multi-step operations. */
@@ -53,10 +56,30 @@ export interface DeletionRequestsTable {
   outcome_detail: string | null;
   /** How many times the deletion has been sent. */
   attempts: number;
+  /** Approvals the request needs, fixed when it was made (the quorum then in force). */
+  approvals_needed: number;
+  /** Approvals it has; moved only by compare-and-set, together with `approved_by`. */
+  approvals: number;
+  /** JSON array of the approvers' user ids, in the order they approved. */
+  approved_by: string;
   /** Null when asked in Slack's UI; `workflow <execution id>` when a workflow step asked. */
   origin: string | null;
   /** The permalink of the message the request was made from (the message shortcut). */
   context_url: string | null;
+}
+
+/** One approval of a deletion request: who, when (one per approver and request). */
+export interface DeletionApprovalsTable {
+  request_id: string;
+  approver_id: string;
+  approved_at: string;
+}
+
+/** A reminder sent about a deletion request (`reminder` in its thread, `expiry-warning` to the requester). */
+export interface DeletionRemindersTable {
+  request_id: string;
+  kind: string;
+  sent_at: string;
 }
 
 /** A workflow step waiting for a deletion request to end (see StepCompletions). */
@@ -100,4 +123,6 @@ export interface Tables {
   home_tabs: HomeTabsTable;
   once_keys: OnceKeysTable;
   step_completions: StepCompletionsTable;
+  deletion_approvals: DeletionApprovalsTable;
+  deletion_reminders: DeletionRemindersTable;
 }

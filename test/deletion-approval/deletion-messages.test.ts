@@ -38,6 +38,9 @@ function request(status: DeletionStatus, customerIds: string[]): DeletionRequest
     updatedAt: now,
     decidedBy: 'U2',
     decidedAt: now,
+    // The largest quorum, one approval short: the longest approval lines any message can carry.
+    approvalsNeeded: 20,
+    approverIds: Array.from({ length: 19 }, (_, i) => `W0APPROVER${String(i).padStart(2, '0')}`),
     decisionNote: status === 'rejected' ? 'n'.repeat(500) : undefined,
     approvalChannelId: 'C1',
     approvalMessageTs: '1.2',

@@ -49,6 +49,8 @@ function elementState(element: Json, entry: Entry | undefined): Json {
     }
     case 'conversations_select':
       return { selected_conversation: entry === undefined ? (element.initial_conversation ?? null) : entry };
+    case 'users_select':
+      return { selected_user: entry === undefined ? (element.initial_user ?? null) : entry };
     default:
       throw new Error(`state for ${element.type} is not supported by the test kit`);
   }

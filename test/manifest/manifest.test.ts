@@ -28,6 +28,8 @@ const NEEDED_BOT_SCOPES = {
   commands: '/mintlink',
   'chat:write': 'DMs with results to the requester; deletion requests in the approval channel',
   'usergroups:read': 'user groups named in DELETION_APPROVERS',
+  'files:write': 'the audit log export, uploaded as a CSV file',
+  'im:write': "the asker's DM opened to share the audit export in",
 };
 
 describe('manifest.yml', () => {
@@ -49,7 +51,8 @@ describe('manifest.yml', () => {
     const [command] = manifest.features.slash_commands;
     expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
     expect(command.description.length).toBeGreaterThan(10);
-    for (const sub of ['help', 'link', 'wallet', 'delete', 'templates']) expect(command.usage_hint).toContain(sub);
+    for (const sub of ['help', 'link', 'wallet', 'delete', 'templates', 'audit'])
+      expect(command.usage_hint).toContain(sub);
   });
 
   it('declares the shortcuts the app listens for', () => {

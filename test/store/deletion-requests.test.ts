@@ -29,6 +29,7 @@ describeEachEngine('deletion requests', (_engine, create) => {
         duplicatesRemoved: 1,
         reason: 'GDPR',
         expiresAt: new Date(now.getTime() + 72 * HOUR),
+        approvalsNeeded: 1,
         ...overrides,
       },
       now,

@@ -49,6 +49,7 @@ describeEachEngine('once keys and the secret scrubber in the store', (_engine, c
       duplicatesRemoved: 0,
       reason: `pasted ${secret}`,
       expiresAt: new Date(Date.now() + 60_000),
+      approvalsNeeded: 1,
     });
     const stored = JSON.stringify([await store.audit.list(), await store.deletionRequests.get(created.id)]);
     expect(stored).not.toContain('db-secret');

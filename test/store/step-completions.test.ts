@@ -26,6 +26,7 @@ describeEachEngine('workflow steps waiting for deletion requests', (_engine, cre
         duplicatesRemoved: 0,
         reason: 'r',
         expiresAt: new Date(createdAt.getTime() + 3_600_000),
+        approvalsNeeded: 1,
       },
       createdAt,
     );

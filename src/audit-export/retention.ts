@@ -1,0 +1,62 @@
+import type { WorkBudget } from '../admission/work-budget.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { Store } from '../store/store.js';
+
+const DAY_MS = 86_400_000;
+/** Rows deleted per statement: each batch is a short transaction, so writers never wait long behind it. */
+export const PRUNE_BATCH = 1_000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export interface RetentionDeps {
+  store: Store;
+  logger: Logger;
+  work: Pick<WorkBudget, 'track'>;
+}
+
+/**
+ * Deletes the audit entries older than `retentionDays`, in batches, oldest first, and records in the audit
+ * log itself how many went (by `system`). Several replicas may prune at once: each batch deletes what is
+ * still there, so together they delete each entry once.
+ */
+export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - retentionDays * DAY_MS);
+  let pruned = 0;
+  let batches = 0;
+  for (;;) {
+    const deleted = await deps.work.track(deps.store.auditHistory.pruneBatch(before, PRUNE_BATCH));
+    pruned += deleted;
+    batches += 1;
+    if (deleted < PRUNE_BATCH) break;
+    await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
+  }
+  if (pruned > 0) {
+    deps.logger.info({ pruned, batches, before: before.toISOString(), retentionDays }, 'audit log pruned');
+    await deps.store.audit.record({
+      actorId: 'system',
+      operation: 'audit.prune',
+      inputs: { retentionDays, before: before.toISOString() },
+      outcome: 'succeeded',
+      detail: `${pruned} entries older than ${retentionDays} days removed in ${batches} batches`,
+    });
+  }
+  return pruned;
+}
+
+/** Prunes at start and then every hour; returns a stop function. Unset retention keeps everything. */
+export function startRetention(deps: RetentionDeps, retentionDays: number | undefined): () => Promise<void> {
+  if (retentionDays === undefined) return async () => undefined;
+  let running: Promise<unknown> | undefined;
+  const prune = () => {
+    if (running) return;
+    running = pruneAuditLog(deps, retentionDays)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'audit log pruning failed; will try again'))
+      .finally(() => (running = undefined));
+  };
+  prune();
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WebClient } from '@slack/web-api';
+import { isDatabaseError } from '../lifecycle/database-error.js';
+import type { Logger } from '../logging/create-logger.js';
+import { message, section } from '../slack-ui/blocks.js';
+import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import { slackErrorText } from '../slack-ui/slack-error-text.js';
+import { slackDate } from '../slack-ui/slack-date.js';
+import { uploadFile } from '../slack-api/upload-file.js';
+import type { Store } from '../store/store.js';
+import type { ExportSlots } from './export-slots.js';
+import { type ExportRequest, describeRequest } from './export-request.js';
+import { textFileSource } from './text-file-source.js';
+import { writeAuditCsv } from './write-audit-csv.js';
+
+export interface ExportContext {
+  store: Store;
+  client: WebClient;
+  logger: Logger;
+  slots: ExportSlots;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The export itself, after the asker was told it is on its way: recorded in the audit log first (if the
+ * database cannot take that, nothing is exported), then the CSV written to a temporary file, uploaded to
+ * the asker's DM with the app (files.uploadV2's three steps, streamed from the disk), and the file removed.
+ * Whatever happens, the asker hears how it ended in that DM, and the audit entry says it too.
+ */
+export async function runExport(
+  ctx: ExportContext,
+  asker: { userId: string; teamId: string | undefined },
+  request: ExportRequest,
+): Promise<void> {
+  const until = new Date();
+  const since = new Date(until.getTime() - request.days * DAY_MS);
+  const what = describeRequest(request);
+  const logger = ctx.logger.child({ user: asker.userId, operation: 'audit.export' });
+  const tell = (text: string) => sendDirectMessage(ctx.client, asker.userId, message(text, [section(text)]), logger);
+
+  let entryId: string;
+  try {
+    ({ id: entryId } = await ctx.store.audit.start({
+      actorId: asker.userId,
+      teamId: asker.teamId,
+      operation: 'audit.export',
+      inputs: { days: request.days, operation: request.operation, userId: request.userId },
+    }));
+  } catch (error) {
+    logger.error({ err: error }, 'audit log unavailable; nothing exported');
+    await tell(
+      ':warning: The audit log could not be exported: the app cannot reach its database right now. Try again in a moment.',
+    );
+    return;
+  }
+  const complete = (outcome: string, detail: string) =>
+    ctx.store.audit
+      .complete(entryId, outcome, detail)
+      .catch((error: unknown) => logger.error({ err: error }, 'could not record how the export ended'));
+
+  const path = join(tmpdir(), `mintlink-audit-${randomUUID()}.csv`);
+  try {
+    await ctx.slots.run(async () => {
+      const period = { since, until, operation: request.operation, actorId: request.userId };
+      const rows = await writeAuditCsv(ctx.store, period, path);
+      if (rows === 0) {
+        await tell(
+          `:page_facing_up: No audit entries match ${what} (${slackDate(since)} to ${slackDate(until)}), so there is no file. Operation names look like \`link.create\`, \`wallet.create\` or \`customers.delete\`.`,
+        );
+        await complete('succeeded', 'no entries');
+        return;
+      }
+      const day = until.toISOString().slice(0, 10);
+      await uploadFile(ctx.client, {
+        to: asker.userId,
+        filename: `mintlink-audit-${day}-last-${request.days}-days.csv`,
+        title: `Mintlink audit log, ${what.replace(/[<>@`]/g, '')}`,
+        initialComment: `:page_facing_up: The audit log you asked for: *${rows.toLocaleString('en-US')} entr${rows === 1 ? 'y' : 'ies'}*, ${what}, from ${slackDate(since)} to ${slackDate(until)}.`,
+        source: textFileSource(path),
+      });
+      logger.info({ rows, days: request.days }, 'audit log exported');
+      await complete('succeeded', `${rows} entries`);
+    });
+  } catch (error) {
+    logger.error({ err: error }, 'audit export failed');
+    const reason = failureText(error);
+    await tell(`:x: The audit log export (${what}) was not delivered: ${reason}`);
+    await complete('failed', reason);
+  } finally {
+    await rm(path, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Why an export failed, for the asker: Slack's answer, the database away, or a fault of the app's own. */
+function failureText(error: unknown): string {
+  if ((error as { code?: string }).code?.startsWith('slack_webapi')) return slackErrorText(error);
+  if (error instanceof Error && error.message.startsWith('the file upload was refused'))
+    return `Slack's upload service refused the file (${error.message.slice('the file upload was refused: '.length, 120)}). Please try again.`;
+  if (isDatabaseError(error)) return 'the app cannot reach its database right now. Please try again in a moment.';
+  return 'something went wrong inside the app (it is logged for the operator). Please try again.';
+}

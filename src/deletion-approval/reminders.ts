@@ -1,0 +1,159 @@
+import type { WorkBudget } from '../admission/work-budget.js';
+import type { BackgroundWork, CapabilityDeps } from '../deps.js';
+import { message, section, type MessageContent } from '../slack-ui/blocks.js';
+import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import { slackDate } from '../slack-ui/slack-date.js';
+import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { ReminderKind } from '../store/deletion-reminders.js';
+import { customerCount } from './customer-count.js';
+import type { DeletionContext } from './deletion-context.js';
+import type { DeletionSettings } from './deletion-settings.js';
+import { sweeperTiming } from './deletion-sweeper.js';
+import { approvalProgress, approvalsMissing } from './quorum.js';
+
+const HOUR_MS = 3_600_000;
+/** The requester is warned this long before the request expires (or at half its life, when that is shorter). */
+export const EXPIRY_WARNING_HOURS = 4;
+
+export interface ReminderOptions {
+  /** The reminders' clock: the real one, or (tests only) one running TEST_CLOCK_OFFSET_HOURS ahead. */
+  now: () => Date;
+  intervalMs: number;
+  /** Each sweep counts as background work. */
+  work: Pick<WorkBudget, 'track'>;
+}
+
+/** How long before expiry the requester is warned. */
+export function expiryWarningMs(requestTtlHours: number): number {
+  return Math.min(EXPIRY_WARNING_HOURS * HOUR_MS, (requestTtlHours * HOUR_MS) / 2);
+}
+
+/**
+ * Sends what is due: one reminder in the approval thread of each request pending for longer than
+ * DELETION_REMIND_AFTER_HOURS, naming who could still decide it, and one DM to the requester of each request
+ * close to its expiry. Each is claimed in the database before it is sent, so it goes once, from one replica,
+ * whatever restarts; one that Slack does not take is given back and tried at the next sweep.
+ */
+export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, now: Date): Promise<void> {
+  const reminders = ctx.store.deletionReminders;
+  if (settings.remindAfterHours > 0) {
+    const madeBefore = new Date(now.getTime() - settings.remindAfterHours * HOUR_MS);
+    for (const id of await reminders.due('reminder', { madeBefore }, now))
+      await sendOnce(ctx, id, 'reminder', now, (r) => postReminder(ctx, settings, r));
+  }
+  const expiringBefore = new Date(now.getTime() + expiryWarningMs(settings.requestTtlHours));
+  for (const id of await reminders.due('expiry-warning', { expiringBefore }, now))
+    await sendOnce(ctx, id, 'expiry-warning', now, (r) =>
+      sendDirectMessage(ctx.client, r.requesterId, expiryWarning(r, settings, now), ctx.logger),
+    );
+}
+
+async function sendOnce(
+  ctx: DeletionContext,
+  id: string,
+  kind: ReminderKind,
+  now: Date,
+  send: (request: DeletionRequest) => Promise<boolean>,
+): Promise<void> {
+  if (!(await ctx.store.deletionReminders.claim(id, kind, now))) return; // another replica has it
+  const request = await ctx.store.deletionRequests.get(id);
+  const sent = request?.status === 'pending' ? await send(request) : true; // decided meanwhile: nothing to say
+  if (sent) {
+    ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
+    return;
+  }
+  await ctx.store.deletionReminders.release(id, kind);
+}
+
+/** The reminder goes into the approval message's thread (or the channel, if its id was never stored). */
+async function postReminder(ctx: DeletionContext, settings: DeletionSettings, r: DeletionRequest): Promise<boolean> {
+  try {
+    await ctx.client.chat.postMessage({
+      channel: r.approvalChannelId ?? settings.approvalChannelId,
+      ...(r.approvalMessageTs ? { thread_ts: r.approvalMessageTs } : {}),
+      ...reminderMessage(r, settings),
+    });
+    return true;
+  } catch (error) {
+    ctx.logger.warn({ err: error, requestId: r.id }, 'could not post the reminder; will try again');
+    return false;
+  }
+}
+
+/**
+ * Who could still decide: the approvers named one by one, but not the requester and not those who approved
+ * already, and each user group as a group (a mention of the group, which Slack expands for its members).
+ */
+export function stillToDecide(r: DeletionRequest, settings: DeletionSettings): string[] {
+  const users = settings.approvers.users.filter((u) => u !== r.requesterId && !r.approverIds.includes(u));
+  return [...users.map((u) => `<@${u}>`), ...settings.approvers.userGroups.map((g) => `<!subteam^${g}>`)];
+}
+
+export function reminderMessage(r: DeletionRequest, settings: DeletionSettings): MessageContent {
+  const who = stillToDecide(r, settings);
+  const progress = approvalProgress(r);
+  const missing = approvalsMissing(r);
+  const asks = who.length
+    ? `${who.join(', ')}: please approve or reject it${missing > 1 ? ` (${missing} more approvals are needed)` : ''}.`
+    : 'Nobody else on the list of approvers can decide it: ask the operator to add approvers (DELETION_APPROVERS).';
+  return message(`Reminder: deletion request ${r.id} still waits for approval`, [
+    section(
+      `:bell: *Reminder:* request *${r.id}* of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}* has waited since ${slackDate(r.createdAt)} and expires ${slackDate(r.expiresAt)}.${progress ? ` ${progress}.` : ''}\n${asks}`,
+    ),
+  ]);
+}
+
+export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, now: Date): MessageContent {
+  const hours = Math.max(1, Math.round((r.expiresAt.getTime() - now.getTime()) / HOUR_MS));
+  const progress = approvalProgress(r);
+  return message(`Your deletion request ${r.id} expires in about ${hours} hour${hours === 1 ? '' : 's'}`, [
+    section(
+      `:hourglass: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* expires ${slackDate(r.expiresAt)} (in about ${hours} hour${hours === 1 ? '' : 's'}) without ${r.approvalsNeeded > 1 ? 'enough approvals' : 'a decision'}${progress ? ` (${progress})` : ''}. Ask an approver in <#${r.approvalChannelId ?? settings.approvalChannelId}> to decide it; once it expires nothing is deleted and you would have to ask again.`,
+    ),
+  ]);
+}
+
+/** Sends at once (what a previous process left due) and then every interval; returns a stop function. */
+export function startReminders(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  options: ReminderOptions,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    if (running) return;
+    running = options.work
+      .track(sendDueReminders(ctx, settings, options.now()))
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'))
+      .finally(() => (running = undefined));
+  };
+  sweep();
+  const timer = setInterval(sweep, options.intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/**
+ * The reminders as the app's background work (nothing to do while deletion is not set up). Their clock is the
+ * real one unless TEST_CLOCK_OFFSET_HOURS moves it ahead (tests only, and said in the log at start).
+ */
+export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): BackgroundWork {
+  return () => {
+    const settings = ctx.settings;
+    if (!settings) return async () => undefined;
+    const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
+    if (offsetMs > 0)
+      ctx.logger.warn(
+        { testClockOffsetHours: deps.config.testClockOffsetHours },
+        'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
+      );
+    return startReminders(ctx, settings, {
+      now: () => new Date(Date.now() + offsetMs),
+      intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
+      work: deps.work,
+    });
+  };
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import { type DeletionRequest, DeletionRequests } from './deletion-requests.js';
+import type { Tables } from './tables.js';
+
+/**
+ * How one approval ended: `recorded` (counted, more are needed), `approved` (it was the last one needed: the
+ * request is now approved, and this approver's caller runs the deletion), `already` (this approver had
+ * approved before; nothing changed) or `closed` (the request is gone, decided, or expired; nothing changed).
+ */
+export type ApprovalResult =
+  | { outcome: 'recorded' | 'approved' | 'already'; request: DeletionRequest }
+  | { outcome: 'closed'; request: DeletionRequest | undefined };
+
+export interface Approval {
+  requestId: string;
+  approverId: string;
+  approvedAt: Date;
+}
+
+/** A request whose count keeps moving under us this often is not normal: say so rather than loop. */
+const MAX_ATTEMPTS = 50;
+
+/**
+ * The approvals of deletion requests. The count on the request moves by compare-and-set (UPDATE ... WHERE
+ * approvals = the count read, and still pending and unexpired): of concurrent approvals on any number of
+ * replicas each is counted once, and exactly one of them, the last one needed, turns the request to
+ * approved. Call `approve` inside a transaction, with its audit entry.
+ */
+export class DeletionApprovals {
+  private readonly requests: DeletionRequests;
+
+  constructor(private readonly db: Kysely<Tables>) {
+    this.requests = new DeletionRequests(db);
+  }
+
+  async approve(requestId: string, approverId: string, now = new Date()): Promise<ApprovalResult> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const seen = await this.requests.get(requestId);
+      if (!seen || seen.status !== 'pending' || seen.expiresAt.getTime() <= now.getTime())
+        return { outcome: 'closed', request: seen };
+      if (seen.approverIds.includes(approverId)) return { outcome: 'already', request: seen };
+      const approverIds = [...seen.approverIds, approverId];
+      const reached = approverIds.length >= seen.approvalsNeeded;
+      const result = await this.db
+        .updateTable('deletion_requests')
+        .set({
+          approvals: approverIds.length,
+          approved_by: JSON.stringify(approverIds),
+          updated_at: now.toISOString(),
+          ...(reached ? { status: 'approved', decided_by: approverId, decided_at: now.toISOString() } : {}),
+        })
+        .where('id', '=', requestId)
+        .where('status', '=', 'pending')
+        .where('approvals', '=', seen.approverIds.length)
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) continue; // another approval (or decision) landed first: read again
+      await this.db
+        .insertInto('deletion_approvals')
+        .values({ request_id: requestId, approver_id: approverId, approved_at: now.toISOString() })
+        .execute();
+      const request = (await this.requests.get(requestId)) ?? { ...seen, approverIds };
+      return { outcome: reached ? 'approved' : 'recorded', request };
+    }
+    throw new Error(`the approvals of ${requestId} kept changing; try again`);
+  }
+
+  /** Every approval of these requests, oldest first (for the audit export). */
+  async of(requestIds: readonly string[]): Promise<Approval[]> {
+    if (requestIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('deletion_approvals')
+      .selectAll()
+      .where('request_id', 'in', [...new Set(requestIds)])
+      .orderBy('approved_at')
+      .orderBy('approver_id')
+      .execute();
+    return rows.map((r) => ({
+      requestId: r.request_id,
+      approverId: r.approver_id,
+      approvedAt: new Date(r.approved_at),
+    }));
+  }
+}

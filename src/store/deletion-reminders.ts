@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './tables.js';
+
+/** `reminder`: in the approval thread, naming who can still decide; `expiry-warning`: a DM to the requester. */
+export type ReminderKind = 'reminder' | 'expiry-warning';
+
+/** Due requests read per sweep; the rest come at the next one. */
+const BATCH = 50;
+
+/**
+ * Reminders about pending deletion requests, each sent once: the sender first claims it (an insert that only
+ * one replica can make, and that survives restarts), and gives the claim back if Slack did not take it.
+ */
+export class DeletionReminders {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  /**
+   * Ids of pending, unexpired requests due for a reminder of `kind` that has not been sent: made before
+   * `madeBefore` (reminders), or expiring before `expiringBefore` (warnings).
+   */
+  async due(
+    kind: ReminderKind,
+    due: { madeBefore?: Date; expiringBefore?: Date },
+    now = new Date(),
+  ): Promise<string[]> {
+    let query = this.db
+      .selectFrom('deletion_requests')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now.toISOString())
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('deletion_reminders')
+              .select('request_id')
+              .whereRef('deletion_reminders.request_id', '=', 'deletion_requests.id')
+              .where('deletion_reminders.kind', '=', kind),
+          ),
+        ),
+      );
+    if (due.madeBefore) query = query.where('created_at', '<=', due.madeBefore.toISOString());
+    if (due.expiringBefore) query = query.where('expires_at', '<=', due.expiringBefore.toISOString());
+    const rows = await query.orderBy('created_at').limit(BATCH).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** True for the one caller, on any replica, that is to send this reminder. */
+  async claim(requestId: string, kind: ReminderKind, now = new Date()): Promise<boolean> {
+    const result = await this.db
+      .insertInto('deletion_reminders')
+      .values({ request_id: requestId, kind, sent_at: now.toISOString() })
+      .onConflict((oc) => oc.columns(['request_id', 'kind']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** Gives a claim back (Slack did not take the reminder): the next sweep tries again. */
+  async release(requestId: string, kind: ReminderKind): Promise<void> {
+    await this.db
+      .deleteFrom('deletion_reminders')
+      .where('request_id', '=', requestId)
+      .where('kind', '=', kind)
+      .execute();
+  }
+
+  /** When each reminder of this request was sent. */
+  async sent(requestId: string): Promise<Partial<Record<ReminderKind, Date>>> {
+    const rows = await this.db
+      .selectFrom('deletion_reminders')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.kind, new Date(r.sent_at)]));
+  }
+}

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/store.js';
+import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+
+const HOUR = 3_600_000;
+
+describeEachEngine('deletion approvals and reminders', (engine, create) => {
+  let db: TestDatabase;
+  let store: Store;
+  const others: Store[] = [];
+
+  beforeEach(async () => {
+    db = await create();
+    store = openStore(db.location);
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await store.close();
+    await db.drop();
+  });
+
+  const request = (approvalsNeeded: number, now = new Date(), ttlHours = 72) =>
+    store.deletionRequests.create(
+      {
+        teamId: 'T1',
+        requesterId: 'U_REQ',
+        customerIds: ['c1', 'c2'],
+        duplicatesRemoved: 0,
+        reason: 'GDPR',
+        expiresAt: new Date(now.getTime() + ttlHours * HOUR),
+        approvalsNeeded,
+      },
+      now,
+    );
+  const approve = (id: string, user: string, on: Store = store) =>
+    on.transaction((tx) => tx.deletionApprovals.approve(id, user));
+
+  it('counts distinct approvers and approves with the last one needed', async () => {
+    const { id } = await request(2);
+    const first = await approve(id, 'U_A');
+    expect(first.outcome).toBe('recorded');
+    expect(first.request).toMatchObject({ status: 'pending', approverIds: ['U_A'], approvalsNeeded: 2 });
+    expect((await approve(id, 'U_A')).outcome).toBe('already');
+    const second = await approve(id, 'U_B');
+    expect(second.outcome).toBe('approved');
+    expect(second.request).toMatchObject({ status: 'approved', approverIds: ['U_A', 'U_B'], decidedBy: 'U_B' });
+    expect((await approve(id, 'U_C')).outcome).toBe('closed');
+    expect((await store.deletionApprovals.of([id])).map((a) => a.approverId)).toEqual(['U_A', 'U_B']);
+  });
+
+  it('approves at once with a quorum of one, and never after expiry or another decision', async () => {
+    const one = await request(1);
+    expect(await approve(one.id, 'U_A')).toMatchObject({ outcome: 'approved', request: { status: 'approved' } });
+    const expired = await request(1, new Date(Date.now() - 80 * HOUR));
+    expect(await approve(expired.id, 'U_A')).toMatchObject({ outcome: 'closed', request: { status: 'pending' } });
+    const rejected = await request(2);
+    await approve(rejected.id, 'U_A');
+    expect((await store.deletionRequests.decide(rejected.id, 'rejected', 'U_B', 'no')).won).toBe(true);
+    expect(await approve(rejected.id, 'U_C')).toMatchObject({ outcome: 'closed', request: { status: 'rejected' } });
+    expect((await approve('DR-NONE00', 'U_A')).request).toBeUndefined();
+  });
+
+  it('counts every one of many concurrent approvals, from several connections, and approves exactly once', async () => {
+    // PostgreSQL: four pools at once. SQLite: one (better-sqlite3 waits for a lock synchronously, so a second
+    // connection in the same process would block the first; several processes are tested end to end).
+    const pool = [store, ...Array.from({ length: engine === 'postgres' ? 3 : 0 }, () => openStore(db.location))];
+    others.push(...pool.slice(1));
+    for (const round of [5, 8]) {
+      const { id } = await request(round);
+      const results = await Promise.all(
+        Array.from({ length: round + 2 }, (_, i) => approve(id, `U_${i}`, pool[i % pool.length])),
+      );
+      expect(results.filter((r) => r.outcome === 'approved')).toHaveLength(1);
+      expect(results.filter((r) => r.outcome === 'recorded')).toHaveLength(round - 1);
+      expect(results.filter((r) => r.outcome === 'closed')).toHaveLength(2);
+      const final = await store.deletionRequests.get(id);
+      expect(final?.status).toBe('approved');
+      expect(final?.approverIds).toHaveLength(round);
+      expect(new Set(final?.approverIds).size).toBe(round);
+      expect((await store.deletionApprovals.of([id])).map((a) => a.approverId).sort()).toEqual(
+        [...(final?.approverIds ?? [])].sort(),
+      );
+    }
+  });
+
+  it("leaves out of an approver's list the requests they approved already", async () => {
+    const { id } = await request(2);
+    await approve(id, 'U_A');
+    const filter = { statuses: ['pending' as const], notApprovedBy: 'U_A' };
+    expect(await store.deletionRequests.count(filter)).toBe(0);
+    expect(await store.deletionRequests.list(filter)).toEqual([]);
+    expect(await store.deletionRequests.count({ ...filter, notApprovedBy: 'U_B' })).toBe(1);
+  });
+
+  it('finds reminders due once, lets one caller claim each, and takes a claim back', async () => {
+    const now = new Date();
+    const old = await request(2, new Date(now.getTime() - 30 * HOUR));
+    const fresh = await request(2, now);
+    const expiring = await request(2, new Date(now.getTime() - 70 * HOUR));
+    const madeBefore = new Date(now.getTime() - 24 * HOUR);
+    expect((await store.deletionReminders.due('reminder', { madeBefore }, now)).sort()).toEqual(
+      [old.id, expiring.id].sort(),
+    );
+    const expiringBefore = new Date(now.getTime() + 4 * HOUR);
+    expect(await store.deletionReminders.due('expiry-warning', { expiringBefore }, now)).toEqual([expiring.id]);
+
+    const other = openStore(db.location);
+    others.push(other);
+    const claimers = engine === 'postgres' ? [store, other] : [store];
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        claimers[i % claimers.length]!.deletionReminders.claim(old.id, 'reminder', now),
+      ),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await store.deletionReminders.due('reminder', { madeBefore }, now)).toEqual([expiring.id]);
+    expect(Object.keys(await store.deletionReminders.sent(old.id))).toEqual(['reminder']);
+
+    await store.deletionReminders.release(old.id, 'reminder');
+    expect(await store.deletionReminders.claim(old.id, 'reminder', now)).toBe(true);
+    await store.deletionRequests.cancel(expiring.id, 'U_REQ');
+    expect(await store.deletionReminders.due('reminder', { madeBefore }, now)).toEqual([]);
+    expect(await store.deletionReminders.due('expiry-warning', { expiringBefore }, now)).toEqual([]);
+    expect(fresh.status).toBe('pending');
+  });
+});
