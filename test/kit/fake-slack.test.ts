@@ -263,4 +263,35 @@ describe('FakeSlack', () => {
     expect((await fetch(url, { method: 'POST', body: JSON.stringify({ text: 'late' }) })).status).toBe(404);
     expect(slack.responsesTo(url).map((r) => r.body.text)).toEqual(['ok', undefined, 'late']);
   });
+
+  it('serves a hosted file behind url_private_download to the bot token only', async () => {
+    const file = slack.hostFile({ content: 'email\na@example.com\n', name: 'recipients.csv' });
+    expect(file).toMatchObject({ name: 'recipients.csv', size: 20, filetype: 'csv', mimetype: 'text/csv' });
+    const get = (url: string, token?: string) =>
+      fetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    const ok = await get(file.url_private_download, slack.botToken);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('email\na@example.com\n');
+    expect((await get(file.url_private_download)).status).toBe(401);
+    expect((await get(file.url_private_download, 'xoxb-someone-else')).status).toBe(401);
+    expect((await get(file.url_private_download.replace(file.id, 'F404'), slack.botToken)).status).toBe(404);
+    expect(slack.fileDownloads.map((d) => d.status)).toEqual([200, 401, 401, 404]);
+  });
+
+  it('records an upload only once completed, and refuses a completion before the bytes or of the wrong size', async () => {
+    const target = await client.files.getUploadURLExternal({ filename: 'r.csv', length: 3 });
+    const fileId = target.file_id ?? '';
+    await expect(
+      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D1' }),
+    ).rejects.toMatchObject({ data: { error: 'file_upload_incomplete' } });
+    expect((await fetch(target.upload_url ?? '', { method: 'POST', body: 'abcd' })).status).toBe(200);
+    await expect(
+      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D1' }),
+    ).rejects.toMatchObject({ data: { error: 'file_upload_size_mismatch' } });
+    const again = await client.files.getUploadURLExternal({ filename: 'r.csv', length: 3 });
+    await fetch(again.upload_url ?? '', { method: 'POST', body: 'abc' });
+    await client.files.completeUploadExternal({ files: [{ id: again.file_id ?? '', title: 'R' }], channel_id: 'D1' });
+    expect(slack.uploadsTo('D1').map((u) => [u.fileId, u.completed?.title])).toEqual([[again.file_id, 'R']]);
+    expect(slack.uploadedText(again.file_id ?? '')).toBe('abc');
+  });
 });

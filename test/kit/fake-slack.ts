@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
-import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID } from './slack-ids.js';
+import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 
 export interface RecordedCall {
   method: string;
@@ -41,6 +41,28 @@ export interface CannedAnswer {
   body?: Record<string, unknown>;
   /** Wait this long before answering. */
   delayMs?: number;
+}
+
+/** A file the app uploaded (files.getUploadURLExternal, the POST of its bytes, files.completeUploadExternal). */
+export interface UploadedFile {
+  fileId: string;
+  filename: string;
+  /** The length announced to files.getUploadURLExternal. */
+  length: number;
+  /** The bytes POSTed to the upload_url (undefined until they arrive). */
+  content?: Buffer;
+  /** Set by files.completeUploadExternal. */
+  completed?: { channelId: string; title?: string; initialComment?: string; threadTs?: string; at: number };
+}
+
+/** A file a user shared with the app (a file_input's value), served behind `url_private_download`. */
+export interface HostedFile {
+  content: Buffer;
+  name: string;
+  /** The size Slack reports (the content's length unless a test says otherwise). */
+  size: number;
+  mimetype: string;
+  filetype: string;
 }
 
 const TRIGGER_TTL_MS = 3_000;
@@ -89,6 +111,12 @@ export class FakeSlack {
   >();
   /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
   readonly viewErrors = new Map<string, Record<string, string>>();
+  /** Files the app uploaded, by file id, in the order files.getUploadURLExternal gave their ids. */
+  readonly uploads = new Map<string, UploadedFile>();
+  /** Files tests registered as shared by users, by file id (see `hostFile`). */
+  readonly hostedFiles = new Map<string, HostedFile>();
+  /** GETs of hosted files: file id, and the status the fake answered. */
+  readonly fileDownloads: Array<{ fileId: string; status: number; at: number }> = [];
   private readonly waiters: Array<() => void> = [];
   private readonly openedViewIds: string[] = [];
   private counter = 0;
@@ -175,6 +203,9 @@ export class FakeSlack {
   }
 
   reset(): void {
+    this.uploads.clear();
+    this.hostedFiles.clear();
+    this.fileDownloads.length = 0;
     this.calls.length = 0;
     this.responses.length = 0;
     this.canned.clear();
@@ -224,12 +255,74 @@ export class FakeSlack {
     );
   }
 
+  /**
+   * Registers a file as if a user had uploaded it, and returns the file object Slack puts in a file_input's
+   * view state (`files: [...]`). Its `url_private_download` serves `content` on a GET carrying
+   * `Authorization: Bearer <bot token>` (401 without it or with another token, 404 once forgotten).
+   */
+  hostFile(file: { content: string | Buffer; name: string; size?: number; mimetype?: string; filetype?: string }) {
+    const id = `F${String(++this.counter).padStart(9, '0')}`;
+    const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
+    const hosted: HostedFile = {
+      content,
+      name: file.name,
+      size: file.size ?? content.length,
+      mimetype: file.mimetype ?? 'text/csv',
+      filetype: file.filetype ?? 'csv',
+    };
+    this.hostedFiles.set(id, hosted);
+    const download = `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/download/${encodeURIComponent(file.name)}`;
+    return {
+      id,
+      created: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(Date.now() / 1000),
+      name: hosted.name,
+      title: hosted.name,
+      mimetype: hosted.mimetype,
+      filetype: hosted.filetype,
+      pretty_type: hosted.filetype.toUpperCase(),
+      user: TEST_USER_ID,
+      user_team: TEST_TEAM_ID,
+      editable: false,
+      size: hosted.size,
+      mode: 'hosted',
+      is_external: false,
+      external_type: '',
+      is_public: false,
+      public_url_shared: false,
+      display_as_bot: false,
+      username: '',
+      url_private: `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/${encodeURIComponent(file.name)}`,
+      url_private_download: download,
+      permalink: `https://test.slack.com/files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
+      permalink_public: `https://slack-files.com/${TEST_TEAM_ID}-${id}-0000000000`,
+      is_starred: false,
+      has_rich_preview: false,
+      file_access: 'visible',
+    };
+  }
+
+  /** The files the app completed into a conversation (DM ids for users), oldest first. */
+  uploadsTo(channelId: string): UploadedFile[] {
+    return [...this.uploads.values()].filter((u) => u.completed?.channelId === channelId);
+  }
+
+  /** The text of a file the app uploaded and completed, by file id. */
+  uploadedText(fileId: string): string {
+    const upload = this.uploads.get(fileId);
+    if (!upload?.content || !upload.completed) throw new Error(`no completed upload ${fileId}`);
+    return upload.content.toString('utf8');
+  }
+
   private notify(): void {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
+    // Files move as bytes, not text: handled before the body is read as a string.
+    if (path.startsWith('/upload/')) return this.receiveUpload(path.slice('/upload/'.length), req, res);
+    if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);
     const raw = await readBody(req);
     if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
     if (path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
@@ -332,11 +425,72 @@ export class FakeSlack {
       case 'views.update':
       case 'views.publish':
         return this.updateView(params);
+      case 'files.getUploadURLExternal': {
+        const length = Number(params.length);
+        if (typeof params.filename !== 'string' || !params.filename) return { ok: false, error: 'invalid_arguments' };
+        if (!Number.isInteger(length) || length < 1) return { ok: false, error: 'invalid_arguments' };
+        const fileId = `F${String(++this.counter).padStart(9, '0')}`;
+        this.uploads.set(fileId, { fileId, filename: params.filename, length });
+        return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal':
+        return this.completeUpload(params);
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(params.users ?? 'X').slice(1)}` } };
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Slack's upload service: raw bytes (or a form), 200 when they arrived, the length checked at completion. */
+  private async receiveUpload(fileId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const upload = this.uploads.get(fileId);
+    if (req.method !== 'POST' || !upload) return void res.writeHead(404).end('not found');
+    upload.content = Buffer.concat(chunks);
+    this.notify();
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${upload.content.length}`);
+  }
+
+  private completeUpload(params: Record<string, unknown>): Record<string, unknown> {
+    const files = params.files;
+    if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+    const channelId = typeof params.channel_id === 'string' ? params.channel_id : undefined;
+    if (channelId && !/^[CGD]/.test(channelId)) return { ok: false, error: 'invalid_channel' };
+    const found: UploadedFile[] = [];
+    for (const file of files as Array<{ id?: unknown }>) {
+      const upload = this.uploads.get(String(file.id));
+      if (!upload || upload.completed) return { ok: false, error: 'file_not_found' };
+      if (!upload.content) return { ok: false, error: 'file_upload_incomplete' };
+      if (upload.content.length !== upload.length) return { ok: false, error: 'file_upload_size_mismatch' };
+      found.push(upload);
+    }
+    for (const [i, upload] of found.entries()) {
+      const title = (files[i] as { title?: unknown }).title;
+      upload.completed = {
+        channelId: channelId ?? '',
+        ...(typeof title === 'string' ? { title } : {}),
+        ...(typeof params.initial_comment === 'string' ? { initialComment: params.initial_comment } : {}),
+        ...(typeof params.thread_ts === 'string' ? { threadTs: params.thread_ts } : {}),
+        at: Date.now(),
+      };
+    }
+    return { ok: true, files: found.map((u) => ({ id: u.fileId, title: u.completed?.title ?? u.filename })) };
+  }
+
+  /** `url_private(_download)`: the bot token in an Authorization header, as Slack requires for private files. */
+  private serveFile(path: string, req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    const fileId = /^\/files-pri\/[^/-]+-([^/]+)\//.exec(path)?.[1] ?? '';
+    const file = this.hostedFiles.get(fileId);
+    const status =
+      req.headers.authorization !== `Bearer ${this.botToken}` ? 401 : !file || req.method !== 'GET' ? 404 : 200;
+    this.fileDownloads.push({ fileId, status, at: Date.now() });
+    this.notify();
+    if (status !== 200 || !file) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.content.length) });
+    res.end(file.content);
   }
 
   private openView(params: Record<string, unknown>): Record<string, unknown> {
