@@ -2,7 +2,7 @@
 // into each other, and the shared parts never depend on a capability or on the app's wiring.
 const capabilities = '(links|wallets|templates|deletion-approval|home)';
 const shared =
-  '(admission|audit|commands|config|health|lifecycle|logging|metrics|mint-api|mock-mint-api|observability|slack-api|slack-ui|store|http-front)';
+  '(admission|approvers|audit|commands|config|health|lifecycle|logging|metrics|mint-api|mock-mint-api|observability|slack-api|slack-ui|store|http-front)';
 
 module.exports = {
   forbidden: [
