@@ -4,7 +4,7 @@ import { runAudited } from '../audit/run-audited.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
-import { linkUrls } from './link-url.js';
+import { linkUrls } from '../mint-api/link-urls.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
