@@ -4,6 +4,7 @@ import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
 import { AuditLog } from './audit-log.js';
+import { BulkJobs } from './bulk-jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
@@ -19,6 +20,7 @@ export interface Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly bulkJobs: BulkJobs;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -34,6 +36,7 @@ export interface Store {
 export interface StoreTransaction {
   readonly audit: AuditLog;
   readonly deletionRequests: DeletionRequests;
+  readonly bulkJobs: BulkJobs;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -47,6 +50,7 @@ class SqlStore implements Store {
   readonly deletionRequests: DeletionRequests;
   readonly homeTabs: HomeTabs;
   readonly onceKeys: OnceKeys;
+  readonly bulkJobs: BulkJobs;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -57,12 +61,17 @@ class SqlStore implements Store {
     this.deletionRequests = new DeletionRequests(db);
     this.homeTabs = new HomeTabs(db);
     this.onceKeys = new OnceKeys(db);
+    this.bulkJobs = new BulkJobs(db, engine);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work({ audit: new AuditLog(trx), deletionRequests: new DeletionRequests(trx) }));
+    return this.db.transaction().execute((trx) =>
+      work({
+        audit: new AuditLog(trx),
+        deletionRequests: new DeletionRequests(trx),
+        bulkJobs: new BulkJobs(trx, this.engine),
+      }),
+    );
   }
 
   async migrate(): Promise<void> {

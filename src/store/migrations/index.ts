@@ -3,6 +3,7 @@ import * as auditLog from './001-audit-log.js';
 import * as deletionRequests from './002-deletion-requests.js';
 import * as homeTabs from './003-home-tabs.js';
 import * as onceKeys from './004-once-keys.js';
+import * as bulkJobs from './006-bulk-jobs.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002-deletion-requests': deletionRequests,
   '003-home-tabs': homeTabs,
   '004-once-keys': onceKeys,
+  '006-bulk-jobs': bulkJobs,
 };
 
 export const migrationProvider: MigrationProvider = {
