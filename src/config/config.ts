@@ -39,6 +39,8 @@ export interface Config {
   };
   /** Work in progress beyond which new commands are turned away with a "busy" answer. */
   maxWorkInFlight: number;
+  /** Bulk jobs: how many of their Mint calls one process makes at once. */
+  bulk: { concurrency: number };
   logLevel: LogLevelName;
 }
 

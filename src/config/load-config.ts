@@ -88,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         requestTtlHours: e.DELETION_REQUEST_TTL_HOURS,
       },
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
+      bulk: { concurrency: e.BULK_CONCURRENCY },
       logLevel: e.LOG_LEVEL,
     },
   };
