@@ -1,5 +1,6 @@
 import { type App, HTTPReceiver } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
+import * as bulk from './bulk/register.js';
 import { accessLog } from './observability/access-log.js';
 import { TracedApp } from './observability/traced-app.js';
 import { CommandRegistry } from './commands/command-registry.js';
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps): MintlinkApp {
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, templates, deletionApproval]) capability.register(app, capabilityDeps);
+  for (const capability of [links, wallets, bulk, templates, deletionApproval])
+    capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(app, capabilityDeps.commands, deps);
 

@@ -357,6 +357,16 @@ export class BulkJobs {
     );
   }
 
+  /** The results file of an ended job, sent again after a failure. */
+  async setResultsFile(id: string, fileId: string): Promise<void> {
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ results_file_id: fileId, results_note: null })
+      .where('id', '=', id)
+      .where('status', '=', 'done')
+      .execute();
+  }
+
   /**
    * The right to update the job's progress message now: at most once per `minGapMs`, whichever process asks
    * (a compare-and-set on the time of the last update).

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { BULK_SHORTCUT } from '../../src/bulk/register.js';
 import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
 import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
 import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register.js';
@@ -22,6 +23,8 @@ const NEEDED_BOT_SCOPES = {
   commands: '/mintlink',
   'chat:write': 'DMs with results to the requester; deletion requests in the approval channel',
   'usergroups:read': 'user groups named in DELETION_APPROVERS',
+  'files:read': 'the CSV a user attaches to the bulk form',
+  'files:write': "bulk jobs' results and errors files, uploaded to the requester's DM",
 };
 
 describe('manifest.yml', () => {
@@ -43,7 +46,8 @@ describe('manifest.yml', () => {
     const [command] = manifest.features.slash_commands;
     expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
     expect(command.description.length).toBeGreaterThan(10);
-    for (const sub of ['help', 'link', 'wallet', 'delete', 'templates']) expect(command.usage_hint).toContain(sub);
+    for (const sub of ['help', 'link', 'wallet', 'bulk', 'delete', 'templates'])
+      expect(command.usage_hint).toContain(sub);
   });
 
   it('declares the global shortcuts the app listens for', () => {
@@ -52,6 +56,7 @@ describe('manifest.yml', () => {
     ).toEqual([
       [CREATE_LINK_SHORTCUT, 'global'],
       [CREATE_WALLET_SHORTCUT, 'global'],
+      [BULK_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],
       [REQUEST_DELETION_SHORTCUT, 'global'],
     ]);
