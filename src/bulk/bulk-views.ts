@@ -55,7 +55,13 @@ export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSe
       options.errorsSent
         ? context(':white_check_mark: All the errors are in a CSV file in your DM with the app.')
         : actionsRow('bulk_errors', {
-            ...buttonFor(BULK_ACTIONS.errorsFile, `Send me all ${invalid.toLocaleString('en-US')} errors as CSV`, job),
+            ...buttonFor(
+              BULK_ACTIONS.errorsFile,
+              invalid === 1
+                ? 'Send me the error as CSV'
+                : `Send me all ${invalid.toLocaleString('en-US')} errors as CSV`,
+              job,
+            ),
           }),
     );
   }

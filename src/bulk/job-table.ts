@@ -53,6 +53,12 @@ export async function readJobTable(text: string, kind: BulkKind, defaults: LinkD
   return { ok: true, columns: table.header.map((name) => name.trim()), rows };
 }
 
+/** The row's problems in the order of its columns, each under the column's name as written. */
 function describeProblems(problems: CellProblem<string>[], written: Map<string, string>): string {
-  return problems.map((p) => `${written.get(p.column) ?? p.column}: ${p.message}`).join('; ');
+  const order = [...written.keys()];
+  const position = (column: string) => (order.includes(column) ? order.indexOf(column) : order.length);
+  return [...problems]
+    .sort((a, b) => position(a.column) - position(b.column))
+    .map((p) => `${written.get(p.column) ?? p.column}: ${p.message}`)
+    .join('; ');
 }

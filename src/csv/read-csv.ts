@@ -13,14 +13,15 @@ export type CsvReadResult = { ok: true; header: string[]; records: CsvRecord[] }
 const PIECE_CHARS = 64 * 1024;
 
 /**
- * Reads CSV text (comma-separated, quotes as RFC 4180, an optional BOM, blank lines skipped, cells trimmed)
+ * Reads CSV text (comma-separated, quotes as RFC 4180, an optional BOM, cells trimmed; blank lines and rows
+ * of bare commas skipped, while `""` is a row with an empty cell)
  * into its header and rows. A file that cannot be read as CSV, has no header, no rows, or more than
  * `maxRecords` rows gets one sentence saying so. Rows with fewer or more cells than the header are kept as
  * they are: the caller reports them row by row. The parsing is csv-parse's; it is fed in pieces so that a
  * large file does not hold the event loop (and Slack's acknowledgements) for its whole length.
  */
 export async function readCsv(text: string, options: { maxRecords: number }): Promise<CsvReadResult> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true });
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, raw: true });
   const pieces = (function* () {
     for (let at = 0; at < text.length; at += PIECE_CHARS) yield text.slice(at, at + PIECE_CHARS);
   })();
@@ -29,12 +30,13 @@ export async function readCsv(text: string, options: { maxRecords: number }): Pr
   const records: CsvRecord[] = [];
   let count = 0;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+    for await (const { record: cells, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
       if (!header) {
         header = cells;
         continue;
       }
-      if (cells.every((cell) => cell === '')) continue; // a row of empty cells (",,,"), as spreadsheets leave
+      // A row of bare separators (",,,") is one spreadsheets leave behind; a quoted empty cell ("") is data.
+      if (/^[\s,]*$/.test(raw)) continue;
       count += 1;
       if (count <= options.maxRecords) records.push({ rowNumber: count + 1, cells });
     }

@@ -98,6 +98,7 @@ export function linkRowRequest(
     else request.customerId = list;
   }
 
+  if (request.nftId === undefined) problems.push({ column: 'nftId', message: NFT_REQUIRED });
   const parsed = createLinkRequestSchema.safeParse(request);
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const column = String(issue.path[0]) as LinkColumn;
