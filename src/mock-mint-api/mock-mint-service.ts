@@ -25,6 +25,8 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** When it arrived (milliseconds since the epoch). */
+  at: number;
 }
 
 export interface MockMintOptions {
@@ -136,6 +138,7 @@ export class MockMintService {
         accept: header(req, 'accept'),
       },
       body: parseJson(text) ?? (text || undefined),
+      at: Date.now(),
     };
     this.requests.push(recorded);
 
