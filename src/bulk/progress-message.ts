@@ -74,10 +74,7 @@ function statusLine(p: Progress, left: number): string {
     return ':hourglass: *Waiting*: the Mint service is failing; the app tries it again every few seconds and goes on when it answers.';
   }
   const rate = p.ratePerSecond;
-  const pace =
-    rate && rate > 0
-      ? ` · ${(rate * 60).toFixed(rate * 60 >= 10 ? 0 : 1)} a minute · about ${duration(left / rate)} left`
-      : '';
+  const pace = rate && rate > 0 ? ` · ${perMinute(rate * 60)} a minute · about ${duration(left / rate)} left` : '';
   return `:arrows_counterclockwise: *Running* since ${slackDate(job.startedAt ?? job.createdAt)}${pace}`;
 }
 
@@ -102,6 +99,10 @@ function resultsLine(job: BulkJob): string {
   const when = job.finishedAt ? ` ${slackDate(job.finishedAt)}` : '';
   if (job.resultsFileId) return `Ended${when}. The results file (every row with its outcome) is in this conversation.`;
   return `Ended${when}. ${job.resultsNote ?? 'The results file could not be sent.'} The results are kept: press the button to send the file.`;
+}
+
+function perMinute(rate: number): string {
+  return rate >= 10 ? Math.round(rate).toLocaleString('en-US') : rate.toFixed(1);
 }
 
 function duration(seconds: number): string {
