@@ -32,11 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('results_note', 'text')
     .execute();
   await db.schema.createIndex('bulk_jobs_status').on('bulk_jobs').columns(['status', 'created_at']).execute();
-  await db.schema
-    .createIndex('bulk_jobs_requester')
-    .on('bulk_jobs')
-    .columns(['requester_id', 'status'])
-    .execute();
+  await db.schema.createIndex('bulk_jobs_requester').on('bulk_jobs').columns(['requester_id', 'status']).execute();
 
   await db.schema
     .createTable('bulk_rows')
@@ -52,11 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('finished_at', 'text')
     .addPrimaryKeyConstraint('bulk_rows_pk', ['job_id', 'row_number'])
     .execute();
-  await db.schema
-    .createIndex('bulk_rows_status')
-    .on('bulk_rows')
-    .columns(['job_id', 'status', 'row_number'])
-    .execute();
+  await db.schema.createIndex('bulk_rows_status').on('bulk_rows').columns(['job_id', 'status', 'row_number']).execute();
   await db.schema.createIndex('bulk_rows_sending').on('bulk_rows').columns(['status', 'claimed_at']).execute();
 }
 
