@@ -21,6 +21,7 @@ export const BULK_FORM_CALLBACK = 'bulk_form';
 /** At most this many rows in one job, and this many bytes in one file (the issue's limits). */
 export const MAX_ROWS = 5_000;
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const PASTE_MAX_CHARS = 3_000;
 
 export const BULK_BLOCKS = {
   kind: 'bulk_kind',
@@ -144,6 +145,9 @@ export function formErrors(values: BulkFormValues, now: Date): Record<string, st
   if (values.files.length > 1) errors[BULK_BLOCKS.file] = 'Attach one file only.';
   else if (file && values.pasted) errors[BULK_BLOCKS.paste] = 'Give a file or pasted text, not both.';
   else if (!file && !values.pasted) errors[BULK_BLOCKS.file] = 'Attach a CSV file, or paste CSV text below.';
+  // Slack's box holds 3,000 characters; more comes only from a forged payload, and gets the form's answer.
+  if (values.pasted && values.pasted.length > PASTE_MAX_CHARS && !errors[BULK_BLOCKS.paste])
+    errors[BULK_BLOCKS.paste] = 'Paste at most 3,000 characters; attach a file for more.';
   if (file && !(file.size <= MAX_FILE_BYTES)) {
     const size = Number.isFinite(file.size) ? ` is ${(file.size / 1024 / 1024).toFixed(1)} MB:` : ' is too large:';
     errors[BULK_BLOCKS.file] = `The file${size} at most 2 MB per file. Split it into smaller files.`;

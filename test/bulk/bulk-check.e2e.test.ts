@@ -82,6 +82,10 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
         [B.claimEnd]: 'The claim must end after it starts.',
       },
     });
+    const long = await checkCsv(running.app, fakes.slack, { [B.paste]: `email\n${'a'.repeat(3_001)}` });
+    expect(long.ack).toMatchObject({
+      errors: { [B.paste]: 'Paste at most 3,000 characters; attach a file for more.' },
+    });
     await running.app.waitForIdle();
     expect(fakes.slack.fileDownloads).toEqual([]); // refused before any download
   });
