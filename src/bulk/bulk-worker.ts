@@ -49,7 +49,9 @@ export class BulkWorker {
 
   /** A job was started or resumed here: look for it now rather than at the next poll. */
   nudge(): void {
-    void this.refresh().finally(() => this.wakeAll());
+    this.refresh()
+      .catch((error: unknown) => this.warn(error, 'could not look for bulk jobs; the next poll will'))
+      .finally(() => this.wakeAll());
   }
 
   private get halted(): boolean {
@@ -113,20 +115,24 @@ export class BulkWorker {
         await this.pause(Math.min(waitMs, POLL_MS));
         continue;
       }
-      if (!this.ctx.work.tryAcquire()) {
-        await this.pause(50); // the budget is full: interactive requests first
+      // The last places of the budget are left to interactive requests: a bulk job never turns one away.
+      const { work } = this.ctx;
+      if (work.limit - work.count <= this.ctx.concurrency || !work.tryAcquire()) {
+        await this.pause(50);
         continue;
       }
+      let wait = 0;
       try {
         const [row] = await this.ctx.store.bulkJobs.claim(job.id, this.id);
-        if (row) await this.send(job.kind, row);
+        if (row) wait = await this.send(job.kind, row);
         else this.drained(job.id);
       } catch (error) {
         this.warn(error, 'bulk slot failed; will try again');
-        await this.pause(POLL_MS);
+        wait = POLL_MS;
       } finally {
-        this.ctx.work.release();
+        work.release();
       }
+      if (wait > 0) await this.pause(wait); // its place in the budget given back meanwhile
     }
   }
 
@@ -137,7 +143,8 @@ export class BulkWorker {
     return circuit === 'open' ? 250 : 0;
   }
 
-  private async send(kind: BulkKind, row: BulkRow): Promise<void> {
+  /** Sends one claimed row and settles it; returns how long the slot should wait before its next row. */
+  private async send(kind: BulkKind, row: BulkRow): Promise<number> {
     const { bulkJobs } = this.ctx.store;
     let outcome: Parameters<typeof bulkJobs.settle>[3];
     try {
@@ -156,8 +163,7 @@ export class BulkWorker {
       if (disposition.kind === 'again' || disposition.kind === 'pause') {
         await bulkJobs.release(row.jobId, row.rowNumber, this.id);
         if (disposition.kind === 'pause') await this.pauseJob(row.jobId, disposition.reason);
-        else await this.pause(AGAIN_AFTER_MS);
-        return;
+        return AGAIN_AFTER_MS;
       }
       outcome = { status: disposition.kind, error: disposition.error };
     }
@@ -167,6 +173,7 @@ export class BulkWorker {
         'bulk row settled elsewhere',
       );
     }
+    return 0;
   }
 
   private async pauseJob(jobId: string, reason: string): Promise<void> {

@@ -38,6 +38,24 @@ describe('bulk create: faults', () => {
   const job = async (app: AppProcess, rows: number) =>
     start(app, fakes.slack, await previewOf(app, fakes.slack, linkCsv(rows), { bulk_nft_id: 'nft-f' }));
 
+  it('leaves the last places of the work budget to interactive requests: none is turned away during a job', async () => {
+    // Budget 5, BULK_CONCURRENCY 4: the worker takes a place only while more than 4 are free.
+    const app = await startApp({ MAX_WORK_IN_FLIGHT: '5', BULK_CONCURRENCY: '4' });
+    fakes.mint.latencyMs = 100;
+    const started = await job(app, 12);
+    const acks: Array<Record<string, unknown> | undefined> = [];
+    for (let burst = 0; burst < 20 && !textOf(progress(fakes.slack, started).blocks).includes('Ended'); burst += 1) {
+      const answers = await Promise.all([1, 2, 3].map(() => app.command('help')));
+      acks.push(...answers.map((a) => a.ack));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // pacing of the load, not a wait for an outcome
+    }
+    await ended(fakes.slack, started);
+    expect(acks.length).toBeGreaterThan(3);
+    expect(acks.filter((a) => JSON.stringify(a).includes('busy'))).toEqual([]);
+    expect(fakes.mint.peakInFlight).toBe(1); // the job went on, one row at a time
+    expect(fakes.mint.links).toHaveLength(12);
+  }, 30_000);
+
   it('waits out a 429 with Retry-After, then sends the refused row: every row created once', async () => {
     const app = await startApp();
     fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '2' } }, 1);
