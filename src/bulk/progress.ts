@@ -16,6 +16,9 @@ const RATE_WINDOW_MS = 60_000;
  * compare-and-set on the job) and if what it shows changed. Returns false when the gap had not passed.
  */
 export async function updateProgress(ctx: BulkContext, jobId: string, now = new Date()): Promise<boolean> {
+  const before = await ctx.store.bulkJobs.get(jobId);
+  // A paused job changes only when someone acts on it: shown once after that, not every 2 s.
+  if (before?.status === 'paused' && before.progressAt && before.updatedAt <= before.progressAt) return true;
   if (!(await ctx.store.bulkJobs.claimProgress(jobId, PROGRESS_GAP_MS, now))) return false;
   const job = await ctx.store.bulkJobs.get(jobId);
   if (!job?.messageChannel || !job.messageTs) return true;
