@@ -53,7 +53,7 @@ export async function sendResults(
     const file = await writeCsvFile(resultsHeader(job), resultRows(ctx, job));
     try {
       const uploaded = await uploadFile(ctx.patientClient, {
-        to: job.requesterId,
+        to: job.messageChannel ?? job.requesterId, // the DM of the progress message, when it was posted
         filename: `${job.id}-results.csv`,
         title: `${job.id} results (${job.sourceName})`,
         initialComment: `Results of bulk job *${job.id}*. ${totalsText(job, counts)}`,

@@ -17,8 +17,9 @@ const RATE_WINDOW_MS = 60_000;
  */
 export async function updateProgress(ctx: BulkContext, jobId: string, now = new Date()): Promise<boolean> {
   const before = await ctx.store.bulkJobs.get(jobId);
+  if (!before?.messageChannel || !before.messageTs) return true; // not posted (yet): nothing to update
   // A paused job changes only when someone acts on it: shown once after that, not every 2 s.
-  if (before?.status === 'paused' && before.progressAt && before.updatedAt <= before.progressAt) return true;
+  if (before.status === 'paused' && before.progressAt && before.updatedAt <= before.progressAt) return true;
   if (!(await ctx.store.bulkJobs.claimProgress(jobId, PROGRESS_GAP_MS, now))) return false;
   const job = await ctx.store.bulkJobs.get(jobId);
   if (!job?.messageChannel || !job.messageTs) return true;

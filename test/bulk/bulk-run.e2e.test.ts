@@ -30,7 +30,7 @@ describe('bulk create: running a job', () => {
   };
 
   it('sends every valid row once, at most BULK_CONCURRENCY at a time, shows progress every 2 s at most, and uploads the results', async () => {
-    fakes.mint.latencyMs = 150;
+    fakes.mint.latencyMs = 250; // 30 rows, 3 at a time: 2.5 s, long enough for an update on the way
     const started = await job(30, '\nnot-an-email');
     const dm = fakes.slack.callsTo('chat.postMessage').find((c) => c.answer?.ts === started.ts);
     expect(dm?.params.channel).toBe(TEST_USER_ID);
