@@ -1,5 +1,6 @@
 import { type App, HTTPReceiver } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
+import * as bulk from './bulk/register.js';
 import { accessLog } from './observability/access-log.js';
 import { TracedApp } from './observability/traced-app.js';
 import { CommandRegistry } from './commands/command-registry.js';
@@ -73,7 +74,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, templates, deletionApproval, auditExport])
+  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport])
     capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(app, capabilityDeps.commands, deps);

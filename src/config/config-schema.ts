@@ -42,6 +42,8 @@ export const configHints = {
   MAX_WORK_IN_FLIGHT:
     'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
+  BULK_CONCURRENCY:
+    'Mint calls one process makes at once for bulk jobs (/mintlink bulk), a whole number from 1 to 50; default 4',
 } as const;
 
 export type ConfigVariable = keyof typeof configHints;
@@ -180,6 +182,7 @@ export const environmentSchema = z.object({
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
     .default('info'),
+  BULK_CONCURRENCY: wholeNumber(1, 50).default(4),
 });
 
 export type Environment = z.output<typeof environmentSchema>;

@@ -57,6 +57,8 @@ export interface Config {
   testClockOffsetHours: number;
   /** Work in progress beyond which new commands are turned away with a "busy" answer. */
   maxWorkInFlight: number;
+  /** Bulk jobs: how many of their Mint calls one process makes at once. */
+  bulk: { concurrency: number };
   logLevel: LogLevelName;
 }
 

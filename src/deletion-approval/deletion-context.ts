@@ -3,7 +3,7 @@ import type { HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { Store } from '../store/store.js';
-import type { Approvers } from './approvers.js';
+import type { Approvers } from '../approvers/approvers.js';
 import type { DeletionSettings } from './deletion-settings.js';
 
 /** What the deletion flow works with; `settings` is undefined when deletion is not configured. */

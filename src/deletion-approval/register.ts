@@ -7,7 +7,7 @@ import { patientWebClientOptions } from '../slack-api/web-client-options.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openForm, openModal } from '../slack-ui/open-modal.js';
-import { Approvers } from './approvers.js';
+import { Approvers } from '../approvers/approvers.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { decisionMetadataKey } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';

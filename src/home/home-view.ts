@@ -45,6 +45,10 @@ const OPERATIONS: Record<string, string> = {
   'customers.delete.reject': 'Rejected a customer deletion',
   'customers.delete.cancel': 'Cancelled a deletion request',
   'customers.delete.run': 'Ran a customer deletion',
+  'bulk.run': 'Ran a bulk job',
+  'bulk.pause': 'Paused a bulk job',
+  'bulk.resume': 'Resumed a bulk job',
+  'bulk.cancel': 'Cancelled a bulk job',
 };
 
 const OUTCOMES: Record<string, string> = {
@@ -54,6 +58,8 @@ const OUTCOMES: Record<string, string> = {
   approved: ':white_check_mark: approved',
   rejected: ':no_entry_sign: rejected',
   cancelled: ':heavy_multiplication_x: cancelled',
+  paused: ':double_vertical_bar: paused',
+  resumed: ':arrow_forward: resumed',
 };
 
 /** One audit entry: what, when, how it ended, and the link of a created link. */
@@ -65,7 +71,9 @@ export function activityLine(entry: AuditEntry): string {
       ? ` for NFT ${inlineCode(entry.inputs.nftId.slice(0, 60))}`
       : typeof entry.inputs.requestId === 'string'
         ? ` ${entry.inputs.requestId}`
-        : '';
+        : typeof entry.inputs.jobId === 'string'
+          ? ` ${entry.inputs.jobId}`
+          : '';
   const url =
     entry.operation === 'link.create' && entry.outcome === 'succeeded' && entry.detail?.startsWith('http')
       ? ` · <${entry.detail}|open the link>`

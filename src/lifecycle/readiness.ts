@@ -33,6 +33,11 @@ export class Readiness {
     this.stopping = true;
   }
 
+  /** True once shutdown began: background work stops taking new work. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
   get isMigrated(): boolean {
     return this.migrated;
   }

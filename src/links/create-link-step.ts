@@ -15,7 +15,7 @@ import {
 } from '../workflow-steps/step-inputs.js';
 import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
 import { createLinkAudited } from './create-link.js';
-import { linkUrls } from './link-url.js';
+import { linkUrls } from '../mint-api/link-urls.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_LINK_STEP = 'create_mint_link_step';

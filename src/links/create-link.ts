@@ -5,7 +5,7 @@ import type { MintRecord } from '../mint-api/responses.js';
 import type { CreateLinkRequest } from '../mint-api/schemas.js';
 import type { RequestRecord } from '../observability/request-context.js';
 import type { Store } from '../store/store.js';
-import { linkUrls } from './link-url.js';
+import { linkUrls } from '../mint-api/link-urls.js';
 
 /**
  * POST /v1/link under the audit log: the one way a link is created, from the form or from a workflow step

@@ -7,7 +7,7 @@ import { LIMITS, truncate } from '../slack-ui/limits.js';
 import { modal } from '../slack-ui/modal.js';
 import { escapeMrkdwn, inlineCode, linkUrl, escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
-import { linkUrls } from './link-url.js';
+import { linkUrls } from '../mint-api/link-urls.js';
 
 const TITLE = 'Create mint link';
 const IDS_SHOWN = 20;

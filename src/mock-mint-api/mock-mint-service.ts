@@ -25,6 +25,8 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** When it arrived (milliseconds since the epoch). */
+  at: number;
 }
 
 export interface MockMintOptions {
@@ -52,6 +54,9 @@ export class MockMintService {
   readonly customers = new Set<string>();
   readonly contracts = new Map<string, MockTemplate[]>();
   latencyMs: number;
+  /** Requests being answered right now, and the most there were at once since the last reset. */
+  inFlight = 0;
+  peakInFlight = 0;
   templateShape: 'wrapped' | 'array';
   private failures: PendingFailure[] = [];
   private readonly server: Server;
@@ -93,6 +98,7 @@ export class MockMintService {
 
   /** Back to the seeded state, no failures, no latency, nothing recorded. */
   reset(): void {
+    this.peakInFlight = this.inFlight;
     this.requests.length = 0;
     this.links.length = 0;
     this.wallets.length = 0;
@@ -116,6 +122,9 @@ export class MockMintService {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://mock');
     if (url.pathname.startsWith('/__mock/')) return this.handleControl(req, res, url);
+    this.inFlight += 1;
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+    res.once('close', () => (this.inFlight -= 1));
 
     const route = routeOf(req.method ?? '', url.pathname);
     const text = await readBody(req);
@@ -129,6 +138,7 @@ export class MockMintService {
         accept: header(req, 'accept'),
       },
       body: parseJson(text) ?? (text || undefined),
+      at: Date.now(),
     };
     this.requests.push(recorded);
 
@@ -216,6 +226,11 @@ export class MockMintService {
   /** Control routes for developers and multi-process tests: behaviour, recorded requests, reset. */
   private async handleControl(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method === 'GET' && url.pathname === '/__mock/requests') return send(res, 200, this.requests);
+    if (req.method === 'GET' && url.pathname === '/__mock/stats') {
+      const byRoute: Record<string, number> = {};
+      for (const r of this.requests) byRoute[r.route] = (byRoute[r.route] ?? 0) + 1;
+      return send(res, 200, { inFlight: this.inFlight, peakInFlight: this.peakInFlight, requests: byRoute });
+    }
     if (req.method === 'POST' && url.pathname === '/__mock/reset') {
       this.reset();
       return send(res, 200, { ok: true });

@@ -11,7 +11,13 @@ import { request, type Dispatcher } from 'undici';
 export type UploadSource = { path: string } | { stream: Readable; length: number };
 
 export interface UploadFileRequest {
-  /** A conversation id (`C...`, `G...`, `D...`), or a user id (`U...`/`W...`): the app's DM with that user. */
+  /**
+   * A conversation id (`C...`, `G...`, `D...`, `Z...`), or a user id (`U...`/`W...`): the app's DM with that
+   * user. files.completeUploadExternal takes conversation ids only, and finding a DM's id with
+   * conversations.open needs the im:write scope, which the app does not ask for: for a user, the introduction
+   * (`initialComment`, else the title) is posted with chat.postMessage, whose answer names the DM, and the file
+   * follows it there.
+   */
   to: string;
   filename: string;
   /** The file's title in Slack; the file name when left out. */
@@ -59,14 +65,15 @@ export async function uploadFile(
 ): Promise<UploadedFile> {
   const { stream, length } = await openSource(upload.source);
   try {
-    const channelId = await conversationFor(client, upload.to);
     const target = await client.files.getUploadURLExternal({ filename: upload.filename, length });
     if (!target.upload_url || !target.file_id) throw new Error('files.getUploadURLExternal gave no upload_url');
     await postBytes(target.upload_url, stream, length, options);
+    // The DM is found (by posting the introduction) only once the bytes are in: a failed upload posts nothing.
+    const { channelId, introduced } = await conversationFor(client, upload);
     await client.files.completeUploadExternal({
       files: [{ id: target.file_id, title: upload.title ?? upload.filename }],
       channel_id: channelId,
-      ...(upload.initialComment ? { initial_comment: upload.initialComment } : {}),
+      ...(upload.initialComment && !introduced ? { initial_comment: upload.initialComment } : {}),
       ...(upload.threadTs ? { thread_ts: upload.threadTs } : {}),
     });
     return { fileId: target.file_id, channelId };
@@ -81,12 +88,20 @@ async function openSource(source: UploadSource): Promise<{ stream: Readable; len
   return { stream: createReadStream(source.path), length: size };
 }
 
-/** files.completeUploadExternal shares into a conversation; a user's DM with the app is opened first. */
-async function conversationFor(client: WebClient, to: string): Promise<string> {
-  if (!/^[UW]/.test(to)) return to;
-  const opened = await client.conversations.open({ users: to });
-  if (!opened.channel?.id) throw new Error('conversations.open gave no channel');
-  return opened.channel.id;
+/** The conversation to share into; for a user, their DM, named by the answer to the introduction's post. */
+async function conversationFor(
+  client: WebClient,
+  upload: UploadFileRequest,
+): Promise<{ channelId: string; introduced: boolean }> {
+  if (!/^[UW]/.test(upload.to)) return { channelId: upload.to, introduced: false };
+  const posted = await client.chat.postMessage({
+    channel: upload.to,
+    text: upload.initialComment ?? upload.title ?? upload.filename,
+    ...(upload.threadTs ? { thread_ts: upload.threadTs } : {}),
+    unfurl_links: false,
+  });
+  if (!posted.channel) throw new Error('chat.postMessage named no conversation');
+  return { channelId: posted.channel, introduced: true };
 }
 
 async function postBytes(url: string, body: Readable, length: number, options: UploadFileOptions): Promise<void> {

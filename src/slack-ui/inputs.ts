@@ -108,3 +108,16 @@ export function checkboxInput(common: Common & { choice: Choice; checked: boolea
     },
   );
 }
+
+/**
+ * A file upload box (Slack's file_input, modals only). `filetypes` are extensions Slack's client accepts (a
+ * convenience, not a check: the app checks what it receives).
+ */
+export function fileInput(common: Common & { maxFiles?: number; filetypes?: string[] }): InputBlock {
+  return input(common, {
+    type: 'file_input',
+    action_id: INPUT_ACTION_ID,
+    max_files: common.maxFiles ?? 1,
+    ...(common.filetypes ? { filetypes: common.filetypes } : {}),
+  });
+}

@@ -37,3 +37,31 @@ export function dateTimeValue(values: Values, blockId: string): Date | undefined
     ? new Date(seconds * 1000)
     : new Date(Number.NaN);
 }
+
+/** A file a user attached in a file_input: what the app needs of Slack's file object. */
+export interface AttachedFile {
+  id: string;
+  name: string;
+  /** The size Slack reports, in bytes. */
+  size: number;
+  /** Where the bot token downloads it (files:read). */
+  downloadUrl: string;
+}
+
+/** The files of a file_input (none when empty); a file object without its id or download URL is left out. */
+export function filesValue(values: Values, blockId: string): AttachedFile[] {
+  const files: unknown = field(values, blockId)?.files;
+  if (!Array.isArray(files)) return [];
+  return files.flatMap((file: Record<string, unknown>) => {
+    const url = file.url_private_download ?? file.url_private;
+    if (typeof file.id !== 'string' || typeof url !== 'string') return [];
+    return [
+      {
+        id: file.id,
+        name: typeof file.name === 'string' && file.name ? file.name : file.id,
+        size: typeof file.size === 'number' ? file.size : Number.NaN,
+        downloadUrl: url,
+      },
+    ];
+  });
+}

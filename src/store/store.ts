@@ -7,6 +7,7 @@ import { AuditHistory } from './audit-history.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionApprovals } from './deletion-approvals.js';
 import { DeletionReminders } from './deletion-reminders.js';
+import { BulkJobs } from './bulk-jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { migrationProvider } from './migrations/index.js';
@@ -27,6 +28,7 @@ export interface Store {
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
+  readonly bulkJobs: BulkJobs;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -44,6 +46,7 @@ export interface StoreTransaction {
   readonly deletionRequests: DeletionRequests;
   readonly stepCompletions: StepCompletions;
   readonly deletionApprovals: DeletionApprovals;
+  readonly bulkJobs: BulkJobs;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -61,6 +64,7 @@ class SqlStore implements Store {
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
+  readonly bulkJobs: BulkJobs;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -75,6 +79,7 @@ class SqlStore implements Store {
     this.deletionApprovals = new DeletionApprovals(db);
     this.deletionReminders = new DeletionReminders(db);
     this.auditHistory = new AuditHistory(db);
+    this.bulkJobs = new BulkJobs(db, engine);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -84,6 +89,7 @@ class SqlStore implements Store {
         deletionRequests: new DeletionRequests(trx),
         stepCompletions: new StepCompletions(trx),
         deletionApprovals: new DeletionApprovals(trx),
+        bulkJobs: new BulkJobs(trx, this.engine),
       }),
     );
   }

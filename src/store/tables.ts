@@ -117,6 +117,67 @@ export interface OnceKeysTable {
   claimed_at: string;
 }
 
+/** A bulk job (see BulkJobs for its statuses). */
+export interface BulkJobsTable {
+  id: string;
+  team_id: string | null;
+  requester_id: string;
+  /** `links` or `wallets`. */
+  kind: string;
+  status: string;
+  /** The file's name, or `pasted text`. */
+  source_name: string;
+  /** JSON array of the header as written in the file (the results file repeats it). */
+  columns: string;
+  /** JSON of the defaults every row starts from (links). */
+  defaults: string;
+  total_rows: number;
+  valid_rows: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Who last paused, resumed or cancelled it (`system` for the app itself). */
+  changed_by: string | null;
+  /** Why it is paused, when the app paused it. */
+  note: string | null;
+  cancelled_by: string | null;
+  /** The audit entry of the job: every row's outcome is linked to it through the job. */
+  audit_id: string | null;
+  /** The progress message in the requester's DM. */
+  message_channel: string | null;
+  message_ts: string | null;
+  /** When the progress message was last updated, and a digest of what it showed. */
+  progress_at: string | null;
+  progress_digest: string | null;
+  /** When a process took on writing the results (finishing); another takes over if it goes silent. */
+  finish_claimed_at: string | null;
+  finish_attempts: number;
+  results_file_id: string | null;
+  /** Why no results file could be sent, if so. */
+  results_note: string | null;
+}
+
+/** One row of a bulk job (see BulkRowStatus). */
+export interface BulkRowsTable {
+  job_id: string;
+  /** As a spreadsheet numbers it: the header is row 1. */
+  row_number: number;
+  status: string;
+  /** JSON array of the row's cells as written, in the header's order. */
+  cells: string;
+  /** JSON of the request to send (valid rows). */
+  request: string | null;
+  /** What was wrong with the row, or what the Mint service said. */
+  error: string | null;
+  /** The created link's URL, when the answer gave one. */
+  result_url: string | null;
+  /** The process sending it, and since when. */
+  claimed_by: string | null;
+  claimed_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -125,4 +186,6 @@ export interface Tables {
   step_completions: StepCompletionsTable;
   deletion_approvals: DeletionApprovalsTable;
   deletion_reminders: DeletionRemindersTable;
+  bulk_jobs: BulkJobsTable;
+  bulk_rows: BulkRowsTable;
 }

@@ -11,7 +11,16 @@ slack.recording = false; // no records, no Block Kit checks: Slack's cost, not t
 slack.benchTracking = true; // arrivals of views.open and response_url posts, for work delivered and time to result
 const mint = new MockMintService({ apiKey: TEST_MINT_API_KEY, latencyMs: Number(process.env.MINT_LATENCY_MS ?? 1000) });
 await mint.listen();
+// The bulk benchmark's CSV (BENCH_BULK_ROWS rows), shared by a user in the bulk form: its file object.
+const rows = Number(process.env.BENCH_BULK_ROWS ?? 0);
+const bulkFile =
+  rows > 0
+    ? slack.hostFile({
+        name: `bench-${rows}.csv`,
+        content: ['email', ...Array.from({ length: rows }, (_, i) => `bench${i + 1}@example.com`)].join('\n'),
+      })
+    : undefined;
 process.stdout.write(
-  `${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url })}\n`,
+  `${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url, bulkFile })}\n`,
 );
 process.on('SIGTERM', () => void Promise.all([mint.close(), slack.stop()]).then(() => process.exit(0)));

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         store: { engine: 'sqlite', path: 'data/mintlink.sqlite' },
         deletion: { approvalChannelId: undefined, approvers: { users: [], userGroups: [] }, requestTtlHours: 72 },
         maxWorkInFlight: 1000,
+        bulk: { concurrency: 4 },
         logLevel: 'info',
         metrics: { token: undefined, port: undefined, host: '0.0.0.0' },
       },
@@ -64,9 +65,11 @@ describe('loadConfig', () => {
       DELETION_APPROVERS: 'U123ABC,bob',
       DELETION_REQUEST_TTL_HOURS: '0',
       LOG_LEVEL: 'verbose',
+      BULK_CONCURRENCY: '0',
     };
     const message = problems(env);
-    expect(message).toMatch(/^Mintlink cannot start: 11 configuration problems\./);
+    expect(message).toMatch(/^Mintlink cannot start: 12 configuration problems\./);
+    expect(message).toContain('BULK_CONCURRENCY must be a whole number from 1 to 50');
     expect(message).toContain('SLACK_BOT_TOKEN must be a bot token starting with xoxb-');
     expect(message).toContain('SLACK_APP_TOKEN must be an app-level token starting with xapp-');
     expect(message).toContain('SLACK_API_URL must be an http(s) URL');
@@ -79,6 +82,11 @@ describe('loadConfig', () => {
     expect(message).toContain('DELETION_REQUEST_TTL_HOURS must be a whole number from 1 to 720');
     expect(message).toContain('LOG_LEVEL must be one of debug, info, warn, error');
     expect(message).not.toMatch(/SECRET/);
+  });
+
+  it('reads BULK_CONCURRENCY', () => {
+    const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12' });
+    expect(result.ok && result.config.bulk).toEqual({ concurrency: 12 });
   });
 
   it('treats an empty value (NAME= in .env) as unset', () => {

@@ -124,6 +124,14 @@ function element(p: Problems, path: string, e: unknown): void {
       if (typeof e.alt_text !== 'string' || e.alt_text.length === 0) p.add(`${path}.alt_text`, 'is required');
       p.max(`${path}.alt_text`, e.alt_text, 2000);
       break;
+    case 'file_input':
+      if (
+        e.max_files !== undefined &&
+        (!Number.isInteger(e.max_files) || Number(e.max_files) < 1 || Number(e.max_files) > 10)
+      )
+        p.add(`${path}.max_files`, 'must be 1..10');
+      if (e.filetypes !== undefined && !Array.isArray(e.filetypes)) p.add(`${path}.filetypes`, 'must be an array');
+      break;
     case 'email_text_input':
     case 'url_text_input':
     case 'users_select':
@@ -187,6 +195,10 @@ function block(p: Problems, path: string, b: unknown, surface: 'message' | 'moda
       text(p, `${path}.hint`, b.hint, 2000, { plainOnly: true });
       if (b.element === undefined) p.add(`${path}.element`, 'is required');
       else element(p, `${path}.element`, b.element);
+      if (isObject(b.element) && b.element.type === 'file_input') {
+        if (surface !== 'modal') p.add(`${path}.element`, 'file_input belongs in modals');
+        if (b.dispatch_action === true) p.add(`${path}.dispatch_action`, 'cannot be used with file_input');
+      }
       break;
     case 'markdown':
       if (surface !== 'message') p.add(path, 'markdown blocks belong in messages');

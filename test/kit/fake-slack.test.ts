@@ -282,16 +282,22 @@ describe('FakeSlack', () => {
     const target = await client.files.getUploadURLExternal({ filename: 'r.csv', length: 3 });
     const fileId = target.file_id ?? '';
     await expect(
-      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D1' }),
+      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D0TESTDM1' }),
     ).rejects.toMatchObject({ data: { error: 'file_upload_incomplete' } });
     expect((await fetch(target.upload_url ?? '', { method: 'POST', body: 'abcd' })).status).toBe(200);
     await expect(
-      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D1' }),
+      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'D0TESTDM1' }),
     ).rejects.toMatchObject({ data: { error: 'file_upload_size_mismatch' } });
+    await expect(
+      client.files.completeUploadExternal({ files: [{ id: fileId }], channel_id: 'U0ALICE01' }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_arguments' } }); // a user id is not a conversation
     const again = await client.files.getUploadURLExternal({ filename: 'r.csv', length: 3 });
     await fetch(again.upload_url ?? '', { method: 'POST', body: 'abc' });
-    await client.files.completeUploadExternal({ files: [{ id: again.file_id ?? '', title: 'R' }], channel_id: 'D1' });
-    expect(slack.uploadsTo('D1').map((u) => [u.fileId, u.completed?.title])).toEqual([[again.file_id, 'R']]);
+    await client.files.completeUploadExternal({
+      files: [{ id: again.file_id ?? '', title: 'R' }],
+      channel_id: 'D0TESTDM1',
+    });
+    expect(slack.uploadsTo('D0TESTDM1').map((u) => [u.fileId, u.completed?.title])).toEqual([[again.file_id, 'R']]);
     expect(slack.uploadedText(again.file_id ?? '')).toBe('abc');
   });
 });

@@ -603,7 +603,8 @@ export class FakeSlack {
     const files = params.files;
     if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
     const channelId = typeof params.channel_id === 'string' ? params.channel_id : undefined;
-    if (channelId && !/^[CGD]/.test(channelId)) return { ok: false, error: 'invalid_channel' };
+    // Slack's own check: conversation ids only (a user id is refused).
+    if (channelId && !/^[CGDZ][A-Z0-9]{2,}$/.test(channelId)) return { ok: false, error: 'invalid_arguments' };
     const found: UploadedFile[] = [];
     for (const file of files as Array<{ id?: unknown }>) {
       const upload = this.uploads.get(String(file.id));

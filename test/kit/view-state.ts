@@ -5,8 +5,11 @@
 
 type Json = Record<string, any>;
 
-/** What a test "types" into an input, by block id. null clears it. */
-export type Entry = string | string[] | Date | null;
+/**
+ * What a test "types" into an input, by block id. null clears it. A file_input takes `{ files }`: the file
+ * objects Slack puts in the state (FakeSlack.hostFile makes them).
+ */
+export type Entry = string | string[] | Date | null | { files: Json[] };
 
 export function stateValues(view: Json, entries: Record<string, Entry> = {}): Json {
   const values: Json = {};
@@ -23,7 +26,14 @@ export function stateValues(view: Json, entries: Record<string, Entry> = {}): Js
 }
 
 function elementState(element: Json, entry: Entry | undefined): Json {
+  if (entry !== null && typeof entry === 'object' && !(entry instanceof Date) && !Array.isArray(entry)) {
+    if (element.type !== 'file_input') throw new Error(`files given for a ${element.type}`);
+    return { files: entry.files };
+  }
   switch (element.type) {
+    case 'file_input':
+      if (entry !== undefined && entry !== null) throw new Error('a file_input takes { files }');
+      return { files: [] }; // Slack sends the files attached, or an empty list
     case 'plain_text_input':
     case 'email_text_input':
     case 'url_text_input':

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_DELETION_STEP, REQUEST_DELETION_STEP_INPUTS } from '../../src/deletion-approval/deletion-step.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
+import { BULK_SHORTCUT } from '../../src/bulk/register.js';
 import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
 import { DELETION_STEP_OUTPUTS } from '../../src/deletion-approval/step-completion.js';
 import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/links/create-link-step.js';
@@ -28,8 +29,8 @@ const NEEDED_BOT_SCOPES = {
   commands: '/mintlink',
   'chat:write': 'DMs with results to the requester; deletion requests in the approval channel',
   'usergroups:read': 'user groups named in DELETION_APPROVERS',
-  'files:write': 'the audit log export, uploaded as a CSV file',
-  'im:write': "the asker's DM opened to share the audit export in",
+  'files:read': 'the CSV a user attaches to the bulk form',
+  'files:write': "bulk jobs' results and errors files, and audit exports, uploaded to the asker's DM",
 };
 
 describe('manifest.yml', () => {
@@ -51,7 +52,7 @@ describe('manifest.yml', () => {
     const [command] = manifest.features.slash_commands;
     expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
     expect(command.description.length).toBeGreaterThan(10);
-    for (const sub of ['help', 'link', 'wallet', 'delete', 'templates', 'audit'])
+    for (const sub of ['help', 'link', 'wallet', 'bulk', 'delete', 'templates', 'audit'])
       expect(command.usage_hint).toContain(sub);
   });
 
@@ -61,6 +62,7 @@ describe('manifest.yml', () => {
     ).toEqual([
       [CREATE_LINK_SHORTCUT, 'global'],
       [CREATE_WALLET_SHORTCUT, 'global'],
+      [BULK_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],
       [REQUEST_DELETION_SHORTCUT, 'global'],
       [REQUEST_DELETION_MESSAGE_SHORTCUT, 'message'],

@@ -40,7 +40,7 @@ beforeEach(() => {
 });
 
 describe('uploadFile', () => {
-  it('uploads a file from disk to a user: DM opened, URL asked with name and length, bytes posted, upload completed', async () => {
+  it('uploads a file from disk to a user: URL asked with name and length, bytes posted, introduction posted to the DM, upload completed there', async () => {
     const path = join(dir, 'results.csv');
     const text = 'row,outcome\n' + Array.from({ length: 2_000 }, (_, i) => `${i + 1},done,é✓`).join('\n');
     writeFileSync(path, text);
@@ -57,31 +57,37 @@ describe('uploadFile', () => {
     const asked = slack.callsTo('files.getUploadURLExternal')[0];
     expect(asked?.params).toMatchObject({ filename: 'results.csv', length: String(Buffer.byteLength(text)) });
     expect(asked?.token).toBe(slack.botToken);
+    // Without im:write there is no conversations.open: the DM is named by the answer to the introduction's post.
+    expect(slack.callsTo('conversations.open')).toHaveLength(0);
+    const introduction = slack.callsTo('chat.postMessage')[0];
+    expect(introduction?.params).toMatchObject({ channel: TEST_USER_ID, text: 'Your results' });
     const completed = slack.callsTo('files.completeUploadExternal')[0];
     expect(completed?.params).toMatchObject({
       channel_id: uploaded.channelId,
-      initial_comment: 'Your results',
       files: [{ id: uploaded.fileId, title: 'Bulk job results' }],
     });
+    expect(completed?.params.initial_comment).toBeUndefined();
     expect(slack.uploadsTo(uploaded.channelId).map((u) => u.fileId)).toEqual([uploaded.fileId]);
     expect(slack.uploadedText(uploaded.fileId)).toBe(text);
     // The Web API calls went through the app's client, so they were counted like every other call.
     expect(counted).toEqual([
-      ['conversations.open', 'ok'],
       ['files.getUploadURLExternal', 'ok'],
+      ['chat.postMessage', 'ok'],
       ['files.completeUploadExternal', 'ok'],
     ]);
   });
 
-  it('uploads a stream of known length to a channel, titled by its file name by default', async () => {
+  it('uploads a stream of known length to a channel with its comment, titled by its file name by default', async () => {
     const text = 'a,b\n1,2\n';
     const uploaded = await uploadFile(client, {
       to: TEST_CHANNEL_ID,
       filename: 'x.csv',
+      initialComment: 'Here',
       source: { stream: Readable.from([Buffer.from(text)]), length: Buffer.byteLength(text) },
     });
     expect(uploaded.channelId).toBe(TEST_CHANNEL_ID);
-    expect(slack.callsTo('conversations.open')).toHaveLength(0);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+    expect(slack.uploads.get(uploaded.fileId)?.completed?.initialComment).toBe('Here');
     expect(slack.uploads.get(uploaded.fileId)?.completed?.title).toBe('x.csv');
     expect(slack.uploadedText(uploaded.fileId)).toBe(text);
   });
@@ -92,10 +98,11 @@ describe('uploadFile', () => {
     slack.answerNext('files.getUploadURLExternal', {
       body: { ok: true, upload_url: `${slack.url}/upload/F_UNKNOWN`, file_id: 'F_UNKNOWN' },
     });
-    await expect(
-      uploadFile(client, { to: TEST_CHANNEL_ID, filename: 'refused.csv', source: { path } }),
-    ).rejects.toThrow(/HTTP 404/);
+    await expect(uploadFile(client, { to: TEST_USER_ID, filename: 'refused.csv', source: { path } })).rejects.toThrow(
+      /HTTP 404/,
+    );
     expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
   it('fails with Slack error when the upload URL is refused', async () => {

@@ -4,6 +4,7 @@ import * as deletionRequests from './002-deletion-requests.js';
 import * as homeTabs from './003-home-tabs.js';
 import * as onceKeys from './004-once-keys.js';
 import * as workflowSteps from './005-workflow-steps.js';
+import * as bulkJobs from './006-bulk-jobs.js';
 import * as deletionApprovals from './007-deletion-approvals.js';
 import * as auditLogAtId from './008-audit-log-at-id.js';
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '003-home-tabs': homeTabs,
   '004-once-keys': onceKeys,
   '005-workflow-steps': workflowSteps,
+  '006-bulk-jobs': bulkJobs,
   '007-deletion-approvals': deletionApprovals,
   '008-audit-log-at-id': auditLogAtId,
 };

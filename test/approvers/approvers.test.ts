@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Approvers } from '../../src/deletion-approval/approvers.js';
+import { Approvers } from '../../src/approvers/approvers.js';
 import { createLogger } from '../../src/logging/create-logger.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 

@@ -1,0 +1,150 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { writeCsvFile } from '../csv/write-csv-file.js';
+import { noteOutcome, requestOf } from '../observability/request-context.js';
+import { uploadFile } from '../slack-api/upload-file.js';
+import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
+import { respondSafely } from '../slack-ui/respond-safely.js';
+import { slackErrorText } from '../slack-ui/slack-error-text.js';
+import { updateModal } from '../slack-ui/update-modal.js';
+import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
+import { mayControl, type BulkContext } from './bulk-context.js';
+import { ERRORS_SHOWN, previewView } from './bulk-views.js';
+import { sendResults } from './finish-job.js';
+import { updateProgress, updateProgressSoon } from './progress.js';
+
+type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+
+export type Control = 'pause' | 'resume' | 'cancel';
+
+const DONE: Record<Control, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
+
+/** Tells only the person who clicked (ephemerally, or in a DM from Home). */
+async function tellClicker({ body, respond, client, context }: Args, ctx: BulkContext, text: string) {
+  noteOutcome(requestOf(context), 'refused');
+  await respondSafely(
+    respond,
+    { response_type: 'ephemeral', replace_original: false, text },
+    { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger },
+    text,
+  );
+}
+
+/**
+ * Pause, Resume or Cancel, on the progress message or on Home: only the requester or an approver; the change
+ * is a compare-and-set written with its audit entry. The message shows it at its next update (at most 2 s).
+ */
+export function handleControl(ctx: BulkContext, control: Control, nudge: () => void) {
+  return async (args: Args): Promise<void> => {
+    await args.ack();
+    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+    const userId = args.body.user.id;
+    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
+    if (!job) return tellClicker(args, ctx, ':no_entry: This bulk job no longer exists.');
+    const may = await mayControl(ctx, job.requesterId, userId);
+    if (!may.allowed) {
+      const problem = may.problem ? ` (${may.problem})` : '';
+      return tellClicker(
+        args,
+        ctx,
+        `:no_entry: Only <@${job.requesterId}>, who started ${job.id}, or an approver can ${control} it${problem}.`,
+      );
+    }
+    const result = await ctx.store.transaction(async (tx) => {
+      const change = transitionFor(control, tx.bulkJobs, job.id, userId);
+      const changed = await change;
+      if (changed.won) {
+        await tx.audit.record({
+          actorId: userId,
+          teamId: job.teamId,
+          operation: `bulk.${control}`,
+          inputs: { jobId: job.id },
+          outcome: DONE[control],
+        });
+      }
+      return changed;
+    });
+    if (!result.won) {
+      return tellClicker(
+        args,
+        ctx,
+        `:information_source: ${job.id} is ${stateText(result.job ?? job)}: nothing to ${control}.`,
+      );
+    }
+    ctx.logger.info({ jobId: job.id, by: userId }, `bulk job ${DONE[control]}`);
+    if (control === 'resume') nudge();
+    ctx.home.refresh([job.requesterId, userId]);
+    await updateProgress(ctx, job.id).catch(() => undefined); // now if the 2 s allow; else the next tick
+  };
+}
+
+function transitionFor(control: Control, jobs: BulkJobs, id: string, by: string): Promise<JobTransition> {
+  if (control === 'pause') return jobs.pause(id, by);
+  if (control === 'resume') return jobs.resume(id, by);
+  return jobs.cancel(id, by);
+}
+
+function stateText(job: BulkJob): string {
+  if (job.status === 'finishing' || job.status === 'done') return job.cancelledBy ? 'cancelled' : 'finished';
+  return job.status === 'draft' ? 'not started' : job.status;
+}
+
+/** "Send me all N errors as CSV" on the preview: the invalid rows with their problems, to the clicker's DM. */
+export function handleErrorsFile(ctx: BulkContext) {
+  return async (args: Args): Promise<void> => {
+    await args.ack();
+    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
+    const userId = args.body.user.id;
+    if (!job || job.requesterId !== userId) return tellClicker(args, ctx, ':no_entry: This check no longer exists.');
+    try {
+      const file = await writeCsvFile(['row', 'error', ...job.columns], invalidRows(ctx, job));
+      try {
+        await ctx.work.track(
+          uploadFile(ctx.client, {
+            to: userId,
+            filename: `${job.id}-errors.csv`,
+            title: `Errors in ${job.sourceName}`,
+            initialComment: `The rows of *${job.id}* that cannot be sent, with what is wrong in each.`,
+            source: { path: file.path },
+          }),
+        );
+      } finally {
+        await file.remove();
+      }
+    } catch (error) {
+      ctx.logger.warn({ err: error, jobId: job.id }, 'could not send the errors file');
+      return tellClicker(args, ctx, `:warning: The errors file could not be sent: ${slackErrorText(error)}`);
+    }
+    const view = args.body.view;
+    if (view) {
+      const shown = await ctx.store.bulkJobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
+      await updateModal(ctx.client, view.id, previewView(job, shown, { errorsSent: true }), ctx.logger);
+    }
+  };
+}
+
+async function* invalidRows(ctx: BulkContext, job: BulkJob): AsyncGenerator<string[]> {
+  for (let after = 0; ;) {
+    const page = await ctx.store.bulkJobs.rows(job.id, { afterRow: after, statuses: ['invalid'], limit: 500 });
+    for (const row of page) yield [String(row.rowNumber), row.error ?? '', ...row.cells];
+    if (page.length < 500) return;
+    after = page.at(-1)?.rowNumber ?? after;
+  }
+}
+
+/** "Send the results file" on an ended job whose file could not be sent. */
+export function handleResendResults(ctx: BulkContext) {
+  return async (args: Args): Promise<void> => {
+    await args.ack();
+    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
+    if (!job || job.status !== 'done') return tellClicker(args, ctx, ':no_entry: This bulk job has not ended.');
+    const may = await mayControl(ctx, job.requesterId, args.body.user.id);
+    if (!may.allowed)
+      return tellClicker(args, ctx, `:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
+    const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
+    if (!sent.fileId) return tellClicker(args, ctx, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
+    await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
+    await ctx.work.track(updateProgressSoon(ctx, job.id));
+  };
+}

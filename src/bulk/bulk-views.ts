@@ -1,0 +1,139 @@
+import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
+import type { BulkJob, BulkKind, BulkRow } from '../store/bulk-jobs.js';
+import { actionsRow, context, section } from '../slack-ui/blocks.js';
+import { enumLabel } from '../slack-ui/choices.js';
+import { modal } from '../slack-ui/modal.js';
+import { bold, escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
+import { slackDate } from '../slack-ui/slack-date.js';
+
+export const BULK_PREVIEW_CALLBACK = 'bulk_preview';
+export const BULK_ACTIONS = {
+  pause: 'bulk_pause',
+  resume: 'bulk_resume',
+  cancel: 'bulk_cancel',
+  errorsFile: 'bulk_errors_file',
+  resendResults: 'bulk_resend_results',
+} as const;
+
+/** Errors listed in the preview; all of them are in the errors file. */
+export const ERRORS_SHOWN = 10;
+
+export function things(kind: BulkKind, count: number): string {
+  const n = count.toLocaleString('en-US');
+  if (kind === 'links') return `${n} mint link${count === 1 ? '' : 's'}`;
+  return `${n} wallet${count === 1 ? '' : 's'}`;
+}
+
+export function checkingView(sourceName: string): ModalView {
+  return modal({
+    title: 'Bulk create',
+    close: 'Close',
+    blocks: [section(`:hourglass_flowing_sand: Checking ${bold(sourceName, 200)}… Nothing is sent yet.`)],
+  });
+}
+
+/**
+ * What the file holds, before anything is sent: how many rows are valid, the first errors by row and
+ * column (all of them in a file on request), and Start when there is anything to send.
+ */
+export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSent?: boolean } = {}): ModalView {
+  const invalid = job.totalRows - job.validRows;
+  const blocks: KnownBlock[] = [
+    section(
+      `${bold(job.sourceName, 200)}: ${job.totalRows.toLocaleString('en-US')} row${job.totalRows === 1 ? '' : 's'}, ` +
+        `*${things(job.kind, job.validRows)} ready to create*` +
+        (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
+    ),
+  ];
+  if (job.kind === 'links') blocks.push(context(`Defaults: ${defaultsText(job.defaults)}`));
+  if (invalid > 0) {
+    const lines = errors.slice(0, ERRORS_SHOWN).map((r) => `• Row ${r.rowNumber}: ${escapeAndCut(r.error ?? '', 250)}`);
+    const more = invalid > lines.length ? ` (the first ${lines.length} of ${invalid.toLocaleString('en-US')})` : '';
+    blocks.push(section(`*Errors*${more}\n${lines.join('\n')}`));
+    blocks.push(
+      options.errorsSent
+        ? context(':white_check_mark: All the errors are in a CSV file in your DM with the app.')
+        : actionsRow('bulk_errors', {
+            ...buttonFor(
+              BULK_ACTIONS.errorsFile,
+              invalid === 1
+                ? 'Send me the error as CSV'
+                : `Send me all ${invalid.toLocaleString('en-US')} errors as CSV`,
+              job,
+            ),
+          }),
+    );
+  }
+  blocks.push(
+    context(
+      job.validRows > 0
+        ? `Nothing is sent until you press *Start*. Row 2 is the first row under the header. ${job.id}`
+        : `No row can be sent: fix the file and submit it again. Row 2 is the first row under the header. ${job.id}`,
+    ),
+  );
+  return modal({
+    callbackId: BULK_PREVIEW_CALLBACK,
+    title: 'Bulk create: check',
+    ...(job.validRows > 0 ? { submit: 'Start' } : {}),
+    close: job.validRows > 0 ? 'Cancel' : 'Close',
+    privateMetadata: job.id,
+    blocks,
+  });
+}
+
+export function startedView(job: BulkJob): ModalView {
+  return noticeModal(
+    'Bulk create',
+    `:rocket: *${job.id} started*: ${things(job.kind, job.validRows)}. Its progress, with Pause and Cancel, is in your DM with the app, and the results file comes there when it ends.`,
+  );
+}
+
+function defaultsText(defaults: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof defaults.nftId === 'string') parts.push(`NFT ${inlineCode(defaults.nftId, 100)}`);
+  else parts.push('no default NFT ID (each row gives its own)');
+  if (typeof defaults.walletOptions === 'string') parts.push(enumLabel(defaults.walletOptions));
+  if (typeof defaults.type === 'string') parts.push(enumLabel(defaults.type));
+  parts.push(defaults.isActive === false ? 'inactive' : 'active');
+  if (typeof defaults.startDate === 'string') parts.push(`claim from ${slackDate(new Date(defaults.startDate))}`);
+  if (typeof defaults.endDate === 'string') parts.push(`claim until ${slackDate(new Date(defaults.endDate))}`);
+  return parts.join(' · ');
+}
+
+export function buttonFor(
+  actionId: string,
+  text: string,
+  job: BulkJob,
+  style?: 'primary' | 'danger',
+  confirm?: Button['confirm'],
+): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text, emoji: true },
+    value: job.id,
+    ...(style ? { style } : {}),
+    ...(confirm ? { confirm } : {}),
+  };
+}
+
+/** Pause or Resume, and Cancel (confirmed): on the progress message and on Home. */
+export function controlButtons(job: BulkJob, blockId: string): ActionsBlock | undefined {
+  if (job.status !== 'running' && job.status !== 'paused') return undefined;
+  const cancel = buttonFor(BULK_ACTIONS.cancel, 'Cancel', job, 'danger', {
+    title: { type: 'plain_text', text: 'Cancel this job?' },
+    text: {
+      type: 'plain_text',
+      text: 'Rows not sent yet are not sent. Rows being sent finish; the results file lists every row.',
+    },
+    confirm: { type: 'plain_text', text: 'Cancel the job' },
+    deny: { type: 'plain_text', text: 'Keep it' },
+    style: 'danger',
+  });
+  const toggle =
+    job.status === 'running'
+      ? buttonFor(BULK_ACTIONS.pause, 'Pause', job)
+      : buttonFor(BULK_ACTIONS.resume, 'Resume', job, 'primary');
+  return actionsRow(blockId, toggle, cancel);
+}

@@ -1,0 +1,103 @@
+import { writeCsvFile } from '../csv/write-csv-file.js';
+import { uploadFile } from '../slack-api/upload-file.js';
+import { slackErrorText } from '../slack-ui/slack-error-text.js';
+import type { BulkJob, BulkRow, BulkRowStatus, RowCounts } from '../store/bulk-jobs.js';
+import type { BulkContext } from './bulk-context.js';
+import { updateProgressSoon } from './progress.js';
+import { totalsText } from './progress-message.js';
+
+/** A process writing a job's results that has been silent this long is taken over by another. */
+export const FINISH_LEASE_MS = 5 * 60_000;
+const PAGE_ROWS = 500;
+
+const OUTCOMES: Record<BulkRowStatus, string> = {
+  done: 'created',
+  failed: 'failed',
+  unknown: 'unknown',
+  cancelled: 'not sent (cancelled)',
+  invalid: 'not sent (error in the file)',
+  pending: 'not sent',
+  sending: 'unknown',
+};
+
+/**
+ * Ends a finishing job, once, on whichever process claims it: the results file (every row as it came, its
+ * outcome, the link's URL, the error) is uploaded to the requester's DM, the job's audit entry gets the
+ * totals, the job is done, and its message shows the totals. If the upload fails the job still ends, with
+ * the reason, and its message offers to send the file again: the rows stay in the database.
+ */
+export async function finishJob(ctx: BulkContext, jobId: string, now = new Date()): Promise<void> {
+  const claimed = await ctx.store.bulkJobs.claimFinish(jobId, new Date(now.getTime() - FINISH_LEASE_MS), now);
+  if (!claimed?.finishClaimedAt) return;
+  const counts = await ctx.store.bulkJobs.counts(jobId);
+  const sent = await sendResults(ctx, claimed, counts);
+  if (claimed.auditId) {
+    await ctx.store.audit
+      .complete(claimed.auditId, claimed.cancelledBy ? 'cancelled' : 'succeeded', auditDetail(counts, sent))
+      .catch((error: unknown) => ctx.logger.error({ err: error, jobId }, 'could not complete the audit entry'));
+  }
+  const done = await ctx.store.bulkJobs.complete(jobId, claimed.finishClaimedAt, sent);
+  if (!done.won) return; // another process took over meanwhile (this one was too slow): it shows the end
+  ctx.logger.info({ jobId, ...counts, resultsFile: sent.fileId }, 'bulk job finished');
+  ctx.home.refresh([claimed.requesterId]);
+  await updateProgressSoon(ctx, jobId);
+}
+
+/** Uploads the results file to the requester's DM; says why not when it cannot. */
+export async function sendResults(
+  ctx: BulkContext,
+  job: BulkJob,
+  counts: RowCounts,
+): Promise<{ fileId?: string; note?: string }> {
+  try {
+    const file = await writeCsvFile(resultsHeader(job), resultRows(ctx, job));
+    try {
+      const uploaded = await uploadFile(ctx.patientClient, {
+        to: job.messageChannel ?? job.requesterId, // the DM of the progress message, when it was posted
+        filename: `${job.id}-results.csv`,
+        title: `${job.id} results (${job.sourceName})`,
+        initialComment: `Results of bulk job *${job.id}*. ${totalsText(job, counts)}`,
+        source: { path: file.path },
+      });
+      return { fileId: uploaded.fileId };
+    } finally {
+      await file.remove();
+    }
+  } catch (error) {
+    ctx.logger.warn({ err: error, jobId: job.id }, 'could not send the results file');
+    return { note: `The results file could not be sent: ${slackErrorText(error)}` };
+  }
+}
+
+function resultsHeader(job: BulkJob): string[] {
+  return ['row', ...job.columns, 'outcome', ...(job.kind === 'links' ? ['link_url'] : []), 'error'];
+}
+
+async function* resultRows(ctx: BulkContext, job: BulkJob): AsyncGenerator<string[]> {
+  for (let after = 0; ;) {
+    const page = await ctx.store.bulkJobs.rows(job.id, { afterRow: after, limit: PAGE_ROWS });
+    for (const row of page) yield resultRow(job, row);
+    if (page.length < PAGE_ROWS) return;
+    after = page.at(-1)?.rowNumber ?? after;
+  }
+}
+
+function resultRow(job: BulkJob, row: BulkRow): string[] {
+  const cells = job.columns.map((_, i) => row.cells[i] ?? '');
+  const error =
+    row.status === 'unknown'
+      ? `${row.error ?? 'sent, outcome not recorded'}: it may have been created; check before sending it again`
+      : (row.error ?? '');
+  return [
+    String(row.rowNumber),
+    ...cells,
+    OUTCOMES[row.status],
+    ...(job.kind === 'links' ? [row.resultUrl ?? ''] : []),
+    error,
+  ];
+}
+
+function auditDetail(counts: RowCounts, sent: { fileId?: string; note?: string }): string {
+  const totals = `${counts.done} created, ${counts.failed} failed, ${counts.unknown} unknown, ${counts.cancelled} cancelled, ${counts.invalid} invalid`;
+  return `${totals}; ${sent.fileId ? `results file ${sent.fileId}` : (sent.note ?? 'no results file')}`;
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+
+export interface CsvFile {
+  path: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Removes the file (and its directory). */
+  remove(): Promise<void>;
+}
+
+/**
+ * Writes a CSV file in a temporary directory of its own, row by row as `rows` yields them (a large table is
+ * never held in memory whole), through csv-stringify. Cells are made safe for spreadsheets (see safeCell).
+ */
+export async function writeCsvFile(
+  header: readonly string[],
+  rows: AsyncIterable<readonly string[]> | Iterable<readonly string[]>,
+): Promise<CsvFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'mintlink-csv-'));
+  const path = join(dir, `${randomUUID()}.csv`);
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    const lines = Readable.from(
+      (async function* () {
+        yield header.map(safeCell);
+        for await (const row of rows) yield row.map(safeCell);
+      })(),
+    );
+    await pipeline(lines, stringify({ eof: true }), createWriteStream(path));
+    return { path, size: (await stat(path)).size, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets
+ * a leading apostrophe, so opening the file runs nothing: the cells carry what users and the Mint service
+ * wrote. Plain numbers (`-5`) are left as they are.
+ */
+export function safeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+}

@@ -1,0 +1,578 @@
+import { randomInt } from 'node:crypto';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { BulkJobsTable, BulkRowsTable, Tables } from './tables.js';
+
+export type BulkKind = 'links' | 'wallets';
+
+/**
+ * draft -> running (Start, by the requester only) | deleted when never started;
+ * running <-> paused; running | paused -> finishing (every row settled, or cancelled: the rows not yet sent
+ * are cancelled); finishing -> done (the results file sent, or why it could not be).
+ */
+export type BulkJobStatus = 'draft' | 'running' | 'paused' | 'finishing' | 'done';
+
+/**
+ * invalid (never sent) | pending -> sending -> done | failed | unknown;  sending -> pending only when the
+ * request was not sent (held back by the app, or refused by the service before doing anything);
+ * pending -> cancelled. `unknown`: it was sent and its outcome was not recorded: never sent again by the app.
+ */
+export type BulkRowStatus = 'invalid' | 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'cancelled';
+export const BULK_ROW_STATUSES: readonly BulkRowStatus[] = [
+  'invalid',
+  'pending',
+  'sending',
+  'done',
+  'failed',
+  'unknown',
+  'cancelled',
+];
+
+export interface BulkJob {
+  id: string;
+  teamId: string | undefined;
+  requesterId: string;
+  kind: BulkKind;
+  status: BulkJobStatus;
+  sourceName: string;
+  columns: string[];
+  defaults: Record<string, unknown>;
+  totalRows: number;
+  validRows: number;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | undefined;
+  finishedAt: Date | undefined;
+  changedBy: string | undefined;
+  note: string | undefined;
+  cancelledBy: string | undefined;
+  auditId: string | undefined;
+  messageChannel: string | undefined;
+  messageTs: string | undefined;
+  progressAt: Date | undefined;
+  progressDigest: string | undefined;
+  finishClaimedAt: string | undefined;
+  finishAttempts: number;
+  resultsFileId: string | undefined;
+  resultsNote: string | undefined;
+}
+
+export interface NewBulkRow {
+  rowNumber: number;
+  cells: string[];
+  /** The request to send; absent for an invalid row. */
+  request?: unknown;
+  /** What is wrong with it: the row is invalid and is never sent. */
+  error?: string;
+}
+
+export interface NewBulkJob {
+  teamId: string | undefined;
+  requesterId: string;
+  kind: BulkKind;
+  sourceName: string;
+  columns: string[];
+  defaults: Record<string, unknown>;
+  rows: NewBulkRow[];
+}
+
+export interface BulkRow {
+  jobId: string;
+  rowNumber: number;
+  status: BulkRowStatus;
+  cells: string[];
+  request: unknown;
+  error: string | undefined;
+  resultUrl: string | undefined;
+  claimedBy: string | undefined;
+  claimedAt: Date | undefined;
+  finishedAt: Date | undefined;
+}
+
+export type RowCounts = Record<BulkRowStatus, number>;
+
+/** How a row that was sent ended. */
+export type RowOutcome =
+  { status: 'done'; resultUrl?: string | undefined } | { status: 'failed' | 'unknown'; error: string };
+
+export type JobTransition = { won: true; job: BulkJob } | { won: false; job: BulkJob | undefined };
+
+/** Rows written per INSERT: well within both engines' limits on bound values. */
+const INSERT_BATCH = 400;
+
+/**
+ * Bulk jobs and their rows. Every change of a job's or a row's status is a compare-and-set (UPDATE ... WHERE
+ * status = expected), so any number of processes may work on the same job: a row is claimed by one of them
+ * only, and settled only by the one that claimed it.
+ */
+export class BulkJobs {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  /** Stores a job as a draft with all its rows (valid ones pending, the others invalid), in one transaction. */
+  async createDraft(input: NewBulkJob, now = new Date()): Promise<BulkJob> {
+    const valid = input.rows.filter((r) => r.error === undefined).length;
+    const job: Selectable<BulkJobsTable> = {
+      id: newJobId(),
+      team_id: input.teamId ?? null,
+      requester_id: input.requesterId,
+      kind: input.kind,
+      status: 'draft',
+      source_name: input.sourceName,
+      columns: JSON.stringify(input.columns),
+      defaults: JSON.stringify(input.defaults),
+      total_rows: input.rows.length,
+      valid_rows: valid,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      started_at: null,
+      finished_at: null,
+      changed_by: null,
+      note: null,
+      cancelled_by: null,
+      audit_id: null,
+      message_channel: null,
+      message_ts: null,
+      progress_at: null,
+      progress_digest: null,
+      finish_claimed_at: null,
+      finish_attempts: 0,
+      results_file_id: null,
+      results_note: null,
+    };
+    const rows = input.rows.map((r): Selectable<BulkRowsTable> => ({
+      job_id: job.id,
+      row_number: r.rowNumber,
+      status: r.error === undefined ? 'pending' : 'invalid',
+      cells: JSON.stringify(r.cells),
+      request: r.error === undefined ? JSON.stringify(r.request ?? {}) : null,
+      error: r.error ?? null,
+      result_url: null,
+      claimed_by: null,
+      claimed_at: null,
+      finished_at: null,
+    }));
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('bulk_jobs').values(job).execute();
+      for (let at = 0; at < rows.length; at += INSERT_BATCH) {
+        await trx
+          .insertInto('bulk_rows')
+          .values(rows.slice(at, at + INSERT_BATCH))
+          .execute();
+      }
+    });
+    return toJob(job);
+  }
+
+  async get(id: string): Promise<BulkJob | undefined> {
+    const row = await this.db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : undefined;
+  }
+
+  /** draft -> running, by its requester only; `auditId` links the job's audit entry. */
+  async start(id: string, by: string, auditId: string, now = new Date()): Promise<JobTransition> {
+    return this.transition(id, ['draft'], { started_at: now.toISOString(), changed_by: by, audit_id: auditId }, now, {
+      requester: by,
+      to: 'running',
+    });
+  }
+
+  async setMessage(id: string, channel: string, ts: string): Promise<void> {
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ message_channel: channel, message_ts: ts })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** running -> paused; `note` says why when the app itself pauses it. */
+  async pause(id: string, by: string, note?: string, now = new Date()): Promise<JobTransition> {
+    return this.transition(id, ['running'], { changed_by: by, note: note ?? null }, now, { to: 'paused' });
+  }
+
+  /** paused -> running. */
+  async resume(id: string, by: string, now = new Date()): Promise<JobTransition> {
+    return this.transition(id, ['paused'], { changed_by: by, note: null }, now, { to: 'running' });
+  }
+
+  /**
+   * running | paused -> finishing, and every row not yet sent -> cancelled, together. Rows being sent at
+   * that moment finish as they would have.
+   */
+  async cancel(id: string, by: string, now = new Date()): Promise<JobTransition> {
+    const run = async (jobs: BulkJobs) => {
+      const result = await jobs.transition(
+        id,
+        ['running', 'paused'],
+        { changed_by: by, cancelled_by: by, note: null },
+        now,
+        { to: 'finishing' },
+      );
+      if (result.won) {
+        await jobs.db
+          .updateTable('bulk_rows')
+          .set({ status: 'cancelled', finished_at: now.toISOString() })
+          .where('job_id', '=', id)
+          .where('status', '=', 'pending')
+          .execute();
+      }
+      return result;
+    };
+    return this.inTransaction((db) => run(new BulkJobs(db, this.engine)));
+  }
+
+  /**
+   * Claims up to `limit` pending rows of a running job for `workerId` (pending -> sending), lowest row first.
+   * On PostgreSQL rows another process is claiming are skipped (FOR UPDATE SKIP LOCKED); on SQLite the write
+   * lock makes the claim atomic. Either way the UPDATE checks the row is still pending: a row is claimed once.
+   */
+  async claim(jobId: string, workerId: string, limit = 1, now = new Date()): Promise<BulkRow[]> {
+    // Two statements in one transaction: PostgreSQL may run a LIMIT ... SKIP LOCKED subquery of an UPDATE
+    // more than once, each time picking other rows, so the candidates are read first, then claimed.
+    return this.inTransaction(async (db) => {
+      let candidates = db
+        .selectFrom('bulk_rows')
+        .select('row_number')
+        .where('job_id', '=', jobId)
+        .where('status', '=', 'pending')
+        .orderBy('row_number')
+        .limit(limit);
+      if (this.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
+      const numbers = (await candidates.execute()).map((r) => Number(r.row_number));
+      if (numbers.length === 0) return [];
+      const rows = await db
+        .updateTable('bulk_rows')
+        .set({ status: 'sending', claimed_by: workerId, claimed_at: now.toISOString() })
+        .where('job_id', '=', jobId)
+        .where('status', '=', 'pending')
+        .where('row_number', 'in', numbers)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('bulk_jobs')
+              .select('bulk_jobs.id')
+              .where('bulk_jobs.id', '=', jobId)
+              .where('bulk_jobs.status', '=', 'running'),
+          ),
+        )
+        .returningAll()
+        .execute();
+      return rows.map(toRow).sort((a, b) => a.rowNumber - b.rowNumber);
+    });
+  }
+
+  /** sending -> done | failed | unknown, by the process that claimed the row. */
+  async settle(jobId: string, rowNumber: number, workerId: string, outcome: RowOutcome, now = new Date()) {
+    const result = await this.db
+      .updateTable('bulk_rows')
+      .set({
+        status: outcome.status,
+        error: outcome.status === 'done' ? null : outcome.error,
+        result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
+        finished_at: now.toISOString(),
+      })
+      .where('job_id', '=', jobId)
+      .where('row_number', '=', rowNumber)
+      .where('status', '=', 'sending')
+      .where('claimed_by', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** sending -> pending: the request was not sent (or the service refused it before doing anything). */
+  async release(jobId: string, rowNumber: number, workerId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('bulk_rows')
+      .set({ status: 'pending', claimed_by: null, claimed_at: null })
+      .where('job_id', '=', jobId)
+      .where('row_number', '=', rowNumber)
+      .where('status', '=', 'sending')
+      .where('claimed_by', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * sending -> unknown for rows claimed before `staleBefore`: their process died or stalled after (perhaps)
+   * sending them, and a POST must not be repeated. Returns the jobs concerned.
+   */
+  async markStaleUnknown(staleBefore: Date, error: string, now = new Date()): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('bulk_rows')
+      .set({ status: 'unknown', error, finished_at: now.toISOString() })
+      .where('status', '=', 'sending')
+      .where('claimed_at', '<', staleBefore.toISOString())
+      .returning('job_id')
+      .execute();
+    return [...new Set(rows.map((r) => r.job_id))];
+  }
+
+  /** running -> finishing once no row is pending or being sent. */
+  async finishIfSettled(id: string, now = new Date()): Promise<JobTransition> {
+    return this.transition(id, ['running'], {}, now, { to: 'finishing', noRowIn: ['pending', 'sending'] });
+  }
+
+  /**
+   * Takes on writing the results of a finishing job whose rows are all settled: one process at a time; if it
+   * goes silent for longer than the lease (claimed before `staleBefore`), another takes over.
+   */
+  async claimFinish(id: string, staleBefore: Date, now = new Date()): Promise<BulkJob | undefined> {
+    const result = await this.db
+      .updateTable('bulk_jobs')
+      .set((eb) => ({ finish_claimed_at: now.toISOString(), finish_attempts: eb('finish_attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('status', '=', 'finishing')
+      .where((eb) =>
+        eb.or([eb('finish_claimed_at', 'is', null), eb('finish_claimed_at', '<', staleBefore.toISOString())]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('bulk_rows')
+              .select('bulk_rows.row_number')
+              .where('bulk_rows.job_id', '=', id)
+              .where('bulk_rows.status', '=', 'sending'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.get(id) : undefined;
+  }
+
+  /** finishing -> done, by the process that claimed the finish at `claimedAt`. */
+  async complete(
+    id: string,
+    claimedAt: string,
+    results: { fileId?: string | undefined; note?: string | undefined },
+    now = new Date(),
+  ): Promise<JobTransition> {
+    return this.transition(
+      id,
+      ['finishing'],
+      { finished_at: now.toISOString(), results_file_id: results.fileId ?? null, results_note: results.note ?? null },
+      now,
+      { to: 'done', finishClaimedAt: claimedAt },
+    );
+  }
+
+  /** The results file of an ended job, sent again after a failure. */
+  async setResultsFile(id: string, fileId: string): Promise<void> {
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ results_file_id: fileId, results_note: null })
+      .where('id', '=', id)
+      .where('status', '=', 'done')
+      .execute();
+  }
+
+  /**
+   * The right to update the job's progress message now: at most once per `minGapMs`, whichever process asks
+   * (a compare-and-set on the time of the last update).
+   */
+  async claimProgress(id: string, minGapMs: number, now = new Date()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('bulk_jobs')
+      .set({ progress_at: now.toISOString() })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('progress_at', 'is', null),
+          eb('progress_at', '<=', new Date(now.getTime() - minGapMs).toISOString()),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async setProgressDigest(id: string, digest: string): Promise<void> {
+    await this.db.updateTable('bulk_jobs').set({ progress_digest: digest }).where('id', '=', id).execute();
+  }
+
+  async counts(id: string): Promise<RowCounts> {
+    const rows = await this.db
+      .selectFrom('bulk_rows')
+      .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
+      .where('job_id', '=', id)
+      .groupBy('status')
+      .execute();
+    const counts = Object.fromEntries(BULK_ROW_STATUSES.map((s) => [s, 0])) as RowCounts;
+    for (const row of rows) counts[row.status as BulkRowStatus] = Number(row.n);
+    return counts;
+  }
+
+  /** Rows sent and settled since `since` (the job's recent rate). */
+  async settledSince(id: string, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('bulk_rows')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('job_id', '=', id)
+      .where('status', 'in', ['done', 'failed', 'unknown'])
+      .where('finished_at', '>=', since.toISOString())
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Ids of the jobs in these statuses, oldest first. */
+  async ids(statuses: readonly BulkJobStatus[], limit = 100): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('status', 'in', statuses)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Jobs in these statuses, newest first; of one requester, or of everyone else. */
+  async list(filter: {
+    statuses: readonly BulkJobStatus[];
+    requesterId?: string;
+    notRequesterId?: string;
+    limit?: number;
+  }): Promise<BulkJob[]> {
+    let query = this.db.selectFrom('bulk_jobs').selectAll().where('status', 'in', filter.statuses);
+    if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
+    if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .limit(filter.limit ?? 20)
+      .execute();
+    return rows.map(toJob);
+  }
+
+  /** A page of a job's rows in row order, after `afterRow`; `statuses` narrows it (say, the invalid ones). */
+  async rows(
+    id: string,
+    options: { afterRow?: number; limit?: number; statuses?: readonly BulkRowStatus[] } = {},
+  ): Promise<BulkRow[]> {
+    let query = this.db
+      .selectFrom('bulk_rows')
+      .selectAll()
+      .where('job_id', '=', id)
+      .where('row_number', '>', options.afterRow ?? 0);
+    if (options.statuses?.length) query = query.where('status', 'in', options.statuses);
+    const rows = await query
+      .orderBy('row_number')
+      .limit(options.limit ?? 500)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** Forgets drafts created before `before` that were never started; returns how many. */
+  async deleteDraftsBefore(before: Date): Promise<number> {
+    const old = this.db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('status', '=', 'draft')
+      .where('created_at', '<', before.toISOString());
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('bulk_rows').where('job_id', 'in', old).execute();
+      const result = await trx
+        .deleteFrom('bulk_jobs')
+        .where('status', '=', 'draft')
+        .where('created_at', '<', before.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  /** Runs `work` in a transaction: this one's when the repository is part of one already. */
+  private inTransaction<T>(work: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this.db);
+    return this.db.transaction().execute((trx) => work(trx));
+  }
+
+  private async transition(
+    id: string,
+    from: readonly BulkJobStatus[],
+    changes: Updateable<BulkJobsTable>,
+    now: Date,
+    guard: {
+      to: BulkJobStatus;
+      requester?: string;
+      finishClaimedAt?: string;
+      noRowIn?: readonly BulkRowStatus[];
+    },
+  ): Promise<JobTransition> {
+    let update = this.db
+      .updateTable('bulk_jobs')
+      .set({ ...changes, status: guard.to, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', from);
+    if (guard.requester) update = update.where('requester_id', '=', guard.requester);
+    if (guard.finishClaimedAt) update = update.where('finish_claimed_at', '=', guard.finishClaimedAt);
+    const noRowIn = guard.noRowIn;
+    if (noRowIn) {
+      update = update.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('bulk_rows')
+              .select('bulk_rows.row_number')
+              .where('bulk_rows.job_id', '=', id)
+              .where('bulk_rows.status', 'in', noRowIn),
+          ),
+        ),
+      );
+    }
+    const result = await update.executeTakeFirst();
+    const job = await this.get(id);
+    return Number(result.numUpdatedRows) === 1 && job ? { won: true, job } : { won: false, job };
+  }
+}
+
+/** Short ids people can read out: BK- and 6 letters/digits without look-alikes. */
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+function newJobId(): string {
+  return `BK-${Array.from({ length: 6 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
+}
+
+function toJob(row: Selectable<BulkJobsTable>): BulkJob {
+  const date = (value: string | null) => (value ? new Date(value) : undefined);
+  return {
+    id: row.id,
+    teamId: row.team_id ?? undefined,
+    requesterId: row.requester_id,
+    kind: row.kind as BulkKind,
+    status: row.status as BulkJobStatus,
+    sourceName: row.source_name,
+    columns: JSON.parse(row.columns) as string[],
+    defaults: JSON.parse(row.defaults) as Record<string, unknown>,
+    totalRows: Number(row.total_rows),
+    validRows: Number(row.valid_rows),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    startedAt: date(row.started_at),
+    finishedAt: date(row.finished_at),
+    changedBy: row.changed_by ?? undefined,
+    note: row.note ?? undefined,
+    cancelledBy: row.cancelled_by ?? undefined,
+    auditId: row.audit_id ?? undefined,
+    messageChannel: row.message_channel ?? undefined,
+    messageTs: row.message_ts ?? undefined,
+    progressAt: date(row.progress_at),
+    progressDigest: row.progress_digest ?? undefined,
+    finishClaimedAt: row.finish_claimed_at ?? undefined,
+    finishAttempts: Number(row.finish_attempts),
+    resultsFileId: row.results_file_id ?? undefined,
+    resultsNote: row.results_note ?? undefined,
+  };
+}
+
+function toRow(row: Selectable<BulkRowsTable>): BulkRow {
+  return {
+    jobId: row.job_id,
+    rowNumber: Number(row.row_number),
+    status: row.status as BulkRowStatus,
+    cells: JSON.parse(row.cells) as string[],
+    request: row.request === null ? undefined : (JSON.parse(row.request) as unknown),
+    error: row.error ?? undefined,
+    resultUrl: row.result_url ?? undefined,
+    claimedBy: row.claimed_by ?? undefined,
+    claimedAt: row.claimed_at ? new Date(row.claimed_at) : undefined,
+    finishedAt: row.finished_at ? new Date(row.finished_at) : undefined,
+  };
+}

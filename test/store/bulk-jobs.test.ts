@@ -1,0 +1,218 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { NewBulkRow } from '../../src/store/bulk-jobs.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+
+const rowsOf = (n: number, invalid: number[] = []): NewBulkRow[] =>
+  Array.from({ length: n }, (_, i) =>
+    invalid.includes(i + 2)
+      ? { rowNumber: i + 2, cells: [`bad${i}`], error: 'email: must be an email address' }
+      : { rowNumber: i + 2, cells: [`u${i}@example.com`], request: { email: `u${i}@example.com`, nftId: 'n' } },
+  );
+
+describeEachEngine('bulk jobs', (engine, create) => {
+  let db: TestDatabase;
+  let store: Store;
+  const others: Store[] = [];
+
+  beforeEach(async () => {
+    db = await create();
+    store = openStore(db.location);
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await store.close();
+    await db.drop();
+  });
+
+  const draft = (n = 5, invalid: number[] = []) =>
+    store.bulkJobs.createDraft({
+      teamId: 'T1',
+      requesterId: 'U_REQ',
+      kind: 'links',
+      sourceName: 'people.csv',
+      columns: ['Email'],
+      defaults: { nftId: 'n' },
+      rows: rowsOf(n, invalid),
+    });
+
+  const running = async (n = 5, invalid: number[] = []) => {
+    const job = await draft(n, invalid);
+    const started = await store.bulkJobs.start(job.id, 'U_REQ', 'audit-1');
+    if (!started.won) throw new Error('not started');
+    return started.job;
+  };
+
+  /** Another process on the same database. */
+  const secondStore = async () => {
+    const other = openStore(db.location);
+    others.push(other);
+    return other;
+  };
+
+  it('stores a draft with every row: valid ones pending, the others invalid with their problem', async () => {
+    const job = await draft(1200, [3, 900]);
+    expect(job).toMatchObject({
+      id: expect.stringMatching(/^BK-[2-9A-HJKMNP-Z]{6}$/),
+      status: 'draft',
+      totalRows: 1200,
+      validRows: 1198,
+      columns: ['Email'],
+      defaults: { nftId: 'n' },
+    });
+    expect(await store.bulkJobs.get(job.id)).toEqual(job);
+    expect(await store.bulkJobs.counts(job.id)).toMatchObject({ pending: 1198, invalid: 2, sending: 0 });
+    const invalid = await store.bulkJobs.rows(job.id, { statuses: ['invalid'] });
+    expect(invalid.map((r) => [r.rowNumber, r.error])).toEqual([
+      [3, 'email: must be an email address'],
+      [900, 'email: must be an email address'],
+    ]);
+  });
+
+  it('starts only by its requester, once; nothing is claimed from a draft', async () => {
+    const job = await draft();
+    expect(await store.bulkJobs.claim(job.id, 'w1')).toEqual([]);
+    expect((await store.bulkJobs.start(job.id, 'U_OTHER', 'a')).won).toBe(false);
+    const results = await Promise.all([1, 2, 3].map(() => store.bulkJobs.start(job.id, 'U_REQ', 'a')));
+    expect(results.filter((r) => r.won)).toHaveLength(1);
+    expect((await store.bulkJobs.get(job.id))?.status).toBe('running');
+  });
+
+  it('hands each row to exactly one of many processes claiming at once', async () => {
+    const job = await running(60);
+    // PostgreSQL: three connection pools, as three processes have. SQLite: three claimers on one connection (in
+    // one thread, a second connection's synchronous wait for the write lock would block the holder itself).
+    const stores = engine === 'postgres' ? [store, await secondStore(), await secondStore()] : [store, store, store];
+    const claimed: number[] = [];
+    await Promise.all(
+      stores.map(async (s, i) => {
+        for (;;) {
+          const rows = await s.bulkJobs.claim(job.id, `w${i}`, 2);
+          if (rows.length === 0) {
+            // a claim may lose every candidate to another process; stop only when nothing is pending
+            if ((await s.bulkJobs.counts(job.id)).pending === 0) return;
+            continue;
+          }
+          for (const row of rows) {
+            claimed.push(row.rowNumber);
+            expect(await s.bulkJobs.settle(job.id, row.rowNumber, `w${i}`, { status: 'done' })).toBe(true);
+          }
+        }
+      }),
+    );
+    expect(claimed.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 2));
+    expect(await store.bulkJobs.counts(job.id)).toMatchObject({ done: 60, pending: 0, sending: 0 });
+  });
+
+  it('settles and releases a row only for the process that claimed it', async () => {
+    const job = await running(3);
+    const [row] = await store.bulkJobs.claim(job.id, 'w1');
+    expect(row).toMatchObject({ rowNumber: 2, status: 'sending', claimedBy: 'w1' });
+    expect(await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'done' })).toBe(false);
+    expect(await store.bulkJobs.release(job.id, 2, 'w2')).toBe(false);
+    expect(await store.bulkJobs.release(job.id, 2, 'w1')).toBe(true);
+    const [again] = await store.bulkJobs.claim(job.id, 'w2');
+    expect(again?.rowNumber).toBe(2);
+    expect(
+      await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'done', resultUrl: 'https://mint.example/l/1' }),
+    ).toBe(true);
+    expect(await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'failed', error: 'late' })).toBe(false);
+    const [settled] = await store.bulkJobs.rows(job.id, { limit: 1 });
+    expect(settled).toMatchObject({ status: 'done', resultUrl: 'https://mint.example/l/1', error: undefined });
+  });
+
+  it('marks rows claimed too long ago as unknown, and never hands them out again', async () => {
+    const job = await running(3);
+    const long = new Date(Date.now() - 60_000);
+    await store.bulkJobs.claim(job.id, 'dead', 1, long);
+    await store.bulkJobs.claim(job.id, 'alive', 1);
+    expect(await store.bulkJobs.markStaleUnknown(new Date(Date.now() - 30_000), 'lost')).toEqual([job.id]);
+    expect((await store.bulkJobs.rows(job.id)).map((r) => [r.rowNumber, r.status])).toEqual([
+      [2, 'unknown'],
+      [3, 'sending'],
+      [4, 'pending'],
+    ]);
+    expect(await store.bulkJobs.settle(job.id, 2, 'dead', { status: 'done' })).toBe(false);
+    expect((await store.bulkJobs.claim(job.id, 'w', 5)).map((r) => r.rowNumber)).toEqual([4]);
+  });
+
+  it('pauses and resumes (claims stop while paused); cancels the rows not yet sent', async () => {
+    const job = await running(5);
+    await store.bulkJobs.claim(job.id, 'w1');
+    expect((await store.bulkJobs.pause(job.id, 'U_REQ')).won).toBe(true);
+    expect((await store.bulkJobs.pause(job.id, 'U_REQ')).won).toBe(false);
+    expect(await store.bulkJobs.claim(job.id, 'w1')).toEqual([]);
+    expect((await store.bulkJobs.resume(job.id, 'U_APPROVER')).job).toMatchObject({
+      status: 'running',
+      changedBy: 'U_APPROVER',
+    });
+    const cancelled = await Promise.all([store.bulkJobs.cancel(job.id, 'U_REQ'), store.bulkJobs.cancel(job.id, 'U_X')]);
+    expect(cancelled.filter((c) => c.won)).toHaveLength(1);
+    expect(await store.bulkJobs.counts(job.id)).toMatchObject({ sending: 1, cancelled: 4, pending: 0 });
+    expect(await store.bulkJobs.claim(job.id, 'w1')).toEqual([]);
+    // The row in flight settles as it would have; then, and only then, the results can be written.
+    expect(await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000))).toBeUndefined();
+    await store.bulkJobs.settle(job.id, 2, 'w1', { status: 'failed', error: 'HTTP 400' });
+    expect((await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000)))?.status).toBe('finishing');
+  });
+
+  it('finishes once nothing is pending or being sent; one process writes the results, another takes over a silent one', async () => {
+    const job = await running(2);
+    const rows = await store.bulkJobs.claim(job.id, 'w', 2);
+    expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(false);
+    for (const row of rows) await store.bulkJobs.settle(job.id, row.rowNumber, 'w', { status: 'done' });
+    const finishing = await Promise.all([
+      store.bulkJobs.finishIfSettled(job.id),
+      store.bulkJobs.finishIfSettled(job.id),
+    ]);
+    expect(finishing.filter((f) => f.won)).toHaveLength(1);
+
+    const earlier = new Date(Date.now() - 10_000);
+    const first = await store.bulkJobs.claimFinish(job.id, new Date(earlier.getTime() - 60_000), earlier);
+    expect(first?.finishClaimedAt).toBe(earlier.toISOString());
+    expect(await store.bulkJobs.claimFinish(job.id, new Date(earlier.getTime() - 1))).toBeUndefined();
+    const takeover = await store.bulkJobs.claimFinish(job.id, new Date());
+    expect(takeover?.finishAttempts).toBe(2);
+    expect((await store.bulkJobs.complete(job.id, first?.finishClaimedAt ?? '', { fileId: 'F1' })).won).toBe(false);
+    const done = await store.bulkJobs.complete(job.id, takeover?.finishClaimedAt ?? '', { fileId: 'F2' });
+    expect(done.job).toMatchObject({ status: 'done', resultsFileId: 'F2' });
+  });
+
+  it('allows one progress update per interval, whoever asks', async () => {
+    const job = await running(1);
+    const now = new Date();
+    const first = await Promise.all([1, 2, 3].map(() => store.bulkJobs.claimProgress(job.id, 2_000, now)));
+    expect(first.filter(Boolean)).toHaveLength(1);
+    expect(await store.bulkJobs.claimProgress(job.id, 2_000, new Date(now.getTime() + 1_999))).toBe(false);
+    expect(await store.bulkJobs.claimProgress(job.id, 2_000, new Date(now.getTime() + 2_000))).toBe(true);
+  });
+
+  it('lists jobs by status and requester, counts recent rows, forgets old drafts with their rows', async () => {
+    const old = await store.bulkJobs.createDraft(
+      {
+        teamId: undefined,
+        requesterId: 'U1',
+        kind: 'wallets',
+        sourceName: 'pasted text',
+        columns: ['userId'],
+        defaults: {},
+        rows: rowsOf(3),
+      },
+      new Date(Date.now() - 48 * 3_600_000),
+    );
+    const job = await running(2);
+    const [row] = await store.bulkJobs.claim(job.id, 'w');
+    await store.bulkJobs.settle(job.id, row?.rowNumber ?? 0, 'w', { status: 'unknown', error: 'timeout' });
+    expect(await store.bulkJobs.settledSince(job.id, new Date(Date.now() - 60_000))).toBe(1);
+    expect(await store.bulkJobs.ids(['running'])).toEqual([job.id]);
+    expect(
+      (await store.bulkJobs.list({ statuses: ['running', 'paused'], requesterId: 'U_REQ' })).map((j) => j.id),
+    ).toEqual([job.id]);
+    expect(await store.bulkJobs.list({ statuses: ['running'], notRequesterId: 'U_REQ' })).toEqual([]);
+    expect(await store.bulkJobs.deleteDraftsBefore(new Date(Date.now() - 24 * 3_600_000))).toBe(1);
+    expect(await store.bulkJobs.get(old.id)).toBeUndefined();
+    expect(await store.bulkJobs.rows(old.id)).toEqual([]);
+    expect(engine).toMatch(/sqlite|postgres/);
+  });
+});
