@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { DeletionApprovers } from '../config/config.js';
-import { withDeadline } from '../lifecycle/with-deadline.js';
+import { Approvers } from '../approvers/approvers.js';
 import type { Logger } from '../logging/create-logger.js';
 
 export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string };
@@ -12,12 +12,17 @@ export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string }
  * a group cannot export any more. Slack gets `deadlineMs` to answer (the check runs before an ack).
  */
 export class AuditViewers {
+  private readonly members: Approvers;
+
   constructor(
     private readonly viewers: DeletionApprovers,
-    private readonly client: WebClient,
-    private readonly logger: Logger,
-    private readonly deadlineMs = 1_500,
-  ) {}
+    client: WebClient,
+    logger: Logger,
+    deadlineMs = 1_500,
+  ) {
+    // The same membership check as the deletion approvers', always asking Slack.
+    this.members = new Approvers(viewers, client, logger, { deadlineMs });
+  }
 
   /** False when nobody at all may export (neither AUDIT_VIEWERS nor DELETION_APPROVERS is set). */
   get configured(): boolean {
@@ -25,30 +30,13 @@ export class AuditViewers {
   }
 
   async check(userId: string): Promise<ViewerCheck> {
-    if (this.viewers.users.includes(userId)) return { viewer: true };
-    const problems: string[] = [];
-    const memberships = await Promise.all(
-      this.viewers.userGroups.map(async (group) => {
-        try {
-          const call = this.client.usergroups.users.list({ usergroup: group });
-          call.catch(() => undefined); // an answer after the deadline must not become an unhandled rejection
-          return ((await withDeadline(call, this.deadlineMs)).users ?? []).includes(userId);
-        } catch (error) {
-          const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-          this.logger.warn({ err: error, group }, 'could not read a user group of audit viewers');
-          problems.push(`the members of <!subteam^${group}> could not be read (${code})`);
-          return false;
-        }
-      }),
-    );
-    if (memberships.some(Boolean)) return { viewer: true };
-    return problems.length > 0 ? { viewer: false, problem: problems.join('; ') } : { viewer: false };
+    const found = await this.members.check(userId, { askSlack: 'always' });
+    if (found.approver) return { viewer: true };
+    return found.problem ? { viewer: false, problem: found.problem } : { viewer: false };
   }
 
   mentions(): string {
-    return [...this.viewers.users.map((u) => `<@${u}>`), ...this.viewers.userGroups.map((g) => `<!subteam^${g}>`)].join(
-      ', ',
-    );
+    return this.members.mentions();
   }
 
   /** Why `check` said no, for the person asking. */

@@ -70,7 +70,8 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
     }
     expect(rows).toBe(ROWS + 1); // and the header
     expect(last[9]).toBe(`0190aaaa-0000-7000-8000-${String(ROWS - 1).padStart(12, '0')}`);
-    expect(upload?.completed?.initialComment).toContain('*100,000 entries*');
+    const intro = fakes.slack.callsTo('chat.postMessage').findLast((c) => c.params.channel === VIEWER);
+    expect(String(intro?.params.text)).toContain('*100,000 entries*');
     process.stdout.write(
       `audit export of ${ROWS} rows (${(upload!.length / 1e6).toFixed(1)} MB): RSS ${startRss.toFixed(0)} MB before, peak ${peakRss.toFixed(0)} MB\n`,
     );

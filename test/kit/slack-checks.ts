@@ -36,5 +36,5 @@ export function expectNoSecretsLeaked(slack: FakeSlack, app: AppProcess): void {
 
 /** All the text of a view or message, for "does it say X" checks. */
 export function textOf(surface: unknown): string {
-  return JSON.stringify(surface).replace(/\\n/g, '\n');
+  return (JSON.stringify(surface) ?? '').replace(/\\n/g, '\n');
 }
