@@ -82,6 +82,11 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       reason: checked.reason,
       contextUrl,
     });
+    if (!opened.ok && opened.stage === 'quorum') {
+      noteOutcome(slackRequest, 'refused');
+      await showForm(`*The request cannot be approved as things stand.* ${opened.error}`);
+      return;
+    }
     if (!opened.ok && opened.stage === 'store') {
       await showForm(
         '*The request could not be recorded* (the database is unavailable), so nothing was sent to the approvers. Try again in a moment.',

@@ -72,6 +72,7 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
     run.logger.info({ requestId: opened.request.id }, 'deletion requested by a workflow; the step waits for it');
     return { completesLater: true };
   }
+  if (opened.stage === 'quorum') return { error: opened.error, outcome: 'refused' };
   if (opened.stage === 'store')
     return {
       error:

@@ -6,7 +6,7 @@ import { type DeletionContext, isApprover } from './deletion-context.js';
 import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { postThreadMessages } from './thread-messages.js';
-import { approvalsNeeded } from './quorum.js';
+import { approvalsNeeded, unreachableQuorum } from './quorum.js';
 
 /** A checked request for deletion, however it was asked (form, message shortcut, workflow step). */
 export interface DeletionAsk {
@@ -26,6 +26,7 @@ export interface DeletionAsk {
 export type OpenedRequest =
   | { ok: true; request: DeletionRequest }
   | { ok: false; stage: 'store'; error: unknown }
+  | { ok: false; stage: 'quorum'; error: string }
   | { ok: false; stage: 'post'; error: string; request: DeletionRequest };
 
 /**
@@ -39,6 +40,12 @@ export async function openDeletionRequest(
   settings: DeletionSettings,
   ask: DeletionAsk,
 ): Promise<OpenedRequest> {
+  const unreachable = unreachableQuorum(
+    settings.approvers,
+    ask.requesterId,
+    approvalsNeeded(settings.quorum, ask.customerIds.length),
+  );
+  if (unreachable) return { ok: false, stage: 'quorum', error: unreachable };
   let request: DeletionRequest;
   try {
     request = await storeRequest(ctx, settings, ask);

@@ -4,12 +4,47 @@ import { type DeletionContext, isApprover } from './deletion-context.js';
 import { approvalMessage, outcomeMessage, requesterMessage } from './deletion-messages.js';
 import { completeWaitingStep } from './step-completion.js';
 
+/** Rounds of "publish, then check nothing newer landed meanwhile" before giving up to the next change. */
+const PUBLISH_ROUNDS = 3;
+
 /**
  * Shows a request's current state everywhere it is shown: the approval message (status, buttons), the
  * requester's DM (Cancel goes once it is no longer pending) and, once it has ended, the workflow step waiting
- * for it. Called by whoever made the transition.
+ * for it. Called by whoever made a transition.
+ *
+ * Several changes can be published at once (approvals on different replicas, a slow Slack retrying one
+ * update): whatever is shown is read from the database just before, and read again after the update; if the
+ * request changed meanwhile, it is shown again. So the last update to land always shows the newest state. The
+ * given request is shown only when the database cannot be read (a run whose outcome could not be stored).
  */
 export async function publishRequest(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
+  let shown = (await latest(ctx, request.id)) ?? request;
+  for (let round = 1; ; round += 1) {
+    await showEverywhere(ctx, shown);
+    const now = await latest(ctx, request.id);
+    if (!now || stateOf(now) === stateOf(shown) || round >= PUBLISH_ROUNDS) break;
+    shown = now;
+  }
+  ctx.home.refresh([request.requesterId], isApprover(ctx));
+  // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
+  await completeWaitingStep(ctx, shown).catch((error: unknown) =>
+    ctx.logger.warn(
+      { err: error, requestId: request.id },
+      'could not complete the workflow step; it is tried again later',
+    ),
+  );
+}
+
+async function latest(ctx: DeletionContext, id: string): Promise<DeletionRequest | undefined> {
+  return ctx.store.deletionRequests.get(id).catch(() => undefined);
+}
+
+/** What the messages show of a request: equal states render the same messages. */
+function stateOf(r: DeletionRequest): string {
+  return JSON.stringify([r.status, r.updatedAt.getTime(), r.approverIds, r.attempts, r.outcomeDetail ?? null]);
+}
+
+async function showEverywhere(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
   const updates: Array<Promise<unknown>> = [];
   if (request.approvalChannelId && request.approvalMessageTs) {
     const content = approvalMessage(request, ctx.approvers.mentions());
@@ -27,14 +62,6 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
     if (result.status === 'rejected')
       ctx.logger.warn({ err: result.reason, requestId: request.id }, 'could not update a message of the request');
   }
-  ctx.home.refresh([request.requesterId], isApprover(ctx));
-  // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
-  await completeWaitingStep(ctx, request).catch((error: unknown) =>
-    ctx.logger.warn(
-      { err: error, requestId: request.id },
-      'could not complete the workflow step; it is tried again later',
-    ),
-  );
 }
 
 /** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */

@@ -13,6 +13,22 @@ export function approvalsNeeded(quorum: DeletionQuorum, customers: number): numb
   return quorum.large && customers >= quorum.large.fromCustomers ? quorum.large.approvals : quorum.approvals;
 }
 
+/**
+ * Why a request of `requesterId` could never gather `needed` approvals, or undefined when it can: approvers
+ * named only one by one (no user group that could grow), too few of them besides the requester. Said before
+ * anything is stored, so nothing waits for approvals that cannot come.
+ */
+export function unreachableQuorum(
+  approvers: { users: readonly string[]; userGroups: readonly string[] },
+  requesterId: string,
+  needed: number,
+): string | undefined {
+  if (approvers.userGroups.length > 0) return undefined;
+  const others = approvers.users.filter((u) => u !== requesterId).length;
+  if (others >= needed) return undefined;
+  return `This request needs ${needed} approvals from different approvers, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask the app's operator to add approvers or lower DELETION_QUORUM.`;
+}
+
 const mention = (user: string) => `<@${user}>`;
 
 /** "<@ana>", "<@ana> and <@bob>", "<@ana>, <@bob> and <@cy>". */

@@ -3,6 +3,7 @@ import type { BackgroundWork, CapabilityDeps } from '../deps.js';
 import { message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { slackDate } from '../slack-ui/slack-date.js';
+import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { ReminderKind } from '../store/deletion-reminders.js';
 import { customerCount } from './customer-count.js';
@@ -56,14 +57,19 @@ async function sendOnce(
   send: (request: DeletionRequest) => Promise<boolean>,
 ): Promise<void> {
   if (!(await ctx.store.deletionReminders.claim(id, kind, now))) return; // another replica has it
-  const request = await ctx.store.deletionRequests.get(id);
-  const sent = request?.status === 'pending' ? await send(request) : true; // decided meanwhile: nothing to say
-  if (sent) {
-    ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
-    return;
+  let sent = false;
+  try {
+    const request = await ctx.store.deletionRequests.get(id);
+    sent = request?.status === 'pending' ? await send(request) : true; // decided meanwhile: nothing to say
+    if (sent) ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
+  } finally {
+    // Not sent (Slack refused, or the request could not be read): given back for the next sweep.
+    if (!sent) await ctx.store.deletionReminders.release(id, kind).catch(() => undefined);
   }
-  await ctx.store.deletionReminders.release(id, kind);
 }
+
+/** Slack answers that no retry can change: the reminder is given up (and logged) rather than tried for ever. */
+const REMINDER_CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'invalid_auth']);
 
 /** The reminder goes into the approval message's thread (or the channel, if its id was never stored). */
 async function postReminder(ctx: DeletionContext, settings: DeletionSettings, r: DeletionRequest): Promise<boolean> {
@@ -75,6 +81,11 @@ async function postReminder(ctx: DeletionContext, settings: DeletionSettings, r:
     });
     return true;
   } catch (error) {
+    const code = slackErrorCode(error);
+    if (code && REMINDER_CANNOT_POST.has(code)) {
+      ctx.logger.error({ err: error, requestId: r.id }, 'the reminder cannot be posted; given up');
+      return true;
+    }
     ctx.logger.warn({ err: error, requestId: r.id }, 'could not post the reminder; will try again');
     return false;
   }

@@ -9,6 +9,7 @@ export const DELETION_STEP_OUTPUTS = {
   request_id: 'Request ID',
   customer_count: 'Customers deleted',
   approver: 'Approved by',
+  approvers: 'All approvers',
 } as const;
 
 /** A claim older than this was left by a process that died: longer than any report can take. */
@@ -28,7 +29,9 @@ export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepE
           status: 'approved and done',
           request_id: r.id,
           customer_count: r.customerIds.length,
+          // The approval that completed the quorum, and everyone who approved, in order.
           ...(r.decidedBy ? { approver: r.decidedBy } : {}),
+          approvers: r.approverIds.length > 0 ? r.approverIds : r.decidedBy ? [r.decidedBy] : [],
         },
       };
     case 'failed':

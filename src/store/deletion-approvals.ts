@@ -52,6 +52,8 @@ export class DeletionApprovals {
         .where('id', '=', requestId)
         .where('status', '=', 'pending')
         .where('approvals', '=', seen.approverIds.length)
+        // The requester never counts, whatever the caller checked (four eyes hold in the store itself).
+        .where('requester_id', '!=', approverId)
         .where('expires_at', '>', now.toISOString())
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) continue; // another approval (or decision) landed first: read again

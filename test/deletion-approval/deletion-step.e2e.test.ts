@@ -97,7 +97,13 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
     const ended = await fakes.slack.stepEnd(execution);
     expect(ended).toMatchObject({
       state: 'completed',
-      outputs: { status: 'approved and done', request_id: requestId, customer_count: 2, approver: BOB },
+      outputs: {
+        status: 'approved and done',
+        request_id: requestId,
+        customer_count: 2,
+        approver: BOB,
+        approvers: [BOB],
+      },
     });
     expect(ended.endedWith).toBe(ended.token); // its own execution token, unsealed from the database
     expect(fakes.mint.requestsTo('delete_customers').map((r) => r.body)).toEqual([['cus_w1', 'cus_w2']]);

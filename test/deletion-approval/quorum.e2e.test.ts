@@ -111,6 +111,40 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect((await flow.stored(app, id))?.approverIds).toEqual([BOB, CAROL]);
   });
 
+  it('ends with the messages showing the newest state, even when an earlier update lands late', async () => {
+    const { ts } = await flow.request(app, ['cus_late'], ALICE);
+    // Bob's updates are slow and fail once (the SDK tries again): they land after Dave's approval ran the deletion.
+    fakes.slack.answerNext('chat.update', { status: 500, delayMs: 1_200 }, 2);
+    await flow.approve(app, ts, BOB);
+    await flow.approve(app, ts, DAVE);
+    await flow.waitForStatus(ts, '*Deleted*');
+    await app.waitForIdle(10_000);
+    expect(textOf(flow.approvalMessage(ts))).toContain('*Deleted*');
+    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([]);
+    fakes.slack.reset(); // the refused updates were the point of this test
+  });
+
+  it('refuses at once a request that the named approvers could never approve enough', async () => {
+    const few = await fakes.startApp('http', {
+      env: {
+        ...ENV,
+        DATABASE_URL: db.databaseUrl,
+        DELETION_APPROVERS: `${BOB},${DAVE}`,
+        DELETION_QUORUM_LARGE: undefined,
+        DELETION_LARGE_AT: undefined,
+      },
+    });
+    extraApps.push(few);
+    const { view } = await few.commandOpeningModal('delete cus_few', { user_id: BOB });
+    await few.submitView(view, { reason: 'r' }, BOB);
+    const shown = await fakes.slack.viewUpdate(view.id);
+    expect(textOf(shown)).toContain(
+      'This request needs 2 approvals from different approvers, but only 1 of the approvers could approve a request of yours',
+    );
+    await few.waitForIdle();
+    expect(fakes.slack.callsTo('chat.postMessage').filter((c) => c.params.channel === APPROVAL)).toEqual([]);
+  });
+
   it('never counts the requester, and one rejection rejects after approvals', async () => {
     const { id, ts } = await flow.request(app, ['cus_rq'], DAVE); // Dave is an approver, but asks this time
     const url = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.approve, DAVE);
