@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
@@ -62,7 +62,9 @@ export async function runExport(
       .complete(entryId, outcome, detail)
       .catch((error: unknown) => logger.error({ err: error }, 'could not record how the export ended'));
 
-  const path = join(tmpdir(), `mintlink-audit-${randomUUID()}.csv`);
+  // A directory of its own (0700, made by mkdtemp): nobody else can read the file or plant a link in its place.
+  const dir = await mkdtemp(join(tmpdir(), 'mintlink-audit-'));
+  const path = join(dir, `audit-${randomUUID()}.csv`);
   try {
     await ctx.slots.run(async () => {
       const period = { since, until, operation: request.operation, actorId: request.userId };
@@ -91,7 +93,7 @@ export async function runExport(
     await tell(`:x: The audit log export (${what}) was not delivered: ${reason}`);
     await complete('failed', reason);
   } finally {
-    await rm(path, { force: true }).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -21,7 +21,7 @@ export async function writeAuditCsv(
   period: AuditPeriod,
   path: string,
 ): Promise<number> {
-  const fd = openSync(path, 'w', 0o600);
+  const fd = openSync(path, 'wx', 0o600); // a new file only: never one that is already there
   let rows = 0;
   try {
     writeSync(fd, stringify([[...AUDIT_CSV_COLUMNS]]));
