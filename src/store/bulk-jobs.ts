@@ -426,18 +426,19 @@ export class BulkJobs {
     return rows.map((r) => r.id);
   }
 
-  /** Jobs in these statuses, newest first; of one requester, or of everyone else. */
+  /** Jobs in these statuses, newest first (or oldest first); of one requester, or of everyone else. */
   async list(filter: {
     statuses: readonly BulkJobStatus[];
     requesterId?: string;
     notRequesterId?: string;
     limit?: number;
+    oldestFirst?: boolean;
   }): Promise<BulkJob[]> {
     let query = this.db.selectFrom('bulk_jobs').selectAll().where('status', 'in', filter.statuses);
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
     const rows = await query
-      .orderBy('created_at', 'desc')
+      .orderBy('created_at', filter.oldestFirst ? 'asc' : 'desc')
       .limit(filter.limit ?? 20)
       .execute();
     return rows.map(toJob);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { NewBulkRow } from '../../src/store/bulk-jobs.js';
+import type { NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
@@ -26,16 +26,16 @@ describeEachEngine('bulk jobs', (engine, create) => {
     await db.drop();
   });
 
+  const jobInput: Omit<NewBulkJob, 'rows'> = {
+    teamId: 'T1',
+    requesterId: 'U_REQ',
+    kind: 'links',
+    sourceName: 'people.csv',
+    columns: ['Email'],
+    defaults: { nftId: 'n' },
+  };
   const draft = (n = 5, invalid: number[] = []) =>
-    store.bulkJobs.createDraft({
-      teamId: 'T1',
-      requesterId: 'U_REQ',
-      kind: 'links',
-      sourceName: 'people.csv',
-      columns: ['Email'],
-      defaults: { nftId: 'n' },
-      rows: rowsOf(n, invalid),
-    });
+    store.bulkJobs.createDraft({ ...jobInput, rows: rowsOf(n, invalid) });
 
   const running = async (n = 5, invalid: number[] = []) => {
     const job = await draft(n, invalid);
@@ -210,9 +210,34 @@ describeEachEngine('bulk jobs', (engine, create) => {
       (await store.bulkJobs.list({ statuses: ['running', 'paused'], requesterId: 'U_REQ' })).map((j) => j.id),
     ).toEqual([job.id]);
     expect(await store.bulkJobs.list({ statuses: ['running'], notRequesterId: 'U_REQ' })).toEqual([]);
+    const oldStarted = await store.bulkJobs.createDraft(
+      { ...jobInput, rows: rowsOf(2) },
+      new Date(Date.now() - 48 * 3_600_000),
+    );
+    expect((await store.bulkJobs.start(oldStarted.id, 'U_REQ', 'a')).won).toBe(true);
     expect(await store.bulkJobs.deleteDraftsBefore(new Date(Date.now() - 24 * 3_600_000))).toBe(1);
     expect(await store.bulkJobs.get(old.id)).toBeUndefined();
     expect(await store.bulkJobs.rows(old.id)).toEqual([]);
-    expect(engine).toMatch(/sqlite|postgres/);
+    // A job as old that was started is kept, with its rows.
+    expect(await store.bulkJobs.get(oldStarted.id)).toMatchObject({ status: 'running' });
+    expect(await store.bulkJobs.counts(oldStarted.id)).toMatchObject({ pending: 2 });
+  });
+
+  it('hands the worker the oldest running jobs first, however many there are', async () => {
+    const startedAt = async (minutesAgo: number) => {
+      const created = await store.bulkJobs.createDraft(
+        { ...jobInput, rows: rowsOf(1) },
+        new Date(Date.now() - minutesAgo * 60_000),
+      );
+      await store.bulkJobs.start(created.id, 'U_REQ', 'a');
+      return created.id;
+    };
+    const middle = await startedAt(20);
+    const newest = await startedAt(5);
+    const oldest = await startedAt(30);
+    expect((await store.bulkJobs.list({ statuses: ['running'], limit: 2, oldestFirst: true })).map((j) => j.id)).toEqual(
+      [oldest, middle],
+    );
+    expect((await store.bulkJobs.list({ statuses: ['running'], limit: 2 })).map((j) => j.id)).toEqual([newest, middle]);
   });
 });
