@@ -235,9 +235,9 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const middle = await startedAt(20);
     const newest = await startedAt(5);
     const oldest = await startedAt(30);
-    expect((await store.bulkJobs.list({ statuses: ['running'], limit: 2, oldestFirst: true })).map((j) => j.id)).toEqual(
-      [oldest, middle],
-    );
+    expect(
+      (await store.bulkJobs.list({ statuses: ['running'], limit: 2, oldestFirst: true })).map((j) => j.id),
+    ).toEqual([oldest, middle]);
     expect((await store.bulkJobs.list({ statuses: ['running'], limit: 2 })).map((j) => j.id)).toEqual([newest, middle]);
   });
 });
