@@ -39,8 +39,9 @@ describe('bulk create: faults', () => {
     start(app, fakes.slack, await previewOf(app, fakes.slack, linkCsv(rows), { bulk_nft_id: 'nft-f' }));
 
   it('leaves the last places of the work budget to interactive requests: none is turned away during a job', async () => {
-    // Budget 5, BULK_CONCURRENCY 4: the worker takes a place only while more than 4 are free.
-    const app = await startApp({ MAX_WORK_IN_FLIGHT: '5', BULK_CONCURRENCY: '4' });
+    // Budget 8 (the least the configuration allows), BULK_CONCURRENCY 4: the worker takes a place only while
+    // more than 4 are free, so 4 are always left to the commands.
+    const app = await startApp({ MAX_WORK_IN_FLIGHT: '8', BULK_CONCURRENCY: '4' });
     fakes.mint.latencyMs = 100;
     const started = await job(app, 12);
     const acks: Array<Record<string, unknown> | undefined> = [];
@@ -52,7 +53,8 @@ describe('bulk create: faults', () => {
     await ended(fakes.slack, started);
     expect(acks.length).toBeGreaterThan(3);
     expect(acks.filter((a) => JSON.stringify(a).includes('busy'))).toEqual([]);
-    expect(fakes.mint.peakInFlight).toBe(1); // the job went on, one row at a time
+    expect(fakes.mint.peakInFlight).toBeLessThanOrEqual(4);
+    expect(fakes.mint.peakInFlight).toBeGreaterThan(1); // the job went on, several rows at a time
     expect(fakes.mint.links).toHaveLength(12);
   }, 30_000);
 
