@@ -148,6 +148,7 @@ export function handleResendResults(ctx: BulkContext) {
     const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
     if (!sent.fileId) return tellClicker(args, ctx, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
     await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
+    ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
     await ctx.work.track(updateProgressSoon(ctx, job.id));
   };
 }
