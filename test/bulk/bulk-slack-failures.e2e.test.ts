@@ -74,15 +74,22 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
     expect(upload?.completed).toBeTruthy();
     expect(csvRows(upload && fakes.slack.uploadedText(upload.fileId))).toHaveLength(3);
     expect(textOf(progress(fakes.slack, started).blocks)).not.toContain(BULK_ACTIONS.resendResults);
-    // Home no longer lists it (its recent actions may still name the job).
+    // Home no longer lists it (its recent actions may still name the job): a publish built once the file was
+    // sent (one built before, by an earlier refresh, may still land after the click).
     const after = await fakes.slack.waitForCall(
       'views.publish',
-      (c) => c.at >= clickedAt && c.params.user_id === TEST_USER_ID,
+      (c) =>
+        c.at >= clickedAt &&
+        c.params.user_id === TEST_USER_ID &&
+        !textOf(c.params.view).includes('results file not sent'),
     );
-    expect(textOf(after.params.view)).not.toContain('results file not sent');
     expect(textOf(after.params.view)).not.toContain(`home_bulk_resend_${started.jobId}`);
     await app().waitForIdle();
-    expect(refused()).toEqual(['files.getUploadURLExternal internal_error']);
+    expect(textOf(fakes.slack.view(TEST_USER_ID))).not.toContain('results file not sent');
+    // (Two Home refreshes may cross: the Home publisher's own hash check settles that, and is not counted here.)
+    expect(refused().filter((r) => r !== 'views.publish hash_conflict')).toEqual([
+      'files.getUploadURLExternal internal_error',
+    ]);
   }, 30_000);
 
   it('keeps the started notice when the errors file, asked for just before Start, arrives after it', async () => {
