@@ -15,7 +15,7 @@ const RATE_WINDOW_MS = 60_000;
  * Ended jobs are still looked after this long: a last update that failed (or never came, the process having
  * stopped) or that a late update from another process undid is made good.
  */
-export const ENDED_WATCH_MS = 15 * 60_000;
+const ENDED_WATCH_MS = 15 * 60_000;
 
 /**
  * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a
@@ -97,6 +97,8 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
       const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing']);
       if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
         endedCheckedAt = Date.now();
+        // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
+        // matter (the gap between updates, which they would, is timed by the database).
         ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
       }
       // One message Slack refuses to update does not hold back the others.
