@@ -1,3 +1,4 @@
+import { safeCell } from '../csv/write-csv-file.js';
 import type { AuditEntry } from '../store/audit-log.js';
 import type { Approval } from '../store/deletion-approvals.js';
 
@@ -37,7 +38,7 @@ export function auditRecord(entry: AuditEntry, approvals: readonly Approval[]): 
     entry.detail ?? '',
     approvals.map((a) => `${a.approverId} ${a.approvedAt.toISOString()}`).join('; '),
     entry.id,
-  ].map(spreadsheetSafe);
+  ].map(safeCell); // a reason typed as `=HYPERLINK(...)` is never run when the export is opened
 }
 
 /** The request an entry is about, when it is one of the deletion flow's. */
@@ -77,13 +78,4 @@ function listSummary(count: number, items: readonly unknown[]): string {
 
 function cut(text: string): string {
   return text.length <= MAX_VALUE_CHARS ? text : `${text.slice(0, MAX_VALUE_CHARS - 1)}…`;
-}
-
-/**
- * A cell a spreadsheet shows as text: one that starts like a formula (=, +, -, @, or a tab or carriage
- * return before one) gets a leading apostrophe, so a reason or a service answer typed as `=HYPERLINK(...)`
- * is never run when the export is opened (OWASP's advice on CSV injection).
- */
-export function spreadsheetSafe(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }

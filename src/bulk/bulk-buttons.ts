@@ -117,8 +117,11 @@ export function handleErrorsFile(ctx: BulkContext) {
     }
     const view = args.body.view;
     if (view) {
+      // For the preview as it was clicked only: if the user pressed Start meanwhile, the view has moved on
+      // (Slack answers hash_conflict) and the started notice stays.
       const shown = await ctx.store.bulkJobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
-      await updateModal(ctx.client, view.id, previewView(job, shown, { errorsSent: true }), ctx.logger);
+      const preview = previewView(job, shown, { errorsSent: true });
+      await updateModal(ctx.client, view.id, preview, ctx.logger, view.hash);
     }
   };
 }
@@ -145,6 +148,7 @@ export function handleResendResults(ctx: BulkContext) {
     const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
     if (!sent.fileId) return tellClicker(args, ctx, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
     await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
+    ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
     await ctx.work.track(updateProgressSoon(ctx, job.id));
   };
 }

@@ -68,8 +68,8 @@ export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSe
   blocks.push(
     context(
       job.validRows > 0
-        ? `Nothing is sent until you press *Start*. Row 2 is the first row under the header. ${job.id}`
-        : `No row can be sent: fix the file and submit it again. Row 2 is the first row under the header. ${job.id}`,
+        ? `Nothing is sent until you press *Start*. Rows are numbered as in a spreadsheet: the header is row 1. ${job.id}`
+        : `No row can be sent: fix the file and submit it again. Rows are numbered as in a spreadsheet: the header is row 1. ${job.id}`,
     ),
   );
   return modal({

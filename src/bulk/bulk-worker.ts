@@ -76,8 +76,9 @@ export class BulkWorker {
 
   private async refresh(): Promise<void> {
     if (this.halted) return;
-    const jobs = await this.ctx.store.bulkJobs.list({ statuses: ['running'], limit: 100 });
-    this.jobs = jobs.map(({ id, kind }) => ({ id, kind })).reverse(); // oldest first
+    // The oldest first: a job started earlier is not held back by the newer ones beyond the first 100.
+    const jobs = await this.ctx.store.bulkJobs.list({ statuses: ['running'], limit: 100, oldestFirst: true });
+    this.jobs = jobs.map(({ id, kind }) => ({ id, kind }));
     if (this.jobs.length > 0) this.wakeAll();
   }
 

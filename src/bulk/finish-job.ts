@@ -40,7 +40,10 @@ export async function finishJob(ctx: BulkContext, jobId: string, now = new Date(
   if (!done.won) return; // another process took over meanwhile (this one was too slow): it shows the end
   ctx.logger.info({ jobId, ...counts, resultsFile: sent.fileId }, 'bulk job finished');
   ctx.home.refresh([claimed.requesterId]);
-  await updateProgressSoon(ctx, jobId);
+  await updateProgressSoon(ctx, jobId).catch((error: unknown) => {
+    // The progress ticker looks after ended jobs for a while: it shows the end at its next turn.
+    ctx.logger.warn({ err: error, jobId }, 'could not show the end of a bulk job yet; will try again');
+  });
 }
 
 /** Uploads the results file to the requester's DM; says why not when it cannot. */

@@ -1,29 +1,29 @@
 import type { KnownBlock } from '@slack/types';
 import type { HomeEntry } from '../deps.js';
-import { context, divider, section } from '../slack-ui/blocks.js';
-import { bold } from '../slack-ui/mrkdwn.js';
+import { actionsRow, context, divider, section } from '../slack-ui/blocks.js';
+import { bold, escapeAndCut } from '../slack-ui/mrkdwn.js';
 import type { BulkJob, BulkJobStatus } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
-import { controlButtons, things } from './bulk-views.js';
+import { BULK_ACTIONS, buttonFor, controlButtons, things } from './bulk-views.js';
 
 export const BULK_HOME_ACTION = 'home_bulk_create';
 const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
 const SHOWN = 5;
 
 /**
- * Bulk jobs on App Home: a requester's own live jobs (with Pause/Resume/Cancel), and, for approvers, the
- * live jobs of everyone else (they may pause or cancel them too).
+ * Bulk jobs on App Home: a requester's own live jobs (with Pause/Resume/Cancel) and ended ones whose results
+ * file could not be sent (with the button that sends it), and, for approvers, the same of everyone else (they
+ * may pause, cancel or send the file too).
  */
 export function bulkHomeEntry(ctx: BulkContext): HomeEntry {
   return {
     order: 10,
     flow: { actionId: BULK_HOME_ACTION, label: 'Bulk create' },
     blocks: async (userId) => {
-      const own = await ctx.store.bulkJobs.list({ statuses: LIVE, requesterId: userId, limit: SHOWN });
+      const shown = { statuses: LIVE, undelivered: true, limit: SHOWN };
+      const own = await ctx.store.bulkJobs.list({ ...shown, requesterId: userId });
       const approver = (await ctx.approvers.check(userId)).approver;
-      const others = approver
-        ? await ctx.store.bulkJobs.list({ statuses: LIVE, notRequesterId: userId, limit: SHOWN })
-        : [];
+      const others = approver ? await ctx.store.bulkJobs.list({ ...shown, notRequesterId: userId }) : [];
       const blocks: KnownBlock[] = [];
       if (own.length > 0) blocks.push(section('*Your bulk jobs*'), ...(await jobBlocks(ctx, own, false)));
       if (others.length > 0)
@@ -51,12 +51,19 @@ async function jobBlocks(ctx: BulkContext, jobs: BulkJob[], withRequester: boole
     );
     const controls = controlButtons(job, `home_bulk_${job.id}`);
     if (controls) blocks.push(controls);
+    if (job.status === 'done' && !job.resultsFileId) {
+      blocks.push(
+        context(escapeAndCut(job.resultsNote ?? 'The results file could not be sent.', 500)),
+        actionsRow(`home_bulk_resend_${job.id}`, buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)),
+      );
+    }
   }
   if (jobs.length >= SHOWN) blocks.push(context(`The newest ${SHOWN} are shown.`));
   return blocks;
 }
 
 function stateWord(job: BulkJob): string {
+  if (job.status === 'done') return `:warning: ${job.cancelledBy ? 'cancelled' : 'ended'}, results file not sent`;
   if (job.status === 'paused') return ':double_vertical_bar: paused';
   if (job.status === 'finishing') return job.cancelledBy ? 'cancelled, writing the results' : 'writing the results';
   return ':arrows_counterclockwise: running';

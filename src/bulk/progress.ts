@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MessageContent } from '../slack-ui/blocks.js';
 import type { BulkJob } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
@@ -10,36 +11,54 @@ export const PROGRESS_GAP_MS = 2_000;
 const TICK_MS = 500;
 /** The rate is read over this much of the recent past. */
 const RATE_WINDOW_MS = 60_000;
+/**
+ * Ended jobs are still looked after this long: a last update that failed (or never came, the process having
+ * stopped) or that a late update from another process undid is made good.
+ */
+const ENDED_WATCH_MS = 15 * 60_000;
 
 /**
  * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a
  * compare-and-set on the job) and if what it shows changed. Returns false when the gap had not passed.
+ * What the message shows is recorded as a digest once Slack took the update; an update that failed, or that
+ * overlapped another, clears it, so that the next turn sends the message again.
  */
 export async function updateProgress(ctx: BulkContext, jobId: string, now = new Date()): Promise<boolean> {
   const before = await ctx.store.bulkJobs.get(jobId);
   if (!before?.messageChannel || !before.messageTs) return true; // not posted (yet): nothing to update
-  // A paused job changes only when someone acts on it: shown once after that, not every 2 s.
-  if (before.status === 'paused' && before.progressAt && before.updatedAt <= before.progressAt) return true;
-  if (!(await ctx.store.bulkJobs.claimProgress(jobId, PROGRESS_GAP_MS, now))) return false;
+  // A job that is not running shows nothing that changes with time: when its message shows what it would show
+  // now (a paused job, an ended one), there is nothing to do, and no turn to take from the other processes.
+  if (before.status !== 'running' && (await render(ctx, before, now)).digest === before.progressDigest) return true;
+  if (!(await ctx.store.bulkJobs.claimProgress(jobId, PROGRESS_GAP_MS))) return false;
   const job = await ctx.store.bulkJobs.get(jobId);
   if (!job?.messageChannel || !job.messageTs) return true;
+  const { content, digest } = await render(ctx, job, now);
+  if (digest === job.progressDigest) return true;
+  try {
+    await ctx.patientClient.chat.update({
+      channel: job.messageChannel,
+      ts: job.messageTs,
+      text: content.text,
+      blocks: content.blocks,
+    });
+  } catch (error) {
+    // Slack may or may not have applied it: the message is no longer known to show anything.
+    await ctx.store.bulkJobs.recordProgress(jobId, undefined, job.progressDigest).catch(() => undefined);
+    throw error;
+  }
+  await ctx.store.bulkJobs.recordProgress(jobId, digest, job.progressDigest);
+  return true;
+}
+
+async function render(ctx: BulkContext, job: BulkJob, now: Date): Promise<{ content: MessageContent; digest: string }> {
   const content = progressMessage({
     job,
-    counts: await ctx.store.bulkJobs.counts(jobId),
-    ratePerSecond: await ratePerSecond(ctx, job, now),
+    counts: await ctx.store.bulkJobs.counts(job.id),
+    ratePerSecond: job.status === 'running' ? await ratePerSecond(ctx, job, now) : undefined,
     mint: ctx.mintApi.status,
     now,
   });
-  const digest = createHash('sha256').update(JSON.stringify(content)).digest('base64url');
-  if (digest === job.progressDigest) return true;
-  await ctx.patientClient.chat.update({
-    channel: job.messageChannel,
-    ts: job.messageTs,
-    text: content.text,
-    blocks: content.blocks,
-  });
-  await ctx.store.bulkJobs.setProgressDigest(jobId, digest);
-  return true;
+  return { content, digest: createHash('sha256').update(JSON.stringify(content)).digest('base64url') };
 }
 
 /** Updates the message as soon as the gap allows (the end of a job, which must be shown). */
@@ -59,23 +78,33 @@ async function ratePerSecond(ctx: BulkContext, job: BulkJob, now: Date): Promise
 }
 
 /**
- * Keeps the messages of live jobs (running, paused, finishing) current: every TICK_MS each process offers
- * to update them; the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
+ * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
+ * last ENDED_WATCH_MS final: every TICK_MS each process offers to update them (ended ones every
+ * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
  */
 export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
   let running: Promise<void> | undefined;
   let quietUntil = 0;
+  let endedCheckedAt = 0;
+  const warn = (error: unknown) => {
+    if (Date.now() < quietUntil) return;
+    quietUntil = Date.now() + 60_000; // a database (or Slack) away for a while: one line a minute
+    ctx.logger.warn({ err: error }, 'could not update bulk progress; will try again');
+  };
   const tick = () => {
     if (running || !ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
     running = (async () => {
       const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing']);
-      for (const id of ids) await ctx.work.track(updateProgress(ctx, id));
+      if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
+        endedCheckedAt = Date.now();
+        // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
+        // matter (the gap between updates, which they would, is timed by the database).
+        ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
+      }
+      // One message Slack refuses to update does not hold back the others.
+      for (const id of ids) await ctx.work.track(updateProgress(ctx, id)).catch(warn);
     })()
-      .catch((error: unknown) => {
-        if (Date.now() < quietUntil) return;
-        quietUntil = Date.now() + 60_000; // a database away for a while: one line a minute
-        ctx.logger.warn({ err: error }, 'could not update bulk progress; will try again');
-      })
+      .catch(warn)
       .finally(() => (running = undefined));
   };
   const timer = setInterval(tick, TICK_MS);

@@ -1,15 +1,18 @@
 import { MintApiError } from '../mint-api/mint-api-error.js';
 
 /**
- * What a failed row becomes:
- * - `again`: the request was not sent (held back by the service's request to wait or the open circuit, or
- *   a connection never made), or the service refused it without doing anything (429, 503, 408): it goes
- *   back to pending and is sent when the service takes requests again;
+ * What a failed row becomes. The spec says nothing about the service's errors, and a proxy in front of it
+ * may answer after it has forwarded the POST, so a row goes back to pending only when it is certain that
+ * nothing was done:
+ * - `again`: the app held the request back itself before sending it (the service's request to wait, the
+ *   open circuit, a connection never made), or the service said to come back later: a 429, or a 503 with
+ *   Retry-After. It goes back to pending and is sent when the service takes requests again;
  * - `pause`: the service refused the app's credentials: every row would fail the same way, so the job is
  *   paused with that reason (the row goes back to pending);
- * - `unknown`: it may have been done (no answer in time, a connection cut after sending, an answer that
- *   could not be read, a gateway's 502/504): never sent again by the app;
- * - `failed`: the service answered that it did not do it (4xx, 500).
+ * - `unknown`: it may have been done: no answer in time, a connection cut after sending, an answer that could
+ *   not be read, any 5xx other than a 503 with Retry-After (a 500 is the service failing part-way, a 502/504
+ *   or a bare 503 may come from a proxy after forwarding), a 408. Never sent again by the app;
+ * - `failed`: the service answered that it would not do it (the other 4xx).
  */
 export type RowDisposition =
   | { kind: 'again' }
@@ -17,8 +20,8 @@ export type RowDisposition =
   | { kind: 'unknown'; error: string }
   | { kind: 'failed'; error: string };
 
-const REFUSED_UNDONE = [408, 429, 503];
-const GATEWAY_UNCLEAR = [502, 504];
+/** Refusals made by the app before sending: the service pause, the open circuit, no connection. */
+const HELD_BACK: readonly MintApiError['kind'][] = ['rate_limited', 'unavailable', 'network'];
 
 export function rowDisposition(error: unknown): RowDisposition {
   if (!(error instanceof MintApiError)) {
@@ -28,11 +31,13 @@ export function rowDisposition(error: unknown): RowDisposition {
   const { status } = error;
   if (error.details.outcomeUnknown) return { kind: 'unknown', error: error.message };
   if (status === undefined) {
-    if (['rate_limited', 'unavailable', 'network'].includes(error.kind)) return { kind: 'again' };
+    // The client says outcomeUnknown for anything that may have left; what is left was never sent.
+    if (HELD_BACK.includes(error.kind)) return { kind: 'again' };
     return { kind: 'failed', error: error.message };
   }
-  if (REFUSED_UNDONE.includes(status)) return { kind: 'again' };
-  if (GATEWAY_UNCLEAR.includes(status)) return { kind: 'unknown', error: error.message };
+  if (status === 429) return { kind: 'again' };
+  if (status === 503 && error.details.retryAfterSeconds !== undefined) return { kind: 'again' };
+  if (status >= 500 || status === 408) return { kind: 'unknown', error: error.message };
   if (error.kind === 'unauthorized') {
     return {
       kind: 'pause',

@@ -40,10 +40,10 @@ export const configHints = {
   TEST_CLOCK_OFFSET_HOURS:
     'for tests only: the reminders run this many hours ahead of the real clock, 0 to 100000; leave unset in production',
   MAX_WORK_IN_FLIGHT:
-    'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; default 1000',
+    'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; at least 2 x BULK_CONCURRENCY; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
   BULK_CONCURRENCY:
-    'Mint calls one process makes at once for bulk jobs (/mintlink bulk), a whole number from 1 to 50; default 4',
+    'Mint calls one process makes at once for bulk jobs (/mintlink bulk), a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4',
 } as const;
 
 export type ConfigVariable = keyof typeof configHints;
@@ -136,7 +136,7 @@ export function isPlaceholderToken(value: string, prefix: 'xoxb-' | 'xapp-'): bo
   return words.every((word) => PLACEHOLDER_WORDS.has(word) || /^x+$/.test(word));
 }
 
-export const environmentSchema = z.object({
+const environmentFields = z.object({
   SLACK_BOT_TOKEN: text('a bot token starting with xoxb-')
     .startsWith('xoxb-', 'must be a bot token starting with xoxb-')
     .refine(
@@ -183,6 +183,29 @@ export const environmentSchema = z.object({
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
     .default('info'),
   BULK_CONCURRENCY: wholeNumber(1, 50).default(4),
+});
+
+/**
+ * The bulk worker leaves the last BULK_CONCURRENCY places of the work budget to interactive requests and
+ * takes the others: with a budget below twice its concurrency it would run fewer calls than configured, and
+ * with one no larger than it, none at all. Checked whenever both values are readable, even when other
+ * variables have problems, so that the one message lists them all.
+ */
+const BUDGET_FIELDS: readonly PropertyKey[] = ['MAX_WORK_IN_FLIGHT', 'BULK_CONCURRENCY'];
+export const environmentSchema = environmentFields.refine((e) => e.MAX_WORK_IN_FLIGHT >= 2 * e.BULK_CONCURRENCY, {
+  path: ['MAX_WORK_IN_FLIGHT'],
+  when: (payload) => !payload.issues.some((issue) => BUDGET_FIELDS.includes(issue.path?.[0] ?? '')),
+  error: (issue) => {
+    const e = issue.input as { MAX_WORK_IN_FLIGHT: number; BULK_CONCURRENCY: number };
+    return (
+      `is ${e.MAX_WORK_IN_FLIGHT}, below twice BULK_CONCURRENCY (${e.BULK_CONCURRENCY}): bulk jobs leave ` +
+      `${e.BULK_CONCURRENCY} places to interactive requests and use the rest, so they would ` +
+      (e.MAX_WORK_IN_FLIGHT <= e.BULK_CONCURRENCY
+        ? 'never run'
+        : `run ${e.MAX_WORK_IN_FLIGHT - e.BULK_CONCURRENCY} Mint calls at a time instead of ${e.BULK_CONCURRENCY}`) +
+      `; raise it to at least ${2 * e.BULK_CONCURRENCY} or lower BULK_CONCURRENCY`
+    );
+  },
 });
 
 export type Environment = z.output<typeof environmentSchema>;

@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 
-/** One data row: its number as a spreadsheet shows it (the header is row 1), and its cells as written. */
+/**
+ * One data row: its number as a spreadsheet shows it (the header is row 1; blank lines and rows of bare
+ * commas count, as a spreadsheet shows them as empty rows; a quoted cell with line breaks is one row), and
+ * its cells as written.
+ */
 export interface CsvRecord {
   rowNumber: number;
   cells: string[];
@@ -14,31 +18,36 @@ const PIECE_CHARS = 64 * 1024;
 
 /**
  * Reads CSV text (comma-separated, quotes as RFC 4180, an optional BOM, cells trimmed; blank lines and rows
- * of bare commas skipped, while `""` is a row with an empty cell)
- * into its header and rows. A file that cannot be read as CSV, has no header, no rows, or more than
+ * of bare commas skipped but counted, while `""` is a row with an empty cell) into its header (the first row
+ * that is not blank) and rows. A file that cannot be read as CSV, has no header, no rows, or more than
  * `maxRecords` rows gets one sentence saying so. Rows with fewer or more cells than the header are kept as
  * they are: the caller reports them row by row. The parsing is csv-parse's; it is fed in pieces so that a
  * large file does not hold the event loop (and Slack's acknowledgements) for its whole length.
  */
 export async function readCsv(text: string, options: { maxRecords: number }): Promise<CsvReadResult> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, raw: true });
+  // Empty lines are kept by the parser (and skipped below) so that every row is counted where it stands:
+  // csv-parse's skip_empty_lines would drop them before the count.
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, trim: true, raw: true });
   const pieces = (function* () {
     for (let at = 0; at < text.length; at += PIECE_CHARS) yield text.slice(at, at + PIECE_CHARS);
   })();
   Readable.from(pieces).pipe(parser);
   let header: string[] | undefined;
   const records: CsvRecord[] = [];
+  let rowNumber = 0;
   let count = 0;
   try {
     for await (const { record: cells, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
+      rowNumber += 1;
+      // A blank line, or a row of bare separators (",,,") that spreadsheets leave behind, is no row; a quoted
+      // empty cell ("") is data.
+      if (/^[\s,]*$/.test(raw)) continue;
       if (!header) {
         header = cells;
         continue;
       }
-      // A row of bare separators (",,,") is one spreadsheets leave behind; a quoted empty cell ("") is data.
-      if (/^[\s,]*$/.test(raw)) continue;
       count += 1;
-      if (count <= options.maxRecords) records.push({ rowNumber: count + 1, cells });
+      if (count <= options.maxRecords) records.push({ rowNumber, cells });
     }
   } catch (error) {
     const { message, lines } = error as CsvError & { lines?: number };

@@ -44,8 +44,10 @@ export async function writeCsvFile(
 /**
  * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets
  * a leading apostrophe, so opening the file runs nothing: the cells carry what users and the Mint service
- * wrote. Plain numbers (`-5`) are left as they are.
+ * wrote. Every such cell, signed numbers too (OWASP's advice on CSV injection: telling a harmless `-5` from
+ * `-5+cmd|...` is where such filters go wrong). Every CSV the app writes (bulk results and errors, the audit
+ * export) goes through this one rule.
  */
 export function safeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }

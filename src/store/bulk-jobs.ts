@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { databaseNow } from './database-now.js';
 import type { BulkJobsTable, BulkRowsTable, Tables } from './tables.js';
 
 export type BulkKind = 'links' | 'wallets';
@@ -178,10 +179,11 @@ export class BulkJobs {
     });
   }
 
+  /** The job's progress message was posted: it counts as its last update (the next one comes after the gap). */
   async setMessage(id: string, channel: string, ts: string): Promise<void> {
     await this.db
       .updateTable('bulk_jobs')
-      .set({ message_channel: channel, message_ts: ts })
+      .set({ message_channel: channel, message_ts: ts, progress_at: databaseNow(this.engine) })
       .where('id', '=', id)
       .execute();
   }
@@ -369,25 +371,42 @@ export class BulkJobs {
 
   /**
    * The right to update the job's progress message now: at most once per `minGapMs`, whichever process asks
-   * (a compare-and-set on the time of the last update).
+   * (a compare-and-set on the time of the last update). The times are the database's, so processes whose
+   * clocks disagree still keep the gap.
    */
-  async claimProgress(id: string, minGapMs: number, now = new Date()): Promise<boolean> {
+  async claimProgress(id: string, minGapMs: number): Promise<boolean> {
     const result = await this.db
       .updateTable('bulk_jobs')
-      .set({ progress_at: now.toISOString() })
+      .set({ progress_at: databaseNow(this.engine) })
       .where('id', '=', id)
       .where((eb) =>
-        eb.or([
-          eb('progress_at', 'is', null),
-          eb('progress_at', '<=', new Date(now.getTime() - minGapMs).toISOString()),
-        ]),
+        eb.or([eb('progress_at', 'is', null), eb('progress_at', '<=', databaseNow(this.engine, -minGapMs))]),
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async setProgressDigest(id: string, digest: string): Promise<void> {
-    await this.db.updateTable('bulk_jobs').set({ progress_digest: digest }).where('id', '=', id).execute();
+  /**
+   * Records what the job's message shows now (`digest`), after an update built when the job recorded
+   * `builtOn`. When another update was recorded meanwhile, the two overlapped and Slack may have applied
+   * them in either order: the record is cleared (as it is with `digest` undefined, after an update that
+   * failed and may or may not have been applied), so that the message is sent again. Returns whether the
+   * digest was recorded.
+   */
+  async recordProgress(id: string, digest: string | undefined, builtOn: string | undefined): Promise<boolean> {
+    if (digest !== undefined) {
+      const result = await this.db
+        .updateTable('bulk_jobs')
+        .set({ progress_digest: digest })
+        .where('id', '=', id)
+        .where((eb) =>
+          builtOn === undefined ? eb('progress_digest', 'is', null) : eb('progress_digest', '=', builtOn),
+        )
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) return true;
+    }
+    await this.db.updateTable('bulk_jobs').set({ progress_digest: null }).where('id', '=', id).execute();
+    return false;
   }
 
   async counts(id: string): Promise<RowCounts> {
@@ -414,6 +433,19 @@ export class BulkJobs {
     return Number(row?.n ?? 0);
   }
 
+  /** Ids of the jobs that ended (done) at or after `since`, oldest first. */
+  async endedSince(since: Date, limit = 100): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('status', '=', 'done')
+      .where('finished_at', '>=', since.toISOString())
+      .orderBy('finished_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Ids of the jobs in these statuses, oldest first. */
   async ids(statuses: readonly BulkJobStatus[], limit = 100): Promise<string[]> {
     const rows = await this.db
@@ -426,18 +458,31 @@ export class BulkJobs {
     return rows.map((r) => r.id);
   }
 
-  /** Jobs in these statuses, newest first; of one requester, or of everyone else. */
+  /**
+   * Jobs in these statuses (and, with `undelivered`, the ended ones whose results file was not sent), newest
+   * first (or oldest first); of one requester, or of everyone else.
+   */
   async list(filter: {
     statuses: readonly BulkJobStatus[];
+    undelivered?: boolean;
     requesterId?: string;
     notRequesterId?: string;
     limit?: number;
+    oldestFirst?: boolean;
   }): Promise<BulkJob[]> {
-    let query = this.db.selectFrom('bulk_jobs').selectAll().where('status', 'in', filter.statuses);
+    let query = this.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', filter.statuses),
+          ...(filter.undelivered ? [eb.and([eb('status', '=', 'done'), eb('results_file_id', 'is', null)])] : []),
+        ]),
+      );
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
     const rows = await query
-      .orderBy('created_at', 'desc')
+      .orderBy('created_at', filter.oldestFirst ? 'asc' : 'desc')
       .limit(filter.limit ?? 20)
       .execute();
     return rows.map(toJob);

@@ -27,7 +27,10 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
   const metrics = async () => (await fetch(`${app?.baseUrl}/metrics`)).text();
 
   it('answers every kind of request "busy" while the budget is full, and takes work again once it frees', async () => {
-    app = await fakes.startApp(mode, { env: { MAX_WORK_IN_FLIGHT: '2', MINT_API_TIMEOUT_MS: '1500' } });
+    // BULK_CONCURRENCY 1: the least budget the configuration allows is twice the bulk concurrency.
+    app = await fakes.startApp(mode, {
+      env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '1500' },
+    });
     // Two templates commands whose Mint calls hang hold the whole budget until the calls time out (1.5 s).
     fakes.mint.failNext('list_templates', { mode: 'hang' }, 2);
     const holders = [
@@ -109,16 +112,22 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
   });
 
   it("does not fail a step whose first delivery is running when Slack's retry of it finds the app busy", async () => {
-    app = await fakes.startApp('http', { env: { MAX_WORK_IN_FLIGHT: '1', MINT_API_TIMEOUT_MS: '3000' } });
+    app = await fakes.startApp('http', {
+      env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '3000' },
+    });
+    // One place is held by a templates command whose Mint call hangs (until its 3 s timeout), the other by the step.
+    fakes.mint.failNext('list_templates', { mode: 'hang' }, 1);
+    await app.command(`templates ${DEMO_CONTRACT_ID}`);
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 1, 3_000, 'the templates call');
     fakes.mint.latencyMs = 1_000;
     const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-retry', acting_user: userContext() });
     await app.event(event);
-    await fakes.slack.waitFor(() => fakes.mint.requests.length === 1, 3_000, 'the Mint call');
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 3_000, 'the Mint call');
     await app.event(event, 1); // the budget is full: acknowledged, not failed
     const ended = await fakes.slack.stepEnd(String(event.function_execution_id));
     expect(ended.state).toBe('completed');
     await app.waitForIdle();
     expect(fakes.slack.calls.filter((c) => c.method.startsWith('functions.'))).toHaveLength(1);
-    expect(fakes.mint.requests).toHaveLength(1);
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
   });
 });

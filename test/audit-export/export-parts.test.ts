@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inputsSummary, requestIdOf, spreadsheetSafe } from '../../src/audit-export/audit-csv.js';
+import { inputsSummary, requestIdOf } from '../../src/audit-export/audit-csv.js';
+import { safeCell } from '../../src/csv/write-csv-file.js';
 import { describeRequest, parseExportArgs } from '../../src/audit-export/export-request.js';
 import { textFileSource } from '../../src/audit-export/text-file-source.js';
 
@@ -53,8 +54,8 @@ describe('audit CSV records', () => {
   });
 
   it('writes cells a spreadsheet would run as text', () => {
-    for (const cell of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=x', '\r=x']) expect(spreadsheetSafe(cell)).toBe(`'${cell}`);
-    for (const cell of ['plain', '', '1-2', 'a=b']) expect(spreadsheetSafe(cell)).toBe(cell);
+    for (const cell of ['=1+1', '+1', '-1', '@SUM(A1)', '\t=x', '\r=x']) expect(safeCell(cell)).toBe(`'${cell}`);
+    for (const cell of ['plain', '', '1-2', 'a=b']) expect(safeCell(cell)).toBe(cell);
   });
 
   it('knows which entries belong to a deletion request', () => {

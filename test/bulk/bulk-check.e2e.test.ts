@@ -2,7 +2,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
 import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
 import { useApp, useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import { DM, checkCsv, csvRows, ended, linkCsv, previewOf, start, viewWhen } from './bulk-kit.js';
 
@@ -117,9 +116,11 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
   });
 
   it('sends all the errors as a CSV to the DM on request', async () => {
-    const lines = ['email,nftId', ...Array.from({ length: 14 }, (_, i) => `bad${i},n`), 'ok@example.com,n'];
+    // A blank line under the header: the first row with data is row 3, in the preview and in the file.
+    const lines = ['email,nftId', '', ...Array.from({ length: 14 }, (_, i) => `bad${i},n`), 'ok@example.com,n'];
     const preview = await previewOf(running.app, fakes.slack, lines.join('\n'));
     expect(textOf(preview.blocks)).toContain('(the first 10 of 14)');
+    expect(textOf(preview.blocks)).toContain('• Row 3: email: must be an email address');
     await running.app.clickInView(preview, BULK_ACTIONS.errorsFile);
     const upload = await fakes.slack.waitFor(
       () => fakes.slack.uploadsTo(DM).find((u) => u.completed && u.filename.endsWith('-errors.csv')),
@@ -129,24 +130,26 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
     const rows = csvRows(fakes.slack.uploadedText(upload.fileId));
     expect(rows[0]).toEqual(['row', 'error', 'email', 'nftId']);
     expect(rows).toHaveLength(15);
-    expect(rows[1]).toEqual(['2', 'email: must be an email address', 'bad0', 'n']);
+    expect(rows[1]).toEqual(['3', 'email: must be an email address', 'bad0', 'n']);
+    expect(rows[14]).toEqual(['16', 'email: must be an email address', 'bad13', 'n']);
     await viewWhen(fakes.slack, preview.id, (v) => textOf(v.blocks).includes('All the errors are in a CSV file'));
   });
 
-  it('creates wallets: userId, or a new user for an empty one (a blank line or bare commas are no row)', async () => {
+  it('creates wallets: userId, or a new user for an empty one (a blank line or bare commas are no row, but count as one)', async () => {
     const { view } = await running.app.commandOpeningModal('bulk wallets');
+    // Rows as a spreadsheet numbers them: 2 cus_w1, 3 blank, 4 "" (a new user), 5 bare comma, 6 cus w2.
     await running.app.submitView(view, { [B.paste]: 'USERID\ncus_w1\n\n""\n,\ncus w2' });
     const preview = await viewWhen(fakes.slack, view.id, (v) => v.callback_id === 'bulk_preview');
     expect(textOf(preview.blocks)).toContain('3 rows, *2 wallets ready to create*, *1 with errors*');
+    expect(textOf(preview.blocks)).toContain('Row 6: USERID: must be 1-128 letters');
     const job = await start(running.app, fakes.slack, preview);
     const { results } = await ended(fakes.slack, job);
     expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{ userId: 'cus_w1' }, {}]);
     expect(csvRows(results)).toEqual([
       ['row', 'USERID', 'outcome', 'error'],
       ['2', 'cus_w1', 'created', ''],
-      ['3', '', 'created', ''],
-      ['4', 'cus w2', 'not sent (error in the file)', expect.stringContaining('USERID: must be 1-128 letters')],
+      ['4', '', 'created', ''],
+      ['6', 'cus w2', 'not sent (error in the file)', expect.stringContaining('USERID: must be 1-128 letters')],
     ]);
-    expect(TEST_USER_ID).toBeTruthy();
   });
 });

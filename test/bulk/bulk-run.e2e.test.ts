@@ -51,7 +51,7 @@ describe('bulk create: running a job', () => {
     // The message was updated while it ran, never twice within 2 s, and ends with the totals.
     const updates = fakes.slack.callsTo('chat.update').filter((c) => c.params.ts === started.ts);
     expect(updates.length).toBeGreaterThanOrEqual(2);
-    const gaps = updates.slice(1).map((u, i) => u.at - (updates[i]?.at ?? 0));
+    const gaps = updates.map((u, i) => u.at - (updates[i - 1]?.at ?? dm?.at ?? 0)); // the post counts as one
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_950); // 2 s, less what the network may shift
     expect(updates.some((u) => /\d+%/.test(textOf(u.params.blocks)) && !textOf(u.params.blocks).includes('100%'))).toBe(
       true,
@@ -108,15 +108,10 @@ describe('bulk create: running a job', () => {
       'views.publish',
       (c) => c.params.user_id === TEST_USER_ID && textOf(c.params.view).includes(started.jobId),
     );
-    const home = publish.params.view as Record<string, any>;
-    expect(textOf(home)).toContain('*Your bulk jobs*');
+    expect(textOf(publish.params.view)).toContain('*Your bulk jobs*');
+    const home = fakes.slack.view(TEST_USER_ID); // the Home tab as Slack keeps it, with its id and hash
     expect(textOf(home)).toContain(BULK_HOME_ACTION);
-    await app().clickOnHome(
-      { ...home, id: 'VHOME', hash: 'h' } as never,
-      BULK_ACTIONS.pause,
-      TEST_USER_ID,
-      started.jobId,
-    );
+    await app().clickOnHome(home, BULK_ACTIONS.pause, TEST_USER_ID, started.jobId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('*Paused* by'),
       5_000,

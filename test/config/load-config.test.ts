@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSecrets } from '../../src/config/config.js';
+import { configHints } from '../../src/config/config-schema.js';
 import { loadConfig } from '../../src/config/load-config.js';
 
 const valid = {
@@ -87,6 +88,32 @@ describe('loadConfig', () => {
   it('reads BULK_CONCURRENCY', () => {
     const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12' });
     expect(result.ok && result.config.bulk).toEqual({ concurrency: 12 });
+    const least = loadConfig({ ...valid, MAX_WORK_IN_FLIGHT: '24', BULK_CONCURRENCY: '12' });
+    expect(least.ok && [least.config.maxWorkInFlight, least.config.bulk.concurrency]).toEqual([24, 12]);
+  });
+
+  it('needs MAX_WORK_IN_FLIGHT to be at least twice BULK_CONCURRENCY, saying what would happen otherwise', () => {
+    expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: '6', BULK_CONCURRENCY: '4' })).toBe(
+      [
+        'Mintlink cannot start: 1 configuration problem.',
+        '  - MAX_WORK_IN_FLIGHT is 6, below twice BULK_CONCURRENCY (4): bulk jobs leave 4 places to interactive requests and use the rest, so they would run 2 Mint calls at a time instead of 4; raise it to at least 8 or lower BULK_CONCURRENCY.',
+        `      Hint: ${configHints.MAX_WORK_IN_FLIGHT}`,
+        'Set these in the environment or in a .env file (see .env.example).',
+      ].join('\n'),
+    );
+    // With the default BULK_CONCURRENCY (4), a budget of 4 or less would leave bulk jobs waiting for ever.
+    expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: '3' })).toContain(
+      'MAX_WORK_IN_FLIGHT is 3, below twice BULK_CONCURRENCY (4): bulk jobs leave 4 places to interactive requests and use the rest, so they would never run;',
+    );
+    // Listed with the other problems in the one message.
+    const message = problems({ ...valid, MINT_API_KEY: '', MAX_WORK_IN_FLIGHT: '10', BULK_CONCURRENCY: '6' });
+    expect(message).toMatch(/^Mintlink cannot start: 2 configuration problems\./);
+    expect(message).toContain('- MINT_API_KEY is not set');
+    expect(message).toContain('- MAX_WORK_IN_FLIGHT is 10, below twice BULK_CONCURRENCY (6)');
+    // A value that is wrong by itself is reported as such, without the comparison.
+    expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: 'many' })).toContain(
+      '- MAX_WORK_IN_FLIGHT must be a whole number from 1 to 100000.',
+    );
   });
 
   it('treats an empty value (NAME= in .env) as unset', () => {

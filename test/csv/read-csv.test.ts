@@ -22,9 +22,41 @@ describe('readCsv', () => {
       ok: true,
       header: ['a', 'b'],
       records: [
-        { rowNumber: 2, cells: [''] },
-        { rowNumber: 3, cells: ['1', '2', '3'] },
+        { rowNumber: 4, cells: [''] },
+        { rowNumber: 5, cells: ['1', '2', '3'] },
       ],
+    });
+  });
+
+  it('numbers rows as a spreadsheet shows them: skipped blank rows still count, a cell with line breaks is one row', async () => {
+    const text = [
+      '', // a blank row above the header: the header is row 2
+      'email,note',
+      'a@b.co,one',
+      '',
+      ',',
+      '  ',
+      'c@d.co,"two',
+      'lines"',
+      'e@f.co,three',
+      ',,',
+      'g@h.co,four',
+    ].join('\r\n');
+    const result = await readCsv(text, { maxRecords: 10 });
+    expect(result).toEqual({
+      ok: true,
+      header: ['email', 'note'],
+      records: [
+        { rowNumber: 3, cells: ['a@b.co', 'one'] },
+        { rowNumber: 7, cells: ['c@d.co', 'two\r\nlines'] },
+        { rowNumber: 8, cells: ['e@f.co', 'three'] },
+        { rowNumber: 10, cells: ['g@h.co', 'four'] },
+      ],
+    });
+    // Blank rows are not rows of the job: the limit counts the rows with data only.
+    expect(await readCsv('a\n1\n\n\n2\n', { maxRecords: 2 })).toMatchObject({
+      ok: true,
+      records: [{ rowNumber: 2 }, { rowNumber: 5 }],
     });
   });
 

@@ -21,16 +21,19 @@ describe('writeCsvFile', () => {
     expect(existsSync(file.path)).toBe(false);
   });
 
-  it('keeps spreadsheet formulas from running: a leading = + - @ gets an apostrophe, plain numbers stay', () => {
-    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '-5', '+3.5', 'a=b'].map(safeCell)).toEqual([
+  it('keeps spreadsheet formulas from running: a leading = + - @ tab or CR gets an apostrophe, signed numbers too', () => {
+    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\r=x', '-5', '+3.5', 'a=b', '1-2', ''].map(safeCell)).toEqual([
       "'=1+1",
       "'+cmd",
       "'-2+3",
       "'@SUM(A1)",
       "'\tx",
-      '-5',
-      '+3.5',
+      "'\r=x",
+      "'-5",
+      "'+3.5",
       'a=b',
+      '1-2',
+      '',
     ]);
   });
 });

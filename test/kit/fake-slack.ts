@@ -241,6 +241,11 @@ export class FakeSlack {
     this.canned.set(method, queue);
   }
 
+  /** Drops the canned answers still queued for `method`: its calls are answered normally again. */
+  forgetAnswers(method: string): void {
+    this.canned.delete(method);
+  }
+
   /** Posts to this response_url answer with an HTTP status (e.g. 404 once it has expired). */
   failResponseUrl(url: string, status: number): void {
     this.responseUrlAnswers.set(url.slice(url.lastIndexOf('/') + 1), status);

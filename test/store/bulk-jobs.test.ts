@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { NewBulkRow } from '../../src/store/bulk-jobs.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import type { NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
@@ -26,16 +27,16 @@ describeEachEngine('bulk jobs', (engine, create) => {
     await db.drop();
   });
 
+  const jobInput: Omit<NewBulkJob, 'rows'> = {
+    teamId: 'T1',
+    requesterId: 'U_REQ',
+    kind: 'links',
+    sourceName: 'people.csv',
+    columns: ['Email'],
+    defaults: { nftId: 'n' },
+  };
   const draft = (n = 5, invalid: number[] = []) =>
-    store.bulkJobs.createDraft({
-      teamId: 'T1',
-      requesterId: 'U_REQ',
-      kind: 'links',
-      sourceName: 'people.csv',
-      columns: ['Email'],
-      defaults: { nftId: 'n' },
-      rows: rowsOf(n, invalid),
-    });
+    store.bulkJobs.createDraft({ ...jobInput, rows: rowsOf(n, invalid) });
 
   const running = async (n = 5, invalid: number[] = []) => {
     const job = await draft(n, invalid);
@@ -179,13 +180,69 @@ describeEachEngine('bulk jobs', (engine, create) => {
     expect(done.job).toMatchObject({ status: 'done', resultsFileId: 'F2' });
   });
 
-  it('allows one progress update per interval, whoever asks', async () => {
+  it('allows one progress update per interval, whoever asks, timed by the database clock; posting the message counts as one', async () => {
     const job = await running(1);
-    const now = new Date();
-    const first = await Promise.all([1, 2, 3].map(() => store.bulkJobs.claimProgress(job.id, 2_000, now)));
+    const first = await Promise.all([1, 2, 3].map(() => store.bulkJobs.claimProgress(job.id, 300)));
     expect(first.filter(Boolean)).toHaveLength(1);
-    expect(await store.bulkJobs.claimProgress(job.id, 2_000, new Date(now.getTime() + 1_999))).toBe(false);
-    expect(await store.bulkJobs.claimProgress(job.id, 2_000, new Date(now.getTime() + 2_000))).toBe(true);
+    expect(await store.bulkJobs.claimProgress(job.id, 300)).toBe(false);
+    const { progressAt } = (await store.bulkJobs.get(job.id)) ?? {};
+    expect(Math.abs((progressAt?.getTime() ?? 0) - Date.now())).toBeLessThan(5_000); // ISO text, as the others
+    // A process whose clock is an hour ahead gets no earlier turn: its clock is not asked.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3_600_000);
+    try {
+      expect(await store.bulkJobs.claimProgress(job.id, 300)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    await sleep(400);
+    expect(await store.bulkJobs.claimProgress(job.id, 300)).toBe(true);
+
+    const posted = await running(1);
+    await store.bulkJobs.setMessage(posted.id, 'D1', '1.000100');
+    expect(await store.bulkJobs.claimProgress(posted.id, 2_000)).toBe(false); // the first update 2 s after the post
+    expect(await store.bulkJobs.get(posted.id)).toMatchObject({ messageChannel: 'D1', messageTs: '1.000100' });
+  });
+
+  it('records what a message shows, and forgets it when two updates overlapped or one failed', async () => {
+    const job = await running(1);
+    expect(await store.bulkJobs.recordProgress(job.id, 'd1', undefined)).toBe(true);
+    expect((await store.bulkJobs.get(job.id))?.progressDigest).toBe('d1');
+    // Two updates built on d1: the first to record wins, the second clears it (Slack may have applied either last).
+    expect(await store.bulkJobs.recordProgress(job.id, 'd2', 'd1')).toBe(true);
+    expect(await store.bulkJobs.recordProgress(job.id, 'd3', 'd1')).toBe(false);
+    expect((await store.bulkJobs.get(job.id))?.progressDigest).toBeUndefined();
+    expect(await store.bulkJobs.recordProgress(job.id, 'd4', undefined)).toBe(true);
+    // An update that failed: the message may show it or not.
+    expect(await store.bulkJobs.recordProgress(job.id, undefined, 'd4')).toBe(false);
+    expect((await store.bulkJobs.get(job.id))?.progressDigest).toBeUndefined();
+  });
+
+  it('lists jobs that ended lately, and ended jobs whose results file was not sent', async () => {
+    const end = async (results: { fileId?: string; note?: string }) => {
+      const job = await running(1);
+      await store.bulkJobs.claim(job.id, 'w');
+      await store.bulkJobs.settle(job.id, 2, 'w', { status: 'done' });
+      expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(true);
+      const claimed = await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000));
+      expect((await store.bulkJobs.complete(job.id, claimed?.finishClaimedAt ?? '', results)).won).toBe(true);
+      return job.id;
+    };
+    const delivered = await end({ fileId: 'F1' });
+    const undelivered = await end({ note: 'The results file could not be sent: internal_error' });
+    const live = (await running(1)).id;
+    expect((await store.bulkJobs.endedSince(new Date(Date.now() - 60_000))).sort()).toEqual(
+      [delivered, undelivered].sort(),
+    );
+    expect(await store.bulkJobs.endedSince(new Date(Date.now() + 60_000))).toEqual([]);
+    const shown = async () =>
+      (await store.bulkJobs.list({ statuses: ['running'], undelivered: true, requesterId: 'U_REQ' }))
+        .map((j) => j.id)
+        .sort();
+    expect(await shown()).toEqual([live, undelivered].sort());
+    expect((await store.bulkJobs.list({ statuses: ['running'] })).map((j) => j.id)).toEqual([live]);
+    await store.bulkJobs.setResultsFile(undelivered, 'F2');
+    expect(await shown()).toEqual([live]);
   });
 
   it('lists jobs by status and requester, counts recent rows, forgets old drafts with their rows', async () => {
@@ -210,9 +267,34 @@ describeEachEngine('bulk jobs', (engine, create) => {
       (await store.bulkJobs.list({ statuses: ['running', 'paused'], requesterId: 'U_REQ' })).map((j) => j.id),
     ).toEqual([job.id]);
     expect(await store.bulkJobs.list({ statuses: ['running'], notRequesterId: 'U_REQ' })).toEqual([]);
+    const oldStarted = await store.bulkJobs.createDraft(
+      { ...jobInput, rows: rowsOf(2) },
+      new Date(Date.now() - 48 * 3_600_000),
+    );
+    expect((await store.bulkJobs.start(oldStarted.id, 'U_REQ', 'a')).won).toBe(true);
     expect(await store.bulkJobs.deleteDraftsBefore(new Date(Date.now() - 24 * 3_600_000))).toBe(1);
     expect(await store.bulkJobs.get(old.id)).toBeUndefined();
     expect(await store.bulkJobs.rows(old.id)).toEqual([]);
-    expect(engine).toMatch(/sqlite|postgres/);
+    // A job as old that was started is kept, with its rows.
+    expect(await store.bulkJobs.get(oldStarted.id)).toMatchObject({ status: 'running' });
+    expect(await store.bulkJobs.counts(oldStarted.id)).toMatchObject({ pending: 2 });
+  });
+
+  it('hands the worker the oldest running jobs first, however many there are', async () => {
+    const startedAt = async (minutesAgo: number) => {
+      const created = await store.bulkJobs.createDraft(
+        { ...jobInput, rows: rowsOf(1) },
+        new Date(Date.now() - minutesAgo * 60_000),
+      );
+      await store.bulkJobs.start(created.id, 'U_REQ', 'a');
+      return created.id;
+    };
+    const middle = await startedAt(20);
+    const newest = await startedAt(5);
+    const oldest = await startedAt(30);
+    expect(
+      (await store.bulkJobs.list({ statuses: ['running'], limit: 2, oldestFirst: true })).map((j) => j.id),
+    ).toEqual([oldest, middle]);
+    expect((await store.bulkJobs.list({ statuses: ['running'], limit: 2 })).map((j) => j.id)).toEqual([newest, middle]);
   });
 });
