@@ -1,4 +1,4 @@
-import { type Server, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
 import { WorkBudget } from '../admission/work-budget.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -39,7 +39,7 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
       .then((screened) => {
         if (screened.ok) return dispatch(Object.assign(req, { rawBody: screened.rawBody }), res);
         logger.warn({ status: screened.status, reason: screened.reason }, 'refused a request to the Slack endpoint');
-        if (!res.destroyed) res.writeHead(screened.status, { connection: 'close' }).end();
+        if (!res.destroyed) refuse(req, res, screened.status);
       })
       .catch((error: unknown) => {
         logger.warn({ err: error }, 'could not read a request to the Slack endpoint');
@@ -47,4 +47,18 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
       })
       .finally(() => reading.release());
   });
+}
+
+/** How long a refused client gets to read its answer before the connection is closed under it. */
+const REFUSAL_LINGER_MS = 1_000;
+
+/**
+ * Answers a refused request and closes its connection once the answer is out (after a moment, so a client
+ * still sending a body it was told not to send reads the status instead of a reset); its body is never read.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number): void {
+  // No `connection: close`: Node would half-close at once, and a client still writing gets EPIPE, not 413.
+  res.once('finish', () => setTimeout(() => req.socket.destroy(), REFUSAL_LINGER_MS).unref());
+  res.shouldKeepAlive = false;
+  res.writeHead(status).end();
 }

@@ -58,27 +58,31 @@ async function readCapped(
   limit: number,
   deadlineMs: number,
 ): Promise<Buffer | 'too large' | 'too slow'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    req.destroy();
-  }, deadlineMs);
-  try {
-    for await (const chunk of req) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: Buffer | 'too large' | 'too slow' | Error) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const timer = setTimeout(() => {
+      settle('too slow');
+      req.destroy();
+    }, deadlineMs);
+    const onData = (chunk: Buffer | string) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       size += buffer.length;
-      if (size > limit) return 'too large';
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (late) return 'too slow';
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  return late ? 'too slow' : Buffer.concat(chunks);
+      if (size <= limit) return void chunks.push(buffer);
+      // Stop reading, but keep the connection: the client gets its 413 before it is closed (slack-http-server).
+      req.pause();
+      settle('too large');
+    };
+    const onEnd = () => settle(Buffer.concat(chunks));
+    const onError = (error: Error) => settle(error);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 function singleHeader(req: IncomingMessage, name: string): string | undefined {
