@@ -1,10 +1,7 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import { Approvers } from '../approvers/approvers.js';
 import type { CapabilityDeps } from '../deps.js';
-import { boltLogger } from '../logging/bolt-logger.js';
-import { slackCallHooks } from '../observability/slack-call-hooks.js';
-import { patientWebClientOptions } from '../slack-api/web-client-options.js';
+import { patientSlackClient } from '../slack-api/patient-client.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
@@ -34,10 +31,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintApi: deps.mintApi,
     logger,
     client: app.client,
-    patientClient: new WebClient(deps.config.slack.botToken, {
-      ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
-      logger: boltLogger(logger),
-    }),
+    patientClient: patientSlackClient(deps, logger),
     approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
     home: deps.home,
     work: deps.work,

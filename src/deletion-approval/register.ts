@@ -1,9 +1,6 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, MessageShortcut, ViewSubmitAction } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import type { CapabilityDeps } from '../deps.js';
-import { boltLogger } from '../logging/bolt-logger.js';
-import { slackCallHooks } from '../observability/slack-call-hooks.js';
-import { patientWebClientOptions } from '../slack-api/web-client-options.js';
+import { patientSlackClient } from '../slack-api/patient-client.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openForm, openModal } from '../slack-ui/open-modal.js';
@@ -51,10 +48,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintApi: deps.mintApi,
     logger,
     client: app.client,
-    patientClient: new WebClient(deps.config.slack.botToken, {
-      ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
-      logger: boltLogger(logger),
-    }),
+    patientClient: patientSlackClient(deps, logger),
     settings: configured.ok ? configured.settings : undefined,
     missingSettings: configured.ok ? [] : configured.missing,
     approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),

@@ -1,0 +1,22 @@
+import { WebClient } from '@slack/web-api';
+import type { Config } from '../config/config.js';
+import { boltLogger } from '../logging/bolt-logger.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { Scrubber } from '../logging/secret-scrubber.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { slackCallHooks } from '../observability/slack-call-hooks.js';
+import { patientWebClientOptions } from './web-client-options.js';
+
+/**
+ * A Slack client for background posts nobody waits on (a thread of IDs, progress messages, results files): it
+ * waits out Slack's rate limits (see patientWebClientOptions), with the app's scrubber and call metrics.
+ */
+export function patientSlackClient(
+  deps: { config: Pick<Config, 'slack'>; scrub: Scrubber; metrics: Metrics },
+  logger: Logger,
+): WebClient {
+  return new WebClient(deps.config.slack.botToken, {
+    ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
+    logger: boltLogger(logger),
+  });
+}
