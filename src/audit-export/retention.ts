@@ -30,7 +30,6 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
     await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
   }
   if (pruned > 0) {
-    deps.logger.info({ pruned, batches, before: before.toISOString(), retentionDays }, 'audit log pruned');
     await deps.store.audit.record({
       actorId: 'system',
       operation: 'audit.prune',
@@ -38,6 +37,8 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
       outcome: 'succeeded',
       detail: `${pruned} entries older than ${retentionDays} days removed in ${batches} batches`,
     });
+    // Said once the pruning is in the log itself too: whoever reads this line finds the entry.
+    deps.logger.info({ pruned, batches, before: before.toISOString(), retentionDays }, 'audit log pruned');
   }
   return pruned;
 }
