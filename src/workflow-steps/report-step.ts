@@ -37,8 +37,9 @@ export async function reportStepEnd(
   client: WebClient,
   executionId: string,
   end: StepEnd,
-  tokens: ReadonlyArray<string | undefined> = [undefined],
+  fallbackTokens: ReadonlyArray<string | undefined> = [undefined],
 ): Promise<'reported' | 'gone'> {
+  const tokens = [...new Set(fallbackTokens)]; // a token missing from the context is not tried twice
   let token = 0;
   let current = end;
   for (let attempt = 1; ; attempt += 1) {

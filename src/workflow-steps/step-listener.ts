@@ -63,8 +63,9 @@ export function stepListener(
     if ('completesLater' in result) return;
     if ('error' in result) noteOutcome(request, result.outcome);
     try {
-      // The listener's client carries the execution's token (Bolt's attachFunctionToken).
-      const reported = await reportStepEnd(args.client, executionId, result);
+      // The listener's client carries the execution's token (Bolt's attachFunctionToken). It is short-lived and
+      // may be revoked meanwhile (a step that waited on the Mint service): then the bot token ends the step.
+      const reported = await reportStepEnd(args.client, executionId, result, [undefined, args.context.botToken]);
       if (reported === 'gone') logger.warn('the step had already ended in Slack');
     } catch (error) {
       noteOutcome(request, 'upstream_error');
