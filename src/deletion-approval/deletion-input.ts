@@ -1,5 +1,6 @@
 import { customerIdProblems, withoutRepeats } from '../mint-api/customer-ids.js';
-import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from './deletion-settings.js';
+import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
+import { MAX_REASON_LENGTH } from './deletion-settings.js';
 
 export type DeletionInputCheck =
   | { ok: true; customerIds: string[]; duplicatesRemoved: number; reason: string }
@@ -12,12 +13,10 @@ export type DeletionInputCheck =
  */
 export function checkDeletionInput(ids: readonly string[], reason: string | undefined): DeletionInputCheck {
   const problems: { customerIds?: string; reason?: string } = {};
-  const malformed = customerIdProblems(ids, 'allowed');
-  if (malformed) problems.customerIds = malformed;
+  const idProblem = customerIdProblems(ids, { repeats: 'allowed', limit: DELETION_CUSTOMER_LIMIT });
+  if (idProblem) problems.customerIds = idProblem;
   const { ids: unique, removed } = withoutRepeats(ids);
   if (!problems.customerIds && unique.length === 0) problems.customerIds = 'Enter at least one customer ID.';
-  if (!problems.customerIds && unique.length > MAX_CUSTOMERS_PER_REQUEST)
-    problems.customerIds = `That is ${unique.length} customers; one request can delete at most ${MAX_CUSTOMERS_PER_REQUEST}. Split the list into several requests.`;
   const given = reason?.trim();
   if (!given) problems.reason = 'Give a reason: the approvers read it.';
   else if (given.length > MAX_REASON_LENGTH)

@@ -7,7 +7,8 @@ import { textValue } from '../slack-ui/view-state.js';
 import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
-import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from './deletion-settings.js';
+import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
+import { MAX_REASON_LENGTH } from './deletion-settings.js';
 
 export const DELETION_FORM_CALLBACK = 'deletion_request_form';
 export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';
@@ -32,13 +33,18 @@ export function deletionRequestView(
   options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string; source?: string } = {},
 ): ModalView {
   const given = options.prefill ?? [];
-  const { boxes: prefilled, placed } = fillBoxes(given);
+  // A message (or command) naming more customers than one request takes fills the form up to the limit.
+  const { boxes: prefilled, placed } = fillBoxes(given.slice(0, DELETION_CUSTOMER_LIMIT.max));
   const boxes = Math.min(MAX_ID_BOXES, Math.max(1, options.boxes ?? 1, prefilled.length));
   const left = given.length - placed;
+  const why =
+    placed === DELETION_CUSTOMER_LIMIT.max
+      ? `${DELETION_CUSTOMER_LIMIT.per} takes at most ${DELETION_CUSTOMER_LIMIT.max}`
+      : `Slack limits each box to ${BOX_CHARS} characters`;
   const problem =
     options.problem ??
     (left > 0
-      ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (Slack limits each box to ${BOX_CHARS} characters). Request the other ${left} separately.`
+      ? `Only the first ${placed} of the ${given.length} IDs given fit in this form (${why}). Request the other ${left} separately.`
       : undefined);
   const blocks: KnownBlock[] = [...(problem ? [problemBanner(problem)] : [])];
   const sourceChannel = sourceChannelOf(options.source);
@@ -53,7 +59,7 @@ export function deletionRequestView(
         multiline: true,
         hint:
           box === 1
-            ? `Separated by commas, spaces or new lines; repeats are dropped. Up to ${MAX_CUSTOMERS_PER_REQUEST} customers per request.`
+            ? `Separated by commas, spaces or new lines; repeats are dropped. Up to ${DELETION_CUSTOMER_LIMIT.max} customers per request.`
             : 'More IDs, the same way.',
         initial: prefilled[box - 1],
         maxLength: BOX_CHARS,
@@ -144,7 +150,7 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
   }
   const perBox = values.boxes.map(splitCustomerIds);
   perBox.forEach((ids, i) => {
-    const problem = customerIdProblems(ids, 'allowed');
+    const problem = customerIdProblems(ids, { repeats: 'allowed' });
     if (problem) errors[idsBlock(i + 1)] = problem;
   });
   const checked = checkDeletionInput(perBox.flat(), values.reason);

@@ -1,7 +1,5 @@
 import type { Config, DeletionApprovers, DeletionQuorum } from '../config/config.js';
 
-/** One request deletes at most this many customers: enough for a bulk clean-up, few enough to review. */
-export const MAX_CUSTOMERS_PER_REQUEST = 1000;
 export const MAX_REASON_LENGTH = 1000;
 
 export interface DeletionSettings {

@@ -2,6 +2,7 @@ import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
   CUSTOMER_ID_PATTERN,
+  LINK_CUSTOMER_LIMIT,
   LINK_TYPES,
   WALLET_OPTIONS,
   createLinkRequestSchema,
@@ -184,7 +185,7 @@ export function checkLinkForm(values: LinkFormValues, now: Date): LinkFormCheck 
     const block = FIELD_BLOCKS[field];
     if (block && !errors[block]) errors[block] = FIELD_ERRORS[field]?.(issue.message) ?? issue.message;
   }
-  const idProblems = customerIdProblems(customerIds);
+  const idProblems = customerIdProblems(customerIds, { limit: LINK_CUSTOMER_LIMIT });
   if (idProblems) errors[LINK_BLOCKS.customerIds] = idProblems;
   if ((values.customerIdsText?.length ?? 0) > CUSTOMER_IDS_MAX_CHARS) {
     errors[LINK_BLOCKS.customerIds] = `Enter at most ${CUSTOMER_IDS_MAX_CHARS} characters of customer IDs.`;

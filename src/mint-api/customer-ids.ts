@@ -1,4 +1,4 @@
-import { customerIdSchema } from './schemas.js';
+import { type CustomerIdLimit, customerIdSchema, tooManyCustomerIdsText } from './schemas.js';
 
 /*
  * Customer IDs as people type them (forms, command text, messages), parsed next to their schema so every
@@ -13,12 +13,13 @@ export function splitCustomerIds(text: string): string[] {
 const SHOWN = 5;
 
 /**
- * One sentence naming the malformed and (unless `repeats` is 'allowed') the repeated IDs, or undefined
- * when all are fine.
+ * A sentence naming the malformed and (unless `repeats` is 'allowed') the repeated IDs, or, with a
+ * `limit`, saying there are too many (counted without repeats when they are allowed); undefined when all
+ * are fine.
  */
 export function customerIdProblems(
   ids: readonly string[],
-  repeats: 'refused' | 'allowed' = 'refused',
+  options: { repeats?: 'refused' | 'allowed'; limit?: CustomerIdLimit } = {},
 ): string | undefined {
   const malformed = [...new Set(ids.filter((id) => !customerIdSchema.safeParse(id).success))];
   const seen = new Set<string>();
@@ -30,9 +31,12 @@ export function customerIdProblems(
       `${listed(malformed)} ${malformed.length === 1 ? 'is not a customer ID' : 'are not customer IDs'} (use letters, digits and . _ : @ + -)`,
     );
   }
-  if (repeated.size > 0 && repeats === 'refused')
+  const repeatsRefused = options.repeats !== 'allowed';
+  if (repeated.size > 0 && repeatsRefused)
     parts.push(`${listed([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} listed twice`);
-  return parts.length > 0 ? `${parts.join('; ')}.` : undefined;
+  if (parts.length > 0) return `${parts.join('; ')}.`;
+  const count = repeatsRefused ? ids.length : seen.size;
+  return options.limit && count > options.limit.max ? tooManyCustomerIdsText(count, options.limit) : undefined;
 }
 
 function listed(ids: string[]): string {

@@ -1,5 +1,6 @@
 import { customerIdProblems, splitCustomerIds } from './customer-ids.js';
 import {
+  LINK_CUSTOMER_LIMIT,
   LINK_TYPES,
   WALLET_OPTIONS,
   createLinkRequestSchema,
@@ -93,7 +94,7 @@ export function linkRowRequest(
   const ids = given('customerId');
   if (ids !== undefined) {
     const list = splitCustomerIds(ids);
-    const idProblem = customerIdProblems(list);
+    const idProblem = customerIdProblems(list, { limit: LINK_CUSTOMER_LIMIT });
     if (idProblem) problems.push({ column: 'customerId', message: idProblem.replace(/\.$/, '') });
     else request.customerId = list;
   }

@@ -21,13 +21,46 @@ export const customerIdSchema = z
   .string()
   .regex(CUSTOMER_ID_PATTERN, 'must be 1-128 letters, digits or . _ : @ + - (starting with a letter or digit)');
 
-export const customerIdListSchema = z.array(customerIdSchema).superRefine((ids, ctx) => {
-  const seen = new Set<string>();
-  ids.forEach((id, index) => {
-    if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `"${id}" is listed twice`, path: [index] });
-    seen.add(id);
-  });
-});
+/**
+ * How many customer IDs one request may carry. The spec sets no bound; these keep a request, its approval
+ * message and the audit entry readable, and a forged list of 20,000 IDs from costing anything.
+ */
+export interface CustomerIdLimit {
+  max: number;
+  /** Completes "… takes at most N": what the limit is for. */
+  per: string;
+  /** What to do instead. */
+  advice: string;
+}
+export const LINK_CUSTOMER_LIMIT: CustomerIdLimit = {
+  max: 100,
+  per: 'a link',
+  advice: 'Spread them over several links (a bulk job from a CSV makes many at once).',
+};
+export const DELETION_CUSTOMER_LIMIT: CustomerIdLimit = {
+  max: 1000,
+  per: 'one deletion request',
+  advice: 'Split the list into several requests.',
+};
+
+/** "That is 120 customer IDs; a link takes at most 100. Spread them over…" */
+export const tooManyCustomerIdsText = (count: number, limit: CustomerIdLimit) =>
+  `That is ${count} customer IDs; ${limit.per} takes at most ${limit.max}. ${limit.advice}`;
+
+const customerIdListSchema = (limit: CustomerIdLimit) =>
+  z
+    .array(customerIdSchema)
+    .max(limit.max, {
+      error: (issue) =>
+        `must hold at most ${limit.max} customer IDs (${limit.per}); it has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
+    })
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      ids.forEach((id, index) => {
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `"${id}" is listed twice`, path: [index] });
+        seen.add(id);
+      });
+    });
 
 /** ISO 8601 timestamp with an explicit offset or Z. */
 export const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
@@ -38,7 +71,7 @@ export const nftIdSchema = z.string().trim().min(1, 'is required').max(200, 'mus
 export const createLinkRequestSchema = z
   .strictObject({
     email: z.email('must be an email address').optional(),
-    customerId: customerIdListSchema.optional(),
+    customerId: customerIdListSchema(LINK_CUSTOMER_LIMIT).optional(),
     maxCheckoutQuantity: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
     walletOptions: z.enum(WALLET_OPTIONS),
     startDate: isoDateTimeSchema.optional(),
@@ -58,7 +91,7 @@ export const createWalletRequestSchema = z.strictObject({ userId: customerIdSche
 export type CreateWalletRequest = z.input<typeof createWalletRequestSchema>;
 
 /** Body of PATCH /v1/customer/delete: a JSON array of strings (the spec allows it to be empty). */
-export const deleteCustomersRequestSchema = customerIdListSchema;
+export const deleteCustomersRequestSchema = customerIdListSchema(DELETION_CUSTOMER_LIMIT);
 export type DeleteCustomersRequest = z.input<typeof deleteCustomersRequestSchema>;
 
 /** Path and query of GET /v1/nft/template/{contractId}. */

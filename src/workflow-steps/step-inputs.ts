@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
 
 /*
  * A custom step's inputs as Slack's function_executed event carries them: strings, integers, booleans,
@@ -61,13 +62,22 @@ export const stepUserContext = (why: string) =>
       .transform((context) => context.id),
   );
 
+/** No step takes a longer list than a deletion's customers: a longer one is refused before it is read further. */
+const MOST_LIST_ITEMS = DELETION_CUSTOMER_LIMIT.max;
+
 /** A list of texts; a single text (a variable holding one value) counts as a list of one. */
 export const stepTextList = z.preprocess(
   (value) => {
     const given = blank(value);
     return typeof given === 'string' ? [given] : given;
   },
-  z.array(z.string('must be a list of texts'), 'must be a list of texts').optional(),
+  z
+    .array(z.string('must be a list of texts'), 'must be a list of texts')
+    .max(MOST_LIST_ITEMS, {
+      error: (issue) =>
+        `must be a list of at most ${MOST_LIST_ITEMS} items; it has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
+    })
+    .optional(),
 );
 
 /** How the step's builder sees an input: its title in Workflow Builder and its name in the manifest. */

@@ -410,7 +410,7 @@ describeEachEngine('customer deletion', (engine, create) => {
         { [idsBlock(1)]: tooMany.join(' ') },
         {
           [idsBlock(1)]:
-            'That is 1001 customers; one request can delete at most 1000. Split the list into several requests.',
+            'That is 1001 customer IDs; one deletion request takes at most 1000. Split the list into several requests.',
           [REASON_BLOCK]: 'Give a reason: the approvers read it.',
         },
       ],

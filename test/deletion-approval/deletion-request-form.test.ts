@@ -11,7 +11,8 @@ import {
   idsBlock,
   readDeletionForm,
 } from '../../src/deletion-approval/deletion-request-form.js';
-import { MAX_CUSTOMERS_PER_REQUEST, MAX_REASON_LENGTH } from '../../src/deletion-approval/deletion-settings.js';
+import { MAX_REASON_LENGTH } from '../../src/deletion-approval/deletion-settings.js';
+import { DELETION_CUSTOMER_LIMIT } from '../../src/mint-api/schemas.js';
 import { deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
 import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
@@ -37,6 +38,15 @@ describe('deletionRequestView', () => {
     const view = deletionRequestView({ prefill: ids });
     expect(boxesIn(view)).toHaveLength(MAX_ID_BOXES);
     expect(JSON.stringify(view.blocks[0])).toMatch(/Only the first \d+ of the 400 IDs given fit in this form/);
+  });
+
+  it('fills the form with no more IDs than one request takes, and says so (a message naming 1,500)', () => {
+    const ids = Array.from({ length: 1500 }, (_, i) => `c-${i}`);
+    const view = deletionRequestView({ prefill: ids });
+    expect(boxesIn(view).flatMap((b) => initialOf(b).split('\n'))).toEqual(ids.slice(0, DELETION_CUSTOMER_LIMIT.max));
+    expect(JSON.stringify(view.blocks[0])).toContain(
+      'Only the first 1000 of the 1500 IDs given fit in this form (one deletion request takes at most 1000). Request the other 500 separately.',
+    );
   });
 
   it('offers another box until there are ten', () => {
@@ -73,7 +83,7 @@ describe('checkDeletionForm', () => {
     const many = Array.from({ length: 1001 }, (_, i) => `c${i}`).join(' ');
     expect(checkDeletionForm({ boxes: [many], reason: 'r' })).toMatchObject({
       ok: false,
-      errors: { [idsBlock(1)]: expect.stringContaining('That is 1001 customers') },
+      errors: { [idsBlock(1)]: expect.stringContaining('That is 1001 customer IDs; one deletion request takes at most 1000') },
     });
     const exactly = Array.from({ length: 1000 }, (_, i) => `c${i}`);
     expect(
@@ -158,7 +168,7 @@ describe('the deletion form, property-based', () => {
         }
         expect(deleteCustomersRequestSchema.safeParse(checked.customerIds).success).toBe(true);
         expect(checked.customerIds.length).toBeGreaterThan(0);
-        expect(checked.customerIds.length).toBeLessThanOrEqual(MAX_CUSTOMERS_PER_REQUEST);
+        expect(checked.customerIds.length).toBeLessThanOrEqual(DELETION_CUSTOMER_LIMIT.max);
         expect(checked.reason.length).toBeGreaterThan(0);
         expect(checked.reason.length).toBeLessThanOrEqual(MAX_REASON_LENGTH);
         expect(read.boxes.length).toBeLessThanOrEqual(MAX_ID_BOXES);

@@ -103,6 +103,16 @@ describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step
       '(max_checkout_quantity) must be a whole number',
     ],
     [
+      '20,000 customer IDs',
+      { nft_id: 'n', acting_user: userContext(), customer_ids: Array.from({ length: 20_000 }, (_, i) => `c${i}`) },
+      '“Customer IDs” (customer_ids) must be a list of at most 1000 items; it has 20000',
+    ],
+    [
+      '101 customer IDs',
+      { nft_id: 'n', acting_user: userContext(), customer_ids: Array.from({ length: 101 }, (_, i) => `c${i}`) },
+      '“Customer IDs” (customer_ids) must hold at most 100 customer IDs (a link); it has 101',
+    ],
+    [
       'a malformed customer ID',
       { nft_id: 'n', acting_user: userContext(), customer_ids: ['ok_1', 'bad id'] },
       '“Customer IDs” (customer_ids)',

@@ -119,6 +119,13 @@ describe('checkLinkForm', () => {
     );
   });
 
+  it('takes at most 100 customer IDs for one link, and says what to do with more', () => {
+    const text = Array.from({ length: 101 }, (_, i) => `c${i}`).join(' ');
+    expect(errorsOf({ customerIdsText: text })[LINK_BLOCKS.customerIds]).toBe(
+      'That is 101 customer IDs; a link takes at most 100. Spread them over several links (a bulk job from a CSV makes many at once).',
+    );
+  });
+
   it('names at most five bad customer IDs', () => {
     const text = Array.from({ length: 9 }, (_, i) => `bad!${i}`).join(' ');
     expect(errorsOf({ customerIdsText: text })[LINK_BLOCKS.customerIds]).toContain('and 4 more are not customer IDs');

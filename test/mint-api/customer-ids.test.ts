@@ -9,6 +9,17 @@ describe('customer IDs typed in one box', () => {
     expect(splitCustomerIds('   ')).toEqual([]);
   });
 
+  it('counts against a limit, without repeats when repeats are allowed', () => {
+    const limit = { max: 2, per: 'a test', advice: 'Use fewer.' };
+    expect(customerIdProblems(['a', 'b'], { limit })).toBeUndefined();
+    expect(customerIdProblems(['a', 'b', 'c'], { limit })).toBe(
+      'That is 3 customer IDs; a test takes at most 2. Use fewer.',
+    );
+    expect(customerIdProblems(['a', 'b', 'a'], { repeats: 'allowed', limit })).toBeUndefined();
+    // What is wrong with the IDs themselves is said first.
+    expect(customerIdProblems(['a', 'b', '!c'], { limit })).toContain('"!c" is not a customer ID');
+  });
+
   it('names malformed and repeated IDs in one sentence', () => {
     expect(customerIdProblems(['a', 'b'])).toBeUndefined();
     expect(customerIdProblems(['a', '!x', 'a', '!x'])).toBe(
@@ -49,7 +60,7 @@ describe('customer IDs, property-based', () => {
     fc.assert(
       fc.property(idsText, (text) => {
         const ids = splitCustomerIds(text);
-        const allowed = customerIdProblems(ids, 'allowed');
+        const allowed = customerIdProblems(ids, { repeats: 'allowed' });
         if (allowed === undefined) {
           expect(ids.every((id) => customerIdSchema.safeParse(id).success)).toBe(true);
           expect(deleteCustomersRequestSchema.safeParse(withoutRepeats(ids).ids).success).toBe(true);

@@ -83,6 +83,23 @@ describe('linkRowRequest', () => {
   });
 });
 
+describe('linkRowRequest customer IDs', () => {
+  it('takes at most 100 in one row, as the form does', () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`).join(' ');
+    expect(linkRowRequest({ customerId: ids(100) }, defaults, now).ok).toBe(true);
+    expect(linkRowRequest({ customerId: ids(101) }, defaults, now)).toEqual({
+      ok: false,
+      problems: [
+        {
+          column: 'customerId',
+          message:
+            'That is 101 customer IDs; a link takes at most 100. Spread them over several links (a bulk job from a CSV makes many at once)',
+        },
+      ],
+    });
+  });
+});
+
 describe('walletRowRequest', () => {
   it('sends the userId, or nothing for a new user; refuses what cannot be an id', () => {
     expect(walletRowRequest({ userId: ' cus_1 ' })).toEqual({ ok: true, request: { userId: 'cus_1' } });

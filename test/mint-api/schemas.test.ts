@@ -91,6 +91,19 @@ describe('other request schemas', () => {
     expect(deleteCustomersRequestSchema.safeParse({ ids: ['a'] }).success).toBe(false);
   });
 
+  it('caps the customer IDs of a link at 100 and of a deletion at 1000, naming the limit', () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
+    const link = { nftId: 'n', walletOptions: 'CUSTODIAL' as const };
+    expect(createLinkRequestSchema.safeParse({ ...link, customerId: ids(100) }).success).toBe(true);
+    expect(createLinkRequestSchema.safeParse({ ...link, customerId: ids(20_000) }).error?.issues[0]?.message).toBe(
+      'must hold at most 100 customer IDs (a link); it has 20000',
+    );
+    expect(deleteCustomersRequestSchema.safeParse(ids(1000)).success).toBe(true);
+    expect(deleteCustomersRequestSchema.safeParse(ids(1001)).error?.issues[0]?.message).toBe(
+      'must hold at most 1000 customer IDs (one deletion request); it has 1001',
+    );
+  });
+
   it('customer ids: common shapes in, non-ids out', () => {
     for (const id of ['cus_123', '42', '3f2b1c9e-7a4d-4c1b-9f0e-2d6a8b7c5e41', 'ann@example.com', 'org:team-1.a+b']) {
       expect(customerIdSchema.safeParse(id).success, id).toBe(true);
