@@ -83,7 +83,9 @@ describe('checkDeletionForm', () => {
     const many = Array.from({ length: 1001 }, (_, i) => `c${i}`).join(' ');
     expect(checkDeletionForm({ boxes: [many], reason: 'r' })).toMatchObject({
       ok: false,
-      errors: { [idsBlock(1)]: expect.stringContaining('That is 1001 customer IDs; one deletion request takes at most 1000') },
+      errors: {
+        [idsBlock(1)]: expect.stringContaining('That is 1001 customer IDs; one deletion request takes at most 1000'),
+      },
     });
     const exactly = Array.from({ length: 1000 }, (_, i) => `c${i}`);
     expect(
