@@ -196,6 +196,16 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL refusing the connection (real serv
       expect(await ready.json()).toEqual({ status: 'not ready', reason: `database unreachable: ${expected}` });
       expect(app.logLines.some((line) => line.msg === `database not ready: ${expected}`)).toBe(true);
       expect(app.logs).not.toContain('pg-PASSWORD-never-shown');
+      // Expected failures are one line with their code, no stack: the start's and the background work's.
+      await app.waitForLog((line) => line.level === 'warn' && line.err !== undefined);
+      const failures = app.logLines.filter((line) => line.err !== undefined);
+      expect(failures.length).toBeGreaterThanOrEqual(2);
+      for (const line of failures)
+        expect(line.err).toEqual({
+          type: expect.any(String),
+          message: expect.any(String),
+          code: expect.stringMatching(/^(3D000|28000)$/),
+        });
     } finally {
       await app.stop();
     }

@@ -137,11 +137,16 @@ const DATABASE_ERROR_CODES = new Set([
   '08006',
 ]);
 
-/** An error that comes from the database being away (rather than from a bug). */
+/**
+ * An error that comes from the database (it is away, or it refused: a missing database, an unknown role)
+ * rather than from a bug. PostgreSQL's are recognised by their shape (a SQLSTATE and a severity), not by
+ * their class name: the bundler renames classes (`DatabaseError2`).
+ */
 export function isDatabaseError(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; message?: string; constructor?: { name?: string } };
-  if (e?.code && DATABASE_ERROR_CODES.has(e.code)) return true;
-  if (e?.constructor?.name === 'DatabaseError' || e?.name === 'SqliteError') return true;
+  const e = error as { code?: unknown; name?: string; message?: string; severity?: unknown } | undefined;
+  if (typeof e?.code === 'string' && DATABASE_ERROR_CODES.has(e.code)) return true;
+  if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string') return true;
+  if (e?.name === 'SqliteError') return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     e?.message ?? '',
   );
