@@ -6,14 +6,26 @@ import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from './demo-templates.js';
  * MOCK_PORT (4010), MOCK_API_KEY (dev-key), MOCK_LATENCY_MS (0), MOCK_TEMPLATE_SHAPE (wrapped|array).
  * Failures are switched on at run time: POST /__mock/behaviour {"fail": {"route": "create_link", "mode": "status", "status": 503}}.
  */
-const port = Number(process.env.MOCK_PORT ?? 4010);
+const port = Number(process.env.MOCK_PORT || 4010);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  process.stderr.write(`MOCK_PORT must be a port number (0 to 65535), not "${process.env.MOCK_PORT}".\n`);
+  process.exit(1);
+}
 const shape = process.env.MOCK_TEMPLATE_SHAPE === 'array' ? 'array' : 'wrapped';
 const service = new MockMintService({
   apiKey: process.env.MOCK_API_KEY ?? 'dev-key',
   latencyMs: Number(process.env.MOCK_LATENCY_MS ?? 0),
   templateShape: shape,
 });
-const url = await service.listen(port);
+const url = await service.listen(port).catch((error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  process.stderr.write(
+    code === 'EADDRINUSE'
+      ? `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=4011 npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:4011 for the app).\n`
+      : `The mock Mint service cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
 process.stdout.write(
   `Mock Mint service on ${url} (x-api-key: the value of MOCK_API_KEY, default "dev-key").\n` +
     `Seeded contracts: ${DEMO_CONTRACT_ID} (123 templates), ${EMPTY_CONTRACT_ID} (none). Template list shape: ${shape}.\n` +
