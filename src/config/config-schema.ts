@@ -97,6 +97,11 @@ const databaseUrl = text('postgres://... or file:PATH').transform((value, ctx): 
   return z.NEVER;
 });
 
+const PLACEHOLDER = 'is still the placeholder from .env.example';
+
+/** The ids .env.example shows as examples (C0123456789, U0123456789, S0123456789): nobody's real ids. */
+const EXAMPLE_ID = /^[CGUWS]0123456789$/;
+
 const slackIdList = (pattern: RegExp, shape: string) =>
   text(shape).transform((value, ctx) => {
     const ids = value
@@ -109,18 +114,34 @@ const slackIdList = (pattern: RegExp, shape: string) =>
       ctx.addIssue({ code: 'custom', message: `has ${wrong.map((id) => `"${id}"`).join(', ')}, expected ${shape}` });
       return z.NEVER;
     }
+    const examples = ids.filter((id) => EXAMPLE_ID.test(id));
+    if (examples.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `has ${examples.map((id) => `"${id}"`).join(', ')}, ${PLACEHOLDER.replace('is ', '')}: put your own ids`,
+      });
+      return z.NEVER;
+    }
     return ids;
   });
 
-const PLACEHOLDER = 'is still the placeholder from .env.example';
-
-/** Words that make up a placeholder such as `xoxb-your-bot-token` or `xapp-<app-level token here>`. */
+/** Words that make up a placeholder such as `xoxb-your-bot-token`, `xapp-<app-level token here>` or `your-signing-secret`. */
 const PLACEHOLDER_WORDS = new Set(
   (
     'a an the your my our this here goes put paste insert fill in enter replace me with change changeme ' +
-    'placeholder example sample dummy fake todo tbd fixme slack bot app level user oauth access token value xoxb xapp'
+    'placeholder example sample dummy fake todo tbd fixme slack bot app level user oauth access token value xoxb xapp ' +
+    'signing secret mint api key metrics bearer password'
   ).split(' '),
 );
+
+/** True for text made only of placeholder words, `x`s, dots or brackets (`your-signing-secret`, `<api key>`, `xxxx`). */
+export function isPlaceholderText(value: string): boolean {
+  const words = value
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.every((word) => PLACEHOLDER_WORDS.has(word) || /^x+$/.test(word));
+}
 
 /**
  * True for a Slack token that is only its prefix and placeholder words, `x`s, dots or brackets: the bare
@@ -132,9 +153,12 @@ export function isPlaceholderToken(value: string, prefix: 'xoxb-' | 'xapp-'): bo
   let rest = value.slice(prefix.length).toLowerCase();
   // App-level tokens go on with their version, `xapp-1-...`: placeholders often keep it (`xapp-1-XXXX`).
   if (prefix === 'xapp-') rest = rest.replace(/^1(?![a-z0-9])/, '');
-  const words = rest.split(/[^a-z0-9]+/).filter(Boolean);
-  return words.every((word) => PLACEHOLDER_WORDS.has(word) || /^x+$/.test(word));
+  return isPlaceholderText(rest);
 }
+
+/** A secret the operator pastes in: refused while it is still a placeholder (never echoed). */
+const secretText = (replaceWith: string) =>
+  text('text').refine((value) => !isPlaceholderText(value), `${PLACEHOLDER}: replace it with ${replaceWith}`);
 
 const environmentFields = z.object({
   SLACK_BOT_TOKEN: text('a bot token starting with xoxb-')
@@ -143,7 +167,7 @@ const environmentFields = z.object({
       (value) => !isPlaceholderToken(value, 'xoxb-'),
       `${PLACEHOLDER}: replace it with the Bot User OAuth Token (xoxb-...) of your Slack app`,
     ),
-  SLACK_SIGNING_SECRET: text('text').optional(),
+  SLACK_SIGNING_SECRET: secretText('the Signing Secret of your Slack app').optional(),
   SLACK_APP_TOKEN: text('an app-level token starting with xapp-')
     .startsWith('xapp-', 'must be an app-level token starting with xapp-')
     .refine(
@@ -153,15 +177,21 @@ const environmentFields = z.object({
     .optional(),
   SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
   PORT: wholeNumber(1, 65535).default(3000),
-  METRICS_TOKEN: bearerToken.optional(),
+  METRICS_TOKEN: bearerToken
+    .refine(
+      (value) => !isPlaceholderText(value),
+      `${PLACEHOLDER}: replace it with a random token (openssl rand -hex 32)`,
+    )
+    .optional(),
   METRICS_PORT: wholeNumber(1, 65535).optional(),
   METRICS_HOST: listenHost.optional(),
   MINT_API_BASE_URL: httpUrl,
-  MINT_API_KEY: text('text'),
+  MINT_API_KEY: secretText('the API key the Mint service issued to you'),
   MINT_API_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
   DATABASE_URL: databaseUrl.optional(),
   APPROVAL_CHANNEL_ID: text('a channel id such as C0123ABCD')
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id such as C0123ABCD')
+    .refine((value) => !EXAMPLE_ID.test(value), `${PLACEHOLDER}: put the id of your approval channel`)
     .optional(),
   DELETION_APPROVERS: slackIdList(
     /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/,

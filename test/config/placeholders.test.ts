@@ -60,6 +60,54 @@ describe('.env.example copied unchanged', () => {
   });
 });
 
+describe('every value of .env.example that is to be replaced', () => {
+  const real = { SLACK_BOT_TOKEN: REAL_BOT_TOKEN, SLACK_APP_TOKEN: REAL_APP_TOKEN };
+  /** .env.example with every commented-out variable switched on, as someone un-commenting them all would. */
+  const uncommented = parseEnv(
+    readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').replace(/^# ?([A-Z_]+=)/gm, '$1'),
+  ) as Record<string, string>;
+
+  it('refuses the example ids, each named, once the tokens are real', () => {
+    const message = problems({ ...uncommented, ...real, METRICS_TOKEN: '8f14e45fceea167a5a36dedd4bea2543' });
+    expect(message).toMatch(/^Mintlink cannot start: 3 configuration problems\./);
+    expect(message).toContain('- APPROVAL_CHANNEL_ID is still the placeholder from .env.example');
+    expect(message).toContain(
+      '- DELETION_APPROVERS has "U0123456789", "S0123456789", still the placeholder from .env.example: put your own ids',
+    );
+    expect(message).toContain('- AUDIT_VIEWERS has "U0123456789", "S0123456789", still the placeholder');
+  });
+
+  it.each([
+    ['SLACK_SIGNING_SECRET', 'your-signing-secret'],
+    ['SLACK_SIGNING_SECRET', '<signing secret here>'],
+    ['SLACK_SIGNING_SECRET', 'xxxxxxxxxxxxxxxx'],
+    ['MINT_API_KEY', 'your-mint-api-key'],
+    ['MINT_API_KEY', 'REPLACE_ME'],
+    ['METRICS_TOKEN', 'your-metrics-bearer-token'],
+  ])('refuses %s=%s as a placeholder, without echoing it', (name, value) => {
+    const message = problems({ ...example, ...real, [name]: value });
+    expect(message).toMatch(/^Mintlink cannot start: 1 configuration problem\./);
+    expect(message).toContain(`- ${name} is still the placeholder from .env.example: replace it with`);
+    expect(message).not.toContain(value);
+  });
+
+  it("takes real-looking secrets, and the mock service's key", () => {
+    const result = loadConfig({
+      ...example,
+      ...real,
+      SLACK_SIGNING_SECRET: '8f14e45fceea167a5a36dedd4bea2543',
+      MINT_API_KEY: 'dev-key',
+      METRICS_TOKEN: 'mt-3b9c1f0e7a2d4c6b8e0f',
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it("keeps its example database apart from the tests' one", () => {
+    expect(uncommented.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(new URL(uncommented.DATABASE_URL ?? '').pathname).not.toBe('/test');
+  });
+});
+
 describe('placeholder Slack tokens', () => {
   it.each([
     'xoxb-',
