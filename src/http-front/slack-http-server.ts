@@ -53,12 +53,14 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
 const REFUSAL_LINGER_MS = 1_000;
 
 /**
- * Answers a refused request and closes its connection once the answer is out (after a moment, so a client
- * still sending a body it was told not to send reads the status instead of a reset); its body is never read.
+ * Answers a refused request and closes its connection a moment after the answer is out: a "lingering close",
+ * as web servers do it. Closing at once, with the client still sending a body it was told not to send, makes
+ * the kernel reset the connection, and the reset can destroy the answer before the client reads it (it sees
+ * EPIPE, not 413). Meanwhile Node discards what still arrives (never kept: no memory is spent on it).
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number): void {
-  // No `connection: close`: Node would half-close at once, and a client still writing gets EPIPE, not 413.
+  // No `connection: close` and no `shouldKeepAlive = false`: either makes Node close as soon as the answer is
+  // written. Node keeps the connection and drains the body instead; the timer closes it.
   res.once('finish', () => setTimeout(() => req.socket.destroy(), REFUSAL_LINGER_MS).unref());
-  res.shouldKeepAlive = false;
   res.writeHead(status).end();
 }

@@ -75,7 +75,7 @@ async function readCapped(
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       size += buffer.length;
       if (size <= limit) return void chunks.push(buffer);
-      // Stop reading, but keep the connection: the client gets its 413 before it is closed (slack-http-server).
+      // Keep nothing more, and keep the connection: the client gets its 413 before it is closed (slack-http-server).
       req.pause();
       settle('too large');
     };
