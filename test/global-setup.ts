@@ -1,6 +1,41 @@
 import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { testSchemaPrefix } from './kit/store-engines.js';
 
-/** End-to-end tests start `node dist/mintlink.mjs`, the bundle `npm start` runs: build it once first. */
-export default function setup(): void {
+/**
+ * Before the run: build dist/ once (end-to-end tests start `node dist/mintlink.mjs`, the bundle `npm start`
+ * runs), and give the run a temporary directory and a schema prefix of its own. After it: remove both, so a
+ * run leaves nothing behind, whatever its tests forgot or a failure cut short. The workers and the app
+ * processes they start inherit TMPDIR, so every temporary file lands in the run's directory.
+ */
+export default function setup(): () => Promise<void> {
   execSync('npm run build --silent', { stdio: 'inherit' });
+  const runDir = mkdtempSync(join(tmpdir(), 'mintlink-test-run-'));
+  const run = randomBytes(4).toString('hex');
+  process.env.TMPDIR = runDir;
+  process.env.MINTLINK_TEST_RUN = run;
+  return async () => {
+    rmSync(runDir, { recursive: true, force: true });
+    await dropSchemas(testSchemaPrefix(run));
+  };
+}
+
+async function dropSchemas(prefix: string): Promise<void> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      'select schema_name as name from information_schema.schemata where starts_with(schema_name, $1)',
+      [prefix],
+    );
+    for (const { name } of rows) await client.query(`drop schema if exists "${name}" cascade`);
+  } finally {
+    await client.end();
+  }
 }

@@ -91,6 +91,7 @@ export class AppProcess {
     for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(cwd, name), content);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
+      TMPDIR: tmpdir(), // the test run's own (test/global-setup.ts): the app's temporary files go with it
       SLACK_BOT_TOKEN: options.slack.botToken,
       SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
       SLACK_API_URL: options.slack.apiUrl,

@@ -26,7 +26,8 @@ export function sqliteDatabase(): TestDatabase {
 /** A fresh schema in the test PostgreSQL, reached through search_path so the app's SQL is unchanged. */
 export async function postgresDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL');
-  const schema = `mintlink_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  // Named after the test run, whose end drops whatever a test left (test/global-setup.ts).
+  const schema = `${testSchemaPrefix()}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
@@ -43,6 +44,11 @@ export async function postgresDatabase(): Promise<TestDatabase> {
       await client.end();
     },
   };
+}
+
+/** Every schema of this test run starts with this (the run id comes from test/global-setup.ts). */
+export function testSchemaPrefix(run = process.env.MINTLINK_TEST_RUN ?? 'norun'): string {
+  return `mintlink_test_${run}_`;
 }
 
 export type EngineName = 'sqlite' | 'postgres';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { configVariables } from '../../src/config/config-schema.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
 import type { Fakes } from '../kit/fakes.js';
@@ -19,6 +20,7 @@ export function httpModeEnv(fakes: Fakes, port: number, databasePath: string): R
     ...env,
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
+    TMPDIR: tmpdir(), // the test run's own (test/global-setup.ts)
     npm_config_update_notifier: 'false',
     SLACK_BOT_TOKEN: fakes.slack.botToken,
     SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
