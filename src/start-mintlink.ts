@@ -1,0 +1,171 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkBudget } from './admission/work-budget.js';
+import { createApp } from './app.js';
+import type { Config } from './config/config.js';
+import { metricsResponder } from './health/metrics-access.js';
+import { startMetricsListener, type MetricsListener } from './health/metrics-listener.js';
+import { describeDatabaseError } from './lifecycle/database-error.js';
+import { Readiness } from './lifecycle/readiness.js';
+import { describeSlackStartError } from './lifecycle/slack-start-error.js';
+import { SqliteFileError } from './lifecycle/sqlite-file-problem.js';
+import type { Logger } from './logging/create-logger.js';
+import type { Scrubber } from './logging/secret-scrubber.js';
+import { createMetrics } from './metrics/metrics.js';
+import { MintApiClient } from './mint-api/mint-api-client.js';
+import { openStore, type Store } from './store/store.js';
+
+/** How long stopping waits for work in flight before closing anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningMintlink {
+  /** Where /metrics is served when METRICS_PORT is set (0 picks a free port). */
+  metricsPort: number | undefined;
+  /** Whether the database was ready when the app started taking requests. */
+  ready: boolean;
+  /**
+   * Stops taking requests, waits for the work in flight (at most SHUTDOWN_GRACE_MS), stops the background
+   * work and closes every connection. Resolves when everything has stopped.
+   */
+  stop(why?: { signal: NodeJS.Signals }): Promise<void>;
+}
+
+export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
+
+/**
+ * Builds the shared parts once, checks the Slack token, applies the migrations (retried in the background
+ * while the database is away), and starts taking Slack's requests and running the background work. What
+ * belongs to the process (the environment, signals, exit codes, tracing) is main()'s; this is the part tests
+ * start in-process, on a spare port, the same way.
+ */
+export async function startMintlink(config: Config, logger: Logger, scrub: Scrubber): Promise<StartOutcome> {
+  const work = new WorkBudget(config.maxWorkInFlight);
+  let store: Store;
+  try {
+    store = openStore(config.store, logger, scrub);
+  } catch (error) {
+    // An SQLite path that cannot be used (a directory, not a database, no permission, read-only): one line.
+    if (error instanceof SqliteFileError) return { ok: false, reason: error.withHint };
+    throw error;
+  }
+  const metrics = createMetrics({
+    workInFlight: () => work.count,
+    deletionRequestsByStatus: () => store.deletionRequests.countByStatus(),
+  });
+  const describeError = (error: unknown) => describeDatabaseError(error, config.store);
+  const readiness = new Readiness(store, scrub, work, describeError);
+  const mintApi = new MintApiClient({
+    ...config.mint,
+    scrub,
+    metrics,
+    logger: logger.child({ component: 'mint-api' }),
+  });
+  const { app, start, stop, startBackgroundWork } = createApp({
+    config,
+    logger,
+    scrub,
+    metrics,
+    store,
+    mintApi,
+    readiness,
+    work,
+  });
+  const closeAll = async () => {
+    await mintApi.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+  };
+  const failed = async (reason: string): Promise<StartOutcome> => {
+    await closeAll();
+    return { ok: false, reason };
+  };
+
+  try {
+    await app.init(); // auth.test: a wrong bot token stops here with a clear message
+  } catch (error) {
+    return failed(describeSlackStartError(error, 'SLACK_BOT_TOKEN', config.slack.apiUrl));
+  }
+
+  // The first attempt comes before taking requests (milliseconds on SQLite); if the database is down, the
+  // app still starts, /readyz says why, and the attempts go on in the background until it answers.
+  const migrations = new AbortController();
+  const migrate = () => migrateOnce(store, readiness, logger, describeError);
+  const ready = await migrate();
+  const migrating = ready ? Promise.resolve() : migrateUntilDone(migrate, migrations.signal, logger);
+  let metricsListener: MetricsListener | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener({
+        port: config.metrics.port,
+        host: config.metrics.host,
+        serve: metricsResponder(metrics, config.metrics.token),
+        logger,
+      });
+    } catch (error) {
+      migrations.abort();
+      await migrating;
+      const where = `${config.metrics.host}:${config.metrics.port}`;
+      return failed(`Could not listen on METRICS_PORT at ${where} (${(error as Error).message}).`);
+    }
+  }
+  try {
+    await start();
+  } catch (error) {
+    migrations.abort();
+    await migrating;
+    await metricsListener?.close();
+    const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
+    return failed(
+      config.mode === 'http'
+        ? `Could not listen on port ${config.port} (${(error as Error).message}).`
+        : describeSlackStartError(error, token, config.slack.apiUrl),
+    );
+  }
+  const stopBackgroundWork = startBackgroundWork();
+  let stopped: Promise<void> | undefined;
+  const stopAll = async (why?: { signal: NodeJS.Signals }) => {
+    logger.info({ ...why, workInFlight: work.count }, 'shutting down');
+    readiness.markStopping();
+    migrations.abort();
+    await stop().catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+    const finished = await work.idle(SHUTDOWN_GRACE_MS);
+    if (!finished) logger.warn({ workInFlight: work.count }, 'shutdown grace period over with work still running');
+    await migrating;
+    await stopBackgroundWork();
+    await metricsListener?.close();
+    await closeAll();
+  };
+  return {
+    ok: true,
+    app: {
+      metricsPort: metricsListener?.port,
+      ready,
+      stop: (why) => (stopped ??= stopAll(why)),
+    },
+  };
+}
+
+async function migrateOnce(
+  store: Store,
+  readiness: Readiness,
+  logger: Logger,
+  describeError: (error: unknown) => string,
+): Promise<boolean> {
+  try {
+    await store.migrate();
+    readiness.markMigrated();
+    return true;
+  } catch (error) {
+    readiness.markMigrationFailed(error);
+    const reason = describeError(error);
+    logger.error({ err: error, reason }, `database not ready: ${reason}`);
+    return false;
+  }
+}
+
+/** Retries the migrations with backoff until the database answers or the app stops. */
+async function migrateUntilDone(migrate: () => Promise<boolean>, stopped: AbortSignal, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const waited = await sleep(Math.min(30_000, 500 * 2 ** attempt), true, { signal: stopped }).catch(() => false);
+    if (!waited) return;
+    if (await migrate()) return void logger.info({ attempt }, 'database ready');
+  }
+}
