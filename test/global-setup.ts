@@ -1,6 +1,6 @@
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -15,6 +15,7 @@ import { testSchemaPrefix } from './kit/store-engines.js';
 export default function setup(): () => Promise<void> {
   execSync('npm run build --silent', { stdio: 'inherit' });
   const runDir = mkdtempSync(join(tmpdir(), 'mintlink-test-run-'));
+  chmodSync(runDir, 0o755); // tests acting as another user (user nobody) must reach their folders inside
   const run = randomBytes(4).toString('hex');
   process.env.TMPDIR = runDir;
   process.env.MINTLINK_TEST_RUN = run;

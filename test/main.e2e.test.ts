@@ -10,7 +10,7 @@ import { freePort } from './kit/free-port.js';
 import { TEST_DATABASE_URL } from './kit/store-engines.js';
 
 const fakes = useFakes();
-const start = fakes.startApp;
+const start = fakes.startProcess;
 
 describe('start-up', () => {
   it('prints one message listing every configuration problem, exits 1, and shows no secret', async () => {

@@ -53,14 +53,18 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
 const REFUSAL_LINGER_MS = 1_000;
 
 /**
- * Answers a refused request and closes its connection a moment after the answer is out: a "lingering close",
- * as web servers do it. Closing at once, with the client still sending a body it was told not to send, makes
- * the kernel reset the connection, and the reset can destroy the answer before the client reads it (it sees
- * EPIPE, not 413). Meanwhile Node discards what still arrives (never kept: no memory is spent on it).
+ * Answers a refused request with `connection: close` (the client must not send another on it) and closes the
+ * connection in two steps, a "lingering close" as web servers do it: at once only our side (the answer is
+ * complete), for good a moment later. Closing both at once, with the client still sending a body it was told
+ * not to send, makes the kernel reset the connection, and the reset can destroy the answer before the client
+ * reads it (it sees EPIPE, not 413). Meanwhile Node discards what still arrives (nothing is kept).
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number): void {
-  // No `connection: close` and no `shouldKeepAlive = false`: either makes Node close as soon as the answer is
-  // written. Node keeps the connection and drains the body instead; the timer closes it.
-  res.once('finish', () => setTimeout(() => req.socket.destroy(), REFUSAL_LINGER_MS).unref());
-  res.writeHead(status).end();
+  const socket = req.socket;
+  // Node ends a `connection: close` response's socket with destroySoon() once the answer is written.
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+  };
+  res.writeHead(status, { connection: 'close' }).end();
 }

@@ -6,7 +6,7 @@ import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { encodePageState } from '../../src/templates/page-state.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { userContext, viewSubmission } from '../kit/slack-payloads.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
@@ -18,7 +18,7 @@ import { stateValues } from '../kit/view-state.js';
  */
 describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mode) => {
   const fakes = useFakes();
-  let app: AppProcess | undefined;
+  let app: RunningApp | undefined;
   afterEach(async () => {
     expectNoRejectedSlackCalls(fakes.slack);
     await app?.stop();

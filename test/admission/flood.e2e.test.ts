@@ -24,7 +24,7 @@ describe('a click flood on a silent response_url', () => {
   });
 
   it('acknowledges every click, answers "busy" beyond the budget, and keeps outbound calls and memory bounded', async () => {
-    app = await fakes.startApp('http', { env: { MAX_WORK_IN_FLIGHT: String(BUDGET), LOG_LEVEL: 'info' } });
+    app = await fakes.startProcess('http', { env: { MAX_WORK_IN_FLIGHT: String(BUDGET), LOG_LEVEL: 'info' } });
     const rssBefore = app.rssMb;
     const value = encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' });
     const page = { blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: PAGE_ACTIONS.next, value }] }] };

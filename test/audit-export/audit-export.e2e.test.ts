@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit-export/audit-csv.js';
 import { EXPORT_BLOCKS } from '../../src/audit-export/export-form.js';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../src/audit-export/register.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { seedAuditLog } from '../kit/audit-seed.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
@@ -24,8 +24,8 @@ describeEachEngine('audit log export', (_engine, create) => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let app: AppProcess;
-  const extraApps: AppProcess[] = [];
+  let app: RunningApp;
+  const extraApps: RunningApp[] = [];
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL]);
@@ -143,6 +143,7 @@ describeEachEngine('audit log export', (_engine, create) => {
     expect(rejection?.[col('detail')]).toBe("'=cmd|' /C calc'!A0");
     expect(rows.map((r) => r[col('when')])).toEqual(rows.map((r) => r[col('when')]).sort()); // oldest first
 
+    await app.waitForIdle(); // the export's audit entry is settled after the file is shared
     const recorded = await exportsInAudit();
     expect(recorded.map((e) => [e.actorId, e.outcome, e.detail])).toEqual([
       [CAROL, 'succeeded', `${rows.length} entries`],

@@ -24,7 +24,7 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
   beforeAll(async () => {
     db = await create();
     // The app makes the tables; the rows go in behind its back, as if written over the past days.
-    const migrating = await fakes.startApp('http', { env: { DATABASE_URL: db.databaseUrl } });
+    const migrating = await fakes.startProcess('http', { env: { DATABASE_URL: db.databaseUrl } });
     await migrating.stop();
     const now = Date.now();
     await seedAuditLog(db.databaseUrl, ROWS, (i) => ({
@@ -37,7 +37,7 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
       outcome: i % 10 === 0 ? 'failed' : 'succeeded',
       detail: i % 10 === 0 ? 'HTTP 503 from the service' : `https://mint.example.com/l/${i}`,
     }));
-    app = await fakes.startApp('http', { env: { DATABASE_URL: db.databaseUrl, AUDIT_VIEWERS: VIEWER } });
+    app = await fakes.startProcess('http', { env: { DATABASE_URL: db.databaseUrl, AUDIT_VIEWERS: VIEWER } });
   }, 120_000);
   afterAll(async () => {
     await app?.stop();

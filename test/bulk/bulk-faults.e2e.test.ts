@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
@@ -24,18 +24,20 @@ function emailsIn(fakes: ReturnType<typeof useFakes>): string[] {
 /* The Mint service rate limiting or down, and the app stopping in the middle of a job. */
 describe('bulk create: faults', () => {
   const fakes = useFakes();
-  const apps: AppProcess[] = [];
+  const apps: RunningApp[] = [];
   afterEach(async () => {
     expectNoRejectedSlackCalls(fakes.slack);
     await Promise.all(apps.splice(0).map((a) => a.stop('SIGKILL')));
   });
 
-  const startApp = async (env: Record<string, string> = {}) => {
-    const app = await fakes.startApp('http', { env: { MINT_API_TIMEOUT_MS: '800', BULK_CONCURRENCY: '2', ...env } });
+  /** The app; as a process of its own where a crash is the point. */
+  const startApp = async (env: Record<string, string> = {}, where: 'in-process' | 'process' = 'in-process') => {
+    const options = { env: { MINT_API_TIMEOUT_MS: '800', BULK_CONCURRENCY: '2', ...env } };
+    const app = await (where === 'process' ? fakes.startProcess('http', options) : fakes.startApp('http', options));
     apps.push(app);
     return app;
   };
-  const job = async (app: AppProcess, rows: number) =>
+  const job = async (app: RunningApp, rows: number) =>
     start(app, fakes.slack, await previewOf(app, fakes.slack, linkCsv(rows), { bulk_nft_id: 'nft-f' }));
 
   it('leaves the last places of the work budget to interactive requests: none is turned away during a job', async () => {
@@ -131,7 +133,7 @@ describe('bulk create: faults', () => {
   it('resumes after a crash in the middle on another process: sent rows never again, the lost ones unknown', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mintlink-bulk-restart-'));
     const env = { DATABASE_URL: `file:${join(dir, 'shared.sqlite')}` };
-    const first = await startApp(env);
+    const first = await startApp(env, 'process');
     fakes.mint.latencyMs = 300;
     const started = await job(first, 24);
     await fakes.slack.waitFor(() => fakes.mint.links.length >= 6, 10_000, 'some rows done');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
@@ -9,12 +9,12 @@ import { csvRows, ended, linkCsv, previewOf, start } from './bulk-kit.js';
 describe.runIf(TEST_DATABASE_URL)('bulk create: two processes on one PostgreSQL', () => {
   const fakes = useFakes();
   let db: TestDatabase;
-  let replicas: AppProcess[] = [];
+  let replicas: RunningApp[] = [];
 
   beforeAll(async () => {
     db = await postgresDatabase();
     const env = { DATABASE_URL: db.databaseUrl, MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '2' };
-    replicas = await Promise.all([1, 2].map(() => fakes.startApp('http', { env })));
+    replicas = await Promise.all([1, 2].map(() => fakes.startProcess('http', { env })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
@@ -22,7 +22,7 @@ describe.runIf(TEST_DATABASE_URL)('bulk create: two processes on one PostgreSQL'
   });
 
   it('shares one job between them: every row sent once, by one or the other, one results file', async () => {
-    const [a, b] = replicas as [AppProcess, AppProcess];
+    const [a, b] = replicas as [RunningApp, RunningApp];
     fakes.mint.latencyMs = 100;
     const preview = await previewOf(a, fakes.slack, linkCsv(60), { bulk_nft_id: 'nft-r' });
     const started = await start(a, fakes.slack, preview);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
 import { BULK_HOME_ACTION } from '../../src/bulk/home-entry.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
@@ -20,7 +20,7 @@ describe('bulk create: running a job', () => {
   const running = useApp(fakes, 'http', {
     env: { MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '3', DELETION_APPROVERS: APPROVER },
   });
-  const app = (): AppProcess => running.app;
+  const app = (): RunningApp => running.app;
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { ADD_IDS_BOX_ACTION, REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
-import { TEST_MINT_API_KEY, type AppProcess } from '../kit/app-process.js';
+import { TEST_MINT_API_KEY } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
 import { runSql } from '../kit/raw-sql.js';
@@ -29,12 +30,14 @@ class Deletion {
     readonly db: TestDatabase,
   ) {}
 
-  start(extra: Record<string, string | undefined> = {}): Promise<AppProcess> {
-    return this.fakes.startApp('http', { env: { ...DELETION_ENV, DATABASE_URL: this.db.databaseUrl, ...extra } });
+  /** The app on this database; as a process of its own where a crash is the point. */
+  start(extra: Record<string, string | undefined> = {}, where: 'in-process' | 'process' = 'in-process') {
+    const options = { env: { ...DELETION_ENV, DATABASE_URL: this.db.databaseUrl, ...extra } };
+    return where === 'process' ? this.fakes.startProcess('http', options) : this.fakes.startApp('http', options);
   }
 
   /** `user` asks to delete `ids`; resolves with the request id and its approval message. */
-  async request(app: AppProcess, ids: string[], user = ALICE, reason = 'GDPR erasure requests #42') {
+  async request(app: RunningApp, ids: string[], user = ALICE, reason = 'GDPR erasure requests #42') {
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     const ack = await app.submitView(view, { [REASON_BLOCK]: reason }, user);
     expect(ack).toMatchObject({ response_action: 'update' });
@@ -55,11 +58,11 @@ class Deletion {
   }
 
   /** Clicks a button of the approval message as `user`; resolves with the modal it opened, if any. */
-  async click(app: AppProcess, ts: string, action: string, user: string): Promise<string> {
+  async click(app: RunningApp, ts: string, action: string, user: string): Promise<string> {
     return app.click(this.approvalMessage(ts), action, user);
   }
 
-  async openDecision(app: AppProcess, ts: string, action: 'approve' | 'reject', user: string) {
+  async openDecision(app: RunningApp, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await this.click(app, ts, DELETION_ACTIONS[action], user);
     await this.fakes.slack.waitFor(
@@ -70,7 +73,7 @@ class Deletion {
     return this.fakes.slack.lastOpenedView();
   }
 
-  async approve(app: AppProcess, ts: string, user = BOB) {
+  async approve(app: RunningApp, ts: string, user = BOB) {
     const view = await this.openDecision(app, ts, 'approve', user);
     return { view, ack: await app.submitView(view, {}, user) };
   }
@@ -87,7 +90,7 @@ class Deletion {
     return this.fakes.mint.requestsTo('delete_customers');
   }
 
-  async audit(app: AppProcess) {
+  async audit(app: RunningApp) {
     const store = app.openStore();
     try {
       return (await store.audit.list({ limit: 100 }))
@@ -98,7 +101,7 @@ class Deletion {
     }
   }
 
-  async status(app: AppProcess, id: string) {
+  async status(app: RunningApp, id: string) {
     const store = app.openStore();
     try {
       return (await store.deletionRequests.get(id))?.status;
@@ -117,8 +120,8 @@ describeEachEngine('customer deletion', (engine, create) => {
   const fakes = useFakes();
   let db: TestDatabase;
   let flow: Deletion;
-  let app: AppProcess;
-  const extraApps: AppProcess[] = [];
+  let app: RunningApp;
+  const extraApps: RunningApp[] = [];
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL, 'U0DAVE004']);
@@ -445,7 +448,7 @@ describeEachEngine('customer deletion', (engine, create) => {
   });
 
   it('recovers a crash between the approval and the outcome: marked for attention, then retried', async () => {
-    const crashing = await flow.start();
+    const crashing = await flow.start({}, 'process');
     extraApps.push(crashing);
     const { id, ts } = await flow.request(crashing, ['cus_crash']);
     fakes.mint.failNext('delete_customers', { mode: 'hang' });
@@ -492,7 +495,7 @@ describeEachEngine('customer deletion', (engine, create) => {
   it.runIf(engine === 'postgres' && TEST_DATABASE_URL)(
     'runs one deletion when two app processes on one PostgreSQL get the approvals',
     async () => {
-      const other = await flow.start();
+      const other = await flow.start({}, 'process');
       extraApps.push(other);
       const { ts } = await flow.request(app, ['cus_two_processes']);
       const bobView = await flow.openDecision(app, ts, 'approve', BOB);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
 import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import type { SlackView } from '../kit/slack-payloads.js';
@@ -20,7 +20,7 @@ const CHANGED = 'This form was changed, so nothing was decided. Open the request
 
 describe('customer deletion, forged submissions', () => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
 
   beforeAll(async () => {
     app = await fakes.startApp('http', { env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB } });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
 import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
 import { userContext } from '../kit/slack-payloads.js';
 import { runSql } from '../kit/raw-sql.js';
@@ -22,12 +22,12 @@ class WorkflowDeletion {
     readonly databaseUrl: string,
   ) {}
 
-  start(mode: 'http' | 'socket' = 'http', extra: Record<string, string> = {}): Promise<AppProcess> {
+  start(mode: 'http' | 'socket' = 'http', extra: Record<string, string> = {}): Promise<RunningApp> {
     return this.fakes.startApp(mode, { env: { ...ENV, DATABASE_URL: this.databaseUrl, ...extra } });
   }
 
   /** Runs the step; resolves with the execution id, the request id and its approval message's ts. */
-  async ask(app: AppProcess, ids: string[], reason = 'Offboarding workflow: customer closed the account') {
+  async ask(app: RunningApp, ids: string[], reason = 'Offboarding workflow: customer closed the account') {
     const execution = await app.runStep(REQUEST_DELETION_STEP, {
       customer_ids: ids,
       reason,
@@ -46,7 +46,7 @@ class WorkflowDeletion {
   }
 
   /** `user` clicks Approve… or Reject… and submits the modal (with a reason for a rejection). */
-  async decide(app: AppProcess, ts: string, decision: 'approve' | 'reject', user = BOB, reason?: string) {
+  async decide(app: RunningApp, ts: string, decision: 'approve' | 'reject', user = BOB, reason?: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await app.click(this.message(ts), DELETION_ACTIONS[decision], user);
     await this.fakes.slack.waitFor(() => this.fakes.slack.callsTo('views.open').length > opened, 3_000, 'the modal');
@@ -63,8 +63,8 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
   const fakes = useFakes();
   let db: TestDatabase;
   let flow: WorkflowDeletion;
-  let app: AppProcess;
-  const extraApps: AppProcess[] = [];
+  let app: RunningApp;
+  const extraApps: RunningApp[] = [];
 
   beforeAll(async () => {
     db = await create();
@@ -262,7 +262,7 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
 
 describe('the "Request customer deletion" workflow step (socket mode)', () => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
   beforeAll(async () => {
     app = await fakes.startApp('socket', { env: ENV });
   });
@@ -281,7 +281,7 @@ describe('the "Request customer deletion" workflow step (socket mode)', () => {
 
 describe('the "Request customer deletion" workflow step, deletion not set up', () => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
   beforeAll(async () => {
     app = await fakes.startApp('http');
   });

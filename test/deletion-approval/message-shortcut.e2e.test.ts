@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADD_IDS_BOX_ACTION, REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
 import { messageShortcut } from '../kit/slack-payloads.js';
@@ -13,7 +13,7 @@ const PERMALINK = `https://test.slack.com/archives/${TEST_CHANNEL_ID}/p176390000
 
 describe.each(['http', 'socket'] as const)('"Request deletion" on a message (%s mode)', (mode) => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
   beforeAll(async () => {
     app = await fakes.startApp(mode, { env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: 'U0APPROV1' } });
   });

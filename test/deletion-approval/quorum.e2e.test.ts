@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { messageProblems } from '../kit/block-kit-limits.js';
 import { DeletionFlow, buttonsOf } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
@@ -28,8 +28,8 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let app: AppProcess;
-  const extraApps: AppProcess[] = [];
+  let app: RunningApp;
+  const extraApps: RunningApp[] = [];
   const start = (extra: Record<string, string> = {}) =>
     fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
 

@@ -3,7 +3,7 @@ import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { textOf } from '../kit/slack-checks.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
@@ -25,7 +25,7 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
   const fakes = useFakes();
   let db: TestDatabase;
   let proxy: TcpProxy;
-  let app: AppProcess | undefined;
+  let app: RunningApp | undefined;
 
   beforeAll(async () => {
     db = await postgresDatabase();
@@ -42,11 +42,11 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     await db.drop();
   });
 
-  const readyz = async (a: AppProcess) => {
+  const readyz = async (a: RunningApp) => {
     const res = await fetch(`${a.baseUrl}/readyz`);
     return { status: res.status, body: (await res.json()) as { status: string; reason?: string } };
   };
-  const waitReady = async (a: AppProcess, ready: boolean, timeoutMs = 15_000) => {
+  const waitReady = async (a: RunningApp, ready: boolean, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { status, body } = await readyz(a);

@@ -7,7 +7,8 @@ import { CREATE_LINK_HOME_ACTION } from '../../src/links/register.js';
 import { BROWSE_TEMPLATES_HOME_ACTION } from '../../src/templates/register.js';
 import { CREATE_WALLET_HOME_ACTION } from '../../src/wallets/register.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, type AppProcess } from '../kit/app-process.js';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
 import { useFakes } from '../kit/fakes.js';
 import { runSql } from '../kit/raw-sql.js';
@@ -19,7 +20,7 @@ const BOB = 'U0APPROV1'; // approver
 
 describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
 
   beforeAll(async () => {
     app = await fakes.startApp(mode, { env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB } });

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SLACK_BODY_LIMIT_BYTES } from '../../src/http-front/slack-request-screen.js';
 import { TEST_SIGNING_SECRET } from '../kit/app-process.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useAppProcess, useFakes } from '../kit/fakes.js';
 import { formBody, slashCommand } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 
@@ -11,7 +11,7 @@ const FORM = 'application/x-www-form-urlencoded';
 /** What reaches Slack's endpoint in HTTP mode is screened before Bolt reads it: size, clock, signature, shape. */
 describe('the Slack endpoint in HTTP mode', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http');
+  const running = useAppProcess(fakes, 'http');
 
   /** A raw POST, streamed without a Content-Length when `chunked`; resolves with the status. */
   function post(body: Buffer | string, headers: Record<string, string>, chunked = false): Promise<number> {
@@ -114,7 +114,7 @@ describe('the Slack endpoint against slow clients', () => {
   }
 
   it('drops bodies that trickle in, so slow connections hold the bounded reads for 2 s at most', async () => {
-    const app = await fakes.startApp('http');
+    const app = await fakes.startProcess('http');
     try {
       // Fewer than the bounded reads: Slack's requests still get in at once.
       const some = Array.from({ length: 100 }, () => trickle(app.baseUrl));
@@ -134,7 +134,7 @@ describe('the Slack endpoint against slow clients', () => {
   });
 
   it('shuts down within its grace period while a client trickles a request', async () => {
-    const app = await fakes.startApp('http');
+    const app = await fakes.startProcess('http');
     trickle(app.baseUrl);
     const started = Date.now();
     expect(await app.stop('SIGTERM')).toBe(0);

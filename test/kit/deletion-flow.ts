@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import type { AppProcess } from './app-process.js';
+import type { RunningApp } from './running-app.js';
 import type { Fakes } from './fakes.js';
 import { textOf } from './slack-checks.js';
 
@@ -13,7 +13,7 @@ export class DeletionFlow {
   ) {}
 
   /** `user` asks to delete `ids` through `app`; resolves with the request id and its approval message's ts. */
-  async request(app: AppProcess, ids: string[], user: string, reason = 'GDPR erasure requests #42') {
+  async request(app: RunningApp, ids: string[], user: string, reason = 'GDPR erasure requests #42') {
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     expect(await app.submitView(view, { [REASON_BLOCK]: reason }, user)).toMatchObject({ response_action: 'update' });
     const notice = await this.fakes.slack.waitForCall(
@@ -33,7 +33,7 @@ export class DeletionFlow {
   }
 
   /** Opens the Approve…/Reject… modal of the approval message as `user`. */
-  async openDecision(app: AppProcess, ts: string, action: 'approve' | 'reject', user: string) {
+  async openDecision(app: RunningApp, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await app.click(this.approvalMessage(ts), DELETION_ACTIONS[action], user);
     await this.fakes.slack.waitFor(
@@ -45,7 +45,7 @@ export class DeletionFlow {
   }
 
   /** `user` approves through `app`; resolves with the modal's answer. */
-  async approve(app: AppProcess, ts: string, user: string) {
+  async approve(app: RunningApp, ts: string, user: string) {
     const view = await this.openDecision(app, ts, 'approve', user);
     return app.submitView(view, {}, user);
   }
@@ -68,7 +68,7 @@ export class DeletionFlow {
   }
 
   /** The deletion entries of the audit log about request `id`, oldest first: [operation, outcome, actor]. */
-  async auditOf(app: AppProcess, id: string) {
+  async auditOf(app: RunningApp, id: string) {
     const store = app.openStore();
     try {
       return (await store.audit.list({ limit: 200 }))
@@ -80,7 +80,7 @@ export class DeletionFlow {
     }
   }
 
-  async stored(app: AppProcess, id: string) {
+  async stored(app: RunningApp, id: string) {
     const store = app.openStore();
     try {
       return await store.deletionRequests.get(id);

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
-import { AppProcess, TEST_MINT_API_KEY, type AppProcessOptions } from './app-process.js';
+import { AppProcess } from './app-process.js';
 import { FakeSlack } from './fake-slack.js';
+import { InProcessApp } from './in-process-app.js';
+import { TEST_MINT_API_KEY, type AppOptions, type RunningApp } from './running-app.js';
 
 export interface Fakes {
   readonly slack: FakeSlack;
   readonly mint: MockMintService;
-  /** Starts the real app against these fakes. */
-  startApp(mode: 'http' | 'socket', options?: Partial<AppProcessOptions>): Promise<AppProcess>;
+  /** Starts the real app against these fakes, in this process. */
+  startApp(mode: 'http' | 'socket', options?: Partial<AppOptions>): Promise<InProcessApp>;
+  /** Starts the real app against these fakes as `npm start` does, in a process of its own. */
+  startProcess(mode: 'http' | 'socket', options?: Partial<AppOptions>): Promise<AppProcess>;
 }
 
 /**
@@ -40,20 +44,35 @@ export function useFakes(): Fakes {
       return mint;
     },
     startApp: (mode, options = {}) =>
+      InProcessApp.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
+    startProcess: (mode, options = {}) =>
       AppProcess.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
   };
   return fakes;
 }
 
-/** The real app in `mode` for the tests of one describe block, stopped after them. */
+/** The real app in `mode` (in this process) for the tests of one describe block, stopped after them. */
 export function useApp(
   fakes: Fakes,
   mode: 'http' | 'socket',
-  options: Partial<AppProcessOptions> = {},
+  options: Partial<AppOptions> = {},
+): { readonly app: RunningApp } {
+  return useRunning(() => fakes.startApp(mode, options));
+}
+
+/** The same, as a process of its own: for tests of what only a process has (its memory, signals). */
+export function useAppProcess(
+  fakes: Fakes,
+  mode: 'http' | 'socket',
+  options: Partial<AppOptions> = {},
 ): { readonly app: AppProcess } {
-  let app: AppProcess | undefined;
+  return useRunning(() => fakes.startProcess(mode, options));
+}
+
+function useRunning<A extends RunningApp>(start: () => Promise<A>): { readonly app: A } {
+  let app: A | undefined;
   beforeAll(async () => {
-    app = await fakes.startApp(mode, options);
+    app = await start();
   });
   afterAll(async () => {
     await app?.stop();

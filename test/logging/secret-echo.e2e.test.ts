@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { TEST_MINT_API_KEY, type AppProcess } from '../kit/app-process.js';
+import { TEST_MINT_API_KEY } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
@@ -16,7 +17,7 @@ const BOB = 'U0APPROV1';
  */
 describe('secrets echoed back by the service or by Slack', () => {
   const fakes = useFakes();
-  let app: AppProcess;
+  let app: RunningApp;
   beforeAll(async () => {
     app = await fakes.startApp('http', { env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB } });
   });

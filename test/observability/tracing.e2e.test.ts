@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 
 interface ReceivedSpan {
@@ -55,10 +55,10 @@ class OtlpReceiver {
 describe('tracing over OTLP', () => {
   const fakes = useFakes();
   const receiver = new OtlpReceiver();
-  let app: AppProcess;
+  let app: RunningApp;
   beforeAll(async () => {
     const endpoint = await receiver.start();
-    app = await fakes.startApp('http', {
+    app = await fakes.startProcess('http', {
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
     });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
@@ -17,7 +17,7 @@ describe.runIf(TEST_DATABASE_URL)('quorum approvals arriving at three replicas a
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let replicas: AppProcess[] = [];
+  let replicas: RunningApp[] = [];
 
   beforeAll(async () => {
     db = await postgresDatabase();
@@ -27,7 +27,7 @@ describe.runIf(TEST_DATABASE_URL)('quorum approvals arriving at three replicas a
       DELETION_APPROVERS: APPROVERS.join(','),
       DELETION_QUORUM: '3',
     };
-    replicas = await Promise.all([1, 2, 3].map(() => fakes.startApp('http', { env })));
+    replicas = await Promise.all([1, 2, 3].map(() => fakes.startProcess('http', { env })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
@@ -35,7 +35,7 @@ describe.runIf(TEST_DATABASE_URL)('quorum approvals arriving at three replicas a
   });
 
   it('counts all three concurrent approvals and deletes exactly once, round after round', async () => {
-    const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
+    const [a, b, c] = replicas as [RunningApp, RunningApp, RunningApp];
     for (let round = 1; round <= 3; round += 1) {
       const { id, ts } = await flow.request(a, [`cus_round${round}_a`, `cus_round${round}_b`], ALICE);
       const views: Array<ReturnType<typeof fakes.slack.lastOpenedView>> = [];

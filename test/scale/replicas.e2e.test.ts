@@ -3,7 +3,7 @@ import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
@@ -16,7 +16,7 @@ const APPROVERS = ['U0APPROV1', 'U0DAVE004', 'U0CAROL03'];
 describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
   const fakes = useFakes();
   let db: TestDatabase;
-  let replicas: AppProcess[] = [];
+  let replicas: RunningApp[] = [];
 
   beforeAll(async () => {
     fakes.slack.userGroups.set('S0GROUP01', ['U0CAROL03']);
@@ -26,7 +26,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
       APPROVAL_CHANNEL_ID: APPROVAL,
       DELETION_APPROVERS: 'U0APPROV1,U0DAVE004,S0GROUP01',
     };
-    replicas = await Promise.all([1, 2, 3].map(() => fakes.startApp('http', { env })));
+    replicas = await Promise.all([1, 2, 3].map(() => fakes.startProcess('http', { env })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
@@ -34,7 +34,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
   });
 
   it('gives exactly one deletion when approvals arrive at all three at once, and complete audit rows', async () => {
-    const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
+    const [a, b, c] = replicas as [RunningApp, RunningApp, RunningApp];
     const { view } = await a.commandOpeningModal('delete cus_r1 cus_r2');
     await a.submitView(view, { [REASON_BLOCK]: 'replica drill' });
     const post = await fakes.slack.waitForCall('chat.postMessage', (call) => call.params.channel === APPROVAL);
@@ -77,7 +77,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
   });
 
   it('pages templates whichever replica serves each click', async () => {
-    const [a, b, c] = replicas as [AppProcess, AppProcess, AppProcess];
+    const [a, b, c] = replicas as [RunningApp, RunningApp, RunningApp];
     const { fields } = await a.command(`templates ${DEMO_CONTRACT_ID} 20`);
     const [first] = await fakes.slack.waitForResponse(fields.response_url ?? '');
     let message = first?.body as PostedMessage;
@@ -99,12 +99,12 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
 describe.runIf(TEST_DATABASE_URL)('the same submission delivered to two replicas', () => {
   const fakes = useFakes();
   let db: TestDatabase;
-  let replicas: AppProcess[] = [];
+  let replicas: RunningApp[] = [];
 
   beforeAll(async () => {
     db = await postgresDatabase();
     const env = { DATABASE_URL: db.databaseUrl, APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: 'U0APPROV1' };
-    replicas = await Promise.all([1, 2].map(() => fakes.startApp('http', { env })));
+    replicas = await Promise.all([1, 2].map(() => fakes.startProcess('http', { env })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
@@ -112,7 +112,7 @@ describe.runIf(TEST_DATABASE_URL)('the same submission delivered to two replicas
   });
 
   it('creates one link and one deletion request, however many times and wherever it arrives', async () => {
-    const [a, b] = replicas as [AppProcess, AppProcess];
+    const [a, b] = replicas as [RunningApp, RunningApp];
     const { view: linkForm } = await a.commandOpeningModal('link');
     await Promise.all([a, b, a].map((r) => r.submitView(linkForm, { nft_id: 'nft-twice' })));
     await Promise.all([a.waitForIdle(), b.waitForIdle()]);

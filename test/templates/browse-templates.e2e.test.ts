@@ -3,7 +3,7 @@ import { BROWSE_BLOCKS } from '../../src/templates/browse-templates-form.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
 import {
   expectNoRejectedResponses,
@@ -23,14 +23,14 @@ const templateTexts = (message: Message): string[] =>
 const lastQuery = (fakes: Fakes) => fakes.mint.requestsTo('list_templates').at(-1)?.url;
 
 /** Lists templates with a command; resolves with what was posted through the command's response_url. */
-async function list(fakes: Fakes, app: AppProcess, text: string, overrides: Record<string, string> = {}) {
+async function list(fakes: Fakes, app: RunningApp, text: string, overrides: Record<string, string> = {}) {
   const { fields, ack } = await app.command(text, overrides);
   const [posted] = await fakes.slack.waitForResponse(fields.response_url ?? '');
   return { fields, ack, message: posted?.body as Message };
 }
 
 /** Clicks a page button; resolves with what the app posted to the click's response_url (loading, then the page...). */
-async function click(fakes: Fakes, app: AppProcess, message: Message, actionId: string, posts = 2, userId?: string) {
+async function click(fakes: Fakes, app: RunningApp, message: Message, actionId: string, posts = 2, userId?: string) {
   const url = await app.click(message, actionId, userId);
   const responses = await fakes.slack.waitForResponse(url, posts);
   return responses.map((r) => r.body as Message);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { demoTemplates } from '../../src/mock-mint-api/demo-templates.js';
 import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
 import { expectNoRejectedResponses, expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
@@ -19,7 +19,7 @@ const mrkdwnTexts = (message: Message): string[] =>
     .match(/\{"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g)
     ?.map((m) => JSON.parse(`${m}}`).text as string) ?? [];
 
-async function list(fakes: Fakes, app: AppProcess, text: string) {
+async function list(fakes: Fakes, app: RunningApp, text: string) {
   const { fields, ack } = await app.command(text);
   const [posted] = await fakes.slack.waitForResponse(fields.response_url ?? '');
   return { ack, message: posted?.body as Message };
