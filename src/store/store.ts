@@ -18,8 +18,6 @@ import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
 
 /** Tries of a migration that a concurrent change elsewhere in the database interrupted. */
-const MIGRATE_ATTEMPTS = 3;
-
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
 export interface Store {
   readonly engine: StoreLocation['engine'];
@@ -98,20 +96,6 @@ class SqlStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.migrateOnce();
-      } catch (error) {
-        // The migrator reads the catalog of the whole database; a schema someone else drops at that moment
-        // (3F000, "schema ... does not exist") fails the read, not our migration: read again.
-        if (attempt >= MIGRATE_ATTEMPTS || (error as { code?: unknown }).code !== '3F000') throw error;
-        this.logger?.warn({ err: error, attempt }, 'the database changed under the migrator; trying again');
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      }
-    }
-  }
-
-  private async migrateOnce(): Promise<void> {
     // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
     const schema =
       this.engine === 'postgres'
