@@ -57,7 +57,7 @@ export async function openDeletionRequest(
   if (!posted.ok) {
     const why = `the approval channel did not take it (${posted.error}), so nothing waits for approval; ask Mintlink's operator to invite the app to the approval channel`;
     const cancelled = await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
-      requests.cancel(request.id, ask.requesterId, new Date(), why),
+      requests.cancel(request.id, ask.requesterId, why),
     );
     return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
   }
@@ -79,49 +79,39 @@ async function storeRequest(
   settings: DeletionSettings,
   ask: DeletionAsk,
 ): Promise<DeletionRequest> {
-  const now = new Date();
   return ctx.store.transaction(async (tx) => {
-    const request = await tx.deletionRequests.create(
-      {
-        teamId: ask.teamId,
-        requesterId: ask.requesterId,
+    const request = await tx.deletionRequests.create({
+      teamId: ask.teamId,
+      requesterId: ask.requesterId,
+      customerIds: ask.customerIds,
+      duplicatesRemoved: ask.duplicatesRemoved,
+      reason: ask.reason,
+      ttlMs: settings.requestTtlHours * 3_600_000,
+      approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
+      origin: ask.origin,
+      contextUrl: ask.contextUrl,
+    });
+    await tx.audit.record({
+      actorId: ask.requesterId,
+      teamId: ask.teamId,
+      operation: 'customers.delete.request',
+      origin: ask.origin,
+      inputs: {
+        requestId: request.id,
         customerIds: ask.customerIds,
         duplicatesRemoved: ask.duplicatesRemoved,
         reason: ask.reason,
-        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-        approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
-        origin: ask.origin,
-        contextUrl: ask.contextUrl,
+        ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
       },
-      now,
-    );
-    await tx.audit.record(
-      {
-        actorId: ask.requesterId,
-        teamId: ask.teamId,
-        operation: 'customers.delete.request',
-        origin: ask.origin,
-        inputs: {
-          requestId: request.id,
-          customerIds: ask.customerIds,
-          duplicatesRemoved: ask.duplicatesRemoved,
-          reason: ask.reason,
-          ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
-        },
-        outcome: 'pending',
-        detail: request.id,
-      },
-      now,
-    );
+      outcome: 'pending',
+      detail: request.id,
+    });
     if (ask.step)
-      await tx.stepCompletions.add(
-        {
-          requestId: request.id,
-          functionExecutionId: ask.step.functionExecutionId,
-          sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
-        },
-        now,
-      );
+      await tx.stepCompletions.add({
+        requestId: request.id,
+        functionExecutionId: ask.step.functionExecutionId,
+        sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
+      });
     return request;
   });
 }

@@ -17,8 +17,8 @@ const HOUR_MS = 3_600_000;
 export const EXPIRY_WARNING_HOURS = 4;
 
 export interface ReminderOptions {
-  /** The reminders' clock: the real one, or (tests only) one running TEST_CLOCK_OFFSET_HOURS ahead. */
-  now: () => Date;
+  /** 0, or (tests only) TEST_CLOCK_OFFSET_HOURS: the reminders judge what is due this far ahead of the clock. */
+  aheadMs: number;
   intervalMs: number;
   /** Each sweep counts as background work. */
   work: Pick<WorkBudget, 'track'>;
@@ -32,31 +32,32 @@ export function expiryWarningMs(requestTtlHours: number): number {
 /**
  * Sends what is due: one reminder in the approval thread of each request pending for longer than
  * DELETION_REMIND_AFTER_HOURS, naming who could still decide it, and one DM to the requester of each request
- * close to its expiry. Each is claimed in the database before it is sent, so it goes once, from one replica,
- * whatever restarts; one that Slack does not take is given back and tried at the next sweep.
+ * close to its expiry (what is due is judged by the database's clock, as the request's times were written).
+ * Each is claimed in the database before it is sent, so it goes once, from one replica, whatever restarts;
+ * one that Slack does not take is given back and tried at the next sweep.
  */
-export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, now: Date): Promise<void> {
+export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, aheadMs = 0): Promise<void> {
   const reminders = ctx.store.deletionReminders;
   if (settings.remindAfterHours > 0) {
-    const madeBefore = new Date(now.getTime() - settings.remindAfterHours * HOUR_MS);
-    for (const id of await reminders.due('reminder', { madeBefore }, now))
-      await sendOnce(ctx, id, 'reminder', now, (r) => postReminder(ctx, settings, r));
+    const pendingForMs = settings.remindAfterHours * HOUR_MS;
+    for (const id of await reminders.due('reminder', { pendingForMs }, aheadMs))
+      await sendOnce(ctx, id, 'reminder', (r) => postReminder(ctx, settings, r));
   }
-  const expiringBefore = new Date(now.getTime() + expiryWarningMs(settings.requestTtlHours));
-  for (const id of await reminders.due('expiry-warning', { expiringBefore }, now))
-    await sendOnce(ctx, id, 'expiry-warning', now, (r) =>
-      sendDirectMessage(ctx.client, r.requesterId, expiryWarning(r, settings, now), ctx.logger),
-    );
+  const expiringWithinMs = expiryWarningMs(settings.requestTtlHours);
+  for (const id of await reminders.due('expiry-warning', { expiringWithinMs }, aheadMs))
+    await sendOnce(ctx, id, 'expiry-warning', async (r) => {
+      const warning = expiryWarning(r, settings, new Date(Date.now() + aheadMs));
+      return sendDirectMessage(ctx.client, r.requesterId, warning, ctx.logger);
+    });
 }
 
 async function sendOnce(
   ctx: DeletionContext,
   id: string,
   kind: ReminderKind,
-  now: Date,
   send: (request: DeletionRequest) => Promise<boolean>,
 ): Promise<void> {
-  if (!(await ctx.store.deletionReminders.claim(id, kind, now))) return; // another replica has it
+  if (!(await ctx.store.deletionReminders.claim(id, kind))) return; // another replica has it
   let sent = false;
   try {
     const request = await ctx.store.deletionRequests.get(id);
@@ -134,7 +135,7 @@ export function startReminders(
   const sweep = () => {
     if (running) return;
     running = options.work
-      .track(sendDueReminders(ctx, settings, options.now()))
+      .track(sendDueReminders(ctx, settings, options.aheadMs))
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'))
       .finally(() => (running = undefined));
   };
@@ -162,7 +163,7 @@ export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'c
         'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
       );
     return startReminders(ctx, settings, {
-      now: () => new Date(Date.now() + offsetMs),
+      aheadMs: offsetMs,
       intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
       work: deps.work,
     });
