@@ -37,7 +37,7 @@ describe('deletion reminders when Slack answers after the deadline', () => {
   afterAll(async () => {
     for (const app of apps) await app.stop();
     await db?.drop();
-  });
+  }, 60_000);
 
   it('posts one reminder and one expiry warning, each once, though Slack confirms neither in time', async () => {
     const app = await start();
@@ -54,7 +54,6 @@ describe('deletion reminders when Slack answers after the deadline', () => {
       late.logLines.filter((l) => String(l.msg).includes('it may have been posted, so it is not sent again'));
     // The app gives up on both posts (10 s each), or (were it to send blindly) posts one of them again.
     await fakes.slack.waitFor(() => keptAsSent().length === 2 || posts().length > 2, 40_000, 'both posts to end');
-    await late.waitForIdle(15_000);
 
     const reminders = posts().filter((c) => c.params.thread_ts === ts);
     const warnings = posts().filter((c) => c.params.channel === ALICE);
@@ -62,6 +61,7 @@ describe('deletion reminders when Slack answers after the deadline', () => {
     expect(textOf(reminders[0]?.params.blocks)).toContain('*Reminder:*');
     expect(warnings).toHaveLength(1);
     expect(textOf(warnings[0]?.params.blocks)).toContain(`Your request *${id}* to delete *1 customer* expires`);
+    await late.waitForIdle(15_000);
     expect(posts()).toHaveLength(2);
 
     // Both stay claimed in the database: no sweep (here or on another replica) posts them again.
