@@ -85,7 +85,7 @@ export class BulkWorker {
   /** Rows sent by a process that died (or stalled past any Mint call's budget) become unknown. */
   private async settleLostRows(): Promise<void> {
     const leaseMs = 2 * this.ctx.mintTimeoutMs + 2_000;
-    const jobs = await this.ctx.store.bulkJobs.markStaleUnknown(new Date(Date.now() - leaseMs), LOST_ROW_ERROR);
+    const jobs = await this.ctx.store.bulkJobs.markStaleUnknown(leaseMs, LOST_ROW_ERROR);
     for (const jobId of jobs) this.ctx.logger.warn({ jobId }, 'bulk rows sent by a stopped process marked unknown');
   }
 

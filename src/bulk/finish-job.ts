@@ -26,8 +26,8 @@ const OUTCOMES: Record<BulkRowStatus, string> = {
  * totals, the job is done, and its message shows the totals. If the upload fails the job still ends, with
  * the reason, and its message offers to send the file again: the rows stay in the database.
  */
-export async function finishJob(ctx: BulkContext, jobId: string, now = new Date()): Promise<void> {
-  const claimed = await ctx.store.bulkJobs.claimFinish(jobId, new Date(now.getTime() - FINISH_LEASE_MS), now);
+export async function finishJob(ctx: BulkContext, jobId: string): Promise<void> {
+  const claimed = await ctx.store.bulkJobs.claimFinish(jobId, FINISH_LEASE_MS);
   if (!claimed?.finishClaimedAt) return;
   const counts = await ctx.store.bulkJobs.counts(jobId);
   const sent = await sendResults(ctx, claimed, counts);

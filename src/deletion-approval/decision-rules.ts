@@ -16,7 +16,9 @@ export async function decisionRefusal(
 ): Promise<string | undefined> {
   if (!request) return 'This deletion request no longer exists.';
   if (request.status !== 'pending') return alreadyDecidedText(request);
-  if (request.expiresAt.getTime() <= Date.now()) return alreadyDecidedText({ ...request, status: 'expired' });
+  // The database's clock decides, as it does for the decision itself: every replica gives the same answer.
+  if (await ctx.store.deletionRequests.hasExpired(request.id))
+    return alreadyDecidedText({ ...request, status: 'expired' });
   return approverRefusal(ctx, request, userId, options.final ? 'always' : 'before refusing');
 }
 

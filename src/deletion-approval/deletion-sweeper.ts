@@ -18,22 +18,18 @@ export function sweeperTiming(mintTimeoutMs: number): SweeperTiming {
  * Keeps requests from getting silently stuck: pending ones past their expiry become expired, and runs whose
  * process died (approved or running for longer than any run can take) are marked for attention, with a
  * retry button on the approval message. Every replica may sweep: each change is a compare-and-set, so one
- * of them makes it and tells Slack.
+ * of them makes it and tells Slack. Expiry and staleness are judged by the database's clock, not this
+ * process's: a replica whose clock runs ahead must not find a run stale that another replica is still doing.
  */
-export async function sweepDeletionRequests(
-  ctx: DeletionContext,
-  timing: SweeperTiming,
-  now = new Date(),
-): Promise<void> {
+export async function sweepDeletionRequests(ctx: DeletionContext, timing: SweeperTiming): Promise<void> {
   const requests = ctx.store.deletionRequests;
-  for (const id of await requests.overdueIds(now)) {
-    const result = await auditedTransition(ctx, 'system', 'customers.delete.expire', (r) => r.expire(id, now));
+  for (const id of await requests.overdueIds()) {
+    const result = await auditedTransition(ctx, 'system', 'customers.delete.expire', (r) => r.expire(id));
     if (result.won) await publishAndNotify(ctx, result.request);
   }
-  const staleBefore = new Date(now.getTime() - timing.leaseMs);
-  for (const id of await requests.staleRunIds(staleBefore)) {
+  for (const id of await requests.staleRunIds(timing.leaseMs)) {
     const result = await auditedTransition(ctx, 'system', 'customers.delete.interrupted', (r) =>
-      r.interrupt(id, staleBefore, now),
+      r.interrupt(id, timing.leaseMs),
     );
     if (result.won) {
       ctx.logger.warn({ requestId: id }, 'a deletion was interrupted; marked for attention');

@@ -1,3 +1,4 @@
+import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { sealToken } from '../workflow-steps/sealed-token.js';
@@ -55,9 +56,14 @@ export async function openDeletionRequest(
   }
   const posted = await postApprovalMessage(ctx, settings, request);
   if (!posted.ok) {
-    const why = `the approval channel did not take it (${posted.error}), so nothing waits for approval; ask Mintlink's operator to invite the app to the approval channel`;
+    // A post Slack did not confirm may be in the channel all the same: it is not posted again; the request is
+    // cancelled, so that message's buttons do nothing, and the requester asks again.
+    const why =
+      posted.outcome === 'unknown'
+        ? `Slack did not confirm the approval message in time; if it appeared in the approval channel it is void, and nothing waits for approval; ask again`
+        : `the approval channel did not take it (${posted.error}), so nothing waits for approval; ask Mintlink's operator to invite the app to the approval channel`;
     const cancelled = await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
-      requests.cancel(request.id, ask.requesterId, new Date(), why),
+      requests.cancel(request.id, ask.requesterId, why),
     );
     return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
   }
@@ -79,49 +85,39 @@ async function storeRequest(
   settings: DeletionSettings,
   ask: DeletionAsk,
 ): Promise<DeletionRequest> {
-  const now = new Date();
   return ctx.store.transaction(async (tx) => {
-    const request = await tx.deletionRequests.create(
-      {
-        teamId: ask.teamId,
-        requesterId: ask.requesterId,
+    const request = await tx.deletionRequests.create({
+      teamId: ask.teamId,
+      requesterId: ask.requesterId,
+      customerIds: ask.customerIds,
+      duplicatesRemoved: ask.duplicatesRemoved,
+      reason: ask.reason,
+      ttlMs: settings.requestTtlHours * 3_600_000,
+      approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
+      origin: ask.origin,
+      contextUrl: ask.contextUrl,
+    });
+    await tx.audit.record({
+      actorId: ask.requesterId,
+      teamId: ask.teamId,
+      operation: 'customers.delete.request',
+      origin: ask.origin,
+      inputs: {
+        requestId: request.id,
         customerIds: ask.customerIds,
         duplicatesRemoved: ask.duplicatesRemoved,
         reason: ask.reason,
-        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-        approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
-        origin: ask.origin,
-        contextUrl: ask.contextUrl,
+        ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
       },
-      now,
-    );
-    await tx.audit.record(
-      {
-        actorId: ask.requesterId,
-        teamId: ask.teamId,
-        operation: 'customers.delete.request',
-        origin: ask.origin,
-        inputs: {
-          requestId: request.id,
-          customerIds: ask.customerIds,
-          duplicatesRemoved: ask.duplicatesRemoved,
-          reason: ask.reason,
-          ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
-        },
-        outcome: 'pending',
-        detail: request.id,
-      },
-      now,
-    );
+      outcome: 'pending',
+      detail: request.id,
+    });
     if (ask.step)
-      await tx.stepCompletions.add(
-        {
-          requestId: request.id,
-          functionExecutionId: ask.step.functionExecutionId,
-          sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
-        },
-        now,
-      );
+      await tx.stepCompletions.add({
+        requestId: request.id,
+        functionExecutionId: ask.step.functionExecutionId,
+        sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
+      });
     return request;
   });
 }
@@ -130,13 +126,13 @@ async function postApprovalMessage(
   ctx: DeletionContext,
   settings: DeletionSettings,
   request: DeletionRequest,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+): Promise<{ ok: true } | { ok: false; error: string; outcome: FailedCallOutcome }> {
   try {
     const posted = await ctx.client.chat.postMessage({
       channel: settings.approvalChannelId,
       ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()),
     });
-    if (!posted.ts) return { ok: false, error: 'no message id' };
+    if (!posted.ts) return { ok: false, error: 'no message id', outcome: 'unknown' };
     await ctx.store.deletionRequests.setApprovalMessage(
       request.id,
       posted.channel ?? settings.approvalChannelId,
@@ -151,6 +147,10 @@ async function postApprovalMessage(
     return { ok: true };
   } catch (error) {
     ctx.logger.warn({ err: error, requestId: request.id }, 'could not post the approval message');
-    return { ok: false, error: slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error)) };
+    return {
+      ok: false,
+      error: slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error)),
+      outcome: failedCallOutcome(error),
+    };
   }
 }

@@ -3,6 +3,7 @@ import type { BackgroundWork, CapabilityDeps } from '../deps.js';
 import { message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { slackDate } from '../slack-ui/slack-date.js';
+import { failedCallOutcome } from '../slack-api/slack-call-outcome.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { ReminderKind } from '../store/deletion-reminders.js';
@@ -17,8 +18,8 @@ const HOUR_MS = 3_600_000;
 export const EXPIRY_WARNING_HOURS = 4;
 
 export interface ReminderOptions {
-  /** The reminders' clock: the real one, or (tests only) one running TEST_CLOCK_OFFSET_HOURS ahead. */
-  now: () => Date;
+  /** 0, or (tests only) TEST_CLOCK_OFFSET_HOURS: the reminders judge what is due this far ahead of the clock. */
+  aheadMs: number;
   intervalMs: number;
   /** Each sweep counts as background work. */
   work: Pick<WorkBudget, 'track'>;
@@ -32,39 +33,53 @@ export function expiryWarningMs(requestTtlHours: number): number {
 /**
  * Sends what is due: one reminder in the approval thread of each request pending for longer than
  * DELETION_REMIND_AFTER_HOURS, naming who could still decide it, and one DM to the requester of each request
- * close to its expiry. Each is claimed in the database before it is sent, so it goes once, from one replica,
- * whatever restarts; one that Slack does not take is given back and tried at the next sweep.
+ * close to its expiry (what is due is judged by the database's clock, as the request's times were written).
+ * Each is claimed in the database before it is sent, so it goes once, from one replica, whatever restarts.
+ * One that Slack refused is given back and tried at the next sweep; one that may have been posted (no answer
+ * in time) keeps its claim: it is never sent again blindly.
  */
-export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, now: Date): Promise<void> {
+export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, aheadMs = 0): Promise<void> {
   const reminders = ctx.store.deletionReminders;
   if (settings.remindAfterHours > 0) {
-    const madeBefore = new Date(now.getTime() - settings.remindAfterHours * HOUR_MS);
-    for (const id of await reminders.due('reminder', { madeBefore }, now))
-      await sendOnce(ctx, id, 'reminder', now, (r) => postReminder(ctx, settings, r));
+    const pendingForMs = settings.remindAfterHours * HOUR_MS;
+    for (const id of await reminders.due('reminder', { pendingForMs }, aheadMs))
+      await sendOnce(ctx, id, 'reminder', (r) => postReminder(ctx, settings, r));
   }
-  const expiringBefore = new Date(now.getTime() + expiryWarningMs(settings.requestTtlHours));
-  for (const id of await reminders.due('expiry-warning', { expiringBefore }, now))
-    await sendOnce(ctx, id, 'expiry-warning', now, (r) =>
-      sendDirectMessage(ctx.client, r.requesterId, expiryWarning(r, settings, now), ctx.logger),
+  const expiringWithinMs = expiryWarningMs(settings.requestTtlHours);
+  for (const id of await reminders.due('expiry-warning', { expiringWithinMs }, aheadMs))
+    await sendOnce(ctx, id, 'expiry-warning', (r) =>
+      sendDirectMessage(
+        ctx.client,
+        r.requesterId,
+        expiryWarning(r, settings, new Date(Date.now() + aheadMs)),
+        ctx.logger,
+      ),
     );
 }
+
+/** How a reminder's post ended: `given-up` is a refusal no later try can change (logged, not tried again). */
+type ReminderPost = 'sent' | 'refused' | 'unknown' | 'given-up';
 
 async function sendOnce(
   ctx: DeletionContext,
   id: string,
   kind: ReminderKind,
-  now: Date,
-  send: (request: DeletionRequest) => Promise<boolean>,
+  send: (request: DeletionRequest) => Promise<ReminderPost>,
 ): Promise<void> {
-  if (!(await ctx.store.deletionReminders.claim(id, kind, now))) return; // another replica has it
-  let sent = false;
+  if (!(await ctx.store.deletionReminders.claim(id, kind))) return; // another replica has it
+  let post: ReminderPost = 'refused';
   try {
     const request = await ctx.store.deletionRequests.get(id);
-    sent = request?.status === 'pending' ? await send(request) : true; // decided meanwhile: nothing to say
-    if (sent) ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
+    post = request?.status === 'pending' ? await send(request) : 'sent'; // decided meanwhile: nothing to say
+    if (post === 'sent') ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
+    if (post === 'unknown')
+      ctx.logger.warn(
+        { requestId: id, kind },
+        'Slack did not confirm the deletion request reminder; it may have been posted, so it is not sent again',
+      );
   } finally {
-    // Not sent (Slack refused, or the request could not be read): given back for the next sweep.
-    if (!sent) await ctx.store.deletionReminders.release(id, kind).catch(() => undefined);
+    // Refused by Slack (so not posted), or the request could not be read: given back for the next sweep.
+    if (post === 'refused') await ctx.store.deletionReminders.release(id, kind).catch(() => undefined);
   }
 }
 
@@ -72,22 +87,29 @@ async function sendOnce(
 const REMINDER_CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'invalid_auth']);
 
 /** The reminder goes into the approval message's thread (or the channel, if its id was never stored). */
-async function postReminder(ctx: DeletionContext, settings: DeletionSettings, r: DeletionRequest): Promise<boolean> {
+async function postReminder(
+  ctx: DeletionContext,
+  settings: DeletionSettings,
+  r: DeletionRequest,
+): Promise<ReminderPost> {
   try {
     await ctx.client.chat.postMessage({
       channel: r.approvalChannelId ?? settings.approvalChannelId,
       ...(r.approvalMessageTs ? { thread_ts: r.approvalMessageTs } : {}),
       ...reminderMessage(r, settings),
     });
-    return true;
+    return 'sent';
   } catch (error) {
     const code = slackErrorCode(error);
     if (code && REMINDER_CANNOT_POST.has(code)) {
       ctx.logger.error({ err: error, requestId: r.id }, 'the reminder cannot be posted; given up');
-      return true;
+      return 'given-up';
     }
-    ctx.logger.warn({ err: error, requestId: r.id }, 'could not post the reminder; will try again');
-    return false;
+    const outcome = failedCallOutcome(error);
+    if (outcome === 'refused')
+      ctx.logger.warn({ err: error, requestId: r.id }, 'could not post the reminder; will try again');
+    else ctx.logger.warn({ err: error, requestId: r.id }, 'the reminder may or may not have been posted');
+    return outcome;
   }
 }
 
@@ -134,7 +156,7 @@ export function startReminders(
   const sweep = () => {
     if (running) return;
     running = options.work
-      .track(sendDueReminders(ctx, settings, options.now()))
+      .track(sendDueReminders(ctx, settings, options.aheadMs))
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'))
       .finally(() => (running = undefined));
   };
@@ -162,7 +184,7 @@ export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'c
         'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
       );
     return startReminders(ctx, settings, {
-      now: () => new Date(Date.now() + offsetMs),
+      aheadMs: offsetMs,
       intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
       work: deps.work,
     });

@@ -83,7 +83,7 @@ export async function completeWaitingStep(ctx: DeletionContext, request: Deletio
   } catch (error) {
     const attempts = claim.attempts + 1;
     if (attempts < MAX_ATTEMPTS) {
-      await ctx.store.stepCompletions.release(request.id, new Date(Date.now() + retryDelayMs(attempts)));
+      await ctx.store.stepCompletions.release(request.id, retryDelayMs(attempts));
       logger.warn({ err: error, attempts }, 'could not complete the workflow step; will try again');
       return;
     }

@@ -1,6 +1,12 @@
-import type { WebClientOptions } from '@slack/web-api';
+import type { RetryOptions, WebClientOptions } from '@slack/web-api';
 import type { Scrubber } from '../logging/secret-scrubber.js';
 import { SpanKind, inSpan } from '../observability/tracing.js';
+import {
+  SlackOutcomeUnknownError,
+  UNREPEATABLE_METHODS,
+  neverSent,
+  stopRetryingUnknownCalls,
+} from './slack-call-outcome.js';
 
 /** What the app's Slack calls go through: its secret scrubber, and a counter of calls by method and error. */
 export interface SlackCallHooks {
@@ -14,7 +20,8 @@ export const SLACK_CALL_DEADLINE_MS = 10_000;
 /**
  * Slack Web API client settings, also used by Bolt's respond(). The SDK's default retries 429s and failures
  * for about 30 minutes; a user waiting on a button cannot wait that long, and a silent Slack must not hold
- * work (and memory) for that long either: calls fail fast and the caller tells the user.
+ * work (and memory) for that long either: calls fail fast and the caller tells the user. A post whose outcome
+ * is unknown is never retried (see retryConfig).
  */
 export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): WebClientOptions {
   return {
@@ -22,8 +29,21 @@ export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): We
     timeout: SLACK_CALL_DEADLINE_MS,
     fetch: slackFetch(SLACK_CALL_DEADLINE_MS, slackApiUrl, hooks),
     rejectRateLimitedCalls: true,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true },
+    retryConfig: retryConfig({ retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true }),
   };
+}
+
+/**
+ * The SDK tries a failed call again (p-retry, given the whole retryConfig); for a post that may have been
+ * made (SlackOutcomeUnknownError, thrown by slackFetch) that would be a second message: such a call is not
+ * tried again. Reads, updates and refusals are tried again as before.
+ */
+function retryConfig(options: RetryOptions): RetryOptions {
+  const config: RetryOptions & { onFailedAttempt: (error: unknown) => void } = {
+    ...options,
+    onFailedAttempt: stopRetryingUnknownCalls,
+  };
+  return config;
 }
 
 /**
@@ -32,7 +52,9 @@ export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): We
  *   secret echoed by the Mint service or by Slack itself never reaches a message, a modal or a Home tab;
  * - a deadline on calls that bring none: respond() posts to response_urls with no time limit, so a host that
  *   never answers would hold the work (and its place in the work budget) for ever;
- * - a count of every call by Web API method (or `response_url`) and Slack's error code.
+ * - a count of every call by Web API method (or `response_url`) and Slack's error code;
+ * - for a post that must not be made twice (UNREPEATABLE_METHODS): a failure after the request may have
+ *   reached Slack (no answer in time, a broken connection, a 5xx) is thrown as a SlackOutcomeUnknownError.
  */
 export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: SlackCallHooks): typeof fetch {
   const send = async (input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], method: string) => {
@@ -43,9 +65,15 @@ export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: Slack
         signal: init?.signal ?? AbortSignal.timeout(deadlineMs),
       });
       if (hooks.count) countAnswer(response, method, hooks.count);
+      if (response.status >= 500 && UNREPEATABLE_METHODS.has(method)) {
+        await response.body?.cancel();
+        throw new SlackOutcomeUnknownError(method, new Error(`HTTP ${response.status}`));
+      }
       return response;
     } catch (error) {
+      if (error instanceof SlackOutcomeUnknownError) throw error;
       hooks.count?.(method, error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'network');
+      if (UNREPEATABLE_METHODS.has(method) && !neverSent(error)) throw new SlackOutcomeUnknownError(method, error);
       throw error;
     }
   };
@@ -90,6 +118,6 @@ export function patientWebClientOptions(slackApiUrl: string, hooks: SlackCallHoo
   return {
     ...webClientOptions(slackApiUrl, hooks),
     rejectRateLimitedCalls: false,
-    retryConfig: { retries: 3, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, maxRetryTime: 60_000 },
+    retryConfig: retryConfig({ retries: 3, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, maxRetryTime: 60_000 }),
   };
 }

@@ -229,7 +229,7 @@ export class BulkJobs {
    * On PostgreSQL rows another process is claiming are skipped (FOR UPDATE SKIP LOCKED); on SQLite the write
    * lock makes the claim atomic. Either way the UPDATE checks the row is still pending: a row is claimed once.
    */
-  async claim(jobId: string, workerId: string, limit = 1, now = new Date()): Promise<BulkRow[]> {
+  async claim(jobId: string, workerId: string, limit = 1): Promise<BulkRow[]> {
     // Two statements in one transaction: PostgreSQL may run a LIMIT ... SKIP LOCKED subquery of an UPDATE
     // more than once, each time picking other rows, so the candidates are read first, then claimed.
     return this.inTransaction(async (db) => {
@@ -245,7 +245,8 @@ export class BulkJobs {
       if (numbers.length === 0) return [];
       const rows = await db
         .updateTable('bulk_rows')
-        .set({ status: 'sending', claimed_by: workerId, claimed_at: now.toISOString() })
+        // The database's clock: the process that judges the claim stale later may run on another host.
+        .set({ status: 'sending', claimed_by: workerId, claimed_at: databaseNow(this.engine) })
         .where('job_id', '=', jobId)
         .where('status', '=', 'pending')
         .where('row_number', 'in', numbers)
@@ -296,15 +297,16 @@ export class BulkJobs {
   }
 
   /**
-   * sending -> unknown for rows claimed before `staleBefore`: their process died or stalled after (perhaps)
-   * sending them, and a POST must not be repeated. Returns the jobs concerned.
+   * sending -> unknown for rows claimed longer than `leaseMs` ago (by the database's clock, which wrote the
+   * claim): their process died or stalled after (perhaps) sending them, and a POST must not be repeated.
+   * Returns the jobs concerned.
    */
-  async markStaleUnknown(staleBefore: Date, error: string, now = new Date()): Promise<string[]> {
+  async markStaleUnknown(leaseMs: number, error: string): Promise<string[]> {
     const rows = await this.db
       .updateTable('bulk_rows')
-      .set({ status: 'unknown', error, finished_at: now.toISOString() })
+      .set({ status: 'unknown', error, finished_at: databaseNow(this.engine) })
       .where('status', '=', 'sending')
-      .where('claimed_at', '<', staleBefore.toISOString())
+      .where('claimed_at', '<', databaseNow(this.engine, -leaseMs))
       .returning('job_id')
       .execute();
     return [...new Set(rows.map((r) => r.job_id))];
@@ -317,16 +319,19 @@ export class BulkJobs {
 
   /**
    * Takes on writing the results of a finishing job whose rows are all settled: one process at a time; if it
-   * goes silent for longer than the lease (claimed before `staleBefore`), another takes over.
+   * goes silent for longer than `leaseMs` (by the database's clock, which wrote the claim), another takes over.
    */
-  async claimFinish(id: string, staleBefore: Date, now = new Date()): Promise<BulkJob | undefined> {
-    const result = await this.db
+  async claimFinish(id: string, leaseMs: number): Promise<BulkJob | undefined> {
+    const claimed = await this.db
       .updateTable('bulk_jobs')
-      .set((eb) => ({ finish_claimed_at: now.toISOString(), finish_attempts: eb('finish_attempts', '+', 1) }))
+      .set((eb) => ({
+        finish_claimed_at: databaseNow(this.engine),
+        finish_attempts: eb('finish_attempts', '+', 1),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'finishing')
       .where((eb) =>
-        eb.or([eb('finish_claimed_at', 'is', null), eb('finish_claimed_at', '<', staleBefore.toISOString())]),
+        eb.or([eb('finish_claimed_at', 'is', null), eb('finish_claimed_at', '<', databaseNow(this.engine, -leaseMs))]),
       )
       .where((eb) =>
         eb.not(
@@ -339,8 +344,10 @@ export class BulkJobs {
           ),
         ),
       )
+      // The job as this claim left it: its claim time is what complete() checks, whoever claims after.
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? this.get(id) : undefined;
+    return claimed ? toJob(claimed) : undefined;
   }
 
   /** finishing -> done, by the process that claimed the finish at `claimedAt`. */

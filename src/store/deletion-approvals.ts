@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { databaseNow } from './database-now.js';
 import { type DeletionRequest, DeletionRequests } from './deletion-requests.js';
 import type { Tables } from './tables.js';
 
@@ -29,16 +30,22 @@ const MAX_ATTEMPTS = 50;
 export class DeletionApprovals {
   private readonly requests: DeletionRequests;
 
-  constructor(private readonly db: Kysely<Tables>) {
-    this.requests = new DeletionRequests(db);
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {
+    this.requests = new DeletionRequests(db, engine);
   }
 
-  async approve(requestId: string, approverId: string, now = new Date()): Promise<ApprovalResult> {
+  /** Expiry is judged by the database's clock, as everywhere (see DeletionRequests). */
+  async approve(requestId: string, approverId: string): Promise<ApprovalResult> {
+    const now = databaseNow(this.engine);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const seen = await this.requests.get(requestId);
-      if (!seen || seen.status !== 'pending' || seen.expiresAt.getTime() <= now.getTime())
-        return { outcome: 'closed', request: seen };
+      if (!seen || seen.status !== 'pending') return { outcome: 'closed', request: seen };
       if (seen.approverIds.includes(approverId)) return { outcome: 'already', request: seen };
+      // The requester never counts, whatever the caller checked (four eyes hold in the store itself).
+      if (seen.requesterId === approverId) return { outcome: 'closed', request: seen };
       const approverIds = [...seen.approverIds, approverId];
       const reached = approverIds.length >= seen.approvalsNeeded;
       const result = await this.db
@@ -46,20 +53,23 @@ export class DeletionApprovals {
         .set({
           approvals: approverIds.length,
           approved_by: JSON.stringify(approverIds),
-          updated_at: now.toISOString(),
-          ...(reached ? { status: 'approved', decided_by: approverId, decided_at: now.toISOString() } : {}),
+          updated_at: now,
+          ...(reached ? { status: 'approved', decided_by: approverId, decided_at: now } : {}),
         })
         .where('id', '=', requestId)
         .where('status', '=', 'pending')
         .where('approvals', '=', seen.approverIds.length)
-        // The requester never counts, whatever the caller checked (four eyes hold in the store itself).
         .where('requester_id', '!=', approverId)
-        .where('expires_at', '>', now.toISOString())
+        .where('expires_at', '>', now)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) continue; // another approval (or decision) landed first: read again
+      if (Number(result.numUpdatedRows) !== 1) {
+        // Expired meanwhile (by the database's clock), or another approval (or decision) landed first: read again.
+        if (await this.requests.hasExpired(requestId)) return { outcome: 'closed', request: seen };
+        continue;
+      }
       await this.db
         .insertInto('deletion_approvals')
-        .values({ request_id: requestId, approver_id: approverId, approved_at: now.toISOString() })
+        .values({ request_id: requestId, approver_id: approverId, approved_at: now })
         .execute();
       const request = (await this.requests.get(requestId)) ?? { ...seen, approverIds };
       return { outcome: reached ? 'approved' : 'recorded', request };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 
 /** `reminder`: in the approval thread, naming who can still decide; `expiry-warning`: a DM to the requester. */
@@ -9,25 +10,29 @@ const BATCH = 50;
 
 /**
  * Reminders about pending deletion requests, each sent once: the sender first claims it (an insert that only
- * one replica can make, and that survives restarts), and gives the claim back if Slack did not take it.
+ * one replica can make, and that survives restarts), and gives the claim back only if Slack refused it.
  */
 export class DeletionReminders {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
 
   /**
-   * Ids of pending, unexpired requests due for a reminder of `kind` that has not been sent: made before
-   * `madeBefore` (reminders), or expiring before `expiringBefore` (warnings).
+   * Ids of pending, unexpired requests due for a reminder of `kind` that has not been sent: pending for
+   * `pendingForMs` at least (reminders), or expiring within `expiringWithinMs` (warnings). Judged by the
+   * database's clock, `aheadMs` ahead of it (tests only: see TEST_CLOCK_OFFSET_HOURS).
    */
   async due(
     kind: ReminderKind,
-    due: { madeBefore?: Date; expiringBefore?: Date },
-    now = new Date(),
+    due: { pendingForMs?: number; expiringWithinMs?: number },
+    aheadMs = 0,
   ): Promise<string[]> {
     let query = this.db
       .selectFrom('deletion_requests')
       .select('id')
       .where('status', '=', 'pending')
-      .where('expires_at', '>', now.toISOString())
+      .where('expires_at', '>', databaseNow(this.engine, aheadMs))
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -38,23 +43,25 @@ export class DeletionReminders {
           ),
         ),
       );
-    if (due.madeBefore) query = query.where('created_at', '<=', due.madeBefore.toISOString());
-    if (due.expiringBefore) query = query.where('expires_at', '<=', due.expiringBefore.toISOString());
+    if (due.pendingForMs !== undefined)
+      query = query.where('created_at', '<=', databaseNow(this.engine, aheadMs - due.pendingForMs));
+    if (due.expiringWithinMs !== undefined)
+      query = query.where('expires_at', '<=', databaseNow(this.engine, aheadMs + due.expiringWithinMs));
     const rows = await query.orderBy('created_at').limit(BATCH).execute();
     return rows.map((r) => r.id);
   }
 
   /** True for the one caller, on any replica, that is to send this reminder. */
-  async claim(requestId: string, kind: ReminderKind, now = new Date()): Promise<boolean> {
+  async claim(requestId: string, kind: ReminderKind): Promise<boolean> {
     const result = await this.db
       .insertInto('deletion_reminders')
-      .values({ request_id: requestId, kind, sent_at: now.toISOString() })
+      .values({ request_id: requestId, kind, sent_at: databaseNow(this.engine) })
       .onConflict((oc) => oc.columns(['request_id', 'kind']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  /** Gives a claim back (Slack did not take the reminder): the next sweep tries again. */
+  /** Gives a claim back (Slack refused the reminder, so it was not posted): the next sweep tries again. */
   async release(requestId: string, kind: ReminderKind): Promise<void> {
     await this.db
       .deleteFrom('deletion_reminders')

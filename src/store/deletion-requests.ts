@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
+import { databaseNow } from './database-now.js';
 import type { DeletionRequestsTable, Tables } from './tables.js';
 
 /**
@@ -59,7 +60,8 @@ export interface NewDeletionRequest {
   customerIds: string[];
   duplicatesRemoved: number;
   reason: string;
-  expiresAt: Date;
+  /** How long it waits for a decision (from when the database stores it). */
+  ttlMs: number;
   /** The quorum in force when it is made. */
   approvalsNeeded: number;
   origin?: string | undefined;
@@ -81,14 +83,22 @@ export type Transition = { won: true; request: DeletionRequest } | { won: false;
 /**
  * Deletion requests. Every change of status is a compare-and-set (UPDATE ... WHERE status = expected), so
  * of any number of concurrent callers, on any number of replicas, exactly one wins.
+ *
+ * Every time is the database's (see databaseNow), written and judged in SQL: whether a run is still going,
+ * or a request has expired, is the same answer on every replica, whatever their own clocks say.
  */
 export class DeletionRequests {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
 
-  async create(input: NewDeletionRequest, now = new Date()): Promise<DeletionRequest> {
+  async create(input: NewDeletionRequest): Promise<DeletionRequest> {
+    const now = databaseNow(this.engine);
     for (let attempt = 0; ; attempt += 1) {
-      const row = {
-        id: newRequestId(),
+      const id = newRequestId();
+      const row: InsertObject<Tables, 'deletion_requests'> = {
+        id,
         team_id: input.teamId ?? null,
         requester_id: input.requesterId,
         customer_ids: JSON.stringify(input.customerIds),
@@ -96,9 +106,9 @@ export class DeletionRequests {
         duplicates_removed: input.duplicatesRemoved,
         reason: input.reason,
         status: 'pending',
-        created_at: now.toISOString(),
-        expires_at: input.expiresAt.toISOString(),
-        updated_at: now.toISOString(),
+        created_at: now,
+        expires_at: databaseNow(this.engine, input.ttlMs),
+        updated_at: now,
         decided_by: null,
         decided_at: null,
         decision_note: null,
@@ -118,11 +128,12 @@ export class DeletionRequests {
         context_url: input.contextUrl ?? null,
       };
       try {
-        await this.db.insertInto('deletion_requests').values(row).execute();
-        return toRequest(row);
+        return toRequest(
+          await this.db.insertInto('deletion_requests').values(row).returningAll().executeTakeFirstOrThrow(),
+        );
       } catch (error) {
         // An id taken already (one in a billion): draw another. Anything else is a real failure.
-        if (attempt >= 3 || (await this.get(row.id)) === undefined) throw error;
+        if (attempt >= 3 || (await this.get(id)) === undefined) throw error;
       }
     }
   }
@@ -154,29 +165,32 @@ export class DeletionRequests {
     decision: 'approved' | 'rejected',
     by: string,
     note: string | undefined,
-    now = new Date(),
   ): Promise<Transition> {
     return this.transition(
       id,
       ['pending'],
-      { status: decision, decided_by: by, decided_at: now.toISOString(), decision_note: note ?? null },
-      now,
+      { status: decision, decided_by: by, decided_at: databaseNow(this.engine), decision_note: note ?? null },
       { unexpired: true },
     );
   }
 
+  /** Whether the request's time to be decided is over (by the database's clock), whatever its status. */
+  async hasExpired(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .select('id')
+      .where('id', '=', id)
+      .where('expires_at', '<=', databaseNow(this.engine))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** pending -> cancelled, by the requester only; `note` says why when it is not their own choice. */
-  async cancel(id: string, by: string, now = new Date(), note = CANCELLED_BY_REQUESTER): Promise<Transition> {
+  async cancel(id: string, by: string, note = CANCELLED_BY_REQUESTER): Promise<Transition> {
     return this.transition(
       id,
       ['pending'],
-      {
-        status: 'cancelled',
-        decided_by: by,
-        decided_at: now.toISOString(),
-        decision_note: note,
-      },
-      now,
+      { status: 'cancelled', decided_by: by, decided_at: databaseNow(this.engine), decision_note: note },
       { requester: by },
     );
   }
@@ -186,67 +200,63 @@ export class DeletionRequests {
     id: string,
     from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
     by: string,
-    now = new Date(),
   ): Promise<Transition> {
     return this.transition(
       id,
       from,
-      { status: 'running', run_started_at: now.toISOString(), run_by: by, finished_at: null },
-      now,
+      { status: 'running', run_started_at: databaseNow(this.engine), run_by: by, finished_at: null },
       { countAttempt: true },
     );
   }
 
-  async finishRun(id: string, outcome: 'done' | 'failed', detail: string, now = new Date()): Promise<Transition> {
-    return this.transition(
-      id,
-      ['running'],
-      { status: outcome, finished_at: now.toISOString(), outcome_detail: detail },
-      now,
-    );
+  async finishRun(id: string, outcome: 'done' | 'failed', detail: string): Promise<Transition> {
+    return this.transition(id, ['running'], {
+      status: outcome,
+      finished_at: databaseNow(this.engine),
+      outcome_detail: detail,
+    });
   }
 
   /** Ids of pending requests past their expiry. */
-  async overdueIds(now = new Date()): Promise<string[]> {
+  async overdueIds(): Promise<string[]> {
     const rows = await this.db
       .selectFrom('deletion_requests')
       .select('id')
       .where('status', '=', 'pending')
-      .where('expires_at', '<=', now.toISOString())
+      .where('expires_at', '<=', databaseNow(this.engine))
       .execute();
     return rows.map((r) => r.id);
   }
 
   /** pending -> expired, once its expiry has passed. */
-  async expire(id: string, now = new Date()): Promise<Transition> {
-    return this.transition(id, ['pending'], { status: 'expired', decision_note: 'expired without a decision' }, now, {
-      expiredOnly: true,
-    });
+  async expire(id: string): Promise<Transition> {
+    return this.transition(
+      id,
+      ['pending'],
+      { status: 'expired', decision_note: 'expired without a decision' },
+      {
+        expiredOnly: true,
+      },
+    );
   }
 
-  /** Ids of runs that cannot still be going: approved or running since before `staleBefore`. */
-  async staleRunIds(staleBefore: Date): Promise<string[]> {
+  /** Ids of runs that cannot still be going: approved or running for longer than `leaseMs`. */
+  async staleRunIds(leaseMs: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('deletion_requests')
       .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', staleBefore.toISOString())]),
-          eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', staleBefore.toISOString())]),
-        ]),
-      )
+      .where((eb) => this.staleRun(eb, leaseMs))
       .execute();
     return rows.map((r) => r.id);
   }
 
-  /** approved|running -> attention, if still stale: the process that had the run died. */
-  async interrupt(id: string, staleBefore: Date, now = new Date()): Promise<Transition> {
+  /** approved|running -> attention, if still stale (see staleRunIds): the process that had the run died. */
+  async interrupt(id: string, leaseMs: number): Promise<Transition> {
     return this.transition(
       id,
       ['approved', 'running'],
       { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' },
-      now,
-      { staleBefore },
+      { staleLeaseMs: leaseMs },
     );
   }
 
@@ -284,37 +294,39 @@ export class DeletionRequests {
     return Number(row?.n ?? 0);
   }
 
+  /** Approved or running for longer than `leaseMs`, by the database's clock (both times are its own). */
+  private staleRun(eb: ExpressionBuilder<Tables, 'deletion_requests'>, leaseMs: number) {
+    const before = databaseNow(this.engine, -leaseMs);
+    return eb.or([
+      eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
+      eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
+    ]);
+  }
+
   private async transition(
     id: string,
     from: readonly DeletionStatus[],
-    changes: Partial<Selectable<DeletionRequestsTable>>,
-    now: Date,
+    changes: UpdateObject<Tables, 'deletion_requests'>,
     guard: {
       unexpired?: boolean;
       expiredOnly?: boolean;
       requester?: string;
       countAttempt?: boolean;
-      staleBefore?: Date;
+      staleLeaseMs?: number;
     } = {},
   ): Promise<Transition> {
+    const now = databaseNow(this.engine);
     let update = this.db
       .updateTable('deletion_requests')
-      .set({ ...changes, updated_at: now.toISOString() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', 'in', from);
     if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
-    if (guard.unexpired) update = update.where('expires_at', '>', now.toISOString());
-    if (guard.expiredOnly) update = update.where('expires_at', '<=', now.toISOString());
+    if (guard.unexpired) update = update.where('expires_at', '>', now);
+    if (guard.expiredOnly) update = update.where('expires_at', '<=', now);
     if (guard.requester) update = update.where('requester_id', '=', guard.requester);
-    if (guard.staleBefore) {
-      const before = guard.staleBefore.toISOString();
-      update = update.where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
-          eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
-        ]),
-      );
-    }
+    const staleLeaseMs = guard.staleLeaseMs;
+    if (staleLeaseMs !== undefined) update = update.where((eb) => this.staleRun(eb, staleLeaseMs));
     const result = await update.executeTakeFirst();
     const request = await this.get(id);
     return Number(result.numUpdatedRows) === 1 && request ? { won: true, request } : { won: false, request };

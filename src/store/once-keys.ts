@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 
 /** A delivery is only ever repeated within minutes (a proxy's retry, a double click): a day is plenty. */
@@ -11,27 +12,30 @@ const KEPT_MS = 24 * 60 * 60 * 1000;
 export class OnceKeys {
   private prunedAt = 0;
 
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
 
   /** True for the first caller with this key, false for every later one (here or on another replica). */
-  async claim(key: string, now = new Date()): Promise<boolean> {
-    if (now.getTime() - this.prunedAt > 60 * 60 * 1000) {
-      this.prunedAt = now.getTime(); // an hourly clean-up, by whichever claim comes first
-      await this.prune(now);
+  async claim(key: string): Promise<boolean> {
+    if (Date.now() - this.prunedAt > 60 * 60 * 1000) {
+      this.prunedAt = Date.now(); // an hourly clean-up, by whichever claim comes first (this process's own pace)
+      await this.prune();
     }
     const result = await this.db
       .insertInto('once_keys')
-      .values({ key, claimed_at: now.toISOString() })
+      .values({ key, claimed_at: databaseNow(this.engine) })
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  /** Forgets keys too old to be delivered again; returns how many. */
-  async prune(now = new Date()): Promise<number> {
+  /** Forgets keys too old to be delivered again (by the database's clock, which wrote them); returns how many. */
+  async prune(keptMs = KEPT_MS): Promise<number> {
     const result = await this.db
       .deleteFrom('once_keys')
-      .where('claimed_at', '<', new Date(now.getTime() - KEPT_MS).toISOString())
+      .where('claimed_at', '<', databaseNow(this.engine, -keptMs))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

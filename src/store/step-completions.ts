@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 
 import { ENDED_STATUSES } from './deletion-requests.js';
@@ -17,12 +18,16 @@ export interface ClaimedStep extends StepCompletion {
 /**
  * Workflow steps waiting for a deletion request to end. Whoever ends the request (on any replica, or the
  * sweeper after a restart) claims the step with a compare-and-set and completes it; a claim left by a process
- * that died is taken over after `leaseMs`. A step is completed once; its sealed token is erased then.
+ * that died is taken over after `leaseMs`. A step is completed once; its sealed token is erased then. Claims
+ * and waits are timed by the database's clock (see databaseNow), the same for every replica.
  */
 export class StepCompletions {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
 
-  async add(entry: StepCompletion, now = new Date()): Promise<void> {
+  async add(entry: StepCompletion): Promise<void> {
     await this.db
       .insertInto('step_completions')
       .values({
@@ -30,7 +35,7 @@ export class StepCompletions {
         function_execution_id: entry.functionExecutionId,
         sealed_token: entry.sealedToken,
         state: 'waiting',
-        created_at: now.toISOString(),
+        created_at: databaseNow(this.engine),
         claimed_at: null,
         completed_at: null,
         result: null,
@@ -41,11 +46,11 @@ export class StepCompletions {
   }
 
   /** The step of this request, if one waits and nobody else is completing it now; it is then this caller's. */
-  async claim(requestId: string, leaseMs: number, now = new Date()): Promise<ClaimedStep | undefined> {
-    const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
+  async claim(requestId: string, leaseMs: number): Promise<ClaimedStep | undefined> {
+    const staleBefore = databaseNow(this.engine, -leaseMs);
     const result = await this.db
       .updateTable('step_completions')
-      .set({ state: 'completing', claimed_at: now.toISOString() })
+      .set({ state: 'completing', claimed_at: databaseNow(this.engine) })
       .where('request_id', '=', requestId)
       .where((eb) =>
         eb.or([
@@ -71,27 +76,23 @@ export class StepCompletions {
   }
 
   /** The step was completed (or can never be): never again, and its token is gone. */
-  async finish(
-    requestId: string,
-    result: 'completed' | 'failed' | 'gone' | 'abandoned',
-    now = new Date(),
-  ): Promise<void> {
+  async finish(requestId: string, result: 'completed' | 'failed' | 'gone' | 'abandoned'): Promise<void> {
     await this.db
       .updateTable('step_completions')
-      .set({ state: 'completed', result, completed_at: now.toISOString(), sealed_token: '' })
+      .set({ state: 'completed', result, completed_at: databaseNow(this.engine), sealed_token: '' })
       .where('request_id', '=', requestId)
       .where('state', '=', 'completing')
       .execute();
   }
 
-  /** Slack could not be told this time: the step waits until `nextTryAt`, one more failure counted. */
-  async release(requestId: string, nextTryAt: Date): Promise<void> {
+  /** Slack could not be told this time: the step waits `retryInMs`, one more failure counted. */
+  async release(requestId: string, retryInMs: number): Promise<void> {
     await this.db
       .updateTable('step_completions')
       .set((eb) => ({
         state: 'waiting',
         claimed_at: null,
-        next_try_at: nextTryAt.toISOString(),
+        next_try_at: databaseNow(this.engine, retryInMs),
         attempts: eb('attempts', '+', 1),
       }))
       .where('request_id', '=', requestId)
@@ -113,8 +114,9 @@ export class StepCompletions {
    * Requests that have ended while their step still waits (due for another try), or whose claim went stale:
    * oldest first, so a few that Slack keeps refusing cannot hold the others back.
    */
-  async dueRequestIds(leaseMs: number, now = new Date(), limit = 20): Promise<string[]> {
-    const staleBefore = new Date(now.getTime() - leaseMs).toISOString();
+  async dueRequestIds(leaseMs: number, limit = 20): Promise<string[]> {
+    const now = databaseNow(this.engine);
+    const staleBefore = databaseNow(this.engine, -leaseMs);
     const rows = await this.db
       .selectFrom('step_completions as s')
       .innerJoin('deletion_requests as r', 'r.id', 's.request_id')
@@ -124,7 +126,7 @@ export class StepCompletions {
         eb.or([
           eb.and([
             eb('s.state', '=', 'waiting'),
-            eb.or([eb('s.next_try_at', 'is', null), eb('s.next_try_at', '<=', now.toISOString())]),
+            eb.or([eb('s.next_try_at', 'is', null), eb('s.next_try_at', '<=', now)]),
           ]),
           eb.and([eb('s.state', '=', 'completing'), eb('s.claimed_at', '<', staleBefore)]),
         ]),

@@ -73,12 +73,12 @@ class SqlStore implements Store {
     private readonly logger?: Logger,
   ) {
     this.audit = new AuditLog(db);
-    this.deletionRequests = new DeletionRequests(db);
+    this.deletionRequests = new DeletionRequests(db, engine);
     this.homeTabs = new HomeTabs(db);
-    this.onceKeys = new OnceKeys(db);
-    this.stepCompletions = new StepCompletions(db);
-    this.deletionApprovals = new DeletionApprovals(db);
-    this.deletionReminders = new DeletionReminders(db);
+    this.onceKeys = new OnceKeys(db, engine);
+    this.stepCompletions = new StepCompletions(db, engine);
+    this.deletionApprovals = new DeletionApprovals(db, engine);
+    this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
     this.bulkJobs = new BulkJobs(db, engine);
   }
@@ -87,9 +87,9 @@ class SqlStore implements Store {
     return this.db.transaction().execute((trx) =>
       work({
         audit: new AuditLog(trx),
-        deletionRequests: new DeletionRequests(trx),
-        stepCompletions: new StepCompletions(trx),
-        deletionApprovals: new DeletionApprovals(trx),
+        deletionRequests: new DeletionRequests(trx, this.engine),
+        stepCompletions: new StepCompletions(trx, this.engine),
+        deletionApprovals: new DeletionApprovals(trx, this.engine),
         bulkJobs: new BulkJobs(trx, this.engine),
       }),
     );

@@ -225,7 +225,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
           customerIds: [`c${i}`, `d${i}`],
           duplicatesRemoved: 0,
           reason: `bulk ${i} ${'x'.repeat(300)}`,
-          expiresAt: new Date(Date.now() + 3_600_000),
+          ttlMs: 3_600_000,
           approvalsNeeded: 1,
         });
       }

@@ -48,7 +48,10 @@ export interface StepExecution {
   endedWith?: string;
 }
 
-/** A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. */
+/**
+ * A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. With only `delayMs`,
+ * the call is answered as usual (and takes effect, a message is posted), only late: Slack being slow.
+ */
 export interface CannedAnswer {
   status?: number;
   headers?: Record<string, string>;
@@ -413,8 +416,8 @@ export class FakeSlack {
     if (this.recording) this.calls.push(call);
 
     const canned = this.canned.get(method)?.shift();
-    if (canned) {
-      if (canned.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+    if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+    if (canned && (canned.status !== undefined || canned.body !== undefined)) {
       call.answer = canned.body ?? { ok: canned.status === undefined || canned.status < 400 };
       this.notify();
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { runSql } from '../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
 const rowsOf = (n: number, invalid: number[] = []): NewBulkRow[] =>
@@ -26,6 +27,13 @@ describeEachEngine('bulk jobs', (engine, create) => {
     await store.close();
     await db.drop();
   });
+
+  /** Moves a stored time `ms` into the past, as if the database had written it then. */
+  const backdate = (table: string, column: string, ms: number, where: string, params: unknown[]) =>
+    runSql(db.databaseUrl, `update ${table} set ${column} = ? where ${where}`, [
+      new Date(Date.now() - ms).toISOString(),
+      ...params,
+    ]);
 
   const jobInput: Omit<NewBulkJob, 'rows'> = {
     teamId: 'T1',
@@ -125,10 +133,10 @@ describeEachEngine('bulk jobs', (engine, create) => {
 
   it('marks rows claimed too long ago as unknown, and never hands them out again', async () => {
     const job = await running(3);
-    const long = new Date(Date.now() - 60_000);
-    await store.bulkJobs.claim(job.id, 'dead', 1, long);
+    await store.bulkJobs.claim(job.id, 'dead', 1);
+    await backdate('bulk_rows', 'claimed_at', 60_000, 'job_id = ? and row_number = 2', [job.id]);
     await store.bulkJobs.claim(job.id, 'alive', 1);
-    expect(await store.bulkJobs.markStaleUnknown(new Date(Date.now() - 30_000), 'lost')).toEqual([job.id]);
+    expect(await store.bulkJobs.markStaleUnknown(30_000, 'lost')).toEqual([job.id]);
     expect((await store.bulkJobs.rows(job.id)).map((r) => [r.rowNumber, r.status])).toEqual([
       [2, 'unknown'],
       [3, 'sending'],
@@ -153,9 +161,9 @@ describeEachEngine('bulk jobs', (engine, create) => {
     expect(await store.bulkJobs.counts(job.id)).toMatchObject({ sending: 1, cancelled: 4, pending: 0 });
     expect(await store.bulkJobs.claim(job.id, 'w1')).toEqual([]);
     // The row in flight settles as it would have; then, and only then, the results can be written.
-    expect(await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000))).toBeUndefined();
+    expect(await store.bulkJobs.claimFinish(job.id, 60_000)).toBeUndefined();
     await store.bulkJobs.settle(job.id, 2, 'w1', { status: 'failed', error: 'HTTP 400' });
-    expect((await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000)))?.status).toBe('finishing');
+    expect((await store.bulkJobs.claimFinish(job.id, 60_000))?.status).toBe('finishing');
   });
 
   it('finishes once nothing is pending or being sent; one process writes the results, another takes over a silent one', async () => {
@@ -169,12 +177,14 @@ describeEachEngine('bulk jobs', (engine, create) => {
     ]);
     expect(finishing.filter((f) => f.won)).toHaveLength(1);
 
-    const earlier = new Date(Date.now() - 10_000);
-    const first = await store.bulkJobs.claimFinish(job.id, new Date(earlier.getTime() - 60_000), earlier);
-    expect(first?.finishClaimedAt).toBe(earlier.toISOString());
-    expect(await store.bulkJobs.claimFinish(job.id, new Date(earlier.getTime() - 1))).toBeUndefined();
-    const takeover = await store.bulkJobs.claimFinish(job.id, new Date());
+    const first = await store.bulkJobs.claimFinish(job.id, 60_000);
+    expect(Math.abs(Date.parse(first?.finishClaimedAt ?? '') - Date.now())).toBeLessThan(5_000); // the database's time
+    const earlier = new Date(Date.now() - 10_000).toISOString();
+    await backdate('bulk_jobs', 'finish_claimed_at', 10_000, 'id = ?', [job.id]);
+    expect(await store.bulkJobs.claimFinish(job.id, 60_000)).toBeUndefined(); // silent for 10 s of a 60 s lease
+    const takeover = await store.bulkJobs.claimFinish(job.id, 5_000);
     expect(takeover?.finishAttempts).toBe(2);
+    expect(takeover?.finishClaimedAt).not.toBe(earlier);
     expect((await store.bulkJobs.complete(job.id, first?.finishClaimedAt ?? '', { fileId: 'F1' })).won).toBe(false);
     const done = await store.bulkJobs.complete(job.id, takeover?.finishClaimedAt ?? '', { fileId: 'F2' });
     expect(done.job).toMatchObject({ status: 'done', resultsFileId: 'F2' });
@@ -224,7 +234,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
       await store.bulkJobs.claim(job.id, 'w');
       await store.bulkJobs.settle(job.id, 2, 'w', { status: 'done' });
       expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(true);
-      const claimed = await store.bulkJobs.claimFinish(job.id, new Date(Date.now() - 60_000));
+      const claimed = await store.bulkJobs.claimFinish(job.id, 60_000);
       expect((await store.bulkJobs.complete(job.id, claimed?.finishClaimedAt ?? '', results)).won).toBe(true);
       return job.id;
     };

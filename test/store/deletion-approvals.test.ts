@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
+import { runSql } from '../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
 const HOUR = 3_600_000;
@@ -20,19 +21,24 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
     await db.drop();
   });
 
-  const request = (approvalsNeeded: number, now = new Date(), ttlHours = 72) =>
-    store.deletionRequests.create(
-      {
-        teamId: 'T1',
-        requesterId: 'U_REQ',
-        customerIds: ['c1', 'c2'],
-        duplicatesRemoved: 0,
-        reason: 'GDPR',
-        expiresAt: new Date(now.getTime() + ttlHours * HOUR),
-        approvalsNeeded,
-      },
-      now,
-    );
+  /** A request made `agoMs` ago (by the database's clock), waiting 72 hours from then. */
+  const request = async (approvalsNeeded: number, agoMs = 0) => {
+    const created = await store.deletionRequests.create({
+      teamId: 'T1',
+      requesterId: 'U_REQ',
+      customerIds: ['c1', 'c2'],
+      duplicatesRemoved: 0,
+      reason: 'GDPR',
+      ttlMs: 72 * HOUR - agoMs,
+      approvalsNeeded,
+    });
+    if (agoMs > 0)
+      await runSql(db.databaseUrl, 'update deletion_requests set created_at = ? where id = ?', [
+        new Date(Date.now() - agoMs).toISOString(),
+        created.id,
+      ]);
+    return created;
+  };
   const approve = (id: string, user: string, on: Store = store) =>
     on.transaction((tx) => tx.deletionApprovals.approve(id, user));
 
@@ -52,7 +58,7 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
   it('approves at once with a quorum of one, and never after expiry or another decision', async () => {
     const one = await request(1);
     expect(await approve(one.id, 'U_A')).toMatchObject({ outcome: 'approved', request: { status: 'approved' } });
-    const expired = await request(1, new Date(Date.now() - 80 * HOUR));
+    const expired = await request(1, 80 * HOUR);
     expect(await approve(expired.id, 'U_A')).toMatchObject({ outcome: 'closed', request: { status: 'pending' } });
     const rejected = await request(2);
     await approve(rejected.id, 'U_A');
@@ -94,34 +100,35 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
   });
 
   it('finds reminders due once, lets one caller claim each, and takes a claim back', async () => {
-    const now = new Date();
-    const old = await request(2, new Date(now.getTime() - 30 * HOUR));
-    const fresh = await request(2, now);
-    const expiring = await request(2, new Date(now.getTime() - 70 * HOUR));
-    const madeBefore = new Date(now.getTime() - 24 * HOUR);
-    expect((await store.deletionReminders.due('reminder', { madeBefore }, now)).sort()).toEqual(
-      [old.id, expiring.id].sort(),
+    const old = await request(2, 30 * HOUR);
+    const fresh = await request(2);
+    const expiring = await request(2, 70 * HOUR);
+    const after24h = { pendingForMs: 24 * HOUR };
+    expect((await store.deletionReminders.due('reminder', after24h)).sort()).toEqual([old.id, expiring.id].sort());
+    const within4h = { expiringWithinMs: 4 * HOUR };
+    expect(await store.deletionReminders.due('expiry-warning', within4h)).toEqual([expiring.id]);
+    // Judged ahead of the clock (TEST_CLOCK_OFFSET_HOURS): 69 hours on, only the fresh one is close to expiry...
+    expect(await store.deletionReminders.due('expiry-warning', within4h, 69 * HOUR)).toEqual([fresh.id]);
+    // ...and 25 hours on, it is due a reminder (and the one made 70 hours ago has expired).
+    expect((await store.deletionReminders.due('reminder', after24h, 25 * HOUR)).sort()).toEqual(
+      [old.id, fresh.id].sort(),
     );
-    const expiringBefore = new Date(now.getTime() + 4 * HOUR);
-    expect(await store.deletionReminders.due('expiry-warning', { expiringBefore }, now)).toEqual([expiring.id]);
 
     const other = openStore(db.location);
     others.push(other);
     const claimers = engine === 'postgres' ? [store, other] : [store];
     const claims = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        claimers[i % claimers.length]!.deletionReminders.claim(old.id, 'reminder', now),
-      ),
+      Array.from({ length: 6 }, (_, i) => claimers[i % claimers.length]!.deletionReminders.claim(old.id, 'reminder')),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.deletionReminders.due('reminder', { madeBefore }, now)).toEqual([expiring.id]);
+    expect(await store.deletionReminders.due('reminder', after24h)).toEqual([expiring.id]);
     expect(Object.keys(await store.deletionReminders.sent(old.id))).toEqual(['reminder']);
 
     await store.deletionReminders.release(old.id, 'reminder');
-    expect(await store.deletionReminders.claim(old.id, 'reminder', now)).toBe(true);
+    expect(await store.deletionReminders.claim(old.id, 'reminder')).toBe(true);
     await store.deletionRequests.cancel(expiring.id, 'U_REQ');
-    expect(await store.deletionReminders.due('reminder', { madeBefore }, now)).toEqual([]);
-    expect(await store.deletionReminders.due('expiry-warning', { expiringBefore }, now)).toEqual([]);
+    expect(await store.deletionReminders.due('reminder', after24h)).toEqual([]);
+    expect(await store.deletionReminders.due('expiry-warning', within4h)).toEqual([]);
     expect(fresh.status).toBe('pending');
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
+import { runSql } from '../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
 const HOUR = 3_600_000;
@@ -20,20 +21,23 @@ describeEachEngine('deletion requests', (_engine, create) => {
     await db.drop();
   });
 
-  const request = (overrides: Partial<Parameters<Store['deletionRequests']['create']>[0]> = {}, now = new Date()) =>
-    store.deletionRequests.create(
-      {
-        teamId: 'T1',
-        requesterId: 'U_REQ',
-        customerIds: ['c1', 'c2'],
-        duplicatesRemoved: 1,
-        reason: 'GDPR',
-        expiresAt: new Date(now.getTime() + 72 * HOUR),
-        approvalsNeeded: 1,
-        ...overrides,
-      },
-      now,
-    );
+  const request = (overrides: Partial<Parameters<Store['deletionRequests']['create']>[0]> = {}) =>
+    store.deletionRequests.create({
+      teamId: 'T1',
+      requesterId: 'U_REQ',
+      customerIds: ['c1', 'c2'],
+      duplicatesRemoved: 1,
+      reason: 'GDPR',
+      ttlMs: 72 * HOUR,
+      approvalsNeeded: 1,
+      ...overrides,
+    });
+  /** Moves a stored time of a request `ms` into the past, as if the database had written it then. */
+  const backdate = (id: string, column: 'created_at' | 'decided_at' | 'run_started_at', ms: number) =>
+    runSql(db.databaseUrl, `update deletion_requests set ${column} = ? where id = ?`, [
+      new Date(Date.now() - ms).toISOString(),
+      id,
+    ]);
 
   it('stores a pending request with a short readable id', async () => {
     const created = await request();
@@ -92,8 +96,8 @@ describeEachEngine('deletion requests', (_engine, create) => {
   });
 
   it('cannot decide an expired, cancelled or decided request', async () => {
-    const past = new Date(Date.now() - 100 * HOUR);
-    const expired = await request({}, past);
+    const expired = await request({ ttlMs: -1 });
+    expect(await store.deletionRequests.hasExpired(expired.id)).toBe(true);
     expect((await store.deletionRequests.decide(expired.id, 'approved', 'U_A', undefined)).won).toBe(false);
 
     const cancelled = await request();
@@ -115,8 +119,9 @@ describeEachEngine('deletion requests', (_engine, create) => {
   });
 
   it('expires overdue pending requests once', async () => {
-    const overdue = await request({}, new Date(Date.now() - 73 * HOUR));
+    const overdue = await request({ ttlMs: -HOUR });
     const fresh = await request();
+    expect(await store.deletionRequests.hasExpired(fresh.id)).toBe(false);
     expect(await store.deletionRequests.overdueIds()).toEqual([overdue.id]);
     expect((await store.deletionRequests.expire(overdue.id)).request).toMatchObject({ status: 'expired' });
     expect((await store.deletionRequests.expire(overdue.id)).won).toBe(false);
@@ -125,24 +130,44 @@ describeEachEngine('deletion requests', (_engine, create) => {
   });
 
   it('marks runs that cannot still be going as needing attention, leaving live ones alone', async () => {
-    const t0 = new Date(Date.now() - 60_000);
     const dead = await request();
-    await store.deletionRequests.decide(dead.id, 'approved', 'U_A', undefined, t0);
-    await store.deletionRequests.claimRun(dead.id, ['approved'], 'U_A', t0);
+    await store.deletionRequests.decide(dead.id, 'approved', 'U_A', undefined);
+    await store.deletionRequests.claimRun(dead.id, ['approved'], 'U_A');
+    await backdate(dead.id, 'run_started_at', 60_000);
     const stuckApproved = await request();
-    await store.deletionRequests.decide(stuckApproved.id, 'approved', 'U_A', undefined, t0);
+    await store.deletionRequests.decide(stuckApproved.id, 'approved', 'U_A', undefined);
+    await backdate(stuckApproved.id, 'decided_at', 60_000);
     const live = await request();
     await store.deletionRequests.decide(live.id, 'approved', 'U_A', undefined);
     await store.deletionRequests.claimRun(live.id, ['approved'], 'U_A');
 
-    const staleBefore = new Date(Date.now() - 10_000);
-    const stale = await store.deletionRequests.staleRunIds(staleBefore);
+    const leaseMs = 10_000;
+    const stale = await store.deletionRequests.staleRunIds(leaseMs);
     expect(stale.sort()).toEqual([dead.id, stuckApproved.id].sort());
     for (const id of stale)
-      expect((await store.deletionRequests.interrupt(id, staleBefore)).request).toMatchObject({ status: 'attention' });
-    expect((await store.deletionRequests.interrupt(live.id, staleBefore)).won).toBe(false);
+      expect((await store.deletionRequests.interrupt(id, leaseMs)).request).toMatchObject({ status: 'attention' });
+    expect((await store.deletionRequests.interrupt(live.id, leaseMs)).won).toBe(false);
     expect((await store.deletionRequests.get(live.id))?.status).toBe('running');
-    expect(await store.deletionRequests.staleRunIds(staleBefore)).toEqual([]);
+    expect(await store.deletionRequests.staleRunIds(leaseMs)).toEqual([]);
+  });
+
+  it("writes and judges every time by the database's clock, whatever the process's clock says", async () => {
+    // This process's clock an hour ahead: a run it starts now is not stale, nor is a request it makes expired.
+    const realNow = Date.now;
+    Date.now = () => realNow() + HOUR;
+    try {
+      const r = await request({ ttlMs: 10 * 60_000 });
+      expect(Math.abs(r.createdAt.getTime() - realNow())).toBeLessThan(5_000);
+      expect(Math.abs(r.expiresAt.getTime() - (realNow() + 10 * 60_000))).toBeLessThan(5_000);
+      await store.deletionRequests.decide(r.id, 'approved', 'U_A', undefined);
+      const run = await store.deletionRequests.claimRun(r.id, ['approved'], 'U_A');
+      expect(Math.abs((run.request?.runStartedAt?.getTime() ?? 0) - realNow())).toBeLessThan(5_000);
+      expect(await store.deletionRequests.staleRunIds(60_000)).toEqual([]);
+      expect(await store.deletionRequests.overdueIds()).toEqual([]);
+      expect(await store.deletionRequests.hasExpired(r.id)).toBe(false);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('writes a transition and its audit entry together, or neither', async () => {
@@ -175,8 +200,10 @@ describeEachEngine('deletion requests', (_engine, create) => {
   });
 
   it('lists and counts by status and requester, newest first', async () => {
-    const a = await request({ requesterId: 'U_1' }, new Date(Date.now() - 2000));
-    const b = await request({ requesterId: 'U_2' }, new Date(Date.now() - 1000));
+    const a = await request({ requesterId: 'U_1' });
+    await backdate(a.id, 'created_at', 2000);
+    const b = await request({ requesterId: 'U_2' });
+    await backdate(b.id, 'created_at', 1000);
     await store.deletionRequests.cancel(b.id, 'U_2');
     const c = await request({ requesterId: 'U_1' });
     expect((await store.deletionRequests.list({ statuses: ['pending'] })).map((r) => r.id)).toEqual([c.id, a.id]);

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { runSql } from '../kit/raw-sql.js';
 import { describeEachEngine } from '../kit/store-engines.js';
 
 describeEachEngine('once keys and the secret scrubber in the store', (_engine, create) => {
@@ -24,12 +25,16 @@ describeEachEngine('once keys and the secret scrubber in the store', (_engine, c
   });
 
   it('forgets keys older than a day, so they can be claimed again', async () => {
-    const store = await open();
-    const longAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
-    expect(await store.onceKeys.claim('old', longAgo)).toBe(true);
-    expect(await store.onceKeys.claim('new')).toBe(true); // its hourly clean-up drops 'old'
+    const db = await create();
+    const store = await open(db.location);
     expect(await store.onceKeys.claim('old')).toBe(true);
-    expect(await store.onceKeys.prune(new Date(Date.now() + 25 * 60 * 60 * 1000))).toBe(2);
+    const longAgo = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    await runSql(db.databaseUrl, 'update once_keys set claimed_at = ? where key = ?', [longAgo, 'old']);
+    expect(await store.onceKeys.claim('old')).toBe(false); // this process pruned at its first claim, an hour ago
+    const restarted = await open(db.location);
+    expect(await restarted.onceKeys.claim('new')).toBe(true); // its first claim's clean-up drops 'old'
+    expect(await restarted.onceKeys.claim('old')).toBe(true);
+    expect(await restarted.onceKeys.prune(-60_000)).toBe(2); // everything written before a minute from now
   });
 
   it('scrubs every secret from every value written, whichever repository writes it', async () => {
@@ -48,7 +53,7 @@ describeEachEngine('once keys and the secret scrubber in the store', (_engine, c
       customerIds: ['c1'],
       duplicatesRemoved: 0,
       reason: `pasted ${secret}`,
-      expiresAt: new Date(Date.now() + 60_000),
+      ttlMs: 60_000,
       approvalsNeeded: 1,
     });
     const stored = JSON.stringify([await store.audit.list(), await store.deletionRequests.get(created.id)]);

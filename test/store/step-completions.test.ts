@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
+import { runSql } from '../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
 describeEachEngine('workflow steps waiting for deletion requests', (_engine, create) => {
@@ -17,68 +18,71 @@ describeEachEngine('workflow steps waiting for deletion requests', (_engine, cre
     await db.drop();
   });
 
-  const request = async (status: string, createdAt: Date) => {
-    const r = await store.deletionRequests.create(
-      {
-        teamId: 'T1',
-        requesterId: 'U1',
-        customerIds: ['c1'],
-        duplicatesRemoved: 0,
-        reason: 'r',
-        expiresAt: new Date(createdAt.getTime() + 3_600_000),
-        approvalsNeeded: 1,
-      },
-      createdAt,
-    );
-    await store.stepCompletions.add(
-      { requestId: r.id, functionExecutionId: `Fx${r.id}`, sealedToken: 'v1.sealed' },
-      createdAt,
-    );
-    if (status === 'cancelled') await store.deletionRequests.cancel(r.id, 'U1', createdAt);
+  /** A request with a step waiting for it; `agoMs`: the step was added that long ago (by the database's clock). */
+  const request = async (status: string, agoMs = 0) => {
+    const r = await store.deletionRequests.create({
+      teamId: 'T1',
+      requesterId: 'U1',
+      customerIds: ['c1'],
+      duplicatesRemoved: 0,
+      reason: 'r',
+      ttlMs: 3_600_000,
+      approvalsNeeded: 1,
+    });
+    await store.stepCompletions.add({ requestId: r.id, functionExecutionId: `Fx${r.id}`, sealedToken: 'v1.sealed' });
+    if (agoMs) await backdate(r.id, 'created_at', agoMs);
+    if (status === 'cancelled') await store.deletionRequests.cancel(r.id, 'U1');
     return r.id;
   };
+  /** Moves a stored time of a request's step `ms` into the past, as if the database had written it then. */
+  const backdate = (id: string, column: 'created_at' | 'claimed_at' | 'next_try_at', ms: number) =>
+    runSql(db.databaseUrl, `update step_completions set ${column} = ? where request_id = ?`, [
+      new Date(Date.now() - ms).toISOString(),
+      id,
+    ]);
 
   it('gives a step to one claimer, and to another only once the first claim is older than the lease', async () => {
-    const id = await request('cancelled', new Date());
-    const now = new Date();
-    expect(await store.stepCompletions.claim(id, LEASE, now)).toMatchObject({
+    const id = await request('cancelled');
+    expect(await store.stepCompletions.claim(id, LEASE)).toMatchObject({
       requestId: id,
       functionExecutionId: `Fx${id}`,
       sealedToken: 'v1.sealed',
       attempts: 0,
     });
-    expect(await store.stepCompletions.claim(id, LEASE, new Date(now.getTime() + LEASE - 1))).toBeUndefined();
-    expect(await store.stepCompletions.claim(id, LEASE, new Date(now.getTime() + LEASE + 1))).toBeDefined();
+    await backdate(id, 'claimed_at', LEASE - 5_000);
+    expect(await store.stepCompletions.claim(id, LEASE)).toBeUndefined();
+    await backdate(id, 'claimed_at', LEASE + 1);
+    expect(await store.stepCompletions.claim(id, LEASE)).toBeDefined();
   });
 
   it('lists ended requests only, oldest first, and a released one only once its next try is due', async () => {
-    const start = Date.now() - 10_000;
-    const pendingId = await request('pending', new Date(start));
-    const older = await request('cancelled', new Date(start + 1_000));
-    const newer = await request('cancelled', new Date(start + 2_000));
+    const pendingId = await request('pending', 10_000);
+    const older = await request('cancelled', 9_000);
+    const newer = await request('cancelled', 8_000);
     expect(await store.stepCompletions.dueRequestIds(LEASE)).toEqual([older, newer]);
     expect(pendingId).toBeDefined();
 
     await store.stepCompletions.claim(older, LEASE);
-    const nextTry = new Date(Date.now() + 30_000);
-    await store.stepCompletions.release(older, nextTry);
+    await store.stepCompletions.release(older, 30_000);
     expect(await store.stepCompletions.dueRequestIds(LEASE)).toEqual([newer]);
-    expect(await store.stepCompletions.dueRequestIds(LEASE, new Date(nextTry.getTime() + 1))).toEqual([older, newer]);
-    expect((await store.stepCompletions.claim(older, LEASE, new Date(nextTry.getTime() + 1)))?.attempts).toBe(1);
+    await backdate(older, 'next_try_at', 1); // 30 s later
+    expect(await store.stepCompletions.dueRequestIds(LEASE)).toEqual([older, newer]);
+    expect((await store.stepCompletions.claim(older, LEASE))?.attempts).toBe(1);
   });
 
   it('completes a step once, erasing its token', async () => {
-    const id = await request('cancelled', new Date());
+    const id = await request('cancelled');
     await store.stepCompletions.claim(id, LEASE);
     await store.stepCompletions.finish(id, 'failed');
     expect(await store.stepCompletions.sealedTokenOf(id)).toBe('');
-    expect(await store.stepCompletions.claim(id, LEASE, new Date(Date.now() + 10 * LEASE))).toBeUndefined();
+    await backdate(id, 'claimed_at', 10 * LEASE);
+    expect(await store.stepCompletions.claim(id, LEASE)).toBeUndefined();
     expect(await store.stepCompletions.dueRequestIds(LEASE)).toEqual([]);
   });
 
   it('never binds one workflow execution to two requests', async () => {
-    const id = await request('pending', new Date());
-    const other = await request('pending', new Date());
+    const id = await request('pending');
+    const other = await request('pending');
     await expect(
       store.stepCompletions.add({
         requestId: other.replace(/.$/, 'Z'),
