@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppProcess } from '../kit/app-process.js';
+import type { RunningApp } from '../kit/running-app.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
 import { textOf } from '../kit/slack-checks.js';
@@ -24,7 +24,7 @@ describe('deletion reminders when Slack answers after the deadline', () => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  const apps: AppProcess[] = [];
+  const apps: RunningApp[] = [];
   const start = async (extra: Record<string, string> = {}) => {
     const app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
     apps.push(app);

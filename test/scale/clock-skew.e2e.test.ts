@@ -40,8 +40,8 @@ describe.runIf(TEST_DATABASE_URL)('replicas whose clocks are 60 s ahead and 60 s
       TEST_CLOCK_SHIFT_MS: String(shiftMs),
     });
     [ahead, behind] = await Promise.all([
-      fakes.startApp('http', { env: env(60_000) }),
-      fakes.startApp('http', { env: env(-60_000) }),
+      fakes.startProcess('http', { env: env(60_000) }),
+      fakes.startProcess('http', { env: env(-60_000) }),
     ]);
   }, 60_000);
   afterAll(async () => {
