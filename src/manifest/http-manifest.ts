@@ -34,7 +34,7 @@ const HTTP_HEADER = (eventsUrl: string) =>
     ' (for an existing app: its App Manifest page).',
     ' Slack sends the /mintlink command, interactivity and events to',
     `   ${eventsUrl}`,
-    ' Run the app there in HTTP mode: SLACK_APP_TOKEN unset, SLACK_SIGNING_SECRET set (README.md).',
+    ' Run the app there in HTTP mode: SLACK_APP_TOKEN unset, SLACK_SIGNING_SECRET set (docs/operating.md).',
   ].join('\n');
 
 /**

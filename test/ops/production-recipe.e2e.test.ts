@@ -10,7 +10,7 @@ import { freePort } from '../kit/free-port.js';
 import { httpModeEnv, isAlive, NpmStart, portIsFree, signedHelpCommand } from './npm-start.js';
 
 /*
- * The production recipe of the README, in a directory of its own: what a build stage holds after
+ * The production recipe of docs/operating.md, in a directory of its own: what a build stage holds after
  * `npm ci && npm run build` (package.json, package-lock.json, node_modules, dist/) is pruned to the production
  * dependencies with `npm prune --omit=dev`, and `npm start` runs the app from there: no TypeScript, esbuild or
  * any other dev tool is left, so the start cannot build anything.
