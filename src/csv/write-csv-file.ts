@@ -49,7 +49,8 @@ export async function writeCsvFile(
  * person or a spreadsheet may take for the ASCII one. A formula behind such a run still runs in some
  * spreadsheets, and a reader cannot see the run.
  */
-const UNSAFE_START = /^(?:[\t\r]|[\s\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+const UNSAFE_START =
+  /^(?:[\t\r]|[\s\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
 
 /**
  * A cell a spreadsheet would run as a formula (see UNSAFE_START) gets a leading apostrophe, so opening the

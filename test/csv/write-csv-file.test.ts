@@ -86,12 +86,18 @@ describe('safeCell, property-based', () => {
 
   it('only ever adds one apostrophe in front, and leaves nothing a spreadsheet would run', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, fc.tuple(invisibleRun, anyText).map(([run, text]) => run + text)), (cell) => {
-        const safe = safeCell(cell);
-        expect([cell, `'${cell}`]).toContain(safe);
-        expect(FORMULA_STARTS).not.toContain(firstVisible(safe));
-        expect(safe.startsWith('\t') || safe.startsWith('\r')).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          fc.tuple(invisibleRun, anyText).map(([run, text]) => run + text),
+        ),
+        (cell) => {
+          const safe = safeCell(cell);
+          expect([cell, `'${cell}`]).toContain(safe);
+          expect(FORMULA_STARTS).not.toContain(firstVisible(safe));
+          expect(safe.startsWith('\t') || safe.startsWith('\r')).toBe(false);
+        },
+      ),
       NUM_RUNS,
     );
   });
