@@ -185,14 +185,11 @@ export class BulkJobs {
       .execute();
     if (older.length === 0) return [];
     // Only if still drafts (one started meanwhile is kept); their packed rows, and any rows, go with them (the
-    // foreign keys cascade). The job is locked first, as Start locks it, so the two never wait on each other.
+    // foreign keys cascade). The job's row is locked first, as Start locks it first: the two cannot deadlock.
+    const ids = older.map((row) => row.id);
     const deleted = await this.db
       .deleteFrom('bulk_jobs')
-      .where(
-        'id',
-        'in',
-        older.map((row) => row.id),
-      )
+      .where('id', 'in', ids)
       .where('status', '=', 'draft')
       .returning('id')
       .execute();
@@ -231,7 +228,7 @@ export class BulkJobs {
       .select('packed_rows')
       .where('job_id', '=', id)
       .executeTakeFirst();
-    if (!draft) return; // a draft stored row by row, before drafts were packed: its rows are in place
+    if (!draft) return; // its rows were stored row by row (a draft older than the bulk_drafts table)
     let batch: Array<Selectable<BulkRowsTable>> = [];
     const write = async () => {
       if (batch.length > 0) await this.db.insertInto('bulk_rows').values(batch).execute();
