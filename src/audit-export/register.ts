@@ -1,4 +1,5 @@
 import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import { Slots } from '../admission/slots.js';
 import type { CapabilityDeps } from '../deps.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
@@ -8,12 +9,14 @@ import { noteOutcome, requestOf } from '../observability/request-context.js';
 import { AuditViewers } from './audit-viewers.js';
 import { EXPORT_FORM_CALLBACK, exportFormView, readExportForm } from './export-form.js';
 import { describeRequest } from './export-request.js';
-import { ExportSlots } from './export-slots.js';
 import { exportSubcommand } from './export-subcommand.js';
 import { startRetention } from './retention.js';
 import { type ExportContext, runExport } from './run-export.js';
 
 export const EXPORT_AUDIT_HOME_ACTION = 'home_export_audit';
+
+/** Exports one process writes at once; the others wait their turn (each holds a page of the log and an upload). */
+const EXPORTS_AT_ONCE = 2;
 
 /**
  * The audit log outside the database: `/mintlink audit`, the Home button and its form (viewers only), the
@@ -21,7 +24,7 @@ export const EXPORT_AUDIT_HOME_ACTION = 'home_export_audit';
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const logger = deps.logger.child({ capability: 'audit-export' });
-  const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new ExportSlots() };
+  const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new Slots(EXPORTS_AT_ONCE) };
   const viewers = new AuditViewers(deps.config.audit.viewers, app.client, logger);
   const { retentionDays } = deps.config.audit;
 

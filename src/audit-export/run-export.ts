@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
+import type { Slots } from '../admission/slots.js';
 import { isDatabaseError } from '../lifecycle/database-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import { message, section } from '../slack-ui/blocks.js';
@@ -11,7 +12,6 @@ import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { uploadFile } from '../slack-api/upload-file.js';
 import type { Store } from '../store/store.js';
-import type { ExportSlots } from './export-slots.js';
 import { type ExportRequest, describeRequest } from './export-request.js';
 import { textFileSource } from './text-file-source.js';
 import { writeAuditCsv } from './write-audit-csv.js';
@@ -20,7 +20,7 @@ export interface ExportContext {
   store: Store;
   client: WebClient;
   logger: Logger;
-  slots: ExportSlots;
+  slots: Slots;
 }
 
 const DAY_MS = 86_400_000;

@@ -1,9 +1,11 @@
 import type { WebClient } from '@slack/web-api';
+import type { Slots } from '../admission/slots.js';
 import type { WorkBudget } from '../admission/work-budget.js';
 import type { Approvers } from '../approvers/approvers.js';
 import type { HomeTab } from '../deps.js';
 import type { Readiness } from '../lifecycle/readiness.js';
 import type { Logger } from '../logging/create-logger.js';
+import type { Scrubber } from '../logging/secret-scrubber.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { Store } from '../store/store.js';
 
@@ -24,6 +26,10 @@ export interface BulkContext {
   slackApiUrl: string;
   /** Mint calls this process makes at once for bulk jobs. */
   concurrency: number;
+  /** The CSV files this process checks at once (BULK_CHECK_SLOTS). */
+  checkSlots: Slots;
+  /** The app's secret scrubber, for what is stored where the database's cannot see (a draft's packed rows). */
+  scrub: Scrubber;
   /** A Mint operation's whole time budget: a row sent longer ago than twice this cannot still be under way. */
   mintTimeoutMs: number;
 }

@@ -21,6 +21,14 @@ export const BULK_FORM_CALLBACK = 'bulk_form';
 /** At most this many rows in one job, and this many bytes in one file (the limits). */
 export const MAX_ROWS = 5_000;
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/**
+ * What reading one file's table may take (rows x cells x bytes, see TABLE_COSTS in csv/read-csv.ts). A file
+ * within the limits above whose rows keep to the header's columns (9 at most) stays under 6 MB by that count;
+ * rows of hundreds of tiny cells, which cost many times their bytes, are refused.
+ */
+export const MAX_TABLE_BYTES = 8 * 1024 * 1024;
+/** Unstarted checks one person keeps at once: a newer one drops the oldest, and its preview says so. */
+export const DRAFTS_KEPT = 3;
 const PASTE_MAX_CHARS = 3_000;
 
 export const BULK_BLOCKS = {

@@ -4,6 +4,7 @@ import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkContext } from './bulk-context.js';
+import { DRAFTS_KEPT } from './bulk-form.js';
 import { startedView } from './bulk-views.js';
 import { progressMessage } from './progress-message.js';
 
@@ -43,7 +44,7 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
     if (!started.won) {
       noteOutcome(request, 'refused');
       const why = !started.job
-        ? 'This check has expired (unstarted jobs are kept for a day). Submit the file again.'
+        ? `This check no longer exists: unstarted checks are kept for a day, and only your ${DRAFTS_KEPT} newest. Submit the file again.`
         : started.job.requesterId !== userId
           ? 'Only the person who checked the file can start it.'
           : `${started.job.id} has already been started: its progress is in your DM with the app.`;

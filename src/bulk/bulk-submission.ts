@@ -1,22 +1,38 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { CsvTableProblem } from '../csv/read-csv.js';
 import type { LinkDefaults } from '../mint-api/row-requests.js';
 import type { CreateLinkRequest } from '../mint-api/schemas.js';
 import { noteOutcome, requestOf } from '../observability/request-context.js';
 import { downloadSlackFile, type Download } from '../slack-api/download-file.js';
 import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
+import type { BulkRow, NewBulkRow, StoredDraft } from '../store/bulk-jobs.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkContext } from './bulk-context.js';
-import { MAX_FILE_BYTES, bulkFormView, formErrors, readBulkForm, type BulkFormValues } from './bulk-form.js';
+import {
+  BULK_BLOCKS,
+  DRAFTS_KEPT,
+  MAX_FILE_BYTES,
+  bulkFormView,
+  formErrors,
+  readBulkForm,
+  type BulkFormValues,
+} from './bulk-form.js';
 import { ERRORS_SHOWN, checkingView, previewView } from './bulk-views.js';
 import { readJobTable } from './job-table.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
+/** Said on the form when every check slot (BULK_CHECK_SLOTS) is taken; Slack keeps the form as filled. */
+export const CHECK_BUSY_TEXT =
+  'The app is checking other files right now. Nothing is lost: press Check again in a minute.';
+
 /**
- * "Bulk create" submitted: what the form alone shows wrong gets inline errors; otherwise the modal says
- * "Checking…" at once, the CSV is read (downloaded with the bot token, or the pasted text), every row is
- * checked, the job is stored as a draft, and the modal shows the preview with Start. Nothing is sent.
+ * "Bulk create" submitted: what the form alone shows wrong gets inline errors; so does a Check that finds
+ * every check slot taken (a few files are read at a time, whoever sends them). Otherwise the modal says
+ * "Checking…" at once, the CSV is read (downloaded with the bot token, or the pasted text) as a stream,
+ * every row is checked as it comes and packed into the draft, and the modal shows the preview with Start.
+ * Nothing is sent.
  */
 export function handleBulkFormSubmission(ctx: BulkContext) {
   return async ({ ack, body, view, context }: Args): Promise<void> => {
@@ -28,32 +44,75 @@ export function handleBulkFormSubmission(ctx: BulkContext) {
       await ack({ response_action: 'errors', errors });
       return;
     }
-    const sourceName = values.files[0]?.name ?? 'pasted text';
-    await ack({ response_action: 'update', view: checkingView(sourceName) });
-    if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
-
-    const text = await sourceText(ctx, values);
-    const table = text.ok
-      ? await readJobTable(text.text, values.kind, linkDefaults(values), new Date())
-      : { ok: false as const, problem: text.problem };
-    if (!table.ok) {
-      noteOutcome(request, 'invalid_input');
-      const problem = `*${sourceName === 'pasted text' ? 'The pasted text' : 'The file'} cannot be used.* ${escapeMrkdwn(table.problem)}`;
-      await updateModal(ctx.client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
+    const slot = ctx.checkSlots.tryTake();
+    if (!slot) {
+      noteOutcome(request, 'busy');
+      ctx.logger.info({ slots: ctx.checkSlots.limit }, 'bulk check answered "busy": every check slot is taken');
+      const block = values.files.length > 0 ? BULK_BLOCKS.file : BULK_BLOCKS.paste;
+      await ack({ response_action: 'errors', errors: { [block]: CHECK_BUSY_TEXT } });
       return;
     }
-    const job = await ctx.store.bulkJobs.createDraft({
-      teamId: body.team?.id ?? body.user.team_id,
-      requesterId: body.user.id,
-      kind: values.kind,
-      sourceName,
-      columns: table.columns,
-      defaults: values.kind === 'links' ? { ...linkDefaults(values) } : {},
-      rows: table.rows,
-    });
-    const shown = await ctx.store.bulkJobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
-    await updateModal(ctx.client, view.id, previewView(job, shown), ctx.logger);
+    try {
+      const sourceName = values.files[0]?.name ?? 'pasted text';
+      await ack({ response_action: 'update', view: checkingView(sourceName) });
+      if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
+      const checked = await checkSource(ctx, values, body);
+      if (!checked.ok) {
+        noteOutcome(request, 'invalid_input');
+        const problem = `*${sourceName === 'pasted text' ? 'The pasted text' : 'The file'} cannot be used.* ${escapeMrkdwn(checked.problem)}`;
+        await updateModal(ctx.client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
+        return;
+      }
+      const { draft, errorsShown } = checked;
+      await updateModal(
+        ctx.client,
+        view.id,
+        previewView(draft.job, errorsShown, { dropped: draft.dropped }),
+        ctx.logger,
+      );
+    } finally {
+      slot.release();
+    }
   };
+}
+
+type Checked =
+  | { ok: true; draft: StoredDraft; errorsShown: Array<Pick<BulkRow, 'rowNumber' | 'error'>> }
+  | { ok: false; problem: string };
+
+/** Reads the CSV and stores its checked rows as a draft; the first errors are kept on the way, for the preview. */
+async function checkSource(ctx: BulkContext, values: BulkFormValues, body: Args['body']): Promise<Checked> {
+  const source = await sourceBytes(ctx, values);
+  if (!source.ok) return source;
+  const table = await readJobTable(source.bytes, values.kind, linkDefaults(values), new Date());
+  if (!table.ok) return table;
+  const errorsShown: Array<Pick<BulkRow, 'rowNumber' | 'error'>> = [];
+  async function* noteErrors(rows: AsyncIterable<NewBulkRow>): AsyncGenerator<NewBulkRow> {
+    for await (const row of rows) {
+      if (row.error !== undefined && errorsShown.length < ERRORS_SHOWN)
+        errorsShown.push({ rowNumber: row.rowNumber, error: row.error });
+      yield row;
+    }
+  }
+  try {
+    const draft = await ctx.store.bulkJobs.createDraft(
+      {
+        teamId: body.team?.id ?? body.user.team_id,
+        requesterId: body.user.id,
+        kind: values.kind,
+        sourceName: values.files[0]?.name ?? 'pasted text',
+        columns: table.columns,
+        defaults: values.kind === 'links' ? { ...linkDefaults(values) } : {},
+        rows: noteErrors(table.rows),
+      },
+      new Date(),
+      { keepNewest: DRAFTS_KEPT, scrub: ctx.scrub },
+    );
+    return { ok: true, draft, errorsShown };
+  } catch (error) {
+    if (error instanceof CsvTableProblem) return { ok: false, problem: error.message };
+    throw error;
+  }
 }
 
 function linkDefaults(values: BulkFormValues): LinkDefaults {
@@ -67,17 +126,17 @@ function linkDefaults(values: BulkFormValues): LinkDefaults {
   };
 }
 
-type SourceText = { ok: true; text: string } | { ok: false; problem: string };
+type SourceBytes = { ok: true; bytes: Buffer } | { ok: false; problem: string };
 
-async function sourceText(ctx: BulkContext, values: BulkFormValues): Promise<SourceText> {
+async function sourceBytes(ctx: BulkContext, values: BulkFormValues): Promise<SourceBytes> {
   const file = values.files[0];
-  if (!file) return { ok: true, text: values.pasted ?? '' };
+  if (!file) return { ok: true, bytes: Buffer.from(values.pasted ?? '', 'utf8') };
   const download = await downloadSlackFile(file.downloadUrl, {
     botToken: ctx.botToken,
     slackApiUrl: ctx.slackApiUrl,
     maxBytes: MAX_FILE_BYTES,
   });
-  if (download.ok) return { ok: true, text: download.bytes.toString('utf8') };
+  if (download.ok) return download;
   ctx.logger.warn({ reason: download.reason, detail: download.detail, file: file.id }, 'could not download the CSV');
   return { ok: false, problem: downloadProblem(download) };
 }

@@ -1,5 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import type { BulkJob, BulkKind, BulkRow } from '../store/bulk-jobs.js';
+import { DRAFTS_KEPT } from './bulk-form.js';
 import { actionsRow, context, section } from '../slack-ui/blocks.js';
 import { enumLabel } from '../slack-ui/choices.js';
 import { modal } from '../slack-ui/modal.js';
@@ -37,7 +38,11 @@ export function checkingView(sourceName: string): ModalView {
  * What the file holds, before anything is sent: how many rows are valid, the first errors by row and
  * column (all of them in a file on request), and Start when there is anything to send.
  */
-export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSent?: boolean } = {}): ModalView {
+export function previewView(
+  job: BulkJob,
+  errors: ReadonlyArray<Pick<BulkRow, 'rowNumber' | 'error'>>,
+  options: { errorsSent?: boolean; dropped?: readonly BulkJob[] } = {},
+): ModalView {
   const invalid = job.totalRows - job.validRows;
   const blocks: KnownBlock[] = [
     section(
@@ -65,6 +70,7 @@ export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSe
           }),
     );
   }
+  if (options.dropped?.length) blocks.push(context(droppedText(options.dropped)));
   blocks.push(
     context(
       job.validRows > 0
@@ -80,6 +86,26 @@ export function previewView(job: BulkJob, errors: BulkRow[], options: { errorsSe
     privateMetadata: job.id,
     blocks,
   });
+}
+
+/** Drafts named in the note, at most. */
+const DROPPED_NAMED = 3;
+
+/** The note on a preview whose check made room by dropping the requester's oldest unstarted ones. */
+function droppedText(dropped: readonly BulkJob[]): string {
+  const named = dropped
+    .slice(0, DROPPED_NAMED)
+    .map((job) => `${job.id} (${bold(job.sourceName, 80)}, checked ${slackDate(job.createdAt)})`);
+  const more = dropped.length > DROPPED_NAMED ? ` and ${dropped.length - DROPPED_NAMED} more` : '';
+  const which =
+    dropped.length === 1
+      ? 'your oldest unstarted check was dropped'
+      : `your ${dropped.length} oldest unstarted checks were dropped`;
+  const gone = dropped.length === 1 ? 'it can no longer be started' : 'they can no longer be started';
+  return (
+    `:wastebasket: To make room, ${which}: ${named.join(', ')}${more}; ${gone}. ` +
+    `You keep your ${DRAFTS_KEPT} newest checks until you start them (for a day at most).`
+  );
 }
 
 export function startedView(job: BulkJob): ModalView {

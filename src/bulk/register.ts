@@ -1,4 +1,5 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import { Slots } from '../admission/slots.js';
 import { Approvers } from '../approvers/approvers.js';
 import type { CapabilityDeps } from '../deps.js';
 import { patientSlackClient } from '../slack-api/patient-client.js';
@@ -39,6 +40,8 @@ export function register(app: App, deps: CapabilityDeps): void {
     botToken: deps.config.slack.botToken,
     slackApiUrl: deps.config.slack.apiUrl,
     concurrency: deps.config.bulk.concurrency,
+    checkSlots: new Slots(deps.config.bulk.checkSlots),
+    scrub: deps.scrub,
     mintTimeoutMs: deps.config.mint.timeoutMs,
   };
   const worker = new BulkWorker(ctx);

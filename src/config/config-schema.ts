@@ -44,6 +44,8 @@ export const configHints = {
   LOG_LEVEL: 'debug, info, warn or error; default info',
   BULK_CONCURRENCY:
     'Mint calls one process makes at once for bulk jobs (/mintlink bulk), a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4',
+  BULK_CHECK_SLOTS:
+    'bulk CSV files one process checks at once (the Check button of /mintlink bulk), a whole number from 1 to 8; a Check that finds them all taken is answered "busy, try again in a minute"; default 2',
 } as const;
 
 export type ConfigVariable = keyof typeof configHints;
@@ -213,6 +215,7 @@ const environmentFields = z.object({
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
     .default('info'),
   BULK_CONCURRENCY: wholeNumber(1, 50).default(4),
+  BULK_CHECK_SLOTS: wholeNumber(1, 8).default(2),
 });
 
 /**

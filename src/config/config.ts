@@ -57,8 +57,11 @@ export interface Config {
   testClockOffsetHours: number;
   /** Work in progress beyond which new commands are turned away with a "busy" answer. */
   maxWorkInFlight: number;
-  /** Bulk jobs: how many of their Mint calls one process makes at once. */
-  bulk: { concurrency: number };
+  /**
+   * Bulk jobs: how many of their Mint calls one process makes at once, and how many CSV files it checks
+   * at once (each Check holds its file and reads its table: a few at a time bound the memory they take).
+   */
+  bulk: { concurrency: number; checkSlots: number };
   logLevel: LogLevelName;
 }
 

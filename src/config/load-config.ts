@@ -99,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       audit: { viewers: byKind(viewers), retentionDays: e.AUDIT_RETENTION_DAYS },
       testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
-      bulk: { concurrency: e.BULK_CONCURRENCY },
+      bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS },
       logLevel: e.LOG_LEVEL,
     },
   };

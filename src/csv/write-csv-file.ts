@@ -42,12 +42,22 @@ export async function writeCsvFile(
 }
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets
- * a leading apostrophe, so opening the file runs nothing: the cells carry what users and the Mint service
- * wrote. Every such cell, signed numbers too (OWASP's advice on CSV injection: telling a harmless `-5` from
- * `-5+cmd|...` is where such filters go wrong). Every CSV the app writes (bulk results and errors, the audit
- * export) goes through this one rule.
+ * A cell a spreadsheet may run: a tab or a carriage return first, or, after any run of whitespace (spaces,
+ * NBSP, tabs, line feeds, carriage returns, the other Unicode spaces) and of characters that take no room
+ * (zero-width space and joiners, word joiner, BOM, soft hyphen, direction marks and embeddings, invisible
+ * operators), a formula's first character: `=`, `+`, `-`, `@`, or its fullwidth form (＝ ＋ － ＠), which a
+ * person or a spreadsheet may take for the ASCII one. A formula behind such a run still runs in some
+ * spreadsheets, and a reader cannot see the run.
+ */
+const UNSAFE_START =
+  /^(?:[\t\r]|[\s\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+
+/**
+ * A cell a spreadsheet would run as a formula (see UNSAFE_START) gets a leading apostrophe, so opening the
+ * file runs nothing: the cells carry what users and the Mint service wrote. Every such cell, signed numbers
+ * too (OWASP's advice on CSV injection: telling a harmless `-5` from `-5+cmd|...` is where such filters go
+ * wrong). Every CSV the app writes (bulk results and errors, the audit export) goes through this one rule.
  */
 export function safeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return UNSAFE_START.test(value) ? `'${value}` : value;
 }

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { packRows, unpackRows, type NewBulkRow } from './bulk-draft-rows.js';
 import { databaseNow } from './database-now.js';
 import type { BulkJobsTable, BulkRowsTable, Tables } from './tables.js';
 
@@ -57,14 +58,7 @@ export interface BulkJob {
   resultsNote: string | undefined;
 }
 
-export interface NewBulkRow {
-  rowNumber: number;
-  cells: string[];
-  /** The request to send; absent for an invalid row. */
-  request?: unknown;
-  /** What is wrong with it: the row is invalid and is never sent. */
-  error?: string;
-}
+export type { NewBulkRow };
 
 export interface NewBulkJob {
   teamId: string | undefined;
@@ -73,7 +67,21 @@ export interface NewBulkJob {
   sourceName: string;
   columns: string[];
   defaults: Record<string, unknown>;
-  rows: NewBulkRow[];
+  /** Read once, as they come: a reader may stop part-way by throwing (the draft is then not stored). */
+  rows: Iterable<NewBulkRow> | AsyncIterable<NewBulkRow>;
+}
+
+export interface DraftOptions {
+  /** Keep only this many of the requester's drafts, this one included: the oldest others are deleted. */
+  keepNewest?: number;
+  /** Applied to the text of every row (the database's scrubber cannot see inside a packed draft). */
+  scrub?: (text: string) => string;
+}
+
+/** A draft stored, and the requester's older drafts deleted to make room for it (newest first). */
+export interface StoredDraft {
+  job: BulkJob;
+  dropped: BulkJob[];
 }
 
 export interface BulkRow {
@@ -111,9 +119,15 @@ export class BulkJobs {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  /** Stores a job as a draft with all its rows (valid ones pending, the others invalid), in one transaction. */
-  async createDraft(input: NewBulkJob, now = new Date()): Promise<BulkJob> {
-    const valid = input.rows.filter((r) => r.error === undefined).length;
+  /**
+   * Stores a job as a draft, its rows packed in one value (see packRows: a draft is checked, then waits for
+   * Start or its expiry, and its rows are read only for the errors file): valid ones to be sent, the others
+   * invalid with their problem. The rows are read as they come; if reading them throws, nothing is stored.
+   * With `keepNewest`, the requester's oldest other drafts beyond that many are deleted in the same
+   * transaction, and returned.
+   */
+  async createDraft(input: NewBulkJob, now = new Date(), options: DraftOptions = {}): Promise<StoredDraft> {
+    const packed = await packRows(input.rows, options.scrub);
     const job: Selectable<BulkJobsTable> = {
       id: newJobId(),
       team_id: input.teamId ?? null,
@@ -123,8 +137,8 @@ export class BulkJobs {
       source_name: input.sourceName,
       columns: JSON.stringify(input.columns),
       defaults: JSON.stringify(input.defaults),
-      total_rows: input.rows.length,
-      valid_rows: valid,
+      total_rows: packed.total,
+      valid_rows: packed.valid,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       started_at: null,
@@ -142,28 +156,45 @@ export class BulkJobs {
       results_file_id: null,
       results_note: null,
     };
-    const rows = input.rows.map((r): Selectable<BulkRowsTable> => ({
-      job_id: job.id,
-      row_number: r.rowNumber,
-      status: r.error === undefined ? 'pending' : 'invalid',
-      cells: JSON.stringify(r.cells),
-      request: r.error === undefined ? JSON.stringify(r.request ?? {}) : null,
-      error: r.error ?? null,
-      result_url: null,
-      claimed_by: null,
-      claimed_at: null,
-      finished_at: null,
-    }));
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('bulk_jobs').values(job).execute();
-      for (let at = 0; at < rows.length; at += INSERT_BATCH) {
-        await trx
-          .insertInto('bulk_rows')
-          .values(rows.slice(at, at + INSERT_BATCH))
-          .execute();
-      }
+    return this.inTransaction(async (db) => {
+      // One requester's drafts are counted and pruned one transaction at a time (SQLite: one writer anyway).
+      if (this.engine === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext(${`bulk-drafts:${input.requesterId}`}))`.execute(db);
+      await db.insertInto('bulk_jobs').values(job).execute();
+      await db.insertInto('bulk_drafts').values({ job_id: job.id, packed_rows: packed.data }).execute();
+      const dropped =
+        options.keepNewest === undefined
+          ? []
+          : await new BulkJobs(db, this.engine).dropOldDrafts(input.requesterId, options.keepNewest - 1, job.id);
+      return { job: toJob(job), dropped };
     });
-    return toJob(job);
+  }
+
+  /** Deletes the requester's drafts other than `except` beyond the newest `keep`; returns them, newest first. */
+  private async dropOldDrafts(requesterId: string, keep: number, except: string): Promise<BulkJob[]> {
+    const older = await this.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where('requester_id', '=', requesterId)
+      .where('status', '=', 'draft')
+      .where('id', '!=', except)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(Math.max(keep, 0))
+      .limit(1_000)
+      .execute();
+    if (older.length === 0) return [];
+    // Only if still drafts (one started meanwhile is kept); their packed rows, and any rows, go with them (the
+    // foreign keys cascade). The job's row is locked first, as Start locks it first: the two cannot deadlock.
+    const ids = older.map((row) => row.id);
+    const deleted = await this.db
+      .deleteFrom('bulk_jobs')
+      .where('id', 'in', ids)
+      .where('status', '=', 'draft')
+      .returning('id')
+      .execute();
+    const gone = new Set(deleted.map((row) => row.id));
+    return older.filter((row) => gone.has(row.id)).map(toJob);
   }
 
   async get(id: string): Promise<BulkJob | undefined> {
@@ -171,12 +202,44 @@ export class BulkJobs {
     return row ? toJob(row) : undefined;
   }
 
-  /** draft -> running, by its requester only; `auditId` links the job's audit entry. */
+  /**
+   * draft -> running, by its requester only; `auditId` links the job's audit entry. In the same transaction
+   * the draft's packed rows become the job's rows, each to be claimed and settled on its own.
+   */
   async start(id: string, by: string, auditId: string, now = new Date()): Promise<JobTransition> {
-    return this.transition(id, ['draft'], { started_at: now.toISOString(), changed_by: by, audit_id: auditId }, now, {
-      requester: by,
-      to: 'running',
+    return this.inTransaction(async (db) => {
+      const jobs = new BulkJobs(db, this.engine);
+      const started = await jobs.transition(
+        id,
+        ['draft'],
+        { started_at: now.toISOString(), changed_by: by, audit_id: auditId },
+        now,
+        { requester: by, to: 'running' },
+      );
+      if (started.won) await jobs.unpackDraft(id);
+      return started;
     });
+  }
+
+  /** A started draft's packed rows written out as rows of the job, a batch at a time. */
+  private async unpackDraft(id: string): Promise<void> {
+    const draft = await this.db
+      .selectFrom('bulk_drafts')
+      .select('packed_rows')
+      .where('job_id', '=', id)
+      .executeTakeFirst();
+    if (!draft) return; // its rows were stored row by row (a draft older than the bulk_drafts table)
+    let batch: Array<Selectable<BulkRowsTable>> = [];
+    const write = async () => {
+      if (batch.length > 0) await this.db.insertInto('bulk_rows').values(batch).execute();
+      batch = [];
+    };
+    for await (const row of unpackRows(draft.packed_rows)) {
+      batch.push(newRowValues(id, row));
+      if (batch.length === INSERT_BATCH) await write();
+    }
+    await write();
+    await this.db.deleteFrom('bulk_drafts').where('job_id', '=', id).execute();
   }
 
   /** The job's progress message was posted: it counts as its last update (the next one comes after the gap). */
@@ -425,6 +488,19 @@ export class BulkJobs {
       .execute();
     const counts = Object.fromEntries(BULK_ROW_STATUSES.map((s) => [s, 0])) as RowCounts;
     for (const row of rows) counts[row.status as BulkRowStatus] = Number(row.n);
+    if (rows.length === 0) {
+      // A draft's rows are packed: its job row has the counts.
+      const draft = await this.db
+        .selectFrom('bulk_jobs')
+        .innerJoin('bulk_drafts', 'bulk_drafts.job_id', 'bulk_jobs.id')
+        .select(['total_rows', 'valid_rows'])
+        .where('bulk_jobs.id', '=', id)
+        .executeTakeFirst();
+      if (draft) {
+        counts.pending = Number(draft.valid_rows);
+        counts.invalid = Number(draft.total_rows) - Number(draft.valid_rows);
+      }
+    }
     return counts;
   }
 
@@ -496,10 +572,13 @@ export class BulkJobs {
   }
 
   /** A page of a job's rows in row order, after `afterRow`; `statuses` narrows it (say, the invalid ones). */
-  async rows(
-    id: string,
-    options: { afterRow?: number; limit?: number; statuses?: readonly BulkRowStatus[] } = {},
-  ): Promise<BulkRow[]> {
+  async rows(id: string, options: RowPage = {}): Promise<BulkRow[]> {
+    const draft = await this.db
+      .selectFrom('bulk_drafts')
+      .select('packed_rows')
+      .where('job_id', '=', id)
+      .executeTakeFirst();
+    if (draft) return draftPage(id, draft.packed_rows, options);
     let query = this.db
       .selectFrom('bulk_rows')
       .selectAll()
@@ -574,6 +653,43 @@ export class BulkJobs {
     const job = await this.get(id);
     return Number(result.numUpdatedRows) === 1 && job ? { won: true, job } : { won: false, job };
   }
+}
+
+interface RowPage {
+  afterRow?: number;
+  limit?: number;
+  statuses?: readonly BulkRowStatus[];
+}
+
+/** A page of a draft's packed rows, read as `rows` reads a started job's. */
+async function draftPage(id: string, packed: string, options: RowPage): Promise<BulkRow[]> {
+  const page: BulkRow[] = [];
+  const limit = options.limit ?? 500;
+  if (limit <= 0) return page;
+  for await (const row of unpackRows(packed)) {
+    const values = newRowValues(id, row);
+    if (values.row_number <= (options.afterRow ?? 0)) continue;
+    if (options.statuses?.length && !options.statuses.includes(values.status as BulkRowStatus)) continue;
+    page.push(toRow(values));
+    if (page.length === limit) break;
+  }
+  return page;
+}
+
+/** A checked row as stored: valid ones pending, the others invalid with their problem. */
+function newRowValues(jobId: string, row: NewBulkRow): Selectable<BulkRowsTable> {
+  return {
+    job_id: jobId,
+    row_number: row.rowNumber,
+    status: row.error === undefined ? 'pending' : 'invalid',
+    cells: JSON.stringify(row.cells),
+    request: row.error === undefined ? JSON.stringify(row.request ?? {}) : null,
+    error: row.error ?? null,
+    result_url: null,
+    claimed_by: null,
+    claimed_at: null,
+    finished_at: null,
+  };
 }
 
 /** Short ids people can read out: BK- and 6 letters/digits without look-alikes. */

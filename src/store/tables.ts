@@ -178,6 +178,13 @@ export interface BulkRowsTable {
   finished_at: string | null;
 }
 
+/** A draft's rows, packed until Start writes them out as bulk_rows (see packRows in bulk-draft-rows.ts). */
+export interface BulkDraftsTable {
+  job_id: string;
+  /** Gzip-compressed JSON lines, one row each, in base64. */
+  packed_rows: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -188,4 +195,5 @@ export interface Tables {
   deletion_reminders: DeletionRemindersTable;
   bulk_jobs: BulkJobsTable;
   bulk_rows: BulkRowsTable;
+  bulk_drafts: BulkDraftsTable;
 }

@@ -112,6 +112,12 @@ export async function runBulkBench(): Promise<void> {
   };
   const startedAt = performance.now();
   await interact(pool, viewSubmission(preview, {}));
+  // Start writes the draft's rows out in the transaction that makes it running: its rows are there from then.
+  await waitUntil(
+    async () => db.prepare(`select status from bulk_jobs where id = ?`).get(draft.id) as { status: string } | undefined,
+    30_000,
+    (job) => job !== undefined && job.status !== 'draft',
+  );
 
   // While it runs: interactive commands at a fixed rate, the app's memory every second, progress every 30 s.
   const memory: Array<{ atMs: number; mb: number }> = [];

@@ -29,7 +29,7 @@ describe('loadConfig', () => {
         store: { engine: 'sqlite', path: 'data/mintlink.sqlite' },
         deletion: { approvalChannelId: undefined, approvers: { users: [], userGroups: [] }, requestTtlHours: 72 },
         maxWorkInFlight: 1000,
-        bulk: { concurrency: 4 },
+        bulk: { concurrency: 4, checkSlots: 2 },
         logLevel: 'info',
         metrics: { token: undefined, port: undefined, host: '0.0.0.0' },
       },
@@ -85,9 +85,13 @@ describe('loadConfig', () => {
     expect(message).not.toMatch(/SECRET/);
   });
 
-  it('reads BULK_CONCURRENCY', () => {
-    const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12' });
-    expect(result.ok && result.config.bulk).toEqual({ concurrency: 12 });
+  it('reads BULK_CONCURRENCY and BULK_CHECK_SLOTS', () => {
+    const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12', BULK_CHECK_SLOTS: '3' });
+    expect(result.ok && result.config.bulk).toEqual({ concurrency: 12, checkSlots: 3 });
+    for (const wrong of ['0', '9', '1.5', 'two'])
+      expect(problems({ ...valid, BULK_CHECK_SLOTS: wrong })).toContain(
+        'BULK_CHECK_SLOTS must be a whole number from 1 to 8',
+      );
     const least = loadConfig({ ...valid, MAX_WORK_IN_FLIGHT: '24', BULK_CONCURRENCY: '12' });
     expect(least.ok && [least.config.maxWorkInFlight, least.config.bulk.concurrency]).toEqual([24, 12]);
   });

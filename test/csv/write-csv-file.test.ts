@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeCell, writeCsvFile } from '../../src/csv/write-csv-file.js';
 
@@ -35,5 +36,82 @@ describe('writeCsvFile', () => {
       '1-2',
       '',
     ]);
+  });
+
+  it('sees a formula behind whitespace, NBSP, zero-width characters and line breaks, and in fullwidth', () => {
+    const hidden = [
+      ' =1+1',
+      '   +cmd',
+      '\u00A0=HYPERLINK("http://x")',
+      '\u200B=1',
+      '\u200C\u200D@SUM(A1)',
+      '\u2060-2',
+      '\uFEFF=1',
+      '\n=1',
+      '\r\n+1',
+      ' \n\t =1',
+      '\uFF1D1+1',
+      '\uFF0Bcmd',
+      '\uFF0D5',
+      '\uFF20SUM(A1)',
+      ' \u200B\uFF1Dx',
+    ];
+    for (const cell of hidden) expect(safeCell(cell)).toBe(`'${cell}`);
+    // Text that merely contains such characters, or starts with a visible character first, stays as it is.
+    for (const cell of ['a =1', 'x\u200B=1', ' a', '\u00A0text', '1\uFF0B1', ' 5', '\u200B', ' ', "'=1"])
+      expect(safeCell(cell)).toBe(cell);
+  });
+});
+
+/** What a spreadsheet skips before a cell's first visible character (a superset of the issue's list). */
+const INVISIBLE = [' ', '\u00A0', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\n', '\r', '\t', '\u3000'];
+const FORMULA_STARTS = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
+/** The first character that is not invisible, found one by one (independently of the guard's pattern). */
+const firstVisible = (text: string) => [...text].find((ch) => !INVISIBLE.includes(ch) && !/\s/.test(ch));
+const NUM_RUNS = { numRuns: 500 };
+
+describe('safeCell, property-based', () => {
+  const invisibleRun = fc.array(fc.constantFrom(...INVISIBLE), { maxLength: 8 }).map((run) => run.join(''));
+  const anyText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40, unit: 'binary' }));
+
+  it('prefixes every cell whose first visible character starts a formula, whatever invisible run comes first', () => {
+    fc.assert(
+      fc.property(invisibleRun, fc.constantFrom(...FORMULA_STARTS), anyText, (run, start, rest) => {
+        const cell = `${run}${start}${rest}`;
+        expect(safeCell(cell)).toBe(`'${cell}`);
+      }),
+      NUM_RUNS,
+    );
+  });
+
+  it('only ever adds one apostrophe in front, and leaves nothing a spreadsheet would run', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          anyText,
+          fc.tuple(invisibleRun, anyText).map(([run, text]) => run + text),
+        ),
+        (cell) => {
+          const safe = safeCell(cell);
+          expect([cell, `'${cell}`]).toContain(safe);
+          expect(FORMULA_STARTS).not.toContain(firstVisible(safe));
+          expect(safe.startsWith('\t') || safe.startsWith('\r')).toBe(false);
+        },
+      ),
+      NUM_RUNS,
+    );
+  });
+
+  it('leaves a cell alone when its first visible character is anything else and it starts with no tab or CR', () => {
+    const harmless = fc
+      .tuple(fc.array(fc.constantFrom(' ', '\u00A0', '\u200B', '\n', '\uFEFF'), { maxLength: 5 }), anyText)
+      .map(([run, text]) => run.join('') + text)
+      .filter((cell) => !/^[\t\r]/.test(cell) && !FORMULA_STARTS.includes(firstVisible(cell) ?? ''));
+    fc.assert(
+      fc.property(harmless, (cell) => {
+        expect(safeCell(cell)).toBe(cell);
+      }),
+      NUM_RUNS,
+    );
   });
 });

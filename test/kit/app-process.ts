@@ -57,8 +57,17 @@ export class AppProcess extends RunningApp {
 
   /** Resident memory of the app process now, in MB (Linux). */
   get rssMb(): number {
+    return this.statusMb('VmRSS');
+  }
+
+  /** The most resident memory the app process has had since it started, in MB (Linux: its high-water mark). */
+  get peakRssMb(): number {
+    return this.statusMb('VmHWM');
+  }
+
+  private statusMb(field: 'VmRSS' | 'VmHWM'): number {
     const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
   }
 
   protected get hasEnded(): boolean {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
@@ -43,8 +44,8 @@ describeEachEngine('bulk jobs', (engine, create) => {
     columns: ['Email'],
     defaults: { nftId: 'n' },
   };
-  const draft = (n = 5, invalid: number[] = []) =>
-    store.bulkJobs.createDraft({ ...jobInput, rows: rowsOf(n, invalid) });
+  const draft = async (n = 5, invalid: number[] = []) =>
+    (await store.bulkJobs.createDraft({ ...jobInput, rows: rowsOf(n, invalid) })).job;
 
   const running = async (n = 5, invalid: number[] = []) => {
     const job = await draft(n, invalid);
@@ -77,6 +78,106 @@ describeEachEngine('bulk jobs', (engine, create) => {
       [3, 'email: must be an email address'],
       [900, 'email: must be an email address'],
     ]);
+  });
+
+  it('keeps a draft packed until Start, which writes its rows out with their problems, in the same transaction', async () => {
+    const job = await draft(1200, [3, 900]);
+    expect(await store.bulkJobs.rows(job.id, { afterRow: 3, limit: 2 })).toEqual([
+      expect.objectContaining({ rowNumber: 4, status: 'pending', cells: ['u2@example.com'] }),
+      expect.objectContaining({ rowNumber: 5, status: 'pending', request: { email: 'u3@example.com', nftId: 'n' } }),
+    ]);
+    const started = await store.bulkJobs.start(job.id, 'U_REQ', 'audit-1');
+    expect(started.won).toBe(true);
+    expect(await store.bulkJobs.counts(job.id)).toMatchObject({ pending: 1198, invalid: 2 });
+    const invalid = await store.bulkJobs.rows(job.id, { statuses: ['invalid'] });
+    expect(invalid.map((r) => [r.rowNumber, r.status, r.cells, r.request])).toEqual([
+      [3, 'invalid', ['bad1'], undefined],
+      [900, 'invalid', ['bad898'], undefined],
+    ]);
+    const claimed = await store.bulkJobs.claim(job.id, 'w', 2);
+    expect(claimed.map((r) => [r.rowNumber, r.request])).toEqual([
+      [2, { email: 'u0@example.com', nftId: 'n' }],
+      [4, { email: 'u2@example.com', nftId: 'n' }],
+    ]);
+    // Started once: a second Start finds no draft to write out again.
+    expect((await store.bulkJobs.start(job.id, 'U_REQ', 'audit-1')).won).toBe(false);
+    expect((await store.bulkJobs.counts(job.id)).pending).toBe(1196);
+  });
+
+  it('stores nothing when reading the rows fails part-way', async () => {
+    async function* failing() {
+      yield* rowsOf(3);
+      throw new Error('the table turned out unusable');
+    }
+    await expect(store.bulkJobs.createDraft({ ...jobInput, rows: failing() })).rejects.toThrow('unusable');
+    expect(await store.bulkJobs.list({ statuses: ['draft'] })).toEqual([]);
+  });
+
+  it('scrubs the packed rows as the database scrubs every value', async () => {
+    const { job } = await store.bulkJobs.createDraft(
+      { ...jobInput, rows: [{ rowNumber: 2, cells: ['xoxb-123-secret'], error: 'bad: xoxb-123-secret' }] },
+      new Date(),
+      { scrub: (text) => text.replaceAll('xoxb-123-secret', '[redacted]') },
+    );
+    const [row] = await store.bulkJobs.rows(job.id);
+    expect([row?.cells, row?.error]).toEqual([['[redacted]'], 'bad: [redacted]']);
+  });
+
+  it("keeps a requester's newest drafts only, says which were dropped, and leaves started jobs and others alone", async () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const create = async (requesterId: string, minutesAgo: number, keepNewest?: number) =>
+      store.bulkJobs.createDraft(
+        { ...jobInput, requesterId, rows: rowsOf(2) },
+        at(minutesAgo),
+        keepNewest === undefined ? {} : { keepNewest },
+      );
+    const oldest = (await create('U_REQ', 50)).job;
+    const older = (await create('U_REQ', 40)).job;
+    const startedOne = (await create('U_REQ', 45)).job;
+    expect((await store.bulkJobs.start(startedOne.id, 'U_REQ', 'a')).won).toBe(true);
+    const someoneElse = (await create('U_OTHER', 60)).job;
+    const middle = (await create('U_REQ', 30, 3)).job;
+    expect((await create('U_REQ', 20, 3)).dropped.map((j) => j.id)).toEqual([oldest.id]);
+    const newest = await create('U_REQ', 10, 3);
+    expect(newest.dropped).toEqual([expect.objectContaining({ id: older.id, sourceName: 'people.csv' })]);
+    const left = await store.bulkJobs.list({ statuses: ['draft'], requesterId: 'U_REQ' });
+    expect(left.map((j) => j.id)).toEqual([newest.job.id, expect.any(String), middle.id]);
+    expect(await store.bulkJobs.get(oldest.id)).toBeUndefined();
+    expect(await store.bulkJobs.rows(oldest.id)).toEqual([]);
+    expect(await store.bulkJobs.get(someoneElse.id)).toMatchObject({ status: 'draft' });
+    expect(await store.bulkJobs.get(startedOne.id)).toMatchObject({ status: 'running' });
+    expect((await store.bulkJobs.counts(startedOne.id)).pending).toBe(2);
+  });
+
+  it('a draft of 5,000 rows takes a few hundred KB at most, not megabytes', async () => {
+    const rows: NewBulkRow[] = Array.from({ length: 5_000 }, (_, i) => ({
+      rowNumber: i + 2,
+      cells: [`user${i}@example.com`, `cus_${i}`],
+      request: {
+        email: `user${i}@example.com`,
+        customerIds: [`cus_${i}`],
+        nftId: 'nft-campaign-2030',
+        walletOptions: 'CUSTODIAL',
+        type: 'GENERAL',
+        isActive: true,
+      },
+    }));
+    const size = async () => {
+      if (engine === 'sqlite') {
+        const path = db.location.engine === 'sqlite' ? db.location.path : '';
+        return [path, `${path}-wal`].reduce(
+          (sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0),
+          0,
+        );
+      }
+      return 0;
+    };
+    const before = await size();
+    const { job } = await store.bulkJobs.createDraft({ ...jobInput, rows });
+    expect(job).toMatchObject({ totalRows: 5_000, validRows: 5_000 });
+    if (engine === 'sqlite') expect((await size()) - before).toBeLessThan(400 * 1024);
+    const [last] = await store.bulkJobs.rows(job.id, { afterRow: 5_000 });
+    expect(last).toMatchObject({ rowNumber: 5_001, cells: ['user4999@example.com', 'cus_4999'] });
   });
 
   it('starts only by its requester, once; nothing is claimed from a draft', async () => {
@@ -256,7 +357,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
   });
 
   it('lists jobs by status and requester, counts recent rows, forgets old drafts with their rows', async () => {
-    const old = await store.bulkJobs.createDraft(
+    const { job: old } = await store.bulkJobs.createDraft(
       {
         teamId: undefined,
         requesterId: 'U1',
@@ -277,7 +378,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
       (await store.bulkJobs.list({ statuses: ['running', 'paused'], requesterId: 'U_REQ' })).map((j) => j.id),
     ).toEqual([job.id]);
     expect(await store.bulkJobs.list({ statuses: ['running'], notRequesterId: 'U_REQ' })).toEqual([]);
-    const oldStarted = await store.bulkJobs.createDraft(
+    const { job: oldStarted } = await store.bulkJobs.createDraft(
       { ...jobInput, rows: rowsOf(2) },
       new Date(Date.now() - 48 * 3_600_000),
     );
@@ -292,7 +393,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
 
   it('hands the worker the oldest running jobs first, however many there are', async () => {
     const startedAt = async (minutesAgo: number) => {
-      const created = await store.bulkJobs.createDraft(
+      const { job: created } = await store.bulkJobs.createDraft(
         { ...jobInput, rows: rowsOf(1) },
         new Date(Date.now() - minutesAgo * 60_000),
       );

@@ -7,6 +7,7 @@ import * as workflowSteps from './005-workflow-steps.js';
 import * as bulkJobs from './006-bulk-jobs.js';
 import * as deletionApprovals from './007-deletion-approvals.js';
 import * as auditLogAtId from './008-audit-log-at-id.js';
+import * as bulkDrafts from './009-bulk-drafts.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006-bulk-jobs': bulkJobs,
   '007-deletion-approvals': deletionApprovals,
   '008-audit-log-at-id': auditLogAtId,
+  '009-bulk-drafts': bulkDrafts,
 };
 
 export const migrationProvider: MigrationProvider = {
