@@ -1,6 +1,7 @@
 import type { WorkBudget } from '../admission/work-budget.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Store } from '../store/store.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement: each batch is a short transaction, so writers never wait long behind it. */
@@ -46,18 +47,9 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
 /** Prunes at start and then every hour; returns a stop function. Unset retention keeps everything. */
 export function startRetention(deps: RetentionDeps, retentionDays: number | undefined): () => Promise<void> {
   if (retentionDays === undefined) return async () => undefined;
-  let running: Promise<unknown> | undefined;
-  const prune = () => {
-    if (running) return;
-    running = pruneAuditLog(deps, retentionDays)
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'audit log pruning failed; will try again'))
-      .finally(() => (running = undefined));
-  };
-  prune();
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    everyMs: PRUNE_EVERY_MS,
+    run: () => pruneAuditLog(deps, retentionDays),
+    failed: (error) => deps.logger.warn({ err: error }, 'audit log pruning failed; will try again'),
+  });
 }

@@ -4,6 +4,7 @@ import type { MessageContent } from '../slack-ui/blocks.js';
 import type { BulkJob } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 
 /** A progress message is updated at most once in this time, by whichever process gets to it. */
 export const PROGRESS_GAP_MS = 2_000;
@@ -83,7 +84,6 @@ async function ratePerSecond(ctx: BulkContext, job: BulkJob, now: Date): Promise
  * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
  */
 export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
-  let running: Promise<void> | undefined;
   let quietUntil = 0;
   let endedCheckedAt = 0;
   const warn = (error: unknown) => {
@@ -91,26 +91,17 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
     quietUntil = Date.now() + 60_000; // a database (or Slack) away for a while: one line a minute
     ctx.logger.warn({ err: error }, 'could not update bulk progress; will try again');
   };
-  const tick = () => {
-    if (running || !ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
-    running = (async () => {
-      const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing']);
-      if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
-        endedCheckedAt = Date.now();
-        // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
-        // matter (the gap between updates, which they would, is timed by the database).
-        ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
-      }
-      // One message Slack refuses to update does not hold back the others.
-      for (const id of ids) await ctx.work.track(updateProgress(ctx, id)).catch(warn);
-    })()
-      .catch(warn)
-      .finally(() => (running = undefined));
+  const pass = async () => {
+    if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
+    const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing']);
+    if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
+      endedCheckedAt = Date.now();
+      // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
+      // matter (the gap between updates, which they would, is timed by the database).
+      ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
+    }
+    // One message Slack refuses to update does not hold back the others.
+    for (const id of ids) await ctx.work.track(updateProgress(ctx, id)).catch(warn);
   };
-  const timer = setInterval(tick, TICK_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({ everyMs: TICK_MS, atStart: false, run: pass, failed: warn });
 }

@@ -1,6 +1,7 @@
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify } from './publish-request.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 
 export interface SweeperTiming {
   /** A run older than this cannot still be going (its Mint call has a time budget). */
@@ -40,18 +41,9 @@ export async function sweepDeletionRequests(ctx: DeletionContext, timing: Sweepe
 
 /** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */
 export function startDeletionSweeper(ctx: DeletionContext, timing: SweeperTiming): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running) return;
-    running = sweepDeletionRequests(ctx, timing)
-      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'deletion sweep failed; will try again'))
-      .finally(() => (running = undefined));
-  };
-  sweep();
-  const timer = setInterval(sweep, timing.intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    everyMs: timing.intervalMs,
+    run: () => sweepDeletionRequests(ctx, timing),
+    failed: (error) => ctx.logger.warn({ err: error }, 'deletion sweep failed; will try again'),
+  });
 }

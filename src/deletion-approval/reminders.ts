@@ -12,6 +12,7 @@ import type { DeletionContext } from './deletion-context.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { sweeperTiming } from './deletion-sweeper.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 
 const HOUR_MS = 3_600_000;
 /** The requester is warned this long before the request expires (or at half its life, when that is shorter). */
@@ -152,21 +153,11 @@ export function startReminders(
   settings: DeletionSettings,
   options: ReminderOptions,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running) return;
-    running = options.work
-      .track(sendDueReminders(ctx, settings, options.aheadMs))
-      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'))
-      .finally(() => (running = undefined));
-  };
-  sweep();
-  const timer = setInterval(sweep, options.intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    everyMs: options.intervalMs,
+    run: () => options.work.track(sendDueReminders(ctx, settings, options.aheadMs)),
+    failed: (error) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'),
+  });
 }
 
 /**

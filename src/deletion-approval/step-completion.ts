@@ -2,6 +2,7 @@ import { CANCELLED_BY_REQUESTER, ENDED_STATUSES, type DeletionRequest } from '..
 import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../workflow-steps/report-step.js';
 import { unsealToken } from '../workflow-steps/sealed-token.js';
 import type { DeletionContext } from './deletion-context.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 
 /** Output names of the "Request customer deletion" step, as declared in manifest.yml. */
 export const DELETION_STEP_OUTPUTS = {
@@ -97,7 +98,6 @@ export async function completeWaitingStep(ctx: DeletionContext, request: Deletio
  * away), oldest first, within a time budget per pass so a slow Slack holds nothing else back.
  */
 export function startStepCompleter(ctx: DeletionContext, intervalMs: number): () => Promise<void> {
-  let running: Promise<void> | undefined;
   const pass = async () => {
     const until = Date.now() + intervalMs * 4;
     for (const id of await ctx.store.stepCompletions.dueRequestIds(STEP_CLAIM_LEASE_MS)) {
@@ -106,17 +106,9 @@ export function startStepCompleter(ctx: DeletionContext, intervalMs: number): ()
       if (request) await completeWaitingStep(ctx, request);
     }
   };
-  const tick = () => {
-    if (running) return;
-    running = pass()
-      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'completing workflow steps failed; will try again'))
-      .finally(() => (running = undefined));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic({
+    everyMs: intervalMs,
+    run: pass,
+    failed: (error) => ctx.logger.warn({ err: error }, 'completing workflow steps failed; will try again'),
+  });
 }
