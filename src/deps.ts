@@ -4,6 +4,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { WorkBudget } from './admission/work-budget.js';
+import type { Approvers } from './approvers/approvers.js';
 import type { CommandRegistry } from './commands/command-registry.js';
 import type { Config } from './config/config.js';
 import type { Readiness } from './lifecycle/readiness.js';
@@ -55,6 +56,8 @@ export type BackgroundWork = () => () => Promise<void>;
 export interface CapabilityDeps extends AppDeps {
   /** `/mintlink` subcommands: a capability registers its own. */
   commands: CommandRegistry;
+  /** Who may approve deletions and control others' bulk jobs (DELETION_APPROVERS): one cache of group members. */
+  approvers: Approvers;
   home: HomeTab;
   /** Starts with the app, stops on shutdown. */
   background: { add(work: BackgroundWork): void };

@@ -1,9 +1,8 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { writeCsvFile } from '../csv/write-csv-file.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
 import { uploadFile } from '../slack-api/upload-file.js';
 import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
-import { respondSafely } from '../slack-ui/respond-safely.js';
+import { tellClicker } from '../slack-ui/respond-safely.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
@@ -18,17 +17,6 @@ export type Control = 'pause' | 'resume' | 'cancel';
 
 const DONE: Record<Control, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
 
-/** Tells only the person who clicked (ephemerally, or in a DM from Home). */
-async function tellClicker({ body, respond, client, context }: Args, ctx: BulkContext, text: string) {
-  noteOutcome(requestOf(context), 'refused');
-  await respondSafely(
-    respond,
-    { response_type: 'ephemeral', replace_original: false, text },
-    { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger },
-    text,
-  );
-}
-
 /**
  * Pause, Resume or Cancel, on the progress message or on Home: only the requester or an approver; the change
  * is a compare-and-set written with its audit entry. The message shows it at its next update (at most 2 s).
@@ -39,13 +27,13 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
     if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
     const userId = args.body.user.id;
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job) return tellClicker(args, ctx, ':no_entry: This bulk job no longer exists.');
+    if (!job) return tellClicker(args, ctx.logger, ':no_entry: This bulk job no longer exists.');
     const may = await mayControl(ctx, job.requesterId, userId);
     if (!may.allowed) {
       const problem = may.problem ? ` (${may.problem})` : '';
       return tellClicker(
         args,
-        ctx,
+        ctx.logger,
         `:no_entry: Only <@${job.requesterId}>, who started ${job.id}, or an approver can ${control} it${problem}.`,
       );
     }
@@ -66,7 +54,7 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
     if (!result.won) {
       return tellClicker(
         args,
-        ctx,
+        ctx.logger,
         `:information_source: ${job.id} is ${stateText(result.job ?? job)}: nothing to ${control}.`,
       );
     }
@@ -95,7 +83,8 @@ export function handleErrorsFile(ctx: BulkContext) {
     if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
     const userId = args.body.user.id;
-    if (!job || job.requesterId !== userId) return tellClicker(args, ctx, ':no_entry: This check no longer exists.');
+    if (!job || job.requesterId !== userId)
+      return tellClicker(args, ctx.logger, ':no_entry: This check no longer exists.');
     try {
       const file = await writeCsvFile(['row', 'error', ...job.columns], invalidRows(ctx, job));
       try {
@@ -113,7 +102,7 @@ export function handleErrorsFile(ctx: BulkContext) {
       }
     } catch (error) {
       ctx.logger.warn({ err: error, jobId: job.id }, 'could not send the errors file');
-      return tellClicker(args, ctx, `:warning: The errors file could not be sent: ${slackErrorText(error)}`);
+      return tellClicker(args, ctx.logger, `:warning: The errors file could not be sent: ${slackErrorText(error)}`);
     }
     const view = args.body.view;
     if (view) {
@@ -141,12 +130,13 @@ export function handleResendResults(ctx: BulkContext) {
     await args.ack();
     if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job || job.status !== 'done') return tellClicker(args, ctx, ':no_entry: This bulk job has not ended.');
+    if (!job || job.status !== 'done') return tellClicker(args, ctx.logger, ':no_entry: This bulk job has not ended.');
     const may = await mayControl(ctx, job.requesterId, args.body.user.id);
     if (!may.allowed)
-      return tellClicker(args, ctx, `:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
+      return tellClicker(args, ctx.logger, `:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
     const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
-    if (!sent.fileId) return tellClicker(args, ctx, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
+    if (!sent.fileId)
+      return tellClicker(args, ctx.logger, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
     await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
     ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
     await ctx.work.track(updateProgressSoon(ctx, job.id));

@@ -1,6 +1,5 @@
 import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
 import { Slots } from '../admission/slots.js';
-import { Approvers } from '../approvers/approvers.js';
 import type { CapabilityDeps } from '../deps.js';
 import { patientSlackClient } from '../slack-api/patient-client.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
@@ -33,7 +32,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     logger,
     client: app.client,
     patientClient: patientSlackClient(deps, logger),
-    approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
+    approvers: deps.approvers,
     home: deps.home,
     work: deps.work,
     readiness: deps.readiness,

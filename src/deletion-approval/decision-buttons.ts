@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { cutText, escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { openModal } from '../slack-ui/open-modal.js';
-import { respondSafely } from '../slack-ui/respond-safely.js';
+import { tellClicker } from '../slack-ui/respond-safely.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText } from './deletion-messages.js';
@@ -13,24 +13,9 @@ import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 import { approveRefusal } from './record-approval.js';
 import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
+import { requestOf } from '../observability/request-context.js';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
-
-/** Tells only the person who clicked (ephemerally), and nothing changes. */
-async function tellClicker(
-  { body, respond, client, context }: Args,
-  ctx: DeletionContext,
-  text: string,
-): Promise<void> {
-  noteOutcome(requestOf(context), 'refused');
-  await respondSafely(
-    respond,
-    { response_type: 'ephemeral', replace_original: false, text },
-    { client, channelId: body.channel?.id, userId: body.user.id, logger: ctx.logger },
-    text,
-  );
-}
 
 type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId: string) => Promise<string | undefined>;
 
@@ -44,7 +29,7 @@ async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Pro
   );
   const refusal = await rule(ctx, request, args.body.user.id);
   if (!refusal && request) return request;
-  await tellClicker(args, ctx, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
+  await tellClicker(args, ctx.logger, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
   return undefined;
 }
 
@@ -100,7 +85,7 @@ export function handleRetryButton(ctx: DeletionContext) {
     if (!result.ran)
       await tellClicker(
         args,
-        ctx,
+        ctx.logger,
         `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`,
       );
   };
@@ -126,6 +111,6 @@ export function handleCancelButton(ctx: DeletionContext) {
       : current.requesterId !== body.user.id
         ? 'only the requester can cancel it'
         : alreadyDecidedText(current);
-    await tellClicker(args, ctx, `:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
+    await tellClicker(args, ctx.logger, `:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
   };
 }

@@ -4,7 +4,6 @@ import { patientSlackClient } from '../slack-api/patient-client.js';
 import { guardAction, guardView } from '../slack-ui/guard-listener.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openForm, openModal } from '../slack-ui/open-modal.js';
-import { Approvers } from '../approvers/approvers.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { decisionMetadataKey } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
@@ -51,7 +50,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     patientClient: patientSlackClient(deps, logger),
     settings: configured.ok ? configured.settings : undefined,
     missingSettings: configured.ok ? [] : configured.missing,
-    approvers: new Approvers(deps.config.deletion.approvers, app.client, logger),
+    approvers: deps.approvers,
     home: deps.home,
     decisionKey: decisionMetadataKey(deps.config.slack.botToken),
     stepTokenKey: tokenSealingKey(deps.config.slack.botToken),

@@ -68,3 +68,22 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number): void
   };
   res.writeHead(status, { connection: 'close' }).end();
 }
+
+/** Starts taking requests on `port`; rejects when it cannot (the port in use). */
+export async function listen(server: Server, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+}
+
+/** Stops taking requests; work already admitted goes on (it does not need its connection). */
+export async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections with no request in progress would hold close() open (a load balancer's pool), and a
+  // client trickling a request would hold it for ever: after 2 s every connection is closed.
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), 2_000);
+  await closed;
+  clearTimeout(timer);
+}

@@ -99,14 +99,14 @@ function countAnswer(response: Response, method: string, count: (method: string,
   const text = async (): Promise<string> => {
     const body = await read();
     const ok = /^\s*\{\s*"ok"\s*:\s*true/.test(body);
-    count(method, ok ? 'ok' : slackErrorCode(/"error"\s*:\s*"([^"]*)"/.exec(body)?.[1]));
+    count(method, ok ? 'ok' : errorLabel(/"error"\s*:\s*"([^"]*)"/.exec(body)?.[1]));
     return body;
   };
   Object.defineProperty(response, 'text', { value: text });
 }
 
 /** Slack's error codes are snake_case words; anything else (it would be a label value) is "other". */
-function slackErrorCode(error: unknown): string {
+function errorLabel(error: unknown): string {
   return typeof error === 'string' && /^[a-z_]{1,60}$/.test(error) ? error : 'other';
 }
 

@@ -1,0 +1,51 @@
+import { type App, HTTPReceiver } from '@slack/bolt';
+import type { AppDeps } from '../deps.js';
+import { healthRoutes } from '../health/health-routes.js';
+import { closeServer, listen, slackHttpServer } from '../http-front/slack-http-server.js';
+import { boltLogger } from '../logging/bolt-logger.js';
+import { slackCallHooks } from '../observability/slack-call-hooks.js';
+import { TracedApp } from '../observability/traced-app.js';
+import { webClientOptions } from './web-client-options.js';
+
+export interface BoltTransport {
+  app: App;
+  /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
+  start(): Promise<void>;
+  /** Stops taking requests (work in flight goes on). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The Bolt App in the configured transport: Socket Mode when an app token is configured, else HTTP on
+ * /slack/events through Bolt's own HTTPReceiver, behind the server that screens Slack's endpoint (http-front).
+ */
+export function boltApp(deps: AppDeps): BoltTransport {
+  const { config } = deps;
+  const common = {
+    token: config.slack.botToken,
+    logger: boltLogger(deps.logger),
+    deferInitialization: true, // startMintlink() runs init() to check the token and report a bad one clearly
+    clientOptions: webClientOptions(config.slack.apiUrl, slackCallHooks(deps)),
+    customRoutes: healthRoutes(deps),
+  };
+  if (config.mode === 'socket') {
+    const app = new TracedApp({
+      ...common,
+      socketMode: true,
+      appToken: config.slack.appToken,
+      installerOptions: { port: config.port },
+    });
+    return { app, start: async () => void (await app.start()), stop: async () => void (await app.stop()) };
+  }
+  const signingSecret = config.slack.signingSecret ?? '';
+  const receiver = new HTTPReceiver({
+    signingSecret,
+    customRoutes: common.customRoutes,
+    logger: common.logger,
+    // The server in front checks every signature on the Slack endpoint before Bolt sees the request.
+    signatureVerification: false,
+  });
+  const app = new TracedApp({ ...common, receiver });
+  const server = slackHttpServer(receiver, signingSecret, deps.logger);
+  return { app, start: () => listen(server, config.port), stop: () => closeServer(server) };
+}
