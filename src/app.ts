@@ -18,18 +18,18 @@ import * as wallets from './wallets/register.js';
 export interface MintlinkApp {
   app: App;
   /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
-  start(): Promise<void>;
+  start: () => Promise<void>;
   /** Stops taking requests (work in flight goes on). */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Starts the capabilities' periodic work; returns a function that stops it. */
-  startBackgroundWork(): () => Promise<void>;
+  startBackgroundWork: () => () => Promise<void>;
 }
 
 /** The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only. */
 export function createApp(deps: AppDeps): MintlinkApp {
   const { config } = deps;
   const { app, start, stop } = boltApp(deps);
-  app.error(async (error) => void deps.logger.error({ err: error }, 'listener failed'));
+  app.error((error) => Promise.resolve(void deps.logger.error({ err: error }, 'listener failed')));
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 

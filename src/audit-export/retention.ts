@@ -46,7 +46,7 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
 
 /** Prunes at start and then every hour; returns a stop function. Unset retention keeps everything. */
 export function startRetention(deps: RetentionDeps, retentionDays: number | undefined): () => Promise<void> {
-  if (retentionDays === undefined) return async () => undefined;
+  if (retentionDays === undefined) return () => Promise.resolve();
   return startPeriodic({
     everyMs: PRUNE_EVERY_MS,
     run: () => pruneAuditLog(deps, retentionDays),

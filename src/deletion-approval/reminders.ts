@@ -167,7 +167,7 @@ export function startReminders(
 export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): BackgroundWork {
   return () => {
     const settings = ctx.settings;
-    if (!settings) return async () => undefined;
+    if (!settings) return () => Promise.resolve();
     const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
     if (offsetMs > 0)
       ctx.logger.warn(

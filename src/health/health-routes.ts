@@ -19,14 +19,16 @@ export function healthRoutes(deps: {
   config: Pick<Config, 'metrics'>;
 }): CustomRoute[] {
   // Bolt's Socket Mode receiver does not await route handlers, so each one answers its own errors.
-  const guarded = (handler: Handler) => async (req: IncomingMessage, res: ServerResponse) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      deps.logger.error({ err: error, path: req.url }, 'health route failed');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('internal error\n');
-    }
+  const guarded = (handler: Handler) => (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      try {
+        await handler(req, res);
+      } catch (error) {
+        deps.logger.error({ err: error, path: req.url }, 'health route failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('internal error\n');
+      }
+    })();
   };
   const routes: CustomRoute[] = [
     {

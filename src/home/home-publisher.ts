@@ -37,7 +37,7 @@ export class HomePublisher implements HomeTab {
   /** What one user's Home shows, read fresh. */
   async content(userId: string): Promise<HomeContent> {
     const [sections, activity] = await Promise.all([
-      Promise.all(this.entries.map((e) => e.blocks?.(userId) ?? [])),
+      Promise.all(this.entries.map(async (e) => (e.blocks ? e.blocks(userId) : []))),
       this.sources.store.audit.list({ actorId: userId, limit: ACTIVITY_SHOWN }),
     ]);
     return {

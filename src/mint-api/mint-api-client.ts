@@ -116,7 +116,7 @@ export class MintApiClient {
     const { contractId, ...query } = validate(listTemplatesRequestSchema, request);
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
-    const path = `/v1/nft/template/${encodeURIComponent(contractId)}${search.size > 0 ? `?${search}` : ''}`;
+    const path = `/v1/nft/template/${encodeURIComponent(contractId)}${search.size > 0 ? `?${search.toString()}` : ''}`;
     const response = await this.call('list_templates', 'GET', path, undefined);
     const page = parseTemplatePage(response);
     if (!page) throw new MintApiError('bad_response', 'The Mint service answered without a list of templates.');

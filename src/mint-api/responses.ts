@@ -31,10 +31,12 @@ export function parseTemplatePage(body: unknown): TemplatePage | undefined {
   return { items, total };
 }
 
+const isList = (value: unknown): value is unknown[] => Array.isArray(value);
+
 function findList(object: MintRecord): unknown[] | undefined {
   for (const key of LIST_KEYS) {
     const value = object[key];
-    if (Array.isArray(value)) return value;
+    if (isList(value)) return value;
   }
   return Object.values(object).find(Array.isArray);
 }

@@ -245,7 +245,7 @@ export class MockMintService {
       if (body?.templateShape === 'wrapped' || body?.templateShape === 'array') this.templateShape = body.templateShape;
       if (body?.fail) {
         const { route = '*', times = 1, ...failure } = body.fail;
-        this.failNext(route, failure as MockFailure, times);
+        this.failNext(route, failure, times);
       }
       return send(res, 200, {
         latencyMs: this.latencyMs,

@@ -77,7 +77,10 @@ function describe(args: Args): RequestRecord {
 function payloadId(args: Args): string {
   if ('view' in args) return args.view.callback_id;
   if ('shortcut' in args) return args.shortcut.callback_id;
-  if ('options' in args) return 'action_id' in args.options ? args.options.action_id : 'options';
+  if ('options' in args) {
+    const actionId: unknown = 'action_id' in args.options ? args.options.action_id : undefined;
+    return typeof actionId === 'string' ? actionId : 'options';
+  }
   if ('action' in args) {
     const { action } = args;
     if ('action_id' in action) return action.action_id;

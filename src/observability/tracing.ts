@@ -15,7 +15,7 @@ export function tracer(): Tracer {
  * Returns how to flush and stop.
  */
 export async function startTracing(endpoint: string | undefined, logger: Logger): Promise<() => Promise<void>> {
-  if (!endpoint) return async () => undefined;
+  if (!endpoint) return () => Promise.resolve();
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace-node'),

@@ -10,9 +10,9 @@ import { webClientOptions } from './web-client-options.js';
 export interface BoltTransport {
   app: App;
   /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
-  start(): Promise<void>;
+  start: () => Promise<void>;
   /** Stops taking requests (work in flight goes on). */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**

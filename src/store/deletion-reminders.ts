@@ -33,10 +33,11 @@ export class DeletionReminders {
       .select('id')
       .where('status', '=', 'pending')
       .where('expires_at', '>', databaseNow(this.engine, aheadMs))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('deletion_reminders')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('deletion_reminders')
               .select('request_id')
               .whereRef('deletion_reminders.request_id', '=', 'deletion_requests.id')
               .where('deletion_reminders.kind', '=', kind),

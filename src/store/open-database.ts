@@ -27,7 +27,7 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
     } catch (error) {
       if (!(error instanceof SqliteFileError) || error.problem.lasting) throw error;
       logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
-      database = async () => openSqlite(path);
+      database = () => Promise.resolve(openSqlite(path));
     }
     return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }), log: querySpans('sqlite') });
   }

@@ -27,8 +27,8 @@ export class ScrubSecretsPlugin implements KyselyPlugin {
     return this.transformer.transformNode(args.node);
   }
 
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
   }
 }
 

@@ -111,7 +111,7 @@ class SqlStore implements Store {
       if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
       if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
     }
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   }
 
   async ping(timeoutMs = 2_000): Promise<void> {

@@ -37,7 +37,8 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
       return;
     }
     // The page as Slack shows it now, to put back if the next one cannot be loaded.
-    const shown: KnownBlock[] = Array.isArray(body.message?.blocks) ? body.message.blocks : [];
+    const blocks: unknown = body.message?.blocks;
+    const shown = Array.isArray(blocks) ? (blocks as KnownBlock[]) : [];
     const original = { text: body.message?.text ?? '', blocks: shown };
     await respond({ replace_original: true, ...loadingMessage(original, state) }).catch((error: unknown) =>
       logger.info({ err: error }, 'could not show the loading state'),

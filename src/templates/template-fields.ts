@@ -35,7 +35,8 @@ const NESTED_KEYS = ['metadata', 'meta', 'attributes', 'data'];
 export function templateFields(item: unknown): TemplateFields {
   if (!isRecord(item)) {
     const text =
-      item === null || item === undefined ? undefined : typeof item === 'object' ? JSON.stringify(item) : String(item);
+      // Items come from parsed JSON: text as it is, anything else as JSON.
+      item === null || item === undefined ? undefined : typeof item === 'string' ? item : JSON.stringify(item);
     return { title: text, id: undefined, description: undefined, imageUrl: undefined, other: [] };
   }
   const nested = NESTED_KEYS.map((k) => item[k]).filter(isRecord);
