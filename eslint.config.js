@@ -27,7 +27,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts'],
+    // The Slack stand-in (src/sandbox) is also the tests' fake Slack: it hands them blocks as loosely as Slack's JSON.
+    files: ['test/**/*.ts', 'src/sandbox/fake-slack.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
