@@ -79,7 +79,15 @@ export interface HostedFile {
   filetype: string;
 }
 
-const TRIGGER_TTL_MS = 3_000;
+/**
+ * What reached the stand-in, for a watcher that shows it (the sandbox's page): a Web API call with the answer
+ * it got, or a post to a response_url with the HTTP status it got (and what Slack would refuse in it).
+ */
+export type SlackTraffic =
+  | { kind: 'call'; call: RecordedCall }
+  | { kind: 'response'; id: string; body: Record<string, unknown>; status: number; problems: string[] };
+
+export const TRIGGER_TTL_MS = 3_000;
 
 /** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
 type DeclaredParameter = { type: string; is_required?: boolean };
@@ -176,6 +184,8 @@ export class FakeSlack {
   /** GETs of hosted files: file id, and the status the fake answered. */
   readonly fileDownloads: Array<{ fileId: string; status: number; at: number }> = [];
   private readonly waiters: Array<() => void> = [];
+  /** Called with every call and response_url post once answered (the sandbox's page shows them). */
+  readonly watchers = new Set<(traffic: SlackTraffic) => void>();
   private readonly openedViewIds: string[] = [];
   private counter = 0;
 
@@ -325,7 +335,15 @@ export class FakeSlack {
    * view state (`files: [...]`). Its `url_private_download` serves `content` on a GET carrying
    * `Authorization: Bearer <bot token>` (401 without it or with another token, 404 once forgotten).
    */
-  hostFile(file: { content: string | Buffer; name: string; size?: number; mimetype?: string; filetype?: string }) {
+  hostFile(file: {
+    content: string | Buffer;
+    name: string;
+    size?: number;
+    mimetype?: string;
+    filetype?: string;
+    /** Who shared it (the sandbox's acting person); the tests' user by default. */
+    user?: string;
+  }) {
     const id = `F${String(++this.counter).padStart(9, '0')}`;
     const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
     const hosted: HostedFile = {
@@ -346,7 +364,7 @@ export class FakeSlack {
       mimetype: hosted.mimetype,
       filetype: hosted.filetype,
       pretty_type: hosted.filetype.toUpperCase(),
-      user: TEST_USER_ID,
+      user: file.user ?? TEST_USER_ID,
       user_team: TEST_TEAM_ID,
       editable: false,
       size: hosted.size,
@@ -383,6 +401,10 @@ export class FakeSlack {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
+  private tell(traffic: SlackTraffic): void {
+    for (const watcher of this.watchers) watcher(traffic);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
     // Files move as bytes, not text: handled before the body is read as a string.
@@ -417,6 +439,7 @@ export class FakeSlack {
       if (canned.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
       call.answer = canned.body ?? { ok: canned.status === undefined || canned.status < 400 };
       this.notify();
+      this.tell({ kind: 'call', call });
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
@@ -430,6 +453,7 @@ export class FakeSlack {
           ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
           : this.answer(method, params, token);
     this.notify();
+    this.tell({ kind: 'call', call });
     json(res, 200, call.answer);
   }
 
@@ -693,6 +717,11 @@ export class FakeSlack {
     return { ...current.view, id, hash: current.hash };
   }
 
+  /** The modal was closed (by its person, or by Slack after a submission): the view is gone. */
+  forgetView(id: string): void {
+    this.views.delete(id);
+  }
+
   /** The view opened by the last views.open call. */
   lastOpenedView(): { id: string; hash: string; [key: string]: unknown } {
     const opened = [...this.openedViewIds];
@@ -768,8 +797,12 @@ export class FakeSlack {
     if (this.recording) this.responses.push({ id, body, at: Date.now() });
     this.notify();
     const status = this.responseUrlAnswers.get(id);
-    if (status) return void res.writeHead(status).end('expired_url');
+    if (status) {
+      this.tell({ kind: 'response', id, body, status, problems: [] });
+      return void res.writeHead(status).end('expired_url');
+    }
     const problems = messageProblems(body);
+    this.tell({ kind: 'response', id, body, status: problems.length > 0 ? 400 : 200, problems });
     if (problems.length > 0) return json(res, 400, { ok: false, error: 'invalid_blocks', errors: problems });
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   }
