@@ -451,6 +451,8 @@ function renderModal(state) {
   ctx.errors = top.errors;
   body.append(renderBlocks(view.blocks, ctx));
   if (kept) writeRaw(body, kept);
+  // As Slack does: the first field with an error is brought into view.
+  requestAnimationFrame(() => body.querySelector('.has-error')?.scrollIntoView({ block: 'center' }));
   const submit = async () => {
     if (body.querySelector('[data-uploading]')) return toast('Wait for the file to finish uploading.');
     const errors = clientErrors(body);
@@ -618,7 +620,7 @@ $('#who').addEventListener('change', (event) => {
   const url = new URL(location.href);
   url.searchParams.set('as', ui.me);
   history.replaceState(null, '', url);
-  ui.modalKey = '';
+  ui.modalKey = undefined; // draw (or hide) the new person's modals whatever they are
   ui.thread = undefined;
   if (ui.place.kind === 'app') void act({ type: 'openHome', tab: ui.place.tab === 'home' ? 'home' : 'messages' });
   void refresh();
