@@ -59,7 +59,9 @@ export async function startApp(env: Record<string, string>, dataDir: string): Pr
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    void exited.then((code) => reject(new Error(`the app exited (${code}) before it started:\n${output.slice(-2000)}`)));
+    void exited.then((code) =>
+      reject(new Error(`the app exited (${code}) before it started:\n${output.slice(-2000)}`)),
+    );
   });
   await started;
   return {

@@ -324,7 +324,11 @@ export class Interactions {
           this.workspace.violation('Modal stack', 'response_action push on a stack of 3 views (push_limit_reached)');
           return;
         }
-        stack.push({ viewId: `VSB${randomUUID().slice(0, 8).toUpperCase()}`, view: ack.view as Json, hash: actionTs() });
+        stack.push({
+          viewId: `VSB${randomUUID().slice(0, 8).toUpperCase()}`,
+          view: ack.view as Json,
+          hash: actionTs(),
+        });
       }
       this.workspace.changed();
       return;

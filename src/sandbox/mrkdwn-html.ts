@@ -89,7 +89,7 @@ const SAFE_URL = /^(https?:|mailto:)/i;
 
 export function mrkdwnHtml(text: string, directory: Directory): string {
   const held: string[] = [];
-  const hold = (html: string) => `\u0000${held.push(html) - 1}\u0000`;
+  const hold = (html: string) => `\uE000${held.push(html) - 1}\uE000`;
 
   // Code blocks first: nothing inside them is formatted.
   let out = text.replace(/```([\s\S]*?)```/g, (_, code: string) =>
@@ -108,13 +108,13 @@ export function mrkdwnHtml(text: string, directory: Directory): string {
   out = quotes(out);
   out = out.replace(/\n/g, '<br>');
   // Held pieces may hold others (a link's label with a mention is not built by Slack either): one pass.
-  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => held[Number(i)] ?? '');
+  return out.replace(/\uE000(\d+)\uE000/g, (_, i: string) => held[Number(i)] ?? '');
 }
 
 /** Slack's emphasis: the markers must touch the text and stand at a word's edge. */
 function emphasis(html: string, marker: string, tag: string): string {
   const pattern = new RegExp(
-    `(^|[\\s(\\[{'"“‘.,;:!?\\-/]|\\u0000)${marker}(?=\\S)([^\\n]*?\\S)${marker}(?=$|[\\s)\\]}'"”’.,;:!?\\-/]|\\u0000)`,
+    `(^|[\\s(\\[{'"“‘.,;:!?\\-/]|\\uE000)${marker}(?=\\S)([^\\n]*?\\S)${marker}(?=$|[\\s)\\]}'"”’.,;:!?\\-/]|\\uE000)`,
     'g',
   );
   return html.replace(pattern, (_, before: string, inner: string) => `${before}<${tag}>${inner}</${tag}>`);
@@ -163,7 +163,9 @@ function controlSequence(inner: string, directory: Directory): string {
     const [, seconds = '', format = '', link] = target.split('^');
     const fallback = label ?? '';
     const time = `<time data-ts="${escapeHtml(seconds)}" data-format="${escapeHtml(format)}">${escapeHtml(fallback)}</time>`;
-    return link && SAFE_URL.test(link) ? `<a href="${escapeHtml(link)}" target="_blank" rel="noopener">${time}</a>` : time;
+    return link && SAFE_URL.test(link)
+      ? `<a href="${escapeHtml(link)}" target="_blank" rel="noopener">${time}</a>`
+      : time;
   }
   if (target === '!here' || target === '!channel' || target === '!everyone')
     return `<span class="mention">@${target.slice(1)}</span>`;

@@ -168,7 +168,11 @@ export class Workspace {
 
   dismissNotice(user: string, id: number): void {
     const list = this.notices.get(user);
-    if (list) this.notices.set(user, list.filter((n) => n.id !== id));
+    if (list)
+      this.notices.set(
+        user,
+        list.filter((n) => n.id !== id),
+      );
     this.changed();
   }
 
@@ -354,7 +358,10 @@ export class Workspace {
     if (!target) return;
     target.uses += 1;
     if (target.uses > RESPONSE_URL_USES)
-      this.violation('response_url', `a response_url was used ${target.uses} times (Slack allows ${RESPONSE_URL_USES})`);
+      this.violation(
+        'response_url',
+        `a response_url was used ${target.uses} times (Slack allows ${RESPONSE_URL_USES})`,
+      );
     if (traffic.problems.length > 0) {
       this.violation(
         'Block Kit limits',

@@ -58,7 +58,7 @@ export const person = (first: string) => {
 /** Switches the person the page acts as (the sidebar's switcher). */
 export async function actAs(page: Page, first: string): Promise<void> {
   await page.selectOption('#who', person(first).id);
-  await page.waitForFunction((id) => document.querySelector('#me')?.textContent?.includes(id), person(first).name);
+  await page.locator('#me', { hasText: person(first).name }).waitFor();
 }
 
 export async function openChannel(page: Page, name: string): Promise<void> {
@@ -69,7 +69,10 @@ export async function openChannel(page: Page, name: string): Promise<void> {
 export async function openApp(page: Page, tab: 'Home' | 'Messages' | 'About' = 'Home'): Promise<void> {
   await page.locator('#app-list button').click();
   if (tab !== 'Home') await page.getByRole('tab', { name: tab }).click();
-  await page.locator('#content').and(page.locator(`[data-place="app-${tab.toLowerCase()}"]`)).waitFor();
+  await page
+    .locator('#content')
+    .and(page.locator(`[data-place="app-${tab.toLowerCase()}"]`))
+    .waitFor();
 }
 
 /** Types in the composer and sends (Enter), as a person does. */
@@ -117,7 +120,7 @@ mkdirSync(shotsDir, { recursive: true });
 
 /** A picture of the page as it is now, for the README (docs/images with `npm run screenshots`). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate('document.fonts.ready');
   await page.screenshot({ path: join(shotsDir, `${name}.png`) });
 }
 

@@ -43,7 +43,11 @@ async function requestDeletion(ids: string, reason: string): Promise<string> {
   const form = await modal(page, 'Request deletion');
   await form.getByLabel('Reason').fill(reason);
   await submitModal(page);
-  await page.locator('.modal').getByText(/DR-\w+/).first().waitFor();
+  await page
+    .locator('.modal')
+    .getByText(/DR-\w+/)
+    .first()
+    .waitFor();
   const id = /DR-[\w-]+/.exec((await page.locator('.modal').textContent()) ?? '')?.[0];
   if (!id) throw new Error('no request id shown');
   await closeModals(page);
@@ -67,14 +71,19 @@ describe('deletions in the sandbox', () => {
     const { page, sandbox } = s;
     const id = await requestDeletion('cus_1001 cus_1002', 'Ticket #4411: the customers asked');
     await decide('Ben', id, 'Approve…');
-    await message(page, id).getByText(/1 of 2 approvals/).waitFor();
+    await message(page, id)
+      .getByText(/1 of 2 approvals/)
+      .waitFor();
     expect(sandbox.mint.requestsTo('delete_customers')).toHaveLength(0);
     await closeModals(page);
     await screenshot(page, 'approval-mid-quorum');
 
     await decide('Chloé', id, 'Approve…');
     await until(() => sandbox.mint.requestsTo('delete_customers').length === 1, 'the PATCH');
-    await message(page, id).getByText(/deleted|done/i).first().waitFor();
+    await message(page, id)
+      .getByText(/deleted|done/i)
+      .first()
+      .waitFor();
     expect(sandbox.mint.requestsTo('delete_customers')[0]?.body).toEqual(['cus_1001', 'cus_1002']);
 
     // The requester hears of it in the DM.
@@ -88,11 +97,14 @@ describe('deletions in the sandbox', () => {
     const id = await requestDeletion('cus_2001', 'Duplicate account');
     await decide('Ben', id, 'Reject…', 'Still has open orders');
     const request = message(page, id);
-    await request.getByText(/Rejected/i).first().waitFor();
+    await request
+      .getByText(/Rejected/i)
+      .first()
+      .waitFor();
     await request.getByText(/Still has open orders/).waitFor();
-    expect(sandbox.mint.requestsTo('delete_customers').filter((r) => JSON.stringify(r.body).includes('cus_2001'))).toEqual(
-      [],
-    );
+    expect(
+      sandbox.mint.requestsTo('delete_customers').filter((r) => JSON.stringify(r.body).includes('cus_2001')),
+    ).toEqual([]);
   });
 
   it('tells a person without approval rights so, only them, and changes nothing', async () => {
@@ -101,7 +113,9 @@ describe('deletions in the sandbox', () => {
     await actAs(page, 'Eve');
     await openChannel(page, 'deletion-approvals');
     await message(page, id).getByRole('button', { name: 'Approve…' }).click();
-    await message(page, /not an approver|cannot approve|only .*approvers/i).getByText('Only visible to you').waitFor();
+    await message(page, /not an approver|cannot approve|only .*approvers/i)
+      .getByText('Only visible to you')
+      .waitFor();
     await actAs(page, 'Ben');
     await openChannel(page, 'deletion-approvals');
     expect(await message(page, id).textContent()).not.toMatch(/1 of 2/);
@@ -115,7 +129,9 @@ describe('bulk jobs in the sandbox', () => {
     await openChannel(page, 'general');
     await send(page, '/mintlink bulk links');
     const form = await modal(page, 'Bulk create');
-    await form.getByLabel('Or paste CSV text').fill('email,customerId\nana@example.com,\nnot-an-email,\nbo@example.com,cus_9');
+    await form
+      .getByLabel('Or paste CSV text')
+      .fill('email,customerId\nana@example.com,\nnot-an-email,\nbo@example.com,cus_9');
     await inputBlock(form, 'NFT ID').locator('input').fill('nft-bulk-1');
     await submitModal(page);
     const preview = await modal(page, 'Bulk create: check');
@@ -165,7 +181,10 @@ describe('bulk jobs in the sandbox', () => {
     await until(() => sandbox.mint.requestsTo('create_link').length - before === 24, '24 links', 30_000);
     await until(() => sandbox.slack.uploadsTo(ALICE_DM).length === uploadsBefore + 1, 'the results file', 20_000);
     const results = page.locator('#content .file-card').nth(uploadsBefore);
-    await results.getByText(/results/i).first().waitFor();
+    await results
+      .getByText(/results/i)
+      .first()
+      .waitFor();
     sandbox.mint.latencyMs = 0;
     const download = page.waitForEvent('download');
     await results.getByRole('link', { name: 'Download' }).click();

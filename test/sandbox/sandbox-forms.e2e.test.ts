@@ -117,7 +117,10 @@ describe('the sandbox page', () => {
     await openApp(page, 'Home');
     const home = page.locator('.home');
     await home.getByText('Your recent activity').waitFor();
-    await home.getByText(/link\.create|mint link/i).first().waitFor();
+    await home
+      .getByText(/link\.create|mint link/i)
+      .first()
+      .waitFor();
     await screenshot(page, 'app-home');
     await home.getByRole('button', { name: 'Create wallet' }).click();
     const form = await modal(page, 'Create wallet');
@@ -145,7 +148,9 @@ describe('the sandbox page', () => {
     await actAs(page, 'Eve');
     await openChannel(page, 'general');
     await send(page, '/mintlink audit 7');
-    await message(page, /not allowed|may export|audit viewers/i).getByText('Only visible to you').waitFor();
+    await message(page, /not allowed|may export|audit viewers/i)
+      .getByText('Only visible to you')
+      .waitFor();
     expect(sandbox.slack.uploadsTo(`D${person('Eve').id.slice(1)}`)).toHaveLength(0);
 
     await actAs(page, 'Dan');
@@ -186,7 +191,11 @@ describe('the sandbox page', () => {
     await page.getByLabel('Max checkout quantity').fill('0');
     await page.getByRole('button', { name: /Run this step/ }).click();
     await page.locator('.run').first().locator('.run-state', { hasText: 'Failed' }).waitFor();
-    await page.locator('.run').first().getByText(/Max checkout quantity/).waitFor();
+    await page
+      .locator('.run')
+      .first()
+      .getByText(/Max checkout quantity/)
+      .waitFor();
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(before);
   });
 });

@@ -79,7 +79,7 @@ new EventSource('/api/events').addEventListener('change', () => void refresh());
 function render() {
   const state = ui.state;
   if (!state) return;
-  renderSidebar(state);
+  renderSidebar();
   renderMain(state);
   renderThread(state);
   renderModal(state);
@@ -89,7 +89,7 @@ function render() {
   document.body.dataset.version = String(state.version);
 }
 
-function renderSidebar(state) {
+function renderSidebar() {
   const who = $('#who');
   if (!who.options.length)
     for (const p of boot.people) who.append(h('option', { value: p.id }, `${p.name} — ${p.role}`));
@@ -107,10 +107,8 @@ function renderSidebar(state) {
     ),
   );
   $('#app-list').replaceChildren(
-    item(
-      h('span', {}, h('span', { class: 'app-icon' }, 'M'), boot.appName),
-      ui.place.kind === 'app',
-      () => go({ kind: 'app', tab: 'home' }),
+    item(h('span', {}, h('span', { class: 'app-icon' }, 'M'), boot.appName), ui.place.kind === 'app', () =>
+      go({ kind: 'app', tab: 'home' }),
     ),
   );
   $('#tool-list').replaceChildren(
@@ -150,7 +148,12 @@ function renderMain(state) {
         ['home', 'messages', 'about'].map((tab) =>
           h(
             'button',
-            { type: 'button', role: 'tab', class: `tab${place.tab === tab ? ' active' : ''}`, onclick: () => go({ kind: 'app', tab }) },
+            {
+              type: 'button',
+              role: 'tab',
+              class: `tab${place.tab === tab ? ' active' : ''}`,
+              onclick: () => go({ kind: 'app', tab }),
+            },
             tab[0].toUpperCase() + tab.slice(1),
           ),
         ),
@@ -162,7 +165,10 @@ function renderMain(state) {
     composer.hidden = place.tab !== 'messages';
     $('#composer-text').placeholder = `Message ${boot.appName} (slash commands only)`;
   } else {
-    header.replaceChildren(h('h1', {}, 'Workflow Builder'), h('span', { class: 'topic' }, `Run ${boot.appName}'s custom steps`));
+    header.replaceChildren(
+      h('h1', {}, 'Workflow Builder'),
+      h('span', { class: 'topic' }, `Run ${boot.appName}'s custom steps`),
+    );
     content.replaceChildren(workflowPanel(state));
     composer.hidden = true;
   }
@@ -170,7 +176,11 @@ function renderMain(state) {
 
 function avatar(p, isApp) {
   if (isApp || !p) return h('span', { class: 'avatar app' }, 'M');
-  const letters = p.name.split(' ').map((w) => w[0]).join('').slice(0, 2);
+  const letters = p.name
+    .split(' ')
+    .map((w) => w[0])
+    .join('')
+    .slice(0, 2);
   return h('span', { class: 'avatar', style: `background:${p.color}` }, letters);
 }
 
@@ -179,7 +189,13 @@ function avatar(p, isApp) {
 function messageList(c) {
   const list = h('div', { class: 'messages', 'data-conversation': c.id });
   if (c.messages.length === 0)
-    list.append(h('div', { class: 'empty' }, c.kind === 'app' ? `This is your direct message with ${boot.appName}.` : 'No messages yet.'));
+    list.append(
+      h(
+        'div',
+        { class: 'empty' },
+        c.kind === 'app' ? `This is your direct message with ${boot.appName}.` : 'No messages yet.',
+      ),
+    );
   for (const m of c.messages) list.append(messageRow(m, c, false));
   requestAnimationFrame(() => {
     const scroller = $('#content');
@@ -192,7 +208,10 @@ function messageRow(m, c, inThread) {
   const author = person(m.from);
   const time = new Date(m.at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
   const body = m.blocks
-    ? renderBlocks(m.blocks, blockCtx('message', (action) => act({ type: 'messageAction', channel: m.channel, ts: m.ts, action })))
+    ? renderBlocks(
+        m.blocks,
+        blockCtx('message', (action) => act({ type: 'messageAction', channel: m.channel, ts: m.ts, action })),
+      )
     : h('div', { class: 'text', html: m.html });
   const row = h(
     'div',
@@ -230,7 +249,12 @@ function fileCard(file) {
     'div',
     { class: 'file-card' },
     h('span', { class: 'file-icon' }, file.name.endsWith('.csv') ? 'CSV' : 'FILE'),
-    h('div', {}, h('div', { class: 'file-title' }, file.title), h('div', { class: 'file-size' }, `${formatSize(file.size)} · ${file.name}`)),
+    h(
+      'div',
+      {},
+      h('div', { class: 'file-title' }, file.title),
+      h('div', { class: 'file-size' }, `${formatSize(file.size)} · ${file.name}`),
+    ),
     h('a', { class: 'bk-button', href: file.url, download: file.name }, 'Download'),
   );
 }
@@ -297,13 +321,26 @@ function renderThread(state) {
       {},
       h('h2', {}, 'Thread'),
       h('span', { class: 'topic' }, c.kind === 'channel' ? `# ${c.name}` : boot.appName),
-      h('button', { type: 'button', class: 'close', 'aria-label': 'Close thread', onclick: () => ((ui.thread = undefined), render()) }, '×'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'close',
+          'aria-label': 'Close thread',
+          onclick: () => ((ui.thread = undefined), render()),
+        },
+        '×',
+      ),
     ),
     h(
       'div',
       { class: 'thread-messages' },
       messageRow(parent, c, true),
-      h('div', { class: 'thread-divider' }, `${parent.replies.length} ${parent.replies.length === 1 ? 'reply' : 'replies'}`),
+      h(
+        'div',
+        { class: 'thread-divider' },
+        `${parent.replies.length} ${parent.replies.length === 1 ? 'reply' : 'replies'}`,
+      ),
       parent.replies.map((r) => messageRow(r, c, true)),
     ),
     h('div', { class: 'thread-composer' }, reply),
@@ -337,7 +374,11 @@ function aboutTab() {
     h('h3', {}, 'Slash command'),
     h('pre', { class: 'code-block' }, `/mintlink ${boot.commandUsage}`),
     h('h3', {}, 'Shortcuts'),
-    h('ul', {}, boot.shortcuts.map((s) => h('li', {}, h('strong', {}, s.name), ` (${s.type}) — ${s.description}`))),
+    h(
+      'ul',
+      {},
+      boot.shortcuts.map((s) => h('li', {}, h('strong', {}, s.name), ` (${s.type}) — ${s.description}`)),
+    ),
   );
 }
 
@@ -390,17 +431,35 @@ function workflowPanel(state) {
 }
 
 function stepField(input) {
-  const label = h('label', { class: 'bk-label', for: `step-${input.name}` }, input.title, input.required ? null : h('span', { class: 'optional' }, ' (optional)'));
+  const label = h(
+    'label',
+    { class: 'bk-label', for: `step-${input.name}` },
+    input.title,
+    input.required ? null : h('span', { class: 'optional' }, ' (optional)'),
+  );
   const hint = input.description ? h('div', { class: 'bk-hint' }, input.description) : null;
   const id = `step-${input.name}`;
   let field;
   if (input.type === 'slack#/types/user_context')
-    return h('div', { class: 'bk-input-block' }, label, h('div', { class: 'set-by-slack' }, `Set by Slack: the person who runs the workflow (${person(ui.me).name})`));
-  if (input.type === 'boolean') field = h('input', { type: 'checkbox', id, name: input.name, checked: input.default !== false });
-  else if (input.enum) field = h('select', { id, name: input.name }, input.enum.map((v) => h('option', { value: v }, v)));
+    return h(
+      'div',
+      { class: 'bk-input-block' },
+      label,
+      h('div', { class: 'set-by-slack' }, `Set by Slack: the person who runs the workflow (${person(ui.me).name})`),
+    );
+  if (input.type === 'boolean')
+    field = h('input', { type: 'checkbox', id, name: input.name, checked: input.default !== false });
+  else if (input.enum)
+    field = h(
+      'select',
+      { id, name: input.name },
+      input.enum.map((v) => h('option', { value: v }, v)),
+    );
   else if (input.type === 'integer') field = h('input', { type: 'number', id, name: input.name, step: 1 });
-  else if (input.type === 'slack#/types/timestamp') field = h('input', { type: 'datetime-local', id, name: input.name });
-  else if (input.type === 'array') field = h('textarea', { id, name: input.name, rows: 2, placeholder: 'One per line, or separated by commas' });
+  else if (input.type === 'slack#/types/timestamp')
+    field = h('input', { type: 'datetime-local', id, name: input.name });
+  else if (input.type === 'array')
+    field = h('textarea', { id, name: input.name, rows: 2, placeholder: 'One per line, or separated by commas' });
   else field = h('input', { type: 'text', id, name: input.name });
   return h('div', { class: 'bk-input-block' }, label, field, hint);
 }
@@ -418,11 +477,21 @@ function runList(state) {
           'div',
           { class: 'run-head' },
           h('strong', {}, run.title),
-          h('span', { class: `run-state ${run.state}` }, run.state === 'running' ? '⏳ Running' : run.state === 'completed' ? '✅ Completed' : '❌ Failed'),
+          h(
+            'span',
+            { class: `run-state ${run.state}` },
+            run.state === 'running' ? '⏳ Running' : run.state === 'completed' ? '✅ Completed' : '❌ Failed',
+          ),
           h('span', { class: 'time' }, new Date(run.startedAt).toLocaleTimeString()),
         ),
         run.outputs
-          ? h('table', { class: 'outputs' }, Object.entries(run.outputs).map(([k, v]) => h('tr', {}, h('th', {}, k), h('td', {}, typeof v === 'string' ? v : JSON.stringify(v)))))
+          ? h(
+              'table',
+              { class: 'outputs' },
+              Object.entries(run.outputs).map(([k, v]) =>
+                h('tr', {}, h('th', {}, k), h('td', {}, typeof v === 'string' ? v : JSON.stringify(v))),
+              ),
+            )
           : null,
         run.error ? h('div', { class: 'run-error' }, run.error) : null,
       ),
@@ -462,11 +531,19 @@ function renderModal(state) {
   const close = () => act({ type: 'close', viewId: top.viewId });
   const modal = h(
     'div',
-    { class: `modal${top.busy ? ' busy' : ''}`, role: 'dialog', 'aria-modal': 'true', 'data-view-id': top.viewId, 'data-callback-id': view.callback_id ?? '' },
+    {
+      class: `modal${top.busy ? ' busy' : ''}`,
+      role: 'dialog',
+      'aria-modal': 'true',
+      'data-view-id': top.viewId,
+      'data-callback-id': view.callback_id ?? '',
+    },
     h(
       'header',
       {},
-      stack.length > 1 ? h('button', { type: 'button', class: 'back', 'aria-label': 'Back', onclick: close }, '←') : null,
+      stack.length > 1
+        ? h('button', { type: 'button', class: 'back', 'aria-label': 'Back', onclick: close }, '←')
+        : null,
       h('span', { class: 'app-icon' }, 'M'),
       h('h2', {}, textNode(view.title)),
       h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×'),
@@ -475,13 +552,26 @@ function renderModal(state) {
     h(
       'footer',
       {},
-      h('button', { type: 'button', class: 'bk-button', onclick: close }, view.close ? textNode(view.close) : stack.length > 1 ? 'Back' : 'Cancel'),
+      h(
+        'button',
+        { type: 'button', class: 'bk-button', onclick: close },
+        view.close ? textNode(view.close) : stack.length > 1 ? 'Back' : 'Cancel',
+      ),
       view.submit
-        ? h('button', { type: 'button', class: 'bk-button primary submit', disabled: top.busy, onclick: submit }, top.busy ? '…' : textNode(view.submit))
+        ? h(
+            'button',
+            { type: 'button', class: 'bk-button primary submit', disabled: top.busy, onclick: submit },
+            top.busy ? '…' : textNode(view.submit),
+          )
         : null,
     ),
   );
-  const shadows = stack.slice(0, -1).map((_, i) => h('div', { class: 'modal-shadow', style: `transform: translate(${-(stack.length - 1 - i) * 10}px, ${-(stack.length - 1 - i) * 10}px)` }));
+  const shadows = stack.slice(0, -1).map((_, i) =>
+    h('div', {
+      class: 'modal-shadow',
+      style: `transform: translate(${-(stack.length - 1 - i) * 10}px, ${-(stack.length - 1 - i) * 10}px)`,
+    }),
+  );
   layer.replaceChildren(h('div', { class: 'modal-stack' }, shadows, modal));
 }
 
@@ -540,13 +630,23 @@ function openMenu(anchor, items) {
 
 document.addEventListener('click', (event) => {
   const menu = $('#menu');
-  if (!menu.hidden && !menu.contains(event.target) && !event.target.closest('.more-actions, #shortcuts-button')) menu.hidden = true;
+  if (!menu.hidden && !menu.contains(event.target) && !event.target.closest('.more-actions, #shortcuts-button'))
+    menu.hidden = true;
 });
 
 function renderNotices(state) {
   $('#toasts').replaceChildren(
     ...state.notices.map((n) =>
-      h('div', { class: 'toast', role: 'alert' }, h('span', {}, n.text), h('button', { type: 'button', 'aria-label': 'Dismiss', onclick: () => act({ type: 'dismiss', noticeId: n.id }) }, '×')),
+      h(
+        'div',
+        { class: 'toast', role: 'alert' },
+        h('span', {}, n.text),
+        h(
+          'button',
+          { type: 'button', 'aria-label': 'Dismiss', onclick: () => act({ type: 'dismiss', noticeId: n.id }) },
+          '×',
+        ),
+      ),
     ),
   );
 }
@@ -563,8 +663,16 @@ function renderViolations(state) {
   banner.hidden = shown.length === 0;
   banner.replaceChildren(
     h('strong', {}, `⚠ Slack rule broken (${shown.length})`),
-    h('ul', {}, shown.slice(-4).map((v) => h('li', {}, h('span', { class: 'rule' }, v.rule), ' ', v.detail))),
-    h('button', { type: 'button', onclick: () => (shown.forEach((v) => ui.dismissedViolations.add(v.id)), render()) }, 'Hide'),
+    h(
+      'ul',
+      {},
+      shown.slice(-4).map((v) => h('li', {}, h('span', { class: 'rule' }, v.rule), ' ', v.detail)),
+    ),
+    h(
+      'button',
+      { type: 'button', onclick: () => (shown.forEach((v) => ui.dismissedViolations.add(v.id)), render()) },
+      'Hide',
+    ),
   );
 }
 
@@ -602,7 +710,12 @@ $('#composer-text').addEventListener('input', (event) => {
   const value = event.target.value;
   const hint = $('#command-hint');
   hint.hidden = !(value.startsWith('/') && '/mintlink'.startsWith(value.split(' ')[0]));
-  hint.replaceChildren(h('strong', {}, '/mintlink'), ' ', h('span', { class: 'muted' }, boot.commandUsage), h('div', { class: 'menu-detail' }, boot.commandDescription));
+  hint.replaceChildren(
+    h('strong', {}, '/mintlink'),
+    ' ',
+    h('span', { class: 'muted' }, boot.commandUsage),
+    h('div', { class: 'menu-detail' }, boot.commandDescription),
+  );
 });
 
 $('#shortcuts-button').addEventListener('click', (event) => {
@@ -610,7 +723,11 @@ $('#shortcuts-button').addEventListener('click', (event) => {
     event.currentTarget,
     boot.shortcuts
       .filter((s) => s.type === 'global')
-      .map((s) => ({ label: s.name, detail: boot.appName, run: () => act({ type: 'shortcut', callbackId: s.callbackId }) })),
+      .map((s) => ({
+        label: s.name,
+        detail: boot.appName,
+        run: () => act({ type: 'shortcut', callbackId: s.callbackId }),
+      })),
   );
 });
 

@@ -29,7 +29,11 @@ export function textNode(text, tag = 'span', cls = '') {
 
 /** @param {any[]} blocks @param {Ctx} ctx */
 export function renderBlocks(blocks, ctx) {
-  return h('div', { class: 'blocks' }, (blocks ?? []).map((block) => renderBlock(block, ctx)));
+  return h(
+    'div',
+    { class: 'blocks' },
+    (blocks ?? []).map((block) => renderBlock(block, ctx)),
+  );
 }
 
 function renderBlock(block, ctx) {
@@ -68,7 +72,13 @@ function renderBlock(block, ctx) {
 function section(block, ctx) {
   const body = h('div', { class: 'bk-section-body' }, block.text ? textNode(block.text, 'div', 'bk-text') : null);
   if (block.fields)
-    body.append(h('div', { class: 'bk-fields' }, block.fields.map((f) => textNode(f, 'div', 'bk-field'))));
+    body.append(
+      h(
+        'div',
+        { class: 'bk-fields' },
+        block.fields.map((f) => textNode(f, 'div', 'bk-field')),
+      ),
+    );
   const accessory = block.accessory ? element(block.accessory, block.block_id, ctx, true) : null;
   return h('div', { class: 'bk-section', 'data-block-id': block.block_id }, body, accessory);
 }
@@ -177,7 +187,11 @@ export function confirmDialog(confirm) {
           h('button', { type: 'button', class: 'bk-button', onclick: () => done(false) }, textNode(confirm.deny)),
           h(
             'button',
-            { type: 'button', class: `bk-button ${confirm.style === 'danger' ? 'danger' : 'primary'}`, onclick: () => done(true) },
+            {
+              type: 'button',
+              class: `bk-button ${confirm.style === 'danger' ? 'danger' : 'primary'}`,
+              onclick: () => done(true),
+            },
             textNode(confirm.confirm),
           ),
         ),
@@ -202,7 +216,12 @@ function input(block, ctx) {
   return h(
     'div',
     { class: `bk-input-block${error ? ' has-error' : ''}`, 'data-block-id': block.block_id },
-    h('label', { for: id, class: 'bk-label' }, textNode(block.label), block.optional ? h('span', { class: 'optional' }, ' (optional)') : null),
+    h(
+      'label',
+      { for: id, class: 'bk-label' },
+      textNode(block.label),
+      block.optional ? h('span', { class: 'optional' }, ' (optional)') : null,
+    ),
     field,
     error ? h('div', { class: 'bk-error', role: 'alert' }, error) : null,
     block.hint ? textNode(block.hint, 'div', 'bk-hint') : null,
@@ -244,25 +263,52 @@ function inputElement(e, id, ctx) {
       return el;
     }
     case 'static_select':
-      return select(e, id, e.options ?? [], (o) => o.value, (o) => o.text?.text ?? o.value, e.initial_option?.value, (o) => ({
-        type: e.type,
-        selected_option: o ? { text: o.text, value: o.value } : null,
-      }));
+      return select(
+        e,
+        id,
+        e.options ?? [],
+        (o) => o.value,
+        (o) => o.text?.text ?? o.value,
+        e.initial_option?.value,
+        (o) => ({
+          type: e.type,
+          selected_option: o ? { text: o.text, value: o.value } : null,
+        }),
+      );
     case 'users_select':
-      return select(e, id, ctx.people, (p) => p.id, (p) => p.name, e.initial_user, (p) => ({
-        type: e.type,
-        selected_user: p ? p.id : null,
-      }));
+      return select(
+        e,
+        id,
+        ctx.people,
+        (p) => p.id,
+        (p) => p.name,
+        e.initial_user,
+        (p) => ({
+          type: e.type,
+          selected_user: p ? p.id : null,
+        }),
+      );
     case 'conversations_select':
     case 'channels_select': {
       const initial =
-        e.initial_conversation ?? e.initial_channel ?? (e.default_to_current_conversation ? ctx.currentConversation : undefined);
+        e.initial_conversation ??
+        e.initial_channel ??
+        (e.default_to_current_conversation ? ctx.currentConversation : undefined);
       const key = e.type === 'channels_select' ? 'selected_channel' : 'selected_conversation';
-      const list = e.type === 'channels_select' ? ctx.conversations.filter((c) => c.kind === 'channel') : ctx.conversations;
-      return select(e, id, list, (c) => c.id, (c) => (c.kind === 'channel' ? `# ${c.name}` : `${c.name} (direct message)`), initial, (c) => ({
-        type: e.type,
-        [key]: c ? c.id : null,
-      }));
+      const list =
+        e.type === 'channels_select' ? ctx.conversations.filter((c) => c.kind === 'channel') : ctx.conversations;
+      return select(
+        e,
+        id,
+        list,
+        (c) => c.id,
+        (c) => (c.kind === 'channel' ? `# ${c.name}` : `${c.name} (direct message)`),
+        initial,
+        (c) => ({
+          type: e.type,
+          [key]: c ? c.id : null,
+        }),
+      );
     }
     case 'checkboxes':
     case 'radio_buttons':
@@ -280,12 +326,14 @@ function inputElement(e, id, ctx) {
 /** What Slack's own client refuses before sending anything (shown under the field). */
 function slackClientCheck(e, value) {
   if (value === '') return undefined;
-  if (e.type === 'email_text_input' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return 'Please enter a valid email address.';
+  if (e.type === 'email_text_input' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
+    return 'Please enter a valid email address.';
   if (e.type === 'number_input') {
     const n = Number(value);
     if (!Number.isFinite(n)) return 'Please enter a number.';
     if (!e.is_decimal_allowed && !Number.isInteger(n)) return 'Please enter a whole number.';
-    if (e.min_value !== undefined && n < Number(e.min_value)) return `Please enter a number of at least ${e.min_value}.`;
+    if (e.min_value !== undefined && n < Number(e.min_value))
+      return `Please enter a number of at least ${e.min_value}.`;
     if (e.max_value !== undefined && n > Number(e.max_value)) return `Please enter a number of at most ${e.max_value}.`;
   }
   return undefined;
@@ -325,11 +373,17 @@ function choices(e, id) {
     );
   });
   const el = h('div', { id, class: 'bk-choices' }, boxes);
-  const chosen = () =>
-    (e.options ?? []).filter((o, i) => el.querySelector(`#${CSS.escape(`${id}-${i}`)}`).checked);
+  const chosen = () => (e.options ?? []).filter((o, i) => el.querySelector(`#${CSS.escape(`${id}-${i}`)}`).checked);
   el.readState = () =>
     multiple
-      ? { type: e.type, selected_options: chosen().map((o) => ({ text: o.text, value: o.value, ...(o.description ? { description: o.description } : {}) })) }
+      ? {
+          type: e.type,
+          selected_options: chosen().map((o) => ({
+            text: o.text,
+            value: o.value,
+            ...(o.description ? { description: o.description } : {}),
+          })),
+        }
       : { type: e.type, selected_option: chosen()[0] ? { text: chosen()[0].text, value: chosen()[0].value } : null };
   el.readRaw = () => JSON.stringify(chosen().map((o) => o.value));
   el.writeRaw = (raw) => {
@@ -356,7 +410,8 @@ function dateTime(e, id) {
   };
   el.readRaw = () => `${date.value}|${time.value}`;
   el.writeRaw = (raw) => ([date.value, time.value] = raw.split('|'));
-  el.slackCheck = () => ((date.value && !time.value) || (!date.value && time.value) ? 'Please choose a date and a time.' : undefined);
+  el.slackCheck = () =>
+    (date.value && !time.value) || (!date.value && time.value) ? 'Please choose a date and a time.' : undefined;
   return el;
 }
 
@@ -366,18 +421,32 @@ function fileInput(e, id, ctx) {
   const accept = (e.filetypes ?? []).map((t) => `.${t}`).join(',') || undefined;
   const picker = h('input', { id, type: 'file', accept, multiple: (e.max_files ?? 10) > 1 });
   const list = h('div', { class: 'bk-files' });
-  const el = h('div', { class: 'bk-file-input' }, h('div', { class: 'bk-drop' }, '📎 Drag a file here or ', picker), list);
+  const el = h(
+    'div',
+    { class: 'bk-file-input' },
+    h('div', { class: 'bk-drop' }, '📎 Drag a file here or ', picker),
+    list,
+  );
   const draw = () =>
     list.replaceChildren(
       ...files.map((f) =>
-        h('div', { class: 'bk-file' }, `📄 ${f.name} · ${formatSize(f.size)} `, h('button', {
-          type: 'button',
-          class: 'link-button',
-          onclick: () => {
-            files = files.filter((x) => x !== f);
-            draw();
-          },
-        }, 'Remove')),
+        h(
+          'div',
+          { class: 'bk-file' },
+          `📄 ${f.name} · ${formatSize(f.size)} `,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link-button',
+              onclick: () => {
+                files = files.filter((x) => x !== f);
+                draw();
+              },
+            },
+            'Remove',
+          ),
+        ),
       ),
     );
   picker.addEventListener('change', async () => {
@@ -433,7 +502,8 @@ export function clientErrors(container) {
       (Array.isArray(state.selected_options) && state.selected_options.length === 0);
     const problem = el.slackCheck?.();
     if (problem) errors[el.dataset.blockId] = problem;
-    else if (empty && el.dataset.optional !== 'true') errors[el.dataset.blockId] = 'Please complete this required field.';
+    else if (empty && el.dataset.optional !== 'true')
+      errors[el.dataset.blockId] = 'Please complete this required field.';
   }
   return errors;
 }
@@ -441,7 +511,8 @@ export function clientErrors(container) {
 /** What was typed, by block and action id, to put back after the view is drawn again. */
 export function readRaw(container) {
   const raw = {};
-  for (const el of container.querySelectorAll('.bk-input')) if (el.readRaw) raw[`${el.dataset.blockId}/${el.dataset.actionId}`] = el.readRaw();
+  for (const el of container.querySelectorAll('.bk-input'))
+    if (el.readRaw) raw[`${el.dataset.blockId}/${el.dataset.actionId}`] = el.readRaw();
   return raw;
 }
 
@@ -467,15 +538,23 @@ function slackDate(date, format) {
   const sameDay = (a, b) => a.toDateString() === b.toDateString();
   const yesterday = new Date(today.getTime() - 86_400_000);
   const tomorrow = new Date(today.getTime() + 86_400_000);
-  const relative = sameDay(date, today) ? 'Today' : sameDay(date, yesterday) ? 'Yesterday' : sameDay(date, tomorrow) ? 'Tomorrow' : undefined;
+  const relative = sameDay(date, today)
+    ? 'Today'
+    : sameDay(date, yesterday)
+      ? 'Yesterday'
+      : sameDay(date, tomorrow)
+        ? 'Tomorrow'
+        : undefined;
   const tokens = {
     date_num: date.toISOString().slice(0, 10),
     date: date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
     date_short: date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
     date_long: date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
     date_pretty: relative ?? date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
-    date_short_pretty: relative ?? date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
-    date_long_pretty: relative ?? date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
+    date_short_pretty:
+      relative ?? date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+    date_long_pretty:
+      relative ?? date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
     time: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
     time_secs: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
   };
