@@ -153,7 +153,7 @@ describe('bulk jobs in the sandbox', () => {
 
   it('runs a job from a CSV file chosen on disk, with its progress updated in place', async () => {
     const { page, sandbox } = s;
-    const rows = Array.from({ length: 24 }, (_, i) => `user${i + 1}@example.com`);
+    const rows = Array.from({ length: 60 }, (_, i) => `user${i + 1}@example.com`);
     const file = join(tmpdir(), `sandbox-bulk-${process.pid}.csv`);
     writeFileSync(file, `email\n${rows.join('\n')}\nbroken-address\n`);
     sandbox.mint.latencyMs = 300; // slow enough to see the job move
@@ -168,17 +168,19 @@ describe('bulk jobs in the sandbox', () => {
     await inputBlock(form, 'NFT ID').locator('input').fill('nft-bulk-2');
     await submitModal(page);
     const preview = await modal(page, 'Bulk create: check');
-    await preview.getByText(/24 mint links ready/).waitFor();
-    await preview.getByText(/Row 26/).waitFor();
+    await preview.getByText(/60 mint links ready/).waitFor();
+    await preview.getByText(/Row 62/).waitFor();
     await submitModal(page);
     await (await modal(page, 'Bulk create')).getByText(/started/).waitFor();
     await closeModals(page);
 
     await openApp(page, 'Messages');
     const progress = message(page, /Bulk job/);
-    await progress.locator('.edited').waitFor({ timeout: 15_000 }); // updated in place at least once
+    // Updated in place while rows are still being sent.
+    await progress.locator('.edited').waitFor({ timeout: 15_000 });
+    await progress.getByText(/· [1-9]\d* left/).waitFor();
     await screenshot(page, 'bulk-progress');
-    await until(() => sandbox.mint.requestsTo('create_link').length - before === 24, '24 links', 30_000);
+    await until(() => sandbox.mint.requestsTo('create_link').length - before === 60, '60 links', 30_000);
     await until(() => sandbox.slack.uploadsTo(ALICE_DM).length === uploadsBefore + 1, 'the results file', 20_000);
     const results = page.locator('#content .file-card').nth(uploadsBefore);
     await results
@@ -193,7 +195,7 @@ describe('bulk jobs in the sandbox', () => {
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     const csv = Buffer.concat(chunks).toString('utf8');
     expect(csv.split('\n')[0]).toMatch(/outcome/);
-    expect(csv.match(/,created,/g)).toHaveLength(24);
+    expect(csv.match(/,created,/g)).toHaveLength(60);
     expect(csv).toMatch(/broken-address.*not sent \(error in the file\)/);
   });
 });

@@ -25,6 +25,7 @@ const ui = {
   modalKey: '',
   dismissedViolations: new Set(),
   workflowStep: boot.steps[0]?.callbackId,
+  workflowTyped: {},
 };
 if (!boot.people.some((p) => p.id === ui.me)) ui.me = boot.people[0].id;
 
@@ -387,10 +388,16 @@ function aboutTab() {
 function workflowPanel(state) {
   const step = boot.steps.find((s) => s.callbackId === ui.workflowStep) ?? boot.steps[0];
   const fields = step.inputs.map((input) => stepField(input));
+  // What was typed stays when the panel is drawn again (a run's progress redraws it).
+  const typed = (ui.workflowTyped[step.callbackId] ??= {});
   const form = h(
     'form',
     {
       class: 'workflow-form',
+      oninput: (event) => {
+        const el = event.target;
+        typed[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+      },
       onsubmit: (event) => {
         event.preventDefault();
         const inputs = {};
@@ -406,6 +413,11 @@ function workflowPanel(state) {
     fields,
     h('button', { type: 'submit', class: 'bk-button primary' }, '▶ Run this step'),
   );
+  for (const [name, value] of Object.entries(typed)) {
+    const el = form.querySelector(`[name="${name}"]`);
+    if (el && el.type === 'checkbox') el.checked = value;
+    else if (el) el.value = value;
+  }
   return h(
     'div',
     { class: 'workflow' },
@@ -426,7 +438,8 @@ function workflowPanel(state) {
         ),
       ),
     ),
-    h('div', { class: 'workflow-main' }, form, h('h3', {}, 'Runs'), runList(state)),
+    h('div', { class: 'workflow-main' }, form),
+    h('div', { class: 'workflow-runs' }, h('h3', {}, 'Runs'), runList(state)),
   );
 }
 
