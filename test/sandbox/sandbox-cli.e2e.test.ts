@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
- * `npm run sandbox` as a person starts it (node dist/sandbox/main.js, what the script runs): the port it
+ * `npm run sandbox` as a person starts it (node dist/sandbox/sandbox.mjs, what the script runs): the port it
  * needs taken, real-looking tokens in the environment, and Ctrl-C.
  */
 
-const MAIN = new URL('../../dist/sandbox/main.js', import.meta.url).pathname;
+const MAIN = new URL('../../dist/sandbox/sandbox.mjs', import.meta.url).pathname;
 
 function run(env: Record<string, string>, untilLine?: RegExp) {
   const child = spawn(process.execPath, [MAIN], {
