@@ -198,4 +198,39 @@ describe('the sandbox page', () => {
       .waitFor();
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(before);
   });
+
+  it('shows a broken Slack rule on the page: a late ack, an expired trigger_id, Block Kit over the limits', async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Alice');
+    await openChannel(page, 'general');
+    // The app frozen for 3.5 s: Slack gives up on the ack after 3 s, and the trigger_id is stale when the app
+    // uses it.
+    process.kill(sandbox.appPid, 'SIGSTOP');
+    try {
+      await send(page, '/mintlink link');
+      await page.locator('.toast', { hasText: 'failed with the error "operation_timeout"' }).waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      process.kill(sandbox.appPid, 'SIGCONT');
+    }
+    const panel = page.locator('#violations');
+    await panel.getByText(/3 s ack/).waitFor();
+    await panel.getByText(/expired_trigger_id/).waitFor();
+    expect(await page.locator('.modal').count()).toBe(0);
+
+    // An app that posts 51 blocks: Slack refuses the message (invalid_blocks), and the page says why.
+    const answer = await fetch(`${sandbox.slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.slack.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: 'C0CHANNEL1',
+        text: 'too long',
+        blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })),
+      }),
+    });
+    expect(await answer.json()).toMatchObject({ ok: false, error: 'invalid_blocks' });
+    await panel.getByText(/Block Kit limits/).waitFor();
+    await panel.getByText(/at most 50 items/).waitFor();
+    await screenshot(page, 'rule-violations');
+  });
 });
