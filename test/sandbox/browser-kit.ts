@@ -88,12 +88,16 @@ export async function modal(page: Page, title: string | RegExp): Promise<Locator
   return top;
 }
 
-/** Closes whatever modal is open (× of each view on the stack). */
+/** Closes whatever modal is open (× of each view on the stack), and waits until none is drawn. */
 export async function closeModals(page: Page): Promise<void> {
-  for (let i = 0; i < 4 && (await page.locator('.modal').count()) > 0; i += 1) {
-    await page.locator('.modal header .close').click();
-    await page.waitForTimeout(100);
+  for (let i = 0; i < 4; i += 1) {
+    const close = page.locator('.modal header .close');
+    if ((await close.count()) === 0) break;
+    // It may be going away already (a close sent a moment ago): then there is nothing to click.
+    await close.click({ timeout: 2_000 }).catch(() => undefined);
+    await page.waitForTimeout(150);
   }
+  await page.locator('.modal').waitFor({ state: 'detached' });
 }
 
 export async function submitModal(page: Page): Promise<void> {

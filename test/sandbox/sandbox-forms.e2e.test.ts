@@ -65,7 +65,7 @@ describe('the sandbox page', () => {
 
     // The result also arrives as a DM from the app.
     await created.locator('footer button', { hasText: 'Done' }).click();
-    await page.locator('.modal-layer').waitFor({ state: 'hidden' });
+    await page.locator('.modal').waitFor({ state: 'detached' });
     await openApp(page, 'Messages');
     await message(page, String(link.url)).waitFor();
   });
@@ -75,12 +75,12 @@ describe('the sandbox page', () => {
     await openChannel(page, 'general');
     await page.click('#shortcuts-button');
     await page.getByRole('menuitem', { name: /Create wallet/ }).click();
-    const form = await modal(page, 'Create wallet');
+    await modal(page, 'Create wallet');
     await submitModal(page);
     await modal(page, 'Wallet created');
     expect(sandbox.mint.requestsTo('create_wallet')).toHaveLength(1);
     expect(sandbox.mint.wallets.at(-1)?.createdUser).toBe(true);
-    await form.locator('.close').click();
+    await closeModals(page);
   });
 
   it('pages through the templates with Next and Previous, and switches the order', async () => {
@@ -123,9 +123,8 @@ describe('the sandbox page', () => {
       .waitFor();
     await screenshot(page, 'app-home');
     await home.getByRole('button', { name: 'Create wallet' }).click();
-    const form = await modal(page, 'Create wallet');
-    await form.locator('.close').click();
-    await page.locator('.modal-layer').waitFor({ state: 'hidden' });
+    await modal(page, 'Create wallet');
+    await closeModals(page);
   });
 
   it('opens the deletion form from a message’s More actions menu, prefilled with its customer IDs', async () => {
@@ -139,7 +138,7 @@ describe('the sandbox page', () => {
     const form = await modal(page, 'Request deletion');
     const ids = form.getByLabel('Customer IDs');
     await expect.poll(() => ids.inputValue()).toMatch(/cus_1001[\s,]+cus_1002/);
-    await form.locator('.close').click();
+    await closeModals(page);
     expect(sandbox.mint.requestsTo('delete_customers')).toHaveLength(0);
   });
 
