@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APPROVALS, APPROVERS, AUDIT_VIEWERS, SANDBOX_QUORUM } from './people.js';
 
 /*
  * The app itself, as `npm start` runs it: `node <the start script's flags> dist/mintlink.mjs` in a process of
  * its own, configured only through its environment (built here from nothing, so no token of the sandbox's
  * own environment reaches it), with its working directory in the sandbox's data directory (no .env is read).
+ * This module is light on purpose: `npm run sandbox` spawns the app before it loads the rest of the sandbox,
+ * so the two start side by side.
  */
 
 const ROOT = new URL('../../', import.meta.url);
@@ -21,6 +26,37 @@ function startFlags(): string[] {
     .filter((arg) => arg.startsWith('--'));
 }
 
+export function bundleExists(): boolean {
+  return existsSync(BUNDLE);
+}
+
+/** Where everything will listen, and the made-up secrets the app gets: fixed before anything starts. */
+export interface AppPlan {
+  dataDir: string;
+  appPort: number;
+  slackPort: number;
+  mintPort: number;
+  botToken: string;
+  signingSecret: string;
+  mintKey: string;
+}
+
+/** Empties the data directory, picks free loopback ports and makes up the app's secrets. */
+export async function planApp(dataDir: string): Promise<AppPlan> {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const [appPort, slackPort, mintPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  return {
+    dataDir,
+    appPort,
+    slackPort,
+    mintPort,
+    botToken: `xoxb-sandbox-${randomBytes(12).toString('hex')}`,
+    signingSecret: randomBytes(16).toString('hex'),
+    mintKey: `sandbox-${randomBytes(12).toString('hex')}`,
+  };
+}
+
 export interface AppChild {
   pid: number;
   /** Stops the app gracefully (SIGTERM; SIGKILL after 12 s) and resolves when it has exited. */
@@ -28,22 +64,42 @@ export interface AppChild {
   exited: Promise<number | null>;
 }
 
-export function bundleExists(): boolean {
-  return existsSync(BUNDLE);
+/** An app process; `started` resolves once it says it has started, and rejects if it exits before. */
+export interface Launch {
+  child: AppChild;
+  started: Promise<void>;
 }
 
-export async function startApp(env: Record<string, string>, dataDir: string): Promise<AppChild> {
+export function launchApp(plan: AppPlan): Launch {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    SLACK_BOT_TOKEN: plan.botToken,
+    SLACK_SIGNING_SECRET: plan.signingSecret,
+    SLACK_API_URL: `http://127.0.0.1:${plan.slackPort}/api/`,
+    PORT: String(plan.appPort),
+    MINT_API_BASE_URL: `http://127.0.0.1:${plan.mintPort}`,
+    MINT_API_KEY: plan.mintKey,
+    DATABASE_URL: `file:${plan.dataDir}/mintlink.sqlite`,
+    APPROVAL_CHANNEL_ID: APPROVALS.id,
+    DELETION_APPROVERS: APPROVERS.join(','),
+    DELETION_QUORUM: String(SANDBOX_QUORUM),
+    AUDIT_VIEWERS: AUDIT_VIEWERS.join(','),
+    LOG_LEVEL: 'info',
+  };
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {
-    cwd: dataDir,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: plan.dataDir,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const log = createWriteStream(join(dataDir, 'app.log'));
+  const log = createWriteStream(join(plan.dataDir, 'app.log'), { flags: 'a' });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // The sandbox must not leave the app running when it is itself cut off.
   const orphanGuard = () => child.kill('SIGKILL');
   process.once('exit', orphanGuard);
-  void exited.then(() => process.off('exit', orphanGuard));
+  void exited.then(() => {
+    process.off('exit', orphanGuard);
+    log.end();
+  });
 
   let pending = '';
   let output = '';
@@ -63,17 +119,31 @@ export async function startApp(env: Record<string, string>, dataDir: string): Pr
       reject(new Error(`the app exited (${code}) before it started:\n${output.slice(-2000)}`)),
     );
   });
-  await started;
+  started.catch(() => undefined); // a caller that stops waiting must not leave an unhandled rejection
   return {
-    pid: child.pid ?? 0,
-    exited,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
-      await exited;
-      clearTimeout(timer);
-      log.end();
+    started,
+    child: {
+      pid: child.pid ?? 0,
+      exited,
+      stop: async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+        await exited;
+        clearTimeout(timer);
+      },
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -198,8 +198,15 @@ export class FakeSlack {
     this.socketMode = new FakeSocketMode(this.server);
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on loopback, on `port` (a free one by default). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     return this;
   }
 

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { bundleExists } from './app-child.js';
-import { PortInUseError, startSandbox } from './sandbox.js';
+import { bundleExists, launchApp, planApp } from './app-child.js';
 
 /*
  * `npm run sandbox`: the app, the mock Mint service and a Slack stand-in, with a page that shows a Slack
@@ -37,14 +36,16 @@ if (ignored.length > 0)
   );
 
 const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
+// The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
+const plan = await planApp(dataDir);
+const launch = launchApp(plan);
+const { PortInUseError, startSandbox } = await import('./sandbox.js');
 let sandbox;
 try {
-  sandbox = await startSandbox({
-    port,
-    host,
-    dataDir,
-    ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}),
-  });
+  sandbox = await startSandbox(
+    { port, host, dataDir, ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}) },
+    { plan, launch },
+  );
 } catch (error) {
   fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`);
 }

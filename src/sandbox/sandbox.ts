@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { MockMintService } from '../mock-mint-api/mock-mint-service.js';
-import { startApp, type AppChild } from './app-child.js';
+import { launchApp, planApp, type AppPlan, type Launch } from './app-child.js';
 import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { readManifestFacts } from './manifest-facts.js';
 import { PageServer } from './page-server.js';
-import { APPROVALS, APPROVERS, AUDIT_VIEWERS, GENERAL, SANDBOX_QUORUM } from './people.js';
+import { GENERAL } from './people.js';
 import { AppLink } from './to-app.js';
 import { Workspace } from './workspace.js';
 
@@ -40,19 +37,62 @@ export interface Sandbox {
 /** Raised when the page's port is taken: the message is one line saying which port and what to do. */
 export class PortInUseError extends Error {}
 
-export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+/** An app already launched by `npm run sandbox` before it loaded the rest of the sandbox (see main.ts). */
+export interface EarlyApp {
+  plan: AppPlan;
+  launch: Launch;
+}
+
+export async function startSandbox(options: SandboxOptions, early?: EarlyApp): Promise<Sandbox> {
   const manifest = readManifestFacts();
+  const plan = early?.plan ?? (await planApp(options.dataDir));
+  let launch = early?.launch;
   const slack = new FakeSlack();
-  slack.botToken = `xoxb-sandbox-${randomBytes(12).toString('hex')}`;
+  slack.botToken = plan.botToken;
   const workspace = new Workspace(slack);
-  const signingSecret = randomBytes(16).toString('hex');
-  const mintKey = `sandbox-${randomBytes(12).toString('hex')}`;
-  const appPort = await freePort();
-  const link = new AppLink(`http://127.0.0.1:${appPort}/slack/events`, signingSecret);
+  const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);
   const page = new PageServer({ workspace, slack, interactions, manifest });
+  const mint = new MockMintService({
+    apiKey: plan.mintKey,
+    ...(options.mintLatencyMs !== undefined ? { latencyMs: options.mintLatencyMs } : {}),
+  });
+  try {
+    await listenOrExplain(page, options);
+    await slack.start(plan.slackPort);
+    await mint.listen(plan.mintPort, '127.0.0.1');
+    seedWorkspace(workspace, mint);
+    launch ??= launchApp(plan);
+    try {
+      await launch.started;
+    } catch (error) {
+      // Launched early, the app may have made its first Slack call before the stand-in listened: once more.
+      if (!early) throw error;
+      launch = launchApp(plan);
+      await launch.started;
+    }
+  } catch (error) {
+    await Promise.allSettled([launch?.child.stop(), page.close(), slack.stop(), mint.close()]);
+    throw error;
+  }
+  const app = launch.child;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: page.url,
+    mint,
+    slack,
+    workspace,
+    appPid: app.pid,
+    stop: () =>
+      (stopped ??= (async () => {
+        await app.stop();
+        await Promise.allSettled([page.close(), slack.stop(), mint.close()]);
+      })()),
+  };
+}
 
-  // The page's port first: if it is taken, nothing else has been started.
+/** The page's port taken: one line saying which, and how to choose another. */
+async function listenOrExplain(page: PageServer, options: SandboxOptions): Promise<void> {
   try {
     await page.listen(options.port, options.host);
   } catch (error) {
@@ -62,52 +102,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       );
     throw error;
   }
-  const mint = new MockMintService({
-    apiKey: mintKey,
-    ...(options.mintLatencyMs !== undefined ? { latencyMs: options.mintLatencyMs } : {}),
-  });
-  let app: AppChild | undefined;
-  try {
-    await slack.start();
-    const mintUrl = await mint.listen(0, '127.0.0.1');
-    seedWorkspace(workspace, mint);
-    rmSync(options.dataDir, { recursive: true, force: true });
-    mkdirSync(options.dataDir, { recursive: true });
-    app = await startApp(
-      {
-        SLACK_BOT_TOKEN: slack.botToken,
-        SLACK_SIGNING_SECRET: signingSecret,
-        SLACK_API_URL: slack.apiUrl,
-        PORT: String(appPort),
-        MINT_API_BASE_URL: mintUrl,
-        MINT_API_KEY: mintKey,
-        DATABASE_URL: `file:${options.dataDir}/mintlink.sqlite`,
-        APPROVAL_CHANNEL_ID: APPROVALS.id,
-        DELETION_APPROVERS: APPROVERS.join(','),
-        DELETION_QUORUM: String(SANDBOX_QUORUM),
-        AUDIT_VIEWERS: AUDIT_VIEWERS.join(','),
-        LOG_LEVEL: 'info',
-      },
-      options.dataDir,
-    );
-  } catch (error) {
-    await Promise.allSettled([page.close(), slack.stop(), mint.close(), app?.stop()]);
-    throw error;
-  }
-  const running = app;
-  let stopped: Promise<void> | undefined;
-  return {
-    url: page.url,
-    mint,
-    slack,
-    workspace,
-    appPid: running.pid,
-    stop: () =>
-      (stopped ??= (async () => {
-        await running.stop();
-        await Promise.allSettled([page.close(), slack.stop(), mint.close()]);
-      })()),
-  };
 }
 
 /** A little history, so the page does not open on empty channels: messages to try the message shortcut on. */
@@ -122,17 +116,5 @@ function seedWorkspace(workspace: Workspace, mint: MockMintService): void {
     channel: GENERAL.id,
     from: 'U0EVE0001',
     text: 'Support ticket #4411: customers `cus_1001` and `cus_1002` asked us to close their accounts.',
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }
