@@ -111,6 +111,30 @@ describe('the sandbox page', () => {
     expect(await page.locator('#content .message', { hasText: 'Templates of demo-contract' }).count()).toBe(1);
   });
 
+  it('posts a template page in the conversation picked in the Browse templates form (a conversation select)', async () => {
+    const { page } = s;
+    await actAs(page, 'Alice');
+    await openChannel(page, 'general');
+    await page.click('#shortcuts-button');
+    await page.getByRole('menuitem', { name: /Browse templates/ }).click();
+    const form = await modal(page, 'Browse templates');
+    // default_to_current_conversation: the channel the form was opened from.
+    expect(await form.getByLabel('Post the list in').inputValue()).toBe('C0CHANNEL1');
+    await form.getByLabel('Post the list in').selectOption({ label: '# deletion-approvals' });
+    await form.getByLabel('Contract ID').fill('demo-contract');
+    await submitModal(page);
+    await (
+      await modal(page, 'Browse templates')
+    )
+      .getByText(/Posted the templates of demo-contract in #deletion-approvals/)
+      .waitFor();
+    await closeModals(page);
+    await openChannel(page, 'deletion-approvals');
+    await message(page, 'Templates of demo-contract')
+      .getByText(/of 123/)
+      .waitFor();
+  });
+
   it('shows App Home with its buttons and the person’s recent activity', async () => {
     const { page } = s;
     await actAs(page, 'Alice');
@@ -167,6 +191,23 @@ describe('the sandbox page', () => {
     });
     expect(csv.split('\n')[0]).toMatch(/^when,who,origin/);
     expect(csv).toContain('link.create');
+  });
+
+  it('exports one person’s actions from the Home form (a user select)', async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Dan');
+    await openApp(page, 'Home');
+    await page.locator('.home').getByRole('button', { name: 'Export audit log' }).click();
+    const form = await modal(page, 'Export audit log');
+    await form.getByLabel('Only the actions of').selectOption({ label: 'Alice Martin' });
+    const before = sandbox.slack.uploadsTo('D0DAN0001').length;
+    await submitModal(page);
+    await until(() => sandbox.slack.uploadsTo('D0DAN0001').length === before + 1, 'the export');
+    await closeModals(page);
+    const upload = sandbox.slack.uploadsTo('D0DAN0001').at(-1);
+    const rows = sandbox.slack.uploadedText(String(upload?.fileId)).trim().split('\n').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.includes('U0ALICE01'))).toBe(true);
   });
 
   it('runs a Workflow Builder step with inputs typed on the page and shows its outputs', async () => {
