@@ -107,6 +107,22 @@ describe('deletions in the sandbox', () => {
     ).toEqual([]);
   });
 
+  it('puts a long list of IDs in the request’s thread, where people can reply', async () => {
+    const { page } = s;
+    const ids = Array.from({ length: 25 }, (_, i) => `cus_t${String(i + 1).padStart(2, '0')}`);
+    const id = await requestDeletion(ids.join(' '), 'Closed test accounts');
+    await actAs(page, 'Ben');
+    await openChannel(page, 'deletion-approvals');
+    const request = message(page, id);
+    await request.getByRole('button', { name: /repl/ }).click();
+    const thread = page.locator('#thread');
+    await thread.getByText('cus_t25').first().waitFor();
+    await thread.getByLabel('Reply in thread').fill('Checking these now');
+    await thread.getByLabel('Reply in thread').press('Enter');
+    await thread.locator('.message', { hasText: 'Checking these now' }).getByText('Ben Okafor').waitFor();
+    await thread.getByRole('button', { name: 'Close thread' }).click();
+  });
+
   it('tells a person without approval rights so, only them, and changes nothing', async () => {
     const { page } = s;
     const id = await requestDeletion('cus_2002', 'Closed store');
