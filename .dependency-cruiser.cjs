@@ -28,6 +28,22 @@ module.exports = {
       to: { path: [`^src/${capabilities}/`, '^src/app\\.ts$', '^src/main\\.ts$'] },
     },
     {
+      name: 'nothing-knows-the-sandbox',
+      severity: 'error',
+      comment:
+        'The sandbox (npm run sandbox) starts the built app as production does: no part of the app may depend on it or branch on it.',
+      from: { path: '^src/', pathNot: '^src/sandbox/' },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'sandbox-runs-the-built-app',
+      severity: 'error',
+      comment:
+        'The sandbox starts dist/mintlink.mjs in a process of its own; it may use shared parts (the mock Mint service), never the app or a capability in its own process.',
+      from: { path: '^src/sandbox/' },
+      to: { path: [`^src/${capabilities}/`, '^src/app\\.ts$', '^src/main\\.ts$'] },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: { path: '^src/' },

@@ -27,7 +27,33 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts'],
+    // The Slack stand-in (src/sandbox) reads and hands out Slack's JSON (blocks, views, payloads) as loosely as
+    // Slack sends it; it is also the tests' fake Slack.
+    files: ['test/**/*.ts', 'src/sandbox/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The sandbox's page: plain browser scripts (ES modules).
+    files: ['src/sandbox/page/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'localStorage',
+          'fetch',
+          'EventSource',
+          'URL',
+          'URLSearchParams',
+          'Node',
+          'CSS',
+          'setTimeout',
+          'requestAnimationFrame',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
   },
 );

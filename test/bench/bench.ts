@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { runBulkBench } from './bulk-bench.js';
+import { runSandboxBench } from './sandbox-bench.js';
 import { encodePageState, type PageState } from '../../src/templates/page-state.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
 import type { BenchArrival, FakeSlack } from '../kit/fake-slack.js';
@@ -28,7 +29,7 @@ import { freePort } from '../kit/free-port.js';
 import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 
-const OPTIONS = `Usage: npm run bench [-- --help | --bulk]   (or: npx tsx test/bench/bench.ts)
+const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox]   (or: npx tsx test/bench/bench.ts)
 
 Runs the app, the peer (a plain Bolt app doing the same flows with the SDK's defaults) and the bare Bolt app
 (acks only) against the fake Slack and the mock Mint service (latency 1 s), prints Markdown tables and PASS/FAIL
@@ -55,6 +56,14 @@ rows from a CSV file with the Mint service at 200 ms and BULK_CONCURRENCY 4, aga
   BENCH_BULK_ROWS              rows of the job (default 5000)
   BENCH_BULK_CONCURRENCY       the app's BULK_CONCURRENCY (default 4)
   BENCH_BULK_INTERACTIVE_RATE  interactive commands per second before and during the job (default 10)
+
+--sandbox runs the sandbox's figures alone instead (test/bench/sandbox-bench.ts, about 40 seconds): \`npm run
+sandbox\` started and its page drawn in Debian's chromium, then commands, submissions and clicks timed inside the
+page, and the memory of the sandbox and its app. Targets: start to page ready < 2 s, click or submit to the
+result drawn p95 < 300 ms, whole sandbox < 300 MB. Its options:
+
+  BENCH_SANDBOX_STARTS   starts measured (default 5)
+  BENCH_SANDBOX_ROUNDS   rounds of each interaction (default 40)
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -805,4 +814,5 @@ const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '—');
 const check = (text: string, ok: boolean) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 
 if (process.argv.includes('--bulk')) await runBulkBench();
+else if (process.argv.includes('--sandbox')) await runSandboxBench();
 else await main();

@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { APPROVALS, APPROVERS, AUDIT_VIEWERS, SANDBOX_QUORUM } from './people.js';
+
+/*
+ * The app itself, as `npm start` runs it: `node <the start script's flags> dist/mintlink.mjs` in a process of
+ * its own, configured only through its environment (built here from nothing, so no token of the sandbox's
+ * own environment reaches it), with its working directory in the sandbox's data directory (no .env is read).
+ * This module is light on purpose: `npm run sandbox` spawns the app before it loads the rest of the sandbox,
+ * so the two start side by side.
+ */
+
+const ROOT = new URL('../../', import.meta.url);
+const BUNDLE = fileURLToPath(new URL('dist/mintlink.mjs', ROOT));
+
+/** The node flags of `npm start` (package.json's start script), so the app runs as it does in production. */
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start
+    .replace(/^exec\s+/, '')
+    .split(/\s+/)
+    .filter((arg) => arg.startsWith('--'));
+}
+
+export function bundleExists(): boolean {
+  return existsSync(BUNDLE);
+}
+
+/** Where everything will listen, and the made-up secrets the app gets: fixed before anything starts. */
+export interface AppPlan {
+  dataDir: string;
+  appPort: number;
+  slackPort: number;
+  mintPort: number;
+  botToken: string;
+  signingSecret: string;
+  mintKey: string;
+}
+
+/** Empties the data directory, picks free loopback ports and makes up the app's secrets. */
+export async function planApp(dataDir: string): Promise<AppPlan> {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const [appPort, slackPort, mintPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  return {
+    dataDir,
+    appPort,
+    slackPort,
+    mintPort,
+    botToken: `xoxb-sandbox-${randomBytes(12).toString('hex')}`,
+    signingSecret: randomBytes(16).toString('hex'),
+    mintKey: `sandbox-${randomBytes(12).toString('hex')}`,
+  };
+}
+
+export interface AppChild {
+  pid: number;
+  /** Stops the app gracefully (SIGTERM; SIGKILL after 12 s) and resolves when it has exited. */
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/** An app process; `started` resolves once it says it has started, and rejects if it exits before. */
+export interface Launch {
+  child: AppChild;
+  started: Promise<void>;
+}
+
+export function launchApp(plan: AppPlan): Launch {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    SLACK_BOT_TOKEN: plan.botToken,
+    SLACK_SIGNING_SECRET: plan.signingSecret,
+    SLACK_API_URL: `http://127.0.0.1:${plan.slackPort}/api/`,
+    PORT: String(plan.appPort),
+    MINT_API_BASE_URL: `http://127.0.0.1:${plan.mintPort}`,
+    MINT_API_KEY: plan.mintKey,
+    DATABASE_URL: `file:${plan.dataDir}/mintlink.sqlite`,
+    APPROVAL_CHANNEL_ID: APPROVALS.id,
+    DELETION_APPROVERS: APPROVERS.join(','),
+    DELETION_QUORUM: String(SANDBOX_QUORUM),
+    AUDIT_VIEWERS: AUDIT_VIEWERS.join(','),
+    LOG_LEVEL: 'info',
+  };
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {
+    cwd: plan.dataDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(plan.dataDir, 'app.log'), { flags: 'a' });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // The sandbox must not leave the app running when it is itself cut off.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  void exited.then(() => {
+    process.off('exit', orphanGuard);
+    log.end();
+  });
+
+  let pending = '';
+  let output = '';
+  const started = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log.write(chunk);
+      const text = chunk.toString('utf8');
+      if (output.length < 20_000) output += text;
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      if (lines.some((line) => line.includes('"msg":"mintlink started'))) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) =>
+      reject(new Error(`the app exited (${code}) before it started:\n${output.slice(-2000)}`)),
+    );
+  });
+  started.catch(() => undefined); // a caller that stops waiting must not leave an unhandled rejection
+  return {
+    started,
+    child: {
+      pid: child.pid ?? 0,
+      exited,
+      stop: async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+        await exited;
+        clearTimeout(timer);
+      },
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

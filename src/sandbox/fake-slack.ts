@@ -1,0 +1,854 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { messageProblems, viewProblems } from './block-kit-limits.js';
+import { FakeSocketMode } from './fake-socket-mode.js';
+import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** The token the call carried. */
+  token: string | undefined;
+  at: number;
+  /** What the fake answered (its Slack body). */
+  answer?: Record<string, unknown>;
+}
+
+export interface RecordedResponse {
+  /** Id of the response_url it was posted to. */
+  id: string;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+/**
+ * What reached the fake while `benchTracking` is on, for a load generator in another process: a views.open
+ * (id = its trigger_id), a post to a response_url (id = the URL's last segment; `in_channel` when it was
+ * posted for the whole conversation), or a post to a silent response_url (held open, never answered).
+ * `at` is wall-clock milliseconds with a fraction (performance.timeOrigin + performance.now()).
+ */
+export interface BenchArrival {
+  kind: 'views.open' | 'in_channel' | 'response' | 'silent';
+  id: string;
+  at: number;
+}
+
+/** A custom step's execution as Slack keeps it: started by a workflow, ended once by the app. */
+export interface StepExecution {
+  id: string;
+  callbackId: string;
+  token: string;
+  state: 'running' | 'completed' | 'failed';
+  outputs?: Record<string, unknown>;
+  error?: string;
+  /** The token the ending call carried. */
+  endedWith?: string;
+}
+
+/**
+ * A canned answer for the next call(s) of a method: an HTTP status and/or a Slack body. With only `delayMs`,
+ * the call is answered as usual (and takes effect, a message is posted), only late: Slack being slow.
+ */
+export interface CannedAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** Wait this long before answering. */
+  delayMs?: number;
+}
+
+/** A file the app uploaded (files.getUploadURLExternal, the POST of its bytes, files.completeUploadExternal). */
+export interface UploadedFile {
+  fileId: string;
+  filename: string;
+  /** The length announced to files.getUploadURLExternal. */
+  length: number;
+  /** The bytes POSTed to the upload_url (undefined until they arrive). */
+  content?: Buffer;
+  /** Set by files.completeUploadExternal. */
+  completed?: { channelId: string; title?: string; initialComment?: string; threadTs?: string; at: number };
+}
+
+/** A file a user shared with the app (a file_input's value), served behind `url_private_download`. */
+export interface HostedFile {
+  content: Buffer;
+  name: string;
+  /** The size Slack reports (the content's length unless a test says otherwise). */
+  size: number;
+  mimetype: string;
+  filetype: string;
+}
+
+/**
+ * What reached the stand-in, for a watcher that shows it (the sandbox's page): a Web API call with the answer
+ * it got, or a post to a response_url with the HTTP status it got (and what Slack would refuse in it).
+ */
+export type SlackTraffic =
+  | { kind: 'call'; call: RecordedCall }
+  | { kind: 'response'; id: string; body: Record<string, unknown>; status: number; problems: string[] };
+
+export const TRIGGER_TTL_MS = 3_000;
+
+/** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
+type DeclaredParameter = { type: string; is_required?: boolean };
+const DECLARED_STEPS = (
+  parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+    functions?: Record<string, { output_parameters: Record<string, DeclaredParameter> }>;
+  }
+).functions;
+
+/** What Slack says is wrong with a step's outputs, if anything (types checked as far as the app uses them). */
+function outputProblems(callbackId: string, outputs: Record<string, unknown>): string[] {
+  const declared = DECLARED_STEPS?.[callbackId]?.output_parameters;
+  if (!declared) return [`no step ${callbackId} in manifest.yml`];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(outputs)) {
+    const parameter = declared[name];
+    if (!parameter) problems.push(`${name} is not an output`);
+    else if (!fitsType(parameter.type, value)) problems.push(`${name} is not a ${parameter.type}`);
+  }
+  for (const [name, parameter] of Object.entries(declared))
+    if (parameter.is_required && outputs[name] === undefined) problems.push(`${name} is required`);
+  return problems;
+}
+
+function fitsType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'slack#/types/user_id':
+      return typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value);
+    default:
+      return true;
+  }
+}
+const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update', 'chat.scheduleMessage']);
+
+/**
+ * A Slack Web API on loopback that behaves like Slack where the app depends on it: token checks, trigger
+ * expiry and reuse, Block Kit limits, response_url endpoints, ok:false errors and 429s on demand, and the
+ * Socket Mode WebSocket behind apps.connections.open. Everything it receives is recorded.
+ */
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  readonly responses: RecordedResponse[] = [];
+  readonly socketMode: FakeSocketMode;
+  botToken = 'xoxb-test-bot-token-0000000000';
+  /**
+   * Off for load tests: answers as usual, but keeps no record and checks no Block Kit (real Slack does
+   * that work on its own servers, so a benchmark must not charge it to the app).
+   */
+  recording = true;
+  /**
+   * On for benchmarks: each views.open and response_url post is noted (kind, id, time) in `benchArrivals`
+   * at a few string operations' cost, and `GET /__bench/arrivals?since=N` (the arrivals from index N on)
+   * and `POST /__bench/arrivals/clear` serve them to a load generator in another process. Off, those
+   * paths answer 404 as any unknown path.
+   */
+  benchTracking = false;
+  readonly benchArrivals: BenchArrival[] = [];
+  private silentOpen = 0;
+  appToken = 'xapp-1-A0TEST001-test-app-token-0000';
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly canned = new Map<string, CannedAnswer[]>();
+  private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
+  private readonly responseUrlAnswers = new Map<string, number>();
+  private readonly views = new Map<string, { hash: string; view: Record<string, unknown> }>();
+  /** Members of user groups, for usergroups.users.list. */
+  readonly userGroups = new Map<string, string[]>();
+  /** Channels the bot is not a member of: posting there fails with not_in_channel. */
+  readonly channelsWithoutBot = new Set<string>();
+  /** Messages posted with chat.postMessage, as updated by chat.update, by `channel/ts`. */
+  private readonly messages = new Map<
+    string,
+    { channel: string; ts: string; text?: string; blocks?: Array<Record<string, any>>; thread_ts?: string }
+  >();
+  /** Errors shown inline in a view after a `response_action: errors` ack, by view id. */
+  readonly viewErrors = new Map<string, Record<string, string>>();
+  /** Workflow step executions started with `stepExecution`, by function_execution_id. */
+  readonly executions = new Map<string, StepExecution>();
+  /** Every execution token handed out since the start (kept across resets, for the secret checks). */
+  readonly issuedExecutionTokens: string[] = [];
+  /** Execution tokens Slack no longer accepts (they answer token_expired). */
+  readonly expiredTokens = new Set<string>();
+  /** Files the app uploaded, by file id, in the order files.getUploadURLExternal gave their ids. */
+  readonly uploads = new Map<string, UploadedFile>();
+  /** Files tests registered as shared by users, by file id (see `hostFile`). */
+  readonly hostedFiles = new Map<string, HostedFile>();
+  /** GETs of hosted files: file id, and the status the fake answered. */
+  readonly fileDownloads: Array<{ fileId: string; status: number; at: number }> = [];
+  private readonly waiters: Array<() => void> = [];
+  /** Called with every call and response_url post once answered (the sandbox's page shows them). */
+  readonly watchers = new Set<(traffic: SlackTraffic) => void>();
+  private readonly openedViewIds: string[] = [];
+  private counter = 0;
+
+  constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.socketMode = new FakeSocketMode(this.server);
+  }
+
+  /** Listens on loopback, on `port` (a free one by default). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.socketMode.close();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** What the app gets as SLACK_API_URL. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  /** A fresh response_url, as Slack puts in every command and interaction. */
+  responseUrl(): string {
+    return `${this.url}/response/${randomUUID()}`;
+  }
+
+  /**
+   * A response_url that never answers: the fake reads the post and holds the request open, without a
+   * status, until it stops (Slack's side of a response_url hanging, for overload tests).
+   */
+  silentResponseUrl(): string {
+    return `${this.url}/silent/${randomUUID()}`;
+  }
+
+  /** Posts to silent response_urls being held open right now. */
+  get silentRequestsOpen(): number {
+    return this.silentOpen;
+  }
+
+  /** A fresh trigger_id that expires 3 s from now and works once, like Slack's. */
+  triggerId(issuedAt = Date.now()): string {
+    const id = `${++this.counter}.${Date.now()}.${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    this.triggers.set(id, { issuedAt, used: false });
+    if (this.triggers.size > 50_000) this.triggers.delete(this.triggers.keys().next().value as string); // expired long ago
+    return id;
+  }
+
+  /** The next `times` calls of `method` get this answer instead of the normal one. */
+  answerNext(method: string, answer: CannedAnswer, times = 1): void {
+    const queue = this.canned.get(method) ?? [];
+    for (let i = 0; i < times; i += 1) queue.push(answer);
+    this.canned.set(method, queue);
+  }
+
+  /** Drops the canned answers still queued for `method`: its calls are answered normally again. */
+  forgetAnswers(method: string): void {
+    this.canned.delete(method);
+  }
+
+  /** Posts to this response_url answer with an HTTP status (e.g. 404 once it has expired). */
+  failResponseUrl(url: string, status: number): void {
+    this.responseUrlAnswers.set(url.slice(url.lastIndexOf('/') + 1), status);
+  }
+
+  /** Calls the fake answered with ok:false (other than canned answers a test asked for). */
+  get failedCalls(): RecordedCall[] {
+    return this.calls.filter((c) => c.answer?.ok === false);
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  responsesTo(url: string): RecordedResponse[] {
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    return this.responses.filter((r) => r.id === id);
+  }
+
+  reset(): void {
+    this.executions.clear();
+    this.expiredTokens.clear();
+    this.uploads.clear();
+    this.hostedFiles.clear();
+    this.fileDownloads.length = 0;
+    this.calls.length = 0;
+    this.responses.length = 0;
+    this.canned.clear();
+    this.responseUrlAnswers.clear();
+  }
+
+  /** Resolves once `check` returns something truthy (checked after each recorded call), or fails after `timeoutMs`. */
+  async waitFor<T>(check: () => T | undefined | false, timeoutMs = 5_000, what = 'a Slack call'): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = check();
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`,
+        );
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async waitForCall(
+    method: string,
+    predicate: (call: RecordedCall) => boolean = () => true,
+    timeoutMs = 5_000,
+  ): Promise<RecordedCall> {
+    return this.waitFor(() => this.calls.find((c) => c.method === method && predicate(c)), timeoutMs, method);
+  }
+
+  /** The view the app put in place of modal `viewId` (views.update), once it has. */
+  async viewUpdate(viewId: string, timeoutMs = 5_000): Promise<Record<string, any>> {
+    return (await this.waitForCall('views.update', (c) => c.params.view_id === viewId, timeoutMs)).params
+      .view as Record<string, any>;
+  }
+
+  async waitForResponse(url: string, count = 1, timeoutMs = 5_000): Promise<RecordedResponse[]> {
+    return this.waitFor(
+      () => (this.responsesTo(url).length >= count ? this.responsesTo(url) : undefined),
+      timeoutMs,
+      `a post to ${url}`,
+    );
+  }
+
+  /**
+   * Registers a file as if a user had uploaded it, and returns the file object Slack puts in a file_input's
+   * view state (`files: [...]`). Its `url_private_download` serves `content` on a GET carrying
+   * `Authorization: Bearer <bot token>` (401 without it or with another token, 404 once forgotten).
+   */
+  hostFile(file: {
+    content: string | Buffer;
+    name: string;
+    size?: number;
+    mimetype?: string;
+    filetype?: string;
+    /** Who shared it (the sandbox's acting person); the tests' user by default. */
+    user?: string;
+  }) {
+    const id = `F${String(++this.counter).padStart(9, '0')}`;
+    const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
+    const hosted: HostedFile = {
+      content,
+      name: file.name,
+      size: file.size ?? content.length,
+      mimetype: file.mimetype ?? 'text/csv',
+      filetype: file.filetype ?? 'csv',
+    };
+    this.hostedFiles.set(id, hosted);
+    const download = `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/download/${encodeURIComponent(file.name)}`;
+    return {
+      id,
+      created: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(Date.now() / 1000),
+      name: hosted.name,
+      title: hosted.name,
+      mimetype: hosted.mimetype,
+      filetype: hosted.filetype,
+      pretty_type: hosted.filetype.toUpperCase(),
+      user: file.user ?? TEST_USER_ID,
+      user_team: TEST_TEAM_ID,
+      editable: false,
+      size: hosted.size,
+      mode: 'hosted',
+      is_external: false,
+      external_type: '',
+      is_public: false,
+      public_url_shared: false,
+      display_as_bot: false,
+      username: '',
+      url_private: `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/${encodeURIComponent(file.name)}`,
+      url_private_download: download,
+      permalink: `https://test.slack.com/files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
+      permalink_public: `https://slack-files.com/${TEST_TEAM_ID}-${id}-0000000000`,
+      is_starred: false,
+      has_rich_preview: false,
+      file_access: 'visible',
+    };
+  }
+
+  /** The files the app completed into a conversation (DM ids for users), oldest first. */
+  uploadsTo(channelId: string): UploadedFile[] {
+    return [...this.uploads.values()].filter((u) => u.completed?.channelId === channelId);
+  }
+
+  /** The text of a file the app uploaded and completed, by file id. */
+  uploadedText(fileId: string): string {
+    const upload = this.uploads.get(fileId);
+    if (!upload?.content || !upload.completed) throw new Error(`no completed upload ${fileId}`);
+    return upload.content.toString('utf8');
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private tell(traffic: SlackTraffic): void {
+    for (const watcher of this.watchers) watcher(traffic);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', this.url).pathname;
+    // Files move as bytes, not text: handled before the body is read as a string.
+    if (path.startsWith('/upload/')) return this.receiveUpload(path.slice('/upload/'.length), req, res);
+    if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);
+    const raw = await readBody(req);
+    if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
+    if (path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
+    if (this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
+    if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
+
+    const method = path.slice('/api/'.length);
+    if (this.benchTracking && method === 'views.open') {
+      this.noteArrival('views.open', triggerIdOf(raw, req.headers['content-type']));
+    }
+    if (!this.recording && VIEW_METHODS.has(method)) {
+      // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
+      return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
+    }
+    const params = parseParams(raw, req.headers['content-type']);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ')
+      ? auth.slice(7)
+      : typeof params.token === 'string'
+        ? params.token
+        : undefined;
+    const call: RecordedCall = { method, params, token, at: Date.now() };
+    if (this.recording) this.calls.push(call);
+
+    const canned = this.canned.get(method)?.shift();
+    if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+    if (canned && (canned.status !== undefined || canned.body !== undefined)) {
+      call.answer = canned.body ?? { ok: canned.status === undefined || canned.status < 400 };
+      this.notify();
+      this.tell({ kind: 'call', call });
+      return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
+    }
+    const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
+    // A workflow execution's token works like the bot token while its execution runs (Slack: "just in time").
+    const executionToken =
+      token !== undefined && method !== 'apps.connections.open' && this.isRunningExecutionToken(token);
+    call.answer =
+      token !== undefined && this.expiredTokens.has(token)
+        ? { ok: false, error: 'token_expired' }
+        : token !== expectedToken && !executionToken
+          ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
+          : this.answer(method, params, token);
+    this.notify();
+    this.tell({ kind: 'call', call });
+    json(res, 200, call.answer);
+  }
+
+  private answer(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
+    if (MESSAGE_METHODS.has(method) && this.recording) {
+      const problems = messageProblems(params);
+      if (problems.length > 0) return { ok: false, error: 'invalid_blocks', errors: problems };
+      if (typeof params.channel !== 'string' || !params.channel) return { ok: false, error: 'channel_not_found' };
+    }
+    if (VIEW_METHODS.has(method) && this.recording) {
+      const problems = viewProblems(params.view);
+      if (problems.length > 0)
+        return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
+    }
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://test.slack.com/',
+          team: 'Test',
+          user: 'mintlink',
+          team_id: TEST_TEAM_ID,
+          user_id: TEST_BOT_USER_ID,
+          bot_id: TEST_BOT_ID,
+        };
+      case 'apps.connections.open':
+        return { ok: true, url: this.socketMode.url(this.url) };
+      case 'chat.postMessage': {
+        const channel = String(params.channel);
+        if (this.channelsWithoutBot.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
+        // A user id as channel means the app's DM with that user.
+        const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
+        this.messages.set(`${posted}/${ts}`, {
+          channel: posted,
+          ts,
+          text: params.text as string,
+          blocks: params.blocks as Array<Record<string, any>>,
+          ...(params.thread_ts ? { thread_ts: String(params.thread_ts) } : {}),
+        });
+        return { ok: true, channel: posted, ts, message: { text: params.text } };
+      }
+      case 'chat.update': {
+        const key = `${String(params.channel)}/${String(params.ts)}`;
+        const existing = this.messages.get(key);
+        if (!existing) return { ok: false, error: 'message_not_found' };
+        this.messages.set(key, {
+          ...existing,
+          text: params.text as string,
+          blocks: params.blocks as Array<Record<string, any>>,
+        });
+        return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
+      }
+      case 'usergroups.users.list': {
+        const members = this.userGroups.get(String(params.usergroup));
+        return members ? { ok: true, users: members } : { ok: false, error: 'no_such_subteam' };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.000001` };
+      case 'views.open':
+      case 'views.push':
+        return this.openView(params);
+      case 'views.update':
+      case 'views.publish':
+        return this.updateView(params);
+      case 'functions.completeSuccess':
+      case 'functions.completeError':
+        return this.endExecution(method, params, token);
+      case 'chat.getPermalink': {
+        if (typeof params.channel !== 'string' || typeof params.message_ts !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
+        if (this.channelsWithoutBot.has(params.channel)) return { ok: false, error: 'channel_not_found' };
+        const permalink = `https://test.slack.com/archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
+        return { ok: true, channel: params.channel, permalink };
+      }
+      case 'files.getUploadURLExternal': {
+        const length = Number(params.length);
+        if (typeof params.filename !== 'string' || !params.filename) return { ok: false, error: 'invalid_arguments' };
+        if (!Number.isInteger(length) || length < 1) return { ok: false, error: 'invalid_arguments' };
+        const fileId = `F${String(++this.counter).padStart(9, '0')}`;
+        this.uploads.set(fileId, { fileId, filename: params.filename, length });
+        return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal':
+        return this.completeUpload(params);
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(params.users ?? 'X').slice(1)}` } };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  /**
+   * A workflow runs a custom step of the app: the function_executed event Slack sends (deliver it with
+   * AppProcess.event), with a fresh execution id and token.
+   */
+  stepExecution(callbackId: string, inputs: Record<string, unknown>): Record<string, unknown> {
+    const n = ++this.counter;
+    const id = `Fx${String(n).padStart(10, '0')}`;
+    const token = `xwfp-${n}-${randomUUID().replace(/-/g, '')}`;
+    this.executions.set(id, { id, callbackId, token, state: 'running' });
+    this.issuedExecutionTokens.push(token);
+    return {
+      type: 'function_executed',
+      function: {
+        id: `Fn${String(n).padStart(10, '0')}`,
+        callback_id: callbackId,
+        title: callbackId,
+        description: '',
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: 'A0TEST001',
+        date_created: 1_700_000_000,
+        date_updated: 1_700_000_000,
+        date_deleted: 0,
+      },
+      inputs,
+      function_execution_id: id,
+      workflow_execution_id: `Wx${String(n).padStart(10, '0')}`,
+      event_ts: `${Date.now() / 1000}`,
+      bot_access_token: token,
+    };
+  }
+
+  /** Resolves once the app has completed or failed the step (or fails after `timeoutMs`). */
+  async stepEnd(executionId: string, timeoutMs = 10_000): Promise<StepExecution> {
+    return this.waitFor(
+      () => {
+        const execution = this.executions.get(executionId);
+        return execution && execution.state !== 'running' ? execution : undefined;
+      },
+      timeoutMs,
+      `the end of step execution ${executionId}`,
+    );
+  }
+
+  private isRunningExecutionToken(token: string): boolean {
+    for (const execution of this.executions.values())
+      if (execution.token === token) return execution.state === 'running';
+    return false;
+  }
+
+  private endExecution(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
+    const execution = this.executions.get(String(params.function_execution_id ?? ''));
+    if (!execution) return { ok: false, error: 'function_execution_not_found' };
+    if (execution.state !== 'running') return { ok: false, error: 'execution_not_in_running_state' };
+    if (method === 'functions.completeSuccess') {
+      if (typeof params.outputs !== 'object' || params.outputs === null)
+        return { ok: false, error: 'invalid_arguments' };
+      const problems = outputProblems(execution.callbackId, params.outputs as Record<string, unknown>);
+      if (problems.length > 0) return { ok: false, error: 'parameter_validation_failed', errors: problems };
+      execution.state = 'completed';
+      execution.outputs = params.outputs as Record<string, unknown>;
+    } else {
+      if (typeof params.error !== 'string' || !params.error) return { ok: false, error: 'invalid_arguments' };
+      execution.state = 'failed';
+      execution.error = params.error;
+    }
+    if (token !== undefined) execution.endedWith = token;
+    return { ok: true };
+  }
+
+  /** Slack's upload service: raw bytes (or a form), 200 when they arrived, the length checked at completion. */
+  private async receiveUpload(fileId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const upload = this.uploads.get(fileId);
+    if (req.method !== 'POST' || !upload) return void res.writeHead(404).end('not found');
+    upload.content = Buffer.concat(chunks);
+    this.notify();
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${upload.content.length}`);
+  }
+
+  private completeUpload(params: Record<string, unknown>): Record<string, unknown> {
+    const files = params.files;
+    if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+    const channelId = typeof params.channel_id === 'string' ? params.channel_id : undefined;
+    // Slack's own check: conversation ids only (a user id is refused).
+    if (channelId && !/^[CGDZ][A-Z0-9]{2,}$/.test(channelId)) return { ok: false, error: 'invalid_arguments' };
+    const found: UploadedFile[] = [];
+    for (const file of files as Array<{ id?: unknown }>) {
+      const upload = this.uploads.get(String(file.id));
+      if (!upload || upload.completed) return { ok: false, error: 'file_not_found' };
+      if (!upload.content) return { ok: false, error: 'file_upload_incomplete' };
+      if (upload.content.length !== upload.length) return { ok: false, error: 'file_upload_size_mismatch' };
+      found.push(upload);
+    }
+    for (const [i, upload] of found.entries()) {
+      const title = (files[i] as { title?: unknown }).title;
+      upload.completed = {
+        channelId: channelId ?? '',
+        ...(typeof title === 'string' ? { title } : {}),
+        ...(typeof params.initial_comment === 'string' ? { initialComment: params.initial_comment } : {}),
+        ...(typeof params.thread_ts === 'string' ? { threadTs: params.thread_ts } : {}),
+        at: Date.now(),
+      };
+    }
+    return { ok: true, files: found.map((u) => ({ id: u.fileId, title: u.completed?.title ?? u.filename })) };
+  }
+
+  /** `url_private(_download)`: the bot token in an Authorization header, as Slack requires for private files. */
+  private serveFile(path: string, req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    const fileId = /^\/files-pri\/[^/-]+-([^/]+)\//.exec(path)?.[1] ?? '';
+    const file = this.hostedFiles.get(fileId);
+    const status =
+      req.headers.authorization !== `Bearer ${this.botToken}` ? 401 : !file || req.method !== 'GET' ? 404 : 200;
+    this.fileDownloads.push({ fileId, status, at: Date.now() });
+    this.notify();
+    if (status !== 200 || !file) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.content.length) });
+    res.end(file.content);
+  }
+
+  private openView(params: Record<string, unknown>): Record<string, unknown> {
+    const triggerId = String(params.trigger_id ?? '');
+    const trigger = this.recording ? this.triggers.get(triggerId) : { issuedAt: Date.now(), used: false }; // load tests: any trigger
+    if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+    if (trigger.used) return { ok: false, error: 'exchanged_trigger_id' };
+    if (Date.now() - trigger.issuedAt > TRIGGER_TTL_MS) return { ok: false, error: 'expired_trigger_id' };
+    trigger.used = true;
+    const id = `V${String(++this.counter).padStart(8, '0')}`;
+    this.openedViewIds.push(id);
+    return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  private updateView(params: Record<string, unknown>): Record<string, unknown> {
+    const id = String(params.view_id ?? params.external_id ?? params.user_id ?? '');
+    const current = this.views.get(id);
+    if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
+    if (params.hash !== undefined && current && params.hash !== current.hash)
+      return { ok: false, error: 'hash_conflict' };
+    return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  /** A message as it looks now (after any chat.update), with its channel and ts. */
+  message(
+    channel: string,
+    ts: string,
+  ): { channelId: string; ts: string; text?: string; blocks?: Array<Record<string, any>> } {
+    const found = this.messages.get(`${channel}/${ts}`);
+    if (!found) throw new Error(`no message ${ts} in ${channel}`);
+    return {
+      channelId: found.channel,
+      ts: found.ts,
+      ...(found.text !== undefined ? { text: found.text } : {}),
+      ...(found.blocks ? { blocks: found.blocks } : {}),
+    };
+  }
+
+  /** The replies posted in a message's thread, in order. */
+  threadReplies(channel: string, ts: string): Array<{ text?: string; blocks?: Array<Record<string, any>> }> {
+    return [...this.messages.values()].filter((m) => m.channel === channel && m.thread_ts === ts);
+  }
+
+  /** The view a modal shows now (as Slack would hand it back in a payload), by view id. */
+  view(id: string): { id: string; hash: string; [key: string]: unknown } {
+    const current = this.views.get(id);
+    if (!current) throw new Error(`no view ${id}`);
+    return { ...current.view, id, hash: current.hash };
+  }
+
+  /** The modal was closed (by its person, or by Slack after a submission): the view is gone. */
+  forgetView(id: string): void {
+    this.views.delete(id);
+  }
+
+  /** The view opened by the last views.open call. */
+  lastOpenedView(): { id: string; hash: string; [key: string]: unknown } {
+    const opened = [...this.openedViewIds];
+    const id = opened.at(-1);
+    if (!id)
+      throw new Error(`no view was opened; calls so far: ${this.calls.map((c) => c.method).join(', ') || 'none'}`);
+    return this.view(id);
+  }
+
+  /**
+   * What Slack does with the ack of a view submission: show the new view (after checking it like any
+   * other), or the inline errors, which must be keyed by input blocks of the view.
+   */
+  applySubmissionAck(viewId: string, ack: Record<string, unknown> | undefined): void {
+    if (!ack || Object.keys(ack).length === 0) {
+      this.views.delete(viewId); // an empty ack closes the view
+      return;
+    }
+    const action = ack.response_action;
+    if (action === 'update' || action === 'push') {
+      const problems = viewProblems(ack.view);
+      if (problems.length > 0) throw new Error(`Slack would reject the acknowledged view:\n${problems.join('\n')}`);
+      if (action === 'update') this.storeView(viewId, ack.view as Record<string, unknown>);
+      return;
+    }
+    if (action === 'errors') {
+      const errors = ack.errors as Record<string, string>;
+      const blocks = (this.views.get(viewId)?.view.blocks ?? []) as Array<{ type: string; block_id?: string }>;
+      const inputIds = new Set(blocks.filter((b) => b.type === 'input').map((b) => b.block_id));
+      const stray = Object.keys(errors).filter((id) => !inputIds.has(id));
+      if (stray.length > 0)
+        throw new Error(`errors keyed by blocks that are not inputs of the view: ${stray.join(', ')}`);
+      this.viewErrors.set(viewId, errors);
+      return;
+    }
+    if (action === 'clear') this.views.delete(viewId);
+  }
+
+  private storeView(id: string, view: Record<string, unknown>): Record<string, unknown> {
+    const hash = `${Date.now()}.${randomUUID().slice(0, 8)}`;
+    this.views.set(id, { hash, view });
+    return { ...view, id, hash, state: { values: {} } };
+  }
+
+  private noteArrival(kind: BenchArrival['kind'], id: string): void {
+    this.benchArrivals.push({ kind, id, at: performance.timeOrigin + performance.now() });
+  }
+
+  private holdSilently(id: string, res: ServerResponse): void {
+    if (this.benchTracking) this.noteArrival('silent', id);
+    this.silentOpen += 1;
+    res.once('close', () => (this.silentOpen -= 1)); // only when the client gives up, or at stop()
+  }
+
+  private handleBench(req: IncomingMessage, path: string, res: ServerResponse): void {
+    if (req.method === 'GET' && path === '/__bench/arrivals') {
+      const since = Number(new URL(req.url ?? '/', this.url).searchParams.get('since') ?? 0) || 0;
+      const arrivals = this.benchArrivals.slice(since).map((a) => [a.kind, a.id, a.at]);
+      return json(res, 200, { next: this.benchArrivals.length, silentOpen: this.silentOpen, arrivals });
+    }
+    if (req.method === 'POST' && path === '/__bench/arrivals/clear') {
+      this.benchArrivals.length = 0;
+      return json(res, 200, { ok: true });
+    }
+    json(res, 404, { ok: false, error: 'not_found' });
+  }
+
+  private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
+    if (this.benchTracking) {
+      this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
+    }
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    if (this.recording) this.responses.push({ id, body, at: Date.now() });
+    this.notify();
+    const status = this.responseUrlAnswers.get(id);
+    if (status) {
+      this.tell({ kind: 'response', id, body, status, problems: [] });
+      return void res.writeHead(status).end('expired_url');
+    }
+    const problems = messageProblems(body);
+    this.tell({ kind: 'response', id, body, status: problems.length > 0 ? 400 : 200, problems });
+    if (problems.length > 0) return json(res, 400, { ok: false, error: 'invalid_blocks', errors: problems });
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  }
+}
+
+/** The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too. */
+function parseParams(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.includes('application/json')) return JSON.parse(raw || '{}') as Record<string, unknown>;
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    params[key] = /^[[{]/.test(value) ? tryJson(value) : value;
+  }
+  return params;
+}
+
+/** The trigger_id of a Web API call without parsing the rest (a view can be large): form or JSON body. */
+function triggerIdOf(raw: string, contentType: string | undefined): string {
+  if (contentType?.includes('application/json')) return /"trigger_id"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? '';
+  const found = /(?:^|&)trigger_id=([^&]*)/.exec(raw)?.[1];
+  return found === undefined ? '' : decodeURIComponent(found.replace(/\+/g, ' '));
+}
+
+function tryJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,526 @@
+import { randomUUID } from 'node:crypto';
+import { messageProblems } from './block-kit-limits.js';
+import type { FakeSlack } from './fake-slack.js';
+import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';
+import { APP_USER_ID, CHANNELS, TEAM_ID, appDmId, personById } from './people.js';
+import { TEST_APP_ID } from './slack-ids.js';
+import type { AckResult, AppLink } from './to-app.js';
+import { Workspace, type Json, type ModalEntry } from './workspace.js';
+
+/*
+ * What a person does on the page, turned into what Slack sends the app (the payloads of
+ * https://api.slack.com/reference/interaction-payloads), and the app's acknowledgement applied the way
+ * Slack applies it: a command's answer shown, a modal closed, updated or marked with inline errors.
+ */
+
+export type PageAction =
+  | { type: 'message'; as: string; channel: string; text: string; threadTs?: string }
+  | { type: 'shortcut'; as: string; callbackId: string }
+  | { type: 'messageShortcut'; as: string; callbackId: string; channel: string; ts: string }
+  | { type: 'messageAction'; as: string; channel: string; ts: string; action: Json }
+  | { type: 'viewAction'; as: string; viewId: string; action: Json; values: Json }
+  | { type: 'submit'; as: string; viewId: string; values: Json }
+  | { type: 'close'; as: string; viewId: string }
+  | { type: 'openHome'; as: string; tab: 'home' | 'messages' }
+  | { type: 'runStep'; as: string; callbackId: string; inputs: Record<string, string | boolean> }
+  | { type: 'dismiss'; as: string; noticeId: number };
+
+export interface ActResult {
+  ok: boolean;
+  /** The app's ack time, when the action reached the app. */
+  ackMs?: number;
+  error?: string;
+}
+
+const SLACKBOT = 'USLACKBOT';
+
+export class Interactions {
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly slack: FakeSlack,
+    private readonly app: AppLink,
+    private readonly manifest: ManifestFacts,
+  ) {}
+
+  async act(action: PageAction): Promise<ActResult> {
+    if (!personById(action.as)) return { ok: false, error: `nobody with id ${action.as} in the sandbox` };
+    switch (action.type) {
+      case 'message':
+        return this.message(action);
+      case 'shortcut':
+        return this.shortcut(action);
+      case 'messageShortcut':
+        return this.messageShortcut(action);
+      case 'messageAction':
+        return this.messageAction(action);
+      case 'viewAction':
+        return this.viewAction(action);
+      case 'submit':
+        return this.submit(action);
+      case 'close':
+        return this.close(action);
+      case 'openHome':
+        return this.openHome(action);
+      case 'runStep':
+        return this.runStep(action);
+      case 'dismiss':
+        this.workspace.dismissNotice(action.as, action.noticeId);
+        return { ok: true };
+    }
+  }
+
+  // ---- Composer --------------------------------------------------------------------------------------
+
+  private async message(action: Extract<PageAction, { type: 'message' }>): Promise<ActResult> {
+    const text = action.text.trim();
+    if (!text) return { ok: false, error: 'nothing to send' };
+    if (!this.workspace.conversationsOf(action.as).includes(action.channel))
+      return { ok: false, error: 'not a conversation of yours' };
+    const command = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+    if (!command) {
+      this.workspace.post({
+        channel: action.channel,
+        from: action.as,
+        text: escapeUserText(text),
+        ...(action.threadTs ? { threadTs: action.threadTs } : {}),
+      });
+      return { ok: true };
+    }
+    if (command[1] !== 'mintlink') {
+      this.workspace.post({
+        channel: action.channel,
+        from: SLACKBOT,
+        ephemeralFor: action.as,
+        text: `\`/${command[1]}\` is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.`,
+      });
+      return { ok: true };
+    }
+    return this.slashCommand(action.as, action.channel, command[2] ?? '');
+  }
+
+  private async slashCommand(user: string, channel: string, text: string): Promise<ActResult> {
+    const channelInfo = CHANNELS.find((c) => c.id === channel);
+    const fields = {
+      token: 'sandbox-verification-token',
+      team_id: TEAM_ID,
+      team_domain: 'mint-demo',
+      channel_id: channel,
+      channel_name: channelInfo?.name ?? 'directmessage',
+      user_id: user,
+      user_name: userName(user),
+      command: '/mintlink',
+      text,
+      api_app_id: TEST_APP_ID,
+      is_enterprise_install: 'false',
+      response_url: this.workspace.responseUrl({ channel, user }),
+      trigger_id: this.workspace.trigger(user, `/mintlink ${text}`.trim()),
+    };
+    const ack = await this.app.command(fields);
+    if (!ack.ok) return this.ackFailed(user, ack, `/mintlink ${text}`.trim(), 'command');
+    const body = ack.body;
+    if (body && (typeof body.text === 'string' || Array.isArray(body.blocks))) {
+      const problems = messageProblems(body);
+      if (problems.length > 0) {
+        this.workspace.violation(
+          'Block Kit limits',
+          `the command's ack message breaks Slack's rules: ${problems.slice(0, 5).join('; ')}`,
+        );
+        this.workspace.notify(user, '/mintlink failed with the error "invalid_blocks"');
+      } else {
+        const inChannel = body.response_type === 'in_channel';
+        if (inChannel) this.workspace.post({ channel, from: user, text: escapeUserText(`/mintlink ${text}`) });
+        this.workspace.post({
+          channel,
+          from: APP_USER_ID,
+          ...(typeof body.text === 'string' ? { text: body.text } : {}),
+          ...(Array.isArray(body.blocks) ? { blocks: body.blocks as Json[] } : {}),
+          ...(inChannel ? {} : { ephemeralFor: user }),
+        });
+      }
+    }
+    return { ok: true, ackMs: ack.ms };
+  }
+
+  // ---- Shortcuts -------------------------------------------------------------------------------------
+
+  private async shortcut(action: Extract<PageAction, { type: 'shortcut' }>): Promise<ActResult> {
+    const shortcut = this.manifest.shortcuts.find((s) => s.type === 'global' && s.callbackId === action.callbackId);
+    if (!shortcut) return { ok: false, error: `no global shortcut ${action.callbackId}` };
+    const ack = await this.app.interaction({
+      type: 'shortcut',
+      token: 'sandbox-verification-token',
+      action_ts: actionTs(),
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      user: userObject(action.as),
+      is_enterprise_install: false,
+      callback_id: shortcut.callbackId,
+      trigger_id: this.workspace.trigger(action.as, `the shortcut “${shortcut.name}”`),
+    });
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, shortcut.name, 'interaction');
+  }
+
+  private async messageShortcut(action: Extract<PageAction, { type: 'messageShortcut' }>): Promise<ActResult> {
+    const shortcut = this.manifest.shortcuts.find((s) => s.type === 'message' && s.callbackId === action.callbackId);
+    const message = this.workspace.findMessage(action.channel, action.ts);
+    if (!shortcut || !message) return { ok: false, error: 'no such shortcut or message' };
+    const ack = await this.app.interaction({
+      type: 'message_action',
+      token: 'sandbox-verification-token',
+      action_ts: actionTs(),
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      user: userObject(action.as),
+      channel: { id: action.channel, name: channelName(action.channel) },
+      is_enterprise_install: false,
+      callback_id: shortcut.callbackId,
+      trigger_id: this.workspace.trigger(action.as, `the message shortcut “${shortcut.name}”`),
+      response_url: this.workspace.responseUrl({ channel: action.channel, user: action.as }),
+      message_ts: message.ts,
+      message: { type: 'message', user: message.from, ts: message.ts, text: message.text ?? '' },
+    });
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, shortcut.name, 'interaction');
+  }
+
+  // ---- Buttons and selects ---------------------------------------------------------------------------
+
+  private async messageAction(action: Extract<PageAction, { type: 'messageAction' }>): Promise<ActResult> {
+    const message = this.workspace.findMessage(action.channel, action.ts);
+    if (!message || (message.ephemeralFor && message.ephemeralFor !== action.as))
+      return { ok: false, error: 'no such message' };
+    const ephemeral = message.ephemeralFor !== undefined;
+    const ack = await this.app.interaction({
+      type: 'block_actions',
+      user: userObject(action.as),
+      api_app_id: TEST_APP_ID,
+      token: 'sandbox-verification-token',
+      container: { type: 'message', message_ts: message.ts, channel_id: action.channel, is_ephemeral: ephemeral },
+      trigger_id: this.workspace.trigger(action.as, 'the click'),
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      channel: { id: action.channel, name: channelName(action.channel) },
+      ...(ephemeral
+        ? {}
+        : {
+            message: {
+              type: 'message',
+              user: message.from,
+              ts: message.ts,
+              text: message.text ?? '',
+              ...(message.blocks ? { blocks: message.blocks } : {}),
+            },
+          }),
+      response_url: this.workspace.responseUrl({ channel: action.channel, user: action.as, sourceTs: message.ts }),
+      actions: [{ ...action.action, action_ts: actionTs() }],
+    });
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the click', 'interaction');
+  }
+
+  private async viewAction(action: Extract<PageAction, { type: 'viewAction' }>): Promise<ActResult> {
+    const home = this.workspace.homes.get(action.as);
+    const isHome = action.viewId === action.as && home !== undefined;
+    const entry = isHome ? undefined : this.ownModal(action.as, action.viewId);
+    if (!isHome && !entry) return { ok: false, error: 'that view is no longer open' };
+    const view = isHome ? { ...home.view, id: action.viewId, hash: home.hash } : viewOf(entry as ModalEntry);
+    const ack = await this.app.interaction({
+      type: 'block_actions',
+      user: userObject(action.as),
+      api_app_id: TEST_APP_ID,
+      token: 'sandbox-verification-token',
+      container: { type: 'view', view_id: action.viewId },
+      trigger_id: this.workspace.trigger(action.as, 'the click'),
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      view: {
+        ...view,
+        team_id: TEAM_ID,
+        type: isHome ? 'home' : 'modal',
+        state: { values: action.values },
+        root_view_id: action.viewId,
+        app_id: TEST_APP_ID,
+        bot_id: 'B0BOT0001',
+      },
+      actions: [{ ...action.action, action_ts: actionTs() }],
+    });
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the click', 'interaction');
+  }
+
+  // ---- Modals ----------------------------------------------------------------------------------------
+
+  private ownModal(user: string, viewId: string): ModalEntry | undefined {
+    return this.workspace.modalStack(user).find((m) => m.viewId === viewId);
+  }
+
+  private async submit(action: Extract<PageAction, { type: 'submit' }>): Promise<ActResult> {
+    const stack = this.workspace.modalStack(action.as);
+    const index = stack.findIndex((m) => m.viewId === action.viewId);
+    const entry = stack[index];
+    if (!entry) return { ok: false, error: 'that modal is no longer open' };
+    entry.busy = true;
+    this.workspace.changed();
+    const ack = await this.app.interaction({
+      type: 'view_submission',
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      user: userObject(action.as),
+      api_app_id: TEST_APP_ID,
+      token: 'sandbox-verification-token',
+      trigger_id: this.workspace.trigger(action.as, 'the submission'),
+      view: {
+        ...viewOf(entry),
+        team_id: TEAM_ID,
+        type: 'modal',
+        state: { values: action.values },
+        root_view_id: stack[0]?.viewId ?? entry.viewId,
+        ...(index > 0 ? { previous_view_id: stack[index - 1]?.viewId } : {}),
+        app_id: TEST_APP_ID,
+        bot_id: 'B0BOT0001',
+      },
+      response_urls: this.responseUrlsOf(entry.view, action.values, action.as),
+      is_enterprise_install: false,
+    });
+    entry.busy = false;
+    this.workspace.changed();
+    if (!ack.ok) return this.ackFailed(action.as, ack, 'the submission', 'interaction');
+    this.applySubmissionAck(action.as, entry, index, ack.body);
+    return { ok: true, ackMs: ack.ms };
+  }
+
+  /** Slack's rules for a view_submission's ack: close, errors, update, push or clear. */
+  private applySubmissionAck(user: string, entry: ModalEntry, index: number, ack: Json | undefined): void {
+    const action = ack?.response_action;
+    if (!ack || Object.keys(ack).length === 0) return this.workspace.closeModals(user, index);
+    if (action === 'errors') {
+      const errors = (ack.errors ?? {}) as Record<string, string>;
+      const inputs = new Set(
+        ((entry.view.blocks ?? []) as Json[]).filter((b) => b.type === 'input').map((b) => b.block_id),
+      );
+      const stray = Object.keys(errors).filter((id) => !inputs.has(id));
+      if (stray.length > 0) {
+        this.workspace.violation(
+          'response_action errors',
+          `errors keyed by blocks that are not input blocks of the view (${stray.join(', ')}): Slack refuses the ack`,
+        );
+        this.workspace.notify(user, 'We had some trouble connecting. Try again?');
+        return;
+      }
+      entry.errors = errors;
+      this.workspace.changed();
+      return;
+    }
+    if (action === 'update' || action === 'push') {
+      const problems = Workspace.viewProblems(ack.view);
+      if (problems.length > 0) {
+        this.workspace.violation(
+          'Block Kit limits',
+          `the view in the ack (response_action ${action}) breaks Slack's rules: ${problems.slice(0, 5).join('; ')}`,
+        );
+        this.workspace.notify(user, 'We had some trouble connecting. Try again?');
+        return;
+      }
+      if (action === 'update') {
+        this.slack.applySubmissionAck(entry.viewId, ack);
+        entry.view = ack.view as Json;
+        entry.hash = this.slack.view(entry.viewId).hash;
+        delete entry.errors;
+      } else {
+        const stack = this.workspace.modalStack(user);
+        if (stack.length >= 3) {
+          this.workspace.violation('Modal stack', 'response_action push on a stack of 3 views (push_limit_reached)');
+          return;
+        }
+        stack.push({
+          viewId: `VSB${randomUUID().slice(0, 8).toUpperCase()}`,
+          view: ack.view as Json,
+          hash: actionTs(),
+        });
+      }
+      this.workspace.changed();
+      return;
+    }
+    if (action === 'clear') return this.workspace.closeModals(user, 0);
+    this.workspace.violation('response_action', `unknown response_action ${String(action)} in a view_submission ack`);
+  }
+
+  /** Conversation selects with response_url_enabled: one response_url per selected conversation. */
+  private responseUrlsOf(view: Json, values: Json, user: string): Json[] {
+    const urls: Json[] = [];
+    for (const block of (view.blocks ?? []) as Json[]) {
+      const element = block.element as Json | undefined;
+      if (block.type !== 'input' || element?.type !== 'conversations_select' || !element.response_url_enabled) continue;
+      const channel = values[block.block_id]?.[element.action_id]?.selected_conversation as string | undefined;
+      if (channel)
+        urls.push({
+          block_id: block.block_id,
+          action_id: element.action_id,
+          channel_id: channel,
+          response_url: this.workspace.responseUrl({ channel, user }),
+        });
+    }
+    return urls;
+  }
+
+  private async close(action: Extract<PageAction, { type: 'close' }>): Promise<ActResult> {
+    const stack = this.workspace.modalStack(action.as);
+    const index = stack.findIndex((m) => m.viewId === action.viewId);
+    const entry = stack[index];
+    if (!entry) return { ok: true };
+    // Closing a pushed view goes back to the one under it; closing the first closes the modal.
+    this.workspace.closeModals(action.as, index);
+    if (entry.view.notify_on_close !== true) return { ok: true };
+    const ack = await this.app.interaction({
+      type: 'view_closed',
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      user: userObject(action.as),
+      api_app_id: TEST_APP_ID,
+      token: 'sandbox-verification-token',
+      view: { ...viewOf(entry), team_id: TEAM_ID, type: 'modal', state: { values: {} }, app_id: TEST_APP_ID },
+      is_cleared: false,
+      is_enterprise_install: false,
+    });
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'closing the modal', 'interaction');
+  }
+
+  // ---- Events ----------------------------------------------------------------------------------------
+
+  private async openHome(action: Extract<PageAction, { type: 'openHome' }>): Promise<ActResult> {
+    const home = this.workspace.homes.get(action.as);
+    const ack = await this.app.event(
+      eventCallback({
+        type: 'app_home_opened',
+        user: action.as,
+        channel: appDmId(action.as),
+        tab: action.tab,
+        ...(home ? { view: { ...home.view, id: action.as, hash: home.hash, type: 'home', team_id: TEAM_ID } } : {}),
+      }),
+    );
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the App Home', 'event');
+  }
+
+  private async runStep(action: Extract<PageAction, { type: 'runStep' }>): Promise<ActResult> {
+    const step = this.manifest.steps.find((s) => s.callbackId === action.callbackId);
+    if (!step) return { ok: false, error: `no step ${action.callbackId}` };
+    const inputs = stepInputs(step, action.inputs, action.as);
+    if ('error' in inputs) return { ok: false, error: inputs.error };
+    const event = this.slack.stepExecution(step.callbackId, inputs.values);
+    const executionId = String(event.function_execution_id);
+    this.workspace.runs.set(executionId, {
+      executionId,
+      callbackId: step.callbackId,
+      title: step.title,
+      user: action.as,
+      inputs: inputs.values,
+      state: 'running',
+      startedAt: Date.now(),
+    });
+    this.workspace.changed();
+    const ack = await this.app.event(eventCallback(event));
+    return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, `the step ${step.title}`, 'event');
+  }
+
+  /** What Slack shows when the app did not acknowledge in time, or answered with an error status. */
+  private ackFailed(
+    user: string,
+    ack: Extract<AckResult, { ok: false }>,
+    what: string,
+    kind: 'command' | 'interaction' | 'event',
+  ): ActResult {
+    if (ack.reason === 'timeout') {
+      this.workspace.violation('3 s ack', `${what}: the app did not acknowledge within 3 s`);
+      this.workspace.notify(
+        user,
+        kind === 'command'
+          ? `${what.split(' ')[0]} failed with the error "operation_timeout"`
+          : 'Operation timed out. Apps need to respond within three seconds.',
+      );
+    } else {
+      this.workspace.notify(
+        user,
+        kind === 'command'
+          ? `${what.split(' ')[0]} failed with the error "dispatch_failed"`
+          : `We had some trouble connecting to ${this.manifest.appName}. Try again?`,
+      );
+      this.workspace.violation('Delivery', `${what}: the app answered ${ack.status ?? ack.detail}`);
+    }
+    return { ok: false, ackMs: ack.ms, error: ack.reason };
+  }
+}
+
+/** Typed step inputs as Workflow Builder hands them to the app, from what was typed on the page. */
+export function stepInputs(
+  step: StepDeclaration,
+  typed: Record<string, string | boolean>,
+  user: string,
+): { values: Json } | { error: string } {
+  const values: Json = {};
+  for (const input of step.inputs) {
+    if (input.type === 'slack#/types/user_context') {
+      values[input.name] = { id: user, secret: `sandbox-${user}` };
+      continue;
+    }
+    const raw = typed[input.name];
+    if (raw === undefined || raw === '') {
+      if (input.default !== undefined) values[input.name] = input.default;
+      else if (input.required) return { error: `“${input.title}” is required` };
+      continue;
+    }
+    switch (input.type) {
+      case 'boolean':
+        values[input.name] = raw === true || raw === 'true';
+        break;
+      case 'integer': {
+        const n = Number(raw);
+        if (!Number.isInteger(n)) return { error: `“${input.title}” must be a whole number` };
+        values[input.name] = n;
+        break;
+      }
+      case 'slack#/types/timestamp': {
+        const ms = Date.parse(String(raw));
+        if (Number.isNaN(ms)) return { error: `“${input.title}” must be a date and time` };
+        values[input.name] = Math.floor(ms / 1000);
+        break;
+      }
+      case 'array':
+        values[input.name] = String(raw)
+          .split(/[\s,]+/)
+          .filter(Boolean);
+        break;
+      default:
+        values[input.name] = String(raw);
+    }
+  }
+  return { values };
+}
+
+function viewOf(entry: ModalEntry): Json {
+  return { ...entry.view, id: entry.viewId, hash: entry.hash };
+}
+
+function userName(id: string): string {
+  return (personById(id)?.name ?? id).split(' ')[0]?.toLowerCase() ?? id;
+}
+
+function userObject(id: string): Json {
+  return { id, username: userName(id), name: userName(id), team_id: TEAM_ID };
+}
+
+function channelName(id: string): string {
+  return CHANNELS.find((c) => c.id === id)?.name ?? 'directmessage';
+}
+
+function actionTs(): string {
+  return `${(Date.now() / 1000).toFixed(6)}`;
+}
+
+/** What a person types reaches Slack with its control characters escaped (the client does it). */
+function escapeUserText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function eventCallback(event: Json): Json {
+  return {
+    token: 'sandbox-verification-token',
+    team_id: TEAM_ID,
+    api_app_id: TEST_APP_ID,
+    event: { event_ts: actionTs(), ...event },
+    type: 'event_callback',
+    event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: TEAM_ID, user_id: APP_USER_ID, is_bot: true }],
+  };
+}

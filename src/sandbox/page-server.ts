@@ -1,0 +1,305 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { FakeSlack } from './fake-slack.js';
+import type { Interactions, PageAction } from './interactions.js';
+import type { ManifestFacts } from './manifest-facts.js';
+import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
+import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, appDmId, personById } from './people.js';
+import type { Json, SandboxMessage, Workspace } from './workspace.js';
+
+/*
+ * The sandbox's page: plain HTML, CSS and JavaScript (src/sandbox/page/), the state each person sees as JSON
+ * with every text already turned into safe HTML, live updates over Server-Sent Events, the page's actions,
+ * files chosen on the page (hosted as Slack hosts a user's file), and downloads of the files the app shared.
+ */
+
+const PAGE_DIR = new URL('../../src/sandbox/page/', import.meta.url);
+const ASSETS: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+  '/blocks.js': 'blocks.js',
+  '/style.css': 'style.css',
+};
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_ACTION_BYTES = 1024 * 1024;
+
+export interface PageServerDeps {
+  workspace: Workspace;
+  slack: FakeSlack;
+  interactions: Interactions;
+  manifest: ManifestFacts;
+}
+
+export class PageServer {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly streams = new Set<ServerResponse>();
+  private readonly directory: Directory = {
+    user: (id) => personById(id)?.name ?? (id === 'U0BOT0001' ? 'Mintlink' : undefined),
+    channel: (id) => CHANNELS.find((c) => c.id === id)?.name,
+    group: () => undefined,
+  };
+
+  constructor(private readonly deps: PageServerDeps) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) send(res, 500, { error: (error as Error).message });
+        else res.end();
+      });
+    });
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    deps.workspace.onChange(() => {
+      for (const stream of this.streams) stream.write(`event: change\ndata: ${deps.workspace.version}\n\n`);
+    });
+  }
+
+  /** Listens on host:port; rejects with the listen error (EADDRINUSE says the port is taken). */
+  async listen(port: number, host: string): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return this.url;
+  }
+
+  get url(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address.includes(':') ? `[${address}]` : address}:${port}/`;
+  }
+
+  async close(): Promise<void> {
+    for (const stream of this.streams) stream.end();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A page of another site must not drive the sandbox through the browser (DNS rebinding): loopback names only.
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(host) && host !== this.listenHost())
+      return send(res, 403, { error: 'unknown Host' });
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const asset = ASSETS[url.pathname];
+    if (req.method === 'GET' && asset) return this.serveAsset(asset, res);
+    if (req.method === 'GET' && url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+    if (req.method === 'GET' && url.pathname === '/api/bootstrap') return send(res, 200, this.bootstrap());
+    if (req.method === 'GET' && url.pathname === '/api/state')
+      return send(res, 200, this.state(url.searchParams.get('as') ?? ''));
+    if (req.method === 'GET' && url.pathname === '/api/events') return this.stream(req, res);
+    if (req.method === 'POST' && url.pathname === '/api/act') return this.act(req, res);
+    if (req.method === 'POST' && url.pathname === '/api/upload') return this.upload(req, res, url);
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) return this.download(url.pathname, res);
+    send(res, 404, { error: 'not found' });
+  }
+
+  private listenHost(): string {
+    const address = this.server.address() as AddressInfo | null;
+    return address?.address ?? '';
+  }
+
+  private async serveAsset(name: string, res: ServerResponse): Promise<void> {
+    const body = await readFile(new URL(name, PAGE_DIR));
+    const type = TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+    res
+      .writeHead(200, {
+        'content-type': type,
+        'cache-control': 'no-store',
+        'content-security-policy':
+          "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+        'x-content-type-options': 'nosniff',
+      })
+      .end(body);
+  }
+
+  private bootstrap(): Json {
+    const { manifest } = this.deps;
+    return {
+      team: TEAM_NAME,
+      appName: manifest.appName,
+      people: PEOPLE,
+      channels: CHANNELS,
+      approvalChannel: APPROVALS.id,
+      commandUsage: manifest.commandUsage,
+      commandDescription: manifest.commandDescription,
+      shortcuts: manifest.shortcuts,
+      steps: manifest.steps,
+    };
+  }
+
+  private state(user: string): Json {
+    const { workspace } = this.deps;
+    if (!personById(user)) return { error: 'unknown person' };
+    const conversations = workspace.conversationsOf(user).map((id) => {
+      const channel = CHANNELS.find((c) => c.id === id);
+      return {
+        id,
+        name: channel?.name ?? this.deps.manifest.appName,
+        kind: channel ? 'channel' : 'app',
+        topic: channel?.topic ?? '',
+        messages: this.threaded(workspace.visibleMessages(user, id)),
+      };
+    });
+    const home = workspace.homes.get(user);
+    return {
+      version: workspace.version,
+      me: user,
+      dm: appDmId(user),
+      conversations,
+      home: home ? { id: user, hash: home.hash, view: this.decorate(home.view) } : null,
+      modals: workspace.modalStack(user).map((m) => ({
+        viewId: m.viewId,
+        hash: m.hash,
+        view: this.decorate(m.view),
+        errors: m.errors ?? {},
+        busy: m.busy === true,
+      })),
+      notices: workspace.notices.get(user) ?? [],
+      violations: workspace.violations,
+      runs: [...workspace.runs.values()].filter((r) => r.user === user).reverse(),
+    };
+  }
+
+  /** Top-level messages, each with its thread's replies. */
+  private threaded(messages: SandboxMessage[]): Json[] {
+    const top: Json[] = [];
+    const byTs = new Map<string, Json>();
+    for (const message of messages) {
+      const shown = this.message(message);
+      if (message.threadTs && message.threadTs !== message.ts) {
+        const parent = byTs.get(message.threadTs);
+        if (parent) (parent.replies as Json[]).push(shown);
+        continue;
+      }
+      shown.replies = [];
+      byTs.set(message.ts, shown);
+      top.push(shown);
+    }
+    return top;
+  }
+
+  private message(message: SandboxMessage): Json {
+    const person = personById(message.from);
+    return {
+      ts: message.ts,
+      channel: message.channel,
+      from: message.from,
+      fromName: person?.name ?? (message.from === 'USLACKBOT' ? 'Slackbot' : this.deps.manifest.appName),
+      isApp: !person,
+      color: person?.color ?? '#1f3a5f',
+      html: message.text !== undefined ? mrkdwnHtml(message.text, this.directory) : '',
+      ...(message.blocks ? { blocks: this.decorate(message.blocks) } : {}),
+      ephemeral: message.ephemeralFor !== undefined,
+      edited: message.edited === true,
+      at: message.at,
+      ...(message.file
+        ? { file: { ...message.file, url: `/files/${message.file.id}/${encodeURIComponent(message.file.name)}` } }
+        : {}),
+    };
+  }
+
+  /** A copy of blocks (or a view) with every text object given its HTML, as Slack would show it. */
+  private decorate<T>(value: T): T {
+    const walk = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(walk);
+      if (typeof node !== 'object' || node === null) return node;
+      const object = node as Json;
+      const copy: Json = {};
+      for (const [key, child] of Object.entries(object)) copy[key] = walk(child);
+      if (typeof object.text === 'string' && (object.type === 'mrkdwn' || object.type === 'plain_text'))
+        copy.html =
+          object.type === 'mrkdwn'
+            ? mrkdwnHtml(object.text, this.directory)
+            : plainTextHtml(object.text, object.emoji !== false);
+      if (object.type === 'markdown' && typeof object.text === 'string')
+        copy.html = mrkdwnHtml(object.text, this.directory);
+      return copy;
+    };
+    return walk(value) as T;
+  }
+
+  private stream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write(`retry: 1000\nevent: change\ndata: ${this.deps.workspace.version}\n\n`);
+    this.streams.add(res);
+    req.on('close', () => this.streams.delete(res));
+  }
+
+  private async act(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req, MAX_ACTION_BYTES);
+    if (raw === undefined) return send(res, 413, { ok: false, error: 'too large' });
+    let action: PageAction;
+    try {
+      action = JSON.parse(raw.toString('utf8')) as PageAction;
+    } catch {
+      return send(res, 400, { ok: false, error: 'not JSON' });
+    }
+    send(res, 200, await this.deps.interactions.act(action));
+  }
+
+  /** A file chosen on the page becomes a file Slack hosts for that person (a file_input's value). */
+  private async upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const user = url.searchParams.get('as') ?? '';
+    const name = (url.searchParams.get('name') ?? 'file').slice(0, 200);
+    if (!personById(user)) return send(res, 400, { error: 'unknown person' });
+    const content = await readBody(req, MAX_UPLOAD_BYTES);
+    if (content === undefined) return send(res, 413, { error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
+    const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? 'text';
+    const file = this.deps.slack.hostFile({
+      content,
+      name,
+      user,
+      filetype: extension,
+      mimetype: extension === 'csv' ? 'text/csv' : 'text/plain',
+    });
+    send(res, 200, { file });
+  }
+
+  /** Files the app shared (files.completeUploadExternal) and files people chose, as a download. */
+  private download(path: string, res: ServerResponse): void {
+    const id = path.split('/')[2] ?? '';
+    const upload = this.deps.slack.uploads.get(id);
+    const hosted = this.deps.slack.hostedFiles.get(id);
+    const content = upload?.completed ? upload.content : hosted?.content;
+    const name = upload?.filename ?? hosted?.name ?? 'file';
+    if (!content) return send(res, 404, { error: 'no such file' });
+    res
+      .writeHead(200, {
+        'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+        'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`,
+        'content-length': String(content.length),
+        'x-content-type-options': 'nosniff',
+      })
+      .end(content);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,562 @@
+// Block Kit, drawn as Slack's clients draw it: messages, modals and the Home tab. Every text object arrives
+// with `html` made safe by the server (src/sandbox/mrkdwn-html.ts); anything else is set as text, never as
+// markup. Inputs keep what the person entered; `collectValues` reads it back as Slack's `view.state.values`.
+
+/** @typedef {{ surface: 'message'|'modal'|'home', errors?: Record<string,string>, people: any[], conversations: any[],
+ *   currentConversation?: string, me: string, onAction: (action: any) => void, upload: (file: File) => Promise<any> }} Ctx */
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'html') el.innerHTML = value;
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** A text object's HTML (computed by the server), or its text as text. */
+export function textNode(text, tag = 'span', cls = '') {
+  if (!text) return h(tag, { class: cls });
+  return text.html !== undefined ? h(tag, { class: cls, html: text.html }) : h(tag, { class: cls }, text.text ?? '');
+}
+
+/** @param {any[]} blocks @param {Ctx} ctx */
+export function renderBlocks(blocks, ctx) {
+  return h(
+    'div',
+    { class: 'blocks' },
+    (blocks ?? []).map((block) => renderBlock(block, ctx)),
+  );
+}
+
+function renderBlock(block, ctx) {
+  switch (block.type) {
+    case 'section':
+      return section(block, ctx);
+    case 'header':
+      return h('div', { class: 'bk-header' }, textNode(block.text));
+    case 'divider':
+      return h('hr', { class: 'bk-divider' });
+    case 'context':
+      return h(
+        'div',
+        { class: 'bk-context' },
+        (block.elements ?? []).map((e) => (e.type === 'image' ? image(e, 'bk-context-image') : textNode(e))),
+      );
+    case 'image':
+      return h('figure', { class: 'bk-image' }, block.title ? textNode(block.title, 'figcaption') : null, image(block));
+    case 'actions':
+      return h(
+        'div',
+        { class: 'bk-actions', 'data-block-id': block.block_id },
+        (block.elements ?? []).map((e) => element(e, block.block_id, ctx)),
+      );
+    case 'input':
+      return input(block, ctx);
+    case 'markdown':
+      return h('div', { class: 'bk-section', html: block.html ?? '' });
+    case 'rich_text':
+      return h('div', { class: 'bk-section' }, richText(block));
+    default:
+      return h('div', { class: 'bk-unknown' }, `[${block.type} block]`);
+  }
+}
+
+function section(block, ctx) {
+  const body = h('div', { class: 'bk-section-body' }, block.text ? textNode(block.text, 'div', 'bk-text') : null);
+  if (block.fields)
+    body.append(
+      h(
+        'div',
+        { class: 'bk-fields' },
+        block.fields.map((f) => textNode(f, 'div', 'bk-field')),
+      ),
+    );
+  const accessory = block.accessory ? element(block.accessory, block.block_id, ctx, true) : null;
+  return h('div', { class: 'bk-section', 'data-block-id': block.block_id }, body, accessory);
+}
+
+function richText(block) {
+  const out = [];
+  for (const part of block.elements ?? [])
+    for (const item of part.elements ?? []) out.push(item.text ?? (item.type === 'user' ? `@${item.user_id}` : ''));
+  return out.join('');
+}
+
+function image(e, cls = 'bk-img') {
+  const img = h('img', { class: cls, src: e.image_url, alt: e.alt_text ?? '', loading: 'lazy' });
+  img.addEventListener('error', () => {
+    // The sandbox works offline: an image that cannot load shows as Slack shows one, a tile with its alt text.
+    img.replaceWith(h('div', { class: `${cls} img-fallback`, title: e.alt_text ?? '' }, initials(e.alt_text)));
+  });
+  return img;
+}
+
+function initials(text = '') {
+  const number = /\d+/.exec(text);
+  return number ? `#${number[0]}` : text.slice(0, 2).toUpperCase() || '🖼';
+}
+
+// ---- Interactive elements (in actions blocks and accessories) ------------------------------------------
+
+function element(e, blockId, ctx, accessory = false) {
+  switch (e.type) {
+    case 'button':
+      return button(e, blockId, ctx);
+    case 'image':
+      return image(e, accessory ? 'bk-accessory-image' : 'bk-img');
+    case 'static_select':
+    case 'overflow':
+      return actionSelect(e, blockId, ctx);
+    default:
+      return h('span', { class: 'bk-unknown' }, `[${e.type}]`);
+  }
+}
+
+function button(e, blockId, ctx) {
+  const el = h(
+    'button',
+    {
+      type: 'button',
+      class: `bk-button ${e.style ?? ''}`,
+      'data-action-id': e.action_id,
+      'data-value': e.value,
+    },
+    textNode(e.text),
+  );
+  el.addEventListener('click', async () => {
+    if (e.confirm && !(await confirmDialog(e.confirm))) return;
+    if (e.url) window.open(e.url, '_blank', 'noopener');
+    ctx.onAction({
+      type: 'button',
+      action_id: e.action_id,
+      block_id: blockId,
+      ...(e.value !== undefined ? { value: e.value } : {}),
+      text: { type: 'plain_text', text: e.text?.text ?? '' },
+    });
+  });
+  return el;
+}
+
+function actionSelect(e, blockId, ctx) {
+  const select = h(
+    'select',
+    { class: 'bk-select', 'data-action-id': e.action_id },
+    h('option', { value: '' }, e.type === 'overflow' ? '⋯' : (e.placeholder?.text ?? 'Select an item')),
+    (e.options ?? []).map((o) =>
+      h('option', { value: o.value, selected: e.initial_option?.value === o.value }, o.text?.text ?? o.value),
+    ),
+  );
+  select.addEventListener('change', () => {
+    const chosen = (e.options ?? []).find((o) => o.value === select.value);
+    if (chosen)
+      ctx.onAction({
+        type: e.type,
+        action_id: e.action_id,
+        block_id: blockId,
+        selected_option: { text: { type: 'plain_text', text: chosen.text?.text ?? '' }, value: chosen.value },
+      });
+  });
+  return select;
+}
+
+/** Slack's confirmation dialog for a button with `confirm`. */
+export function confirmDialog(confirm) {
+  return new Promise((resolve) => {
+    const layer = h('div', { class: 'confirm-layer' });
+    const done = (answer) => {
+      layer.remove();
+      resolve(answer);
+    };
+    layer.append(
+      h(
+        'div',
+        { class: 'confirm', role: 'dialog', 'aria-label': confirm.title?.text ?? 'Confirm' },
+        h('h3', {}, textNode(confirm.title)),
+        textNode(confirm.text, 'div', 'confirm-text'),
+        h(
+          'div',
+          { class: 'confirm-buttons' },
+          h('button', { type: 'button', class: 'bk-button', onclick: () => done(false) }, textNode(confirm.deny)),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: `bk-button ${confirm.style === 'danger' ? 'danger' : 'primary'}`,
+              onclick: () => done(true),
+            },
+            textNode(confirm.confirm),
+          ),
+        ),
+      ),
+    );
+    document.body.append(layer);
+  });
+}
+
+// ---- Input blocks ---------------------------------------------------------------------------------------
+
+function input(block, ctx) {
+  const e = block.element ?? {};
+  const id = `in-${block.block_id}`;
+  const field = inputElement(e, id, ctx);
+  field.classList.add('bk-input');
+  field.dataset.blockId = block.block_id;
+  field.dataset.actionId = e.action_id;
+  field.dataset.type = e.type;
+  field.dataset.optional = block.optional ? 'true' : 'false';
+  const error = ctx.errors?.[block.block_id];
+  return h(
+    'div',
+    { class: `bk-input-block${error ? ' has-error' : ''}`, 'data-block-id': block.block_id },
+    h(
+      'label',
+      { for: id, class: 'bk-label' },
+      textNode(block.label),
+      block.optional ? h('span', { class: 'optional' }, ' (optional)') : null,
+    ),
+    field,
+    error ? h('div', { class: 'bk-error', role: 'alert' }, error) : null,
+    block.hint ? textNode(block.hint, 'div', 'bk-hint') : null,
+  );
+}
+
+function inputElement(e, id, ctx) {
+  const placeholder = e.placeholder?.text;
+  switch (e.type) {
+    case 'plain_text_input': {
+      const attrs = { id, placeholder, maxlength: e.max_length, minlength: e.min_length };
+      const el = e.multiline ? h('textarea', { ...attrs, rows: 4 }) : h('input', { ...attrs, type: 'text' });
+      el.value = e.initial_value ?? '';
+      el.readState = () => ({ type: e.type, value: el.value === '' ? null : el.value });
+      el.writeRaw = (raw) => (el.value = raw);
+      el.readRaw = () => el.value;
+      return el;
+    }
+    case 'email_text_input':
+    case 'url_text_input':
+    case 'number_input': {
+      const type = e.type === 'email_text_input' ? 'email' : e.type === 'url_text_input' ? 'url' : 'text';
+      const el = h('input', { id, type, placeholder, inputmode: e.type === 'number_input' ? 'decimal' : undefined });
+      el.value = e.initial_value ?? '';
+      el.readState = () => ({ type: e.type, value: el.value.trim() === '' ? null : el.value.trim() });
+      el.writeRaw = (raw) => (el.value = raw);
+      el.readRaw = () => el.value;
+      el.slackCheck = () => slackClientCheck(e, el.value.trim());
+      return el;
+    }
+    case 'datetimepicker':
+      return dateTime(e, id);
+    case 'datepicker': {
+      const el = h('input', { id, type: 'date' });
+      el.value = e.initial_date ?? '';
+      el.readState = () => ({ type: e.type, selected_date: el.value || null });
+      el.writeRaw = (raw) => (el.value = raw);
+      el.readRaw = () => el.value;
+      return el;
+    }
+    case 'static_select':
+      return select(
+        e,
+        id,
+        e.options ?? [],
+        (o) => o.value,
+        (o) => o.text?.text ?? o.value,
+        e.initial_option?.value,
+        (o) => ({
+          type: e.type,
+          selected_option: o ? { text: o.text, value: o.value } : null,
+        }),
+      );
+    case 'users_select':
+      return select(
+        e,
+        id,
+        ctx.people,
+        (p) => p.id,
+        (p) => p.name,
+        e.initial_user,
+        (p) => ({
+          type: e.type,
+          selected_user: p ? p.id : null,
+        }),
+      );
+    case 'conversations_select':
+    case 'channels_select': {
+      const initial =
+        e.initial_conversation ??
+        e.initial_channel ??
+        (e.default_to_current_conversation ? ctx.currentConversation : undefined);
+      const key = e.type === 'channels_select' ? 'selected_channel' : 'selected_conversation';
+      const list =
+        e.type === 'channels_select' ? ctx.conversations.filter((c) => c.kind === 'channel') : ctx.conversations;
+      return select(
+        e,
+        id,
+        list,
+        (c) => c.id,
+        (c) => (c.kind === 'channel' ? `# ${c.name}` : `${c.name} (direct message)`),
+        initial,
+        (c) => ({
+          type: e.type,
+          [key]: c ? c.id : null,
+        }),
+      );
+    }
+    case 'checkboxes':
+    case 'radio_buttons':
+      return choices(e, id);
+    case 'file_input':
+      return fileInput(e, id, ctx);
+    default: {
+      const el = h('div', { id, class: 'bk-unknown' }, `[${e.type} is not drawn by the sandbox]`);
+      el.readState = () => ({ type: e.type });
+      return el;
+    }
+  }
+}
+
+/** What Slack's own client refuses before sending anything (shown under the field). */
+function slackClientCheck(e, value) {
+  if (value === '') return undefined;
+  if (e.type === 'email_text_input' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
+    return 'Please enter a valid email address.';
+  if (e.type === 'number_input') {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return 'Please enter a number.';
+    if (!e.is_decimal_allowed && !Number.isInteger(n)) return 'Please enter a whole number.';
+    if (e.min_value !== undefined && n < Number(e.min_value))
+      return `Please enter a number of at least ${e.min_value}.`;
+    if (e.max_value !== undefined && n > Number(e.max_value)) return `Please enter a number of at most ${e.max_value}.`;
+  }
+  return undefined;
+}
+
+function select(e, id, items, keyOf, labelOf, initial, stateOf) {
+  const el = h(
+    'select',
+    { id },
+    h('option', { value: '' }, e.placeholder?.text ?? 'Select an item'),
+    items.map((item) => h('option', { value: keyOf(item), selected: keyOf(item) === initial }, labelOf(item))),
+  );
+  el.readState = () => stateOf(items.find((item) => keyOf(item) === el.value));
+  el.writeRaw = (raw) => (el.value = raw);
+  el.readRaw = () => el.value;
+  return el;
+}
+
+function choices(e, id) {
+  const multiple = e.type === 'checkboxes';
+  const initial = new Set(
+    multiple ? (e.initial_options ?? []).map((o) => o.value) : e.initial_option ? [e.initial_option.value] : [],
+  );
+  const boxes = (e.options ?? []).map((o, i) => {
+    const box = h('input', {
+      type: multiple ? 'checkbox' : 'radio',
+      name: id,
+      id: `${id}-${i}`,
+      value: o.value,
+      checked: initial.has(o.value),
+    });
+    return h(
+      'label',
+      { class: 'bk-choice', for: `${id}-${i}` },
+      box,
+      h('span', {}, textNode(o.text), o.description ? textNode(o.description, 'div', 'bk-hint') : null),
+    );
+  });
+  const el = h('div', { id, class: 'bk-choices' }, boxes);
+  const chosen = () => (e.options ?? []).filter((o, i) => el.querySelector(`#${CSS.escape(`${id}-${i}`)}`).checked);
+  el.readState = () =>
+    multiple
+      ? {
+          type: e.type,
+          selected_options: chosen().map((o) => ({
+            text: o.text,
+            value: o.value,
+            ...(o.description ? { description: o.description } : {}),
+          })),
+        }
+      : { type: e.type, selected_option: chosen()[0] ? { text: chosen()[0].text, value: chosen()[0].value } : null };
+  el.readRaw = () => JSON.stringify(chosen().map((o) => o.value));
+  el.writeRaw = (raw) => {
+    const values = new Set(JSON.parse(raw));
+    el.querySelectorAll('input').forEach((box) => (box.checked = values.has(box.value)));
+  };
+  return el;
+}
+
+/** Slack shows a date and a time picker side by side, in the person's time zone; it sends UNIX seconds. */
+function dateTime(e, id) {
+  const date = h('input', { id, type: 'date', 'aria-label': 'Date' });
+  const time = h('input', { type: 'time', 'aria-label': 'Time' });
+  if (e.initial_date_time) {
+    const d = new Date(e.initial_date_time * 1000);
+    const pad = (n) => String(n).padStart(2, '0');
+    date.value = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    time.value = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  }
+  const el = h('div', { class: 'bk-datetime' }, date, time);
+  el.readState = () => {
+    if (!date.value || !time.value) return { type: e.type, selected_date_time: null };
+    return { type: e.type, selected_date_time: Math.floor(new Date(`${date.value}T${time.value}`).getTime() / 1000) };
+  };
+  el.readRaw = () => `${date.value}|${time.value}`;
+  el.writeRaw = (raw) => ([date.value, time.value] = raw.split('|'));
+  el.slackCheck = () =>
+    (date.value && !time.value) || (!date.value && time.value) ? 'Please choose a date and a time.' : undefined;
+  return el;
+}
+
+/** Slack's file box: the file is uploaded to Slack as soon as it is chosen; the view state carries it. */
+function fileInput(e, id, ctx) {
+  let files = [];
+  const accept = (e.filetypes ?? []).map((t) => `.${t}`).join(',') || undefined;
+  const picker = h('input', { id, type: 'file', accept, multiple: (e.max_files ?? 10) > 1 });
+  const list = h('div', { class: 'bk-files' });
+  const el = h(
+    'div',
+    { class: 'bk-file-input' },
+    h('div', { class: 'bk-drop' }, '📎 Drag a file here or ', picker),
+    list,
+  );
+  const draw = () =>
+    list.replaceChildren(
+      ...files.map((f) =>
+        h(
+          'div',
+          { class: 'bk-file' },
+          `📄 ${f.name} · ${formatSize(f.size)} `,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link-button',
+              onclick: () => {
+                files = files.filter((x) => x !== f);
+                draw();
+              },
+            },
+            'Remove',
+          ),
+        ),
+      ),
+    );
+  picker.addEventListener('change', async () => {
+    const chosen = [...picker.files];
+    picker.value = '';
+    el.dataset.uploading = 'true';
+    list.append(h('div', { class: 'bk-file uploading' }, `Uploading ${chosen.map((f) => f.name).join(', ')}…`));
+    try {
+      for (const file of chosen) files.push(await ctx.upload(file));
+      files = files.slice(-(e.max_files ?? 10));
+    } finally {
+      delete el.dataset.uploading;
+      draw();
+    }
+  });
+  el.readState = () => ({ type: e.type, files });
+  el.readRaw = () => JSON.stringify(files);
+  el.writeRaw = (raw) => {
+    files = JSON.parse(raw);
+    draw();
+  };
+  return el;
+}
+
+export function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The view's state as Slack sends it: every input block, by block_id then action_id. */
+export function collectValues(container) {
+  const values = {};
+  for (const el of container.querySelectorAll('.bk-input')) {
+    if (!el.readState) continue;
+    values[el.dataset.blockId] = { [el.dataset.actionId]: el.readState() };
+  }
+  return values;
+}
+
+/** What Slack's client checks before it sends a submission: required fields, email and number formats. */
+export function clientErrors(container) {
+  const errors = {};
+  for (const el of container.querySelectorAll('.bk-input')) {
+    const state = el.readState?.() ?? {};
+    const empty =
+      state.value === null ||
+      state.selected_option === null ||
+      state.selected_user === null ||
+      state.selected_conversation === null ||
+      state.selected_date_time === null ||
+      (Array.isArray(state.files) && state.files.length === 0) ||
+      (Array.isArray(state.selected_options) && state.selected_options.length === 0);
+    const problem = el.slackCheck?.();
+    if (problem) errors[el.dataset.blockId] = problem;
+    else if (empty && el.dataset.optional !== 'true')
+      errors[el.dataset.blockId] = 'Please complete this required field.';
+  }
+  return errors;
+}
+
+/** What was typed, by block and action id, to put back after the view is drawn again. */
+export function readRaw(container) {
+  const raw = {};
+  for (const el of container.querySelectorAll('.bk-input'))
+    if (el.readRaw) raw[`${el.dataset.blockId}/${el.dataset.actionId}`] = el.readRaw();
+  return raw;
+}
+
+export function writeRaw(container, raw) {
+  for (const el of container.querySelectorAll('.bk-input')) {
+    const value = raw[`${el.dataset.blockId}/${el.dataset.actionId}`];
+    if (value !== undefined && el.writeRaw) el.writeRaw(value);
+  }
+}
+
+/** <time data-ts data-format> from <!date^...>: the reader's time zone, as Slack's tokens say. */
+export function formatTimes(root) {
+  for (const el of root.querySelectorAll('time[data-ts]')) {
+    const date = new Date(Number(el.dataset.ts) * 1000);
+    if (Number.isNaN(date.getTime())) continue;
+    el.textContent = slackDate(date, el.dataset.format ?? '');
+    el.title = date.toString();
+  }
+}
+
+function slackDate(date, format) {
+  const today = new Date();
+  const sameDay = (a, b) => a.toDateString() === b.toDateString();
+  const yesterday = new Date(today.getTime() - 86_400_000);
+  const tomorrow = new Date(today.getTime() + 86_400_000);
+  const relative = sameDay(date, today)
+    ? 'Today'
+    : sameDay(date, yesterday)
+      ? 'Yesterday'
+      : sameDay(date, tomorrow)
+        ? 'Tomorrow'
+        : undefined;
+  const tokens = {
+    date_num: date.toISOString().slice(0, 10),
+    date: date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
+    date_short: date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+    date_long: date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
+    date_pretty: relative ?? date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
+    date_short_pretty:
+      relative ?? date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+    date_long_pretty:
+      relative ?? date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
+    time: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
+    time_secs: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+  };
+  return format.replace(/\{(\w+)\}/g, (whole, token) => tokens[token] ?? whole);
+}

@@ -1,0 +1,56 @@
+import { TEST_BOT_USER_ID, TEST_CHANNEL_ID, TEST_TEAM_ID } from './slack-ids.js';
+
+/*
+ * The sandbox's workspace: who can act in it and where. The app is configured from these (approvers,
+ * audit viewers, the approval channel), so each person shows one kind of right: ask, approve, export, none.
+ */
+
+export interface Person {
+  id: string;
+  name: string;
+  /** What the switcher says about them. */
+  role: string;
+  /** Initials' background on the page. */
+  color: string;
+}
+
+export const PEOPLE: readonly Person[] = [
+  { id: 'U0ALICE01', name: 'Alice Martin', role: 'requester (no approval rights)', color: '#2b6cb0' },
+  { id: 'U0BEN0001', name: 'Ben Okafor', role: 'approver', color: '#2f855a' },
+  { id: 'U0CHLOE01', name: 'Chloé Dubois', role: 'approver', color: '#b7791f' },
+  { id: 'U0DAN0001', name: 'Dan Kim', role: 'audit viewer', color: '#6b46c1' },
+  { id: 'U0EVE0001', name: 'Eve Novak', role: 'no rights', color: '#c53030' },
+];
+
+export const APPROVERS = ['U0BEN0001', 'U0CHLOE01'];
+export const AUDIT_VIEWERS = ['U0DAN0001'];
+/** Approvals a deletion needs in the sandbox: two, so a request can be seen mid-quorum. */
+export const SANDBOX_QUORUM = 2;
+
+export const APP_NAME = 'Mintlink';
+export const APP_USER_ID = TEST_BOT_USER_ID;
+export const TEAM_ID = TEST_TEAM_ID;
+export const TEAM_NAME = 'Mint Demo';
+
+export interface Channel {
+  id: string;
+  name: string;
+  topic: string;
+}
+
+export const GENERAL: Channel = { id: TEST_CHANNEL_ID, name: 'general', topic: 'Team chat: try /mintlink here' };
+export const APPROVALS: Channel = {
+  id: 'C0APPROVE1',
+  name: 'deletion-approvals',
+  topic: 'Customer deletion requests wait here for two approvals',
+};
+export const CHANNELS: readonly Channel[] = [GENERAL, APPROVALS];
+
+/** The DM between a person and the app: the stand-in names it D + the user id without its U. */
+export function appDmId(userId: string): string {
+  return `D${userId.slice(1)}`;
+}
+
+export function personById(id: string): Person | undefined {
+  return PEOPLE.find((p) => p.id === id);
+}
