@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppProcess, TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './kit/app-process.js';
-import { useFakes } from './kit/fakes.js';
+import { type Fakes, useFakes } from './kit/fakes.js';
 import { freePort } from './kit/free-port.js';
 import { TEST_DATABASE_URL } from './kit/store-engines.js';
 
 const fakes = useFakes();
-const start = fakes.startProcess;
+const start: Fakes['startProcess'] = (mode, options) => fakes.startProcess(mode, options);
 
 describe('start-up', () => {
   it('prints one message listing every configuration problem, exits 1, and shows no secret', async () => {

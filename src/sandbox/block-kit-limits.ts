@@ -1,3 +1,5 @@
+import { asText } from './as-text.js';
+
 /*
  * Block Kit limits as Slack documents them (../shared/slack-platform-facts.md §1-2), written independently
  * of the app's own limits module so that a mistake there is caught here. The fake Slack rejects any
@@ -104,17 +106,17 @@ function element(p: Problems, path: string, e: unknown): void {
       }
       break;
     case 'datepicker':
-      if (e.initial_date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(String(e.initial_date)))
+      if (e.initial_date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asText(e.initial_date)))
         p.add(`${path}.initial_date`, 'must be YYYY-MM-DD');
       break;
     case 'timepicker':
-      if (e.initial_time !== undefined && !/^\d{2}:\d{2}$/.test(String(e.initial_time)))
+      if (e.initial_time !== undefined && !/^\d{2}:\d{2}$/.test(asText(e.initial_time)))
         p.add(`${path}.initial_time`, 'must be HH:mm');
       break;
     case 'datetimepicker':
       if (
         e.initial_date_time !== undefined &&
-        !(Number.isInteger(e.initial_date_time) && String(e.initial_date_time).length === 10)
+        !(Number.isInteger(e.initial_date_time) && asText(e.initial_date_time).length === 10)
       ) {
         p.add(`${path}.initial_date_time`, 'must be UNIX seconds (10 digits)');
       }

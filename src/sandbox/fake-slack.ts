@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
+import { asText } from './as-text.js';
 
 export interface RecordedCall {
   method: string;
@@ -502,7 +503,7 @@ export class FakeSlack {
           ts,
           text: params.text as string,
           blocks: params.blocks as Array<Record<string, any>>,
-          ...(params.thread_ts ? { thread_ts: String(params.thread_ts) } : {}),
+          ...(params.thread_ts ? { thread_ts: asText(params.thread_ts) } : {}),
         });
         return { ok: true, channel: posted, ts, message: { text: params.text } };
       }
@@ -550,7 +551,7 @@ export class FakeSlack {
       case 'files.completeUploadExternal':
         return this.completeUpload(params);
       case 'conversations.open':
-        return { ok: true, channel: { id: `D${String(params.users ?? 'X').slice(1)}` } };
+        return { ok: true, channel: { id: `D${(asText(params.users) || 'X').slice(1)}` } };
       default:
         return { ok: false, error: 'unknown_method' };
     }
@@ -608,7 +609,7 @@ export class FakeSlack {
   }
 
   private endExecution(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
-    const execution = this.executions.get(String(params.function_execution_id ?? ''));
+    const execution = this.executions.get(asText(params.function_execution_id));
     if (!execution) return { ok: false, error: 'function_execution_not_found' };
     if (execution.state !== 'running') return { ok: false, error: 'execution_not_in_running_state' };
     if (method === 'functions.completeSuccess') {
@@ -680,7 +681,7 @@ export class FakeSlack {
   }
 
   private openView(params: Record<string, unknown>): Record<string, unknown> {
-    const triggerId = String(params.trigger_id ?? '');
+    const triggerId = asText(params.trigger_id);
     const trigger = this.recording ? this.triggers.get(triggerId) : { issuedAt: Date.now(), used: false }; // load tests: any trigger
     if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
     if (trigger.used) return { ok: false, error: 'exchanged_trigger_id' };
@@ -692,7 +693,7 @@ export class FakeSlack {
   }
 
   private updateView(params: Record<string, unknown>): Record<string, unknown> {
-    const id = String(params.view_id ?? params.external_id ?? params.user_id ?? '');
+    const id = asText(params.view_id ?? params.external_id ?? params.user_id);
     const current = this.views.get(id);
     if (!current && params.user_id === undefined) return { ok: false, error: 'not_found' };
     if (params.hash !== undefined && current && params.hash !== current.hash)

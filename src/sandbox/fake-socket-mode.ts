@@ -30,7 +30,7 @@ export class FakeSocketMode {
       this.opened += 1;
       this.connections.add(ws);
       ws.on('close', () => this.connections.delete(ws));
-      ws.on('message', (data) => this.onMessage(String(data)));
+      ws.on('message', (data: Buffer) => this.onMessage(data.toString('utf8')));
       ws.send(
         JSON.stringify({
           type: 'hello',

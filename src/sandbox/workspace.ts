@@ -1,6 +1,7 @@
 import { viewProblems } from './block-kit-limits.js';
 import type { FakeSlack, RecordedCall, SlackTraffic } from './fake-slack.js';
 import { APP_USER_ID, CHANNELS, PEOPLE, appDmId, personById } from './people.js';
+import { asText } from './as-text.js';
 
 /*
  * What the sandbox's workspace holds, as Slack's clients would show it to each person: the conversations
@@ -220,7 +221,7 @@ export class Workspace {
           from: APP_USER_ID,
           ...(typeof params.text === 'string' ? { text: params.text } : {}),
           ...(Array.isArray(params.blocks) ? { blocks: params.blocks as Json[] } : {}),
-          ...(params.thread_ts ? { threadTs: String(params.thread_ts) } : {}),
+          ...(params.thread_ts ? { threadTs: asText(params.thread_ts) } : {}),
         });
         break;
       }
@@ -241,7 +242,7 @@ export class Workspace {
           ephemeralFor: String(params.user),
           ...(typeof params.text === 'string' ? { text: params.text } : {}),
           ...(Array.isArray(params.blocks) ? { blocks: params.blocks as Json[] } : {}),
-          ...(params.thread_ts ? { threadTs: String(params.thread_ts) } : {}),
+          ...(params.thread_ts ? { threadTs: asText(params.thread_ts) } : {}),
         });
         break;
       case 'views.open':
@@ -309,7 +310,7 @@ export class Workspace {
         channel: this.conversationFor(channel, ''),
         from: APP_USER_ID,
         ...(typeof params.initial_comment === 'string' ? { text: params.initial_comment } : {}),
-        ...(params.thread_ts ? { threadTs: String(params.thread_ts) } : {}),
+        ...(params.thread_ts ? { threadTs: asText(params.thread_ts) } : {}),
         file: {
           id: upload.fileId,
           name: upload.filename,

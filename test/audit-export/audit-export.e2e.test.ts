@@ -9,6 +9,7 @@ import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { asText } from '../../src/sandbox/as-text.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // asks for deletions; not a viewer
@@ -49,10 +50,10 @@ describeEachEngine('audit log export', (_engine, create) => {
       15_000,
       `an export in the DM of ${user}`,
     );
-    const rows = parse(fakes.slack.uploadedText(upload.fileId)) as string[][];
+    const rows: string[][] = parse(fakes.slack.uploadedText(upload.fileId));
     // The file follows an introduction posted to the user (which names their DM): the last one before it.
     const intro = fakes.slack.callsTo('chat.postMessage').findLast((c) => c.params.channel === user);
-    return { upload, header: rows[0], rows: rows.slice(1), intro: String(intro?.params.text ?? '') };
+    return { upload, header: rows[0], rows: rows.slice(1), intro: asText(intro?.params.text) };
   }
 
   async function exportsInAudit() {

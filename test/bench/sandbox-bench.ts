@@ -116,7 +116,7 @@ interface Timing {
 }
 
 async function timed(page: Page, timing: Timing): Promise<number> {
-  return page.evaluate(`(${IN_PAGE})(${JSON.stringify(timing)})`) as Promise<number>;
+  return page.evaluate<number>(`(${IN_PAGE})(${JSON.stringify(timing)})`);
 }
 
 async function closeModal(page: Page): Promise<void> {

@@ -27,7 +27,7 @@ export async function viewWhen(
   return slack.waitFor(
     () => {
       const view = slack.view(viewId);
-      return check(view) ? (view as SlackView) : undefined;
+      return check(view) ? view : undefined;
     },
     timeoutMs,
     `the modal ${viewId} to change`,
@@ -69,7 +69,7 @@ export async function start(app: RunningApp, slack: FakeSlack, preview: SlackVie
 
 /** The progress message as it is now, as a message a button can be clicked on. */
 export function progress(slack: FakeSlack, job: { channel: string; ts: string }): PostedMessage {
-  return slack.message(job.channel, job.ts) as PostedMessage;
+  return slack.message(job.channel, job.ts);
 }
 
 /** Resolves once the job's message shows it ended; returns the results file's text (when one was sent). */
@@ -85,5 +85,5 @@ export async function ended(slack: FakeSlack, job: { jobId: string; channel: str
 
 /** A CSV file's rows of cells. */
 export function csvRows(text: string | undefined): string[][] {
-  return parse(text ?? '') as string[][];
+  return parse(text ?? '');
 }

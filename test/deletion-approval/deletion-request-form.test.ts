@@ -16,10 +16,11 @@ import { DELETION_CUSTOMER_LIMIT } from '../../src/mint-api/schemas.js';
 import { deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
 import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
 import { viewProblems } from '../kit/block-kit-limits.js';
+import { asText } from '../../src/sandbox/as-text.js';
 
 const boxesIn = (view: ReturnType<typeof deletionRequestView>) =>
   view.blocks.filter((b): b is InputBlock => b.type === 'input' && String(b.block_id).startsWith('customer_ids_'));
-const initialOf = (box: InputBlock) => ('initial_value' in box.element ? String(box.element.initial_value ?? '') : '');
+const initialOf = (box: InputBlock) => ('initial_value' in box.element ? asText(box.element.initial_value) : '');
 
 describe('deletionRequestView', () => {
   it('prefills the IDs from the command, spread over boxes of at most 3000 characters', () => {

@@ -176,14 +176,14 @@ describe('checkLinkForm and readLinkForm with forged values (what the form itsel
       [LINK_BLOCKS.claimEnd]: field({ selected_date_time: 1.5 }),
       [LINK_BLOCKS.maxQuantity]: field({ value: '1e3' }),
       [LINK_BLOCKS.customerIds]: field({ value: 'c'.repeat(3001) }),
-    } as never);
+    });
     expect(Object.keys(errorsOf(values)).sort()).toEqual(
       [LINK_BLOCKS.claimEnd, LINK_BLOCKS.claimStart, LINK_BLOCKS.customerIds, LINK_BLOCKS.maxQuantity].sort(),
     );
   });
 
   it('reads a value that is not a string as empty instead of failing', () => {
-    const values = readLinkForm({ [LINK_BLOCKS.nftId]: field({ value: { toString: 1 } }) } as never);
+    const values = readLinkForm({ [LINK_BLOCKS.nftId]: field({ value: { toString: 1 } }) });
     expect(errorsOf({ ...values, walletOptions: 'CUSTODIAL' })).toEqual({
       [LINK_BLOCKS.nftId]: 'Enter the ID of the NFT to mint.',
     });
