@@ -144,14 +144,16 @@ describe('bulk create: faults', () => {
     const { results } = await ended(fakes.slack, started, 30_000);
     const sends = sendsByEmail(fakes);
     expect([...sends.values()].every((n) => n === 1)).toBe(true); // no row sent twice
-    expect(sends.size).toBe(24);
     const rows = csvRows(results).slice(1);
     const unknown = rows.filter((r) => r[2] === 'unknown');
-    // The rows in flight at the crash reached the service but were never settled: unknown, not sent again.
-    const beforeCrash = new Set(emailsIn(fakes).slice(0, sentBeforeCrash));
+    // The rows in flight at the crash were claimed but never settled: unknown, never sent again. Most had reached
+    // the service; one the process had claimed but not yet sent when it was killed never reaches it.
+    const afterCrash = new Set(emailsIn(fakes).slice(sentBeforeCrash));
     expect(unknown.length).toBeGreaterThanOrEqual(1);
     expect(unknown.length).toBeLessThanOrEqual(2); // BULK_CONCURRENCY
-    for (const row of unknown) expect(beforeCrash.has(String(row[1]))).toBe(true);
+    for (const row of unknown) expect(afterCrash.has(String(row[1]))).toBe(false);
+    const unknownNeverSent = unknown.filter((row) => !sends.has(String(row[1])));
+    expect(sends.size).toBe(24 - unknownNeverSent.length);
     expect(rows.filter((r) => r[2] === 'created')).toHaveLength(24 - unknown.length);
     for (const row of unknown) expect(row[4]).toContain('outcome was not recorded');
     expect(sentBeforeCrash).toBeLessThan(24);

@@ -49,7 +49,10 @@ describe.runIf(TEST_DATABASE_URL)('bulk create: two processes on one PostgreSQL'
     }
     const updates = fakes.slack.callsTo('chat.update').filter((c) => c.params.ts === started.ts);
     const gaps = updates.slice(1).map((u, i) => u.at - (updates[i]?.at ?? 0));
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_950);
+    // The 2 s are timed by the database's clock when an update is claimed; each then reaches Slack after a call
+    // whose own time varies (two processes on two busy cores: tens to a few hundred ms). Without the throttle the
+    // two processes' 500 ms ticks would update far more often than this.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_600);
     expectNoRejectedSlackCalls(fakes.slack);
   }, 60_000);
 });
