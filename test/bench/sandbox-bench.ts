@@ -16,20 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM, LAUNCH_ARGS } from '../sandbox/browser-kit.js';
 
 const STARTS = Number(process.env.BENCH_SANDBOX_STARTS ?? 5);
 const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 40);
 const TARGETS = { startMs: 2_000, p95Ms: 300, memoryMb: 300 };
 const MAIN = fileURLToPath(new URL('../../dist/sandbox/sandbox.mjs', import.meta.url));
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 interface Running {
   child: ChildProcess;
@@ -131,7 +123,7 @@ const percentile = (values: number[], p: number) => {
 const fmt = (ms: number) => ms.toFixed(1);
 
 export async function runSandboxBench(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   // The person's browser is open and settled before the sandbox starts: its own start-up is not the sandbox's.
   await page.goto('about:blank');

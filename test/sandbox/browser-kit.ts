@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,8 @@ import { PEOPLE } from '../../src/sandbox/people.js';
  */
 
 export const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
+/** Chromium's flags on this machine: headless, as root, and no calls home (the network is closed). */
+export const LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -56,6 +58,29 @@ export const person = (first: string) => {
 };
 
 /** Switches the person the page acts as (the sidebar's switcher). */
+/**
+ * One sandbox and one browser for the tests of a file: opened before them, stopped after them, and no modal
+ * left open by a failed test over the next one.
+ */
+export function useBrowserSandbox(): { readonly sandbox: BrowserSandbox } {
+  let opened: BrowserSandbox | undefined;
+  beforeAll(async () => {
+    opened = await openSandbox();
+  }, 60_000);
+  afterEach(async () => {
+    if (opened) await closeModals(opened.page);
+  });
+  afterAll(async () => {
+    await opened?.stop();
+  });
+  return {
+    get sandbox() {
+      if (!opened) throw new Error('the sandbox is not open yet');
+      return opened;
+    },
+  };
+}
+
 export async function actAs(page: Page, first: string): Promise<void> {
   await page.selectOption('#who', person(first).id);
   await page.locator('#me', { hasText: person(first).name }).waitFor();

@@ -1,16 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   actAs,
+  useBrowserSandbox,
   closeModals,
   inputBlock,
   message,
   modal,
   openApp,
   openChannel,
-  openSandbox,
   screenshot,
   send,
   submitModal,
@@ -24,15 +24,10 @@ import {
  */
 
 const ALICE_DM = 'D0ALICE01';
+const opened = useBrowserSandbox();
 let s: BrowserSandbox;
-beforeAll(async () => {
-  s = await openSandbox();
-}, 60_000);
-afterEach(async () => {
-  await closeModals(s.page); // a failed test leaves no modal over the next one
-});
-afterAll(async () => {
-  await s?.stop();
+beforeAll(() => {
+  s = opened.sandbox;
 });
 
 async function requestDeletion(ids: string, reason: string): Promise<string> {

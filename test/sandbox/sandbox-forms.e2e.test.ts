@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   actAs,
+  useBrowserSandbox,
   closeModals,
   inputBlock,
   message,
   modal,
   openApp,
   openChannel,
-  openSandbox,
   person,
   screenshot,
   send,
@@ -22,15 +22,10 @@ import {
  * it), and what the app answers is drawn; each flow is checked on the page and at the mock Mint service.
  */
 
+const opened = useBrowserSandbox();
 let s: BrowserSandbox;
-beforeAll(async () => {
-  s = await openSandbox();
-}, 60_000);
-afterEach(async () => {
-  await closeModals(s.page); // a failed test leaves no modal over the next one
-});
-afterAll(async () => {
-  await s?.stop();
+beforeAll(() => {
+  s = opened.sandbox;
 });
 
 describe('the sandbox page', () => {
