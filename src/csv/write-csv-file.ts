@@ -44,13 +44,14 @@ export async function writeCsvFile(
 /**
  * A cell a spreadsheet may run: a tab or a carriage return first, or, after any run of whitespace (spaces,
  * NBSP, tabs, line feeds, carriage returns, the other Unicode spaces) and of characters that take no room
- * (zero-width space and joiners, word joiner, BOM, soft hyphen, direction marks and embeddings, invisible
- * operators), a formula's first character: `=`, `+`, `-`, `@`, or its fullwidth form (＝ ＋ － ＠), which a
- * person or a spreadsheet may take for the ASCII one. A formula behind such a run still runs in some
+ * (Unicode's Default_Ignorable_Code_Point: zero-width space and joiners, word joiner, BOM, soft hyphen,
+ * direction marks, embeddings and isolates, invisible operators, variation selectors, Hangul fillers, tags...),
+ * a formula's first character: `=`, `+`, `-`, `@`, or a look-alike of one (fullwidth ＝ ＋ － ＠, small
+ * ﹦ ﹢ ﹣ ﹫, the minus sign −), which a person or a spreadsheet may take for the ASCII one. A formula behind such a run still runs in some
  * spreadsheets, and a reader cannot see the run.
  */
 const UNSAFE_START =
-  /^(?:[\t\r]|[\s\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+  /^(?:[\t\r]|[\s\p{Default_Ignorable_Code_Point}\u180E]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B\u2212])/u;
 
 /**
  * A cell a spreadsheet would run as a formula (see UNSAFE_START) gets a leading apostrophe, so opening the

@@ -21,7 +21,7 @@ const url = await service.listen(port).catch((error: unknown) => {
   const code = (error as { code?: unknown }).code;
   process.stderr.write(
     code === 'EADDRINUSE'
-      ? `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=4011 npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:4011 for the app).\n`
+      ? `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=${port + 1} npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:${port + 1} for the app).\n`
       : `The mock Mint service cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`,
   );
   process.exit(1);

@@ -17,7 +17,6 @@ import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
 
-/** Tries of a migration that a concurrent change elsewhere in the database interrupted. */
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
 export interface Store {
   readonly engine: StoreLocation['engine'];

@@ -57,6 +57,9 @@ describe('writeCsvFile', () => {
       ' \u200B\uFF1Dx',
     ];
     for (const cell of hidden) expect(safeCell(cell)).toBe(`'${cell}`);
+    // Behind any invisible character Unicode has, and with any look-alike of a formula's first character.
+    for (const cell of ['\u2066=1', '\u034F+1', '\u3164@x', '\uFE0F-1', '\u{E0020}=1', '\u2212 1', '\uFE66SUM(A1)'])
+      expect(safeCell(cell)).toBe(`'${cell}`);
     // Text that merely contains such characters, or starts with a visible character first, stays as it is.
     for (const cell of ['a =1', 'x\u200B=1', ' a', '\u00A0text', '1\uFF0B1', ' 5', '\u200B', ' ', "'=1"])
       expect(safeCell(cell)).toBe(cell);
@@ -64,8 +67,28 @@ describe('writeCsvFile', () => {
 });
 
 /** What a spreadsheet skips before a cell's first visible character (a superset of the issue's list). */
-const INVISIBLE = [' ', '\u00A0', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\n', '\r', '\t', '\u3000'];
-const FORMULA_STARTS = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
+const INVISIBLE = [
+  ...[' ', '\u00A0', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\n', '\r', '\t', '\u3000'],
+  // More of Unicode's Default_Ignorable_Code_Point: isolates, Arabic letter mark, grapheme joiner, Hangul
+  // fillers, variation selectors, a tag character.
+  ...['\u2066', '\u2067', '\u2068', '\u2069', '\u061C', '\u034F', '\u3164', '\uFFA0', '\u115F', '\u1160'],
+  ...['\uFE00', '\uFE0F', '\u180B', '\u180D', '\u{E0020}'],
+];
+const FORMULA_STARTS = [
+  '=',
+  '+',
+  '-',
+  '@',
+  '\uFF1D',
+  '\uFF0B',
+  '\uFF0D',
+  '\uFF20',
+  '\uFE66',
+  '\uFE62',
+  '\uFE63',
+  '\uFE6B',
+  '\u2212',
+];
 /** The first character that is not invisible, found one by one (independently of the guard's pattern). */
 const firstVisible = (text: string) => [...text].find((ch) => !INVISIBLE.includes(ch) && !/\s/.test(ch));
 const NUM_RUNS = { numRuns: 500 };

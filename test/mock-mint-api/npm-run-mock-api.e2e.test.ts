@@ -57,7 +57,7 @@ describe('npm run mock-api', () => {
       .split('\n')
       .filter((line) => line.trim() && !/^(>|npm )/.test(line));
     expect(lines).toEqual([
-      `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=4011 npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:4011 for the app).`,
+      `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=${port + 1} npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:${port + 1} for the app).`,
     ]);
   });
 });
