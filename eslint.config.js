@@ -19,6 +19,22 @@ export default tseslint.config(
     },
   },
   {
+    // Capabilities listen through the request pipeline (src/request-pipeline/listen.ts), which settles every
+    // request's outcome, once-only delivery and failure telling; a bare Bolt listener would skip all of it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/request-pipeline/**', 'src/sandbox/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['action', 'view', 'shortcut', 'command', 'function', 'event', 'options', 'message'].map((property) => ({
+          object: 'app',
+          property,
+          message: 'Register listeners with listen(app, deps) from src/request-pipeline/listen.ts.',
+        })),
+      ],
+    },
+  },
+  {
     // Plain Node scripts (the benchmark's baseline apps): Node's globals.
     files: ['**/*.mjs'],
     languageOptions: {

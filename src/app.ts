@@ -11,7 +11,9 @@ import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
 import { HomePublisher } from './home/home-publisher.js';
 import * as home from './home/register.js';
 import * as links from './links/register.js';
+import { listen } from './request-pipeline/listen.js';
 import { boltApp } from './slack-api/bolt-app.js';
+import { patientSlackClient } from './slack-api/patient-client.js';
 import * as templates from './templates/register.js';
 import * as wallets from './wallets/register.js';
 
@@ -39,13 +41,14 @@ export function createApp(deps: AppDeps): MintlinkApp {
     ...deps,
     commands: new CommandRegistry(),
     approvers: new Approvers(config.deletion.approvers, app.client, deps.logger),
+    patientClient: patientSlackClient(deps, deps.logger),
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
   for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport])
     capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
-  registerMintlinkCommand(app, capabilityDeps.commands, deps);
+  registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
 
   return {
     app,

@@ -3,6 +3,7 @@
  * from app.ts), so any capability can depend on this module without an import cycle.
  */
 import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from './admission/work-budget.js';
 import type { Approvers } from './approvers/approvers.js';
 import type { CommandRegistry } from './commands/command-registry.js';
@@ -58,6 +59,11 @@ export interface CapabilityDeps extends AppDeps {
   commands: CommandRegistry;
   /** Who may approve deletions and control others' bulk jobs (DELETION_APPROVERS): one cache of group members. */
   approvers: Approvers;
+  /**
+   * The bot's client for background posts nobody waits on (threads, progress, results files): it waits out
+   * Slack's rate limits. A listener answers with the `client` of its request instead.
+   */
+  patientClient: WebClient;
   home: HomeTab;
   /** Starts with the app, stops on shutdown. */
   background: { add(work: BackgroundWork): void };

@@ -1,6 +1,6 @@
 import type { Subcommand } from '../commands/command-registry.js';
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { invalidInput, refused } from '../request-pipeline/request-ended.js';
 import type { AuditViewers } from './audit-viewers.js';
 import { describeRequest, parseExportArgs } from './export-request.js';
 import { type ExportContext, runExport } from './run-export.js';
@@ -18,19 +18,11 @@ export function exportSubcommand(ctx: ExportContext, viewers: AuditViewers): Sub
     arguments: '[days] [operation] [@user]',
     description:
       'Export the audit log as a CSV file to your DM (default the last 30 days; audit viewers only), e.g. `audit 90 customers.delete`.',
-    run: async ({ ack, command, args, request }) => {
+    run: async ({ ack, command, args }) => {
       const check = await viewers.check(command.user_id);
-      if (!check.viewer) {
-        noteOutcome(request, 'refused');
-        await ack({ response_type: 'ephemeral', text: viewers.refusal(check) });
-        return;
-      }
+      if (!check.viewer) throw refused(viewers.refusal(check));
       const parsed = parseExportArgs(args);
-      if (!parsed.ok) {
-        noteOutcome(request, 'invalid_input');
-        await ack({ response_type: 'ephemeral', text: `:warning: ${escapeMrkdwn(parsed.problem)}\n${USAGE}` });
-        return;
-      }
+      if (!parsed.ok) throw invalidInput(`:warning: ${escapeMrkdwn(parsed.problem)}\n${USAGE}`);
       await ack({
         response_type: 'ephemeral',
         text: `:hourglass_flowing_sand: Exporting the audit log (${describeRequest(parsed.request)}). The CSV file will arrive in your direct messages with the app.`,

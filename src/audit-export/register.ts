@@ -1,11 +1,10 @@
-import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { Slots } from '../admission/slots.js';
 import type { CapabilityDeps } from '../deps.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { guardAction, guardView } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
+import { refused } from '../request-pipeline/request-ended.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
 import { AuditViewers } from './audit-viewers.js';
 import { EXPORT_FORM_CALLBACK, exportFormView, readExportForm } from './export-form.js';
 import { describeRequest } from './export-request.js';
@@ -23,6 +22,7 @@ const EXPORTS_AT_ONCE = 2;
  * CSV export to the asker's DM, and the retention that prunes old entries (AUDIT_RETENTION_DAYS).
  */
 export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
   const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new Slots(EXPORTS_AT_ONCE) };
   const viewers = new AuditViewers(deps.config.audit.viewers, app.client, logger);
@@ -39,43 +39,26 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).
-  app.action<BlockAction<ButtonAction>>(
-    EXPORT_AUDIT_HOME_ACTION,
-    guardAction(logger, async ({ ack, body, client, context }) => {
-      await ack();
-      const check = await viewers.check(body.user.id);
-      if (!check.viewer) noteOutcome(requestOf(context), 'refused');
-      const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check));
-      await openModal(client, body.trigger_id, view, { logger, request: requestOf(context) });
-    }),
-  );
+  on.button(EXPORT_AUDIT_HOME_ACTION, async ({ body, client }) => {
+    const check = await viewers.check(body.user.id);
+    const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check));
+    await openModal(client, body.trigger_id, view);
+    return check.viewer ? undefined : 'refused';
+  });
 
-  app.view<ViewSubmitAction>(
-    EXPORT_FORM_CALLBACK,
-    guardView(logger, 'Export audit log', async ({ ack, body, view, context }) => {
-      const request = requestOf(context);
-      const form = readExportForm(view.state.values);
-      if (!form.ok) {
-        noteOutcome(request, 'invalid_input');
-        await ack({ response_action: 'errors', errors: form.errors });
-        return;
-      }
-      // Asked afresh: someone removed from the viewers since the form opened cannot export.
-      const check = await viewers.check(body.user.id);
-      if (!check.viewer) {
-        noteOutcome(request, 'refused');
-        await ack({ response_action: 'update', view: noticeModal('Export audit log', viewers.refusal(check)) });
-        return;
-      }
-      await ack({
-        response_action: 'update',
-        view: noticeModal(
-          'Export audit log',
-          `:hourglass_flowing_sand: Exporting the audit log (${describeRequest(form.request)}). The CSV file will arrive in your direct messages with the app; you can close this.`,
-        ),
-      });
-      if (!(await firstDelivery(deps.store, submissionKey(body)))) return; // the same submission delivered again
-      await runExport(ctx, { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id }, form.request);
-    }),
-  );
+  on.form(EXPORT_FORM_CALLBACK, 'Export audit log', async ({ ack, body, view }) => {
+    const form = readExportForm(view.state.values);
+    if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
+    // Asked afresh: someone removed from the viewers since the form opened cannot export.
+    const check = await viewers.check(body.user.id);
+    if (!check.viewer) throw refused(viewers.refusal(check));
+    await ack({
+      response_action: 'update',
+      view: noticeModal(
+        'Export audit log',
+        `:hourglass_flowing_sand: Exporting the audit log (${describeRequest(form.request)}). The CSV file will arrive in your direct messages with the app; you can close this.`,
+      ),
+    });
+    await runExport(ctx, { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id }, form.request);
+  });
 }

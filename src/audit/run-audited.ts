@@ -2,14 +2,15 @@ import type { Logger } from '../logging/create-logger.js';
 import { MintApiError } from '../mint-api/mint-api-error.js';
 import { mintErrorText } from '../slack-ui/mint-error-text.js';
 import type { Store } from '../store/store.js';
-import { type RequestRecord, noteOutcome } from '../observability/request-context.js';
 
 export interface Actor {
   userId: string;
   teamId: string | undefined;
 }
 
-export type AuditedOutcome<T> = { ok: true; result: T } | { ok: false; reason: string; error?: MintApiError };
+/** A failure's `outcome` is the Slack request's, when one asked for the operation (its listener returns it). */
+export type AuditedOutcome<T> =
+  { ok: true; result: T } | { ok: false; reason: string; outcome: 'failed' | 'upstream_error'; error?: MintApiError };
 
 export interface AuditedOperation<T> {
   operation: string;
@@ -29,7 +30,7 @@ export interface AuditedOperation<T> {
  * nothing runs), then completed with its outcome. Failures come back as a reason to show the user.
  */
 export async function runAudited<T>(
-  deps: { store: Store; logger: Logger; request?: RequestRecord | undefined },
+  deps: { store: Store; logger: Logger },
   actor: Actor,
   operation: AuditedOperation<T>,
   work: () => Promise<T>,
@@ -44,10 +45,10 @@ export async function runAudited<T>(
       inputs: operation.inputs,
     }));
   } catch (error) {
-    noteOutcome(deps.request, 'failed');
     deps.logger.error({ err: error, operation: operation.operation }, 'audit log unavailable; operation not run');
     return {
       ok: false,
+      outcome: 'failed',
       reason: `The app cannot record this in its audit log right now (database unavailable), so nothing was ${operation.done}. Try again in a moment.`,
     };
   }
@@ -62,15 +63,19 @@ export async function runAudited<T>(
     return { ok: true, result };
   } catch (error) {
     if (error instanceof MintApiError) {
-      noteOutcome(deps.request, 'upstream_error');
       await complete('failed', error.message);
-      return { ok: false, reason: mintErrorText(error, operation.thing, operation.done), error };
+      return {
+        ok: false,
+        outcome: 'upstream_error',
+        reason: mintErrorText(error, operation.thing, operation.done),
+        error,
+      };
     }
-    noteOutcome(deps.request, 'failed');
     deps.logger.error({ err: error, operation: operation.operation }, 'operation failed unexpectedly');
     await complete('failed', 'internal error');
     return {
       ok: false,
+      outcome: 'failed',
       reason: `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.`,
     };
   }

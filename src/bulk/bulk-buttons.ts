@@ -1,8 +1,7 @@
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { writeCsvFile } from '../csv/write-csv-file.js';
 import { uploadFile } from '../slack-api/upload-file.js';
-import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
-import { tellClicker } from '../slack-ui/respond-safely.js';
+import type { ButtonRequest } from '../request-pipeline/listen.js';
+import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
@@ -10,8 +9,6 @@ import { mayControl, type BulkContext } from './bulk-context.js';
 import { ERRORS_SHOWN, previewView } from './bulk-views.js';
 import { sendResults } from './finish-job.js';
 import { updateProgress, updateProgressSoon } from './progress.js';
-
-type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
 export type Control = 'pause' | 'resume' | 'cancel';
 
@@ -22,18 +19,14 @@ const DONE: Record<Control, string> = { pause: 'paused', resume: 'resumed', canc
  * is a compare-and-set written with its audit entry. The message shows it at its next update (at most 2 s).
  */
 export function handleControl(ctx: BulkContext, control: Control, nudge: () => void) {
-  return async (args: Args): Promise<void> => {
-    await args.ack();
-    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+  return async (args: ButtonRequest): Promise<void> => {
     const userId = args.body.user.id;
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job) return tellClicker(args, ctx.logger, ':no_entry: This bulk job no longer exists.');
+    if (!job) throw refused(':no_entry: This bulk job no longer exists.');
     const may = await mayControl(ctx, job.requesterId, userId);
     if (!may.allowed) {
       const problem = may.problem ? ` (${may.problem})` : '';
-      return tellClicker(
-        args,
-        ctx.logger,
+      throw refused(
         `:no_entry: Only <@${job.requesterId}>, who started ${job.id}, or an approver can ${control} it${problem}.`,
       );
     }
@@ -52,11 +45,7 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
       return changed;
     });
     if (!result.won) {
-      return tellClicker(
-        args,
-        ctx.logger,
-        `:information_source: ${job.id} is ${stateText(result.job ?? job)}: nothing to ${control}.`,
-      );
+      throw refused(`:information_source: ${job.id} is ${stateText(result.job ?? job)}: nothing to ${control}.`);
     }
     ctx.logger.info({ jobId: job.id, by: userId }, `bulk job ${DONE[control]}`);
     if (control === 'resume') nudge();
@@ -78,13 +67,10 @@ function stateText(job: BulkJob): string {
 
 /** "Send me all N errors as CSV" on the preview: the invalid rows with their problems, to the clicker's DM. */
 export function handleErrorsFile(ctx: BulkContext) {
-  return async (args: Args): Promise<void> => {
-    await args.ack();
-    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+  return async (args: ButtonRequest): Promise<void> => {
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
     const userId = args.body.user.id;
-    if (!job || job.requesterId !== userId)
-      return tellClicker(args, ctx.logger, ':no_entry: This check no longer exists.');
+    if (!job || job.requesterId !== userId) throw refused(':no_entry: This check no longer exists.');
     try {
       const file = await writeCsvFile(['row', 'error', ...job.columns], invalidRows(ctx, job));
       try {
@@ -102,7 +88,7 @@ export function handleErrorsFile(ctx: BulkContext) {
       }
     } catch (error) {
       ctx.logger.warn({ err: error, jobId: job.id }, 'could not send the errors file');
-      return tellClicker(args, ctx.logger, `:warning: The errors file could not be sent: ${slackErrorText(error)}`);
+      throw upstreamFailed(`:warning: The errors file could not be sent: ${slackErrorText(error)}`);
     }
     const view = args.body.view;
     if (view) {
@@ -126,17 +112,13 @@ async function* invalidRows(ctx: BulkContext, job: BulkJob): AsyncGenerator<stri
 
 /** "Send the results file" on an ended job whose file could not be sent. */
 export function handleResendResults(ctx: BulkContext) {
-  return async (args: Args): Promise<void> => {
-    await args.ack();
-    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
+  return async (args: ButtonRequest): Promise<void> => {
     const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job || job.status !== 'done') return tellClicker(args, ctx.logger, ':no_entry: This bulk job has not ended.');
+    if (!job || job.status !== 'done') throw refused(':no_entry: This bulk job has not ended.');
     const may = await mayControl(ctx, job.requesterId, args.body.user.id);
-    if (!may.allowed)
-      return tellClicker(args, ctx.logger, `:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
+    if (!may.allowed) throw refused(`:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
     const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
-    if (!sent.fileId)
-      return tellClicker(args, ctx.logger, `:warning: ${sent.note ?? 'The results file could not be sent.'}`);
+    if (!sent.fileId) throw upstreamFailed(`:warning: ${sent.note ?? 'The results file could not be sent.'}`);
     await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
     ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
     await ctx.work.track(updateProgressSoon(ctx, job.id));

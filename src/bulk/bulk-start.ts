@@ -1,6 +1,5 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import { refused } from '../request-pipeline/request-ended.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkContext } from './bulk-context.js';
@@ -8,19 +7,15 @@ import { DRAFTS_KEPT } from './bulk-form.js';
 import { startedView } from './bulk-views.js';
 import { progressMessage } from './progress-message.js';
 
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-
 /**
  * Start pressed on the preview: the draft becomes a running job (a compare-and-set, by its requester only)
  * together with its audit entry, its progress message is posted to the requester's DM, and the workers
  * are told. The modal says where to follow it.
  */
 export function handleStart(ctx: BulkContext, nudge: () => void) {
-  return async ({ ack, body, view, context }: Args): Promise<void> => {
-    const request = requestOf(context);
+  return async ({ ack, body, view }: FormRequest): Promise<Ended> => {
     const jobId = view.private_metadata;
     await ack({ response_action: 'update', view: noticeModal('Bulk create', ':hourglass_flowing_sand: Starting…') });
-    if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
     const userId = body.user.id;
     const started = await ctx.store.transaction(async (tx) => {
       const draft = await tx.bulkJobs.get(jobId);
@@ -42,14 +37,12 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
       return tx.bulkJobs.start(jobId, userId, entry.id);
     });
     if (!started.won) {
-      noteOutcome(request, 'refused');
       const why = !started.job
         ? `This check no longer exists: unstarted checks are kept for a day, and only your ${DRAFTS_KEPT} newest. Submit the file again.`
         : started.job.requesterId !== userId
           ? 'Only the person who checked the file can start it.'
           : `${started.job.id} has already been started: its progress is in your DM with the app.`;
-      await updateModal(ctx.client, view.id, noticeModal('Bulk create', `:information_source: ${why}`), ctx.logger);
-      return;
+      throw refused(`:information_source: ${why}`);
     }
     const job = started.job;
     ctx.logger.info({ jobId, kind: job.kind, rows: job.validRows }, 'bulk job started');

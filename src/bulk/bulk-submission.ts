@@ -1,10 +1,8 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { CsvTableProblem } from '../csv/read-csv.js';
 import type { LinkDefaults } from '../mint-api/row-requests.js';
 import type { CreateLinkRequest } from '../mint-api/schemas.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 import { downloadSlackFile, type Download } from '../slack-api/download-file.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import type { BulkRow, NewBulkRow, StoredDraft } from '../store/bulk-jobs.js';
 import { updateModal } from '../slack-ui/update-modal.js';
@@ -21,8 +19,6 @@ import {
 import { ERRORS_SHOWN, checkingView, previewView } from './bulk-views.js';
 import { readJobTable } from './job-table.js';
 
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-
 /** Said on the form when every check slot (BULK_CHECK_SLOTS) is taken; Slack keeps the form as filled. */
 export const CHECK_BUSY_TEXT =
   'The app is checking other files right now. Nothing is lost: press Check again in a minute.';
@@ -35,33 +31,25 @@ export const CHECK_BUSY_TEXT =
  * Nothing is sent.
  */
 export function handleBulkFormSubmission(ctx: BulkContext) {
-  return async ({ ack, body, view, context }: Args): Promise<void> => {
-    const request = requestOf(context);
+  return async ({ ack, body, view }: FormRequest): Promise<Ended> => {
     const values = readBulkForm(view.state.values);
     const errors = formErrors(values, new Date());
-    if (Object.keys(errors).length > 0) {
-      noteOutcome(request, 'invalid_input');
-      await ack({ response_action: 'errors', errors });
-      return;
-    }
+    if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
     const slot = ctx.checkSlots.tryTake();
     if (!slot) {
-      noteOutcome(request, 'busy');
       ctx.logger.info({ slots: ctx.checkSlots.limit }, 'bulk check answered "busy": every check slot is taken');
       const block = values.files.length > 0 ? BULK_BLOCKS.file : BULK_BLOCKS.paste;
       await ack({ response_action: 'errors', errors: { [block]: CHECK_BUSY_TEXT } });
-      return;
+      return 'busy';
     }
     try {
       const sourceName = values.files[0]?.name ?? 'pasted text';
       await ack({ response_action: 'update', view: checkingView(sourceName) });
-      if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
       const checked = await checkSource(ctx, values, body);
       if (!checked.ok) {
-        noteOutcome(request, 'invalid_input');
         const problem = `*${sourceName === 'pasted text' ? 'The pasted text' : 'The file'} cannot be used.* ${escapeMrkdwn(checked.problem)}`;
         await updateModal(ctx.client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
-        return;
+        return 'invalid_input';
       }
       const { draft, errorsShown } = checked;
       await updateModal(
@@ -81,7 +69,7 @@ type Checked =
   | { ok: false; problem: string };
 
 /** Reads the CSV and stores its checked rows as a draft; the first errors are kept on the way, for the preview. */
-async function checkSource(ctx: BulkContext, values: BulkFormValues, body: Args['body']): Promise<Checked> {
+async function checkSource(ctx: BulkContext, values: BulkFormValues, body: FormRequest['body']): Promise<Checked> {
   const source = await sourceBytes(ctx, values);
   if (!source.ok) return source;
   const table = await readJobTable(source.bytes, values.kind, linkDefaults(values), new Date());

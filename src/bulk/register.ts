@@ -1,8 +1,7 @@
-import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { Slots } from '../admission/slots.js';
 import type { CapabilityDeps } from '../deps.js';
-import { patientSlackClient } from '../slack-api/patient-client.js';
-import { guardAction, guardView } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
 import type { BulkContext } from './bulk-context.js';
@@ -18,20 +17,19 @@ import { startProgressTicker } from './progress.js';
 /** The global shortcut declared in manifest.yml. */
 export const BULK_SHORTCUT = 'bulk_create';
 
-type Button = BlockAction<ButtonAction>;
-
 /**
  * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
  * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file.
  */
 export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'bulk' });
   const ctx: BulkContext = {
     store: deps.store,
     mintApi: deps.mintApi,
     logger,
     client: app.client,
-    patientClient: patientSlackClient(deps, logger),
+    patientClient: deps.patientClient,
     approvers: deps.approvers,
     home: deps.home,
     work: deps.work,
@@ -45,21 +43,22 @@ export function register(app: App, deps: CapabilityDeps): void {
   };
   const worker = new BulkWorker(ctx);
   const nudge = () => worker.nudge();
-  const openBulkForm = openForm(() => bulkFormView(), logger);
+  const openBulkForm = openForm(() => bulkFormView());
 
   deps.commands.register(bulkSubcommand);
   deps.home.add(bulkHomeEntry(ctx));
   deps.background.add(() => worker.start());
   deps.background.add(() => startProgressTicker(ctx));
 
-  app.shortcut<GlobalShortcut>(BULK_SHORTCUT, openBulkForm);
-  app.action<Button>(BULK_HOME_ACTION, openBulkForm);
-  // Every handler below reads or writes the database: if it is away, the user is told, never left waiting.
-  app.view<ViewSubmitAction>(BULK_FORM_CALLBACK, guardView(logger, 'Bulk create', handleBulkFormSubmission(ctx)));
-  app.view<ViewSubmitAction>(BULK_PREVIEW_CALLBACK, guardView(logger, 'Bulk create', handleStart(ctx, nudge)));
-  app.action<Button>(BULK_ACTIONS.pause, guardAction(logger, handleControl(ctx, 'pause', nudge)));
-  app.action<Button>(BULK_ACTIONS.resume, guardAction(logger, handleControl(ctx, 'resume', nudge)));
-  app.action<Button>(BULK_ACTIONS.cancel, guardAction(logger, handleControl(ctx, 'cancel', nudge)));
-  app.action<Button>(BULK_ACTIONS.errorsFile, guardAction(logger, handleErrorsFile(ctx)));
-  app.action<Button>(BULK_ACTIONS.resendResults, guardAction(logger, handleResendResults(ctx)));
+  on.shortcut(BULK_SHORTCUT, openBulkForm);
+  on.button(BULK_HOME_ACTION, openBulkForm);
+  on.form(BULK_FORM_CALLBACK, 'Bulk create', handleBulkFormSubmission(ctx));
+  on.form(BULK_PREVIEW_CALLBACK, 'Bulk create', handleStart(ctx, nudge));
+  // The same click delivered twice changes a job once, and sends one file.
+  const once = { once: true };
+  on.button(BULK_ACTIONS.pause, handleControl(ctx, 'pause', nudge), once);
+  on.button(BULK_ACTIONS.resume, handleControl(ctx, 'resume', nudge), once);
+  on.button(BULK_ACTIONS.cancel, handleControl(ctx, 'cancel', nudge), once);
+  on.button(BULK_ACTIONS.errorsFile, handleErrorsFile(ctx), once);
+  on.button(BULK_ACTIONS.resendResults, handleResendResults(ctx), once);
 }

@@ -1,7 +1,7 @@
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
-import type { RequestRecord } from '../observability/request-context.js';
+import type { Ended } from '../request-pipeline/listen.js';
 
 /** What a subcommand receives: the command, its words after the subcommand name, and Bolt's helpers. */
 export interface SubcommandContext {
@@ -14,8 +14,6 @@ export interface SubcommandContext {
   respond: RespondFn;
   client: WebClient;
   logger: Logger;
-  /** The request's record, for its outcome (the access log, /metrics). */
-  request: RequestRecord | undefined;
 }
 
 export interface Subcommand {
@@ -25,8 +23,11 @@ export interface Subcommand {
   arguments?: string;
   /** One line for help (plain text: help escapes it). */
   description: string;
-  /** Must ack within Slack's 3 seconds, before any slow work. */
-  run(context: SubcommandContext): Promise<void>;
+  /**
+   * Must ack within Slack's 3 seconds, before any slow work. Throws `refused`/`invalidInput` (request-ended.ts)
+   * to answer the person with why; returns how the work ended when not as asked.
+   */
+  run(context: SubcommandContext): Promise<Ended>;
 }
 
 /** The subcommands of /mintlink: dispatch and help both come from here. */

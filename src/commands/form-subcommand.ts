@@ -9,9 +9,9 @@ export function formSubcommand(
   const { form, ...rest } = spec;
   return {
     ...rest,
-    run: async ({ ack, command, rest: text, client, respond, logger, request }) => {
+    run: async ({ ack, command, rest: text, client }) => {
       await ack();
-      await openModal(client, command.trigger_id, form(text.trim() || undefined), { logger, respond, request });
+      await openModal(client, command.trigger_id, form(text.trim() || undefined));
     },
   };
 }

@@ -1,8 +1,6 @@
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { cutText, escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { openModal } from '../slack-ui/open-modal.js';
-import { tellClicker } from '../slack-ui/respond-safely.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText } from './deletion-messages.js';
@@ -12,16 +10,15 @@ import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 import { approveRefusal } from './record-approval.js';
-import { clickKey, firstDelivery } from '../slack-ui/deliver-once.js';
-import { requestOf } from '../observability/request-context.js';
+import type { ButtonRequest, Ended } from '../request-pipeline/listen.js';
+import { refused } from '../request-pipeline/request-ended.js';
 
-type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+type Args = ButtonRequest;
 
 type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId: string) => Promise<string | undefined>;
 
-/** Acks the click and loads its request; when `rule` refuses the clicker, tells them why and returns undefined. */
-async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest | undefined> {
-  await args.ack();
+/** Loads the click's request; when `rule` refuses the clicker, the request ends with why. */
+async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest> {
   const request = await rememberApprovalMessage(
     args,
     ctx,
@@ -29,8 +26,7 @@ async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Pro
   );
   const refusal = await rule(ctx, request, args.body.user.id);
   if (!refusal && request) return request;
-  await tellClicker(args, ctx.logger, `:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
-  return undefined;
+  throw refused(`:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
 }
 
 /**
@@ -56,46 +52,30 @@ async function rememberApprovalMessage(
 export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' | 'reject') {
   return async (args: Args): Promise<void> => {
     const request = await allowedRequest(args, ctx, decision === 'approve' ? approveRefusal : decisionRefusal);
-    if (!request) return;
     // The view is bound to this request (and this approver): a changed id is refused on submission.
     const metadata = signDecisionMetadata(ctx.decisionKey, decision, request.id, args.body.user.id);
     const view = decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
-    await openModal(args.client, args.body.trigger_id, view, {
-      logger: ctx.logger,
-      respond: args.respond,
-      request: requestOf(args.context),
-    });
+    await openModal(args.client, args.body.trigger_id, view);
   };
 }
 
 /** "Try the deletion again" on a failed or interrupted request: the same request, no new approval. */
 export function handleRetryButton(ctx: DeletionContext) {
-  return async (args: Args): Promise<void> => {
+  return async (args: Args): Promise<Ended> => {
     const request = await allowedRequest(args, ctx, retryRefusal);
-    if (!request) return;
-    // The same click delivered twice must not send the deletion twice (after a failure both would win).
-    if (!(await firstDelivery(ctx.store, clickKey(args.body)))) return;
-    const result = await runDeletion(
-      ctx,
-      request.id,
-      ['failed', 'attention'],
-      args.body.user.id,
-      requestOf(args.context),
-    );
+    const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
     if (!result.ran)
-      await tellClicker(
-        args,
-        ctx.logger,
+      throw refused(
         `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`,
       );
+    return result.request.status === 'failed' ? 'upstream_error' : undefined;
   };
 }
 
 /** "Cancel request" in the requester's DM: only the requester, only while pending. */
 export function handleCancelButton(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
-    const { ack, body, action } = args;
-    await ack();
+    const { body, action } = args;
     const id = action.value ?? '';
     const shownId = escapeMrkdwn(cutText(id, 40)); // the button's value comes from the client
     const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) =>
@@ -111,6 +91,6 @@ export function handleCancelButton(ctx: DeletionContext) {
       : current.requesterId !== body.user.id
         ? 'only the requester can cancel it'
         : alreadyDecidedText(current);
-    await tellClicker(args, ctx.logger, `:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
+    throw refused(`:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
   };
 }

@@ -78,9 +78,8 @@ export function deletingView(r: DeletionRequest): ModalView {
 }
 
 /** Said in the modal when a decision view comes back with metadata the app did not sign: nothing is decided. */
-export function changedFormView(title: string): ModalView {
-  return noticeModal(title, ':no_entry: This form was changed, so nothing was decided. Open the request again.');
-}
+/** A decision form whose signed metadata came back changed. */
+export const CHANGED_FORM_TEXT = ':no_entry: This form was changed, so nothing was decided. Open the request again.';
 
 export function outcomeView(r: DeletionRequest): ModalView {
   return noticeModal(`Request ${r.id}`, statusLine(r));

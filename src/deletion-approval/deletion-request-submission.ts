@@ -1,4 +1,3 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { DeletionContext } from './deletion-context.js';
 import {
@@ -15,10 +14,8 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { notConfiguredText } from './deletion-settings.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import { refused } from '../request-pipeline/request-ended.js';
 
 /**
  * A deletion request submitted: checked (inline errors), then opened (open-request.ts) with the permalink of
@@ -26,33 +23,20 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * not be stored or posted, why, in the form, still filled.
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
-  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
-    const slackRequest = requestOf(context);
+  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
     const settings = ctx.settings;
-    if (!settings) {
-      noteOutcome(slackRequest, 'refused');
-      await ack({
-        response_action: 'update',
-        view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)),
-      });
-      return;
-    }
+    if (!settings) throw refused(notConfiguredText(ctx.missingSettings));
     const boxes = boxesOf(view.private_metadata);
     const signedSource = signedSourceOf(view.private_metadata);
     const source = verifySource(ctx.decisionKey, signedSource);
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
-    if (!checked.ok) {
-      noteOutcome(slackRequest, 'invalid_input');
-      await ack({ response_action: 'errors', errors: checked.errors });
-      return;
-    }
+    if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     await ack({
       response_action: 'update',
       view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…'),
     });
-    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
-    if (!(await firstDelivery(ctx.store, submissionKey(body)))) return;
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
     const requesterId = body.user.id;
     const logger = ctx.logger.child({ user: requesterId, operation: 'customers.delete.request' });
     const showForm = (problem: string) =>
@@ -83,21 +67,20 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       contextUrl,
     });
     if (!opened.ok && opened.stage === 'quorum') {
-      noteOutcome(slackRequest, 'refused');
       await showForm(`*The request cannot be approved as things stand.* ${opened.error}`);
-      return;
+      return 'refused';
     }
     if (!opened.ok && opened.stage === 'store') {
       await showForm(
         '*The request could not be recorded* (the database is unavailable), so nothing was sent to the approvers. Try again in a moment.',
       );
-      return;
+      return 'failed';
     }
     if (!opened.ok) {
       await showForm(
         `*The approval channel did not take the request* (${escapeMrkdwn(opened.error)}), so it was cancelled and nothing waits for approval. Ask the app's operator to invite the app to <#${settings.approvalChannelId}>.`,
       );
-      return;
+      return 'upstream_error';
     }
     const { request } = opened;
     await updateModal(

@@ -7,7 +7,7 @@ import {
   stepTextList,
   stepUserContext,
 } from '../workflow-steps/step-inputs.js';
-import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
 import type { DeletionContext } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
@@ -34,9 +34,7 @@ const inputsSchema = z.object({
  * it is completed when the request ends (step-completion.ts), by whichever replica ends it.
  */
 export function requestDeletionStep(ctx: DeletionContext) {
-  return stepListener(ctx, { callbackId: REQUEST_DELETION_STEP, thing: 'the deletion request' }, (run) =>
-    requestDeletion(ctx, run),
-  );
+  return (run: StepRun): Promise<StepResult> => requestDeletion(ctx, run);
 }
 
 async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<StepResult> {

@@ -4,7 +4,7 @@ import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import type { DeletionContext } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { notConfiguredText } from './deletion-settings.js';
-import { noteOutcome } from '../observability/request-context.js';
+import { refused } from '../request-pipeline/request-ended.js';
 
 /** `/mintlink delete [customerIds...]` (also `delete-customers`): the request form, prefilled. */
 export function deletionSubcommand(ctx: DeletionContext): Subcommand {
@@ -13,18 +13,10 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     aliases: ['delete-customers'],
     arguments: '[customerIds...]',
     description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
-    run: async ({ ack, command, rest, client, respond, logger, request }) => {
-      if (!ctx.settings) {
-        noteOutcome(request, 'refused');
-        await ack({ response_type: 'ephemeral', text: notConfiguredText(ctx.missingSettings) });
-        return;
-      }
+    run: async ({ ack, command, rest, client }) => {
+      if (!ctx.settings) throw refused(notConfiguredText(ctx.missingSettings));
       await ack();
-      await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }), {
-        logger,
-        request,
-        respond,
-      });
+      await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }));
     },
   };
 }

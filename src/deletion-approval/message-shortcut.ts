@@ -1,7 +1,7 @@
-import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import type { MessageShortcut } from '@slack/bolt';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
-import { requestOf } from '../observability/request-context.js';
+import type { ShortcutRequest } from '../request-pipeline/listen.js';
 import type { DeletionContext } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { notConfiguredText } from './deletion-settings.js';
@@ -10,7 +10,7 @@ import { customerIdsInMessage, signSource } from './message-source.js';
 /** The message shortcut declared in manifest.yml. */
 export const REQUEST_DELETION_MESSAGE_SHORTCUT = 'request_deletion_from_message';
 
-type Args = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+type Args = ShortcutRequest<MessageShortcut>;
 
 /**
  * "Request deletion of customers" on a message: the request form, opened at once (the trigger lasts 3 s),
@@ -18,8 +18,7 @@ type Args = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
  * is submitted.
  */
 export function openFormFromMessage(ctx: DeletionContext) {
-  return async ({ ack, shortcut, client, context, respond }: Args): Promise<void> => {
-    await ack();
+  return async ({ shortcut, client }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
     const view = !ctx.settings
       ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings))
@@ -28,10 +27,6 @@ export function openFormFromMessage(ctx: DeletionContext) {
           source: signSource(ctx.decisionKey, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
           ...(ids.length === 0 ? { problem: 'No customer IDs were found in the message. Enter them below.' } : {}),
         });
-    await openModal(client, shortcut.trigger_id, view, {
-      logger: ctx.logger,
-      respond,
-      request: requestOf(context),
-    });
+    await openModal(client, shortcut.trigger_id, view);
   };
 }

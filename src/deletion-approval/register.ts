@@ -1,7 +1,6 @@
-import type { App, BlockAction, ButtonAction, GlobalShortcut, MessageShortcut, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { patientSlackClient } from '../slack-api/patient-client.js';
-import { guardAction, guardView } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openForm, openModal } from '../slack-ui/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
@@ -27,12 +26,9 @@ import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
 import { reminderWork } from './reminders.js';
 import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
-import { requestOf } from '../observability/request-context.js';
 
 /** The global shortcut declared in manifest.yml. */
 export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
-
-type Button = BlockAction<ButtonAction>;
 
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
@@ -40,6 +36,7 @@ type Button = BlockAction<ButtonAction>;
  * modals, the requester's Cancel, its Home entry and the sweeper.
  */
 export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
   const configured = deletionSettings(deps.config);
   const logger = deps.logger.child({ capability: 'deletion-approval' });
   const ctx: DeletionContext = {
@@ -47,7 +44,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintApi: deps.mintApi,
     logger,
     client: app.client,
-    patientClient: patientSlackClient(deps, logger),
+    patientClient: deps.patientClient,
     settings: configured.ok ? configured.settings : undefined,
     missingSettings: configured.ok ? [] : configured.missing,
     approvers: deps.approvers,
@@ -65,12 +62,11 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
   deps.background.add(reminderWork(ctx, deps));
 
-  app.shortcut<GlobalShortcut>(REQUEST_DELETION_SHORTCUT, openForm(requestForm, logger));
-  app.shortcut<MessageShortcut>(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
-  app.function(REQUEST_DELETION_STEP, requestDeletionStep(ctx));
-  app.action<Button>(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm, logger));
-  app.action<Button>(ADD_IDS_BOX_ACTION, async ({ ack, body }) => {
-    await ack();
+  on.shortcut(REQUEST_DELETION_SHORTCUT, openForm(requestForm));
+  on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
+  on.step(REQUEST_DELETION_STEP, 'the deletion request', requestDeletionStep(ctx));
+  on.button(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm));
+  on.button(ADD_IDS_BOX_ACTION, async ({ body }) => {
     const view = body.view;
     if (!view) return;
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
@@ -83,36 +79,21 @@ export function register(app: App, deps: CapabilityDeps): void {
       .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
   });
 
-  // Every handler below reads or writes the database: if it is away, the user is told, never left waiting.
-  app.view<ViewSubmitAction>(
-    DELETION_FORM_CALLBACK,
-    guardView(logger, 'Request deletion', handleDeletionRequestSubmission(ctx)),
-  );
-  app.action<Button>(DELETION_ACTIONS.approve, guardAction(logger, handleDecisionButton(ctx, 'approve')));
-  app.action<Button>(DELETION_ACTIONS.reject, guardAction(logger, handleDecisionButton(ctx, 'reject')));
-  app.action<Button>(DELETION_ACTIONS.retry, guardAction(logger, handleRetryButton(ctx)));
-  app.action<Button>(DELETION_ACTIONS.cancel, guardAction(logger, handleCancelButton(ctx)));
-  app.view<ViewSubmitAction>(
-    APPROVE_FORM_CALLBACK,
-    guardView(logger, 'Approve deletion', handleApproveSubmission(ctx)),
-  );
-  app.view<ViewSubmitAction>(REJECT_FORM_CALLBACK, guardView(logger, 'Reject deletion', handleRejectSubmission(ctx)));
+  on.form(DELETION_FORM_CALLBACK, 'Request deletion', handleDeletionRequestSubmission(ctx));
+  on.button(DELETION_ACTIONS.approve, handleDecisionButton(ctx, 'approve'));
+  on.button(DELETION_ACTIONS.reject, handleDecisionButton(ctx, 'reject'));
+  // The same click delivered twice must not send the deletion twice (after a failure both would win).
+  on.button(DELETION_ACTIONS.retry, handleRetryButton(ctx), { once: true });
+  on.button(DELETION_ACTIONS.cancel, handleCancelButton(ctx));
+  on.form(APPROVE_FORM_CALLBACK, 'Approve deletion', handleApproveSubmission(ctx));
+  on.form(REJECT_FORM_CALLBACK, 'Reject deletion', handleRejectSubmission(ctx));
 
   // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).
   for (const [actionId, view] of [
     [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
     [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
   ] as const) {
-    app.action<Button>(
-      actionId,
-      guardAction(logger, async ({ ack, body, client, context }) => {
-        await ack();
-        await openModal(client, body.trigger_id, await view(ctx, body.user.id), {
-          logger,
-          request: requestOf(context),
-        });
-      }),
-    );
+    on.button(actionId, async ({ body, client }) => openModal(client, body.trigger_id, await view(ctx, body.user.id)));
   }
 }
 

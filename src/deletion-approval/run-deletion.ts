@@ -3,7 +3,6 @@ import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify, publishRequest } from './publish-request.js';
-import type { RequestRecord } from '../observability/request-context.js';
 
 export type RunResult = { ran: true; request: DeletionRequest } | { ran: false; request: DeletionRequest | undefined };
 
@@ -17,7 +16,6 @@ export async function runDeletion(
   requestId: string,
   from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
   by: string,
-  slackRequest?: RequestRecord,
 ): Promise<RunResult> {
   const claim = await ctx.store.deletionRequests.claimRun(requestId, from, by);
   if (!claim.won) return { ran: false, request: claim.request };
@@ -26,7 +24,7 @@ export async function runDeletion(
   await publishRequest({ ...ctx, logger }, request);
 
   const outcome = await runAudited(
-    { store: ctx.store, logger, request: slackRequest },
+    { store: ctx.store, logger },
     { userId: by, teamId: request.teamId },
     {
       operation: 'customers.delete.run',

@@ -1,15 +1,15 @@
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
-import { guardAction } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
 import { listModal } from '../slack-ui/list-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import type { HomePublisher } from './home-publisher.js';
 import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
-import { requestOf } from '../observability/request-context.js';
 
 /** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
 export function register(app: App, deps: AppDeps & { publisher: HomePublisher }): void {
-  app.event('app_home_opened', async ({ event, body }) => {
+  const on = listen(app, deps);
+  on.homeOpened(async ({ event, body }) => {
     if (event.tab !== 'home') return;
     // The version the user sees now (Slack sends the view's hash; the event type does not name it).
     const onScreen =
@@ -18,17 +18,12 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
       .publish(event.user, body.team_id, onScreen)
       .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
   });
-  app.action<BlockAction<ButtonAction>>(
-    ALL_ACTIVITY_ACTION,
-    guardAction(deps.logger, async ({ ack, body, client, context }) => {
-      await ack();
-      const entries = await deps.store.audit.list({ actorId: body.user.id, limit: 100 });
-      await openModal(
-        client,
-        body.trigger_id,
-        listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'),
-        { logger: deps.logger, request: requestOf(context) },
-      );
-    }),
-  );
+  on.button(ALL_ACTIVITY_ACTION, async ({ body, client }) => {
+    const entries = await deps.store.audit.list({ actorId: body.user.id, limit: 100 });
+    await openModal(
+      client,
+      body.trigger_id,
+      listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'),
+    );
+  });
 }

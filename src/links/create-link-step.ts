@@ -13,7 +13,7 @@ import {
   stepTimestamp,
   stepUserContext,
 } from '../workflow-steps/step-inputs.js';
-import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 import { createLinkAudited } from './create-link.js';
 import { linkUrls } from '../mint-api/link-urls.js';
 
@@ -65,7 +65,7 @@ const INPUT_OF_FIELD: Record<string, keyof typeof CREATE_LINK_STEP_INPUTS> = {
  * same way (actor: the person the workflow acts for; origin: the workflow), POST /v1/link once.
  */
 export function createLinkStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return stepListener(deps, { callbackId: CREATE_LINK_STEP, thing: 'the mint link' }, (run) => createLink(deps, run));
+  return (run: StepRun): Promise<StepResult> => createLink(deps, run);
 }
 
 async function createLink(

@@ -3,7 +3,6 @@ import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { MintRecord } from '../mint-api/responses.js';
 import type { CreateLinkRequest } from '../mint-api/schemas.js';
-import type { RequestRecord } from '../observability/request-context.js';
 import type { Store } from '../store/store.js';
 import { linkUrls } from '../mint-api/link-urls.js';
 
@@ -12,7 +11,7 @@ import { linkUrls } from '../mint-api/link-urls.js';
  * (`origin` says which workflow execution).
  */
 export function createLinkAudited(
-  deps: { mintApi: MintApiClient; store: Store; logger: Logger; request?: RequestRecord | undefined },
+  deps: { mintApi: MintApiClient; store: Store; logger: Logger },
   actor: Actor,
   request: CreateLinkRequest,
   origin?: string,

@@ -1,14 +1,10 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { createLinkAudited } from './create-link.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 
 /**
  * "Create mint link" submitted: wrong fields get inline errors (no call); otherwise the modal shows
@@ -16,23 +12,16 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * with what went wrong. The requester also gets the result as a DM.
  */
 export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
-    const slackRequest = requestOf(context);
+  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());
-    if (!checked.ok) {
-      noteOutcome(slackRequest, 'invalid_input');
-      await ack({ response_action: 'errors', errors: checked.errors });
-      return;
-    }
+    if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingLinkView(request.nftId) });
-    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
-
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
-    const outcome = await createLinkAudited({ ...deps, logger, request: slackRequest }, actor, request);
+    const outcome = await createLinkAudited({ ...deps, logger }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {
@@ -42,6 +31,7 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 
       const banner = `*Could not create the mint link.* ${outcome.reason}\nYour entries are kept below: change them if needed and press *Create* again.`;
       await updateModal(client, view.id, linkFormView(values, banner), logger);
       await sendDirectMessage(client, actor.userId, linkFailedMessage(request, outcome.reason), logger);
+      return outcome.outcome;
     }
   };
 }

@@ -1,8 +1,8 @@
-import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { CREATE_LINK_STEP, createLinkStep } from './create-link-step.js';
-import { guardView } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
 import { openForm } from '../slack-ui/open-modal.js';
+import { CREATE_LINK_STEP, createLinkStep } from './create-link-step.js';
 import { LINK_FORM_CALLBACK, linkFormView } from './link-form.js';
 import { handleLinkFormSubmission } from './link-form-submission.js';
 import { linkSubcommand } from './link-subcommand.js';
@@ -16,14 +16,12 @@ export const CREATE_LINK_HOME_ACTION = 'home_create_link';
  * the "Create mint link" workflow step.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const openLinkForm = openForm(() => linkFormView(), deps.logger);
+  const on = listen(app, deps);
+  const openLinkForm = openForm(() => linkFormView());
   deps.commands.register(linkSubcommand, { default: true });
   deps.home.add({ order: 0, flow: { actionId: CREATE_LINK_HOME_ACTION, label: 'Create mint link', primary: true } });
-  app.shortcut<GlobalShortcut>(CREATE_LINK_SHORTCUT, openLinkForm);
-  app.action<BlockAction<ButtonAction>>(CREATE_LINK_HOME_ACTION, openLinkForm);
-  app.view<ViewSubmitAction>(
-    LINK_FORM_CALLBACK,
-    guardView(deps.logger, 'Create mint link', handleLinkFormSubmission(deps)),
-  );
-  app.function(CREATE_LINK_STEP, createLinkStep(deps));
+  on.shortcut(CREATE_LINK_SHORTCUT, openLinkForm);
+  on.button(CREATE_LINK_HOME_ACTION, openLinkForm);
+  on.form(LINK_FORM_CALLBACK, 'Create mint link', handleLinkFormSubmission(deps));
+  on.step(CREATE_LINK_STEP, 'the mint link', createLinkStep(deps));
 }

@@ -1,13 +1,6 @@
-import type {
-  AllMiddlewareArgs,
-  BlockAction,
-  RespondArguments,
-  RespondFn,
-  SlackActionMiddlewareArgs,
-} from '@slack/bolt';
+import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
 
 export interface Recipient {
   client: WebClient;
@@ -57,22 +50,4 @@ export async function tellUser({ client, channelId, userId, logger }: Recipient,
   await client.chat
     .postMessage({ channel: userId, text })
     .catch((error: unknown) => logger.warn({ err: error }, 'could not tell the user'));
-}
-
-/**
- * Tells only the person who clicked a button why nothing changed (ephemerally; in a DM for a click on Home or
- * in a modal), and marks the request refused.
- */
-export async function tellClicker(
-  { body, respond, client, context }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs,
-  logger: Logger,
-  text: string,
-): Promise<void> {
-  noteOutcome(requestOf(context), 'refused');
-  await respondSafely(
-    respond,
-    { response_type: 'ephemeral', replace_original: false, text },
-    { client, channelId: body.channel?.id, userId: body.user.id, logger },
-    text,
-  );
 }

@@ -1,4 +1,3 @@
-import type { AllMiddlewareArgs, RespondFn, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
 import { context, section } from '../slack-ui/blocks.js';
 import { modal } from '../slack-ui/modal.js';
@@ -7,28 +6,17 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-templates-form.js';
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs & { respond?: RespondFn };
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
 export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger' | 'store'>) {
-  return async ({ ack, body, view, client, respond, context: boltContext }: Args): Promise<void> => {
-    const slackRequest = requestOf(boltContext);
+  return async ({ ack, body, view, client, respond }: FormRequest): Promise<Ended> => {
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);
-    if (!checked.ok) {
-      noteOutcome(slackRequest, 'invalid_input');
-      await ack({ response_action: 'errors', errors: checked.errors });
-      return;
-    }
+    if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     const target = body.response_urls?.[0];
-    if (!respond || !target) {
-      noteOutcome(slackRequest, 'invalid_input');
-      await ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
-      return;
-    }
+    if (!respond || !target)
+      return ack({ response_action: 'errors', errors: { conversation: 'Choose a conversation to post the list in.' } });
     const { contractId } = checked;
     await ack({
       response_action: 'update',
@@ -38,8 +26,7 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
         blocks: [section(`:hourglass_flowing_sand: Loading the templates of ${inlineCode(contractId)}…`)],
       }),
     });
-    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
 
     const logger = deps.logger.child({ user: body.user.id, contractId });
     const loaded = await loadTemplatePage(
@@ -67,5 +54,7 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
           ],
         });
     await updateModal(client, view.id, next, logger);
+    if (!loaded.ok) return loaded.outcome;
+    return problem ? 'upstream_error' : undefined;
   };
 }

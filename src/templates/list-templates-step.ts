@@ -4,7 +4,7 @@ import { MintApiError } from '../mint-api/mint-api-error.js';
 import { listTemplatesRequestSchema } from '../mint-api/schemas.js';
 import { mintFailureText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';
-import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
 import { templateFields } from './template-fields.js';
 
@@ -28,9 +28,7 @@ const MAX_TEXT_CHARS = 8_000;
 
 /** "List NFT templates" in Workflow Builder: one page, as text a workflow can post or pass on. */
 export function listTemplatesStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger'>) {
-  return stepListener(deps, { callbackId: LIST_TEMPLATES_STEP, thing: 'the templates' }, (run) =>
-    listTemplates(deps, run),
-  );
+  return (run: StepRun): Promise<StepResult> => listTemplates(deps, run);
 }
 
 async function listTemplates(deps: Pick<CapabilityDeps, 'mintApi'>, run: StepRun): Promise<StepResult> {

@@ -6,13 +6,14 @@ import { mintErrorText } from '../slack-ui/mint-error-text.js';
 import { inlineCode } from '../slack-ui/mrkdwn.js';
 import type { PageState } from './page-state.js';
 import { templatePageMessage } from './template-page-message.js';
-import { type RequestRecord, noteOutcome } from '../observability/request-context.js';
 
-export type LoadedPage = { ok: true; message: MessageContent } | { ok: false; reason: string };
+/** A failure's `outcome` is the Slack request's: an unknown contract is the asker's mistake, the rest the service's. */
+export type LoadedPage =
+  { ok: true; message: MessageContent } | { ok: false; reason: string; outcome: 'invalid_input' | 'upstream_error' };
 
 /** GET one page of templates and render it; failures and an empty contract come back as a reason. */
 export async function loadTemplatePage(
-  deps: { mintApi: MintApiClient; logger: Logger; request?: RequestRecord | undefined },
+  deps: { mintApi: MintApiClient; logger: Logger },
   state: PageState,
 ): Promise<LoadedPage> {
   try {
@@ -23,22 +24,26 @@ export async function loadTemplatePage(
       orderBy: state.order,
     });
     if (page.items.length === 0 && state.offset === 0) {
-      return { ok: false, reason: `Contract ${inlineCode(state.contractId)} has no templates.` };
+      return {
+        ok: false,
+        outcome: 'invalid_input',
+        reason: `Contract ${inlineCode(state.contractId)} has no templates.`,
+      };
     }
     return { ok: true, message: templatePageMessage(state, page) };
   } catch (error) {
     if (!(error instanceof MintApiError)) throw error;
     deps.logger.warn({ err: error, contractId: state.contractId }, 'could not list templates');
-    // An unknown contract is the asker's mistake; anything else is the service's.
-    noteOutcome(deps.request, error.kind === 'not_found' ? 'invalid_input' : 'upstream_error');
     if (error.kind === 'not_found') {
       return {
         ok: false,
+        outcome: 'invalid_input',
         reason: `The Mint service does not know contract ${inlineCode(state.contractId)} (HTTP 404). Check the contract ID.`,
       };
     }
     return {
       ok: false,
+      outcome: 'upstream_error',
       reason: `Could not list the templates of ${inlineCode(state.contractId)}. ${mintErrorText(error, 'the templates')}`,
     };
   }

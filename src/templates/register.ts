@@ -1,6 +1,6 @@
-import type { App, BlockAction, ButtonAction, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { guardAction, guardView } from '../slack-ui/guard-listener.js';
+import { listen } from '../request-pipeline/listen.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
 import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
@@ -18,17 +18,13 @@ export const BROWSE_TEMPLATES_HOME_ACTION = 'home_browse_templates';
  * and the "List NFT templates" workflow step.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const openBrowseForm = openForm(() => browseTemplatesView(), deps.logger);
+  const on = listen(app, deps);
+  const openBrowseForm = openForm(() => browseTemplatesView());
   deps.commands.register(templatesSubcommand(deps));
   deps.home.add({ order: 30, flow: { actionId: BROWSE_TEMPLATES_HOME_ACTION, label: 'Browse templates' } });
-  app.shortcut<GlobalShortcut>(BROWSE_TEMPLATES_SHORTCUT, openBrowseForm);
-  app.action<BlockAction<ButtonAction>>(BROWSE_TEMPLATES_HOME_ACTION, openBrowseForm);
-  for (const actionId of Object.values(PAGE_ACTIONS)) {
-    app.action<BlockAction<ButtonAction>>(actionId, guardAction(deps.logger, handlePageButton(deps)));
-  }
-  app.view<ViewSubmitAction>(
-    BROWSE_FORM_CALLBACK,
-    guardView(deps.logger, 'Browse templates', handleBrowseTemplatesSubmission(deps)),
-  );
-  app.function(LIST_TEMPLATES_STEP, listTemplatesStep(deps));
+  on.shortcut(BROWSE_TEMPLATES_SHORTCUT, openBrowseForm);
+  on.button(BROWSE_TEMPLATES_HOME_ACTION, openBrowseForm);
+  for (const actionId of Object.values(PAGE_ACTIONS)) on.button(actionId, handlePageButton(deps));
+  on.form(BROWSE_FORM_CALLBACK, 'Browse templates', handleBrowseTemplatesSubmission(deps));
+  on.step(LIST_TEMPLATES_STEP, 'the templates', listTemplatesStep(deps));
 }

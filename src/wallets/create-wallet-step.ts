@@ -4,7 +4,7 @@ import type { CapabilityDeps } from '../deps.js';
 import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
 import { plainText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepText, stepUserContext } from '../workflow-steps/step-inputs.js';
-import { type StepResult, type StepRun, stepListener } from '../workflow-steps/step-listener.js';
+import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_WALLET_STEP = 'create_wallet_step';
@@ -21,7 +21,7 @@ const inputsSchema = z.object({
 
 /** "Create wallet" in Workflow Builder: POST /v1/wallet with the customer ID, or none for a new user. */
 export function createWalletStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return stepListener(deps, { callbackId: CREATE_WALLET_STEP, thing: 'the wallet' }, (run) => createWallet(deps, run));
+  return (run: StepRun): Promise<StepResult> => createWallet(deps, run);
 }
 
 async function createWallet(

@@ -3,7 +3,6 @@ import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { MintRecord } from '../mint-api/responses.js';
 import type { CreateWalletRequest } from '../mint-api/schemas.js';
-import type { RequestRecord } from '../observability/request-context.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -11,7 +10,7 @@ import type { Store } from '../store/store.js';
  * (`origin` says which workflow execution).
  */
 export function createWalletAudited(
-  deps: { mintApi: MintApiClient; store: Store; logger: Logger; request?: RequestRecord | undefined },
+  deps: { mintApi: MintApiClient; store: Store; logger: Logger },
   actor: Actor,
   request: CreateWalletRequest,
   origin?: string,

@@ -1,34 +1,23 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { createWalletAudited } from './create-wallet.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
-import { firstDelivery, submissionKey } from '../slack-ui/deliver-once.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-
-type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
 export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client, context }: Args): Promise<void> => {
-    const slackRequest = requestOf(context);
+  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);
-    if (!checked.ok) {
-      noteOutcome(slackRequest, 'invalid_input');
-      await ack({ response_action: 'errors', errors: checked.errors });
-      return;
-    }
+    if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingWalletView(request) });
-    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends here.
-    if (!(await firstDelivery(deps.store, submissionKey(body)))) return;
-
+    // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
     const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
-    const outcome = await createWalletAudited({ ...deps, logger, request: slackRequest }, actor, request);
+    const outcome = await createWalletAudited({ ...deps, logger }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {
@@ -38,6 +27,7 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' 
       const banner = `*Could not create the wallet.* ${outcome.reason}\nChange the customer ID if needed and press *Create* again.`;
       await updateModal(client, view.id, walletFormView(values, banner), logger);
       await sendDirectMessage(client, actor.userId, walletFailedMessage(request, outcome.reason), logger);
+      return outcome.outcome;
     }
   };
 }

@@ -8,7 +8,7 @@ import { userContext } from '../kit/slack-payloads.js';
 import { expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
 /**
- * Every step's end is reported through one path (workflow-steps/step-listener.ts → report-step.ts): when the
+ * Every step's end is reported through one path (request-pipeline/step-listener.ts → workflow-steps/report-step.ts): when the
  * execution's token is refused by the time the work is done, the bot token ends the step, so no workflow is
  * left running for ever. (The deletion step's later completion has its own case in deletion-step.e2e.test.ts.)
  */

@@ -1,10 +1,10 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
-import { firstDelivery } from '../slack-ui/deliver-once.js';
+import { firstDelivery } from './deliver-once.js';
 import type { Store } from '../store/store.js';
-import { reportStepEnd } from './report-step.js';
-import { unexpectedStepFailureText } from './step-failure.js';
+import { reportStepEnd } from '../workflow-steps/report-step.js';
+import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 

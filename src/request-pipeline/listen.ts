@@ -1,0 +1,204 @@
+import type {
+  AckFn,
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  GlobalShortcut,
+  MessageShortcut,
+  RespondArguments,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import { isDatabaseError } from '../lifecycle/database-error.js';
+import type { Logger } from '../logging/create-logger.js';
+import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
+import { noticeModal } from '../slack-ui/notice-modal.js';
+import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
+import { updateModal } from '../slack-ui/update-modal.js';
+import type { Store } from '../store/store.js';
+import { clickKey, firstDelivery, submissionKey } from './deliver-once.js';
+import { AlreadyHandled, RequestEnded } from './request-ended.js';
+import { type StepResult, type StepRun, stepListener } from './step-listener.js';
+
+/**
+ * How a listener's work ended when it did not throw: nothing means it went as asked; an outcome says
+ * otherwise (the Mint service failed and the form shows why, say).
+ */
+export type Ended = Outcome | undefined | void;
+
+type Bolt<Args> = Args & AllMiddlewareArgs;
+/** A slash command; `ack` must be called within Slack's 3 seconds, before any slow work. */
+export type CommandRequest = Omit<Bolt<SlackCommandMiddlewareArgs>, 'next'>;
+/** A button click, already acknowledged (and, with `once`, the first delivery of it). */
+export type ButtonRequest = Omit<Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>, 'ack' | 'next'>;
+/**
+ * A modal submitted. `ack` answers Slack (inline errors, update, push, clear); after any ack but inline errors,
+ * a second delivery of the same submission ends inside `ack`, so the code after it runs once.
+ */
+export type FormRequest = Omit<Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>, 'next'>;
+/** A global or message shortcut, already acknowledged: its trigger_id is good for 3 seconds. */
+export type ShortcutRequest<Shortcut extends GlobalShortcut | MessageShortcut> = Omit<
+  Bolt<SlackShortcutMiddlewareArgs<Shortcut>>,
+  'ack' | 'next'
+>;
+export type HomeOpenedRequest = Omit<Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>, 'next'>;
+
+/**
+ * The one way a capability listens to Slack. Each method registers a typed Bolt listener wrapped in the
+ * request pipeline, which does, once and for every request, what no listener should repeat:
+ * - the outcome (access log, metrics): read from the ack (inline errors are invalid input), from a
+ *   `RequestEnded` thrown (refused, invalid input, upstream failure) and from what the work returns;
+ * - once-only delivery: a click (`once`) or a submission delivered twice does the work once, on any replica;
+ * - telling the person when something failed, in the way the request allows, and logging it for the operator;
+ * - acknowledging clicks and shortcuts at once.
+ * Busy answers come before any of this, from the admission middleware; secrets are scrubbed where every
+ * log line and Slack call passes; the listener's `client` is the one Bolt authorized for the request.
+ */
+export interface Listen {
+  command(name: string | RegExp, listener: (request: CommandRequest) => Promise<Ended>): void;
+  button(actionId: string, listener: (request: ButtonRequest) => Promise<Ended>, options?: { once?: boolean }): void;
+  /** `title`: the modal's title, for a notice that replaces it when the request ends in a refusal or failure. */
+  form(callbackId: string, title: string, listener: (request: FormRequest) => Promise<Ended>): void;
+  shortcut(callbackId: string, listener: (request: ShortcutRequest<GlobalShortcut>) => Promise<Ended>): void;
+  messageShortcut(callbackId: string, listener: (request: ShortcutRequest<MessageShortcut>) => Promise<Ended>): void;
+  homeOpened(listener: (request: HomeOpenedRequest) => Promise<void>): void;
+  /** A custom workflow step: see step-listener.ts. `thing` names what it makes, for failure texts. */
+  step(callbackId: string, thing: string, work: (run: StepRun) => Promise<StepResult>): void;
+}
+
+/** Tells the person how their request ended; never throws (a failure to tell is logged). */
+type Tell = (text: string, blocks?: KnownBlock[]) => Promise<unknown>;
+
+export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onceKeys'> }): Listen {
+  const { logger, store } = deps;
+
+  /** Runs the listener and settles the request's outcome; every way it can end is handled here. */
+  async function settle(context: object, tell: Tell, run: () => Promise<Ended>): Promise<void> {
+    const request = requestOf(context);
+    try {
+      const outcome = await run();
+      if (outcome) noteOutcome(request, outcome);
+    } catch (error) {
+      if (error instanceof AlreadyHandled) return;
+      if (error instanceof RequestEnded) {
+        noteOutcome(request, error.outcome);
+        if (error.failure) logger.warn({ ...requestLogFields(request), err: error.failure.cause }, error.failure.log);
+        await tell(error.text, error.blocks);
+        return;
+      }
+      noteOutcome(request, 'failed');
+      logger.error({ ...requestLogFields(request), err: error }, 'listener failed');
+      await tell(unexpectedFailureText(error));
+    }
+  }
+
+  const quietly = (telling: Promise<unknown>) =>
+    telling.catch((error: unknown) => logger.warn({ err: error }, 'could not tell the user how the request ended'));
+
+  return {
+    command(name, listener) {
+      app.command(name, async ({ next: _next, ...args }) => {
+        let acked = false;
+        const ack: AckFn<string | RespondArguments> = (response) => {
+          acked = true;
+          return args.ack(response);
+        };
+        const recipient = { client: args.client, channelId: args.command.channel_id, userId: args.command.user_id };
+        const tell: Tell = (text, blocks) => {
+          const answer = { response_type: 'ephemeral' as const, text, ...(blocks ? { blocks } : {}) };
+          if (!acked) return quietly(ack(answer));
+          return quietly(respondSafely(args.respond, answer, { ...recipient, logger }, text));
+        };
+        await settle(args.context, tell, () => listener({ ...args, ack }));
+      });
+    },
+
+    button(actionId, listener, options = {}) {
+      app.action<BlockAction<ButtonAction>>(actionId, async ({ next: _next, ack, ...args }) => {
+        await ack();
+        if (options.once && !(await firstDelivery(store, clickKey(args.body)))) return;
+        await settle(args.context, tellClicker(args), () => listener(args));
+      });
+    },
+
+    form(callbackId, title, listener) {
+      app.view<ViewSubmitAction>(callbackId, async ({ next: _next, ...args }) => {
+        let acked = false;
+        const answer = (response?: ViewResponseAction) => {
+          acked = true;
+          return args.ack(response);
+        };
+        const ack: AckFn<ViewResponseAction> = async (response) => {
+          await answer(response);
+          if (response?.response_action === 'errors') {
+            noteOutcome(requestOf(args.context), 'invalid_input');
+            return;
+          }
+          // The same submission delivered again (a proxy's retry, a double press) stops here.
+          if (!(await firstDelivery(store, submissionKey(args.body)))) throw new AlreadyHandled();
+        };
+        const tell: Tell = (text) => {
+          const view = noticeModal(title, text);
+          if (!acked) return quietly(answer({ response_action: 'update', view }));
+          return updateModal(args.client, args.view.id, view, logger);
+        };
+        await settle(args.context, tell, () => listener({ ...args, ack }));
+        if (!acked) await answer(); // a listener that forgot: the modal closes rather than spins
+      });
+    },
+
+    shortcut(callbackId, listener) {
+      app.shortcut<GlobalShortcut>(callbackId, async ({ next: _next, ack, ...args }) => {
+        await ack();
+        const tell: Tell = (text) =>
+          tellUser({ client: args.client, channelId: undefined, userId: args.body.user.id, logger }, text);
+        await settle(args.context, tell, () => listener(args));
+      });
+    },
+
+    messageShortcut(callbackId, listener) {
+      app.shortcut<MessageShortcut>(callbackId, async ({ next: _next, ack, ...args }) => {
+        await ack();
+        const recipient = { client: args.client, channelId: args.body.channel.id, userId: args.body.user.id, logger };
+        await settle(
+          args.context,
+          (text) => tellUser(recipient, text),
+          () => listener(args),
+        );
+      });
+    },
+
+    homeOpened(listener) {
+      app.event('app_home_opened', async ({ next: _next, ...args }) => {
+        // Nobody is waiting on an event's answer: a failure is logged, the person opens Home again.
+        const tell: Tell = () => Promise.resolve();
+        await settle(args.context, tell, () => listener(args));
+      });
+    },
+
+    step(callbackId, thing, work) {
+      app.function(callbackId, stepListener({ store, logger }, { callbackId, thing }, work));
+    },
+  };
+
+  /** A note only the clicker sees: ephemeral in the conversation, or a DM for a click on Home or in a modal. */
+  function tellClicker(args: ButtonRequest): Tell {
+    const recipient = { client: args.client, channelId: args.body.channel?.id, userId: args.body.user.id, logger };
+    return (text) =>
+      respondSafely(args.respond, { response_type: 'ephemeral', replace_original: false, text }, recipient, text);
+  }
+}
+
+/** What the person is told when a listener fails unexpectedly. */
+export function unexpectedFailureText(error: unknown): string {
+  return isDatabaseError(error)
+    ? ':warning: The app cannot reach its database right now, so nothing was changed. Please try again in a moment.'
+    : ':warning: Something went wrong inside the app (the details are logged for its operator). Please try again; if it keeps failing, tell the operator.';
+}

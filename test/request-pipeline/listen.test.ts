@@ -1,0 +1,233 @@
+import { PassThrough } from 'node:stream';
+import { App, type Receiver, type ReceiverEvent } from '@slack/bolt';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging/create-logger.js';
+import { createMetrics } from '../../src/metrics/metrics.js';
+import { accessLog } from '../../src/observability/access-log.js';
+import { listen, type Listen } from '../../src/request-pipeline/listen.js';
+import { invalidInput, refused } from '../../src/request-pipeline/request-ended.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { FakeSlack } from '../kit/fake-slack.js';
+import { buttonClick, slashCommand, viewSubmission } from '../kit/slack-payloads.js';
+import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+import { sqliteDatabase } from '../kit/store-engines.js';
+
+/**
+ * The request pipeline on its own: a real Bolt App driven the way Bolt's own tests drive it (a receiver that
+ * hands it Slack's payloads in-process), the fake Slack for the Web API and response_urls, a real database for
+ * once-only delivery. Each test registers one listener, as a capability would, and checks what the person sees
+ * and the outcome the access log records.
+ */
+class PayloadReceiver implements Receiver {
+  private app: App | undefined;
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Delivers a payload and returns what the app acknowledged with, once every listener has finished. */
+  async deliver(body: Record<string, unknown>): Promise<unknown> {
+    if (!this.app) throw new Error('not initialised');
+    let acked: { value: unknown } | undefined;
+    const event: ReceiverEvent = {
+      body,
+      ack: (response?: unknown) => {
+        if (acked) throw new Error('acknowledged twice');
+        acked = { value: response };
+        return Promise.resolve();
+      },
+    };
+    await this.app.processEvent(event);
+    if (!acked) throw new Error('never acknowledged');
+    return acked.value;
+  }
+}
+
+const slack = new FakeSlack();
+let store: Store;
+let lines: Array<Record<string, any>> = [];
+let receiver: PayloadReceiver;
+let on: Listen;
+
+beforeAll(async () => {
+  await slack.start();
+  store = openStore(sqliteDatabase().location);
+  await store.migrate();
+});
+afterAll(async () => {
+  await store.close();
+  await slack.stop();
+});
+
+beforeEach(() => {
+  slack.reset();
+  lines = [];
+  const destination = new PassThrough();
+  destination.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+      lines.push(JSON.parse(line) as Record<string, any>);
+  });
+  const logger = createLogger({ level: 'info', scrub: (text) => text, pretty: false, destination });
+  receiver = new PayloadReceiver();
+  const app = new App({
+    token: 'xoxb-pipeline-test',
+    receiver,
+    tokenVerificationEnabled: false,
+    botId: 'B0BOT0001',
+    botUserId: 'U0BOT0001',
+    clientOptions: { slackApiUrl: slack.apiUrl },
+  });
+  app.use(accessLog({ logger, metrics: createMetrics({ workInFlight: () => 0 }) }));
+  on = listen(app, { logger, store });
+});
+
+const outcome = () => lines.find((line) => line.msg === 'request')?.outcome as string | undefined;
+const message = {
+  text: 'a message',
+  blocks: [
+    {
+      type: 'actions',
+      block_id: 'b1',
+      elements: [{ type: 'button', action_id: 'press', value: 'v1', text: { type: 'plain_text', text: 'Press' } }],
+    },
+  ],
+};
+const ephemeralsTo = (url: string) => slack.responsesTo(url).map((response) => response.body);
+
+describe('the request pipeline', () => {
+  it('acknowledges a click before its listener runs, and records it as ok', async () => {
+    let ran = 0;
+    on.button('press', () => {
+      ran += 1;
+      return Promise.resolve();
+    });
+    await receiver.deliver(buttonClick(slack, message, 'press'));
+    expect(ran).toBe(1);
+    expect(outcome()).toBe('ok');
+  });
+
+  it('tells only the clicker why a refused click changed nothing, and records "refused"', async () => {
+    on.button('press', () => Promise.reject(refused(':no_entry: Only the requester can do that.')));
+    const click = buttonClick(slack, message, 'press');
+    await receiver.deliver(click);
+    expect(ephemeralsTo(click.response_url as string)).toEqual([
+      { response_type: 'ephemeral', replace_original: false, text: ':no_entry: Only the requester can do that.' },
+    ]);
+    expect(outcome()).toBe('refused');
+  });
+
+  it('tells the clicker when a listener fails unexpectedly, logs the error for the operator, and records "failed"', async () => {
+    on.button('press', () => Promise.reject(new Error('boom: a bug')));
+    const click = buttonClick(slack, message, 'press');
+    await receiver.deliver(click);
+    const [told] = ephemeralsTo(click.response_url as string);
+    expect(told?.text).toMatch(/Something went wrong inside the app/);
+    expect(JSON.stringify(told)).not.toContain('boom');
+    expect(lines.find((line) => line.msg === 'listener failed')).toMatchObject({ level: 'error', id: 'press' });
+    expect(outcome()).toBe('failed');
+  });
+
+  it('tells the clicker in a DM when the response_url refuses the note', async () => {
+    on.button('press', () => Promise.reject(refused('no')));
+    const click = buttonClick(slack, message, 'press');
+    slack.failResponseUrl(click.response_url as string, 404);
+    await receiver.deliver(click);
+    const note = slack.callsTo('chat.postEphemeral')[0];
+    expect(note?.params).toMatchObject({ channel: TEST_CHANNEL_ID, user: TEST_USER_ID, text: 'no' });
+  });
+
+  it('runs a `once` click delivered twice once', async () => {
+    let ran = 0;
+    on.button(
+      'press',
+      () => {
+        ran += 1;
+        return Promise.resolve();
+      },
+      { once: true },
+    );
+    const click = buttonClick(slack, message, 'press');
+    await receiver.deliver(click);
+    await receiver.deliver(click);
+    expect(ran).toBe(1);
+  });
+
+  it('records inline form errors as invalid input and claims nothing, so the corrected form runs', async () => {
+    let worked = 0;
+    on.form('form', 'A form', async ({ ack, view }) => {
+      if (view.state.values.b?.a?.value !== 'good')
+        return ack({ response_action: 'errors', errors: { b: 'Not good.' } });
+      await ack();
+      worked += 1;
+    });
+    const view = { id: 'V1', callback_id: 'form' };
+    expect(
+      await receiver.deliver(viewSubmission(view, { b: { a: { type: 'plain_text_input', value: 'bad' } } })),
+    ).toEqual({
+      response_action: 'errors',
+      errors: { b: 'Not good.' },
+    });
+    expect(outcome()).toBe('invalid_input');
+    const good = viewSubmission(view, { b: { a: { type: 'plain_text_input', value: 'good' } } });
+    await receiver.deliver(good);
+    await receiver.deliver(good); // the same submission again: ends inside ack
+    expect(worked).toBe(1);
+  });
+
+  it('replaces the modal with why when a form is refused before its ack, or updates it after', async () => {
+    on.form('early', 'Early form', () => Promise.reject(refused('Not allowed.')));
+    const early = await receiver.deliver(viewSubmission({ id: 'V2', callback_id: 'early' }, {}));
+    expect(early).toMatchObject({ response_action: 'update', view: { title: { text: 'Early form' } } });
+    expect(JSON.stringify(early)).toContain('Not allowed.');
+    expect(outcome()).toBe('refused');
+
+    on.form('late', 'Late form', async ({ ack }) => {
+      await ack({ response_action: 'clear' });
+      throw refused('Changed meanwhile.');
+    });
+    await receiver.deliver(viewSubmission({ id: 'V3', callback_id: 'late' }, {}));
+    const update = slack.callsTo('views.update')[0];
+    expect(update?.params).toMatchObject({ view_id: 'V3' });
+    expect(JSON.stringify(update?.params)).toContain('Changed meanwhile.');
+  });
+
+  it('closes a modal whose listener never acknowledged, rather than leave it spinning', async () => {
+    on.form('forgetful', 'Form', () => Promise.resolve());
+    expect(await receiver.deliver(viewSubmission({ id: 'V4', callback_id: 'forgetful' }, {}))).toBeUndefined();
+  });
+
+  it("answers a command's invalid input in its ack, and a later failure through its response_url", async () => {
+    on.command('/mintlink', async ({ command, ack }) => {
+      if (command.text === 'bad') throw invalidInput(':warning: Bad argument.');
+      await ack();
+      throw new Error('after the ack');
+    });
+    expect(await receiver.deliver(slashCommand(slack, 'bad'))).toEqual({
+      response_type: 'ephemeral',
+      text: ':warning: Bad argument.',
+    });
+    expect(outcome()).toBe('invalid_input');
+
+    lines = [];
+    const later = slashCommand(slack, 'good');
+    expect(await receiver.deliver(later)).toBeUndefined();
+    const [told] = ephemeralsTo(later.response_url ?? 'none');
+    expect(told).toMatchObject({ response_type: 'ephemeral' });
+    expect(told?.text).toMatch(/Something went wrong inside the app/);
+    expect(outcome()).toBe('failed');
+  });
+
+  it('records the outcome the work returns', async () => {
+    on.button('press', () => Promise.resolve('upstream_error' as const));
+    await receiver.deliver(buttonClick(slack, message, 'press'));
+    expect(outcome()).toBe('upstream_error');
+  });
+});
