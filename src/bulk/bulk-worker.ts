@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { linkUrls } from '../mint-api/link-urls.js';
 import { MintApiError } from '../mint-api/mint-api-error.js';
-import type { CreateLinkRequest, CreateWalletRequest } from '../mint-api/schemas.js';
+import { createLinkRequestSchema, createWalletRequestSchema } from '../mint-api/schemas.js';
+import { z } from 'zod';
 import type { BulkJob, BulkKind, BulkRow } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { finishJob } from './finish-job.js';
@@ -149,12 +150,19 @@ export class BulkWorker {
     const { bulkJobs } = this.ctx.store;
     let outcome: Parameters<typeof bulkJobs.settle>[3];
     try {
+      // The request was checked with the row; it is read back through the same schema all the same: a row stored
+      // by another version, or changed in the database, fails here and is never sent.
       if (kind === 'links') {
-        const link = await this.ctx.mintApi.createLink(row.request as CreateLinkRequest);
-        outcome = { status: 'done', resultUrl: linkUrls(link)[0] };
+        const request = createLinkRequestSchema.safeParse(row.request);
+        if (!request.success) outcome = storedRequestInvalid(request.error);
+        else outcome = { status: 'done', resultUrl: linkUrls(await this.ctx.mintApi.createLink(request.data))[0] };
       } else {
-        await this.ctx.mintApi.createWallet(row.request as CreateWalletRequest);
-        outcome = { status: 'done' };
+        const request = createWalletRequestSchema.safeParse(row.request);
+        if (!request.success) outcome = storedRequestInvalid(request.error);
+        else {
+          await this.ctx.mintApi.createWallet(request.data);
+          outcome = { status: 'done' };
+        }
       }
     } catch (error) {
       const disposition = rowDisposition(error);
@@ -230,4 +238,8 @@ export class BulkWorker {
     this.quietUntil = Date.now() + 60_000; // the database away for a while: one line a minute
     this.ctx.logger.warn({ err: error }, message);
   }
+}
+
+function storedRequestInvalid(error: z.ZodError): { status: 'failed'; error: string } {
+  return { status: 'failed', error: `The stored request is not valid: ${z.prettifyError(error)}` };
 }
