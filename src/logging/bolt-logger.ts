@@ -10,6 +10,8 @@ export function boltLogger(logger: Logger): BoltLogger {
   const write =
     (method: 'debug' | 'info' | 'warn' | 'error') =>
     (...messages: unknown[]) => {
+      // Bolt logs at debug on every request: nothing is formatted for a level that is off.
+      if (!log.isLevelEnabled(method)) return;
       const err = messages.find((m): m is Error => m instanceof Error);
       const text = messages
         .filter((m) => m !== err)

@@ -51,8 +51,9 @@ export type ShortcutRequest<Shortcut extends GlobalShortcut | MessageShortcut> =
 export type HomeOpenedRequest = Omit<Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>, 'next'>;
 
 /**
- * The one way a capability listens to Slack. Each method registers a typed Bolt listener wrapped in the
- * request pipeline, which does, once and for every request, what no listener should repeat:
+ * The one way a capability listens to Slack. Each method registers a typed listener, reached through Bolt's
+ * `app.action` / `app.view` / `app.shortcut` / `app.command` / `app.event` / `app.function` (see routesOf) and
+ * wrapped in the request pipeline, which does, once and for every request, what no listener should repeat:
  * - the outcome (access log, metrics): read from the ack (inline errors are invalid input), from a
  *   `RequestEnded` thrown (refused, invalid input, upstream failure) and from what the work returns;
  * - once-only delivery: a click (`once`) or a submission delivered twice does the work once, on any replica;
@@ -76,8 +77,66 @@ export interface Listen {
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
 type Tell = (text: string, blocks?: KnownBlock[]) => Promise<unknown>;
 
+type ButtonArgs = Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>;
+type FormArgs = Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+type ShortcutArgs<Shortcut extends GlobalShortcut | MessageShortcut> = Bolt<SlackShortcutMiddlewareArgs<Shortcut>>;
+
+/** The app's listeners of each kind, by action_id or callback_id. */
+interface Routes {
+  buttons: Map<string, (args: ButtonArgs) => Promise<void>>;
+  forms: Map<string, (args: FormArgs) => Promise<void>>;
+  shortcuts: Map<string, (args: ShortcutArgs<GlobalShortcut>) => Promise<void>>;
+  messageShortcuts: Map<string, (args: ShortcutArgs<MessageShortcut>) => Promise<void>>;
+}
+
+const routesOfApp = new WeakMap<App, Routes>();
+
+/**
+ * One Bolt listener per kind of interaction, which finds the capability's listener by its id. Bolt runs every
+ * registered listener's matchers on every request; with one per handler (about forty) that was the largest
+ * single cost of a request in `npm run bench` (see docs/benchmark.md). A click or submission nobody listens to
+ * is acknowledged at once rather than left for Slack to time out.
+ */
+function routesOf(app: App): Routes {
+  const known = routesOfApp.get(app);
+  if (known) return known;
+  const routes: Routes = { buttons: new Map(), forms: new Map(), shortcuts: new Map(), messageShortcuts: new Map() };
+  routesOfApp.set(app, routes);
+  app.action<BlockAction<ButtonAction>>({ type: 'block_actions' }, (args) =>
+    dispatch(routes.buttons.get(args.action.action_id), args, () => args.ack()),
+  );
+  app.view<ViewSubmitAction>({ type: 'view_submission' }, (args) =>
+    dispatch(routes.forms.get(args.view.callback_id), args, () => args.ack()),
+  );
+  app.shortcut<GlobalShortcut>({ type: 'shortcut' }, (args) =>
+    dispatch(routes.shortcuts.get(args.shortcut.callback_id), args, () => args.ack()),
+  );
+  app.shortcut<MessageShortcut>({ type: 'message_action' }, (args) =>
+    dispatch(routes.messageShortcuts.get(args.shortcut.callback_id), args, () => args.ack()),
+  );
+  return routes;
+}
+
+function dispatch<Args>(
+  route: ((args: Args) => Promise<void>) | undefined,
+  args: Args,
+  unrouted: () => Promise<void>,
+): Promise<void> {
+  return route ? route(args) : unrouted();
+}
+
+function addRoute<Args>(
+  map: Map<string, (args: Args) => Promise<void>>,
+  id: string,
+  route: (args: Args) => Promise<void>,
+) {
+  if (map.has(id)) throw new Error(`a listener for "${id}" is registered twice`);
+  map.set(id, route);
+}
+
 export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onceKeys'> }): Listen {
   const { logger, store } = deps;
+  const routes = routesOf(app);
 
   /** Runs the listener and settles the request's outcome; every way it can end is handled here. */
   async function settle(context: object, tell: Tell, run: () => Promise<Ended>): Promise<void> {
@@ -121,7 +180,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     button(actionId, listener, options = {}) {
-      app.action<BlockAction<ButtonAction>>(actionId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.buttons, actionId, async ({ next: _next, ack, ...args }) => {
         await ack();
         if (options.once && !(await firstDelivery(store, clickKey(args.body)))) return;
         await settle(args.context, tellClicker(args), () => listener(args));
@@ -129,7 +188,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     form(callbackId, title, listener) {
-      app.view<ViewSubmitAction>(callbackId, async ({ next: _next, ...args }) => {
+      addRoute(routes.forms, callbackId, async ({ next: _next, ...args }) => {
         let acked = false;
         const answer = (response?: ViewResponseAction) => {
           acked = true;
@@ -155,7 +214,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     shortcut(callbackId, listener) {
-      app.shortcut<GlobalShortcut>(callbackId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.shortcuts, callbackId, async ({ next: _next, ack, ...args }) => {
         await ack();
         const tell: Tell = (text) =>
           tellUser({ client: args.client, channelId: undefined, userId: args.body.user.id, logger }, text);
@@ -164,7 +223,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     messageShortcut(callbackId, listener) {
-      app.shortcut<MessageShortcut>(callbackId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.messageShortcuts, callbackId, async ({ next: _next, ack, ...args }) => {
         await ack();
         const recipient = { client: args.client, channelId: args.body.channel.id, userId: args.body.user.id, logger };
         await settle(

@@ -27,6 +27,9 @@ export function boltApp(deps: AppDeps): BoltTransport {
     deferInitialization: true, // startMintlink() runs init() to check the token and report a bad one clearly
     clientOptions: webClientOptions(config.slack.apiUrl, slackCallHooks(deps)),
     customRoutes: healthRoutes(deps),
+    // No listener keeps conversation state; Bolt's default store would look every request up (and build an
+    // Error for each one that has none).
+    convoStore: false as const,
   };
   if (config.mode === 'socket') {
     const app = new TracedApp({
