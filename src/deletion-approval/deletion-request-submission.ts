@@ -33,7 +33,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       noteOutcome(slackRequest, 'refused');
       await ack({
         response_action: 'update',
-        view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings)),
+        view: noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack)),
       });
       return;
     }

@@ -16,7 +16,7 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     run: async ({ ack, command, rest, client, respond, logger, request }) => {
       if (!ctx.settings) {
         noteOutcome(request, 'refused');
-        await ack({ response_type: 'ephemeral', text: notConfiguredText(ctx.missingSettings) });
+        await ack({ response_type: 'ephemeral', text: notConfiguredText(ctx.missingSettings, ctx.settingsInSlack) });
         return;
       }
       await ack();

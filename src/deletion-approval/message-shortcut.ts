@@ -22,7 +22,7 @@ export function openFormFromMessage(ctx: DeletionContext) {
     await ack();
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
     const view = !ctx.settings
-      ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings))
+      ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack))
       : deletionRequestView({
           prefill: ids,
           source: signSource(ctx.decisionKey, { channel: shortcut.channel.id, ts: shortcut.message.ts }),

@@ -40,7 +40,7 @@ type Button = BlockAction<ButtonAction>;
  * modals, the requester's Cancel, its Home entry and the sweeper.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const configured = deletionSettings(deps.config);
+  const configured = () => deletionSettings(deps.settings.current().values);
   const logger = deps.logger.child({ capability: 'deletion-approval' });
   const ctx: DeletionContext = {
     store: deps.store,
@@ -48,15 +48,24 @@ export function register(app: App, deps: CapabilityDeps): void {
     logger,
     client: app.client,
     patientClient: patientSlackClient(deps, logger),
-    settings: configured.ok ? configured.settings : undefined,
-    missingSettings: configured.ok ? [] : configured.missing,
+    get settings() {
+      const now = configured();
+      return now.ok ? now.settings : undefined;
+    },
+    get missingSettings() {
+      const now = configured();
+      return now.ok ? [] : now.missing;
+    },
+    settingsInSlack: !deps.settings.envOnly,
     approvers: deps.approvers,
     home: deps.home,
     decisionKey: decisionMetadataKey(deps.config.slack.botToken),
     stepTokenKey: tokenSealingKey(deps.config.slack.botToken),
   };
   const requestForm = () =>
-    ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings));
+    ctx.settings
+      ? deletionRequestView()
+      : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
