@@ -79,7 +79,8 @@ function elementState(element: Json, entry: Entry | undefined): Json {
 function listEntry(entry: Entry): string[] {
   if (entry === null || entry === '') return [];
   if (Array.isArray(entry)) return entry;
-  return [String(entry)];
+  if (typeof entry !== 'string') throw new Error('a multi-select takes a list of values');
+  return [entry];
 }
 
 /** The response_urls Slack adds for conversation selects with response_url_enabled (one per selection). */
