@@ -6,6 +6,7 @@ import { EXPORT_AUDIT_HOME_ACTION } from '../../src/audit-export/register.js';
 import { EXPORT_FORM_CALLBACK } from '../../src/audit-export/export-form.js';
 import { writeAuditCsv } from '../../src/audit-export/write-audit-csv.js';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
+import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
 import { OPEN_SETTINGS_ACTION } from '../../src/settings/home-entry.js';
 import { FIELDS, SETTINGS_FORM_CALLBACK } from '../../src/settings/settings-form.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
@@ -13,7 +14,7 @@ import { useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { SettingsFlow, forgedHome } from '../kit/settings-flow.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { viewSubmission } from '../kit/slack-payloads.js';
+import { userContext, viewSubmission } from '../kit/slack-payloads.js';
 import { sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
@@ -168,6 +169,21 @@ describe('settings administered from App Home', () => {
     expect(again.private_metadata).toBe(JSON.stringify({ version: 1 }));
     expect(textOf(again)).toContain(`set by <@${ADMIN}>`);
     expect(textOf(await settings.home(app, ADMIN2))).toContain(`Last changed by <@${ADMIN}>`);
+  });
+
+  it('the workflow step follows the same settings: the new channel, quorum and approvers', async () => {
+    await app.runStep(REQUEST_DELETION_STEP, {
+      customer_ids: ['cus_step1'],
+      reason: 'Erasure from a workflow',
+      requester: userContext(ALICE),
+    });
+    const post = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === NEW_CHANNEL && textOf(c.params.blocks).includes('cus_step1'),
+    );
+    expect(textOf(post.params.blocks)).toContain('needs 2 approvals from different approvers');
+    const id = /DR-[A-Z0-9]{6}/.exec(textOf(post.params.blocks))?.[0] ?? '';
+    expect((await newFlow.stored(app, id))?.approvers).toEqual({ users: [DAVE, EVE], userGroups: [GROUP] });
   });
 
   it('refuses and audits a non-admin who forges the button or the submission; nothing is stored', async () => {
