@@ -16,6 +16,8 @@ import { boltApp } from './slack-api/bolt-app.js';
 import { patientSlackClient } from './slack-api/patient-client.js';
 import * as templates from './templates/register.js';
 import * as wallets from './wallets/register.js';
+import * as settings from './settings/register.js';
+import { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 
 export interface MintlinkApp {
   app: App;
@@ -37,15 +39,18 @@ export function createApp(deps: AppDeps): MintlinkApp {
 
   const publisher = new HomePublisher({ ...deps, client: app.client, mode: config.mode, mint: deps.mintApi.status });
   const background: BackgroundWork[] = [];
+  const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
+  background.push(() => workspaceSettings.start());
   const capabilityDeps: CapabilityDeps = {
     ...deps,
     commands: new CommandRegistry(),
-    approvers: new Approvers(config.deletion.approvers, app.client, deps.logger),
+    settings: workspaceSettings,
+    approvers: new Approvers(() => workspaceSettings.current().values.approvers, app.client, deps.logger),
     patientClient: patientSlackClient(deps, deps.logger),
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport])
+  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport, settings])
     capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);

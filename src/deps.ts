@@ -14,6 +14,7 @@ import type { Scrubber } from './logging/secret-scrubber.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
 import type { Store } from './store/store.js';
+import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {
@@ -57,7 +58,13 @@ export type BackgroundWork = () => () => Promise<void>;
 export interface CapabilityDeps extends AppDeps {
   /** `/mintlink` subcommands: a capability registers its own. */
   commands: CommandRegistry;
-  /** Who may approve deletions and control others' bulk jobs (DELETION_APPROVERS): one cache of group members. */
+  /**
+   * The settings in force per workspace (approvers, approval channel, quorum, expiry, reminders, audit
+   * viewers, bulk concurrency): the environment's, or what admins set in Slack. Read them where they are used,
+   * each time: they change while the app runs.
+   */
+  settings: WorkspaceSettingsSource;
+  /** Who may approve deletions and control others' bulk jobs (the settings' approvers): one cache of group members. */
   approvers: Approvers;
   /**
    * The bot's client for background posts nobody waits on (threads, progress, results files): it waits out

@@ -28,12 +28,16 @@ export class Approvers {
   private readonly groups: LRUCache<string, Set<string>>;
   private readonly deadlineMs: number;
 
+  /** `approvers`: the list, or where to read the one in force (it changes with the settings). */
+  private readonly listed: () => DeletionApprovers;
+
   constructor(
-    private readonly approvers: DeletionApprovers,
+    approvers: DeletionApprovers | (() => DeletionApprovers),
     private readonly client: WebClient,
     private readonly logger: Logger,
     options: ApproversOptions = {},
   ) {
+    this.listed = typeof approvers === 'function' ? approvers : () => approvers;
     this.deadlineMs = options.deadlineMs ?? 1_500;
     this.groups = new LRUCache<string, Set<string>>({
       max: 1_000,
@@ -48,12 +52,17 @@ export class Approvers {
   /**
    * `askSlack`: 'always' does not trust the cache (the decision itself); 'before refusing' trusts a cached yes
    * but confirms a cached no (a click: someone just added is not turned away). A request under way counts.
+   * `among`: check against this list rather than the one in force (the approvers a request was opened with).
    */
-  async check(userId: string, options: { askSlack?: AskSlack } = {}): Promise<ApproverCheck> {
-    if (this.approvers.users.includes(userId)) return { approver: true };
+  async check(
+    userId: string,
+    options: { askSlack?: AskSlack; among?: DeletionApprovers | undefined } = {},
+  ): Promise<ApproverCheck> {
+    const approvers = options.among ?? this.listed();
+    if (approvers.users.includes(userId)) return { approver: true };
     const problems: string[] = [];
     const results = await Promise.all(
-      this.approvers.userGroups.map(async (group) => {
+      approvers.userGroups.map(async (group) => {
         try {
           const cached = options.askSlack !== 'always' && this.groups.has(group);
           const members = await this.members(group, options.askSlack === 'always');
@@ -71,12 +80,33 @@ export class Approvers {
     return problems.length > 0 ? { approver: false, problem: problems.join('; ') } : { approver: false };
   }
 
-  /** Mentions of everyone who may approve, for messages. */
-  mentions(): string {
-    return [
-      ...this.approvers.users.map((u) => `<@${u}>`),
-      ...this.approvers.userGroups.map((g) => `<!subteam^${g}>`),
-    ].join(', ');
+  /** Mentions of everyone who may approve (of `among`, when given), for messages. */
+  mentions(among?: DeletionApprovers): string {
+    const approvers = among ?? this.listed();
+    return [...approvers.users.map((u) => `<@${u}>`), ...approvers.userGroups.map((g) => `<!subteam^${g}>`)].join(', ');
+  }
+
+  /**
+   * Everyone in these lists, read now (group members asked from Slack afresh), or the first group that could
+   * not be read. For checks that need the people themselves: how many could approve, who stays an admin.
+   */
+  async people(
+    among: DeletionApprovers,
+  ): Promise<{ ok: true; people: Set<string> } | { ok: false; group: string; error: string }> {
+    const people = new Set(among.users);
+    for (const group of among.userGroups) {
+      try {
+        const load = this.groups.fetch(group, { forceRefresh: true });
+        load.catch(() => undefined);
+        const members = await withDeadline(load, this.deadlineMs);
+        if (!members) return { ok: false, group, error: 'Slack did not answer in time' };
+        for (const member of members) people.add(member);
+      } catch (error) {
+        const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+        return { ok: false, group, error: code };
+      }
+    }
+    return { ok: true, people };
   }
 
   /** The group's members; a late answer still fills the cache after the caller stopped waiting. */

@@ -6,27 +6,31 @@ import type { Logger } from '../logging/create-logger.js';
 export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string };
 
 /**
- * Who may export the audit log (AUDIT_VIEWERS, by default the deletion approvers): the listed users and the
+ * Who may export the audit log (the settings' audit viewers: AUDIT_VIEWERS, by default the deletion approvers): the listed users and the
  * members of the listed user groups. An export is rare and shows the whole team's actions, so group members
  * are asked from Slack at every check (usergroups.users.list), never from a cache: someone just removed from
  * a group cannot export any more. Slack gets `deadlineMs` to answer (the check runs before an ack).
  */
 export class AuditViewers {
   private readonly members: Approvers;
+  private readonly viewers: () => DeletionApprovers;
 
+  /** `viewers`: the list, or where to read the one in force (it changes with the settings). */
   constructor(
-    private readonly viewers: DeletionApprovers,
+    viewers: DeletionApprovers | (() => DeletionApprovers),
     client: WebClient,
     logger: Logger,
     deadlineMs = 1_500,
   ) {
+    this.viewers = typeof viewers === 'function' ? viewers : () => viewers;
     // The same membership check as the deletion approvers', always asking Slack.
-    this.members = new Approvers(viewers, client, logger, { deadlineMs });
+    this.members = new Approvers(this.viewers, client, logger, { deadlineMs });
   }
 
   /** False when nobody at all may export (neither AUDIT_VIEWERS nor DELETION_APPROVERS is set). */
   get configured(): boolean {
-    return this.viewers.users.length + this.viewers.userGroups.length > 0;
+    const viewers = this.viewers();
+    return viewers.users.length + viewers.userGroups.length > 0;
   }
 
   async check(userId: string): Promise<ViewerCheck> {
@@ -43,7 +47,7 @@ export class AuditViewers {
   refusal(check: ViewerCheck): string {
     if (check.viewer) return '';
     if (!this.configured)
-      return ":no_entry: The audit log export is not set up: the app's operator must set AUDIT_VIEWERS (or DELETION_APPROVERS), who may export it. Nothing was exported.";
+      return ":no_entry: The audit log export is not set up: the app's operator must set AUDIT_VIEWERS (or DELETION_APPROVERS), who may export it, or a settings admin choose them in Settings on the app's Home. Nothing was exported.";
     if (check.problem)
       return `:warning: Your right to export the audit log could not be checked (${check.problem}). Nothing was exported; try again in a moment.`;
     return `:no_entry: Only the audit viewers (${this.mentions()}) can export the audit log. Nothing was exported.`;

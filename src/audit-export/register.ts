@@ -6,6 +6,7 @@ import { refused } from '../request-pipeline/request-ended.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { AuditViewers } from './audit-viewers.js';
+import { auditViewersOf } from '../workspace-settings/settings-model.js';
 import { EXPORT_FORM_CALLBACK, exportFormView, readExportForm } from './export-form.js';
 import { describeRequest } from './export-request.js';
 import { exportSubcommand } from './export-subcommand.js';
@@ -25,7 +26,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
   const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new Slots(EXPORTS_AT_ONCE) };
-  const viewers = new AuditViewers(deps.config.audit.viewers, app.client, logger);
+  const viewers = new AuditViewers(() => auditViewersOf(deps.settings.current().values), app.client, logger);
   const { retentionDays } = deps.config.audit;
 
   deps.commands.register(exportSubcommand(ctx, viewers));

@@ -24,8 +24,10 @@ export interface BulkContext {
   readiness: Readiness;
   botToken: string;
   slackApiUrl: string;
-  /** Mint calls this process makes at once for bulk jobs. */
-  concurrency: number;
+  /** Mint calls this process makes at once for bulk jobs now (the settings' bulk concurrency: it may change). */
+  readonly concurrency: number;
+  /** The most it may ever be (the worker keeps this many slots, and uses the first `concurrency`). */
+  maxConcurrency: number;
   /** The CSV files this process checks at once (BULK_CHECK_SLOTS). */
   checkSlots: Slots;
   /** The app's secret scrubber, for what is stored where the database's cannot see (a draft's packed rows). */

@@ -40,7 +40,9 @@ export class BulkWorker {
 
   /** Starts the slots and the scheduler; returns a function that stops them after the rows under way. */
   start(): () => Promise<void> {
-    const loops = [this.schedule(), ...Array.from({ length: this.ctx.concurrency }, () => this.slot())];
+    // A slot for the highest concurrency the settings allow; those beyond the one in force now stay idle.
+    const slots = Array.from({ length: this.ctx.maxConcurrency }, (_, index) => this.slot(index));
+    const loops = [this.schedule(), ...slots];
     return async () => {
       this.stopping = true;
       this.wakeAll();
@@ -104,9 +106,13 @@ export class BulkWorker {
     if (pruned > 0) this.ctx.logger.info({ pruned }, 'forgot bulk drafts never started');
   }
 
-  /** One of `concurrency` loops: claim a row, send it, settle it; again. */
-  private async slot(): Promise<void> {
+  /** One of `concurrency` loops: claim a row, send it, settle it; again. (Idle while `index` is beyond it.) */
+  private async slot(index: number): Promise<void> {
     while (!this.stopping) {
+      if (index >= this.ctx.concurrency) {
+        await this.pause(POLL_MS);
+        continue;
+      }
       const job = this.halted ? undefined : this.jobs[this.next++ % Math.max(1, this.jobs.length)];
       if (!job) {
         await this.pause(POLL_MS);

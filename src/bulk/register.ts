@@ -13,6 +13,7 @@ import { BULK_ACTIONS, BULK_PREVIEW_CALLBACK } from './bulk-views.js';
 import { BulkWorker } from './bulk-worker.js';
 import { BULK_HOME_ACTION, bulkHomeEntry } from './home-entry.js';
 import { startProgressTicker } from './progress.js';
+import { maxBulkConcurrency } from '../workspace-settings/settings-model.js';
 
 /** The global shortcut declared in manifest.yml. */
 export const BULK_SHORTCUT = 'bulk_create';
@@ -36,7 +37,10 @@ export function register(app: App, deps: CapabilityDeps): void {
     readiness: deps.readiness,
     botToken: deps.config.slack.botToken,
     slackApiUrl: deps.config.slack.apiUrl,
-    concurrency: deps.config.bulk.concurrency,
+    get concurrency() {
+      return deps.settings.current().values.bulkConcurrency;
+    },
+    maxConcurrency: maxBulkConcurrency(deps.config),
     checkSlots: new Slots(deps.config.bulk.checkSlots),
     scrub: deps.scrub,
     mintTimeoutMs: deps.config.mint.timeoutMs,

@@ -36,6 +36,10 @@ export const configHints = {
     'hours, 0 to 720 (fractions allowed, e.g. 1.5), after which a pending deletion request gets one reminder in its approval thread; 0 turns reminders off; default 24',
   AUDIT_VIEWERS:
     'comma list of user ids (U.../W...) and user-group ids (S...) who may export the audit log; default: the deletion approvers',
+  SETTINGS_ADMINS:
+    "comma list of user ids (U.../W...) and user-group ids (S...) who may change the settings from App Home; default: the workspace's admins and owners (as Slack reports them)",
+  SETTINGS_SOURCE:
+    'slack (default): settings admins change the deletion and audit settings from App Home, the variables here being the defaults; env: these variables are the only source and the settings on App Home are read-only',
   AUDIT_RETENTION_DAYS: 'days the audit log keeps an entry, 1 to 36500; unset keeps everything',
   TEST_CLOCK_OFFSET_HOURS:
     'for tests only: the reminders run this many hours ahead of the real clock, 0 to 100000; leave unset in production',
@@ -208,6 +212,11 @@ const environmentFields = z.object({
     /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/,
     'user ids (U.../W...) or user-group ids (S...)',
   ).optional(),
+  SETTINGS_ADMINS: slackIdList(
+    /^([UW][A-Z0-9]{2,}|S[A-Z0-9]{2,})$/,
+    'user ids (U.../W...) or user-group ids (S...)',
+  ).optional(),
+  SETTINGS_SOURCE: z.enum(['slack', 'env'], { error: 'must be slack or env' }).default('slack'),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
   TEST_CLOCK_OFFSET_HOURS: decimalHours(0, 100_000).optional(),
   MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(1_000),

@@ -50,8 +50,17 @@ export interface Config {
   audit: {
     /** Who may export the audit log (by default, the deletion approvers). */
     viewers: DeletionApprovers;
+    /** True when AUDIT_VIEWERS is unset: the viewers are whoever the approvers are. */
+    viewersAreApprovers: boolean;
     /** Entries older than this many days are pruned; undefined keeps everything. */
     retentionDays: number | undefined;
+  };
+  /** Who administers the settings in Slack, and whether they may (SETTINGS_SOURCE). */
+  settings: {
+    /** SETTINGS_ADMINS; empty: the workspace's admins and owners. */
+    admins: DeletionApprovers;
+    /** `slack`: App Home changes them over the environment's defaults; `env`: the environment only. */
+    source: 'slack' | 'env';
   };
   /** Tests only: the reminders' clock runs this many hours ahead (0 in production). */
   testClockOffsetHours: number;

@@ -96,7 +96,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         },
         remindAfterHours: e.DELETION_REMIND_AFTER_HOURS,
       },
-      audit: { viewers: byKind(viewers), retentionDays: e.AUDIT_RETENTION_DAYS },
+      audit: {
+        viewers: byKind(viewers),
+        viewersAreApprovers: e.AUDIT_VIEWERS === undefined,
+        retentionDays: e.AUDIT_RETENTION_DAYS,
+      },
+      settings: { admins: byKind(e.SETTINGS_ADMINS ?? []), source: e.SETTINGS_SOURCE },
       testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
       bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS },

@@ -43,9 +43,10 @@ async function approverRefusal(
   askSlack: AskSlack,
 ): Promise<string | undefined> {
   if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
-  const check = await ctx.approvers.check(userId, { askSlack });
+  // The approvers the request was opened with: a later change of the settings neither adds nor removes any.
+  const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers });
   if (check.approver) return undefined;
   if (check.problem)
     return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
-  return `Only approvers can decide customer deletions (${ctx.approvers.mentions()}). Nothing was changed.`;
+  return `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers)}). Nothing was changed.`;
 }

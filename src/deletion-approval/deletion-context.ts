@@ -6,7 +6,10 @@ import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
 import type { DeletionSettings } from './deletion-settings.js';
 
-/** What the deletion flow works with; `settings` is undefined when deletion is not configured. */
+/**
+ * What the deletion flow works with. `settings` are those in force now (read afresh at each use: admins
+ * change them from App Home), undefined when deletion is not set up (`missingSettings` says what is missing).
+ */
 export interface DeletionContext {
   store: Store;
   mintApi: MintApiClient;
@@ -14,8 +17,10 @@ export interface DeletionContext {
   client: WebClient;
   /** For background posts that may wait out Slack's rate limits (the full list in a thread). */
   patientClient: WebClient;
-  settings: DeletionSettings | undefined;
-  missingSettings: string[];
+  readonly settings: DeletionSettings | undefined;
+  readonly missingSettings: string[];
+  /** Whether settings admins can set up what is missing from App Home (not with SETTINGS_SOURCE=env). */
+  readonly settingsInSlack: boolean;
   approvers: Approvers;
   /** Home tabs to bring up to date after a change (requester and approvers). */
   home: HomeTab;

@@ -25,7 +25,7 @@ import { refused } from '../request-pipeline/request-ended.js';
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
     const settings = ctx.settings;
-    if (!settings) throw refused(notConfiguredText(ctx.missingSettings));
+    if (!settings) throw refused(notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
     const boxes = boxesOf(view.private_metadata);
     const signedSource = signedSourceOf(view.private_metadata);
     const source = verifySource(ctx.decisionKey, signedSource);

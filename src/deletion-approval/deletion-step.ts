@@ -12,6 +12,7 @@ import { checkDeletionInput } from './deletion-input.js';
 import type { DeletionContext } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
 import { completeWaitingStep } from './step-completion.js';
+import { whoSetsUp } from './deletion-settings.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const REQUEST_DELETION_STEP = 'request_customer_deletion_step';
@@ -41,7 +42,7 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
   const settings = ctx.settings;
   if (!settings)
     return {
-      error: `Customer deletion is not set up in Mintlink: its operator must set ${ctx.missingSettings.join(' and ')}. Nothing was requested.`,
+      error: `Customer deletion is not set up in Mintlink: ${whoSetsUp(ctx.missingSettings, ctx.settingsInSlack).replace(/^the app's operator/, 'its operator')}. Nothing was requested.`,
       outcome: 'refused',
     };
   const read = readStepInputs(inputsSchema, run.inputs, REQUEST_DELETION_STEP_INPUTS);

@@ -14,7 +14,7 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     arguments: '[customerIds...]',
     description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
     run: async ({ ack, command, rest, client }) => {
-      if (!ctx.settings) throw refused(notConfiguredText(ctx.missingSettings));
+      if (!ctx.settings) throw refused(notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
       await ack();
       await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }));
     },

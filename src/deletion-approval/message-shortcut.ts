@@ -21,7 +21,7 @@ export function openFormFromMessage(ctx: DeletionContext) {
   return async ({ shortcut, client }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
     const view = !ctx.settings
-      ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings))
+      ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack))
       : deletionRequestView({
           prefill: ids,
           source: signSource(ctx.decisionKey, { channel: shortcut.channel.id, ts: shortcut.message.ts }),

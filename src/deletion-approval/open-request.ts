@@ -94,6 +94,7 @@ async function storeRequest(
       reason: ask.reason,
       ttlMs: settings.requestTtlHours * 3_600_000,
       approvalsNeeded: approvalsNeeded(settings.quorum, ask.customerIds.length),
+      approvers: settings.approvers,
       origin: ask.origin,
       contextUrl: ask.contextUrl,
     });
@@ -108,6 +109,9 @@ async function storeRequest(
         duplicatesRemoved: ask.duplicatesRemoved,
         reason: ask.reason,
         ...(ask.contextUrl ? { context: ask.contextUrl } : {}),
+        // The policy it was opened under: later changes of the settings never apply to it.
+        approvalsNeeded: request.approvalsNeeded,
+        expiresAt: request.expiresAt.toISOString(),
       },
       outcome: 'pending',
       detail: request.id,
@@ -130,7 +134,10 @@ async function postApprovalMessage(
   try {
     const posted = await ctx.client.chat.postMessage({
       channel: settings.approvalChannelId,
-      ...approvalMessage({ ...request, approvalChannelId: settings.approvalChannelId }, ctx.approvers.mentions()),
+      ...approvalMessage(
+        { ...request, approvalChannelId: settings.approvalChannelId },
+        ctx.approvers.mentions(request.approvers),
+      ),
     });
     if (!posted.ts) return { ok: false, error: 'no message id', outcome: 'unknown' };
     await ctx.store.deletionRequests.setApprovalMessage(

@@ -47,7 +47,7 @@ function stateOf(r: DeletionRequest): string {
 async function showEverywhere(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
   const updates: Array<Promise<unknown>> = [];
   if (request.approvalChannelId && request.approvalMessageTs) {
-    const content = approvalMessage(request, ctx.approvers.mentions());
+    const content = approvalMessage(request, ctx.approvers.mentions(request.approvers));
     updates.push(
       ctx.client.chat.update({ channel: request.approvalChannelId, ts: request.approvalMessageTs, ...content }),
     );

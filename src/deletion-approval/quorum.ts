@@ -3,9 +3,9 @@ import type { DeletionRequest } from '../store/deletion-requests.js';
 
 /*
  * Multi-party approval: a request needs DELETION_QUORUM distinct approvers (DELETION_QUORUM_LARGE from
- * DELETION_LARGE_AT customers up), never counting the requester, and one rejection rejects it. The number is
- * fixed on the request when it is made, so changing the configuration never changes what a pending request
- * needs. These are the policy and the words every message uses for it.
+ * DELETION_LARGE_AT customers up; admins change both in Settings), never counting the requester, and one
+ * rejection rejects it. The number is fixed on the request when it is made, so changing the settings never
+ * changes what a pending request needs. These are the policy and the words every message uses for it.
  */
 
 /** Approvals a request of `customers` customers needs under `quorum`. */
@@ -26,7 +26,7 @@ export function unreachableQuorum(
   if (approvers.userGroups.length > 0) return undefined;
   const others = approvers.users.filter((u) => u !== requesterId).length;
   if (others >= needed) return undefined;
-  return `This request needs ${needed} approvals from different approvers, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask the app's operator to add approvers or lower DELETION_QUORUM.`;
+  return `This request needs ${needed} approvals from different approvers, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask a settings admin (Settings on the app's Home) or the app's operator to add approvers or lower the quorum.`;
 }
 
 const mention = (user: string) => `<@${user}>`;

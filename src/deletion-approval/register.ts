@@ -37,7 +37,7 @@ export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
-  const configured = deletionSettings(deps.config);
+  const configured = () => deletionSettings(deps.settings.current().values);
   const logger = deps.logger.child({ capability: 'deletion-approval' });
   const ctx: DeletionContext = {
     store: deps.store,
@@ -45,15 +45,24 @@ export function register(app: App, deps: CapabilityDeps): void {
     logger,
     client: app.client,
     patientClient: deps.patientClient,
-    settings: configured.ok ? configured.settings : undefined,
-    missingSettings: configured.ok ? [] : configured.missing,
+    get settings() {
+      const now = configured();
+      return now.ok ? now.settings : undefined;
+    },
+    get missingSettings() {
+      const now = configured();
+      return now.ok ? [] : now.missing;
+    },
+    settingsInSlack: !deps.settings.envOnly,
     approvers: deps.approvers,
     home: deps.home,
     decisionKey: decisionMetadataKey(deps.config.slack.botToken),
     stepTokenKey: tokenSealingKey(deps.config.slack.botToken),
   };
   const requestForm = () =>
-    ctx.settings ? deletionRequestView() : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings));
+    ctx.settings
+      ? deletionRequestView()
+      : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));

@@ -119,8 +119,9 @@ async function postReminder(
  * already, and each user group as a group (a mention of the group, which Slack expands for its members).
  */
 export function stillToDecide(r: DeletionRequest, settings: DeletionSettings): string[] {
-  const users = settings.approvers.users.filter((u) => u !== r.requesterId && !r.approverIds.includes(u));
-  return [...users.map((u) => `<@${u}>`), ...settings.approvers.userGroups.map((g) => `<!subteam^${g}>`)];
+  const approvers = r.approvers ?? settings.approvers; // those it was opened with
+  const users = approvers.users.filter((u) => u !== r.requesterId && !r.approverIds.includes(u));
+  return [...users.map((u) => `<@${u}>`), ...approvers.userGroups.map((g) => `<!subteam^${g}>`)];
 }
 
 export function reminderMessage(r: DeletionRequest, settings: DeletionSettings): MessageContent {
@@ -129,7 +130,7 @@ export function reminderMessage(r: DeletionRequest, settings: DeletionSettings):
   const missing = approvalsMissing(r);
   const asks = who.length
     ? `${who.join(', ')}: please approve or reject it${missing > 1 ? ` (${missing} more approvals are needed)` : ''}.`
-    : 'Nobody else on the list of approvers can decide it: ask the operator to add approvers (DELETION_APPROVERS).';
+    : 'Nobody else on the list of approvers can decide it: ask a settings admin or the operator to add approvers.';
   return message(`Reminder: deletion request ${r.id} still waits for approval`, [
     section(
       `:bell: *Reminder:* request *${r.id}* of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}* has waited since ${slackDate(r.createdAt)} and expires ${slackDate(r.expiresAt)}.${progress ? ` ${progress}.` : ''}\n${asks}`,
@@ -147,34 +148,34 @@ export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, no
   ]);
 }
 
-/** Sends at once (what a previous process left due) and then every interval; returns a stop function. */
-export function startReminders(
-  ctx: DeletionContext,
-  settings: DeletionSettings,
-  options: ReminderOptions,
-): () => Promise<void> {
+/**
+ * Sends at once (what a previous process left due) and then every interval, under the settings in force at
+ * each sweep (nothing while deletion is not set up); returns a stop function.
+ */
+export function startReminders(ctx: DeletionContext, options: ReminderOptions): () => Promise<void> {
   return startPeriodic({
     everyMs: options.intervalMs,
-    run: () => options.work.track(sendDueReminders(ctx, settings, options.aheadMs)),
+    run: async () => {
+      const settings = ctx.settings;
+      if (settings) await options.work.track(sendDueReminders(ctx, settings, options.aheadMs));
+    },
     failed: (error) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'),
   });
 }
 
 /**
- * The reminders as the app's background work (nothing to do while deletion is not set up). Their clock is the
- * real one unless TEST_CLOCK_OFFSET_HOURS moves it ahead (tests only, and said in the log at start).
+ * The reminders as the app's background work. Their clock is the real one unless TEST_CLOCK_OFFSET_HOURS
+ * moves it ahead (tests only, and said in the log at start).
  */
 export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): BackgroundWork {
   return () => {
-    const settings = ctx.settings;
-    if (!settings) return () => Promise.resolve();
     const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
     if (offsetMs > 0)
       ctx.logger.warn(
         { testClockOffsetHours: deps.config.testClockOffsetHours },
         'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
       );
-    return startReminders(ctx, settings, {
+    return startReminders(ctx, {
       aheadMs: offsetMs,
       intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
       work: deps.work,

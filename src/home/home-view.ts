@@ -49,6 +49,8 @@ const OPERATIONS: Record<string, string> = {
   'bulk.pause': 'Paused a bulk job',
   'bulk.resume': 'Resumed a bulk job',
   'bulk.cancel': 'Cancelled a bulk job',
+  'settings.change': 'Changed the settings',
+  'settings.open': 'Opened the settings',
 };
 
 const OUTCOMES: Record<string, string> = {
@@ -60,6 +62,7 @@ const OUTCOMES: Record<string, string> = {
   cancelled: ':heavy_multiplication_x: cancelled',
   paused: ':double_vertical_bar: paused',
   resumed: ':arrow_forward: resumed',
+  refused: ':no_entry: refused',
 };
 
 /** One audit entry: what, when, how it ended, and the link of a created link. */

@@ -39,7 +39,8 @@ const HTTP_HEADER = (eventsUrl: string) =>
 
 /**
  * manifest.yml turned to HTTP mode: Socket Mode off, and the slash commands' `url`,
- * `settings.interactivity.request_url` and `settings.event_subscriptions.request_url` all set to `eventsUrl`.
+ * `settings.interactivity.request_url` and `message_menu_options_url` (select menus' options), and
+ * `settings.event_subscriptions.request_url` all set to `eventsUrl`.
  * Everything else is kept as it is.
  */
 export function httpManifest(manifestYaml: string, eventsUrl: string): string {
@@ -56,6 +57,8 @@ export function httpManifest(manifestYaml: string, eventsUrl: string): string {
     command.items.splice(1, 0, doc.createPair('url', eventsUrl));
   }
   doc.setIn(['settings', 'interactivity', 'request_url'], eventsUrl);
+  // The settings form's user-group pickers load their options from the app (block_suggestion).
+  doc.setIn(['settings', 'interactivity', 'message_menu_options_url'], eventsUrl);
   const events = doc.getIn(['settings', 'event_subscriptions']);
   if (isMap(events)) {
     events.delete('request_url');

@@ -10,6 +10,7 @@ import type {
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewResponseAction,
@@ -49,6 +50,8 @@ export type ShortcutRequest<Shortcut extends GlobalShortcut | MessageShortcut> =
   'ack' | 'next'
 >;
 export type HomeOpenedRequest = Omit<Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>, 'next'>;
+/** A select that loads its options from the app (an external select); answered with no options if it fails. */
+export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggestion'>>, 'next'>;
 
 /**
  * The one way a capability listens to Slack. Each method registers a typed listener, reached through Bolt's
@@ -70,6 +73,7 @@ export interface Listen {
   shortcut(callbackId: string, listener: (request: ShortcutRequest<GlobalShortcut>) => Promise<Ended>): void;
   messageShortcut(callbackId: string, listener: (request: ShortcutRequest<MessageShortcut>) => Promise<Ended>): void;
   homeOpened(listener: (request: HomeOpenedRequest) => Promise<void>): void;
+  options(actionId: string, listener: (request: OptionsRequest) => Promise<Ended>): void;
   /** A custom workflow step: see step-listener.ts. `thing` names what it makes, for failure texts. */
   step(callbackId: string, thing: string, work: (run: StepRun) => Promise<StepResult>): void;
 }
@@ -239,6 +243,23 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
         // Nobody is waiting on an event's answer: a failure is logged, the person opens Home again.
         const tell: Tell = () => Promise.resolve();
         await settle(args.context, tell, () => listener(args));
+      });
+    },
+
+    options(actionId, listener) {
+      app.options<'block_suggestion'>(actionId, async ({ next: _next, ...args }) => {
+        let acked = false;
+        const ack: OptionsRequest['ack'] = (response) => {
+          acked = true;
+          return args.ack(response);
+        };
+        // The person sees an empty list; there is nothing else to tell them in.
+        await settle(
+          args.context,
+          () => Promise.resolve(),
+          () => listener({ ...args, ack }),
+        );
+        if (!acked) await args.ack({ options: [] });
       });
     },
 

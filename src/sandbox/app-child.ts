@@ -84,6 +84,8 @@ export function launchApp(plan: AppPlan): Launch {
     DELETION_APPROVERS: APPROVERS.join(','),
     DELETION_QUORUM: String(SANDBOX_QUORUM),
     AUDIT_VIEWERS: AUDIT_VIEWERS.join(','),
+    // The audit viewer also administers the settings (App Home -> Settings), so that flow can be tried.
+    SETTINGS_ADMINS: AUDIT_VIEWERS.join(','),
     LOG_LEVEL: 'info',
   };
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {

@@ -168,6 +168,10 @@ export class FakeSlack {
   readonly userGroups = new Map<string, string[]>();
   /** Channels the bot is not a member of: posting there fails with not_in_channel. */
   readonly channelsWithoutBot = new Set<string>();
+  /** Channels that do not exist (or are private without the bot): channel_not_found. */
+  readonly unknownChannels = new Set<string>();
+  /** The workspace's admins and owners, as users.info reports them (is_admin). */
+  readonly workspaceAdmins = new Set<string>();
   /** Messages posted with chat.postMessage, as updated by chat.update, by `channel/ts`. */
   private readonly messages = new Map<
     string,
@@ -495,6 +499,7 @@ export class FakeSlack {
       case 'chat.postMessage': {
         const channel = String(params.channel);
         if (this.channelsWithoutBot.has(channel)) return { ok: false, error: 'not_in_channel' };
+        if (this.unknownChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
         const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
         // A user id as channel means the app's DM with that user.
         const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
@@ -517,6 +522,27 @@ export class FakeSlack {
           blocks: params.blocks as Array<Record<string, any>>,
         });
         return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
+      }
+      case 'usergroups.list':
+        return {
+          ok: true,
+          usergroups: [...this.userGroups.keys()].map((id) => ({ id, handle: id.toLowerCase(), name: `Group ${id}` })),
+        };
+      case 'users.info': {
+        const user = asText(params.user);
+        if (!/^[UW][A-Z0-9]+$/.test(user)) return { ok: false, error: 'user_not_found' };
+        const admin = this.workspaceAdmins.has(user);
+        return { ok: true, user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false } };
+      }
+      case 'conversations.info': {
+        const channel = asText(params.channel);
+        if (this.unknownChannels.has(channel) || !/^[CGD][A-Z0-9]+$/.test(channel))
+          return { ok: false, error: 'channel_not_found' };
+        const member = !this.channelsWithoutBot.has(channel);
+        return {
+          ok: true,
+          channel: { id: channel, name: channel.toLowerCase(), is_member: member, is_archived: false },
+        };
       }
       case 'usergroups.users.list': {
         const members = this.userGroups.get(String(params.usergroup));

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { DeletionApprovers } from '../config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { DeletionRequestsTable, Tables } from './tables.js';
@@ -52,6 +53,11 @@ export interface DeletionRequest {
   origin: string | undefined;
   /** The permalink of the message it was asked from (the message shortcut). */
   contextUrl: string | undefined;
+  /**
+   * Who could approve it, fixed when it was opened (the settings then in force): a later change of the
+   * approvers never approves or blocks it. Undefined for requests from before this was recorded.
+   */
+  approvers: DeletionApprovers | undefined;
 }
 
 export interface NewDeletionRequest {
@@ -64,6 +70,8 @@ export interface NewDeletionRequest {
   ttlMs: number;
   /** The quorum in force when it is made. */
   approvalsNeeded: number;
+  /** The approvers in force when it is made. */
+  approvers: DeletionApprovers;
   origin?: string | undefined;
   contextUrl?: string | undefined;
 }
@@ -126,6 +134,7 @@ export class DeletionRequests {
         approved_by: '[]',
         origin: input.origin ?? null,
         context_url: input.contextUrl ?? null,
+        approvers: JSON.stringify({ users: input.approvers.users, userGroups: input.approvers.userGroups }),
       };
       try {
         return toRequest(
@@ -371,5 +380,6 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     approverIds: JSON.parse(row.approved_by) as string[],
     origin: row.origin ?? undefined,
     contextUrl: row.context_url ?? undefined,
+    approvers: row.approvers ? (JSON.parse(row.approvers) as DeletionApprovers) : undefined,
   };
 }

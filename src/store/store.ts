@@ -16,6 +16,7 @@ import { openDatabase } from './open-database.js';
 import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
+import { WorkspaceSettingsRows } from './workspace-settings.js';
 
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
 export interface Store {
@@ -29,6 +30,7 @@ export interface Store {
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
   readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -47,6 +49,7 @@ export interface StoreTransaction {
   readonly stepCompletions: StepCompletions;
   readonly deletionApprovals: DeletionApprovals;
   readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -65,6 +68,7 @@ class SqlStore implements Store {
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
   readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -80,6 +84,7 @@ class SqlStore implements Store {
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
     this.bulkJobs = new BulkJobs(db, engine);
+    this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -90,6 +95,7 @@ class SqlStore implements Store {
         stepCompletions: new StepCompletions(trx, this.engine),
         deletionApprovals: new DeletionApprovals(trx, this.engine),
         bulkJobs: new BulkJobs(trx, this.engine),
+        workspaceSettings: new WorkspaceSettingsRows(trx, this.engine),
       }),
     );
   }

@@ -66,6 +66,11 @@ export interface DeletionRequestsTable {
   origin: string | null;
   /** The permalink of the message the request was made from (the message shortcut). */
   context_url: string | null;
+  /**
+   * JSON `{users, userGroups}`: who could approve it, fixed when it was opened (the settings then in force).
+   * Null (or absent) on requests from before migration 010: those follow the settings.
+   */
+  approvers?: string | null;
 }
 
 /** One approval of a deletion request: who, when (one per approver and request). */
@@ -185,6 +190,17 @@ export interface BulkDraftsTable {
   packed_rows: string;
 }
 
+/** One workspace's settings administered in Slack (see WorkspaceSettingsRows). */
+export interface WorkspaceSettingsTable {
+  team_id: string;
+  /** Moved by one at each save, by compare-and-set: two saves from the same version, one wins. */
+  version: number;
+  /** JSON: each setting an admin set, with its value, who set it and when (the others are the environment's). */
+  settings: string;
+  updated_by: string;
+  updated_at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -196,4 +212,5 @@ export interface Tables {
   bulk_jobs: BulkJobsTable;
   bulk_rows: BulkRowsTable;
   bulk_drafts: BulkDraftsTable;
+  workspace_settings: WorkspaceSettingsTable;
 }

@@ -130,8 +130,11 @@ describeEachEngine('audit log export', (_engine, create) => {
     ]);
     expect(about(done.id).map((r) => r[col('origin')])).toEqual(['slack', 'slack', 'slack', 'slack']);
     const request = about(done.id)[0]!;
-    expect(request[col('inputs')]).toBe(
-      `requestId=${done.id}; customerIds=[2] cus_x1 cus_x2; duplicatesRemoved=0; reason=Erasure ticket 7`,
+    // With the policy it was opened under: the quorum and the expiry in force then.
+    expect(request[col('inputs')]).toMatch(
+      new RegExp(
+        `^requestId=${done.id}; customerIds=\\[2\\] cus_x1 cus_x2; duplicatesRemoved=0; reason=Erasure ticket 7; approvalsNeeded=2; expiresAt=\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`,
+      ),
     );
     expect(request[col('team')]).toBe('T0TEST001');
     expect(request[col('when')]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

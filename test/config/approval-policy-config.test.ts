@@ -25,7 +25,11 @@ describe('approval policy, reminders and audit settings', () => {
     const c = config({ DELETION_APPROVERS: 'U0AAA111,S0GROUP01' });
     expect(c.deletion.quorum).toEqual({ approvals: 1, large: undefined });
     expect(c.deletion.remindAfterHours).toBe(24);
-    expect(c.audit).toEqual({ viewers: { users: ['U0AAA111'], userGroups: ['S0GROUP01'] }, retentionDays: undefined });
+    expect(c.audit).toEqual({
+      viewers: { users: ['U0AAA111'], userGroups: ['S0GROUP01'] },
+      viewersAreApprovers: true,
+      retentionDays: undefined,
+    });
     expect(c.testClockOffsetHours).toBe(0);
   });
 
@@ -42,9 +46,21 @@ describe('approval policy, reminders and audit settings', () => {
     });
     expect(c.deletion.quorum).toEqual({ approvals: 2, large: { approvals: 3, fromCustomers: 100 } });
     expect(c.deletion.remindAfterHours).toBe(1.5);
-    expect(c.audit).toEqual({ viewers: { users: ['U0AUDIT01'], userGroups: ['S0COMPLY1'] }, retentionDays: 365 });
+    expect(c.audit).toEqual({
+      viewers: { users: ['U0AUDIT01'], userGroups: ['S0COMPLY1'] },
+      viewersAreApprovers: false,
+      retentionDays: 365,
+    });
     expect(c.testClockOffsetHours).toBe(25);
     expect(config({ DELETION_REMIND_AFTER_HOURS: '0' }).deletion.remindAfterHours).toBe(0);
+  });
+
+  it('reads who administers the settings and whether they may be changed in Slack', () => {
+    expect(config({}).settings).toEqual({ admins: { users: [], userGroups: [] }, source: 'slack' });
+    expect(config({ SETTINGS_ADMINS: 'U0ADM0001, S0ADMINS1', SETTINGS_SOURCE: 'env' }).settings).toEqual({
+      admins: { users: ['U0ADM0001'], userGroups: ['S0ADMINS1'] },
+      source: 'env',
+    });
   });
 
   it('refuses a quorum that could never be met, or half of the large one, in one message', () => {

@@ -217,7 +217,7 @@ describeEachEngine('customer deletion', (engine, create) => {
       const url = await flow.click(app, ts, action, MALLORY);
       const [refusal] = await fakes.slack.waitForResponse(url);
       expect(refusal?.body.text).toContain(
-        'Only approvers can decide customer deletions (<@U0APPROV1>, <!subteam^S0GROUP01>). Nothing was changed.',
+        'Only the approvers of this request can decide it (<@U0APPROV1>, <!subteam^S0GROUP01>). Nothing was changed.',
       );
     }
     expect(await flow.status(app, id)).toBe('pending');
@@ -238,7 +238,7 @@ describeEachEngine('customer deletion', (engine, create) => {
     fakes.slack.userGroups.set(GROUP, ['U0DAVE004']);
     try {
       const ack = await app.submitView(view, {}, CAROL);
-      expect(textOf(ack)).toContain('Only approvers can decide customer deletions');
+      expect(textOf(ack)).toContain('Only the approvers of this request can decide it');
       expect(await flow.status(app, id)).toBe('pending');
       expect(flow.patches()).toEqual([]);
     } finally {

@@ -43,6 +43,7 @@ function request(status: DeletionStatus, customerIds: string[]): DeletionRequest
     approverIds: Array.from({ length: 19 }, (_, i) => `W0APPROVER${String(i).padStart(2, '0')}`),
     decisionNote: status === 'rejected' ? 'n'.repeat(500) : undefined,
     approvalChannelId: 'C1',
+    approvers: { users: ['U2'], userGroups: [] },
     approvalMessageTs: '1.2',
     requesterMessageChannel: 'D1',
     requesterMessageTs: '3.4',

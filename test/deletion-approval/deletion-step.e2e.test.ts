@@ -297,7 +297,7 @@ describe('the "Request customer deletion" workflow step, deletion not set up', (
     });
     const ended = await fakes.slack.stepEnd(execution);
     expect(ended.error).toBe(
-      'Customer deletion is not set up in Mintlink: its operator must set APPROVAL_CHANNEL_ID and DELETION_APPROVERS. Nothing was requested.',
+      "Customer deletion is not set up in Mintlink: its operator must set APPROVAL_CHANNEL_ID and DELETION_APPROVERS, or a settings admin choose them in Settings on the app's Home. Nothing was requested.",
     );
   });
 });

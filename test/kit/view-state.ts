@@ -61,9 +61,26 @@ function elementState(element: Json, entry: Entry | undefined): Json {
       return { selected_conversation: entry === undefined ? (element.initial_conversation ?? null) : entry };
     case 'users_select':
       return { selected_user: entry === undefined ? (element.initial_user ?? null) : entry };
+    case 'multi_users_select':
+      return { selected_users: entry === undefined ? (element.initial_users ?? []) : listEntry(entry) };
+    case 'multi_external_select':
+    case 'multi_static_select': {
+      if (entry === undefined) return { selected_options: element.initial_options ?? [] };
+      // External options come from the app as the user types: the test names their values.
+      return {
+        selected_options: listEntry(entry).map((value) => ({ text: { type: 'plain_text', text: value }, value })),
+      };
+    }
     default:
       throw new Error(`state for ${element.type} is not supported by the test kit`);
   }
+}
+
+function listEntry(entry: Entry): string[] {
+  if (entry === null || entry === '') return [];
+  if (Array.isArray(entry)) return entry;
+  if (typeof entry !== 'string') throw new Error('a multi-select takes a list of values');
+  return [entry];
 }
 
 /** The response_urls Slack adds for conversation selects with response_url_enabled (one per selection). */

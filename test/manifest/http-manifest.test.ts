@@ -46,18 +46,23 @@ describe('the HTTP-mode manifest', () => {
     expect(manifest.features.slash_commands.map((c: Record<string, unknown>) => [c.command, c.url])).toEqual([
       ['/mintlink', EVENTS_URL],
     ]);
-    expect(manifest.settings.interactivity).toEqual({ is_enabled: true, request_url: EVENTS_URL });
+    expect(manifest.settings.interactivity).toEqual({
+      is_enabled: true,
+      request_url: EVENTS_URL,
+      message_menu_options_url: EVENTS_URL,
+    });
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: EVENTS_URL,
       bot_events: ['app_home_opened', 'function_executed'],
     });
   });
 
-  it('has exactly these three URLs, all https://host/slack/events', () => {
+  it('has exactly these four URLs, all https://host/slack/events', () => {
     expect(urlsIn(manifest)).toEqual([
       ['/features/slash_commands/0/url', EVENTS_URL],
       ['/settings/event_subscriptions/request_url', EVENTS_URL],
       ['/settings/interactivity/request_url', EVENTS_URL],
+      ['/settings/interactivity/message_menu_options_url', EVENTS_URL],
     ]);
     expect(generated).not.toContain('http://');
   });
@@ -67,6 +72,7 @@ describe('the HTTP-mode manifest', () => {
     expected.features.slash_commands[0].url = EVENTS_URL;
     expected.settings.interactivity.request_url = EVENTS_URL;
     expected.settings.event_subscriptions.request_url = EVENTS_URL;
+    expected.settings.interactivity.message_menu_options_url = EVENTS_URL;
     expected.settings.socket_mode_enabled = false;
     expect(manifest).toEqual(expected);
   });

@@ -31,6 +31,7 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
       reason: 'GDPR',
       ttlMs: 72 * HOUR - agoMs,
       approvalsNeeded,
+      approvers: { users: [], userGroups: [] },
     });
     if (agoMs > 0)
       await runSql(db.databaseUrl, 'update deletion_requests set created_at = ? where id = ?', [

@@ -30,6 +30,7 @@ describeEachEngine('deletion requests', (_engine, create) => {
       reason: 'GDPR',
       ttlMs: 72 * HOUR,
       approvalsNeeded: 1,
+      approvers: { users: ['U_A'], userGroups: ['S_G'] },
       ...overrides,
     });
   /** Moves a stored time of a request `ms` into the past, as if the database had written it then. */

@@ -55,6 +55,7 @@ describeEachEngine('once keys and the secret scrubber in the store', (_engine, c
       reason: `pasted ${secret}`,
       ttlMs: 60_000,
       approvalsNeeded: 1,
+      approvers: { users: [], userGroups: [] },
     });
     const stored = JSON.stringify([await store.audit.list(), await store.deletionRequests.get(created.id)]);
     expect(stored).not.toContain('db-secret');

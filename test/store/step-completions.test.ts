@@ -28,6 +28,7 @@ describeEachEngine('workflow steps waiting for deletion requests', (_engine, cre
       reason: 'r',
       ttlMs: 3_600_000,
       approvalsNeeded: 1,
+      approvers: { users: [], userGroups: [] },
     });
     await store.stepCompletions.add({ requestId: r.id, functionExecutionId: `Fx${r.id}`, sealedToken: 'v1.sealed' });
     if (agoMs) await backdate(r.id, 'created_at', agoMs);

@@ -8,6 +8,7 @@ import * as bulkJobs from './006-bulk-jobs.js';
 import * as deletionApprovals from './007-deletion-approvals.js';
 import * as auditLogAtId from './008-audit-log-at-id.js';
 import * as bulkDrafts from './009-bulk-drafts.js';
+import * as workspaceSettings from './010-workspace-settings.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '007-deletion-approvals': deletionApprovals,
   '008-audit-log-at-id': auditLogAtId,
   '009-bulk-drafts': bulkDrafts,
+  '010-workspace-settings': workspaceSettings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,190 @@
+import type { WebClient } from '@slack/web-api';
+import { withDeadline } from '../lifecycle/with-deadline.js';
+import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import {
+  type People,
+  type WorkspaceSettings,
+  LARGE_AT_RANGE,
+  MAX_LISTED,
+  QUORUM_RANGE,
+  REMIND_HOURS_RANGE,
+  TTL_HOURS_RANGE,
+} from '../workspace-settings/settings-model.js';
+import { FIELDS, type Field, type SubmittedSettings } from './settings-form.js';
+import type { SettingsAdmins } from './settings-admins.js';
+
+/** Problems by input, in words for the admin (Slack shows each under its input). */
+export type FieldErrors = Partial<Record<Field, string>>;
+
+export type CheckedSettings = { ok: true; values: WorkspaceSettings } | { ok: false; errors: FieldErrors };
+
+const USER = /^[UW][A-Z0-9]{2,}$/;
+const GROUP = /^S[A-Z0-9]{2,}$/;
+const CHANNEL = /^[CG][A-Z0-9]{2,}$/;
+
+/**
+ * The submitted values as settings, or what is wrong with each, before anything is asked of Slack. The
+ * payload may be forged: every value is checked for its type and range (a negative quorum, ten thousand
+ * approvers and a made-up id are refused here).
+ */
+export function parseSubmitted(s: SubmittedSettings, maxConcurrency: number): CheckedSettings {
+  const errors: FieldErrors = {};
+  const ids = (value: unknown, pattern: RegExp, field: Field, what: string): string[] => {
+    if (!Array.isArray(value) || value.some((id) => typeof id !== 'string' || !pattern.test(id))) {
+      errors[field] = `These are not ${what} Slack knows. Choose them in the list.`;
+      return [];
+    }
+    if (value.length > MAX_LISTED) {
+      errors[field] = `Choose at most ${MAX_LISTED} ${what}; ${value.length} were given.`;
+      return [];
+    }
+    return [...new Set(value as string[])];
+  };
+  const people = (value: { users: unknown; userGroups: unknown }, users: Field, groups: Field): People => ({
+    users: ids(value.users, USER, users, 'people'),
+    userGroups: ids(value.userGroups, GROUP, groups, 'user groups'),
+  });
+  const number = (value: unknown, field: Field, range: { min: number; max: number }, decimal = false) => {
+    const shape = decimal ? /^\d+(\.\d+)?$/ : /^\d+$/;
+    const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+    const n = Number(text);
+    if (!shape.test(text) || n < range.min || n > range.max) {
+      errors[field] = `Enter a ${decimal ? 'number' : 'whole number'} from ${range.min} to ${range.max}.`;
+      return undefined;
+    }
+    return n;
+  };
+  const empty = (value: unknown) => value === null || value === undefined || value === '';
+
+  const approvers = people(s.approvers, FIELDS.approverUsers, FIELDS.approverGroups);
+  const viewers = people(s.viewers, FIELDS.viewerUsers, FIELDS.viewerGroups);
+  const admins = people(s.admins, FIELDS.adminUsers, FIELDS.adminGroups);
+  let channel: string | undefined;
+  if (!empty(s.channel)) {
+    if (typeof s.channel === 'string' && CHANNEL.test(s.channel)) channel = s.channel;
+    else errors[FIELDS.channel] = 'Choose a channel (a public or private channel, not a direct message).';
+  }
+  const quorum = number(s.quorum, FIELDS.quorum, QUORUM_RANGE);
+  const largeQuorum = empty(s.largeQuorum) ? undefined : number(s.largeQuorum, FIELDS.largeQuorum, QUORUM_RANGE);
+  const largeAt = empty(s.largeAt) ? undefined : number(s.largeAt, FIELDS.largeAt, LARGE_AT_RANGE);
+  if (!empty(s.largeQuorum) && empty(s.largeAt) && !errors[FIELDS.largeQuorum])
+    errors[FIELDS.largeAt] = 'Say from how many customers a request needs the larger number of approvals.';
+  if (empty(s.largeQuorum) && !empty(s.largeAt) && !errors[FIELDS.largeAt])
+    errors[FIELDS.largeQuorum] = 'Say how many approvals a request this large needs (or clear the size).';
+  if (quorum !== undefined && largeQuorum !== undefined && largeQuorum < quorum)
+    errors[FIELDS.largeQuorum] =
+      `Large requests cannot need fewer approvals (${largeQuorum}) than the others (${quorum}).`;
+  const ttlHours = number(s.ttlHours, FIELDS.ttlHours, TTL_HOURS_RANGE);
+  const remindHours = number(s.remindHours, FIELDS.remindHours, REMIND_HOURS_RANGE, true);
+  const bulkConcurrency = number(s.bulkConcurrency, FIELDS.bulkConcurrency, { min: 1, max: maxConcurrency });
+
+  if (
+    Object.keys(errors).length > 0 ||
+    quorum === undefined ||
+    ttlHours === undefined ||
+    remindHours === undefined ||
+    bulkConcurrency === undefined
+  )
+    return { ok: false, errors };
+  return {
+    ok: true,
+    values: {
+      approvers,
+      approvalChannelId: channel,
+      quorum: {
+        approvals: quorum,
+        large:
+          largeQuorum !== undefined && largeAt !== undefined
+            ? { approvals: largeQuorum, fromCustomers: largeAt }
+            : undefined,
+      },
+      requestTtlHours: ttlHours,
+      remindAfterHours: remindHours,
+      auditViewers: viewers.users.length + viewers.userGroups.length > 0 ? viewers : undefined,
+      bulkConcurrency,
+      settingsAdmins: admins,
+    },
+  };
+}
+
+/** Slack gets this long for each check: they run at once, before the submission's ack (3 s). */
+const SLACK_DEADLINE_MS = 1_500;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What only Slack can tell about the new settings: the app is in the approval channel, every user group can
+ * be read, the approvers are enough people to reach the quorum, and the admin saving does not remove the last
+ * settings admin (themselves). All asked at once; empty when all is well.
+ */
+export async function slackProblems(
+  deps: { client: WebClient; admins: SettingsAdmins },
+  values: WorkspaceSettings,
+  userId: string,
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  const groupProblem = async (people: People, field: Field) => {
+    const read = await deps.admins.people(people);
+    if (!read.ok)
+      errors[field] =
+        `The user group ${read.group} cannot be read (${read.error}): it may have been disabled, or the app lacks the usergroups:read scope. Remove it or try again.`;
+    return read.ok ? read.people : undefined;
+  };
+  await Promise.all([
+    channelProblem(deps.client, values.approvalChannelId).then((problem) => {
+      if (problem) errors[FIELDS.channel] = problem;
+    }),
+    groupProblem(values.approvers, FIELDS.approverGroups).then((people) => {
+      if (people) {
+        const problem = quorumProblem(values, people.size);
+        if (problem) errors[problem.field] = problem.text;
+      }
+    }),
+    values.auditViewers ? groupProblem(values.auditViewers, FIELDS.viewerGroups) : undefined,
+    (async () => {
+      const people = await groupProblem(values.settingsAdmins, FIELDS.adminGroups);
+      const problem = people && adminProblem(values.settingsAdmins, userId, people);
+      if (problem) errors[FIELDS.adminUsers] = problem;
+    })(),
+  ]);
+  return errors;
+}
+
+/** The app must be in the approval channel: it posts the requests there. */
+async function channelProblem(client: WebClient, channelId: string | undefined): Promise<string | undefined> {
+  if (!channelId) return undefined;
+  const howToInvite =
+    'Type /invite @Mintlink in that channel (or add the app from its name > Integrations > Add apps), then save again.';
+  try {
+    const { channel } = await withDeadline(client.conversations.info({ channel: channelId }), SLACK_DEADLINE_MS);
+    const name = channel?.name ? `#${channel.name}` : 'this channel';
+    if (channel?.is_archived) return `${name} is archived: choose another channel.`;
+    if (!channel?.is_member) return `Mintlink is not in ${name}, so it could not post requests there. ${howToInvite}`;
+    return undefined;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    if (code === 'channel_not_found')
+      return `Mintlink cannot see this channel: it is private and the app is not in it, or it does not exist. ${howToInvite}`;
+    return `Slack could not say whether Mintlink is in this channel (${code ?? 'no answer in time'}). Try again in a moment.`;
+  }
+}
+
+/** A quorum the approvers could never reach, with the numbers. */
+function quorumProblem(values: WorkspaceSettings, people: number): { field: Field; text: string } | undefined {
+  if (values.approvers.users.length + values.approvers.userGroups.length === 0) return undefined; // deletion off
+  const { approvals, large } = values.quorum;
+  const most = Math.max(approvals, large?.approvals ?? 0);
+  if (people >= most) return undefined;
+  const field = large && large.approvals > approvals ? FIELDS.largeQuorum : FIELDS.quorum;
+  return {
+    field,
+    text: `${most} approvals from different approvers are needed, but the approvers are ${plural(people, 'person')}${values.approvers.userGroups.length > 0 ? ' (user groups counted by their members now)' : ''}: no request could ever get ${most} approvals. Add approvers or lower the number.`,
+  };
+}
+
+/** Saving must leave someone able to change the settings: the admin saving may not remove the last one, themselves. */
+function adminProblem(newAdmins: People, userId: string, people: Set<string>): string | undefined {
+  if (newAdmins.users.length + newAdmins.userGroups.length === 0) return undefined; // the workspace's admins and owners
+  if (people.has(userId) || people.size > 0) return undefined;
+  return 'You would remove yourself as the last settings admin, and nobody could change these settings any more. Name another admin first (or leave the admins empty: then the workspace admins and owners are).';
+}

@@ -1,0 +1,72 @@
+import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
+import { Approvers } from '../approvers/approvers.js';
+import { withDeadline } from '../lifecycle/with-deadline.js';
+import type { Logger } from '../logging/create-logger.js';
+import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import type { People } from '../workspace-settings/settings-model.js';
+import type { WorkspaceSettingsSource } from '../workspace-settings/workspace-settings.js';
+
+export type AdminCheck = { admin: true } | { admin: false; problem?: string };
+
+/** Slack gets this long to answer a check: it runs before an ack or a views.open (3 s for both). */
+const DEADLINE_MS = 1_500;
+
+/**
+ * Who may change the settings: the settings' admins (SETTINGS_ADMINS, or as changed in Slack), users and
+ * members of user groups; when none are named, the workspace's admins and owners as Slack reports them
+ * (users.info, users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
+ */
+export class SettingsAdmins {
+  private readonly members: Approvers;
+  /** users.info's verdict by user: a workspace admin or owner, or not. */
+  private readonly workspaceAdmins: LRUCache<string, boolean>;
+
+  constructor(
+    private readonly settings: WorkspaceSettingsSource,
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+  ) {
+    this.members = new Approvers({ users: [], userGroups: [] }, client, logger, { deadlineMs: DEADLINE_MS });
+    this.workspaceAdmins = new LRUCache<string, boolean>({
+      max: 1_000,
+      ttl: 60_000,
+      fetchMethod: async (userId) => {
+        const { user } = await this.client.users.info({ user: userId });
+        return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
+      },
+    });
+  }
+
+  /** Whether `userId` administers the settings of `teamId` now; `fresh` asks Slack rather than the cache. */
+  async check(userId: string, teamId: string | undefined, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
+    return this.checkAmong(this.settings.current(teamId).values.settingsAdmins, userId, options);
+  }
+
+  /** Whether `userId` would be a settings admin if the admins were `admins`. */
+  async checkAmong(admins: People, userId: string, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
+    if (admins.users.length + admins.userGroups.length === 0) return this.workspaceAdmin(userId, options.fresh);
+    const found = await this.members.check(userId, { among: admins, askSlack: options.fresh ? 'always' : undefined });
+    if (found.approver) return { admin: true };
+    return found.problem ? { admin: false, problem: found.problem } : { admin: false };
+  }
+
+  /** Everyone named in `admins` (group members read now), or the group that could not be read. */
+  people(admins: People) {
+    return this.members.people(admins);
+  }
+
+  private async workspaceAdmin(userId: string, fresh = false): Promise<AdminCheck> {
+    try {
+      const load = this.workspaceAdmins.fetch(userId, { forceRefresh: fresh });
+      load.catch(() => undefined); // a late failure after the deadline must not crash
+      return (await withDeadline(load, DEADLINE_MS)) ? { admin: true } : { admin: false };
+    } catch (error) {
+      this.logger.warn({ err: error, user: userId }, 'could not ask Slack whether a user is a workspace admin');
+      return {
+        admin: false,
+        problem: `Slack did not say whether you are a workspace admin (${slackErrorCode(error) ?? 'no answer'})`,
+      };
+    }
+  }
+}
