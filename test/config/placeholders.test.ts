@@ -69,8 +69,9 @@ describe('every value of .env.example that is to be replaced', () => {
 
   it('refuses the example ids, each named, once the tokens are real', () => {
     const message = problems({ ...uncommented, ...real, METRICS_TOKEN: '8f14e45fceea167a5a36dedd4bea2543' });
-    expect(message).toMatch(/^Mintlink cannot start: 3 configuration problems\./);
+    expect(message).toMatch(/^Mintlink cannot start: 4 configuration problems\./);
     expect(message).toContain('- APPROVAL_CHANNEL_ID is still the placeholder from .env.example');
+    expect(message).toContain('- SETTINGS_ADMINS has "U0123456789", "S0123456789", still the placeholder');
     expect(message).toContain(
       '- DELETION_APPROVERS has "U0123456789", "S0123456789", still the placeholder from .env.example: put your own ids',
     );
