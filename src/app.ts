@@ -25,6 +25,8 @@ export interface MintlinkApp {
   start: () => Promise<void>;
   /** Stops taking requests (work in flight goes on). */
   stop: () => Promise<void>;
+  /** Reads what requests need before the first one comes: the workspace's settings (never throws). */
+  prepare: () => Promise<void>;
   /** Starts the capabilities' periodic work; returns a function that stops it. */
   startBackgroundWork: () => () => Promise<void>;
 }
@@ -59,6 +61,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     app,
     start,
     stop,
+    prepare: () => workspaceSettings.refresh().catch(() => undefined), // the poll tries again
     startBackgroundWork: () => {
       const stops = background.map((begin) => begin());
       return async () => void (await Promise.all(stops.map((stop) => stop())));

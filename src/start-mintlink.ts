@@ -59,7 +59,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     metrics,
     logger: logger.child({ component: 'mint-api' }),
   });
-  const { app, start, stop, startBackgroundWork } = createApp({
+  const { app, start, stop, prepare, startBackgroundWork } = createApp({
     config,
     logger,
     scrub,
@@ -90,6 +90,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   const migrate = () => migrateOnce(store, readiness, logger, describeError);
   const ready = await migrate();
   const migrating = ready ? Promise.resolve() : migrateUntilDone(migrate, migrations.signal, logger);
+  await prepare();
   let metricsListener: MetricsListener | undefined;
   if (config.metrics.port !== undefined) {
     try {

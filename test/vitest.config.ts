@@ -7,6 +7,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // End-to-end files start real app processes; a few in parallel keeps the run short on 2 cores.
     maxWorkers: 3,
+    // A worker imports the app's modules once for all the files it runs, not once per file: importing (vite's
+    // transform of src/) was most of the run's time. Tests share no module state: each builds its own app,
+    // fakes and database.
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', 'json'],

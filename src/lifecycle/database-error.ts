@@ -121,32 +121,45 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
+/** Node.js and SQLite codes of a database that is away or cannot take work now. */
 const DATABASE_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
   'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
   'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_FULL',
   'SQLITE_IOERR',
-  '57P01',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+  'SQLITE_PERM',
 ]);
 
 /**
- * An error that comes from the database (it is away, or it refused: a missing database, an unknown role)
- * rather than from a bug. PostgreSQL's are recognised by their shape (a SQLSTATE and a severity), not by
- * their class name: the bundler renames classes (`DatabaseError2`).
+ * PostgreSQL's SQLSTATE classes of a server that is away or refuses the connection (08 connection, 28
+ * authorization, 3D missing database, 53 resources, 57 operator intervention, 58 system), and the two
+ * transaction failures a retry cures (40001 serialization, 40P01 deadlock). Anything else (42703 unknown
+ * column, 23505 duplicate key) is a bug in the app, logged with its stack.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|28|3D|53|57|58)[0-9A-Z]{3}$|^40001$|^40P01$/;
+
+/**
+ * An error that comes from the database being away or refusing (a missing database, an unknown role, a full
+ * disk) rather than from a bug. PostgreSQL's are recognised by their shape (a SQLSTATE and a severity), not
+ * by their class name: the bundler renames classes (`DatabaseError2`).
  */
 export function isDatabaseError(error: unknown): boolean {
   const e = error as { code?: unknown; name?: string; message?: string; severity?: unknown } | undefined;
-  if (typeof e?.code === 'string' && DATABASE_ERROR_CODES.has(e.code)) return true;
-  if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string') return true;
-  if (e?.name === 'SqliteError') return true;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  if (code && DATABASE_ERROR_CODES.has(code)) return true;
+  if (code && UNAVAILABLE_SQLSTATE.test(code) && typeof e?.severity === 'string') return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     e?.message ?? '',
   );

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeDatabaseError, describePostgresError, postgresTarget } from '../../src/lifecycle/database-error.js';
+import {
+  describeDatabaseError,
+  describePostgresError,
+  isDatabaseError,
+  postgresTarget,
+} from '../../src/lifecycle/database-error.js';
 import { SqliteFileError } from '../../src/lifecycle/sqlite-file-problem.js';
 
 const URL_WITH_PASSWORD = 'postgres://app:pw-SECRET-77@db.internal:6543/mint';
@@ -130,5 +135,31 @@ describe('describeDatabaseError (SQLite)', () => {
       'no such table: audit_log (SQLITE_ERROR)',
     );
     expect(describeDatabaseError(new Error('no answer within 1500 ms'), sqlite)).toBe('no answer within 1500 ms');
+  });
+});
+
+describe('isDatabaseError', () => {
+  const postgres = (code: string) => Object.assign(new Error(`server says ${code}`), { code, severity: 'ERROR' });
+  const sqlite = (code: string) => Object.assign(new Error(code), { name: 'SqliteError', code });
+
+  it.each(['08006', '28P01', '3D000', '53300', '57P01', '58030', '40001', '40P01'])(
+    'counts PostgreSQL %s (the database away, refusing, or a retryable conflict) as the database',
+    (code) => expect(isDatabaseError(postgres(code))).toBe(true),
+  );
+
+  it.each(['42703', '23505', '42P01', '22P02'])('counts PostgreSQL %s as a bug, not the database', (code) =>
+    expect(isDatabaseError(postgres(code))).toBe(false),
+  );
+
+  it('counts SQLite busy or full as the database, a constraint or a syntax error as a bug', () => {
+    expect(isDatabaseError(sqlite('SQLITE_BUSY'))).toBe(true);
+    expect(isDatabaseError(sqlite('SQLITE_FULL'))).toBe(true);
+    expect(isDatabaseError(sqlite('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
+    expect(isDatabaseError(sqlite('SQLITE_ERROR'))).toBe(false);
+  });
+
+  it('counts a refused connection as the database, a plain error as a bug', () => {
+    expect(isDatabaseError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isDatabaseError(new TypeError('x is undefined'))).toBe(false);
   });
 });
