@@ -2,6 +2,7 @@ import { type App, HTTPReceiver } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { closeServer, listen, slackHttpServer } from '../http-front/slack-http-server.js';
+import { SLACK_BODY_LIMIT_BYTES } from '../http-front/slack-request-screen.js';
 import { boltLogger } from '../logging/bolt-logger.js';
 import { slackCallHooks } from '../observability/slack-call-hooks.js';
 import { TracedApp } from '../observability/traced-app.js';
@@ -47,6 +48,8 @@ export function boltApp(deps: AppDeps): BoltTransport {
     logger: common.logger,
     // The server in front checks every signature on the Slack endpoint before Bolt sees the request.
     signatureVerification: false,
+    // Bolt's own cap, the same as the screen's: what reaches it has been read within it already.
+    bodyLimit: SLACK_BODY_LIMIT_BYTES,
   });
   const app = new TracedApp({ ...common, receiver });
   const server = slackHttpServer(receiver, signingSecret, deps.logger);
