@@ -1,3 +1,4 @@
+import { failedCallOutcome } from '../slack-api/slack-call-outcome.js';
 /**
  * A Slack Web API failure, said for the user. The app's client fails fast on rate limits (it does not wait
  * minutes), so this says when to try again instead.
@@ -14,7 +15,10 @@ export function slackErrorText(error: unknown): string {
       return `Slack refused it (${e.data?.error ?? 'unknown error'}). Please try again.`;
     case 'slack_webapi_request_error':
     case 'slack_webapi_http_error':
-      return 'the app could not reach Slack. Please try again in a moment.';
+      // A call that may have reached Slack must not be repeated blindly: it may have posted or uploaded.
+      return failedCallOutcome(error) === 'unknown'
+        ? 'Slack did not confirm it (no answer in time), so it may have been done: check before trying again.'
+        : 'the app could not reach Slack. Please try again in a moment.';
     default:
       return `${e.message ?? 'unknown error'}. Please try again.`;
   }

@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failedCallOutcome } from '../../src/slack-api/slack-call-outcome.js';
+import { slackErrorText } from '../../src/slack-ui/slack-error-text.js';
 import { patientWebClientOptions, webClientOptions } from '../../src/slack-api/web-client-options.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 import { freePort } from '../kit/free-port.js';
@@ -80,5 +81,18 @@ describe('a Slack call that failed', () => {
   it('is unknown for anything else (an error the rule does not know)', () => {
     expect(failedCallOutcome(new Error('database unavailable'))).toBe('unknown');
     expect(failedCallOutcome(undefined)).toBe('unknown');
+  });
+});
+
+describe('what the user is told of a failed call', () => {
+  it('says Slack did not confirm it when it may have been done, and to try again when nothing reached Slack', async () => {
+    slack.answerNext('chat.postMessage', { delayMs: 1_000 });
+    const late = await failure(client().chat.postMessage({ channel: 'C1', text: 'once' }));
+    expect(slackErrorText(late)).toMatch(/did not confirm it .* check before trying again/);
+
+    const closed = `http://127.0.0.1:${await freePort()}/api/`;
+    const nowhere = new WebClient(slack.botToken, { ...webClientOptions(closed, hooks), timeout: 300 });
+    const unreached = await failure(nowhere.chat.postMessage({ channel: 'C1', text: 'x' }));
+    expect(slackErrorText(unreached)).toBe('the app could not reach Slack. Please try again in a moment.');
   });
 });
