@@ -59,6 +59,7 @@ export default tseslint.config(
           'localStorage',
           'fetch',
           'EventSource',
+          'FileReader',
           'URL',
           'URLSearchParams',
           'Node',

@@ -27,13 +27,19 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** An upload's JSON: its bytes in base64 (4 characters for every 3 bytes) and a little more. */
+const MAX_UPLOAD_BODY = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 4096;
 const MAX_ACTION_BYTES = 1024 * 1024;
+/** The header the page's own script sends with every action: a page of another site cannot send it unasked. */
+const OWN_PAGE_HEADER = 'x-sandbox';
 
 export interface PageServerDeps {
   workspace: Workspace;
   slack: FakeSlack;
   interactions: Interactions;
   manifest: ManifestFacts;
+  /** One line for each request refused or failed (the terminal, in `npm run sandbox`). */
+  log: (line: string) => void;
 }
 
 export class PageServer {
@@ -98,10 +104,55 @@ export class PageServer {
     if (req.method === 'GET' && url.pathname === '/api/state')
       return send(res, 200, this.state(url.searchParams.get('as') ?? ''));
     if (req.method === 'GET' && url.pathname === '/api/events') return this.stream(req, res);
-    if (req.method === 'POST' && url.pathname === '/api/act') return this.act(req, res);
-    if (req.method === 'POST' && url.pathname === '/api/upload') return this.upload(req, res, url);
+    if (req.method === 'POST' && (url.pathname === '/api/act' || url.pathname === '/api/upload')) {
+      const refused = this.refusal(req);
+      if (refused) {
+        this.deps.log(`sandbox page: refused POST ${url.pathname} (${refused.status}): ${refused.why}`);
+        req.resume();
+        return send(res, refused.status, { ok: false, error: `refused: ${refused.error}` });
+      }
+      return url.pathname === '/api/act' ? this.act(req, res) : this.upload(req, res);
+    }
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) return this.download(url.pathname, res);
     send(res, 404, { error: 'not found' });
+  }
+
+  /**
+   * Why a request that changes something is refused, if it is. The page drives the app as anyone in the
+   * switcher, so only the page's own script may: the browser names the page that sent a request (Origin,
+   * Sec-Fetch-Site), and a page of another site can send neither JSON nor a custom header without asking
+   * first (a CORS preflight, which this server never allows), whereas a form or a simple fetch needs no leave.
+   */
+  private refusal(req: IncomingMessage): { status: 403 | 415; error: string; why: string } | undefined {
+    const origin = req.headers.origin;
+    // The Host header was checked already: the page's own origin is this very address.
+    if (origin !== undefined && origin !== `http://${req.headers.host}`)
+      return {
+        status: 403,
+        error: `the sandbox takes actions only from its own page, and this request comes from ${origin}`,
+        why: `Origin ${origin}`,
+      };
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      return {
+        status: 403,
+        error: `the sandbox takes actions only from its own page, and this request comes from another site (Sec-Fetch-Site: ${site})`,
+        why: `Sec-Fetch-Site ${site}, no Origin`,
+      };
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      return {
+        status: 415,
+        error: `the sandbox takes only JSON here (Content-Type: application/json), and this request sends ${type || 'no Content-Type'}`,
+        why: `Content-Type ${type || 'missing'}, Origin ${origin ?? 'none'}`,
+      };
+    if (req.headers[OWN_PAGE_HEADER] !== '1')
+      return {
+        status: 403,
+        error: 'the sandbox takes actions only from its own page, which sends the header X-Sandbox: 1',
+        why: `no X-Sandbox header, Origin ${origin ?? 'none'}`,
+      };
+    return undefined;
   }
 
   private listenHost(): string {
@@ -252,13 +303,26 @@ export class PageServer {
     send(res, 200, await this.deps.interactions.act(action));
   }
 
-  /** A file chosen on the page becomes a file Slack hosts for that person (a file_input's value). */
-  private async upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const user = url.searchParams.get('as') ?? '';
-    const name = (url.searchParams.get('name') ?? 'file').slice(0, 200);
-    if (!personById(user)) return send(res, 400, { error: 'unknown person' });
-    const content = await readBody(req, MAX_UPLOAD_BYTES);
-    if (content === undefined) return send(res, 413, { error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
+  /**
+   * A file chosen on the page becomes a file Slack hosts for that person (a file_input's value). It comes as
+   * JSON like every action, `{ as, name, content }` with the bytes in base64, so it passes the same checks.
+   */
+  private async upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req, MAX_UPLOAD_BODY);
+    if (raw === undefined) return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
+    let body: { as?: unknown; name?: unknown; content?: unknown };
+    try {
+      body = JSON.parse(raw.toString('utf8')) as typeof body;
+    } catch {
+      return send(res, 400, { ok: false, error: 'invalid_json' });
+    }
+    const user = typeof body?.as === 'string' ? body.as : '';
+    const name = (typeof body?.name === 'string' && body.name ? body.name : 'file').slice(0, 200);
+    if (!personById(user)) return send(res, 400, { ok: false, error: 'unknown person' });
+    if (typeof body.content !== 'string') return send(res, 400, { ok: false, error: 'content: the file in base64' });
+    const content = Buffer.from(body.content, 'base64');
+    if (content.length > MAX_UPLOAD_BYTES)
+      return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
     const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? 'text';
     const file = this.deps.slack.hostFile({
       content,

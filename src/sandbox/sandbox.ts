@@ -23,6 +23,8 @@ export interface SandboxOptions {
   dataDir: string;
   /** Latency of the mock Mint service (its default is none). */
   mintLatencyMs?: number;
+  /** Where a line goes for each request the sandbox refuses or fails (standard error by default). */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -52,7 +54,8 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
   const workspace = new Workspace(slack);
   const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);
-  const page = new PageServer({ workspace, slack, interactions, manifest });
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const page = new PageServer({ workspace, slack, interactions, manifest, log });
   const mint = new MockMintService({
     apiKey: plan.mintKey,
     ...(options.mintLatencyMs !== undefined ? { latencyMs: options.mintLatencyMs } : {}),

@@ -34,10 +34,13 @@ const person = (id) => boot.people.find((p) => p.id === id);
 
 // ---- Talking to the sandbox ----------------------------------------------------------------------------
 
+/** The sandbox takes actions only as JSON with this header, which a page of another site cannot send unasked. */
+const OWN_PAGE = { 'content-type': 'application/json', 'x-sandbox': '1' };
+
 async function act(action) {
   const response = await fetch('/api/act', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: OWN_PAGE,
     body: JSON.stringify({ as: ui.me, ...action }),
   });
   const result = await response.json();
@@ -46,13 +49,24 @@ async function act(action) {
 }
 
 async function upload(file) {
-  const response = await fetch(`/api/upload?as=${encodeURIComponent(ui.me)}&name=${encodeURIComponent(file.name)}`, {
+  const response = await fetch('/api/upload', {
     method: 'POST',
-    body: file,
+    headers: OWN_PAGE,
+    body: JSON.stringify({ as: ui.me, name: file.name, content: await base64(file) }),
   });
   const result = await response.json();
   if (!response.ok) throw new Error(result.error ?? 'upload failed');
   return result.file;
+}
+
+/** A file's bytes in base64 (a data: URL without its prefix). */
+function base64(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
 }
 
 let fetching = false;
