@@ -93,6 +93,11 @@ export type SlackTraffic =
 
 export const TRIGGER_TTL_MS = 3_000;
 
+export interface FakeSlackOptions {
+  /** Where a line goes for each request refused as malformed or failed (standard error by default). */
+  log?: (line: string) => void;
+}
+
 /** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
 type DeclaredParameter = { type: string; is_required?: boolean };
 const DECLARED_STEPS = (
@@ -131,6 +136,8 @@ function fitsType(type: string, value: unknown): boolean {
   }
 }
 const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
+/** Response URLs remembered as given out (the oldest forgotten first, long expired by then). */
+const RESPONSE_URLS_KEPT = 50_000;
 const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update', 'chat.scheduleMessage']);
 
 /**
@@ -191,10 +198,21 @@ export class FakeSlack {
   /** Called with every call and response_url post once answered (the sandbox's page shows them). */
   readonly watchers = new Set<(traffic: SlackTraffic) => void>();
   private readonly openedViewIds: string[] = [];
+  /** The response URLs given out (their last segment): a post to any other one gets 404, as at Slack. */
+  private readonly responseUrlIds = new Set<string>();
+  private readonly log: (line: string) => void;
   private counter = 0;
 
-  constructor() {
-    this.server = createServer((req, res) => void this.handle(req, res));
+  constructor(options: FakeSlackOptions = {}) {
+    this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    // Whatever goes wrong with one request (a body cut off, a bug) is answered and logged: the stand-in goes on.
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.log(`slack stand-in: ${req.method} ${pathOf(req)} failed: ${(error as Error).message}`);
+        if (!res.headersSent && !res.destroyed) json(res, 500, { ok: false, error: 'internal_error' });
+        else res.destroy();
+      });
+    });
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -231,7 +249,11 @@ export class FakeSlack {
 
   /** A fresh response_url, as Slack puts in every command and interaction. */
   responseUrl(): string {
-    return `${this.url}/response/${randomUUID()}`;
+    const id = randomUUID();
+    this.responseUrlIds.add(id);
+    if (this.responseUrlIds.size > RESPONSE_URLS_KEPT)
+      this.responseUrlIds.delete(this.responseUrlIds.values().next().value as string);
+    return `${this.url}/response/${id}`;
   }
 
   /**
@@ -435,7 +457,18 @@ export class FakeSlack {
       // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
       return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
     }
-    const params = parseParams(raw, req.headers['content-type']);
+    const parsed = parseParams(raw, req.headers['content-type']);
+    if (!parsed.ok) {
+      // Slack answers a JSON body it cannot read as it answers any failed call: 200 and ok:false.
+      const why = parsed.error === 'invalid_json' ? 'not JSON' : 'not a JSON object';
+      this.log(`slack stand-in: POST ${path} refused (${parsed.error}): the body is ${why}`);
+      const refused: RecordedCall = { method, params: {}, token: undefined, at: Date.now() };
+      refused.answer = { ok: false, error: parsed.error };
+      if (this.recording) this.calls.push(refused);
+      this.notify();
+      return json(res, 200, refused.answer);
+    }
+    const params = parsed.params;
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ')
       ? auth.slice(7)
@@ -800,11 +833,27 @@ export class FakeSlack {
     json(res, 404, { ok: false, error: 'not_found' });
   }
 
+  /**
+   * A post to a response_url, answered as Slack's hooks answer: 404 `no_service` for a URL never given out,
+   * 400 `invalid_payload` for a body that is not a JSON object (both plain text, see
+   * https://api.slack.com/changelog/2016-05-17-changes-to-errors-for-incoming-webhooks), 400 `invalid_blocks`
+   * for Block Kit beyond the limits. Load tests (recording off) post to URLs made up in another process.
+   */
   private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
     if (this.benchTracking) {
       this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
     }
-    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    if (this.recording && !this.responseUrlIds.has(id)) {
+      this.log(`slack stand-in: POST /response/${id} refused (404 no_service): no such response_url`);
+      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no_service');
+    }
+    const parsed = parseObject(raw || '{}');
+    if (!parsed.ok) {
+      const why = parsed.error === 'invalid_json' ? 'not JSON' : 'not a JSON object';
+      this.log(`slack stand-in: POST /response/${id} refused (400 invalid_payload): ${why}`);
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_payload');
+    }
+    const body = parsed.params;
     if (this.recording) this.responses.push({ id, body, at: Date.now() });
     this.notify();
     const status = this.responseUrlAnswers.get(id);
@@ -819,14 +868,35 @@ export class FakeSlack {
   }
 }
 
-/** The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too. */
-function parseParams(raw: string, contentType: string | undefined): Record<string, unknown> {
-  if (contentType?.includes('application/json')) return JSON.parse(raw || '{}') as Record<string, unknown>;
+type Parsed = { ok: true; params: Record<string, unknown> } | { ok: false; error: 'invalid_json' | 'json_not_object' };
+
+/**
+ * The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too, and
+ * refused as Slack refuses them (`invalid_json`, `json_not_object`).
+ */
+function parseParams(raw: string, contentType: string | undefined): Parsed {
+  if (contentType?.includes('application/json')) return parseObject(raw || '{}');
   const params: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     params[key] = /^[[{]/.test(value) ? tryJson(value) : value;
   }
-  return params;
+  return { ok: true, params };
+}
+
+function parseObject(raw: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: 'invalid_json' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: 'json_not_object' };
+  return { ok: true, params: value as Record<string, unknown> };
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').replace(/\?.*$/, '');
 }
 
 /** The trigger_id of a Web API call without parsing the rest (a view can be large): form or JSON body. */

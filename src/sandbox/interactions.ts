@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { messageProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';
@@ -13,17 +14,37 @@ import { Workspace, type Json, type ModalEntry } from './workspace.js';
  * Slack applies it: a command's answer shown, a modal closed, updated or marked with inline errors.
  */
 
-export type PageAction =
-  | { type: 'message'; as: string; channel: string; text: string; threadTs?: string }
-  | { type: 'shortcut'; as: string; callbackId: string }
-  | { type: 'messageShortcut'; as: string; callbackId: string; channel: string; ts: string }
-  | { type: 'messageAction'; as: string; channel: string; ts: string; action: Json }
-  | { type: 'viewAction'; as: string; viewId: string; action: Json; values: Json }
-  | { type: 'submit'; as: string; viewId: string; values: Json }
-  | { type: 'close'; as: string; viewId: string }
-  | { type: 'openHome'; as: string; tab: 'home' | 'messages' }
-  | { type: 'runStep'; as: string; callbackId: string; inputs: Record<string, string | boolean> }
-  | { type: 'dismiss'; as: string; noticeId: number };
+const person = z.string().min(1);
+const id = z.string().min(1).max(200);
+/** What the page sends of a click or of a form's values: Slack's own shapes, passed on to the app as they are. */
+const slackJson = z.record(z.string(), z.any());
+
+/** One schema for what the page may ask (`/api/act`): anything else is refused with the field named. */
+export const pageActionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('message'),
+    as: person,
+    channel: id,
+    text: z.string().max(40_000),
+    threadTs: id.optional(),
+  }),
+  z.object({ type: z.literal('shortcut'), as: person, callbackId: id }),
+  z.object({ type: z.literal('messageShortcut'), as: person, callbackId: id, channel: id, ts: id }),
+  z.object({ type: z.literal('messageAction'), as: person, channel: id, ts: id, action: slackJson }),
+  z.object({ type: z.literal('viewAction'), as: person, viewId: id, action: slackJson, values: slackJson }),
+  z.object({ type: z.literal('submit'), as: person, viewId: id, values: slackJson }),
+  z.object({ type: z.literal('close'), as: person, viewId: id }),
+  z.object({ type: z.literal('openHome'), as: person, tab: z.enum(['home', 'messages']) }),
+  z.object({
+    type: z.literal('runStep'),
+    as: person,
+    callbackId: id,
+    inputs: z.record(z.string(), z.union([z.string().max(40_000), z.boolean()])),
+  }),
+  z.object({ type: z.literal('dismiss'), as: person, noticeId: z.number().int() }),
+]);
+
+export type PageAction = z.infer<typeof pageActionSchema>;
 
 export interface ActResult {
   ok: boolean;

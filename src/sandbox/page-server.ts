@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FakeSlack } from './fake-slack.js';
-import type { Interactions, PageAction } from './interactions.js';
+import { z } from 'zod';
+import { pageActionSchema, type Interactions } from './interactions.js';
 import type { ManifestFacts } from './manifest-facts.js';
 import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
 import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, appDmId, personById } from './people.js';
@@ -53,10 +54,15 @@ export class PageServer {
   };
 
   constructor(private readonly deps: PageServerDeps) {
+    // Whatever goes wrong with one request (a body cut off, a bug) is answered and logged: the sandbox goes on.
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) send(res, 500, { error: (error as Error).message });
-        else res.end();
+        deps.log(
+          `sandbox page: ${req.method} ${(req.url ?? '/').replace(/\?.*$/, '')} failed: ${(error as Error).message}`,
+        );
+        if (!res.headersSent && !res.destroyed)
+          send(res, 500, { ok: false, error: 'the sandbox failed on this request: its terminal says why' });
+        else res.destroy();
       });
     });
     this.server.on('connection', (socket) => {
@@ -294,13 +300,19 @@ export class PageServer {
   private async act(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req, MAX_ACTION_BYTES);
     if (raw === undefined) return send(res, 413, { ok: false, error: 'too large' });
-    let action: PageAction;
-    try {
-      action = JSON.parse(raw.toString('utf8')) as PageAction;
-    } catch {
-      return send(res, 400, { ok: false, error: 'not JSON' });
+    const body = parseJson(raw);
+    if (!body.ok) return this.badRequest(req, res, 'invalid_json', 'not JSON');
+    const action = pageActionSchema.safeParse(body.value);
+    if (!action.success) {
+      const problem = describeIssue(action.error.issues[0]);
+      return this.badRequest(req, res, `invalid action: ${problem}`, problem);
     }
-    send(res, 200, await this.deps.interactions.act(action));
+    send(res, 200, await this.deps.interactions.act(action.data));
+  }
+
+  private badRequest(req: IncomingMessage, res: ServerResponse, error: string, why: string): void {
+    this.deps.log(`sandbox page: refused ${req.method} ${req.url ?? '/'} (400): ${why}`);
+    send(res, 400, { ok: false, error });
   }
 
   /**
@@ -310,17 +322,16 @@ export class PageServer {
   private async upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req, MAX_UPLOAD_BODY);
     if (raw === undefined) return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
-    let body: { as?: unknown; name?: unknown; content?: unknown };
-    try {
-      body = JSON.parse(raw.toString('utf8')) as typeof body;
-    } catch {
-      return send(res, 400, { ok: false, error: 'invalid_json' });
+    const body = parseJson(raw);
+    if (!body.ok) return this.badRequest(req, res, 'invalid_json', 'not JSON');
+    const parsed = uploadSchema.safeParse(body.value);
+    if (!parsed.success) {
+      const problem = describeIssue(parsed.error.issues[0]);
+      return this.badRequest(req, res, `invalid upload: ${problem}`, problem);
     }
-    const user = typeof body?.as === 'string' ? body.as : '';
-    const name = (typeof body?.name === 'string' && body.name ? body.name : 'file').slice(0, 200);
+    const { as: user, name } = parsed.data;
     if (!personById(user)) return send(res, 400, { ok: false, error: 'unknown person' });
-    if (typeof body.content !== 'string') return send(res, 400, { ok: false, error: 'content: the file in base64' });
-    const content = Buffer.from(body.content, 'base64');
+    const content = Buffer.from(parsed.data.content, 'base64');
     if (content.length > MAX_UPLOAD_BYTES)
       return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
     const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? 'text';
@@ -351,6 +362,27 @@ export class PageServer {
       })
       .end(content);
   }
+}
+
+/** An upload from the page: who shares it, its name, its bytes in base64. */
+const uploadSchema = z.object({
+  as: z.string().min(1),
+  name: z.string().min(1).max(200),
+  content: z.base64(),
+});
+
+function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The field a schema refused, and why: `text: Invalid input: expected string, received undefined`. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'not what the page sends';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -49,12 +49,12 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
   const manifest = readManifestFacts();
   const plan = early?.plan ?? (await planApp(options.dataDir));
   let launch = early?.launch;
-  const slack = new FakeSlack();
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const slack = new FakeSlack({ log });
   slack.botToken = plan.botToken;
   const workspace = new Workspace(slack);
   const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const page = new PageServer({ workspace, slack, interactions, manifest, log });
   const mint = new MockMintService({
     apiKey: plan.mintKey,

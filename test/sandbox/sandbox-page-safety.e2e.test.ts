@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERAL } from '../../src/sandbox/people.js';
 import { person, useBrowserSandbox, type BrowserSandbox } from './browser-kit.js';
@@ -185,5 +185,79 @@ describe('state-changing requests over plain HTTP', () => {
     expect(upload.status).toBe(200);
     const { file } = (await upload.json()) as { file: { id: string; name: string } };
     expect(s.sandbox.slack.hostedFiles.get(file.id)?.content.toString()).toBe('a,b\n');
+  });
+});
+
+describe('malformed requests from the page', () => {
+  const headers = () => ({ 'content-type': 'application/json', 'x-sandbox': '1', origin: base });
+  const act = async (body: string) => {
+    const response = await fetch(`${base}/api/act`, { method: 'POST', headers: headers(), body });
+    return [response.status, await response.json()];
+  };
+
+  it('are answered 400 invalid_json when the body is not JSON, with one line on the terminal', async () => {
+    const before = logged.length;
+    expect(await act('{"type": "message", "as": ')).toEqual([400, { ok: false, error: 'invalid_json' }]);
+    expect(logged.slice(before)).toEqual(['sandbox page: refused POST /api/act (400): not JSON']);
+  });
+
+  it('are answered 400 naming the field that is wrong', async () => {
+    expect(await act('null')).toEqual([400, { ok: false, error: expect.stringMatching(/^invalid action: /) }]);
+    expect(await act(JSON.stringify({ type: 'message', as: ALICE, channel: GENERAL.id }))).toEqual([
+      400,
+      { ok: false, error: 'invalid action: text: Invalid input: expected string, received undefined' },
+    ]);
+    expect(await act(JSON.stringify({ type: 'launchRocket', as: ALICE }))).toEqual([
+      400,
+      { ok: false, error: expect.stringMatching(/^invalid action: type: /) },
+    ]);
+    expect(await act(JSON.stringify({ type: 'dismiss', as: ALICE, noticeId: 'one' }))).toEqual([
+      400,
+      { ok: false, error: 'invalid action: noticeId: Invalid input: expected number, received string' },
+    ]);
+    const upload = await fetch(`${base}/api/upload`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ as: ALICE, name: 'a.csv', content: 'not base64!' }),
+    });
+    expect([upload.status, await upload.json()]).toEqual([
+      400,
+      { ok: false, error: expect.stringMatching(/^invalid upload: content: /) },
+    ]);
+  });
+
+  it('never stop the sandbox: a body cut off halfway is logged, and the next request served', async () => {
+    const before = logged.length;
+    const { hostname, port } = new URL(base);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /api/act HTTP/1.1\r\nHost: ${hostname}:${port}\r\nOrigin: ${base}\r\nX-Sandbox: 1\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":`,
+        );
+        setImmediate(() => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await expect
+      .poll(() => logged.slice(before))
+      .toEqual([expect.stringMatching(/^sandbox page: POST \/api\/act failed: /)]);
+    expect(await act(JSON.stringify({ type: 'dismiss', as: ALICE, noticeId: 0 }))).toEqual([200, { ok: true }]);
+  });
+
+  it('to the Slack stand-in never stop the sandbox either: a broken response_url post gets 400 invalid_payload', async () => {
+    const before = logged.length;
+    const url = s.sandbox.workspace.responseUrl({ channel: GENERAL.id, user: ALICE });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"te',
+    });
+    expect([response.status, await response.text()]).toEqual([400, 'invalid_payload']);
+    expect(logged.slice(before)).toEqual([
+      expect.stringMatching(/^slack stand-in: POST \/response\/\S+ refused \(400/),
+    ]);
+    expect((await fetch(`${base}/api/bootstrap`)).status).toBe(200);
   });
 });
