@@ -77,6 +77,7 @@ export function launchApp(plan: AppPlan): Launch {
     SLACK_SIGNING_SECRET: plan.signingSecret,
     SLACK_API_URL: `http://127.0.0.1:${plan.slackPort}/api/`,
     PORT: String(plan.appPort),
+    HOST: '127.0.0.1',
     MINT_API_BASE_URL: `http://127.0.0.1:${plan.mintPort}`,
     MINT_API_KEY: plan.mintKey,
     DATABASE_URL: `file:${plan.dataDir}/mintlink.sqlite`,

@@ -33,6 +33,8 @@ export interface Sandbox {
   slack: FakeSlack;
   workspace: Workspace;
   appPid: number;
+  /** The app's own port (HTTP mode, on 127.0.0.1 only). */
+  appPort: number;
   stop(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
     slack,
     workspace,
     appPid: app.pid,
+    appPort: plan.appPort,
     stop: () =>
       (stopped ??= (async () => {
         await app.stop();

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERAL } from '../../src/sandbox/people.js';
 import { person, useBrowserSandbox, type BrowserSandbox } from './browser-kit.js';
@@ -259,5 +260,34 @@ describe('malformed requests from the page', () => {
       expect.stringMatching(/^slack stand-in: POST \/response\/\S+ refused \(400/),
     ]);
     expect((await fetch(`${base}/api/bootstrap`)).status).toBe(200);
+  });
+});
+
+/** Whether a TCP connection to address:port is taken ('open') or refused (the error's code). */
+function reach(address: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: 2_000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('open');
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve('timeout');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+describe('the app inside the sandbox', () => {
+  it('listens on 127.0.0.1 only (HOST=127.0.0.1): not on the other addresses of this machine', async () => {
+    const port = s.sandbox.appPort;
+    expect(await reach('127.0.0.1', port)).toBe('open');
+    // Linux routes all of 127.0.0.0/8 to loopback: a socket bound to every interface would take this one too.
+    const others = ['127.0.0.2'];
+    for (const list of Object.values(networkInterfaces()))
+      for (const address of list ?? [])
+        if (!address.internal && address.family === 'IPv4') others.push(address.address);
+    for (const address of others) expect(await reach(address, port), address).toBe('ECONNREFUSED');
   });
 });
