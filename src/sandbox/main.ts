@@ -1,19 +1,20 @@
 import { resolve } from 'node:path';
 import { bundleExists, launchApp, planApp } from './app-child.js';
+import { SandboxRunningError } from './data-dir-lock.js';
 
 /*
  * `npm run sandbox`: the app, the mock Mint service and a Slack stand-in, with a page that shows a Slack
  * workspace on http://127.0.0.1:SANDBOX_PORT/. One Ctrl-C stops everything.
- *   SANDBOX_PORT (3300), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR (./data/sandbox, emptied at each start),
+ *   SANDBOX_PORT (3300), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR (./data/sandbox, emptied at each start; one sandbox at a time),
  *   SANDBOX_MINT_LATENCY_MS (0: the mock Mint service's default).
  */
 
 const started = performance.now();
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const fail = (line: string): never => {
+function fail(line: string): never {
   process.stderr.write(`${line}\n`);
   process.exit(1);
-};
+}
 
 const port = Number(process.env.SANDBOX_PORT ?? 3300);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -37,19 +38,20 @@ if (ignored.length > 0)
 
 const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
 // The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
-const plan = await planApp(dataDir);
+// Another sandbox on this data directory: one line, and nothing of it touched.
+const plan = await planApp(dataDir).catch((error: unknown) =>
+  fail(
+    error instanceof SandboxRunningError ? error.message : `The sandbox could not start: ${(error as Error).message}`,
+  ),
+);
 const launch = launchApp(plan);
 const { PortInUseError, startSandbox } = await import('./sandbox.js');
-let sandbox;
-try {
-  sandbox = await startSandbox(
-    { port, host, dataDir, ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}) },
-    { plan, launch },
-  );
-} catch (error) {
-  fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`);
-}
-const running = sandbox as Awaited<ReturnType<typeof startSandbox>>;
+const running = await startSandbox(
+  { port, host, dataDir, ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}) },
+  { plan, launch },
+).catch((error: unknown) =>
+  fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`),
+);
 say(`Mintlink sandbox ready in ${Math.round(performance.now() - started)} ms: open ${running.url}`);
 say(`The app's log: ${dataDir}/app.log. Ctrl-C stops everything.`);
 

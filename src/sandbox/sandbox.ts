@@ -19,7 +19,7 @@ export interface SandboxOptions {
   /** Port of the page; 0 picks a free one. */
   port: number;
   host: string;
-  /** Where the app keeps its SQLite database and its log; emptied at start. */
+  /** Where the app keeps its SQLite database and its log; emptied at start, locked while the sandbox runs. */
   dataDir: string;
   /** Latency of the mock Mint service (its default is none). */
   mintLatencyMs?: number;
@@ -78,8 +78,10 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
     }
   } catch (error) {
     await Promise.allSettled([launch?.child.stop(), page.close(), slack.stop(), mint.close()]);
+    plan.lock.release();
     throw error;
   }
+  plan.lock.noteUrl(page.url);
   const app = launch.child;
   let stopped: Promise<void> | undefined;
   return {
@@ -93,6 +95,7 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
       (stopped ??= (async () => {
         await app.stop();
         await Promise.allSettled([page.close(), slack.stop(), mint.close()]);
+        plan.lock.release();
       })()),
   };
 }
