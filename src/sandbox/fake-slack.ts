@@ -96,7 +96,17 @@ export const TRIGGER_TTL_MS = 3_000;
 export interface FakeSlackOptions {
   /** Where a line goes for each request refused as malformed or failed (standard error by default). */
   log?: (line: string) => void;
+  /**
+   * For tests only: Socket Mode (the WebSocket at /socket and apps.connections.open), response URLs that never
+   * answer (/silent/…) and, with `benchTracking`, the load generator's /__bench/ routes. Off, as in
+   * `npm run sandbox`, none of them is served.
+   */
+  testHooks?: boolean;
+  /** How many of each kind of record (calls, response_url posts, messages, views…) are kept; the oldest go. */
+  maxRecords?: number;
 }
+
+const MAX_RECORDS = 20_000;
 
 /** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
 type DeclaredParameter = { type: string; is_required?: boolean };
@@ -148,7 +158,6 @@ const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
   readonly responses: RecordedResponse[] = [];
-  readonly socketMode: FakeSocketMode;
   botToken = 'xoxb-test-bot-token-0000000000';
   /**
    * Off for load tests: answers as usual, but keeps no record and checks no Block Kit (real Slack does
@@ -201,10 +210,15 @@ export class FakeSlack {
   /** The response URLs given out (their last segment): a post to any other one gets 404, as at Slack. */
   private readonly responseUrlIds = new Set<string>();
   private readonly log: (line: string) => void;
+  private readonly testHooks: boolean;
+  private readonly maxRecords: number;
+  private readonly socket: FakeSocketMode | undefined;
   private counter = 0;
 
   constructor(options: FakeSlackOptions = {}) {
     this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    this.testHooks = options.testHooks === true;
+    this.maxRecords = options.maxRecords ?? MAX_RECORDS;
     // Whatever goes wrong with one request (a body cut off, a bug) is answered and logged: the stand-in goes on.
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
@@ -217,7 +231,13 @@ export class FakeSlack {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    this.socketMode = new FakeSocketMode(this.server);
+    this.socket = this.testHooks ? new FakeSocketMode(this.server) : undefined;
+  }
+
+  /** Slack's side of Socket Mode (a test hook). */
+  get socketMode(): FakeSocketMode {
+    if (!this.socket) throw new Error('Socket Mode is a test hook: new FakeSlack({ testHooks: true })');
+    return this.socket;
   }
 
   /** Listens on loopback, on `port` (a free one by default). */
@@ -233,7 +253,7 @@ export class FakeSlack {
   }
 
   async stop(): Promise<void> {
-    await this.socketMode.close();
+    await this.socket?.close();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -261,6 +281,7 @@ export class FakeSlack {
    * status, until it stops (Slack's side of a response_url hanging, for overload tests).
    */
   silentResponseUrl(): string {
+    if (!this.testHooks) throw new Error('silent response URLs are a test hook: new FakeSlack({ testHooks: true })');
     return `${this.url}/silent/${randomUUID()}`;
   }
 
@@ -386,7 +407,7 @@ export class FakeSlack {
       mimetype: file.mimetype ?? 'text/csv',
       filetype: file.filetype ?? 'csv',
     };
-    this.hostedFiles.set(id, hosted);
+    this.keepEntry(this.hostedFiles, id, hosted);
     const download = `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/download/${encodeURIComponent(file.name)}`;
     return {
       id,
@@ -430,6 +451,21 @@ export class FakeSlack {
     return upload.content.toString('utf8');
   }
 
+  /** Adds a record, dropping the oldest tenth once there are more than `maxRecords` (memory stays bounded). */
+  private keep<T>(list: T[], item: T): void {
+    list.push(item);
+    if (list.length > this.maxRecords) list.splice(0, list.length - Math.floor(this.maxRecords * 0.9));
+  }
+
+  private keepEntry<K, V>(map: Map<K, V>, key: K, value: V): void {
+    map.set(key, value);
+    if (map.size <= this.maxRecords) return;
+    for (const oldest of map.keys()) {
+      map.delete(oldest);
+      if (map.size <= this.maxRecords * 0.9) break;
+    }
+  }
+
   private notify(): void {
     for (const wake of this.waiters.splice(0)) wake();
   }
@@ -445,8 +481,8 @@ export class FakeSlack {
     if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);
     const raw = await readBody(req);
     if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
-    if (path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
-    if (this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
+    if (this.testHooks && path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
+    if (this.testHooks && this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
     if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
@@ -464,7 +500,7 @@ export class FakeSlack {
       this.log(`slack stand-in: POST ${path} refused (${parsed.error}): the body is ${why}`);
       const refused: RecordedCall = { method, params: {}, token: undefined, at: Date.now() };
       refused.answer = { ok: false, error: parsed.error };
-      if (this.recording) this.calls.push(refused);
+      if (this.recording) this.keep(this.calls, refused);
       this.notify();
       return json(res, 200, refused.answer);
     }
@@ -476,7 +512,7 @@ export class FakeSlack {
         ? params.token
         : undefined;
     const call: RecordedCall = { method, params, token, at: Date.now() };
-    if (this.recording) this.calls.push(call);
+    if (this.recording) this.keep(this.calls, call);
 
     const canned = this.canned.get(method)?.shift();
     if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
@@ -485,6 +521,13 @@ export class FakeSlack {
       this.notify();
       this.tell({ kind: 'call', call });
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
+    }
+    if (method === 'apps.connections.open' && !this.socket) {
+      // What Slack answers an app whose Socket Mode is off: the sandbox's app runs in HTTP mode.
+      call.answer = { ok: false, error: 'not_allowed_token_type' };
+      this.notify();
+      this.tell({ kind: 'call', call });
+      return json(res, 200, call.answer);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
     // A workflow execution's token works like the bot token while its execution runs (Slack: "just in time").
@@ -531,7 +574,7 @@ export class FakeSlack {
         const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
         // A user id as channel means the app's DM with that user.
         const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
-        this.messages.set(`${posted}/${ts}`, {
+        this.keepEntry(this.messages, `${posted}/${ts}`, {
           channel: posted,
           ts,
           text: params.text as string,
@@ -578,7 +621,7 @@ export class FakeSlack {
         if (typeof params.filename !== 'string' || !params.filename) return { ok: false, error: 'invalid_arguments' };
         if (!Number.isInteger(length) || length < 1) return { ok: false, error: 'invalid_arguments' };
         const fileId = `F${String(++this.counter).padStart(9, '0')}`;
-        this.uploads.set(fileId, { fileId, filename: params.filename, length });
+        this.keepEntry(this.uploads, fileId, { fileId, filename: params.filename, length });
         return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
       }
       case 'files.completeUploadExternal':
@@ -598,8 +641,8 @@ export class FakeSlack {
     const n = ++this.counter;
     const id = `Fx${String(n).padStart(10, '0')}`;
     const token = `xwfp-${n}-${randomUUID().replace(/-/g, '')}`;
-    this.executions.set(id, { id, callbackId, token, state: 'running' });
-    this.issuedExecutionTokens.push(token);
+    this.keepEntry(this.executions, id, { id, callbackId, token, state: 'running' });
+    this.keep(this.issuedExecutionTokens, token);
     return {
       type: 'function_executed',
       function: {
@@ -706,7 +749,7 @@ export class FakeSlack {
     const file = this.hostedFiles.get(fileId);
     const status =
       req.headers.authorization !== `Bearer ${this.botToken}` ? 401 : !file || req.method !== 'GET' ? 404 : 200;
-    this.fileDownloads.push({ fileId, status, at: Date.now() });
+    this.keep(this.fileDownloads, { fileId, status, at: Date.now() });
     this.notify();
     if (status !== 200 || !file) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
     res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.content.length) });
@@ -806,7 +849,7 @@ export class FakeSlack {
 
   private storeView(id: string, view: Record<string, unknown>): Record<string, unknown> {
     const hash = `${Date.now()}.${randomUUID().slice(0, 8)}`;
-    this.views.set(id, { hash, view });
+    this.keepEntry(this.views, id, { hash, view });
     return { ...view, id, hash, state: { values: {} } };
   }
 
@@ -854,7 +897,7 @@ export class FakeSlack {
       return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_payload');
     }
     const body = parsed.params;
-    if (this.recording) this.responses.push({ id, body, at: Date.now() });
+    if (this.recording) this.keep(this.responses, { id, body, at: Date.now() });
     this.notify();
     const status = this.responseUrlAnswers.get(id);
     if (status) {

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { WebClient } from '@slack/web-api';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSlack } from './fake-slack.js';
@@ -378,5 +379,54 @@ describe('FakeSlack given requests Slack would refuse', () => {
       .toEqual([expect.stringMatching(/^slack stand-in: POST \/api\/chat\.postMessage failed: /)]);
     const url = slack.responseUrl();
     expect((await post(url, JSON.stringify({ text: 'next' }))).status).toBe(200);
+  });
+});
+
+describe('FakeSlack as `npm run sandbox` ships it (no test hooks)', () => {
+  let slack: FakeSlack;
+  beforeAll(async () => {
+    slack = await new FakeSlack({ log: () => undefined }).start();
+  });
+  afterAll(async () => slack.stop());
+
+  it('serves no silent response URL, no Socket Mode and no benchmark routes', async () => {
+    expect((await fetch(`${slack.url}/silent/x`, { method: 'POST', body: '{}' })).status).toBe(404);
+    slack.benchTracking = true;
+    expect((await fetch(`${slack.url}/__bench/arrivals`)).status).toBe(404);
+    slack.benchTracking = false;
+    const opened = await new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${slack.url.replace('http', 'ws')}/socket`);
+      socket.on('open', () => resolve('open'));
+      socket.on('error', () => resolve('refused'));
+    });
+    expect(opened).toBe('refused');
+    const connections = await fetch(`${slack.apiUrl}apps.connections.open`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${slack.appToken}` },
+    });
+    expect(await connections.json()).toEqual({ ok: false, error: 'not_allowed_token_type' });
+    expect(() => slack.socketMode).toThrow(/test hook/);
+    expect(() => slack.silentResponseUrl()).toThrow(/test hook/);
+  });
+});
+
+describe('FakeSlack records', () => {
+  it('keep to their bound: the oldest go, the newest stay', async () => {
+    const slack = await new FakeSlack({ maxRecords: 10 }).start();
+    try {
+      const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+      const posted: string[] = [];
+      for (let i = 0; i < 25; i += 1)
+        posted.push((await client.chat.postMessage({ channel: 'C1', text: `m${i}` })).ts ?? '');
+      expect(slack.calls.length).toBeLessThanOrEqual(10);
+      expect(slack.calls.at(-1)?.params.text).toBe('m24');
+      // The oldest message is forgotten (as Slack would, for the stand-in's purpose: memory stays bounded).
+      await expect(client.chat.update({ channel: 'C1', ts: posted[0] ?? '', text: 'x' })).rejects.toMatchObject({
+        data: { error: 'message_not_found' },
+      });
+      await client.chat.update({ channel: 'C1', ts: posted[24] ?? '', text: 'edited' });
+    } finally {
+      await slack.stop();
+    }
   });
 });
