@@ -159,6 +159,8 @@ export class FakeSlack {
   readonly calls: RecordedCall[] = [];
   readonly responses: RecordedResponse[] = [];
   botToken = 'xoxb-test-bot-token-0000000000';
+  /** The workspace's address, as auth.test gives it and as permalinks start. */
+  workspaceUrl = 'https://test.slack.com/';
   /**
    * Off for load tests: answers as usual, but keeps no record and checks no Block Kit (real Slack does
    * that work on its own servers, so a benchmark must not charge it to the app).
@@ -431,7 +433,7 @@ export class FakeSlack {
       username: '',
       url_private: `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/${encodeURIComponent(file.name)}`,
       url_private_download: download,
-      permalink: `https://test.slack.com/files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
+      permalink: `${this.workspaceUrl}files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
       permalink_public: `https://slack-files.com/${TEST_TEAM_ID}-${id}-0000000000`,
       is_starred: false,
       has_rich_preview: false,
@@ -559,7 +561,7 @@ export class FakeSlack {
       case 'auth.test':
         return {
           ok: true,
-          url: 'https://test.slack.com/',
+          url: this.workspaceUrl,
           team: 'Test',
           user: 'mintlink',
           team_id: TEST_TEAM_ID,
@@ -613,7 +615,7 @@ export class FakeSlack {
         if (typeof params.channel !== 'string' || typeof params.message_ts !== 'string')
           return { ok: false, error: 'invalid_arguments' };
         if (this.channelsWithoutBot.has(params.channel)) return { ok: false, error: 'channel_not_found' };
-        const permalink = `https://test.slack.com/archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
+        const permalink = `${this.workspaceUrl}archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
         return { ok: true, channel: params.channel, permalink };
       }
       case 'files.getUploadURLExternal': {

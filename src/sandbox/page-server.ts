@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { pageActionSchema, type Interactions } from './interactions.js';
 import type { ManifestFacts } from './manifest-facts.js';
 import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
-import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, appDmId, personById } from './people.js';
+import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, WORKSPACE_URL, appDmId, personById } from './people.js';
 import type { Json, SandboxMessage, Workspace } from './workspace.js';
 
 /*
@@ -27,6 +27,8 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 };
+/** A message's permalink in the sandbox's workspace: its conversation and its ts without the dot. */
+const PERMALINK = new RegExp(`^${WORKSPACE_URL.replace(/[.]/g, '\\.')}archives/([CDG][A-Z0-9]+)/p(\\d{16})$`);
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** An upload's JSON: its bytes in base64 (4 characters for every 3 bytes) and a little more. */
 const MAX_UPLOAD_BODY = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 4096;
@@ -51,6 +53,13 @@ export class PageServer {
     user: (id) => personById(id)?.name ?? (id === 'U0BOT0001' ? 'Mintlink' : undefined),
     channel: (id) => CHANNELS.find((c) => c.id === id)?.name,
     group: () => undefined,
+    permalink: (url) => {
+      const found = PERMALINK.exec(url);
+      const conversation = found?.[1] ?? '';
+      return found && (CHANNELS.some((c) => c.id === conversation) || conversation.startsWith('D'))
+        ? `/archives/${conversation}/p${found[2]}`
+        : undefined;
+    },
   };
 
   constructor(private readonly deps: PageServerDeps) {
@@ -105,6 +114,8 @@ export class PageServer {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const asset = ASSETS[url.pathname];
     if (req.method === 'GET' && asset) return this.serveAsset(asset, res);
+    // A permalink opened on the page: the page itself, which shows that message.
+    if (req.method === 'GET' && url.pathname.startsWith('/archives/')) return this.serveAsset('index.html', res);
     if (req.method === 'GET' && url.pathname === '/favicon.ico') return void res.writeHead(204).end();
     if (req.method === 'GET' && url.pathname === '/api/bootstrap') return send(res, 200, this.bootstrap());
     if (req.method === 'GET' && url.pathname === '/api/state')

@@ -31,6 +31,8 @@ export const APP_NAME = 'Mintlink';
 export const APP_USER_ID = TEST_BOT_USER_ID;
 export const TEAM_ID = TEST_TEAM_ID;
 export const TEAM_NAME = 'Mint Demo';
+/** The workspace's address as Slack would give it: its permalinks are opened on the sandbox's page itself. */
+export const WORKSPACE_URL = 'https://mint-demo.slack.com/';
 
 export interface Channel {
   id: string;

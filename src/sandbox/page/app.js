@@ -29,6 +29,25 @@ const ui = {
 };
 if (!boot.people.some((p) => p.id === ui.me)) ui.me = boot.people[0].id;
 
+/** A permalink of the workspace, as the page's path: /archives/<conversation>/p<the message's ts without its dot>. */
+function permalinkTarget(path) {
+  const found = /^\/archives\/([A-Z0-9]+)\/p(\d{10})(\d{6})$/.exec(path);
+  return found ? { conversation: found[1], ts: `${found[2]}.${found[3]}` } : undefined;
+}
+
+/** Shows the message a permalink points to, in its conversation, as Slack's client does with its own links. */
+function openPermalink(target) {
+  if (boot.channels.some((c) => c.id === target.conversation)) ui.place = { kind: 'channel', id: target.conversation };
+  else if (target.conversation.startsWith('D')) ui.place = { kind: 'app', tab: 'messages' };
+  else return;
+  ui.thread = undefined;
+  ui.focusTs = target.ts;
+  ui.scrolledTo = undefined;
+}
+
+const opened = permalinkTarget(location.pathname);
+if (opened) openPermalink(opened);
+
 const $ = (selector) => document.querySelector(selector);
 const person = (id) => boot.people.find((p) => p.id === id);
 
@@ -134,6 +153,8 @@ function renderSidebar() {
 function go(place) {
   ui.place = place;
   ui.thread = undefined;
+  ui.focusTs = undefined;
+  if (location.pathname !== '/') history.pushState(null, '', `/${location.search}`);
   if (place.kind === 'app') void act({ type: 'openHome', tab: place.tab === 'home' ? 'home' : 'messages' });
   render();
 }
@@ -212,7 +233,13 @@ function messageList(c) {
       ),
     );
   for (const m of c.messages) list.append(messageRow(m, c, false));
+  // A permalink's message stays marked until the person goes elsewhere; it is scrolled to once.
+  const focused = ui.focusTs && [...list.children].find((row) => row.dataset.ts === ui.focusTs);
+  focused?.classList.add('focused');
+  const scrollToFocused = focused && ui.scrolledTo !== ui.focusTs;
+  if (scrollToFocused) ui.scrolledTo = ui.focusTs;
   requestAnimationFrame(() => {
+    if (scrollToFocused) return focused.scrollIntoView({ block: 'center' });
     const scroller = $('#content');
     scroller.scrollTop = scroller.scrollHeight;
   });
@@ -656,6 +683,15 @@ function openMenu(anchor, items) {
 }
 
 document.addEventListener('click', (event) => {
+  const permalink = event.target.closest('a.permalink');
+  const target = permalink && permalinkTarget(permalink.getAttribute('href'));
+  if (target && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+    event.preventDefault();
+    history.pushState(null, '', `${permalink.getAttribute('href')}${location.search}`);
+    openPermalink(target);
+    if (ui.place.kind === 'app') void act({ type: 'openHome', tab: 'messages' });
+    render();
+  }
   const menu = $('#menu');
   if (!menu.hidden && !menu.contains(event.target) && !event.target.closest('.more-actions, #shortcuts-button'))
     menu.hidden = true;
