@@ -78,14 +78,19 @@ function create(path: string, holder: Holder): boolean {
 }
 
 function read(path: string): Holder | undefined {
+  let found: { pid?: unknown; started?: unknown; url?: unknown };
   try {
-    const holder = JSON.parse(readFileSync(path, 'utf8')) as Partial<Holder>;
-    return typeof holder.pid === 'number' && Number.isInteger(holder.pid) && holder.pid > 0
-      ? (holder as Holder)
-      : undefined;
+    found = JSON.parse(readFileSync(path, 'utf8')) as typeof found;
   } catch {
     return undefined; // gone meanwhile, or not a lock this code wrote
   }
+  const { pid, started, url } = found ?? {};
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return {
+    pid,
+    ...(typeof started === 'string' ? { started } : {}),
+    ...(typeof url === 'string' ? { url } : {}),
+  };
 }
 
 function isRunning(holder: Holder): boolean {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+// What a person types reaches Slack with its control characters escaped (the client does it), as the app escapes.
+import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { messageProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';
@@ -102,7 +104,7 @@ export class Interactions {
       this.workspace.post({
         channel: action.channel,
         from: action.as,
-        text: escapeUserText(text),
+        text: escapeMrkdwn(text),
         ...(action.threadTs ? { threadTs: action.threadTs } : {}),
       });
       return { ok: true };
@@ -149,7 +151,7 @@ export class Interactions {
         this.workspace.notify(user, '/mintlink failed with the error "invalid_blocks"');
       } else {
         const inChannel = body.response_type === 'in_channel';
-        if (inChannel) this.workspace.post({ channel, from: user, text: escapeUserText(`/mintlink ${text}`) });
+        if (inChannel) this.workspace.post({ channel, from: user, text: escapeMrkdwn(`/mintlink ${text}`) });
         this.workspace.post({
           channel,
           from: APP_USER_ID,
@@ -235,11 +237,11 @@ export class Interactions {
   }
 
   private async viewAction(action: Extract<PageAction, { type: 'viewAction' }>): Promise<ActResult> {
-    const home = this.workspace.homes.get(action.as);
-    const isHome = action.viewId === action.as && home !== undefined;
-    const entry = isHome ? undefined : this.ownModal(action.as, action.viewId);
-    if (!isHome && !entry) return { ok: false, error: 'that view is no longer open' };
-    const view = isHome ? { ...home.view, id: action.viewId, hash: home.hash } : viewOf(entry as ModalEntry);
+    const home = action.viewId === action.as ? this.workspace.homes.get(action.as) : undefined;
+    const entry = home ? undefined : this.ownModal(action.as, action.viewId);
+    const view = home ? { ...home.view, id: action.viewId, hash: home.hash } : entry && viewOf(entry);
+    if (!view) return { ok: false, error: 'that view is no longer open' };
+    const isHome = home !== undefined;
     const ack = await this.app.interaction({
       type: 'block_actions',
       user: userObject(action.as),
@@ -526,11 +528,6 @@ function channelName(id: string): string {
 
 function actionTs(): string {
   return `${(Date.now() / 1000).toFixed(6)}`;
-}
-
-/** What a person types reaches Slack with its control characters escaped (the client does it). */
-function escapeUserText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function eventCallback(event: Json): Json {

@@ -277,14 +277,17 @@ export class PageServer {
     };
   }
 
-  /** A copy of blocks (or a view) with every text object given its HTML, as Slack would show it. */
+  /**
+   * A copy of blocks (or a view) with every text object given its HTML, as Slack would show it. The page sets
+   * `html` keys as markup, so only this server writes them: any the app sent is dropped.
+   */
   private decorate<T>(value: T): T {
     const walk = (node: unknown): unknown => {
       if (Array.isArray(node)) return node.map(walk);
       if (typeof node !== 'object' || node === null) return node;
       const object = node as Json;
       const copy: Json = {};
-      for (const [key, child] of Object.entries(object)) copy[key] = walk(child);
+      for (const [key, child] of Object.entries(object)) if (key !== 'html') copy[key] = walk(child);
       if (typeof object.text === 'string' && (object.type === 'mrkdwn' || object.type === 'plain_text'))
         copy.html =
           object.type === 'mrkdwn'

@@ -291,3 +291,35 @@ describe('the app inside the sandbox', () => {
     for (const address of others) expect(await reach(address, port), address).toBe('ECONNREFUSED');
   });
 });
+
+describe('what the app sends', () => {
+  it('never becomes markup on the page: `html` keys in its blocks are dropped, only the sandbox writes them', async () => {
+    const { page, sandbox } = s;
+    const answer = await fetch(`${sandbox.slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.slack.botToken}` },
+      body: JSON.stringify({
+        channel: GENERAL.id,
+        text: 'blocks with html keys',
+        blocks: [
+          {
+            type: 'section',
+            text: { type: 'mrkdwn', text: 'blocks with html keys' },
+            html: '<img id="injected-block" src="/favicon.ico">',
+          },
+          {
+            type: 'context',
+            elements: [{ type: 'mrkdwn', text: 'context', html: '<b id="injected-text">x</b>' }],
+          },
+        ],
+      }),
+    });
+    expect(await answer.json()).toMatchObject({ ok: true });
+    await page.locator('#channel-list button', { hasText: 'general' }).click();
+    await page.locator('#content .message', { hasText: 'blocks with html keys' }).waitFor();
+    await page.locator('#content .message', { hasText: 'context' }).last().waitFor();
+    expect(await page.locator('#injected-block, #injected-text').count()).toBe(0);
+    const state = await (await fetch(`${base}/api/state?as=${ALICE}`)).text();
+    expect(state).not.toContain('injected');
+  });
+});
