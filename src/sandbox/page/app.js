@@ -128,7 +128,15 @@ function renderSidebar() {
   if (!who.options.length)
     for (const p of boot.people) who.append(h('option', { value: p.id }, `${p.name} — ${p.role}`));
   who.value = ui.me;
-  $('#me').replaceChildren(avatar(person(ui.me)), h('span', {}, person(ui.me).name));
+  $('#me').replaceChildren(
+    avatar(person(ui.me)),
+    h(
+      'span',
+      { class: 'who' },
+      h('span', {}, person(ui.me).name),
+      h('span', { class: 'rights' }, person(ui.me).rights),
+    ),
+  );
   const item = (label, active, onclick, extra) =>
     h('li', {}, h('button', { type: 'button', class: `nav-item${active ? ' active' : ''}`, onclick }, label, extra));
   $('#channel-list').replaceChildren(
