@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { bundleExists, launchApp, planApp } from './app-child.js';
 import { SandboxRunningError } from './data-dir-lock.js';
+import type { Sandbox } from './sandbox.js';
 
 /*
  * `npm run sandbox`: the app, the mock Mint service and a Slack stand-in, with a page that shows a Slack
@@ -36,6 +37,19 @@ if (ignored.length > 0)
       'service (it uses a local Slack stand-in, the mock Mint service and made-up tokens).',
   );
 
+// Ctrl-C from the first moment: a signal with no handler would end this process at once and leave the app it
+// launched running. Before the sandbox is ready, exiting is enough (the app is killed on exit, see launchApp).
+const ready: { sandbox?: Sandbox } = {};
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  say('Stopping the sandbox…');
+  void (ready.sandbox?.stop() ?? Promise.resolve()).then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
 // The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
 // Another sandbox on this data directory: one line, and nothing of it touched.
@@ -52,15 +66,6 @@ const running = await startSandbox(
 ).catch((error: unknown) =>
   fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`),
 );
+ready.sandbox = running;
 say(`Mintlink sandbox ready in ${Math.round(performance.now() - started)} ms: open ${running.url}`);
 say(`The app's log: ${dataDir}/app.log. Ctrl-C stops everything.`);
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  say('Stopping the sandbox…');
-  void running.stop().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const MAIN = new URL('../../dist/sandbox/sandbox.mjs', import.meta.url).pathname;
+
+/** Sandboxes a failed test left running: stopped as Ctrl-C stops them (their apps with them). */
+const started: Array<{ child: ChildProcess; exited: Promise<number | null> }> = [];
+afterAll(async () => {
+  const left = started.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+  for (const { child } of left) child.kill('SIGINT');
+  await Promise.all(left.map(({ exited }) => exited));
+}, 30_000);
 
 function run(env: Record<string, string>, untilLine?: RegExp) {
   const child = spawn(process.execPath, [MAIN], {
@@ -36,6 +44,7 @@ function run(env: Record<string, string>, untilLine?: RegExp) {
       reject(new Error(`exited before ${untilLine}: ${stdout}${stderr}`));
     });
   });
+  started.push({ child, exited });
   return { child, exited, reached, output: () => ({ stdout, stderr }) };
 }
 
@@ -81,6 +90,37 @@ describe('npm run sandbox', () => {
     sandbox.child.kill('SIGINT');
     expect(await sandbox.exited).toBe(0);
     await expect(fetch(`${url}api/bootstrap`)).rejects.toThrow();
+  }, 30_000);
+});
+
+/** The processes whose working directory is `dir` (the sandbox runs its app there), from /proc (Linux). */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+describe('Ctrl-C while npm run sandbox starts', () => {
+  it('stops everything, the app it already launched included, and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-early-stop-'));
+    const sandbox = run({ SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir });
+    // The app is launched first, while the rest of the sandbox loads: Ctrl-C as soon as it runs.
+    const deadline = Date.now() + 10_000;
+    while (processesIn(dataDir).length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const [app] = processesIn(dataDir);
+    expect(app).toBeDefined();
+    sandbox.child.kill('SIGINT');
+    expect(await sandbox.exited).toBe(0);
+    await expect.poll(() => processesIn(dataDir), { timeout: 5_000 }).toEqual([]);
+    expect(existsSync(join(dataDir, 'sandbox.lock'))).toBe(false);
   }, 30_000);
 });
 
