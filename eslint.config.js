@@ -75,6 +75,7 @@ export default tseslint.config(
           'localStorage',
           'fetch',
           'EventSource',
+          'FileReader',
           'URL',
           'URLSearchParams',
           'Node',

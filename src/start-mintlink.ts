@@ -116,7 +116,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
     return failed(
       config.mode === 'http'
-        ? `Could not listen on port ${config.port} (${(error as Error).message}).`
+        ? `Could not listen on ${config.host === undefined ? 'port ' : `${config.host}:`}${config.port} (${(error as Error).message}).`
         : describeSlackStartError(error, token, config.slack.apiUrl),
     );
   }

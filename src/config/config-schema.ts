@@ -10,6 +10,7 @@ export const configHints = {
     'App-Level Token with the connections:write scope (xapp-...): Basic Information -> App-Level Tokens; leave unset for HTTP mode',
   SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',
   PORT: 'a TCP port from 1 to 65535; default 3000',
+  HOST: 'the address the PORT listener binds to in HTTP mode, e.g. 127.0.0.1 for this host only; unset: every interface, IPv6 and IPv4 (as Node listens by default)',
   METRICS_TOKEN:
     'when set, GET /metrics needs the header "Authorization: Bearer <token>"; at least 16 characters, no spaces (e.g. the output of `openssl rand -hex 32`); unset: /metrics is open',
   METRICS_PORT:
@@ -183,6 +184,7 @@ const environmentFields = z.object({
     .optional(),
   SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
   PORT: wholeNumber(1, 65535).default(3000),
+  HOST: listenHost.optional(),
   METRICS_TOKEN: bearerToken
     .refine(
       (value) => !isPlaceholderText(value),

@@ -27,6 +27,8 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** The address the HTTP mode listener binds to; undefined: every interface (Node's default, IPv6 and IPv4). */
+  host: string | undefined;
   /** /metrics: who may read it and where it is served. */
   metrics: {
     /** When set, /metrics needs `Authorization: Bearer <token>`. */

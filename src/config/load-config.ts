@@ -46,6 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!problems.has('METRICS_PORT') && raw.METRICS_PORT && Number(raw.METRICS_PORT) === port) {
     problems.set('METRICS_PORT', `must differ from PORT (${port}), which serves Slack requests, /healthz and /readyz`);
   }
+  if (!problems.has('HOST') && raw.HOST && raw.SLACK_APP_TOKEN) {
+    // Bolt's Socket Mode receiver listens on PORT with no address of its own to give.
+    problems.set('HOST', 'has no effect in Socket Mode (its listener on PORT binds every interface): unset it');
+  }
   if (!problems.has('METRICS_HOST') && raw.METRICS_HOST && !raw.METRICS_PORT) {
     problems.set('METRICS_HOST', 'has no effect without METRICS_PORT');
   }
@@ -80,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       },
       port: e.PORT,
+      host: e.HOST,
       metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? '0.0.0.0' },
       mint: { baseUrl: e.MINT_API_BASE_URL, apiKey: e.MINT_API_KEY, timeoutMs: e.MINT_API_TIMEOUT_MS },
       store: e.DATABASE_URL ?? { engine: 'sqlite', path: DEFAULT_SQLITE_PATH },

@@ -56,7 +56,7 @@ export function rejectView(r: DeletionRequest, metadata: string): ModalView {
       ),
       textInput({
         blockId: REJECT_REASON_BLOCK,
-        label: 'Why (optional)',
+        label: 'Why',
         optional: true,
         multiline: true,
         hint: 'The requester and the approval channel see it.',

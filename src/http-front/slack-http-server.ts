@@ -69,11 +69,15 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number): void
   res.writeHead(status, { connection: 'close' }).end();
 }
 
-/** Starts taking requests on `port`; rejects when it cannot (the port in use). */
-export async function listen(server: Server, port: number): Promise<void> {
+/**
+ * Starts taking requests on `port` of `host` (every interface when undefined); rejects when it cannot (the port
+ * in use, an address this machine does not have).
+ */
+export async function listen(server: Server, port: number, host?: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    if (host === undefined) server.listen(port, () => resolve());
+    else server.listen(port, host, () => resolve());
   });
 }
 

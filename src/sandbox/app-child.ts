@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCK_FILE, lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { APPROVALS, APPROVERS, AUDIT_VIEWERS, SANDBOX_QUORUM } from './people.js';
 import { freePort } from './free-port.js';
 
@@ -33,6 +34,8 @@ export function bundleExists(): boolean {
 /** Where everything will listen, and the made-up secrets the app gets: fixed before anything starts. */
 export interface AppPlan {
   dataDir: string;
+  /** This sandbox's hold on the data directory: released when it stops. */
+  lock: DataDirLock;
   appPort: number;
   slackPort: number;
   mintPort: number;
@@ -41,13 +44,19 @@ export interface AppPlan {
   mintKey: string;
 }
 
-/** Empties the data directory, picks free loopback ports and makes up the app's secrets. */
+/**
+ * Locks the data directory (SandboxRunningError when another sandbox holds it, and nothing is touched), empties
+ * it, picks free loopback ports and makes up the app's secrets.
+ */
 export async function planApp(dataDir: string): Promise<AppPlan> {
-  rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  for (const entry of readdirSync(dataDir))
+    if (entry !== LOCK_FILE) rmSync(join(dataDir, entry), { recursive: true, force: true });
   const [appPort, slackPort, mintPort] = await Promise.all([freePort(), freePort(), freePort()]);
   return {
     dataDir,
+    lock,
     appPort,
     slackPort,
     mintPort,
@@ -77,6 +86,7 @@ export function launchApp(plan: AppPlan): Launch {
     SLACK_SIGNING_SECRET: plan.signingSecret,
     SLACK_API_URL: `http://127.0.0.1:${plan.slackPort}/api/`,
     PORT: String(plan.appPort),
+    HOST: '127.0.0.1',
     MINT_API_BASE_URL: `http://127.0.0.1:${plan.mintPort}`,
     MINT_API_KEY: plan.mintKey,
     DATABASE_URL: `file:${plan.dataDir}/mintlink.sqlite`,

@@ -93,6 +93,21 @@ export type SlackTraffic =
 
 export const TRIGGER_TTL_MS = 3_000;
 
+export interface FakeSlackOptions {
+  /** Where a line goes for each request refused as malformed or failed (standard error by default). */
+  log?: (line: string) => void;
+  /**
+   * For tests only: Socket Mode (the WebSocket at /socket and apps.connections.open), response URLs that never
+   * answer (/silent/…) and, with `benchTracking`, the load generator's /__bench/ routes. Off, as in
+   * `npm run sandbox`, none of them is served.
+   */
+  testHooks?: boolean;
+  /** How many of each kind of record (calls, response_url posts, messages, views…) are kept; the oldest go. */
+  maxRecords?: number;
+}
+
+const MAX_RECORDS = 20_000;
+
 /** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
 type DeclaredParameter = { type: string; is_required?: boolean };
 const DECLARED_STEPS = (
@@ -131,6 +146,8 @@ function fitsType(type: string, value: unknown): boolean {
   }
 }
 const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
+/** Response URLs remembered as given out (the oldest forgotten first, long expired by then). */
+const RESPONSE_URLS_KEPT = 50_000;
 const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update', 'chat.scheduleMessage']);
 
 /**
@@ -141,8 +158,9 @@ const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
   readonly responses: RecordedResponse[] = [];
-  readonly socketMode: FakeSocketMode;
   botToken = 'xoxb-test-bot-token-0000000000';
+  /** The workspace's address, as auth.test gives it and as permalinks start. */
+  workspaceUrl = 'https://test.slack.com/';
   /**
    * Off for load tests: answers as usual, but keeps no record and checks no Block Kit (real Slack does
    * that work on its own servers, so a benchmark must not charge it to the app).
@@ -195,15 +213,37 @@ export class FakeSlack {
   /** Called with every call and response_url post once answered (the sandbox's page shows them). */
   readonly watchers = new Set<(traffic: SlackTraffic) => void>();
   private readonly openedViewIds: string[] = [];
+  /** The response URLs given out (their last segment): a post to any other one gets 404, as at Slack. */
+  private readonly responseUrlIds = new Set<string>();
+  private readonly log: (line: string) => void;
+  private readonly testHooks: boolean;
+  private readonly maxRecords: number;
+  private readonly socket: FakeSocketMode | undefined;
   private counter = 0;
 
-  constructor() {
-    this.server = createServer((req, res) => void this.handle(req, res));
+  constructor(options: FakeSlackOptions = {}) {
+    this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
+    this.testHooks = options.testHooks === true;
+    this.maxRecords = options.maxRecords ?? MAX_RECORDS;
+    // Whatever goes wrong with one request (a body cut off, a bug) is answered and logged: the stand-in goes on.
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.log(`slack stand-in: ${req.method} ${pathOf(req)} failed: ${(error as Error).message}`);
+        if (!res.headersSent && !res.destroyed) json(res, 500, { ok: false, error: 'internal_error' });
+        else res.destroy();
+      });
+    });
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    this.socketMode = new FakeSocketMode(this.server);
+    this.socket = this.testHooks ? new FakeSocketMode(this.server) : undefined;
+  }
+
+  /** Slack's side of Socket Mode (a test hook). */
+  get socketMode(): FakeSocketMode {
+    if (!this.socket) throw new Error('Socket Mode is a test hook: new FakeSlack({ testHooks: true })');
+    return this.socket;
   }
 
   /** Listens on loopback, on `port` (a free one by default). */
@@ -219,7 +259,7 @@ export class FakeSlack {
   }
 
   async stop(): Promise<void> {
-    await this.socketMode.close();
+    await this.socket?.close();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -235,7 +275,11 @@ export class FakeSlack {
 
   /** A fresh response_url, as Slack puts in every command and interaction. */
   responseUrl(): string {
-    return `${this.url}/response/${randomUUID()}`;
+    const id = randomUUID();
+    this.responseUrlIds.add(id);
+    if (this.responseUrlIds.size > RESPONSE_URLS_KEPT)
+      this.responseUrlIds.delete(this.responseUrlIds.values().next().value as string);
+    return `${this.url}/response/${id}`;
   }
 
   /**
@@ -243,6 +287,7 @@ export class FakeSlack {
    * status, until it stops (Slack's side of a response_url hanging, for overload tests).
    */
   silentResponseUrl(): string {
+    if (!this.testHooks) throw new Error('silent response URLs are a test hook: new FakeSlack({ testHooks: true })');
     return `${this.url}/silent/${randomUUID()}`;
   }
 
@@ -368,7 +413,7 @@ export class FakeSlack {
       mimetype: file.mimetype ?? 'text/csv',
       filetype: file.filetype ?? 'csv',
     };
-    this.hostedFiles.set(id, hosted);
+    this.keepEntry(this.hostedFiles, id, hosted);
     const download = `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/download/${encodeURIComponent(file.name)}`;
     return {
       id,
@@ -392,7 +437,7 @@ export class FakeSlack {
       username: '',
       url_private: `${this.url}/files-pri/${TEST_TEAM_ID}-${id}/${encodeURIComponent(file.name)}`,
       url_private_download: download,
-      permalink: `https://test.slack.com/files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
+      permalink: `${this.workspaceUrl}files/${TEST_USER_ID}/${id}/${encodeURIComponent(file.name)}`,
       permalink_public: `https://slack-files.com/${TEST_TEAM_ID}-${id}-0000000000`,
       is_starred: false,
       has_rich_preview: false,
@@ -412,6 +457,21 @@ export class FakeSlack {
     return upload.content.toString('utf8');
   }
 
+  /** Adds a record, dropping the oldest tenth once there are more than `maxRecords` (memory stays bounded). */
+  private keep<T>(list: T[], item: T): void {
+    list.push(item);
+    if (list.length > this.maxRecords) list.splice(0, list.length - Math.floor(this.maxRecords * 0.9));
+  }
+
+  private keepEntry<K, V>(map: Map<K, V>, key: K, value: V): void {
+    map.set(key, value);
+    if (map.size <= this.maxRecords) return;
+    for (const oldest of map.keys()) {
+      map.delete(oldest);
+      if (map.size <= this.maxRecords * 0.9) break;
+    }
+  }
+
   private notify(): void {
     for (const wake of this.waiters.splice(0)) wake();
   }
@@ -427,8 +487,8 @@ export class FakeSlack {
     if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);
     const raw = await readBody(req);
     if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
-    if (path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
-    if (this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
+    if (this.testHooks && path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
+    if (this.testHooks && this.benchTracking && path.startsWith('/__bench/')) return this.handleBench(req, path, res);
     if (!path.startsWith('/api/')) return json(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
@@ -439,7 +499,18 @@ export class FakeSlack {
       // Load tests: answer at once, without the cost of reading the view (it is Slack's cost, not the app's).
       return json(res, 200, { ok: true, view: { id: `V${++this.counter}`, hash: String(this.counter) } });
     }
-    const params = parseParams(raw, req.headers['content-type']);
+    const parsed = parseParams(raw, req.headers['content-type']);
+    if (!parsed.ok) {
+      // Slack answers a JSON body it cannot read as it answers any failed call: 200 and ok:false.
+      const why = parsed.error === 'invalid_json' ? 'not JSON' : 'not a JSON object';
+      this.log(`slack stand-in: POST ${path} refused (${parsed.error}): the body is ${why}`);
+      const refused: RecordedCall = { method, params: {}, token: undefined, at: Date.now() };
+      refused.answer = { ok: false, error: parsed.error };
+      if (this.recording) this.keep(this.calls, refused);
+      this.notify();
+      return json(res, 200, refused.answer);
+    }
+    const params = parsed.params;
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ')
       ? auth.slice(7)
@@ -447,7 +518,7 @@ export class FakeSlack {
         ? params.token
         : undefined;
     const call: RecordedCall = { method, params, token, at: Date.now() };
-    if (this.recording) this.calls.push(call);
+    if (this.recording) this.keep(this.calls, call);
 
     const canned = this.canned.get(method)?.shift();
     if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
@@ -456,6 +527,13 @@ export class FakeSlack {
       this.notify();
       this.tell({ kind: 'call', call });
       return json(res, canned.status ?? 200, canned.body ?? { ok: true }, canned.headers);
+    }
+    if (method === 'apps.connections.open' && !this.socket) {
+      // What Slack answers an app whose Socket Mode is off: the sandbox's app runs in HTTP mode.
+      call.answer = { ok: false, error: 'not_allowed_token_type' };
+      this.notify();
+      this.tell({ kind: 'call', call });
+      return json(res, 200, call.answer);
     }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
     // A workflow execution's token works like the bot token while its execution runs (Slack: "just in time").
@@ -487,7 +565,7 @@ export class FakeSlack {
       case 'auth.test':
         return {
           ok: true,
-          url: 'https://test.slack.com/',
+          url: this.workspaceUrl,
           team: 'Test',
           user: 'mintlink',
           team_id: TEST_TEAM_ID,
@@ -503,7 +581,7 @@ export class FakeSlack {
         const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
         // A user id as channel means the app's DM with that user.
         const posted = channel.startsWith('U') || channel.startsWith('W') ? `D${channel.slice(1)}` : channel;
-        this.messages.set(`${posted}/${ts}`, {
+        this.keepEntry(this.messages, `${posted}/${ts}`, {
           channel: posted,
           ts,
           text: params.text as string,
@@ -563,7 +641,7 @@ export class FakeSlack {
         if (typeof params.channel !== 'string' || typeof params.message_ts !== 'string')
           return { ok: false, error: 'invalid_arguments' };
         if (this.channelsWithoutBot.has(params.channel)) return { ok: false, error: 'channel_not_found' };
-        const permalink = `https://test.slack.com/archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
+        const permalink = `${this.workspaceUrl}archives/${params.channel}/p${params.message_ts.replace('.', '')}`;
         return { ok: true, channel: params.channel, permalink };
       }
       case 'files.getUploadURLExternal': {
@@ -571,7 +649,7 @@ export class FakeSlack {
         if (typeof params.filename !== 'string' || !params.filename) return { ok: false, error: 'invalid_arguments' };
         if (!Number.isInteger(length) || length < 1) return { ok: false, error: 'invalid_arguments' };
         const fileId = `F${String(++this.counter).padStart(9, '0')}`;
-        this.uploads.set(fileId, { fileId, filename: params.filename, length });
+        this.keepEntry(this.uploads, fileId, { fileId, filename: params.filename, length });
         return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
       }
       case 'files.completeUploadExternal':
@@ -591,8 +669,8 @@ export class FakeSlack {
     const n = ++this.counter;
     const id = `Fx${String(n).padStart(10, '0')}`;
     const token = `xwfp-${n}-${randomUUID().replace(/-/g, '')}`;
-    this.executions.set(id, { id, callbackId, token, state: 'running' });
-    this.issuedExecutionTokens.push(token);
+    this.keepEntry(this.executions, id, { id, callbackId, token, state: 'running' });
+    this.keep(this.issuedExecutionTokens, token);
     return {
       type: 'function_executed',
       function: {
@@ -699,7 +777,7 @@ export class FakeSlack {
     const file = this.hostedFiles.get(fileId);
     const status =
       req.headers.authorization !== `Bearer ${this.botToken}` ? 401 : !file || req.method !== 'GET' ? 404 : 200;
-    this.fileDownloads.push({ fileId, status, at: Date.now() });
+    this.keep(this.fileDownloads, { fileId, status, at: Date.now() });
     this.notify();
     if (status !== 200 || !file) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('no');
     res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.content.length) });
@@ -799,7 +877,7 @@ export class FakeSlack {
 
   private storeView(id: string, view: Record<string, unknown>): Record<string, unknown> {
     const hash = `${Date.now()}.${randomUUID().slice(0, 8)}`;
-    this.views.set(id, { hash, view });
+    this.keepEntry(this.views, id, { hash, view });
     return { ...view, id, hash, state: { values: {} } };
   }
 
@@ -826,12 +904,28 @@ export class FakeSlack {
     json(res, 404, { ok: false, error: 'not_found' });
   }
 
+  /**
+   * A post to a response_url, answered as Slack's hooks answer: 404 `no_service` for a URL never given out,
+   * 400 `invalid_payload` for a body that is not a JSON object (both plain text, see
+   * https://api.slack.com/changelog/2016-05-17-changes-to-errors-for-incoming-webhooks), 400 `invalid_blocks`
+   * for Block Kit beyond the limits. Load tests (recording off) post to URLs made up in another process.
+   */
   private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
     if (this.benchTracking) {
       this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
     }
-    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-    if (this.recording) this.responses.push({ id, body, at: Date.now() });
+    if (this.recording && !this.responseUrlIds.has(id)) {
+      this.log(`slack stand-in: POST /response/${id} refused (404 no_service): no such response_url`);
+      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no_service');
+    }
+    const parsed = parseObject(raw || '{}');
+    if (!parsed.ok) {
+      const why = parsed.error === 'invalid_json' ? 'not JSON' : 'not a JSON object';
+      this.log(`slack stand-in: POST /response/${id} refused (400 invalid_payload): ${why}`);
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_payload');
+    }
+    const body = parsed.params;
+    if (this.recording) this.keep(this.responses, { id, body, at: Date.now() });
     this.notify();
     const status = this.responseUrlAnswers.get(id);
     if (status) {
@@ -845,14 +939,35 @@ export class FakeSlack {
   }
 }
 
-/** The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too. */
-function parseParams(raw: string, contentType: string | undefined): Record<string, unknown> {
-  if (contentType?.includes('application/json')) return JSON.parse(raw || '{}') as Record<string, unknown>;
+type Parsed = { ok: true; params: Record<string, unknown> } | { ok: false; error: 'invalid_json' | 'json_not_object' };
+
+/**
+ * The Web API's form encoding: objects and arrays arrive as JSON strings; JSON bodies are accepted too, and
+ * refused as Slack refuses them (`invalid_json`, `json_not_object`).
+ */
+function parseParams(raw: string, contentType: string | undefined): Parsed {
+  if (contentType?.includes('application/json')) return parseObject(raw || '{}');
   const params: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     params[key] = /^[[{]/.test(value) ? tryJson(value) : value;
   }
-  return params;
+  return { ok: true, params };
+}
+
+function parseObject(raw: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: 'invalid_json' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: 'json_not_object' };
+  return { ok: true, params: value as Record<string, unknown> };
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').replace(/\?.*$/, '');
 }
 
 /** The trigger_id of a Web API call without parsing the rest (a view can be large): form or JSON body. */

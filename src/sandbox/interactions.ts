@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+// What a person types reaches Slack with its control characters escaped (the client does it), as the app escapes.
+import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { messageProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';
@@ -13,17 +16,37 @@ import { Workspace, type Json, type ModalEntry } from './workspace.js';
  * Slack applies it: a command's answer shown, a modal closed, updated or marked with inline errors.
  */
 
-export type PageAction =
-  | { type: 'message'; as: string; channel: string; text: string; threadTs?: string }
-  | { type: 'shortcut'; as: string; callbackId: string }
-  | { type: 'messageShortcut'; as: string; callbackId: string; channel: string; ts: string }
-  | { type: 'messageAction'; as: string; channel: string; ts: string; action: Json }
-  | { type: 'viewAction'; as: string; viewId: string; action: Json; values: Json }
-  | { type: 'submit'; as: string; viewId: string; values: Json }
-  | { type: 'close'; as: string; viewId: string }
-  | { type: 'openHome'; as: string; tab: 'home' | 'messages' }
-  | { type: 'runStep'; as: string; callbackId: string; inputs: Record<string, string | boolean> }
-  | { type: 'dismiss'; as: string; noticeId: number };
+const person = z.string().min(1);
+const id = z.string().min(1).max(200);
+/** What the page sends of a click or of a form's values: Slack's own shapes, passed on to the app as they are. */
+const slackJson = z.record(z.string(), z.any());
+
+/** One schema for what the page may ask (`/api/act`): anything else is refused with the field named. */
+export const pageActionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('message'),
+    as: person,
+    channel: id,
+    text: z.string().max(40_000),
+    threadTs: id.optional(),
+  }),
+  z.object({ type: z.literal('shortcut'), as: person, callbackId: id }),
+  z.object({ type: z.literal('messageShortcut'), as: person, callbackId: id, channel: id, ts: id }),
+  z.object({ type: z.literal('messageAction'), as: person, channel: id, ts: id, action: slackJson }),
+  z.object({ type: z.literal('viewAction'), as: person, viewId: id, action: slackJson, values: slackJson }),
+  z.object({ type: z.literal('submit'), as: person, viewId: id, values: slackJson }),
+  z.object({ type: z.literal('close'), as: person, viewId: id }),
+  z.object({ type: z.literal('openHome'), as: person, tab: z.enum(['home', 'messages']) }),
+  z.object({
+    type: z.literal('runStep'),
+    as: person,
+    callbackId: id,
+    inputs: z.record(z.string(), z.union([z.string().max(40_000), z.boolean()])),
+  }),
+  z.object({ type: z.literal('dismiss'), as: person, noticeId: z.number().int() }),
+]);
+
+export type PageAction = z.infer<typeof pageActionSchema>;
 
 export interface ActResult {
   ok: boolean;
@@ -81,7 +104,7 @@ export class Interactions {
       this.workspace.post({
         channel: action.channel,
         from: action.as,
-        text: escapeUserText(text),
+        text: escapeMrkdwn(text),
         ...(action.threadTs ? { threadTs: action.threadTs } : {}),
       });
       return { ok: true };
@@ -128,7 +151,7 @@ export class Interactions {
         this.workspace.notify(user, '/mintlink failed with the error "invalid_blocks"');
       } else {
         const inChannel = body.response_type === 'in_channel';
-        if (inChannel) this.workspace.post({ channel, from: user, text: escapeUserText(`/mintlink ${text}`) });
+        if (inChannel) this.workspace.post({ channel, from: user, text: escapeMrkdwn(`/mintlink ${text}`) });
         this.workspace.post({
           channel,
           from: APP_USER_ID,
@@ -214,11 +237,11 @@ export class Interactions {
   }
 
   private async viewAction(action: Extract<PageAction, { type: 'viewAction' }>): Promise<ActResult> {
-    const home = this.workspace.homes.get(action.as);
-    const isHome = action.viewId === action.as && home !== undefined;
-    const entry = isHome ? undefined : this.ownModal(action.as, action.viewId);
-    if (!isHome && !entry) return { ok: false, error: 'that view is no longer open' };
-    const view = isHome ? { ...home.view, id: action.viewId, hash: home.hash } : viewOf(entry as ModalEntry);
+    const home = action.viewId === action.as ? this.workspace.homes.get(action.as) : undefined;
+    const entry = home ? undefined : this.ownModal(action.as, action.viewId);
+    const view = home ? { ...home.view, id: action.viewId, hash: home.hash } : entry && viewOf(entry);
+    if (!view) return { ok: false, error: 'that view is no longer open' };
+    const isHome = home !== undefined;
     const ack = await this.app.interaction({
       type: 'block_actions',
       user: userObject(action.as),
@@ -505,11 +528,6 @@ function channelName(id: string): string {
 
 function actionTs(): string {
   return `${(Date.now() / 1000).toFixed(6)}`;
-}
-
-/** What a person types reaches Slack with its control characters escaped (the client does it). */
-function escapeUserText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function eventCallback(event: Json): Json {

@@ -1,19 +1,21 @@
 import { resolve } from 'node:path';
 import { bundleExists, launchApp, planApp } from './app-child.js';
+import { SandboxRunningError } from './data-dir-lock.js';
+import type { Sandbox } from './sandbox.js';
 
 /*
  * `npm run sandbox`: the app, the mock Mint service and a Slack stand-in, with a page that shows a Slack
  * workspace on http://127.0.0.1:SANDBOX_PORT/. One Ctrl-C stops everything.
- *   SANDBOX_PORT (3300), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR (./data/sandbox, emptied at each start),
+ *   SANDBOX_PORT (3300), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR (./data/sandbox, emptied at each start; one sandbox at a time),
  *   SANDBOX_MINT_LATENCY_MS (0: the mock Mint service's default).
  */
 
 const started = performance.now();
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const fail = (line: string): never => {
+function fail(line: string): never {
   process.stderr.write(`${line}\n`);
   process.exit(1);
-};
+}
 
 const port = Number(process.env.SANDBOX_PORT ?? 3300);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -35,30 +37,35 @@ if (ignored.length > 0)
       'service (it uses a local Slack stand-in, the mock Mint service and made-up tokens).',
   );
 
-const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
-// The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
-const plan = await planApp(dataDir);
-const launch = launchApp(plan);
-const { PortInUseError, startSandbox } = await import('./sandbox.js');
-let sandbox;
-try {
-  sandbox = await startSandbox(
-    { port, host, dataDir, ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}) },
-    { plan, launch },
-  );
-} catch (error) {
-  fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`);
-}
-const running = sandbox as Awaited<ReturnType<typeof startSandbox>>;
-say(`Mintlink sandbox ready in ${Math.round(performance.now() - started)} ms: open ${running.url}`);
-say(`The app's log: ${dataDir}/app.log. Ctrl-C stops everything.`);
-
+// Ctrl-C from the first moment: a signal with no handler would end this process at once and leave the app it
+// launched running. Before the sandbox is ready, exiting is enough (the app is killed on exit, see launchApp).
+const ready: { sandbox?: Sandbox } = {};
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
   say('Stopping the sandbox…');
-  void running.stop().then(() => process.exit(0));
+  void (ready.sandbox?.stop() ?? Promise.resolve()).then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
+// The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
+// Another sandbox on this data directory: one line, and nothing of it touched.
+const plan = await planApp(dataDir).catch((error: unknown) =>
+  fail(
+    error instanceof SandboxRunningError ? error.message : `The sandbox could not start: ${(error as Error).message}`,
+  ),
+);
+const launch = launchApp(plan);
+const { PortInUseError, startSandbox } = await import('./sandbox.js');
+const running = await startSandbox(
+  { port, host, dataDir, ...(mintLatencyMs !== undefined ? { mintLatencyMs } : {}) },
+  { plan, launch },
+).catch((error: unknown) =>
+  fail(error instanceof PortInUseError ? error.message : `The sandbox could not start: ${(error as Error).message}`),
+);
+ready.sandbox = running;
+say(`Mintlink sandbox ready in ${Math.round(performance.now() - started)} ms: open ${running.url}`);
+say(`The app's log: ${dataDir}/app.log. Ctrl-C stops everything.`);

@@ -14,6 +14,8 @@ export interface Directory {
   user(id: string): string | undefined;
   channel(id: string): string | undefined;
   group(id: string): string | undefined;
+  /** A permalink of this workspace as a path of the page (opened there, as Slack's client opens its own). */
+  permalink?(url: string): string | undefined;
 }
 
 /** The shortcodes the app's texts use (and a few common ones), as Slack shows them. */
@@ -170,6 +172,8 @@ function controlSequence(inner: string, directory: Directory): string {
   if (target === '!here' || target === '!channel' || target === '!everyone')
     return `<span class="mention">@${target.slice(1)}</span>`;
   const url = decodeEntities(target);
+  const inWorkspace = directory.permalink?.(url);
+  if (inWorkspace) return `<a href="${escapeHtml(inWorkspace)}" class="permalink">${escapeHtml(label ?? url)}</a>`;
   if (SAFE_URL.test(url))
     return `<a href="${escapeHtml(url)}" target="_blank" rel="noopener">${escapeHtml(label ?? url)}</a>`;
   // Not a sequence Slack knows: shown as written.

@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FakeSlack } from './fake-slack.js';
-import type { Interactions, PageAction } from './interactions.js';
+import { z } from 'zod';
+import { pageActionSchema, type Interactions } from './interactions.js';
 import type { ManifestFacts } from './manifest-facts.js';
 import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
-import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, appDmId, personById } from './people.js';
+import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, WORKSPACE_URL, appDmId, personById } from './people.js';
 import type { Json, SandboxMessage, Workspace } from './workspace.js';
 
 /*
@@ -26,14 +27,22 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 };
+/** A message's permalink in the sandbox's workspace: its conversation and its ts without the dot. */
+const PERMALINK = new RegExp(`^${WORKSPACE_URL.replace(/[.]/g, '\\.')}archives/([CDG][A-Z0-9]+)/p(\\d{16})$`);
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** An upload's JSON: its bytes in base64 (4 characters for every 3 bytes) and a little more. */
+const MAX_UPLOAD_BODY = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 4096;
 const MAX_ACTION_BYTES = 1024 * 1024;
+/** The header the page's own script sends with every action: a page of another site cannot send it unasked. */
+const OWN_PAGE_HEADER = 'x-sandbox';
 
 export interface PageServerDeps {
   workspace: Workspace;
   slack: FakeSlack;
   interactions: Interactions;
   manifest: ManifestFacts;
+  /** One line for each request refused or failed (the terminal, in `npm run sandbox`). */
+  log: (line: string) => void;
 }
 
 export class PageServer {
@@ -44,13 +53,25 @@ export class PageServer {
     user: (id) => personById(id)?.name ?? (id === 'U0BOT0001' ? 'Mintlink' : undefined),
     channel: (id) => CHANNELS.find((c) => c.id === id)?.name,
     group: () => undefined,
+    permalink: (url) => {
+      const found = PERMALINK.exec(url);
+      const conversation = found?.[1] ?? '';
+      return found && (CHANNELS.some((c) => c.id === conversation) || conversation.startsWith('D'))
+        ? `/archives/${conversation}/p${found[2]}`
+        : undefined;
+    },
   };
 
   constructor(private readonly deps: PageServerDeps) {
+    // Whatever goes wrong with one request (a body cut off, a bug) is answered and logged: the sandbox goes on.
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) send(res, 500, { error: (error as Error).message });
-        else res.end();
+        deps.log(
+          `sandbox page: ${req.method} ${(req.url ?? '/').replace(/\?.*$/, '')} failed: ${(error as Error).message}`,
+        );
+        if (!res.headersSent && !res.destroyed)
+          send(res, 500, { ok: false, error: 'the sandbox failed on this request: its terminal says why' });
+        else res.destroy();
       });
     });
     this.server.on('connection', (socket) => {
@@ -93,15 +114,62 @@ export class PageServer {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const asset = ASSETS[url.pathname];
     if (req.method === 'GET' && asset) return this.serveAsset(asset, res);
+    // A permalink opened on the page: the page itself, which shows that message.
+    if (req.method === 'GET' && url.pathname.startsWith('/archives/')) return this.serveAsset('index.html', res);
     if (req.method === 'GET' && url.pathname === '/favicon.ico') return void res.writeHead(204).end();
     if (req.method === 'GET' && url.pathname === '/api/bootstrap') return send(res, 200, this.bootstrap());
     if (req.method === 'GET' && url.pathname === '/api/state')
       return send(res, 200, this.state(url.searchParams.get('as') ?? ''));
     if (req.method === 'GET' && url.pathname === '/api/events') return this.stream(req, res);
-    if (req.method === 'POST' && url.pathname === '/api/act') return this.act(req, res);
-    if (req.method === 'POST' && url.pathname === '/api/upload') return this.upload(req, res, url);
+    if (req.method === 'POST' && (url.pathname === '/api/act' || url.pathname === '/api/upload')) {
+      const refused = this.refusal(req);
+      if (refused) {
+        this.deps.log(`sandbox page: refused POST ${url.pathname} (${refused.status}): ${refused.why}`);
+        req.resume();
+        return send(res, refused.status, { ok: false, error: `refused: ${refused.error}` });
+      }
+      return url.pathname === '/api/act' ? this.act(req, res) : this.upload(req, res);
+    }
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) return this.download(url.pathname, res);
     send(res, 404, { error: 'not found' });
+  }
+
+  /**
+   * Why a request that changes something is refused, if it is. The page drives the app as anyone in the
+   * switcher, so only the page's own script may: the browser names the page that sent a request (Origin,
+   * Sec-Fetch-Site), and a page of another site can send neither JSON nor a custom header without asking
+   * first (a CORS preflight, which this server never allows), whereas a form or a simple fetch needs no leave.
+   */
+  private refusal(req: IncomingMessage): { status: 403 | 415; error: string; why: string } | undefined {
+    const origin = req.headers.origin;
+    // The Host header was checked already: the page's own origin is this very address.
+    if (origin !== undefined && origin !== `http://${req.headers.host}`)
+      return {
+        status: 403,
+        error: `the sandbox takes actions only from its own page, and this request comes from ${origin}`,
+        why: `Origin ${origin}`,
+      };
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      return {
+        status: 403,
+        error: `the sandbox takes actions only from its own page, and this request comes from another site (Sec-Fetch-Site: ${site})`,
+        why: `Sec-Fetch-Site ${site}, no Origin`,
+      };
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      return {
+        status: 415,
+        error: `the sandbox takes only JSON here (Content-Type: application/json), and this request sends ${type || 'no Content-Type'}`,
+        why: `Content-Type ${type || 'missing'}, Origin ${origin ?? 'none'}`,
+      };
+    if (req.headers[OWN_PAGE_HEADER] !== '1')
+      return {
+        status: 403,
+        error: 'the sandbox takes actions only from its own page, which sends the header X-Sandbox: 1',
+        why: `no X-Sandbox header, Origin ${origin ?? 'none'}`,
+      };
+    return undefined;
   }
 
   private listenHost(): string {
@@ -209,14 +277,17 @@ export class PageServer {
     };
   }
 
-  /** A copy of blocks (or a view) with every text object given its HTML, as Slack would show it. */
+  /**
+   * A copy of blocks (or a view) with every text object given its HTML, as Slack would show it. The page sets
+   * `html` keys as markup, so only this server writes them: any the app sent is dropped.
+   */
   private decorate<T>(value: T): T {
     const walk = (node: unknown): unknown => {
       if (Array.isArray(node)) return node.map(walk);
       if (typeof node !== 'object' || node === null) return node;
       const object = node as Json;
       const copy: Json = {};
-      for (const [key, child] of Object.entries(object)) copy[key] = walk(child);
+      for (const [key, child] of Object.entries(object)) if (key !== 'html') copy[key] = walk(child);
       if (typeof object.text === 'string' && (object.type === 'mrkdwn' || object.type === 'plain_text'))
         copy.html =
           object.type === 'mrkdwn'
@@ -243,22 +314,40 @@ export class PageServer {
   private async act(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req, MAX_ACTION_BYTES);
     if (raw === undefined) return send(res, 413, { ok: false, error: 'too large' });
-    let action: PageAction;
-    try {
-      action = JSON.parse(raw.toString('utf8')) as PageAction;
-    } catch {
-      return send(res, 400, { ok: false, error: 'not JSON' });
+    const body = parseJson(raw);
+    if (!body.ok) return this.badRequest(req, res, 'invalid_json', 'not JSON');
+    const action = pageActionSchema.safeParse(body.value);
+    if (!action.success) {
+      const problem = describeIssue(action.error.issues[0]);
+      return this.badRequest(req, res, `invalid action: ${problem}`, problem);
     }
-    send(res, 200, await this.deps.interactions.act(action));
+    send(res, 200, await this.deps.interactions.act(action.data));
   }
 
-  /** A file chosen on the page becomes a file Slack hosts for that person (a file_input's value). */
-  private async upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const user = url.searchParams.get('as') ?? '';
-    const name = (url.searchParams.get('name') ?? 'file').slice(0, 200);
-    if (!personById(user)) return send(res, 400, { error: 'unknown person' });
-    const content = await readBody(req, MAX_UPLOAD_BYTES);
-    if (content === undefined) return send(res, 413, { error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
+  private badRequest(req: IncomingMessage, res: ServerResponse, error: string, why: string): void {
+    this.deps.log(`sandbox page: refused ${req.method} ${req.url ?? '/'} (400): ${why}`);
+    send(res, 400, { ok: false, error });
+  }
+
+  /**
+   * A file chosen on the page becomes a file Slack hosts for that person (a file_input's value). It comes as
+   * JSON like every action, `{ as, name, content }` with the bytes in base64, so it passes the same checks.
+   */
+  private async upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req, MAX_UPLOAD_BODY);
+    if (raw === undefined) return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
+    const body = parseJson(raw);
+    if (!body.ok) return this.badRequest(req, res, 'invalid_json', 'not JSON');
+    const parsed = uploadSchema.safeParse(body.value);
+    if (!parsed.success) {
+      const problem = describeIssue(parsed.error.issues[0]);
+      return this.badRequest(req, res, `invalid upload: ${problem}`, problem);
+    }
+    const { as: user, name } = parsed.data;
+    if (!personById(user)) return send(res, 400, { ok: false, error: 'unknown person' });
+    const content = Buffer.from(parsed.data.content, 'base64');
+    if (content.length > MAX_UPLOAD_BYTES)
+      return send(res, 413, { ok: false, error: `files up to ${MAX_UPLOAD_BYTES / 1048576} MB` });
     const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? 'text';
     const file = this.deps.slack.hostFile({
       content,
@@ -287,6 +376,27 @@ export class PageServer {
       })
       .end(content);
   }
+}
+
+/** An upload from the page: who shares it, its name, its bytes in base64. */
+const uploadSchema = z.object({
+  as: z.string().min(1),
+  name: z.string().min(1).max(200),
+  content: z.base64(),
+});
+
+function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The field a schema refused, and why: `text: Invalid input: expected string, received undefined`. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'not what the page sends';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -8,18 +8,32 @@ import { TEST_BOT_USER_ID, TEST_CHANNEL_ID, TEST_TEAM_ID } from './slack-ids.js'
 export interface Person {
   id: string;
   name: string;
-  /** What the switcher says about them. */
+  /** What the switcher says about them, in a word or two. */
   role: string;
+  /** What they may do, shown under their name while the page acts as them. */
+  rights: string;
   /** Initials' background on the page. */
   color: string;
 }
 
 export const PEOPLE: readonly Person[] = [
-  { id: 'U0ALICE01', name: 'Alice Martin', role: 'requester (no approval rights)', color: '#2b6cb0' },
-  { id: 'U0BEN0001', name: 'Ben Okafor', role: 'approver', color: '#2f855a' },
-  { id: 'U0CHLOE01', name: 'Chloé Dubois', role: 'approver', color: '#b7791f' },
-  { id: 'U0DAN0001', name: 'Dan Kim', role: 'audit viewer', color: '#6b46c1' },
-  { id: 'U0EVE0001', name: 'Eve Novak', role: 'no rights', color: '#c53030' },
+  {
+    id: 'U0ALICE01',
+    name: 'Alice Martin',
+    role: 'requester',
+    rights: 'may not approve or export',
+    color: '#2b6cb0',
+  },
+  { id: 'U0BEN0001', name: 'Ben Okafor', role: 'approver', rights: 'approves or rejects deletions', color: '#2f855a' },
+  {
+    id: 'U0CHLOE01',
+    name: 'Chloé Dubois',
+    role: 'approver',
+    rights: 'approves or rejects deletions',
+    color: '#b7791f',
+  },
+  { id: 'U0DAN0001', name: 'Dan Kim', role: 'audit viewer', rights: 'exports the audit log', color: '#6b46c1' },
+  { id: 'U0EVE0001', name: 'Eve Novak', role: 'no rights', rights: 'sees how the app refuses', color: '#c53030' },
 ];
 
 export const APPROVERS = ['U0BEN0001', 'U0CHLOE01'];
@@ -31,6 +45,8 @@ export const APP_NAME = 'Mintlink';
 export const APP_USER_ID = TEST_BOT_USER_ID;
 export const TEAM_ID = TEST_TEAM_ID;
 export const TEAM_NAME = 'Mint Demo';
+/** The workspace's address as Slack would give it: its permalinks are opened on the sandbox's page itself. */
+export const WORKSPACE_URL = 'https://mint-demo.slack.com/';
 
 export interface Channel {
   id: string;

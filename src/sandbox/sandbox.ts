@@ -4,7 +4,7 @@ import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { readManifestFacts } from './manifest-facts.js';
 import { PageServer } from './page-server.js';
-import { GENERAL } from './people.js';
+import { GENERAL, WORKSPACE_URL } from './people.js';
 import { AppLink } from './to-app.js';
 import { Workspace } from './workspace.js';
 
@@ -19,10 +19,12 @@ export interface SandboxOptions {
   /** Port of the page; 0 picks a free one. */
   port: number;
   host: string;
-  /** Where the app keeps its SQLite database and its log; emptied at start. */
+  /** Where the app keeps its SQLite database and its log; emptied at start, locked while the sandbox runs. */
   dataDir: string;
   /** Latency of the mock Mint service (its default is none). */
   mintLatencyMs?: number;
+  /** Where a line goes for each request the sandbox refuses or fails (standard error by default). */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -31,6 +33,8 @@ export interface Sandbox {
   slack: FakeSlack;
   workspace: Workspace;
   appPid: number;
+  /** The app's own port (HTTP mode, on 127.0.0.1 only). */
+  appPort: number;
   stop(): Promise<void>;
 }
 
@@ -47,12 +51,14 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
   const manifest = readManifestFacts();
   const plan = early?.plan ?? (await planApp(options.dataDir));
   let launch = early?.launch;
-  const slack = new FakeSlack();
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const slack = new FakeSlack({ log });
   slack.botToken = plan.botToken;
+  slack.workspaceUrl = WORKSPACE_URL;
   const workspace = new Workspace(slack);
   const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);
-  const page = new PageServer({ workspace, slack, interactions, manifest });
+  const page = new PageServer({ workspace, slack, interactions, manifest, log });
   const mint = new MockMintService({
     apiKey: plan.mintKey,
     ...(options.mintLatencyMs !== undefined ? { latencyMs: options.mintLatencyMs } : {}),
@@ -73,8 +79,10 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
     }
   } catch (error) {
     await Promise.allSettled([launch?.child.stop(), page.close(), slack.stop(), mint.close()]);
+    plan.lock.release();
     throw error;
   }
+  plan.lock.noteUrl(page.url);
   const app = launch.child;
   let stopped: Promise<void> | undefined;
   return {
@@ -83,10 +91,12 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
     slack,
     workspace,
     appPid: app.pid,
+    appPort: plan.appPort,
     stop: () =>
       (stopped ??= (async () => {
         await app.stop();
         await Promise.allSettled([page.close(), slack.stop(), mint.close()]);
+        plan.lock.release();
       })()),
   };
 }

@@ -53,5 +53,5 @@ export function boltApp(deps: AppDeps): BoltTransport {
   });
   const app = new TracedApp({ ...common, receiver });
   const server = slackHttpServer(receiver, signingSecret, deps.logger);
-  return { app, start: () => listen(server, config.port), stop: () => closeServer(server) };
+  return { app, start: () => listen(server, config.port, config.host), stop: () => closeServer(server) };
 }

@@ -6,7 +6,7 @@ import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 
-const slack = await new FakeSlack().start();
+const slack = await new FakeSlack({ testHooks: true }).start(); // the /__bench/ routes, silent response URLs
 slack.recording = false; // no records, no Block Kit checks: Slack's cost, not the app's
 slack.benchTracking = true; // arrivals of views.open and response_url posts, for work delivered and time to result
 const mint = new MockMintService({ apiKey: TEST_MINT_API_KEY, latencyMs: Number(process.env.MINT_LATENCY_MS ?? 1000) });

@@ -34,6 +34,25 @@ describe('loadConfig', () => {
         metrics: { token: undefined, port: undefined, host: '0.0.0.0' },
       },
     });
+    // No HOST: every interface, as the app has always listened (Node's default, IPv6 and IPv4).
+    expect(result.ok && result.config.host).toBeUndefined();
+  });
+
+  it('reads HOST, the address PORT binds to in HTTP mode: an IP address or a host name', () => {
+    for (const host of ['127.0.0.1', '::1', '0.0.0.0', 'app.internal']) {
+      const result = loadConfig({ ...valid, HOST: host });
+      expect(result.ok && result.config.host).toBe(host);
+    }
+  });
+
+  it('refuses a HOST that is no address, and HOST in Socket Mode, where it could not apply', () => {
+    const message = problems({ ...valid, HOST: 'http://0.0.0.0:3000' });
+    expect(message).toMatch(/^Mintlink cannot start: 1 configuration problem\./);
+    expect(message).toContain('  - HOST must be an IP address or a host name.');
+    expect(message).toContain(`      Hint: ${configHints.HOST}`);
+    expect(problems({ ...valid, HOST: '127.0.0.1', SLACK_APP_TOKEN: 'xapp-1-A0TEST-123-abcdef0123456789' })).toContain(
+      '  - HOST has no effect in Socket Mode (its listener on PORT binds every interface): unset it.',
+    );
   });
 
   it('runs in Socket Mode when an app token is set, without a signing secret', () => {

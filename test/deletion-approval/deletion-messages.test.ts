@@ -101,4 +101,12 @@ describe('deletion messages', () => {
     expect(view.submit?.text).toBe('Delete 1000 customers');
     expect(viewProblems(rejectView(request('pending', ids), metadata))).toEqual([]);
   });
+
+  it('label the reject reason without "(optional)": Slack adds it to an optional input, once', () => {
+    const view = rejectView(request('pending', ['a']), '');
+    const inputs = view.blocks.filter((block) => block.type === 'input');
+    expect(inputs).toEqual([
+      expect.objectContaining({ optional: true, label: expect.objectContaining({ text: 'Why' }) }),
+    ]);
+  });
 });

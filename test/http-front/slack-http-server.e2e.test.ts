@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SLACK_BODY_LIMIT_BYTES } from '../../src/http-front/slack-request-screen.js';
 import { TEST_SIGNING_SECRET } from '../kit/app-process.js';
@@ -139,5 +140,21 @@ describe('the Slack endpoint against slow clients', () => {
     const started = Date.now();
     expect(await app.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(8_000);
+  });
+});
+
+describe('the HTTP listener without HOST', () => {
+  const fakes = useFakes();
+  const running = useAppProcess(fakes, 'http');
+
+  it('binds every interface, as before HOST existed: 127.0.0.2 reaches it too', async () => {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.2', port: running.app.port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    expect(open).toBe(true);
   });
 });

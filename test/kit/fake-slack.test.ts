@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { WebClient } from '@slack/web-api';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSlack } from './fake-slack.js';
@@ -299,5 +301,132 @@ describe('FakeSlack', () => {
     });
     expect(slack.uploadsTo('D0TESTDM1').map((u) => [u.fileId, u.completed?.title])).toEqual([[again.file_id, 'R']]);
     expect(slack.uploadedText(again.file_id ?? '')).toBe('abc');
+  });
+});
+
+describe('FakeSlack given requests Slack would refuse', () => {
+  let slack: FakeSlack;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    slack = await new FakeSlack({ log: (line) => logged.push(line) }).start();
+  });
+  afterAll(async () => slack.stop());
+  beforeEach(() => {
+    slack.reset();
+    logged.length = 0;
+  });
+
+  const post = (url: string, body: string, type = 'application/json') =>
+    fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+
+  it('answers a response_url post that is not JSON as Slack does (400 invalid_payload), and goes on serving', async () => {
+    const url = slack.responseUrl();
+    for (const body of ['{"text": "cut sho', '[1, 2]', 'null']) {
+      const refused = await post(url, body);
+      expect([refused.status, await refused.text()]).toEqual([400, 'invalid_payload']);
+    }
+    expect(logged).toEqual([
+      expect.stringMatching(/^slack stand-in: POST \/response\/\S+ refused \(400 invalid_payload\): not JSON/),
+      expect.stringMatching(/^slack stand-in: POST \/response\/\S+ refused \(400 invalid_payload\): not a JSON object/),
+      expect.stringMatching(/^slack stand-in: POST \/response\/\S+ refused \(400 invalid_payload\): not a JSON object/),
+    ]);
+    expect(slack.responsesTo(url)).toEqual([]);
+    const fine = await post(url, JSON.stringify({ text: 'still here' }));
+    expect(fine.status).toBe(200);
+    expect(slack.responsesTo(url).map((r) => r.body.text)).toEqual(['still here']);
+  });
+
+  it('answers a post to a response_url it never gave out with 404 no_service, and records nothing', async () => {
+    const unknown = `${slack.url}/response/00000000-0000-0000-0000-000000000000`;
+    const refused = await post(unknown, JSON.stringify({ text: 'hello?' }));
+    expect([refused.status, await refused.text()]).toEqual([404, 'no_service']);
+    expect(slack.responses).toEqual([]);
+  });
+
+  it('answers a Web API call whose JSON body is broken with ok:false invalid_json (or json_not_object)', async () => {
+    const call = async (body: string) => {
+      const response = await fetch(`${slack.apiUrl}chat.postMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${slack.botToken}` },
+        body,
+      });
+      return [response.status, await response.json()];
+    };
+    expect(await call('{"channel": "C1", "text": ')).toEqual([200, { ok: false, error: 'invalid_json' }]);
+    expect(await call('["C1"]')).toEqual([200, { ok: false, error: 'json_not_object' }]);
+    expect(slack.failedCalls.map((c) => c.answer?.error)).toEqual(['invalid_json', 'json_not_object']);
+    expect(logged).toHaveLength(2);
+    expect(await call(JSON.stringify({ channel: 'C1', text: 'fine' }))).toEqual([
+      200,
+      expect.objectContaining({ ok: true }),
+    ]);
+  });
+
+  it('survives a request cut off in the middle of its body: one line logged, the next request served', async () => {
+    const { hostname, port } = new URL(slack.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /api/chat.postMessage HTTP/1.1\r\nHost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"channel":`,
+        );
+        setImmediate(() => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await expect
+      .poll(() => logged)
+      .toEqual([expect.stringMatching(/^slack stand-in: POST \/api\/chat\.postMessage failed: /)]);
+    const url = slack.responseUrl();
+    expect((await post(url, JSON.stringify({ text: 'next' }))).status).toBe(200);
+  });
+});
+
+describe('FakeSlack as `npm run sandbox` ships it (no test hooks)', () => {
+  let slack: FakeSlack;
+  beforeAll(async () => {
+    slack = await new FakeSlack({ log: () => undefined }).start();
+  });
+  afterAll(async () => slack.stop());
+
+  it('serves no silent response URL, no Socket Mode and no benchmark routes', async () => {
+    expect((await fetch(`${slack.url}/silent/x`, { method: 'POST', body: '{}' })).status).toBe(404);
+    slack.benchTracking = true;
+    expect((await fetch(`${slack.url}/__bench/arrivals`)).status).toBe(404);
+    slack.benchTracking = false;
+    const opened = await new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${slack.url.replace('http', 'ws')}/socket`);
+      socket.on('open', () => resolve('open'));
+      socket.on('error', () => resolve('refused'));
+    });
+    expect(opened).toBe('refused');
+    const connections = await fetch(`${slack.apiUrl}apps.connections.open`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${slack.appToken}` },
+    });
+    expect(await connections.json()).toEqual({ ok: false, error: 'not_allowed_token_type' });
+    expect(() => slack.socketMode).toThrow(/test hook/);
+    expect(() => slack.silentResponseUrl()).toThrow(/test hook/);
+  });
+});
+
+describe('FakeSlack records', () => {
+  it('keep to their bound: the oldest go, the newest stay', async () => {
+    const slack = await new FakeSlack({ maxRecords: 10 }).start();
+    try {
+      const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+      const posted: string[] = [];
+      for (let i = 0; i < 25; i += 1)
+        posted.push((await client.chat.postMessage({ channel: 'C1', text: `m${i}` })).ts ?? '');
+      expect(slack.calls.length).toBeLessThanOrEqual(10);
+      expect(slack.calls.at(-1)?.params.text).toBe('m24');
+      // The oldest message is forgotten (as Slack would, for the stand-in's purpose: memory stays bounded).
+      await expect(client.chat.update({ channel: 'C1', ts: posted[0] ?? '', text: 'x' })).rejects.toMatchObject({
+        data: { error: 'message_not_found' },
+      });
+      await client.chat.update({ channel: 'C1', ts: posted[24] ?? '', text: 'edited' });
+    } finally {
+      await slack.stop();
+    }
   });
 });

@@ -22,7 +22,7 @@ export function useFakes(): Fakes {
   let slack: FakeSlack | undefined;
   let mint: MockMintService | undefined;
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new FakeSlack({ testHooks: true }).start(); // Socket Mode and silent response URLs
     mint = new MockMintService({ apiKey: TEST_MINT_API_KEY });
     await mint.listen();
   });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { PEOPLE } from '../../src/sandbox/people.js';
 
 /*
@@ -32,9 +32,9 @@ export interface BrowserSandbox {
   stop(): Promise<void>;
 }
 
-export async function openSandbox(): Promise<BrowserSandbox> {
+export async function openSandbox(options: Partial<SandboxOptions> = {}): Promise<BrowserSandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mintlink-sandbox-'));
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir });
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1 });
   page.setDefaultTimeout(10_000);
@@ -57,15 +57,14 @@ export const person = (first: string) => {
   return found;
 };
 
-/** Switches the person the page acts as (the sidebar's switcher). */
 /**
  * One sandbox and one browser for the tests of a file: opened before them, stopped after them, and no modal
  * left open by a failed test over the next one.
  */
-export function useBrowserSandbox(): { readonly sandbox: BrowserSandbox } {
+export function useBrowserSandbox(options: Partial<SandboxOptions> = {}): { readonly sandbox: BrowserSandbox } {
   let opened: BrowserSandbox | undefined;
   beforeAll(async () => {
-    opened = await openSandbox();
+    opened = await openSandbox(options);
   }, 60_000);
   afterEach(async () => {
     if (opened) await closeModals(opened.page);
@@ -81,6 +80,7 @@ export function useBrowserSandbox(): { readonly sandbox: BrowserSandbox } {
   };
 }
 
+/** Switches the person the page acts as (the sidebar's switcher). */
 export async function actAs(page: Page, first: string): Promise<void> {
   await page.selectOption('#who', person(first).id);
   await page.locator('#me', { hasText: person(first).name }).waitFor();

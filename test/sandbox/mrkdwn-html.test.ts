@@ -37,6 +37,20 @@ describe('mrkdwn as the sandbox page shows it', () => {
     expect(html('<@U0NOBODY|bo>')).toContain('@bo');
   });
 
+  it('opens the workspace’s own permalinks on the page, where the directory knows them, in the same tab', () => {
+    const withPermalinks = {
+      ...directory,
+      permalink: (url: string) =>
+        url.startsWith('https://team.slack.com/archives/') ? '/archives/C0GEN/p1' : undefined,
+    };
+    expect(mrkdwnHtml('<https://team.slack.com/archives/C0GEN/p1|the message>', withPermalinks)).toBe(
+      '<a href="/archives/C0GEN/p1" class="permalink">the message</a>',
+    );
+    expect(mrkdwnHtml('<https://other.slack.com/archives/C1/p1|elsewhere>', withPermalinks)).toBe(
+      '<a href="https://other.slack.com/archives/C1/p1" target="_blank" rel="noopener">elsewhere</a>',
+    );
+  });
+
   it('quotes lines that start with >, and breaks lines', () => {
     expect(html('&gt; quoted\nplain')).toBe('<blockquote>quoted</blockquote>plain');
     expect(html('one\ntwo')).toBe('one<br>two');

@@ -131,6 +131,45 @@ describe('deletions in the sandbox', () => {
     await openChannel(page, 'deletion-approvals');
     expect(await message(page, id).textContent()).not.toMatch(/1 of 2/);
   });
+
+  it('links a request made from a message back to it, on the page itself (never slack.com)', async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Eve');
+    await openChannel(page, 'general');
+    await send(page, 'Ticket #5150: please close cus_3001');
+    await actAs(page, 'Alice');
+    const ticket = message(page, 'Ticket #5150');
+    await ticket.hover();
+    await ticket.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /Request deletion/ }).click();
+    const form = await modal(page, 'Request deletion');
+    await form.getByLabel('Reason').fill('Ticket #5150');
+    await submitModal(page);
+    const id = /DR-[\w-]+/.exec(
+      (await page
+        .locator('.modal')
+        .getByText(/DR-\w+/)
+        .first()
+        .textContent()) ?? '',
+    )?.[0];
+    await closeModals(page);
+
+    await openChannel(page, 'deletion-approvals');
+    const context = message(page, String(id)).getByRole('link', { name: 'the message it was asked from' });
+    const href = (await context.getAttribute('href')) ?? '';
+    expect(href).toMatch(/^\/archives\/C0CHANNEL1\/p\d{16}$/);
+    await context.click();
+    await page.locator('#main-header h1', { hasText: '# general' }).waitFor();
+    await page.locator('#content .message.focused', { hasText: 'Ticket #5150' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(href);
+
+    // Opened as an address (a new tab, a reload), the link shows the same message.
+    await page.goto(`${sandbox.url}${href.slice(1)}`);
+    await page.waitForSelector('body[data-ready]');
+    await page.locator('#content .message.focused', { hasText: 'Ticket #5150' }).waitFor();
+    await page.goto(sandbox.url);
+    await page.waitForSelector('body[data-ready]');
+  });
 });
 
 describe('bulk jobs in the sandbox', () => {

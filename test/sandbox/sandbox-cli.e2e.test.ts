@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const MAIN = new URL('../../dist/sandbox/sandbox.mjs', import.meta.url).pathname;
+
+/** Sandboxes a failed test left running: stopped as Ctrl-C stops them (their apps with them). */
+const started: Array<{ child: ChildProcess; exited: Promise<number | null> }> = [];
+afterAll(async () => {
+  const left = started.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+  for (const { child } of left) child.kill('SIGINT');
+  await Promise.all(left.map(({ exited }) => exited));
+}, 30_000);
 
 function run(env: Record<string, string>, untilLine?: RegExp) {
   const child = spawn(process.execPath, [MAIN], {
@@ -36,6 +44,7 @@ function run(env: Record<string, string>, untilLine?: RegExp) {
       reject(new Error(`exited before ${untilLine}: ${stdout}${stderr}`));
     });
   });
+  started.push({ child, exited });
   return { child, exited, reached, output: () => ({ stdout, stderr }) };
 }
 
@@ -82,6 +91,98 @@ describe('npm run sandbox', () => {
     expect(await sandbox.exited).toBe(0);
     await expect(fetch(`${url}api/bootstrap`)).rejects.toThrow();
   }, 30_000);
+});
+
+/** The processes whose working directory is `dir` (the sandbox runs its app there), from /proc (Linux). */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+describe('Ctrl-C while npm run sandbox starts', () => {
+  it('stops everything, the app it already launched included, and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-early-stop-'));
+    const sandbox = run({ SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir });
+    // The app is launched first, while the rest of the sandbox loads: Ctrl-C as soon as it runs.
+    const deadline = Date.now() + 10_000;
+    while (processesIn(dataDir).length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const [app] = processesIn(dataDir);
+    expect(app).toBeDefined();
+    sandbox.child.kill('SIGINT');
+    expect(await sandbox.exited).toBe(0);
+    await expect.poll(() => processesIn(dataDir), { timeout: 5_000 }).toEqual([]);
+    expect(existsSync(join(dataDir, 'sandbox.lock'))).toBe(false);
+  }, 30_000);
+});
+
+describe('npm run sandbox twice on one data directory', () => {
+  const READY = /ready in \d+ ms: open (http:\/\/127\.0\.0\.1:\d+\/)/;
+
+  it('says in one line that a sandbox runs there (its URL), exits 1, and leaves the running one untouched', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-twice-'));
+    const first = run({ SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir }, READY);
+    try {
+      await first.reached;
+      const url = READY.exec(first.output().stdout)?.[1] ?? '';
+      writeFileSync(join(dataDir, 'still-here'), 'the first sandbox keeps its data');
+      const before = readdirSync(dataDir).sort();
+      expect(before).toEqual(expect.arrayContaining(['app.log', 'mintlink.sqlite', 'still-here']));
+
+      const second = run({ SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir });
+      const timer = setTimeout(() => second.child.kill('SIGINT'), 15_000); // a second sandbox up would be the bug
+      expect(await second.exited).toBe(1);
+      clearTimeout(timer);
+      expect(second.output().stdout).toBe('');
+      expect(second.output().stderr.trim().split('\n')).toEqual([
+        `A sandbox is already running: open ${url} (pid ${first.child.pid}, data directory ${dataDir}); stop it first (Ctrl-C in its terminal), or start another one with SANDBOX_DATA_DIR set to another directory.`,
+      ]);
+
+      // Nothing of the first was touched, and it still works: its app answers a command from its page.
+      expect(readdirSync(dataDir).sort()).toEqual(before);
+      expect(readFileSync(join(dataDir, 'still-here'), 'utf8')).toBe('the first sandbox keeps its data');
+      const answer = await fetch(`${url}api/act`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox': '1' },
+        body: JSON.stringify({ type: 'message', as: 'U0ALICE01', channel: 'C0CHANNEL1', text: '/mintlink help' }),
+      });
+      expect(await answer.json()).toMatchObject({ ok: true, ackMs: expect.any(Number) });
+    } finally {
+      first.child.kill('SIGINT');
+      expect(await first.exited).toBe(0);
+    }
+    // Stopped, it leaves no lock behind: the next start is free to go.
+    expect(existsSync(join(dataDir, 'sandbox.lock'))).toBe(false);
+  }, 40_000);
+
+  it('takes over a lock left by a sandbox that is gone (killed), or by a pid now used by another process', async () => {
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    for (const stale of [
+      { pid: gone.pid, url: 'http://127.0.0.1:1/' },
+      { pid: process.pid, started: '1' },
+    ]) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-stale-'));
+      writeFileSync(join(dataDir, 'sandbox.lock'), JSON.stringify(stale));
+      const sandbox = run({ SANDBOX_PORT: '0', SANDBOX_DATA_DIR: dataDir }, READY);
+      await sandbox.reached;
+      const url = READY.exec(sandbox.output().stdout)?.[1];
+      expect(JSON.parse(readFileSync(join(dataDir, 'sandbox.lock'), 'utf8'))).toMatchObject({
+        pid: sandbox.child.pid,
+        url,
+      });
+      sandbox.child.kill('SIGINT');
+      expect(await sandbox.exited).toBe(0);
+    }
+  }, 40_000);
 });
 
 /** fetch() cannot set Host: a plain request can, as a page of another site reached by rebinding would. */

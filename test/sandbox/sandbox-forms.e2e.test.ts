@@ -266,6 +266,13 @@ describe('the sandbox page', () => {
     expect(await answer.json()).toMatchObject({ ok: false, error: 'invalid_blocks' });
     await panel.getByText(/Block Kit limits/).waitFor();
     await panel.getByText(/at most 50 items/).waitFor();
+    // The panel sits between the conversation and the composer, never over a message (the newest included).
+    await expect
+      .poll(async () => {
+        const [content, shown] = [await page.locator('#content').boundingBox(), await panel.boundingBox()];
+        return content && shown ? content.y + content.height <= shown.y : false;
+      })
+      .toBe(true);
     await screenshot(page, 'rule-violations');
   });
 });

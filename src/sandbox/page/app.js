@@ -29,15 +29,37 @@ const ui = {
 };
 if (!boot.people.some((p) => p.id === ui.me)) ui.me = boot.people[0].id;
 
+/** A permalink of the workspace, as the page's path: /archives/<conversation>/p<the message's ts without its dot>. */
+function permalinkTarget(path) {
+  const found = /^\/archives\/([A-Z0-9]+)\/p(\d{10})(\d{6})$/.exec(path);
+  return found ? { conversation: found[1], ts: `${found[2]}.${found[3]}` } : undefined;
+}
+
+/** Shows the message a permalink points to, in its conversation, as Slack's client does with its own links. */
+function openPermalink(target) {
+  if (boot.channels.some((c) => c.id === target.conversation)) ui.place = { kind: 'channel', id: target.conversation };
+  else if (target.conversation.startsWith('D')) ui.place = { kind: 'app', tab: 'messages' };
+  else return;
+  ui.thread = undefined;
+  ui.focusTs = target.ts;
+  ui.scrolledTo = undefined;
+}
+
+const opened = permalinkTarget(location.pathname);
+if (opened) openPermalink(opened);
+
 const $ = (selector) => document.querySelector(selector);
 const person = (id) => boot.people.find((p) => p.id === id);
 
 // ---- Talking to the sandbox ----------------------------------------------------------------------------
 
+/** The sandbox takes actions only as JSON with this header, which a page of another site cannot send unasked. */
+const OWN_PAGE = { 'content-type': 'application/json', 'x-sandbox': '1' };
+
 async function act(action) {
   const response = await fetch('/api/act', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: OWN_PAGE,
     body: JSON.stringify({ as: ui.me, ...action }),
   });
   const result = await response.json();
@@ -46,13 +68,24 @@ async function act(action) {
 }
 
 async function upload(file) {
-  const response = await fetch(`/api/upload?as=${encodeURIComponent(ui.me)}&name=${encodeURIComponent(file.name)}`, {
+  const response = await fetch('/api/upload', {
     method: 'POST',
-    body: file,
+    headers: OWN_PAGE,
+    body: JSON.stringify({ as: ui.me, name: file.name, content: await base64(file) }),
   });
   const result = await response.json();
   if (!response.ok) throw new Error(result.error ?? 'upload failed');
   return result.file;
+}
+
+/** A file's bytes in base64 (a data: URL without its prefix). */
+function base64(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
 }
 
 let fetching = false;
@@ -95,7 +128,15 @@ function renderSidebar() {
   if (!who.options.length)
     for (const p of boot.people) who.append(h('option', { value: p.id }, `${p.name} — ${p.role}`));
   who.value = ui.me;
-  $('#me').replaceChildren(avatar(person(ui.me)), h('span', {}, person(ui.me).name));
+  $('#me').replaceChildren(
+    avatar(person(ui.me)),
+    h(
+      'span',
+      { class: 'who' },
+      h('span', {}, person(ui.me).name),
+      h('span', { class: 'rights' }, person(ui.me).rights),
+    ),
+  );
   const item = (label, active, onclick, extra) =>
     h('li', {}, h('button', { type: 'button', class: `nav-item${active ? ' active' : ''}`, onclick }, label, extra));
   $('#channel-list').replaceChildren(
@@ -120,6 +161,8 @@ function renderSidebar() {
 function go(place) {
   ui.place = place;
   ui.thread = undefined;
+  ui.focusTs = undefined;
+  if (location.pathname !== '/') history.pushState(null, '', `/${location.search}`);
   if (place.kind === 'app') void act({ type: 'openHome', tab: place.tab === 'home' ? 'home' : 'messages' });
   render();
 }
@@ -198,7 +241,13 @@ function messageList(c) {
       ),
     );
   for (const m of c.messages) list.append(messageRow(m, c, false));
+  // A permalink's message stays marked until the person goes elsewhere; it is scrolled to once.
+  const focused = ui.focusTs && [...list.children].find((row) => row.dataset.ts === ui.focusTs);
+  focused?.classList.add('focused');
+  const scrollToFocused = focused && ui.scrolledTo !== ui.focusTs;
+  if (scrollToFocused) ui.scrolledTo = ui.focusTs;
   requestAnimationFrame(() => {
+    if (scrollToFocused) return focused.scrollIntoView({ block: 'center' });
     const scroller = $('#content');
     scroller.scrollTop = scroller.scrollHeight;
   });
@@ -642,6 +691,15 @@ function openMenu(anchor, items) {
 }
 
 document.addEventListener('click', (event) => {
+  const permalink = event.target.closest('a.permalink');
+  const target = permalink && permalinkTarget(permalink.getAttribute('href'));
+  if (target && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+    event.preventDefault();
+    history.pushState(null, '', `${permalink.getAttribute('href')}${location.search}`);
+    openPermalink(target);
+    if (ui.place.kind === 'app') void act({ type: 'openHome', tab: 'messages' });
+    render();
+  }
   const menu = $('#menu');
   if (!menu.hidden && !menu.contains(event.target) && !event.target.closest('.more-actions, #shortcuts-button'))
     menu.hidden = true;

@@ -415,25 +415,33 @@ function dateTime(e, id) {
   return el;
 }
 
-/** Slack's file box: the file is uploaded to Slack as soon as it is chosen; the view state carries it. */
+/**
+ * Slack's file box: a file dropped on it or chosen is uploaded to Slack at once; the view state carries it. The
+ * browser's own file button (and its "No file chosen") is hidden: the box is its label, as in Slack.
+ */
 function fileInput(e, id, ctx) {
   let files = [];
-  const accept = (e.filetypes ?? []).map((t) => `.${t}`).join(',') || undefined;
-  const picker = h('input', { id, type: 'file', accept, multiple: (e.max_files ?? 10) > 1 });
+  const max = e.max_files ?? 10;
+  const types = e.filetypes ?? [];
+  const accept = types.map((t) => `.${t}`).join(',') || undefined;
+  const picker = h('input', { id, type: 'file', class: 'bk-file-picker', accept, multiple: max > 1 });
   const list = h('div', { class: 'bk-files' });
-  const el = h(
-    'div',
-    { class: 'bk-file-input' },
-    h('div', { class: 'bk-drop' }, '📎 Drag a file here or ', picker),
-    list,
+  const kind = types.length === 1 ? `${types[0].toUpperCase()} file` : 'file';
+  const prompt = h(
+    'label',
+    { class: 'bk-drop', for: id },
+    `Drag a ${kind} here or `,
+    h('span', { class: 'bk-browse' }, 'choose one'),
   );
+  const el = h('div', { class: 'bk-file-input' }, picker, prompt, list);
   const draw = () =>
     list.replaceChildren(
       ...files.map((f) =>
         h(
           'div',
           { class: 'bk-file' },
-          `📄 ${f.name} · ${formatSize(f.size)} `,
+          h('span', { class: 'bk-file-name' }, f.name),
+          ` · ${formatSize(f.size)} `,
           h(
             'button',
             {
@@ -449,18 +457,32 @@ function fileInput(e, id, ctx) {
         ),
       ),
     );
-  picker.addEventListener('change', async () => {
-    const chosen = [...picker.files];
-    picker.value = '';
+  const add = async (chosen) => {
+    if (chosen.length === 0) return;
     el.dataset.uploading = 'true';
     list.append(h('div', { class: 'bk-file uploading' }, `Uploading ${chosen.map((f) => f.name).join(', ')}…`));
     try {
       for (const file of chosen) files.push(await ctx.upload(file));
-      files = files.slice(-(e.max_files ?? 10));
+      files = files.slice(-max);
     } finally {
       delete el.dataset.uploading;
       draw();
     }
+  };
+  picker.addEventListener('change', () => {
+    const chosen = [...picker.files];
+    picker.value = '';
+    void add(chosen);
+  });
+  el.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    el.classList.add('dragging');
+  });
+  el.addEventListener('dragleave', () => el.classList.remove('dragging'));
+  el.addEventListener('drop', (event) => {
+    event.preventDefault();
+    el.classList.remove('dragging');
+    void add([...(event.dataTransfer?.files ?? [])].slice(0, max));
   });
   el.readState = () => ({ type: e.type, files });
   el.readRaw = () => JSON.stringify(files);
