@@ -94,17 +94,23 @@ export class Approvers {
     among: DeletionApprovers,
   ): Promise<{ ok: true; people: Set<string> } | { ok: false; group: string; error: string }> {
     const people = new Set(among.users);
-    for (const group of among.userGroups) {
-      try {
-        const load = this.groups.fetch(group, { forceRefresh: true });
-        load.catch(() => undefined);
-        const members = await withDeadline(load, this.deadlineMs);
-        if (!members) return { ok: false, group, error: 'Slack did not answer in time' };
-        for (const member of members) people.add(member);
-      } catch (error) {
-        const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-        return { ok: false, group, error: code };
-      }
+    // Every group asked at once: the caller has one deadline's time, not one per group.
+    const reads = await Promise.all(
+      among.userGroups.map(async (group) => {
+        try {
+          const load = this.groups.fetch(group, { forceRefresh: true });
+          load.catch(() => undefined);
+          const members = await withDeadline(load, this.deadlineMs);
+          return members ? { group, members } : { group, error: 'Slack did not answer in time' };
+        } catch (error) {
+          const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+          return { group, error: code };
+        }
+      }),
+    );
+    for (const read of reads) {
+      if (!read.members) return { ok: false, group: read.group, error: read.error ?? 'unknown error' };
+      for (const member of read.members) people.add(member);
     }
     return { ok: true, people };
   }

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
 import type { DeletionSettings } from './deletion-settings.js';
@@ -33,7 +34,13 @@ export interface DeletionContext {
   stepTokenKey: Buffer;
 }
 
-/** Whether someone is an approver, for Home refreshes (a cached answer is fine there). */
-export function isApprover(ctx: Pick<DeletionContext, 'approvers'>): (userId: string) => Promise<boolean> {
-  return async (userId) => (await ctx.approvers.check(userId)).approver;
+/**
+ * Whether someone is an approver of `request` (the approvers it was opened with), or of requests in general
+ * when none is named, for Home refreshes (a cached answer is fine there).
+ */
+export function isApprover(
+  ctx: Pick<DeletionContext, 'approvers'>,
+  request?: Pick<DeletionRequest, 'approvers'>,
+): (userId: string) => Promise<boolean> {
+  return async (userId) => (await ctx.approvers.check(userId, { among: request?.approvers })).approver;
 }

@@ -36,12 +36,10 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
 }
 
 async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
-  if (!(await ctx.approvers.check(userId)).approver) return [];
-  const filter = { statuses: ['pending' as const], notRequesterId: userId, notApprovedBy: userId };
-  const [count, newest] = await Promise.all([
-    ctx.store.deletionRequests.count(filter),
-    ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN }),
-  ]);
+  const waiting = await waitingFor(ctx, userId);
+  if (waiting.length === 0 && !(await ctx.approvers.check(userId)).approver) return [];
+  const count = waiting.length;
+  const newest = waiting.slice(0, NEWEST_SHOWN);
   const blocks: KnownBlock[] = [section(`*Waiting for your approval* (${count})`)];
   if (count === 0) blocks.push(context('Nothing waits for your approval.'));
   for (const r of newest) blocks.push(section(requestLine(r, true)), decisionButtons(r, `approve_${r.id}`));
@@ -68,20 +66,43 @@ async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<
 
 /** "See all" of the approvals waiting for this user. */
 export async function allApprovalsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
-  if (!(await ctx.approvers.check(userId)).approver)
+  const pending = await waitingFor(ctx, userId);
+  if (pending.length === 0 && !(await ctx.approvers.check(userId)).approver)
     return listModal('Waiting for approval', [], 'Only approvers see these.');
-  const pending = await ctx.store.deletionRequests.list({
-    statuses: ['pending'],
-    notRequesterId: userId,
-    notApprovedBy: userId,
-    limit: 1000,
-  });
   const where = ctx.settings ? ` on their messages in <#${ctx.settings.approvalChannelId}>,` : '';
   return listModal(
     'Waiting for approval',
     pending.map((r) => requestLine(r, true)),
     `Decide them${where} or on Home as they come to the top.`,
   );
+}
+
+/** Pending requests read for Home at most: more are decided in the approval channel. */
+const WAITING_READ = 1000;
+
+/**
+ * The pending requests this user may decide, newest first: each by the approvers it was opened with (a request
+ * keeps its policy; one from before approvers were recorded follows the approvers in force now).
+ */
+async function waitingFor(ctx: DeletionContext, userId: string): Promise<DeletionRequest[]> {
+  const pending = await ctx.store.deletionRequests.list({
+    statuses: ['pending'],
+    notRequesterId: userId,
+    notApprovedBy: userId,
+    limit: WAITING_READ,
+  });
+  const verdicts = new Map<string, Promise<boolean>>(); // one check per distinct set of approvers
+  const mayDecide = (r: DeletionRequest) => {
+    const key = JSON.stringify(r.approvers ?? null);
+    let verdict = verdicts.get(key);
+    if (!verdict) {
+      verdict = ctx.approvers.check(userId, { among: r.approvers }).then((check) => check.approver);
+      verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
+  const allowed = await Promise.all(pending.map(mayDecide));
+  return pending.filter((_, i) => allowed[i]);
 }
 
 /** "See all" of this user's own pending requests. */

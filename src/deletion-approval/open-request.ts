@@ -76,7 +76,7 @@ export async function openDeletionRequest(
     });
   if (dm?.ts && dm.channel)
     await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
-  ctx.home.refresh([ask.requesterId], isApprover(ctx));
+  ctx.home.refresh([ask.requesterId], isApprover(ctx, waiting));
   return { ok: true, request: waiting };
 }
 

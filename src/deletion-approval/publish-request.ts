@@ -25,7 +25,7 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
     if (!now || stateOf(now) === stateOf(shown) || round >= PUBLISH_ROUNDS) break;
     shown = now;
   }
-  ctx.home.refresh([request.requesterId], isApprover(ctx));
+  ctx.home.refresh([request.requesterId], isApprover(ctx, request));
   // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
   await completeWaitingStep(ctx, shown).catch((error: unknown) =>
     ctx.logger.warn(

@@ -13,9 +13,9 @@ export type AdminCheck = { admin: true } | { admin: false; problem?: string };
 const DEADLINE_MS = 1_500;
 
 /**
- * Who may change the settings: the settings' admins (SETTINGS_ADMINS, or as changed in Slack), users and
- * members of user groups; when none are named, the workspace's admins and owners as Slack reports them
- * (users.info, users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
+ * Who may change the settings: the settings' admins (as changed in Slack), users and members of user groups;
+ * and always those of SETTINGS_ADMINS and the workspace's admins and owners as Slack reports them (users.info,
+ * users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
  */
 export class SettingsAdmins {
   private readonly members: Approvers;
@@ -45,10 +45,22 @@ export class SettingsAdmins {
 
   /** Whether `userId` would be a settings admin if the admins were `admins`. */
   async checkAmong(admins: People, userId: string, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
-    if (admins.users.length + admins.userGroups.length === 0) return this.workspaceAdmin(userId, options.fresh);
-    const found = await this.members.check(userId, { among: admins, askSlack: options.fresh ? 'always' : undefined });
-    if (found.approver) return { admin: true };
-    return found.problem ? { admin: false, problem: found.problem } : { admin: false };
+    // Nobody can lock a workspace out of its settings (an admin who names only a deactivated user, say): the
+    // operator's SETTINGS_ADMINS and the workspace's admins and owners always count.
+    const operators = this.settings.defaults.settingsAdmins;
+    const among = {
+      users: [...new Set([...admins.users, ...operators.users])],
+      userGroups: [...new Set([...admins.userGroups, ...operators.userGroups])],
+    };
+    let problem: string | undefined;
+    if (among.users.length + among.userGroups.length > 0) {
+      const found = await this.members.check(userId, { among, askSlack: options.fresh ? 'always' : undefined });
+      if (found.approver) return { admin: true };
+      problem = found.problem;
+    }
+    const workspace = await this.workspaceAdmin(userId, options.fresh);
+    if (workspace.admin || !problem) return workspace;
+    return { admin: false, problem };
   }
 
   /** Everyone named in `admins` (group members read now), or the group that could not be read. */

@@ -192,10 +192,19 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * A setting's value in words: `slack` with mentions (<@U1>, <#C1>, <!subteam^S1>) for messages and views,
  * `plain` with bare ids for the terminal.
  */
+/** People and groups named in a message for one value, at most. */
+const MENTIONS_SHOWN = 5;
+
 export function describeValue(name: SettingName, values: WorkspaceSettings, style: 'slack' | 'plain'): string {
   const user = (id: string) => (style === 'slack' ? `<@${id}>` : id);
   const group = (id: string) => (style === 'slack' ? `<!subteam^${id}>` : `${id} (user group)`);
-  const list = (p: People, none: string) => [...p.users.map(user), ...p.userGroups.map(group)].join(', ') || none;
+  const list = (p: People, none: string) => {
+    const named = [...p.users.map(user), ...p.userGroups.map(group)];
+    // A message names a few (each a mention that notifies); the audit log's plain text keeps them all.
+    if (style === 'slack' && named.length > MENTIONS_SHOWN)
+      return `${named.slice(0, MENTIONS_SHOWN).join(', ')} and ${named.length - MENTIONS_SHOWN} more`;
+    return named.join(', ') || none;
+  };
   switch (name) {
     case 'approvers':
       return list(values.approvers, 'nobody');

@@ -227,7 +227,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
           reason: `bulk ${i} ${'x'.repeat(300)}`,
           ttlMs: 3_600_000,
           approvalsNeeded: 1,
-          approvers: { users: [], userGroups: [] },
+          approvers: { users: [BOB], userGroups: [] }, // as opened: Bob decides them
         });
       }
     } finally {

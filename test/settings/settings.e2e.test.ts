@@ -151,6 +151,13 @@ describe('settings administered from App Home', () => {
     expect(await newFlow.approve(app, next.ts, DAVE)).toMatchObject({ response_action: 'update' });
     await newFlow.waitForStatus(next.ts, '*Deleted* 1 customer');
 
+    // Home follows each request's own approvers: Bob still finds the request in flight there; Dave, an approver
+    // now, does not (he could not decide it), though he finds the new one.
+    expect(textOf(await settings.home(app, BOB))).toContain(before.id);
+    const daveHome = textOf(await settings.home(app, DAVE));
+    expect(daveHome).not.toContain(before.id);
+    expect(daveHome).toContain(large.id);
+
     // The request in flight keeps its policy: Bob alone still approves it, and one approval deletes it.
     expect(await flow.approve(app, before.ts, BOB)).toMatchObject({ response_action: 'update' });
     await flow.waitForStatus(before.ts, '*Deleted* 1 customer');
@@ -284,6 +291,51 @@ describe('settings administered from App Home', () => {
     expect(stored?.settings.requestTtlHours?.value).toBe(saved === 0 ? 20 : 30);
     // The loser's form shows the settings as they are now, to change again.
     expect(JSON.stringify(acks[1 - saved])).toContain(`"initial_value":"${saved === 0 ? 20 : 30}"`);
+  });
+});
+
+describe('nobody can lock a workspace out of its settings', () => {
+  const fakes = useFakes();
+  const settings = new SettingsFlow(fakes);
+  let app: RunningApp;
+  const OWNER = 'U0OWNER01';
+
+  beforeAll(async () => {
+    app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
+    fakes.slack.workspaceAdmins.add(OWNER);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("keeps the operator's SETTINGS_ADMINS and the workspace owners as admins whoever is named in Slack", async () => {
+    const form = await settings.open(app, ADMIN);
+    const ack = await settings.save(app, form, { [FIELDS.adminUsers]: ['U0NOBODY1'] }, ADMIN);
+    expect(textOf(ack)).toContain('*Saved.*');
+    expect((await settings.stored(app))?.settings.settingsAdmins?.value).toEqual({
+      users: ['U0NOBODY1'],
+      userGroups: [],
+    });
+    // The admin of SETTINGS_ADMINS, and a workspace owner named nowhere, still open and change the settings.
+    for (const user of [ADMIN, OWNER]) {
+      expect(textOf(await settings.home(app, user))).toContain('*Settings* (you are a settings admin)');
+      expect((await settings.open(app, user)).callback_id).toBe(SETTINGS_FORM_CALLBACK);
+    }
+    const again = await settings.open(app, OWNER);
+    expect(textOf(await settings.save(app, again, { [FIELDS.adminUsers]: [OWNER] }, OWNER))).toContain('*Saved.*');
+    // Anyone else is still refused.
+    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
+  });
+
+  it("answers a save within Slack's 3 seconds however slowly each user group is read", async () => {
+    const groups = ['S0SLOW001', 'S0SLOW002', 'S0SLOW003'];
+    for (const group of groups) fakes.slack.userGroups.set(group, [CAROL]);
+    const form = await settings.open(app, OWNER);
+    fakes.slack.answerNext('usergroups.users.list', { delayMs: 1_200 }, 3);
+    const started = performance.now();
+    const ack = await settings.save(app, form, { [FIELDS.approverGroups]: groups }, OWNER);
+    expect(performance.now() - started).toBeLessThan(2_900);
+    expect(textOf(ack)).toContain('*Saved.*');
   });
 });
 
