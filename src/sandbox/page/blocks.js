@@ -432,6 +432,16 @@ const matches = (query) => (item) =>
       .toLowerCase(),
   );
 
+/** A person's initial on their colour, before their name in a chip or a menu. */
+function avatar(item) {
+  if (!item.color) return null;
+  return h(
+    'span',
+    { class: 'bk-chip-avatar', style: `background:${item.color}`, 'aria-hidden': 'true' },
+    item.label[0],
+  );
+}
+
 /**
  * Slack's multi-select menus: the chosen items as chips (× removes one, as does Backspace in an empty box),
  * and a box to type in whose list offers what can be added: the workspace's people or conversations, the
@@ -467,8 +477,10 @@ function multiSelect(e, id, source) {
         h(
           'span',
           { class: 'bk-chip', 'data-value': item.value },
-          item.color ? h('span', { class: 'bk-chip-avatar', style: `background:${item.color}` }, item.label[0]) : null,
-          item.shown ? textNode(item.shown) : h('span', {}, item.label),
+          avatar(item),
+          item.shown
+            ? textNode(item.shown, 'span', 'bk-chip-label')
+            : h('span', { class: 'bk-chip-label' }, item.label),
           h(
             'button',
             {
@@ -517,7 +529,7 @@ function multiSelect(e, id, source) {
             add(item);
           },
         },
-        item.color ? h('span', { class: 'bk-chip-avatar', style: `background:${item.color}` }, item.label[0]) : null,
+        avatar(item),
         item.shown ? textNode(item.shown) : item.label,
       );
       rows.push(row);
