@@ -106,6 +106,31 @@ describe('settings in the sandbox', () => {
       '@deletion-approvers (Deletion approvers)',
     ]);
     expect(await again.getByLabel('Approvals needed (optional)', { exact: true }).inputValue()).toBe('3');
+
+    // Slack asks for options only of a select with an external data source: asked for another input, the
+    // stand-in refuses and the app is not asked.
+    const viewId = await again.getAttribute('data-view-id');
+    const quorumBlock = await inputBlock(again, 'Approvals needed').first().getAttribute('data-block-id');
+    const refused = await page.evaluate(
+      async ({ viewId, blockId }) => {
+        const response = await fetch('/api/act', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-sandbox': '1' },
+          body: JSON.stringify({
+            as: 'U0DAN0001',
+            type: 'suggest',
+            viewId,
+            blockId,
+            actionId: 'value',
+            value: '',
+            values: {},
+          }),
+        });
+        return (await response.json()) as { ok: boolean; error?: string };
+      },
+      { viewId, blockId: quorumBlock },
+    );
+    expect(refused).toEqual({ ok: false, error: 'no select with an external data source there' });
   });
 
   it('shows no Settings section on the Home of someone who is not a settings admin', async () => {
