@@ -81,6 +81,7 @@ export default tseslint.config(
           'Node',
           'CSS',
           'setTimeout',
+          'clearTimeout',
           'requestAnimationFrame',
         ].map((name) => [name, 'readonly']),
       ),

@@ -142,9 +142,18 @@ function element(p: Problems, path: string, e: unknown): void {
     case 'multi_conversations_select':
     case 'channels_select':
     case 'multi_channels_select':
+    case 'rich_text_input':
+      break;
     case 'external_select':
     case 'multi_external_select':
-    case 'rich_text_input':
+      // Their options come from the app as the person types; those shown at first come with the view.
+      if (e.initial_option !== undefined) option(p, `${path}.initial_option`, e.initial_option, false);
+      asArray(e.initial_options).forEach((o, i) => option(p, `${path}.initial_options[${i}]`, o, false));
+      if (
+        e.min_query_length !== undefined &&
+        !(Number.isInteger(e.min_query_length) && Number(e.min_query_length) >= 0)
+      )
+        p.add(`${path}.min_query_length`, 'must be a whole number of 0 or more');
       break;
     default:
       p.add(`${path}.type`, `unknown element type ${String(e.type)}`);
@@ -244,6 +253,29 @@ export function messageProblems(message: { text?: unknown; blocks?: unknown }): 
     p.add('text', 'fallback text is required with blocks');
   }
   p.max('text', message.text, 40_000);
+  return p.list;
+}
+
+/**
+ * Problems with the app's answer to a block_suggestion (the options of an external select): `options` or
+ * `option_groups`, at most 100 of them, each option as in a static select.
+ */
+export function optionsAnswerProblems(answer: unknown): string[] {
+  const p = new Problems();
+  if (!isObject(answer) || (!Array.isArray(answer.options) && !Array.isArray(answer.option_groups)))
+    return ['the answer must hold options or option_groups'];
+  const options = asArray(answer.options);
+  const groups = asArray(answer.option_groups);
+  if (options.length > 100) p.add('options', `must have at most 100 items (has ${options.length})`);
+  if (groups.length > 100) p.add('option_groups', `must have at most 100 items (has ${groups.length})`);
+  options.forEach((o, i) => option(p, `options[${i}]`, o, false));
+  groups.forEach((g, i) => {
+    if (!isObject(g)) return p.add(`option_groups[${i}]`, 'must be an option group');
+    text(p, `option_groups[${i}].label`, g.label, 75, { plainOnly: true, required: true });
+    const inGroup = asArray(g.options);
+    if (inGroup.length > 100) p.add(`option_groups[${i}].options`, 'must have at most 100 items');
+    inGroup.forEach((o, j) => option(p, `option_groups[${i}].options[${j}]`, o, false));
+  });
   return p.list;
 }
 

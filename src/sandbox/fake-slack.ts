@@ -184,6 +184,8 @@ export class FakeSlack {
   private readonly views = new Map<string, { hash: string; view: Record<string, unknown> }>();
   /** Members of user groups, for usergroups.users.list. */
   readonly userGroups = new Map<string, string[]>();
+  /** Handles and names of user groups, for usergroups.list (a group without one is named after its id). */
+  readonly userGroupNames = new Map<string, { handle: string; name: string }>();
   /** Channels the bot is not a member of: posting there fails with not_in_channel. */
   readonly channelsWithoutBot = new Set<string>();
   /** Channels that do not exist (or are private without the bot): channel_not_found. */
@@ -604,7 +606,13 @@ export class FakeSlack {
       case 'usergroups.list':
         return {
           ok: true,
-          usergroups: [...this.userGroups.keys()].map((id) => ({ id, handle: id.toLowerCase(), name: `Group ${id}` })),
+          usergroups: [...this.userGroups.entries()].map(([id, members]) => ({
+            id,
+            team_id: TEST_TEAM_ID,
+            handle: this.userGroupNames.get(id)?.handle ?? id.toLowerCase(),
+            name: this.userGroupNames.get(id)?.name ?? `Group ${id}`,
+            user_count: members.length,
+          })),
         };
       case 'users.info': {
         const user = asText(params.user);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 // What a person types reaches Slack with its control characters escaped (the client does it), as the app escapes.
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
-import { messageProblems } from './block-kit-limits.js';
+import { messageProblems, optionsAnswerProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';
 import { APP_USER_ID, CHANNELS, TEAM_ID, appDmId, personById } from './people.js';
@@ -35,6 +35,15 @@ export const pageActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('messageAction'), as: person, channel: id, ts: id, action: slackJson }),
   z.object({ type: z.literal('viewAction'), as: person, viewId: id, action: slackJson, values: slackJson }),
   z.object({ type: z.literal('submit'), as: person, viewId: id, values: slackJson }),
+  z.object({
+    type: z.literal('suggest'),
+    as: person,
+    viewId: id,
+    blockId: id,
+    actionId: id,
+    value: z.string().max(2000),
+    values: slackJson,
+  }),
   z.object({ type: z.literal('close'), as: person, viewId: id }),
   z.object({ type: z.literal('openHome'), as: person, tab: z.enum(['home', 'messages']) }),
   z.object({
@@ -53,7 +62,14 @@ export interface ActResult {
   /** The app's ack time, when the action reached the app. */
   ackMs?: number;
   error?: string;
+  /** A block_suggestion's answer: the options the app offers for what was typed. */
+  options?: Json[];
+  optionGroups?: Json[];
 }
+
+/** Slack's default min_query_length of a select with an external data source. */
+const MIN_QUERY_LENGTH = 3;
+const EXTERNAL_SELECTS = new Set(['external_select', 'multi_external_select']);
 
 const SLACKBOT = 'USLACKBOT';
 
@@ -80,6 +96,8 @@ export class Interactions {
         return this.viewAction(action);
       case 'submit':
         return this.submit(action);
+      case 'suggest':
+        return this.suggest(action);
       case 'close':
         return this.close(action);
       case 'openHome':
@@ -262,6 +280,69 @@ export class Interactions {
       actions: [{ ...action.action, action_ts: actionTs() }],
     });
     return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the click', 'interaction');
+  }
+
+  /**
+   * A select with an external data source asks the app for its options as the person types (from
+   * min_query_length characters): a signed block_suggestion to the app's options load URL (in HTTP mode the
+   * same /slack/events), answered within 3 s with `options` or `option_groups`, as Slack asks.
+   */
+  private async suggest(action: Extract<PageAction, { type: 'suggest' }>): Promise<ActResult> {
+    const home = action.viewId === action.as ? this.workspace.homes.get(action.as) : undefined;
+    const entry = home ? undefined : this.ownModal(action.as, action.viewId);
+    const view = home ? { ...home.view, id: action.viewId, hash: home.hash } : entry && viewOf(entry);
+    if (!view) return { ok: false, error: 'that view is no longer open' };
+    const element = elementOf(view, action.blockId, action.actionId);
+    if (!element || !EXTERNAL_SELECTS.has(String(element.type)))
+      return { ok: false, error: 'no select with an external data source there' };
+    const min = Number.isInteger(element.min_query_length) ? Number(element.min_query_length) : MIN_QUERY_LENGTH;
+    if (action.value.length < min)
+      return { ok: false, error: `Slack asks the app for options once ${min} characters are typed` };
+    const ack = await this.app.interaction({
+      type: 'block_suggestion',
+      user: userObject(action.as),
+      container: { type: 'view', view_id: action.viewId },
+      api_app_id: TEST_APP_ID,
+      token: 'sandbox-verification-token',
+      action_id: action.actionId,
+      block_id: action.blockId,
+      value: action.value,
+      team: { id: TEAM_ID, domain: 'mint-demo' },
+      enterprise: null,
+      is_enterprise_install: false,
+      view: {
+        ...view,
+        team_id: TEAM_ID,
+        type: home ? 'home' : 'modal',
+        state: { values: action.values },
+        root_view_id: action.viewId,
+        app_id: TEST_APP_ID,
+        bot_id: 'B0BOT0001',
+      },
+    });
+    const what = `the options of ${action.blockId}`;
+    if (!ack.ok) {
+      this.workspace.violation(
+        ack.reason === 'timeout' ? '3 s ack' : 'Delivery',
+        `${what}: ${ack.reason === 'timeout' ? 'the app did not answer within 3 s' : `the app answered ${ack.status ?? ack.detail}`}`,
+      );
+      return { ok: false, ackMs: ack.ms, error: ack.reason };
+    }
+    const problems = optionsAnswerProblems(ack.body);
+    if (problems.length > 0) {
+      this.workspace.violation(
+        'Block Kit limits',
+        `${what}: Slack shows no options for this answer: ${problems.slice(0, 5).join('; ')}`,
+      );
+      return { ok: false, ackMs: ack.ms, error: 'invalid_options' };
+    }
+    const body = ack.body ?? {};
+    return {
+      ok: true,
+      ackMs: ack.ms,
+      ...(Array.isArray(body.options) ? { options: body.options as Json[] } : {}),
+      ...(Array.isArray(body.option_groups) ? { optionGroups: body.option_groups as Json[] } : {}),
+    };
   }
 
   // ---- Modals ----------------------------------------------------------------------------------------
@@ -508,6 +589,15 @@ export function stepInputs(
     }
   }
   return { values };
+}
+
+/** The element of an input, actions or section block of a view, by block and action id. */
+function elementOf(view: Json, blockId: string, actionId: string): Json | undefined {
+  const block = ((view.blocks ?? []) as Json[]).find((b) => b.block_id === blockId);
+  const elements = [block?.element, block?.accessory, ...((block?.elements ?? []) as Json[])] as Array<
+    Json | undefined
+  >;
+  return elements.find((e) => e?.action_id === actionId);
 }
 
 function viewOf(entry: ModalEntry): Json {

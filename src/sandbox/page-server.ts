@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { pageActionSchema, type Interactions } from './interactions.js';
 import type { ManifestFacts } from './manifest-facts.js';
 import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
-import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, WORKSPACE_URL, appDmId, personById } from './people.js';
+import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, WORKSPACE_URL, appDmId, personById, userGroupById } from './people.js';
 import type { Json, SandboxMessage, Workspace } from './workspace.js';
 
 /*
@@ -52,7 +52,7 @@ export class PageServer {
   private readonly directory: Directory = {
     user: (id) => personById(id)?.name ?? (id === 'U0BOT0001' ? 'Mintlink' : undefined),
     channel: (id) => CHANNELS.find((c) => c.id === id)?.name,
-    group: () => undefined,
+    group: (id) => userGroupById(id)?.handle,
     permalink: (url) => {
       const found = PERMALINK.exec(url);
       const conversation = found?.[1] ?? '';
@@ -321,7 +321,8 @@ export class PageServer {
       const problem = describeIssue(action.error.issues[0]);
       return this.badRequest(req, res, `invalid action: ${problem}`, problem);
     }
-    send(res, 200, await this.deps.interactions.act(action.data));
+    // The options a block_suggestion brought back are shown as Slack shows them: their text decorated too.
+    send(res, 200, this.decorate(await this.deps.interactions.act(action.data)));
   }
 
   private badRequest(req: IncomingMessage, res: ServerResponse, error: string, why: string): void {

@@ -41,6 +41,19 @@ export const AUDIT_VIEWERS = ['U0DAN0001'];
 /** Approvals a deletion needs in the sandbox: two, so a request can be seen mid-quorum. */
 export const SANDBOX_QUORUM = 2;
 
+export interface UserGroup {
+  id: string;
+  handle: string;
+  name: string;
+  members: readonly string[];
+}
+
+/** The workspace's user groups: the settings' pickers offer them, and @mentions of them show their handle. */
+export const USER_GROUPS: readonly UserGroup[] = [
+  { id: 'S0DELAPPR1', handle: 'deletion-approvers', name: 'Deletion approvers', members: APPROVERS },
+  { id: 'S0SUPPORT1', handle: 'support-leads', name: 'Support leads', members: ['U0ALICE01', 'U0EVE0001'] },
+];
+
 export const APP_NAME = 'Mintlink';
 export const APP_USER_ID = TEST_BOT_USER_ID;
 export const TEAM_ID = TEST_TEAM_ID;
@@ -69,4 +82,8 @@ export function appDmId(userId: string): string {
 
 export function personById(id: string): Person | undefined {
   return PEOPLE.find((p) => p.id === id);
+}
+
+export function userGroupById(id: string): UserGroup | undefined {
+  return USER_GROUPS.find((g) => g.id === id);
 }

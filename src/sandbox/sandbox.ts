@@ -4,7 +4,7 @@ import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { readManifestFacts } from './manifest-facts.js';
 import { PageServer } from './page-server.js';
-import { GENERAL, WORKSPACE_URL } from './people.js';
+import { GENERAL, USER_GROUPS, WORKSPACE_URL } from './people.js';
 import { AppLink } from './to-app.js';
 import { Workspace } from './workspace.js';
 
@@ -55,6 +55,10 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
   const slack = new FakeSlack({ log });
   slack.botToken = plan.botToken;
   slack.workspaceUrl = WORKSPACE_URL;
+  for (const group of USER_GROUPS) {
+    slack.userGroups.set(group.id, [...group.members]);
+    slack.userGroupNames.set(group.id, { handle: group.handle, name: group.name });
+  }
   const workspace = new Workspace(slack);
   const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);

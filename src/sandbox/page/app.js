@@ -78,6 +78,31 @@ async function upload(file) {
   return result.file;
 }
 
+/**
+ * The options of a select with an external data source: the sandbox asks the app (a block_suggestion) with
+ * the view's values as they are now. A failure is shown in the menu, as Slack shows it, not as a toast.
+ */
+async function suggest(viewId, container, blockId, actionId, value) {
+  try {
+    const response = await fetch('/api/act', {
+      method: 'POST',
+      headers: OWN_PAGE,
+      body: JSON.stringify({
+        as: ui.me,
+        type: 'suggest',
+        viewId,
+        blockId,
+        actionId,
+        value,
+        values: container ? collectValues(container) : {},
+      }),
+    });
+    return await response.json();
+  } catch {
+    return { ok: false, error: 'network' };
+  }
+}
+
 /** A file's bytes in base64 (a data: URL without its prefix). */
 function base64(file) {
   return new Promise((resolve, reject) => {
@@ -407,10 +432,14 @@ function homeTab(state) {
     { class: 'home', 'data-view-id': state.home.id },
     renderBlocks(
       view.blocks,
-      blockCtx('home', (action) => {
-        const container = $('.home');
-        return act({ type: 'viewAction', viewId: state.home.id, action, values: collectValues(container) });
-      }),
+      blockCtx(
+        'home',
+        (action) => {
+          const container = $('.home');
+          return act({ type: 'viewAction', viewId: state.home.id, action, values: collectValues(container) });
+        },
+        (blockId, actionId, value) => suggest(state.home.id, $('.home'), blockId, actionId, value),
+      ),
     ),
   );
 }
@@ -576,8 +605,10 @@ function renderModal(state) {
   if (!top) return void layer.replaceChildren();
   const view = top.view;
   const body = h('div', { class: 'modal-body' });
-  const ctx = blockCtx('modal', (action) =>
-    act({ type: 'viewAction', viewId: top.viewId, action, values: collectValues(body) }),
+  const ctx = blockCtx(
+    'modal',
+    (action) => act({ type: 'viewAction', viewId: top.viewId, action, values: collectValues(body) }),
+    (blockId, actionId, value) => suggest(top.viewId, body, blockId, actionId, value),
   );
   ctx.errors = top.errors;
   body.append(renderBlocks(view.blocks, ctx));
@@ -646,11 +677,12 @@ function showClientErrors(body, errors) {
   }
 }
 
-function blockCtx(surface, onAction) {
+function blockCtx(surface, onAction, suggestOptions = async () => ({ ok: false, error: 'no options here' })) {
   const dm = { id: ui.state.dm, name: boot.appName, kind: 'app' };
   return {
     surface,
     onAction,
+    suggest: suggestOptions,
     upload,
     me: ui.me,
     people: boot.people,

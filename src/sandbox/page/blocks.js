@@ -3,7 +3,8 @@
 // markup. Inputs keep what the person entered; `collectValues` reads it back as Slack's `view.state.values`.
 
 /** @typedef {{ surface: 'message'|'modal'|'home', errors?: Record<string,string>, people: any[], conversations: any[],
- *   currentConversation?: string, me: string, onAction: (action: any) => void, upload: (file: File) => Promise<any> }} Ctx */
+ *   currentConversation?: string, me: string, onAction: (action: any) => void, upload: (file: File) => Promise<any>,
+ *   suggest: (blockId: string, actionId: string, value: string) => Promise<any>, blockId?: string }} Ctx */
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -206,7 +207,7 @@ export function confirmDialog(confirm) {
 function input(block, ctx) {
   const e = block.element ?? {};
   const id = `in-${block.block_id}`;
-  const field = inputElement(e, id, ctx);
+  const field = inputElement(e, id, { ...ctx, blockId: block.block_id });
   field.classList.add('bk-input');
   field.dataset.blockId = block.block_id;
   field.dataset.actionId = e.action_id;
@@ -295,8 +296,7 @@ function inputElement(e, id, ctx) {
         e.initial_channel ??
         (e.default_to_current_conversation ? ctx.currentConversation : undefined);
       const key = e.type === 'channels_select' ? 'selected_channel' : 'selected_conversation';
-      const list =
-        e.type === 'channels_select' ? ctx.conversations.filter((c) => c.kind === 'channel') : ctx.conversations;
+      const list = conversationsFor(e, ctx);
       return select(
         e,
         id,
@@ -310,6 +310,48 @@ function inputElement(e, id, ctx) {
         }),
       );
     }
+    case 'multi_users_select':
+      return multiSelect(e, id, {
+        initial: (e.initial_users ?? []).map((user) => personItem(user, ctx)),
+        load: async (query) => ({ items: ctx.people.map((p) => personItem(p.id, ctx)).filter(matches(query)) }),
+        stateOf: (items) => ({ type: e.type, selected_users: items.map((i) => i.value) }),
+      });
+    case 'multi_conversations_select':
+    case 'multi_channels_select': {
+      const channels = e.type === 'multi_channels_select';
+      const list = conversationsFor(e, ctx).map(conversationItem);
+      const initial = (channels ? e.initial_channels : e.initial_conversations) ?? [];
+      const current = e.default_to_current_conversation ? [ctx.currentConversation] : [];
+      return multiSelect(e, id, {
+        initial: (initial.length > 0 ? initial : current).flatMap((c) => list.filter((item) => item.value === c)),
+        load: async (query) => ({ items: list.filter(matches(query)) }),
+        stateOf: (items) => ({
+          type: e.type,
+          [channels ? 'selected_channels' : 'selected_conversations']: items.map((i) => i.value),
+        }),
+      });
+    }
+    case 'multi_static_select': {
+      const items = optionItems(e.options, e.option_groups);
+      return multiSelect(e, id, {
+        initial: (e.initial_options ?? []).map((o) => optionItem(o)),
+        load: async (query) => ({ items: items.filter(matches(query)) }),
+        stateOf: (chosen) => ({ type: e.type, selected_options: chosen.map((i) => i.option) }),
+      });
+    }
+    case 'multi_external_select':
+      // Slack asks the app for the options of what was typed (a block_suggestion), from min_query_length on.
+      return multiSelect(e, id, {
+        initial: (e.initial_options ?? []).map((o) => optionItem(o)),
+        minQuery: e.min_query_length ?? 3,
+        remote: true,
+        load: async (query) => {
+          const answer = await ctx.suggest(ctx.blockId, e.action_id, query);
+          if (!answer.ok) return { error: 'We couldn’t load the options. Try again?' };
+          return { items: optionItems(answer.options, answer.optionGroups) };
+        },
+        stateOf: (chosen) => ({ type: e.type, selected_options: chosen.map((i) => i.option) }),
+      });
     case 'checkboxes':
     case 'radio_buttons':
       return choices(e, id);
@@ -337,6 +379,221 @@ function slackClientCheck(e, value) {
     if (e.max_value !== undefined && n > Number(e.max_value)) return `Please enter a number of at most ${e.max_value}.`;
   }
   return undefined;
+}
+
+/** The conversations a conversation select offers: its filter's kinds (the sandbox's channels are public). */
+function conversationsFor(e, ctx) {
+  if (e.type === 'channels_select' || e.type === 'multi_channels_select')
+    return ctx.conversations.filter((c) => c.kind === 'channel');
+  const include = e.filter?.include;
+  if (Array.isArray(include) && !include.includes('im'))
+    return ctx.conversations.filter(
+      (c) => c.kind === 'channel' && (include.includes('public') || include.includes('private')),
+    );
+  return ctx.conversations;
+}
+
+// ---- Multi-select menus ---------------------------------------------------------------------------------
+
+/** An item of a multi-select: its value, the words shown, and the option Slack sends back (options only). */
+function personItem(userId, ctx) {
+  const person = ctx.people.find((p) => p.id === userId);
+  return { value: userId, label: person?.name ?? userId, color: person?.color };
+}
+
+function conversationItem(c) {
+  return { value: c.id, label: c.kind === 'channel' ? `# ${c.name}` : `${c.name} (direct message)` };
+}
+
+/** An option as Slack sends it back in selected_options: as the app gave it, without the page's own html. */
+function optionItem(o, group) {
+  const text = o.text
+    ? { type: o.text.type, text: o.text.text, ...(o.text.emoji !== undefined ? { emoji: o.text.emoji } : {}) }
+    : undefined;
+  return {
+    value: o.value,
+    label: o.text?.text ?? o.value,
+    shown: o.text,
+    group,
+    option: { text, value: o.value, ...(o.description ? { description: o.description } : {}) },
+  };
+}
+
+function optionItems(options, groups) {
+  if (Array.isArray(groups)) return groups.flatMap((g) => (g.options ?? []).map((o) => optionItem(o, g.label)));
+  return (options ?? []).map((o) => optionItem(o));
+}
+
+const matches = (query) => (item) =>
+  item.label.toLowerCase().includes(
+    query
+      .trim()
+      .replace(/^[@#]\s*/, '')
+      .toLowerCase(),
+  );
+
+/** A person's initial on their colour, before their name in a chip or a menu. */
+function avatar(item) {
+  if (!item.color) return null;
+  return h(
+    'span',
+    { class: 'bk-chip-avatar', style: `background:${item.color}`, 'aria-hidden': 'true' },
+    item.label[0],
+  );
+}
+
+/**
+ * Slack's multi-select menus: the chosen items as chips (× removes one, as does Backspace in an empty box),
+ * and a box to type in whose list offers what can be added: the workspace's people or conversations, the
+ * element's options, or the options the app sends for what was typed. max_selected_items is honoured.
+ */
+function multiSelect(e, id, source) {
+  let chosen = source.initial.filter((item, i, all) => all.findIndex((x) => x.value === item.value) === i);
+  const max = e.max_selected_items;
+  const minQuery = source.minQuery ?? 0;
+  const listId = `${id}-list`;
+  const box = h('input', {
+    id,
+    type: 'text',
+    class: 'bk-multi-query',
+    role: 'combobox',
+    autocomplete: 'off',
+    'aria-autocomplete': 'list',
+    'aria-controls': listId,
+    'aria-expanded': 'false',
+  });
+  const chips = h('span', { class: 'bk-chips' });
+  const menu = h('ul', { id: listId, class: 'bk-menu', role: 'listbox', hidden: true });
+  const field = h('div', { class: 'bk-multi-field', onclick: () => box.focus() }, chips, box);
+  const el = h('div', { class: 'bk-multi' }, field, menu);
+  let shown = [];
+  let active = 0;
+  let asked = 0;
+  let timer;
+
+  const drawChips = () => {
+    chips.replaceChildren(
+      ...chosen.map((item) =>
+        h(
+          'span',
+          { class: 'bk-chip', 'data-value': item.value },
+          avatar(item),
+          item.shown
+            ? textNode(item.shown, 'span', 'bk-chip-label')
+            : h('span', { class: 'bk-chip-label' }, item.label),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'bk-chip-remove',
+              'aria-label': `Remove ${item.label}`,
+              onclick: (event) => {
+                event.stopPropagation();
+                chosen = chosen.filter((x) => x !== item);
+                drawChips();
+              },
+            },
+            '×',
+          ),
+        ),
+      ),
+    );
+    const full = max !== undefined && chosen.length >= max;
+    box.placeholder = chosen.length === 0 ? (e.placeholder?.text ?? 'Select items') : full ? '' : 'Add more…';
+  };
+  const close = () => {
+    menu.hidden = true;
+    box.setAttribute('aria-expanded', 'false');
+  };
+  const say = (text) => {
+    menu.replaceChildren(h('li', { class: 'bk-menu-note' }, text));
+    menu.hidden = false;
+    box.setAttribute('aria-expanded', 'true');
+  };
+  const drawMenu = () => {
+    if (shown.length === 0) return say('No results');
+    let group;
+    const rows = [];
+    shown.forEach((item, i) => {
+      if (item.group && item.group !== group) rows.push(h('li', { class: 'bk-menu-group' }, textNode(item.group)));
+      group = item.group;
+      const row = h(
+        'li',
+        {
+          role: 'option',
+          class: `bk-menu-item${i === active ? ' active' : ''}`,
+          'aria-selected': i === active ? 'true' : 'false',
+          // mousedown, not click: the box must keep the focus until the item is added.
+          onmousedown: (event) => {
+            event.preventDefault();
+            add(item);
+          },
+        },
+        avatar(item),
+        item.shown ? textNode(item.shown) : item.label,
+      );
+      rows.push(row);
+    });
+    menu.replaceChildren(...rows);
+    menu.hidden = false;
+    box.setAttribute('aria-expanded', 'true');
+  };
+  const open = async () => {
+    const query = box.value;
+    if (max !== undefined && chosen.length >= max) return say(`You can choose up to ${max}.`);
+    if (query.length < minQuery)
+      return say(`Type at least ${minQuery} character${minQuery === 1 ? '' : 's'} to search`);
+    const mine = ++asked;
+    if (source.remote) say('Loading…');
+    const found = await source.load(query);
+    if (mine !== asked || document.activeElement !== box) return;
+    if (found.error) return say(found.error);
+    shown = found.items.filter((item) => !chosen.some((c) => c.value === item.value));
+    active = 0;
+    drawMenu();
+  };
+  const add = (item) => {
+    if (max !== undefined && chosen.length >= max) return;
+    if (!chosen.some((c) => c.value === item.value)) chosen.push(item);
+    box.value = '';
+    drawChips();
+    void open();
+  };
+  box.addEventListener('focus', () => void open());
+  box.addEventListener('blur', () => {
+    asked += 1;
+    close();
+  });
+  box.addEventListener('input', () => {
+    clearTimeout(timer);
+    // The app is asked once the typing pauses, as Slack does; local lists follow every key.
+    timer = setTimeout(() => void open(), source.remote ? 250 : 0);
+  });
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (shown.length === 0) return;
+      active = (active + (event.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length;
+      drawMenu();
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const item = !menu.hidden && shown[active];
+      if (item) add(item);
+    } else if (event.key === 'Escape') {
+      close();
+    } else if (event.key === 'Backspace' && box.value === '' && chosen.length > 0) {
+      chosen = chosen.slice(0, -1);
+      drawChips();
+    }
+  });
+  drawChips();
+  el.readState = () => source.stateOf(chosen);
+  el.readRaw = () => JSON.stringify(chosen);
+  el.writeRaw = (raw) => {
+    chosen = JSON.parse(raw);
+    drawChips();
+  };
+  return el;
 }
 
 function select(e, id, items, keyOf, labelOf, initial, stateOf) {
@@ -520,6 +777,9 @@ export function clientErrors(container) {
       state.selected_user === null ||
       state.selected_conversation === null ||
       state.selected_date_time === null ||
+      [state.selected_users, state.selected_conversations, state.selected_channels].some(
+        (list) => Array.isArray(list) && list.length === 0,
+      ) ||
       (Array.isArray(state.files) && state.files.length === 0) ||
       (Array.isArray(state.selected_options) && state.selected_options.length === 0);
     const problem = el.slackCheck?.();
