@@ -64,8 +64,15 @@ export class InstallationRows {
     return rows.map(toStored);
   }
 
-  /** Replaces the sealed values of one installation (resealing with a newer key); false when it is gone. */
-  async replaceSealed(id: string, sealed: StoredInstallation['sealed']): Promise<boolean> {
+  /**
+   * Replaces the sealed values of one installation (resealing with a newer key) if they are still `from`:
+   * false when they changed meanwhile (a token rotated, a reinstall) or the installation is gone.
+   */
+  async replaceSealed(
+    id: string,
+    from: StoredInstallation['sealed'],
+    sealed: StoredInstallation['sealed'],
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('installations')
       .set({
@@ -75,6 +82,14 @@ export class InstallationRows {
         user_refresh_token: sealed.userRefreshToken ?? null,
       })
       .where('id', '=', id)
+      .where((eb) =>
+        eb.and(
+          (['bot_token', 'bot_refresh_token', 'user_token', 'user_refresh_token'] as const).map((column, i) => {
+            const value = [from.botToken, from.botRefreshToken, from.userToken, from.userRefreshToken][i];
+            return value === undefined ? eb(column, 'is', null) : eb(column, '=', value);
+          }),
+        ),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
