@@ -91,6 +91,10 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   const ready = await migrate();
   const migrating = ready ? Promise.resolve() : migrateUntilDone(migrate, migrations.signal, logger);
   await prepare();
+  if (config.distribution)
+    logger.warn(
+      'distribution mode takes installs and authorizes requests per workspace; not yet: per-workspace Mint keys, App Home refreshes, approval threads, progress messages and background work (they need a workspace token), rows kept apart by workspace, uninstalls. Do not serve customers with it yet.',
+    );
   let metricsListener: MetricsListener | undefined;
   if (config.metrics.port !== undefined) {
     try {

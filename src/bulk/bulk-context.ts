@@ -22,7 +22,8 @@ export interface BulkContext {
   home: HomeTab;
   work: WorkBudget;
   readiness: Readiness;
-  botToken: string;
+  /** The one bot token of single-workspace mode (reads attached files); undefined in distribution mode. */
+  botToken: string | undefined;
   slackApiUrl: string;
   /** Mint calls this process makes at once for bulk jobs now (the settings' bulk concurrency: it may change). */
   readonly concurrency: number;

@@ -119,6 +119,8 @@ type SourceBytes = { ok: true; bytes: Buffer } | { ok: false; problem: string };
 async function sourceBytes(ctx: BulkContext, values: BulkFormValues): Promise<SourceBytes> {
   const file = values.files[0];
   if (!file) return { ok: true, bytes: Buffer.from(values.pasted ?? '', 'utf8') };
+  if (ctx.botToken === undefined)
+    return { ok: false, problem: 'Attached files cannot be read in this installation yet: paste the CSV instead.' };
   const download = await downloadSlackFile(file.downloadUrl, {
     botToken: ctx.botToken,
     slackApiUrl: ctx.slackApiUrl,

@@ -1,13 +1,22 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseSecretKey, type SecretKey } from '../secrets/secret-box.js';
 
 /** Where to find each variable: printed next to any problem so the operator can fix it in one pass. */
 export const configHints = {
-  SLACK_BOT_TOKEN: 'Bot User OAuth Token (xoxb-...): https://api.slack.com/apps -> your app -> OAuth & Permissions',
+  SLACK_BOT_TOKEN:
+    'Bot User OAuth Token (xoxb-...): https://api.slack.com/apps -> your app -> OAuth & Permissions; leave unset in distribution mode (SLACK_CLIENT_ID and the others set), where each workspace gets its own at install',
   SLACK_SIGNING_SECRET:
     'https://api.slack.com/apps -> your app -> Basic Information -> App Credentials -> Signing Secret',
   SLACK_APP_TOKEN:
     'App-Level Token with the connections:write scope (xapp-...): Basic Information -> App-Level Tokens; leave unset for HTTP mode',
+  SLACK_CLIENT_ID:
+    'distribution mode (installed in many workspaces with "Add to Slack"): Basic Information -> App Credentials -> Client ID; set it with SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SECRETS_KEYS, and leave SLACK_BOT_TOKEN unset',
+  SLACK_CLIENT_SECRET: 'distribution mode: Basic Information -> App Credentials -> Client Secret',
+  SLACK_STATE_SECRET:
+    'distribution mode: a random secret of at least 32 characters that signs the OAuth state of each install (e.g. the output of `openssl rand -hex 32`)',
+  SECRETS_KEYS:
+    'distribution mode: comma list of AES-256 keys, each the base64 of 32 random bytes (`openssl rand -base64 32`); the first seals the stored tokens and keys, the others (older) still open them; after adding a new key first, run `npm run secrets -- reseal`',
   SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',
   PORT: 'a TCP port from 1 to 65535; default 3000',
   HOST: 'the address the PORT listener binds to in HTTP mode, e.g. 127.0.0.1 for this host only; unset: every interface, IPv6 and IPv4 (as Node listens by default)',
@@ -167,13 +176,44 @@ export function isPlaceholderToken(value: string, prefix: 'xoxb-' | 'xapp-'): bo
 const secretText = (replaceWith: string) =>
   text('text').refine((value) => !isPlaceholderText(value), `${PLACEHOLDER}: replace it with ${replaceWith}`);
 
+/** SECRETS_KEYS: one or more AES-256 keys, newest first, each named once. */
+const secretKeyList = text('a comma list of base64 keys of 32 bytes').transform((value, ctx) => {
+  const texts = value
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const keys = texts.map(parseSecretKey);
+  const wrong = keys.flatMap((key, i) => (key ? [] : [i + 1]));
+  if (wrong.length > 0 || keys.length === 0) {
+    // Positions only: the keys themselves are secrets.
+    const which = wrong.length > 0 ? `key ${wrong.join(', ')} is` : 'no key is given, it';
+    ctx.addIssue({ code: 'custom', message: `has a problem: ${which} not the base64 of 32 bytes` });
+    return z.NEVER;
+  }
+  const found = keys.filter((key): key is SecretKey => key !== undefined);
+  if (new Set(found.map((key) => key.id)).size !== found.length) {
+    ctx.addIssue({ code: 'custom', message: 'lists the same key twice' });
+    return z.NEVER;
+  }
+  return found;
+});
+
 const environmentFields = z.object({
   SLACK_BOT_TOKEN: text('a bot token starting with xoxb-')
     .startsWith('xoxb-', 'must be a bot token starting with xoxb-')
     .refine(
       (value) => !isPlaceholderToken(value, 'xoxb-'),
       `${PLACEHOLDER}: replace it with the Bot User OAuth Token (xoxb-...) of your Slack app`,
-    ),
+    )
+    .optional(),
+  SLACK_CLIENT_ID: text('the Client ID of your Slack app, such as 1234567890.1234567890')
+    .regex(/^\d+\.\d+$/, 'must be the Client ID of your Slack app, such as 1234567890.1234567890')
+    .optional(),
+  SLACK_CLIENT_SECRET: secretText('the Client Secret of your Slack app').optional(),
+  SLACK_STATE_SECRET: secretText('a random secret (openssl rand -hex 32)')
+    .refine((value) => value.length >= 32, 'must be at least 32 characters (openssl rand -hex 32)')
+    .optional(),
+  SECRETS_KEYS: secretKeyList.optional(),
   SLACK_SIGNING_SECRET: secretText('the Signing Secret of your Slack app').optional(),
   SLACK_APP_TOKEN: text('an app-level token starting with xapp-')
     .startsWith('xapp-', 'must be an app-level token starting with xapp-')

@@ -1,3 +1,4 @@
+import type { SecretKey } from '../secrets/secret-box.js';
 import type { StoreLocation } from './config-schema.js';
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
@@ -19,13 +20,26 @@ export interface DeletionQuorum {
 export interface Config {
   mode: 'socket' | 'http';
   slack: {
-    botToken: string;
+    /** Single-workspace mode's one bot token; undefined in distribution mode (each installation has its own). */
+    botToken: string | undefined;
+    /**
+     * What the app's own signing keys (decision metadata, sealed workflow tokens) are derived from: the bot
+     * token in single-workspace mode, the signing secret in distribution mode.
+     */
+    keySource: string;
     /** Present in HTTP mode (required there); optional in Socket Mode. */
     signingSecret: string | undefined;
     /** Present in Socket Mode. */
     appToken: string | undefined;
     apiUrl: string;
   };
+  /**
+   * Distribution mode ("Add to Slack" in many workspaces, Bolt's OAuth flow), on when SLACK_CLIENT_ID,
+   * SLACK_CLIENT_SECRET and SLACK_STATE_SECRET are set; undefined in single-workspace mode.
+   */
+  distribution: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
+  /** SECRETS_KEYS, newest first (empty when unset): what seals the secrets stored in the database. */
+  secretKeys: SecretKey[];
   port: number;
   /** The address the HTTP mode listener binds to; undefined: every interface (Node's default, IPv6 and IPv4). */
   host: string | undefined;
@@ -84,6 +98,9 @@ export function configSecrets(config: Config): string[] {
     config.slack.botToken,
     config.slack.signingSecret,
     config.slack.appToken,
+    config.distribution?.clientSecret,
+    config.distribution?.stateSecret,
+    ...config.secretKeys.map((key) => key.bytes.toString('base64')),
     config.mint.apiKey,
     config.metrics.token,
   ];

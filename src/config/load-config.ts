@@ -42,6 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     );
   }
 
+  distributionProblems(raw, problems);
+
   const port = Number(raw.PORT ?? 3000);
   if (!problems.has('METRICS_PORT') && raw.METRICS_PORT && Number(raw.METRICS_PORT) === port) {
     problems.set('METRICS_PORT', `must differ from PORT (${port}), which serves Slack requests, /healthz and /readyz`);
@@ -71,6 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   }
 
   const e = parsed.data;
+  const distribution =
+    e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
+      ? { clientId: e.SLACK_CLIENT_ID, clientSecret: e.SLACK_CLIENT_SECRET, stateSecret: e.SLACK_STATE_SECRET }
+      : undefined;
   const approvers = e.DELETION_APPROVERS ?? [];
   const viewers = e.AUDIT_VIEWERS ?? approvers;
   return {
@@ -79,10 +85,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
       slack: {
         botToken: e.SLACK_BOT_TOKEN,
+        keySource: e.SLACK_BOT_TOKEN ?? e.SLACK_SIGNING_SECRET ?? '',
         signingSecret: e.SLACK_SIGNING_SECRET,
         appToken: e.SLACK_APP_TOKEN,
         apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       },
+      distribution,
+      secretKeys: e.SECRETS_KEYS ?? [],
       port: e.PORT,
       host: e.HOST,
       metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? '0.0.0.0' },
@@ -113,6 +122,41 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       logLevel: e.LOG_LEVEL,
     },
   };
+}
+
+const DISTRIBUTION_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+
+/**
+ * Distribution mode is on when its three variables are set: then it needs SECRETS_KEYS and HTTP mode (Slack
+ * redirects installers' browsers to the app), and has no single bot token. Otherwise the bot token is needed.
+ */
+function distributionProblems(
+  raw: Partial<Record<ConfigVariable, string>>,
+  problems: Map<ConfigVariable, string>,
+): void {
+  const set = DISTRIBUTION_VARIABLES.filter((name) => raw[name]);
+  if (set.length === 0) {
+    if (!raw.SLACK_BOT_TOKEN)
+      problems.set('SLACK_BOT_TOKEN', 'is not set (or set SLACK_CLIENT_ID and the others for distribution mode)');
+    return;
+  }
+  if (set.length < DISTRIBUTION_VARIABLES.length) {
+    for (const name of DISTRIBUTION_VARIABLES.filter((n) => !raw[n]))
+      problems.set(name, `is not set, and distribution mode needs it with ${set.join(' and ')}`);
+    return;
+  }
+  if (raw.SLACK_BOT_TOKEN)
+    problems.set(
+      'SLACK_BOT_TOKEN',
+      'must be unset in distribution mode (SLACK_CLIENT_ID is set): each workspace gets its own token when it installs the app',
+    );
+  if (raw.SLACK_APP_TOKEN)
+    problems.set(
+      'SLACK_APP_TOKEN',
+      'must be unset in distribution mode: installs need HTTP mode (Slack sends installers back to /slack/oauth_redirect)',
+    );
+  if (!raw.SECRETS_KEYS && !problems.has('SECRETS_KEYS'))
+    problems.set('SECRETS_KEYS', 'is not set, and distribution mode needs it to seal the tokens it stores');
 }
 
 /** Slack ids split into users (U.../W...) and user groups (S...). */

@@ -56,8 +56,8 @@ export function register(app: App, deps: CapabilityDeps): void {
     settingsInSlack: !deps.settings.envOnly,
     approvers: deps.approvers,
     home: deps.home,
-    decisionKey: decisionMetadataKey(deps.config.slack.botToken),
-    stepTokenKey: tokenSealingKey(deps.config.slack.botToken),
+    decisionKey: decisionMetadataKey(deps.config.slack.keySource),
+    stepTokenKey: tokenSealingKey(deps.config.slack.keySource),
   };
   const requestForm = () =>
     ctx.settings

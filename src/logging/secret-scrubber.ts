@@ -1,8 +1,9 @@
 /**
- * Slack token shapes, scrubbed even when the value is not one we were configured with: bot, user, app-level
- * and workflow execution tokens (xwfp-, handed to the app with each step it runs).
+ * Slack token shapes, scrubbed even when the value is not one we were configured with: bot, user, app-level,
+ * refresh (xoxe-, with token rotation) and workflow execution tokens (xwfp-, handed to the app with each step
+ * it runs).
  */
-const SLACK_TOKEN = /\bx(?:ox[abposr]|app|wfp)-[A-Za-z0-9-]{6,}/g;
+const SLACK_TOKEN = /\bx(?:ox[abposre]|app|wfp)-[A-Za-z0-9-]{6,}/g;
 
 /**
  * A workflow execution's token by its key, whatever its shape: in a JSON payload logged as it came (Socket

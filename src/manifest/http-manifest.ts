@@ -75,3 +75,22 @@ export function httpManifest(manifestYaml: string, eventsUrl: string): string {
   doc.commentBefore = HTTP_HEADER(eventsUrl);
   return doc.toString({ lineWidth: 120 });
 }
+
+/** Where Slack sends an installer back after its consent screen (Bolt's OAuth redirect path). */
+export function oauthRedirectUrl(eventsUrl: string): string {
+  const url = new URL(eventsUrl);
+  url.pathname = `${url.pathname.slice(0, -SLACK_EVENTS_PATH.length)}/slack/oauth_redirect`;
+  return url.href;
+}
+
+/**
+ * The HTTP-mode manifest for distribution mode ("Add to Slack" in many workspaces): the OAuth redirect URL
+ * next to /slack/events, and token rotation on (Bolt renews tokens before they expire).
+ */
+export function distributedManifest(httpManifestYaml: string, eventsUrl: string): string {
+  const doc = parseDocument(httpManifestYaml);
+  doc.setIn(['oauth_config', 'redirect_urls'], doc.createNode([oauthRedirectUrl(eventsUrl)]));
+  doc.setIn(['settings', 'token_rotation_enabled'], true);
+  doc.commentBefore = `${doc.commentBefore ?? ''}\n Distribution mode (--distributed): installs come back to ${oauthRedirectUrl(eventsUrl)};\n token rotation is on. Set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET, SECRETS_KEYS.`;
+  return doc.toString({ lineWidth: 120 });
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { httpManifest, slackEventsUrl } from './http-manifest.js';
+import { distributedManifest, httpManifest, slackEventsUrl } from './http-manifest.js';
 
 /*
  * `npm run manifest [-- --http https://YOUR-HOST]`: prints the Slack app manifest. An operator's tool, run from a
@@ -13,6 +13,8 @@ Prints the Slack app manifest (YAML) to paste at https://api.slack.com/apps -> C
   --http <URL>        HTTP mode: Socket Mode off, and the /mintlink command's url, settings.interactivity.request_url
                       and settings.event_subscriptions.request_url all set to <URL>/slack/events, where the app
                       takes Slack's requests (<URL>: https://host, or https://host/prefix behind a proxy).
+  --distributed       with --http: distribution mode ("Add to Slack" in many workspaces): adds
+                      oauth_config.redirect_urls (<URL>/slack/oauth_redirect) and turns token rotation on.
   -h, --help          this text.
 
 Example: npm run -s manifest -- --http https://mintlink.example.com > manifest.http.yml
@@ -29,6 +31,7 @@ function usageError(message: string): never {
 
 function main(args: string[]): void {
   let http: string | undefined;
+  let distributed = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     if (arg === '-h' || arg === '--help') {
@@ -42,17 +45,23 @@ function main(args: string[]): void {
       http = value;
       continue;
     }
+    if (arg === '--distributed') {
+      distributed = true;
+      continue;
+    }
     usageError(`Unknown argument "${arg}".`);
   }
 
   const manifest = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
   if (http === undefined) {
+    if (distributed) usageError('--distributed needs --http: installs need a public https URL.');
     process.stdout.write(manifest);
     return;
   }
   const eventsUrl = slackEventsUrl(http);
   if (!eventsUrl.ok) usageError(eventsUrl.message);
-  process.stdout.write(httpManifest(manifest, eventsUrl.url));
+  const forHttp = httpManifest(manifest, eventsUrl.url);
+  process.stdout.write(distributed ? distributedManifest(forHttp, eventsUrl.url) : forHttp);
 }
 
 main(process.argv.slice(2));

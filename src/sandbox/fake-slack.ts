@@ -108,6 +108,38 @@ export interface FakeSlackOptions {
 
 const MAX_RECORDS = 20_000;
 
+/** Who installs the app next through the fake's consent screen, and how. */
+export interface FakeInstall {
+  teamId: string;
+  teamName: string;
+  /** For an Enterprise Grid workspace, or an org-wide install. */
+  enterprise?: { id: string; name: string };
+  /** An org-wide install: the answer has `team: null` and `is_enterprise_install: true`. */
+  orgWide?: boolean;
+  userId: string;
+  /** The person clicks Cancel instead of Allow: Slack redirects with `error=access_denied`. */
+  deny?: boolean;
+}
+
+/** What the fake knows of the app for OAuth: its credentials and redirect URL (as in the app's settings). */
+export interface FakeOAuthApp {
+  clientId: string;
+  clientSecret: string;
+  appId: string;
+  redirectUri: string;
+  /** Token rotation on: tokens expire after `expiresIn` seconds and come with a refresh token. */
+  tokenRotation: boolean;
+  expiresIn: number;
+}
+
+/** A token the fake issued through OAuth, and the installation it belongs to. */
+export interface IssuedToken {
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+  botUserId: string;
+  botId: string;
+}
+
 /** The steps manifest.yml declares: Slack checks a step's outputs against them (parameter_validation_failed). */
 type DeclaredParameter = { type: string; is_required?: boolean };
 const DECLARED_STEPS = (
@@ -222,6 +254,16 @@ export class FakeSlack {
   private readonly maxRecords: number;
   private readonly socket: FakeSocketMode | undefined;
   private counter = 0;
+  /** The app as registered for OAuth (set by distribution tests before an install). */
+  oauthApp: FakeOAuthApp | undefined;
+  /** Who goes through the consent screen next. */
+  nextInstall: FakeInstall = { teamId: TEST_TEAM_ID, teamName: 'Test', userId: TEST_USER_ID };
+  /** Authorization codes handed out by the consent screen, not yet exchanged (codes work once). */
+  private readonly codes = new Map<string, FakeInstall>();
+  /** Bot tokens issued through oauth.v2.access, valid like `botToken` for their installation. */
+  readonly issuedTokens = new Map<string, IssuedToken>();
+  /** Refresh tokens issued with rotation on, and the installation they renew (each works once). */
+  private readonly refreshTokens = new Map<string, IssuedToken>();
 
   constructor(options: FakeSlackOptions = {}) {
     this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
@@ -487,6 +529,7 @@ export class FakeSlack {
     // Files move as bytes, not text: handled before the body is read as a string.
     if (path.startsWith('/upload/')) return this.receiveUpload(path.slice('/upload/'.length), req, res);
     if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);
+    if (path === '/oauth/v2/authorize') return this.consentScreen(req, res);
     const raw = await readBody(req);
     if (path.startsWith('/response/')) return this.handleResponseUrl(path.slice('/response/'.length), raw, res);
     if (this.testHooks && path.startsWith('/silent/')) return this.holdSilently(path.slice('/silent/'.length), res);
@@ -537,6 +580,12 @@ export class FakeSlack {
       this.tell({ kind: 'call', call });
       return json(res, 200, call.answer);
     }
+    if (method === 'oauth.v2.access') {
+      call.answer = this.exchange(params, req.headers.authorization);
+      this.notify();
+      this.tell({ kind: 'call', call });
+      return json(res, 200, call.answer);
+    }
     const expectedToken = method === 'apps.connections.open' ? this.appToken : this.botToken;
     // A workflow execution's token works like the bot token while its execution runs (Slack: "just in time").
     const executionToken =
@@ -544,7 +593,7 @@ export class FakeSlack {
     call.answer =
       token !== undefined && this.expiredTokens.has(token)
         ? { ok: false, error: 'token_expired' }
-        : token !== expectedToken && !executionToken
+        : token !== expectedToken && !executionToken && !(token !== undefined && this.issuedTokens.has(token))
           ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
           : this.answer(method, params, token);
     this.notify();
@@ -564,7 +613,21 @@ export class FakeSlack {
         return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
     }
     switch (method) {
-      case 'auth.test':
+      case 'auth.test': {
+        const issued = token === undefined ? undefined : this.issuedTokens.get(token);
+        if (issued)
+          return {
+            ok: true,
+            url: `https://${issued.teamId ?? issued.enterpriseId}.slack.com/`,
+            team: 'Installed',
+            user: 'mintlink',
+            team_id: issued.teamId ?? '',
+            user_id: issued.botUserId,
+            bot_id: issued.botId,
+            ...(issued.enterpriseId
+              ? { enterprise_id: issued.enterpriseId, is_enterprise_install: !issued.teamId }
+              : {}),
+          };
         return {
           ok: true,
           url: this.workspaceUrl,
@@ -574,6 +637,7 @@ export class FakeSlack {
           user_id: TEST_BOT_USER_ID,
           bot_id: TEST_BOT_ID,
         };
+      }
       case 'apps.connections.open':
         return { ok: true, url: this.socketMode.url(this.url) };
       case 'chat.postMessage': {
@@ -738,6 +802,102 @@ export class FakeSlack {
     }
     if (token !== undefined) execution.endedWith = token;
     return { ok: true };
+  }
+
+  /**
+   * Slack's consent screen (GET /oauth/v2/authorize): checks the app's client id, scopes and state, then
+   * sends the browser back to the app's redirect URL as Slack does once the person clicked Allow (a code) or
+   * Cancel (`error=access_denied`), keeping the state. Who installs is `nextInstall`.
+   */
+  private consentScreen(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    const query = new URL(req.url ?? '/', this.url).searchParams;
+    const app = this.oauthApp;
+    const problem = !app
+      ? 'no app registered for OAuth'
+      : query.get('client_id') !== app.clientId
+        ? 'invalid_client_id'
+        : !query.get('scope')
+          ? 'invalid_scope'
+          : query.get('redirect_uri') !== null && query.get('redirect_uri') !== app.redirectUri
+            ? 'bad_redirect_uri'
+            : undefined;
+    if (problem || !app) return void res.writeHead(400, { 'content-type': 'text/plain' }).end(problem);
+    const back = new URL(app.redirectUri);
+    const install = this.nextInstall;
+    if (install.deny) back.searchParams.set('error', 'access_denied');
+    else {
+      const code = `${++this.counter}.${randomUUID().replace(/-/g, '')}`;
+      this.codes.set(code, install);
+      back.searchParams.set('code', code);
+    }
+    const state = query.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    res.writeHead(302, { location: back.toString() }).end();
+  }
+
+  /** oauth.v2.access: a code from the consent screen (once), or a refresh token with rotation on (once). */
+  private exchange(params: Record<string, unknown>, authorization: string | undefined): Record<string, unknown> {
+    const app = this.oauthApp;
+    const basic = authorization?.startsWith('Basic ')
+      ? Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':')
+      : [];
+    const clientId = asText(params.client_id) || basic[0];
+    const clientSecret = asText(params.client_secret) || basic[1];
+    if (!app || clientId !== app.clientId) return { ok: false, error: 'invalid_client_id' };
+    if (clientSecret !== app.clientSecret) return { ok: false, error: 'bad_client_secret' };
+    if (params.grant_type === 'refresh_token') {
+      const issued = this.refreshTokens.get(asText(params.refresh_token));
+      if (!issued) return { ok: false, error: 'invalid_refresh_token' };
+      this.refreshTokens.delete(asText(params.refresh_token));
+      const { token, refreshToken } = this.issue(issued, app);
+      return {
+        ok: true,
+        app_id: app.appId,
+        token_type: 'bot',
+        access_token: token,
+        expires_in: app.expiresIn,
+        refresh_token: refreshToken,
+        ...(issued.teamId ? { team: { id: issued.teamId } } : {}),
+      };
+    }
+    if (params.redirect_uri !== undefined && params.redirect_uri !== app.redirectUri)
+      return { ok: false, error: 'bad_redirect_uri' };
+    const install = this.codes.get(asText(params.code));
+    if (!install) return { ok: false, error: 'invalid_code' };
+    this.codes.delete(asText(params.code));
+    const orgWide = install.orgWide === true && install.enterprise !== undefined;
+    const n = ++this.counter;
+    const issued: IssuedToken = {
+      teamId: orgWide ? undefined : install.teamId,
+      enterpriseId: install.enterprise?.id,
+      botUserId: `UB${String(n).padStart(8, '0')}`,
+      botId: `BB${String(n).padStart(8, '0')}`,
+    };
+    const { token, refreshToken } = this.issue(issued, app);
+    return {
+      ok: true,
+      app_id: app.appId,
+      authed_user: { id: install.userId },
+      scope: 'commands,chat:write,usergroups:read,users:read,channels:read,groups:read,files:read,files:write',
+      token_type: 'bot',
+      access_token: token,
+      bot_user_id: issued.botUserId,
+      team: orgWide ? null : { id: install.teamId, name: install.teamName },
+      enterprise: install.enterprise ?? null,
+      is_enterprise_install: orgWide,
+      ...(refreshToken ? { refresh_token: refreshToken, expires_in: app.expiresIn } : {}),
+    };
+  }
+
+  private issue(issued: IssuedToken, app: FakeOAuthApp): { token: string; refreshToken: string | undefined } {
+    const random = randomUUID().replace(/-/g, '');
+    const token = `${app.tokenRotation ? 'xoxe.' : ''}xoxb-${issued.teamId ?? issued.enterpriseId}-${random}`;
+    this.issuedTokens.set(token, issued);
+    if (!app.tokenRotation) return { token, refreshToken: undefined };
+    const refreshToken = `xoxe-1-${randomUUID().replace(/-/g, '')}`;
+    this.refreshTokens.set(refreshToken, issued);
+    return { token, refreshToken };
   }
 
   /** Slack's upload service: raw bytes (or a form), 200 when they arrived, the length checked at completion. */

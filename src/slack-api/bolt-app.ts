@@ -6,6 +6,7 @@ import { SLACK_BODY_LIMIT_BYTES } from '../http-front/slack-request-screen.js';
 import { boltLogger } from '../logging/bolt-logger.js';
 import { slackCallHooks } from '../observability/slack-call-hooks.js';
 import { TracedApp } from '../observability/traced-app.js';
+import { oauthReceiverOptions } from '../installations/oauth-options.js';
 import { webClientOptions } from './web-client-options.js';
 
 export interface BoltTransport {
@@ -19,6 +20,8 @@ export interface BoltTransport {
 /**
  * The Bolt App in the configured transport: Socket Mode when an app token is configured, else HTTP on
  * /slack/events through Bolt's own HTTPReceiver, behind the server that screens Slack's endpoint (http-front).
+ * In distribution mode the receiver also runs Bolt's OAuth flow, and Bolt authorizes each request from the
+ * installation store instead of one bot token.
  */
 export function boltApp(deps: AppDeps): BoltTransport {
   const { config } = deps;
@@ -42,7 +45,11 @@ export function boltApp(deps: AppDeps): BoltTransport {
     return { app, start: async () => void (await app.start()), stop: async () => void (await app.stop()) };
   }
   const signingSecret = config.slack.signingSecret ?? '';
+  const oauth = config.distribution
+    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger).options
+    : {};
   const receiver = new HTTPReceiver({
+    ...oauth,
     signingSecret,
     customRoutes: common.customRoutes,
     logger: common.logger,

@@ -10,6 +10,7 @@ import { DeletionReminders } from './deletion-reminders.js';
 import { BulkJobs } from './bulk-jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
+import { InstallationRows } from './installations.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
@@ -31,6 +32,8 @@ export interface Store {
   readonly auditHistory: AuditHistory;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
+  /** Distribution mode's installations (tokens sealed). */
+  readonly installations: InstallationRows;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -69,6 +72,7 @@ class SqlStore implements Store {
   readonly auditHistory: AuditHistory;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
+  readonly installations: InstallationRows;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -85,6 +89,7 @@ class SqlStore implements Store {
     this.auditHistory = new AuditHistory(db);
     this.bulkJobs = new BulkJobs(db, engine);
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
+    this.installations = new InstallationRows(db, engine);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {

@@ -201,6 +201,26 @@ export interface WorkspaceSettingsTable {
   updated_at: string;
 }
 
+/** One installation of the app (see InstallationRows); the token columns hold sealed values only. */
+export interface InstallationsTable {
+  /** `T<team id>` for a workspace install, `E<enterprise id>` for an Enterprise Grid org-wide install. */
+  id: string;
+  team_id: string | null;
+  enterprise_id: string | null;
+  /** 1 for an org-wide install (then team_id is null), else 0. */
+  is_enterprise_install: number;
+  /** Who installed it (Slack user id). */
+  installer_id: string;
+  bot_token: string | null;
+  bot_refresh_token: string | null;
+  user_token: string | null;
+  user_refresh_token: string | null;
+  /** JSON: the rest of Bolt's Installation (names, scopes, ids, expiry times), without any secret. */
+  details: string;
+  installed_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -213,4 +233,5 @@ export interface Tables {
   bulk_rows: BulkRowsTable;
   bulk_drafts: BulkDraftsTable;
   workspace_settings: WorkspaceSettingsTable;
+  installations: InstallationsTable;
 }

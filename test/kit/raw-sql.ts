@@ -28,3 +28,28 @@ export async function runSql(databaseUrl: string, statement: string, params: unk
     await client.end();
   }
 }
+
+/** Runs one SQL query against an app's database and returns its rows (a write returns none). */
+export async function queryRows(databaseUrl: string, statement: string): Promise<Array<Record<string, unknown>>> {
+  if (databaseUrl.startsWith('file:')) {
+    const db = new SQLite(databaseUrl.slice(5));
+    try {
+      db.pragma('busy_timeout = 5000');
+      const prepared = db.prepare(statement);
+      if (!prepared.reader) {
+        prepared.run();
+        return [];
+      }
+      return prepared.all() as Array<Record<string, unknown>>;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(statement)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
+}

@@ -9,6 +9,7 @@ import * as deletionApprovals from './007-deletion-approvals.js';
 import * as auditLogAtId from './008-audit-log-at-id.js';
 import * as bulkDrafts from './009-bulk-drafts.js';
 import * as workspaceSettings from './010-workspace-settings.js';
+import * as installations from './011-installations.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '008-audit-log-at-id': auditLogAtId,
   '009-bulk-drafts': bulkDrafts,
   '010-workspace-settings': workspaceSettings,
+  '011-installations': installations,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,149 @@
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../logging/create-logger.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { installationId, type StoredInstallation } from '../store/installations.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * How long a replica trusts an installation it read: every request is authorized from this cache, so the
+ * database is read once per workspace per period, and an uninstall on one replica reaches the others by then.
+ */
+export const INSTALLATION_CACHE_MS = 5_000;
+
+type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';
+const TOKEN_FIELDS: readonly TokenField[] = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'];
+
+/** What a sealed token is bound to: its installation and its column (a copy elsewhere does not open). */
+export function sealContext(id: string, field: TokenField): string {
+  return `installation ${id} ${field}`;
+}
+
+/** No installation for a request's workspace (not installed, or uninstalled): Bolt refuses the request. */
+export class NoInstallationError extends Error {}
+
+/**
+ * Bolt's InstallationStore over the app's database: what the OAuth flow stores and what Bolt's authorize()
+ * fetches for each request (and stores again when it rotates tokens). Tokens are sealed before they are
+ * written and opened when read; the rest of the installation is kept as Bolt gave it.
+ */
+export class SqlInstallationStore implements InstallationStore {
+  private readonly cache = new LRUCache<string, Installation>({ max: 10_000, ttl: INSTALLATION_CACHE_MS });
+
+  constructor(
+    private readonly store: Store,
+    private readonly box: SecretBox,
+    private readonly logger: Logger,
+  ) {}
+
+  async storeInstallation<AuthVersion extends 'v1' | 'v2'>(
+    installation: Installation<AuthVersion, boolean>,
+  ): Promise<void> {
+    const id = installationId({
+      teamId: installation.team?.id,
+      enterpriseId: installation.enterprise?.id,
+      isEnterpriseInstall: installation.isEnterpriseInstall === true,
+    });
+    if (!id) throw new Error('an installation with neither a team nor an enterprise');
+    const plain: Partial<Record<TokenField, string>> = {
+      botToken: installation.bot?.token,
+      botRefreshToken: installation.bot?.refreshToken,
+      userToken: installation.user.token,
+      userRefreshToken: installation.user.refreshToken,
+    };
+    const sealed: StoredInstallation['sealed'] = {};
+    for (const field of TOKEN_FIELDS) {
+      const value = plain[field];
+      if (value) sealed[field] = this.box.seal(value, sealContext(id, field));
+    }
+    await this.store.installations.save({
+      id,
+      teamId: installation.team?.id,
+      enterpriseId: installation.enterprise?.id,
+      isEnterpriseInstall: installation.isEnterpriseInstall === true,
+      installerId: installation.user.id,
+      sealed,
+      details: withoutSecrets(installation),
+    });
+    this.cache.delete(id);
+    this.logger.info(
+      {
+        installation: id,
+        enterpriseInstall: installation.isEnterpriseInstall === true,
+        rotating: !!plain.botRefreshToken,
+      },
+      'installation stored',
+    );
+  }
+
+  async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
+    const id = installationId(query);
+    const cached = id ? this.cache.get(id) : undefined;
+    if (cached) return structuredClone(cached); // Bolt changes what it is given when it rotates tokens
+    const stored = id ? await this.store.installations.get(id) : undefined;
+    if (!id || !stored) {
+      // Bolt turns this into "authorization failed" and answers nothing: this line says why.
+      this.logger.warn(
+        { teamId: query.teamId, enterpriseId: query.enterpriseId, enterpriseInstall: query.isEnterpriseInstall },
+        'request from a workspace without an installation: refused',
+      );
+      throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
+    }
+    const installation = this.opened(stored);
+    this.cache.set(id, installation);
+    return structuredClone(installation);
+  }
+
+  async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
+    const id = installationId(query);
+    if (!id) return;
+    this.cache.delete(id);
+    if (await this.store.installations.delete(id)) this.logger.info({ installation: id }, 'installation deleted');
+  }
+
+  /** Forgets what this replica cached (tests, and an uninstall seen here). */
+  forget(id?: string): void {
+    if (id) this.cache.delete(id);
+    else this.cache.clear();
+  }
+
+  private opened(stored: StoredInstallation): Installation {
+    const open = (field: TokenField) => {
+      const sealed = stored.sealed[field];
+      return sealed ? this.box.open(sealed, sealContext(stored.id, field)) : undefined;
+    };
+    const details = stored.details as Partial<Installation>;
+    const botToken = open('botToken');
+    const botRefreshToken = open('botRefreshToken');
+    const userToken = open('userToken');
+    const userRefreshToken = open('userRefreshToken');
+    return {
+      ...details,
+      team: details.team,
+      enterprise: details.enterprise,
+      user: {
+        ...(details.user ?? { id: stored.installerId, scopes: undefined }),
+        token: userToken,
+        ...(userRefreshToken ? { refreshToken: userRefreshToken } : {}),
+      },
+      ...(details.bot && botToken
+        ? { bot: { ...details.bot, token: botToken, ...(botRefreshToken ? { refreshToken: botRefreshToken } : {}) } }
+        : {}),
+    };
+  }
+}
+
+/**
+ * The installation as Bolt gave it, minus its tokens and the incoming webhook (the app asks for none; its URL
+ * would be a secret).
+ */
+function withoutSecrets(installation: Installation): Record<string, unknown> {
+  const { bot, user, incomingWebhook: _webhook, ...rest } = installation;
+  const { token: _userToken, refreshToken: _userRefresh, ...userRest } = user;
+  const details: Record<string, unknown> = { ...rest, user: userRest };
+  if (bot) {
+    const { token: _botToken, refreshToken: _botRefresh, ...botRest } = bot;
+    details.bot = botRest;
+  }
+  return details;
+}

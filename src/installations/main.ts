@@ -1,0 +1,50 @@
+import { loadConfig, loadDotEnv } from '../config/load-config.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import { openStore } from '../store/store.js';
+import { resealAll } from './reseal.js';
+
+/*
+ * `npm run secrets -- reseal`: seals every stored secret again with the newest key of SECRETS_KEYS. An
+ * operator's tool, run where the app runs (the same environment or .env, the same database).
+ */
+const USAGE = `Usage: npm run -s secrets -- reseal
+
+Seals every secret the app stores (installations' bot and refresh tokens) again with the first key of
+SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart the app (it opens values sealed
+with any listed key and seals new ones with the first), run this, then drop the old key from the list.
+Safe to run while the app runs, and to run again. Prints counts and installation ids only, never a secret.`;
+
+async function main(args: string[]): Promise<number> {
+  if (args[0] !== 'reseal' || args.length > 1) {
+    process.stderr.write(`${USAGE}\n`);
+    return args[0] === '-h' || args[0] === '--help' ? 0 : 2;
+  }
+  loadDotEnv();
+  const loaded = loadConfig(process.env);
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    return 1;
+  }
+  if (loaded.config.secretKeys.length === 0) {
+    process.stderr.write('SECRETS_KEYS is not set: there is nothing sealed to reseal (single-workspace mode).\n');
+    return 1;
+  }
+  const box = new SecretBox(loaded.config.secretKeys);
+  const store = openStore(loaded.config.store);
+  try {
+    await store.migrate();
+    const report = await resealAll(store, box);
+    process.stdout.write(
+      `Resealed ${report.resealed} installation(s) with key ${box.currentKeyId}; ${report.current} already were.\n`,
+    );
+    if (report.failed.length === 0) return 0;
+    process.stderr.write(
+      `Could not open the secrets of ${report.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have those workspaces reinstall the app.\n`,
+    );
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

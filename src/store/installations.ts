@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import { databaseNow } from './database-now.js';
+import type { InstallationsTable, Tables } from './tables.js';
+
+/** An installation as stored: its sealed tokens as they are (opening them is the caller's: secret-box.ts). */
+export interface StoredInstallation {
+  id: string;
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+  isEnterpriseInstall: boolean;
+  installerId: string;
+  sealed: { botToken?: string; botRefreshToken?: string; userToken?: string; userRefreshToken?: string };
+  /** The rest of the installation, without secrets (JSON-parsed). */
+  details: Record<string, unknown>;
+  installedAt: Date;
+  updatedAt: Date;
+}
+
+export type NewInstallation = Omit<StoredInstallation, 'installedAt' | 'updatedAt'>;
+
+/** The key of an installation: `E<enterprise>` for an org-wide install, `T<team>` for a workspace's. */
+export function installationId(where: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean }) {
+  if (where.isEnterpriseInstall && where.enterpriseId) return `E${where.enterpriseId}`;
+  if (where.teamId) return `T${where.teamId}`;
+  return undefined;
+}
+
+/** Distribution mode's installations, one row per workspace or org-wide install (see migration 011). */
+export class InstallationRows {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  /** Writes the installation, replacing the one with its key (a reinstall, new scopes, rotated tokens). */
+  async save(installation: NewInstallation): Promise<void> {
+    const row = {
+      team_id: installation.teamId ?? null,
+      enterprise_id: installation.enterpriseId ?? null,
+      is_enterprise_install: installation.isEnterpriseInstall ? 1 : 0,
+      installer_id: installation.installerId,
+      bot_token: installation.sealed.botToken ?? null,
+      bot_refresh_token: installation.sealed.botRefreshToken ?? null,
+      user_token: installation.sealed.userToken ?? null,
+      user_refresh_token: installation.sealed.userRefreshToken ?? null,
+      details: JSON.stringify(installation.details),
+      updated_at: databaseNow(this.engine),
+    };
+    await this.db
+      .insertInto('installations')
+      .values({ id: installation.id, ...row, installed_at: databaseNow(this.engine) })
+      .onConflict((oc) => oc.column('id').doUpdateSet(row))
+      .execute();
+  }
+
+  async get(id: string): Promise<StoredInstallation | undefined> {
+    const row = await this.db.selectFrom('installations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toStored(row) : undefined;
+  }
+
+  /** Every installation, oldest first (for resealing, and the operator's listing). */
+  async all(): Promise<StoredInstallation[]> {
+    const rows = await this.db.selectFrom('installations').selectAll().orderBy('installed_at').execute();
+    return rows.map(toStored);
+  }
+
+  /**
+   * Replaces the sealed values of one installation (resealing with a newer key) if they are still `from`:
+   * false when they changed meanwhile (a token rotated, a reinstall) or the installation is gone.
+   */
+  async replaceSealed(
+    id: string,
+    from: StoredInstallation['sealed'],
+    sealed: StoredInstallation['sealed'],
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('installations')
+      .set({
+        bot_token: sealed.botToken ?? null,
+        bot_refresh_token: sealed.botRefreshToken ?? null,
+        user_token: sealed.userToken ?? null,
+        user_refresh_token: sealed.userRefreshToken ?? null,
+      })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.and(
+          (['bot_token', 'bot_refresh_token', 'user_token', 'user_refresh_token'] as const).map((column, i) => {
+            const value = [from.botToken, from.botRefreshToken, from.userToken, from.userRefreshToken][i];
+            return value === undefined ? eb(column, 'is', null) : eb(column, '=', value);
+          }),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Deletes an installation; true when there was one. */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('installations').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+}
+
+function toStored(row: InstallationsTable): StoredInstallation {
+  const sealed: StoredInstallation['sealed'] = {};
+  if (row.bot_token) sealed.botToken = row.bot_token;
+  if (row.bot_refresh_token) sealed.botRefreshToken = row.bot_refresh_token;
+  if (row.user_token) sealed.userToken = row.user_token;
+  if (row.user_refresh_token) sealed.userRefreshToken = row.user_refresh_token;
+  return {
+    id: row.id,
+    teamId: row.team_id ?? undefined,
+    enterpriseId: row.enterprise_id ?? undefined,
+    isEnterpriseInstall: Number(row.is_enterprise_install) === 1,
+    installerId: row.installer_id,
+    sealed,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    installedAt: new Date(row.installed_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}

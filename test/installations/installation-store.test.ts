@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { Installation } from '@slack/bolt';
+import { expect, it } from 'vitest';
+import { pino } from 'pino';
+import { NoInstallationError, SqlInstallationStore } from '../../src/installations/installation-store.js';
+import { resealAll } from '../../src/installations/reseal.js';
+import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
+import { openStore } from '../../src/store/store.js';
+import { describeEachEngine } from '../kit/store-engines.js';
+
+const key = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
+const quiet = pino({ level: 'silent' });
+
+function workspaceInstall(teamId: string, token: string, refreshToken?: string): Installation {
+  return {
+    team: { id: teamId, name: 'Acme' },
+    enterprise: undefined,
+    user: { id: 'U0INSTALL1', token: undefined, scopes: undefined },
+    bot: {
+      id: 'B0BOT00001',
+      userId: 'U0BOT00001',
+      token,
+      scopes: ['commands', 'chat:write'],
+      ...(refreshToken ? { refreshToken, expiresAt: 1_900_000_000 } : {}),
+    },
+    appId: 'A0APP00001',
+    tokenType: 'bot',
+    isEnterpriseInstall: false,
+    authVersion: 'v2',
+  };
+}
+
+describeEachEngine('installation store', (_engine, create) => {
+  it('stores sealed tokens, fetches them per workspace or org, and deletes; reseals with a new key', async () => {
+    const db = await create();
+    const store = openStore(db.location);
+    await store.migrate();
+    const oldKey = key();
+    const installations = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet);
+
+    await installations.storeInstallation(workspaceInstall('T0AAAAAAA1', 'xoxe.xoxb-a-secret', 'xoxe-1-refresh-a'));
+    await installations.storeInstallation({
+      ...workspaceInstall('T0IGNORED1', 'xoxb-org-secret'),
+      team: undefined,
+      enterprise: { id: 'E0ORG00001', name: 'Globex' },
+      isEnterpriseInstall: true,
+    });
+
+    const rows = await store.installations.all();
+    expect(rows.map((r) => r.id).sort()).toEqual(['EE0ORG00001', 'TT0AAAAAAA1']);
+    expect(JSON.stringify(rows)).not.toMatch(/secret|refresh-a/);
+
+    const a = await installations.fetchInstallation({
+      teamId: 'T0AAAAAAA1',
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    expect(a.bot?.token).toBe('xoxe.xoxb-a-secret');
+    expect(a.bot?.refreshToken).toBe('xoxe-1-refresh-a');
+    expect(a.bot?.expiresAt).toBe(1_900_000_000);
+    expect(a.team?.name).toBe('Acme');
+    const org = await installations.fetchInstallation({
+      teamId: 'T0ANYWS001',
+      enterpriseId: 'E0ORG00001',
+      isEnterpriseInstall: true,
+    });
+    expect(org.bot?.token).toBe('xoxb-org-secret');
+    await expect(
+      installations.fetchInstallation({ teamId: 'T0BBBBBBB1', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toBeInstanceOf(NoInstallationError);
+
+    // A sealed token copied into another workspace's row does not open there.
+    const b = workspaceInstall('T0BBBBBBB1', 'xoxb-b-secret');
+    await installations.storeInstallation(b);
+    const stolen = (await store.installations.get('TT0AAAAAAA1'))?.sealed ?? {};
+    const bRow = await store.installations.get('TT0BBBBBBB1');
+    await store.installations.replaceSealed('TT0BBBBBBB1', bRow?.sealed ?? {}, { botToken: stolen.botToken });
+    const fresh = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet);
+    await expect(
+      fresh.fetchInstallation({ teamId: 'T0BBBBBBB1', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toThrow(/moved from another row/);
+    await store.installations.delete('TT0BBBBBBB1');
+
+    // Rotation: a new key first, the old one still listed, then everything resealed.
+    const newKey = key();
+    const rotated = new SecretBox([newKey, oldKey]);
+    expect(await resealAll(store, rotated)).toEqual({ resealed: 2, current: 0, failed: [] });
+    expect(await resealAll(store, rotated)).toEqual({ resealed: 0, current: 2, failed: [] });
+    const onlyNew = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
+    const again = await onlyNew.fetchInstallation({
+      teamId: 'T0AAAAAAA1',
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    expect(again.bot?.refreshToken).toBe('xoxe-1-refresh-a');
+
+    await onlyNew.deleteInstallation({ teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false });
+    await expect(
+      onlyNew.fetchInstallation({ teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toBeInstanceOf(NoInstallationError);
+    await store.close();
+    await db.drop();
+  });
+});
