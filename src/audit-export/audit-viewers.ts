@@ -1,7 +1,5 @@
-import type { WebClient } from '@slack/web-api';
 import type { DeletionApprovers } from '../config/config.js';
-import { Approvers } from '../approvers/approvers.js';
-import type { Logger } from '../logging/create-logger.js';
+import type { Approvers } from '../approvers/approvers.js';
 
 export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string };
 
@@ -12,19 +10,17 @@ export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string }
  * a group cannot export any more. Slack gets `deadlineMs` to answer (the check runs before an ack).
  */
 export class AuditViewers {
-  private readonly members: Approvers;
   private readonly viewers: () => DeletionApprovers;
 
-  /** `viewers`: the list, or where to read the one in force (it changes with the settings). */
+  /**
+   * `viewers`: the list, or where to read the one in force (it changes with the settings); `members`: the app's
+   * one membership check (the deletion approvers'), asked here always afresh.
+   */
   constructor(
     viewers: DeletionApprovers | (() => DeletionApprovers),
-    client: WebClient,
-    logger: Logger,
-    deadlineMs = 1_500,
+    private readonly members: Approvers,
   ) {
     this.viewers = typeof viewers === 'function' ? viewers : () => viewers;
-    // The same membership check as the deletion approvers', always asking Slack.
-    this.members = new Approvers(this.viewers, client, logger, { deadlineMs });
   }
 
   /** False when nobody at all may export (neither AUDIT_VIEWERS nor DELETION_APPROVERS is set). */
@@ -34,13 +30,13 @@ export class AuditViewers {
   }
 
   async check(userId: string): Promise<ViewerCheck> {
-    const found = await this.members.check(userId, { askSlack: 'always' });
+    const found = await this.members.check(userId, { askSlack: 'always', among: this.viewers() });
     if (found.approver) return { viewer: true };
     return found.problem ? { viewer: false, problem: found.problem } : { viewer: false };
   }
 
   mentions(): string {
-    return this.members.mentions();
+    return this.members.mentions(this.viewers());
   }
 
   /** Why `check` said no, for the person asking. */

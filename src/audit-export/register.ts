@@ -26,7 +26,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
   const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new Slots(EXPORTS_AT_ONCE) };
-  const viewers = new AuditViewers(() => auditViewersOf(deps.settings.current().values), app.client, logger);
+  const viewers = new AuditViewers(() => auditViewersOf(deps.settings.current().values), deps.approvers);
   const { retentionDays } = deps.config.audit;
 
   deps.commands.register(exportSubcommand(ctx, viewers));

@@ -180,6 +180,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
           return quietly(respondSafely(args.respond, answer, { ...recipient, logger }, text));
         };
         await settle(args.context, tell, () => listener({ ...args, ack }));
+        if (!acked) await ack(); // a listener that forgot: Slack shows nothing rather than an error
       });
     },
 

@@ -31,7 +31,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const ctx: SettingsContext = {
     store: deps.store,
     settings: deps.settings,
-    admins: new SettingsAdmins(deps.settings, app.client, logger),
+    admins: new SettingsAdmins(deps.settings, deps.approvers, app.client, logger),
     groups: new UserGroups(app.client, logger),
     client: app.client,
     logger,
@@ -50,6 +50,8 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   // The user-group pickers: the workspace's groups matching what the admin typed.
   on.options(USER_GROUPS_ACTION, async ({ ack, body }) => {
+    // Only the settings form has these pickers: nobody else gets the workspace's groups listed.
+    if (!(await ctx.admins.check(body.user.id, teamOf(body))).admin) return ack({ options: [] });
     const groups = await ctx.groups.matching(body.value).catch(() => []);
     await ack({ options: groups.map((g) => groupOption(g.id, (id) => ctx.groups.label(id))) });
   });

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import { Approvers } from '../approvers/approvers.js';
+import type { Approvers } from '../approvers/approvers.js';
 import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
@@ -18,16 +18,16 @@ const DEADLINE_MS = 1_500;
  * users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
  */
 export class SettingsAdmins {
-  private readonly members: Approvers;
   /** users.info's verdict by user: a workspace admin or owner, or not. */
   private readonly workspaceAdmins: LRUCache<string, boolean>;
 
   constructor(
     private readonly settings: WorkspaceSettingsSource,
+    /** The app's one membership check of users and user groups (one cache of group members). */
+    private readonly members: Approvers,
     private readonly client: WebClient,
     private readonly logger: Logger,
   ) {
-    this.members = new Approvers({ users: [], userGroups: [] }, client, logger, { deadlineMs: DEADLINE_MS });
     this.workspaceAdmins = new LRUCache<string, boolean>({
       max: 1_000,
       ttl: 60_000,
