@@ -1,4 +1,5 @@
-import { loadConfig, loadDotEnv } from '../config/load-config.js';
+import type { Config } from '../config/config.js';
+import { operatorCommand } from '../config/operator-command.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { openStore } from '../store/store.js';
 import { resealAll } from './reseal.js';
@@ -14,23 +15,13 @@ SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart th
 with any listed key and seals new ones with the first), run this, then drop the old key from the list.
 Safe to run while the app runs, and to run again. Prints counts and installation ids only, never a secret.`;
 
-async function main(args: string[]): Promise<number> {
-  if (args[0] !== 'reseal' || args.length > 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return args[0] === '-h' || args[0] === '--help' ? 0 : 2;
-  }
-  loadDotEnv();
-  const loaded = loadConfig(process.env);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return 1;
-  }
-  if (loaded.config.secretKeys.length === 0) {
+async function reseal(config: Config): Promise<number> {
+  if (config.secretKeys.length === 0) {
     process.stderr.write('SECRETS_KEYS is not set: there is nothing sealed to reseal (single-workspace mode).\n');
     return 1;
   }
-  const box = new SecretBox(loaded.config.secretKeys);
-  const store = openStore(loaded.config.store);
+  const box = new SecretBox(config.secretKeys);
+  const store = openStore(config.store);
   try {
     await store.migrate();
     const report = await resealAll(store, box);
@@ -47,4 +38,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await operatorCommand(process.argv.slice(2), { verb: 'reseal', usage: USAGE, run: reseal });

@@ -1,4 +1,5 @@
-import { loadConfig, loadDotEnv } from '../config/load-config.js';
+import type { Config } from '../config/config.js';
+import { operatorCommand } from '../config/operator-command.js';
 import { openStore } from '../store/store.js';
 import { showSettings } from './show-settings.js';
 
@@ -12,20 +13,10 @@ Prints the settings in force in each workspace (approvers, approval channel, quo
 viewers, bulk concurrency, settings admins) and where each value comes from: the environment's default, or
 a settings admin in Slack (who, when). Reads the same environment (or .env) and database as the app.`;
 
-async function main(args: string[]): Promise<number> {
-  if (args[0] !== 'show' || args.length > 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return args[0] === '-h' || args[0] === '--help' ? 0 : 2;
-  }
-  loadDotEnv();
-  const loaded = loadConfig(process.env);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return 1;
-  }
-  const store = openStore(loaded.config.store);
+async function show(config: Config): Promise<number> {
+  const store = openStore(config.store);
   try {
-    process.stdout.write(`${await showSettings(loaded.config, store)}\n`);
+    process.stdout.write(`${await showSettings(config, store)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(
@@ -37,4 +28,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await operatorCommand(process.argv.slice(2), { verb: 'show', usage: USAGE, run: show });
