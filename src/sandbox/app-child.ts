@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCK_FILE, lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { DATA_DIR_MARKER, LOCK_FILE, checkDataDirIsOurs, lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { APPROVALS, APPROVERS, AUDIT_VIEWERS, SANDBOX_QUORUM } from './people.js';
 import { freePort } from './free-port.js';
 
@@ -50,9 +50,11 @@ export interface AppPlan {
  */
 export async function planApp(dataDir: string): Promise<AppPlan> {
   mkdirSync(dataDir, { recursive: true });
+  checkDataDirIsOurs(dataDir, readdirSync(dataDir));
   const lock = lockDataDir(dataDir);
   for (const entry of readdirSync(dataDir))
     if (entry !== LOCK_FILE) rmSync(join(dataDir, entry), { recursive: true, force: true });
+  writeFileSync(join(dataDir, DATA_DIR_MARKER), 'The data of npm run sandbox: emptied at each start.\n');
   const [appPort, slackPort, mintPort] = await Promise.all([freePort(), freePort(), freePort()]);
   return {
     dataDir,

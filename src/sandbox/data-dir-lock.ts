@@ -14,6 +14,24 @@ export const LOCK_FILE = 'sandbox.lock';
 /** Another sandbox holds the data directory: the message is one line saying where it is. */
 export class SandboxRunningError extends Error {}
 
+/** The marker a sandbox leaves in its data directory: only a directory with it (or an empty one) is emptied. */
+export const DATA_DIR_MARKER = '.mintlink-sandbox';
+
+/** The data directory holds files the sandbox did not make: nothing is touched; the message is one line. */
+export class ForeignDataDirError extends Error {}
+
+/**
+ * Throws ForeignDataDirError unless `dataDir` is empty (but for a lock) or a sandbox's own (its marker): a start
+ * empties it, and SANDBOX_DATA_DIR pointed at `data` or a home directory must not cost anyone their files.
+ */
+export function checkDataDirIsOurs(dataDir: string, entries: readonly string[]): void {
+  const others = entries.filter((entry) => entry !== LOCK_FILE);
+  if (others.length === 0 || others.includes(DATA_DIR_MARKER)) return;
+  throw new ForeignDataDirError(
+    `${dataDir} holds files the sandbox did not make (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), and a start empties its data directory: set SANDBOX_DATA_DIR to a new or empty directory.`,
+  );
+}
+
 interface Holder {
   pid: number;
   /** When the process started (Linux: ticks since boot, /proc/<pid>/stat), so a reused pid is not taken for it. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { bundleExists, launchApp, planApp } from './app-child.js';
-import { SandboxRunningError } from './data-dir-lock.js';
+import { ForeignDataDirError, SandboxRunningError } from './data-dir-lock.js';
 import type { Sandbox } from './sandbox.js';
 
 /*
@@ -55,7 +55,9 @@ const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
 // Another sandbox on this data directory: one line, and nothing of it touched.
 const plan = await planApp(dataDir).catch((error: unknown) =>
   fail(
-    error instanceof SandboxRunningError ? error.message : `The sandbox could not start: ${(error as Error).message}`,
+    error instanceof SandboxRunningError || error instanceof ForeignDataDirError
+      ? error.message
+      : `The sandbox could not start: ${(error as Error).message}`,
   ),
 );
 const launch = launchApp(plan);

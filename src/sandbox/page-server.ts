@@ -184,8 +184,10 @@ export class PageServer {
       .writeHead(200, {
         'content-type': type,
         'cache-control': 'no-store',
+        // frame-ancestors and X-Frame-Options: no other site may show the page in a frame and steer clicks on it.
         'content-security-policy':
-          "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+          "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+        'x-frame-options': 'DENY',
         'x-content-type-options': 'nosniff',
       })
       .end(body);

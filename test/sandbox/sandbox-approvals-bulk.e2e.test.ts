@@ -201,6 +201,24 @@ describe('bulk jobs in the sandbox', () => {
     await message(page, /finished|2 created/).waitFor();
   });
 
+  it('says in the file box when a file is larger than the sandbox takes, and uploads nothing', async () => {
+    const { page, sandbox } = s;
+    const file = join(tmpdir(), `sandbox-big-${process.pid}.csv`);
+    writeFileSync(file, `email\n${'x@example.com\n'.repeat(900_000)}`); // about 12 MB
+    const filesBefore = sandbox.slack.hostedFiles.size;
+    await actAs(page, 'Alice');
+    await openApp(page, 'Home');
+    await page.locator('.home').getByRole('button', { name: 'Bulk create' }).click();
+    const form = await modal(page, 'Bulk create');
+    await form.locator('input[type=file]').setInputFiles(file);
+    await form
+      .getByRole('alert')
+      .getByText(/sandbox-big-.*\.csv is larger than the sandbox takes \(10 MB\)/)
+      .waitFor();
+    expect(sandbox.slack.hostedFiles.size).toBe(filesBefore);
+    await closeModals(page);
+  });
+
   it('runs a job from a CSV file chosen on disk, with its progress updated in place', async () => {
     const { page, sandbox } = s;
     const rows = Array.from({ length: 60 }, (_, i) => `user${i + 1}@example.com`);

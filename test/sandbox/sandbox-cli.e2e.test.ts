@@ -107,6 +107,20 @@ function processesIn(dir: string): number[] {
   return found;
 }
 
+describe('npm run sandbox on a directory of other files', () => {
+  it('says in one line that it would empty it, exits 1, and leaves every file where it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-foreign-'));
+    writeFileSync(join(dir, 'mintlink.sqlite'), 'the production database');
+    const sandbox = run({ SANDBOX_DATA_DIR: dir, SANDBOX_PORT: '0' });
+    expect(await sandbox.exited).toBe(1);
+    const lines = sandbox.output().stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${dir} holds files the sandbox did not make (mintlink.sqlite)`);
+    expect(readdirSync(dir)).toEqual(['mintlink.sqlite']);
+    expect(readFileSync(join(dir, 'mintlink.sqlite'), 'utf8')).toBe('the production database');
+  });
+});
+
 describe('Ctrl-C while npm run sandbox starts', () => {
   it('stops everything, the app it already launched included, and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-early-stop-'));

@@ -124,6 +124,29 @@ describe('another web page in the same browser', () => {
     expect(refusals).toHaveLength(5);
     for (const line of refusals) expect(line).toMatch(/^sandbox page: refused POST \/api\/(act|upload) .*Origin/);
   });
+
+  it('cannot show the page in a frame to steer clicks on it', async () => {
+    const { browser } = s;
+    const framing = createServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><iframe src="${base}/?as=U0BEN0001" width="800" height="600"></iframe>`),
+    );
+    await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`http://127.0.0.1:${(framing.address() as AddressInfo).port}/`);
+      const frame = tab.frames().find((f) => f !== tab.mainFrame());
+      // Chromium replaces a frame its page refuses (frame-ancestors 'none', X-Frame-Options DENY) by an error page.
+      await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
+      const page = await fetch(`${base}/`);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    } finally {
+      await tab.close();
+      await new Promise<void>((resolve) => framing.close(() => resolve()));
+    }
+  });
 });
 
 describe('state-changing requests over plain HTTP', () => {

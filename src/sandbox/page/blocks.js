@@ -676,8 +676,13 @@ function dateTime(e, id) {
  * Slack's file box: a file dropped on it or chosen is uploaded to Slack at once; the view state carries it. The
  * browser's own file button (and its "No file chosen") is hidden: the box is its label, as in Slack.
  */
+/** What the sandbox's stand-in takes in one upload (page-server.ts says the same when it refuses one). */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
 function fileInput(e, id, ctx) {
   let files = [];
+  /** Why the last files chosen were not added, shown in the box until the next choice. */
+  let problem;
   const max = e.max_files ?? 10;
   const types = e.filetypes ?? [];
   const accept = types.map((t) => `.${t}`).join(',') || undefined;
@@ -693,6 +698,7 @@ function fileInput(e, id, ctx) {
   const el = h('div', { class: 'bk-file-input' }, picker, prompt, list);
   const draw = () =>
     list.replaceChildren(
+      ...(problem ? [h('div', { class: 'bk-error', role: 'alert' }, problem)] : []),
       ...files.map((f) =>
         h(
           'div',
@@ -716,11 +722,19 @@ function fileInput(e, id, ctx) {
     );
   const add = async (chosen) => {
     if (chosen.length === 0) return;
+    problem = undefined;
+    const tooBig = chosen.filter((f) => f.size > MAX_UPLOAD_BYTES);
+    if (tooBig.length > 0) {
+      problem = `${tooBig.map((f) => f.name).join(', ')} ${tooBig.length === 1 ? 'is' : 'are'} larger than the sandbox takes (10 MB).`;
+      chosen = chosen.filter((f) => f.size <= MAX_UPLOAD_BYTES);
+    }
     el.dataset.uploading = 'true';
     list.append(h('div', { class: 'bk-file uploading' }, `Uploading ${chosen.map((f) => f.name).join(', ')}…`));
     try {
       for (const file of chosen) files.push(await ctx.upload(file));
       files = files.slice(-max);
+    } catch (error) {
+      problem = `The file could not be uploaded: ${error.message}.`;
     } finally {
       delete el.dataset.uploading;
       draw();
