@@ -75,7 +75,12 @@ export function parseSubmitted(s: SubmittedSettings, maxConcurrency: number): Ch
     errors[FIELDS.largeQuorum] =
       `Large requests cannot need fewer approvals (${largeQuorum}) than the others (${quorum}).`;
   const ttlHours = number(s.ttlHours, FIELDS.ttlHours, TTL_HOURS_RANGE);
-  const remindHours = number(s.remindHours, FIELDS.remindHours, REMIND_HOURS_RANGE, true);
+  let remindHours = number(s.remindHours, FIELDS.remindHours, REMIND_HOURS_RANGE, true);
+  // A reminder minutes after the request would only be noise: 0 turns reminders off, else a quarter hour at least.
+  if (remindHours !== undefined && remindHours > 0 && remindHours < MIN_REMIND_HOURS) {
+    errors[FIELDS.remindHours] = `Enter 0 (no reminders) or at least ${MIN_REMIND_HOURS} hours.`;
+    remindHours = undefined;
+  }
   const bulkConcurrency = number(s.bulkConcurrency, FIELDS.bulkConcurrency, { min: 1, max: maxConcurrency });
 
   if (
@@ -106,6 +111,9 @@ export function parseSubmitted(s: SubmittedSettings, maxConcurrency: number): Ch
     },
   };
 }
+
+/** The soonest reminder a setting may ask for, in hours (15 minutes). */
+const MIN_REMIND_HOURS = 0.25;
 
 /** Slack gets this long for each check: they run at once, before the submission's ack (3 s). */
 const SLACK_DEADLINE_MS = 1_500;

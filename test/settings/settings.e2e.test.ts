@@ -221,12 +221,17 @@ describe('settings administered from App Home', () => {
       [FIELDS.quorum]: '-2',
       [FIELDS.channel]: 'C0NOSUCH1',
       [FIELDS.approverUsers]: tenThousand,
+      [FIELDS.remindHours]: '0.0001',
     });
     const ack = await app.interact(viewSubmission(form, stateOf(form, values), ADMIN));
     const errors = (ack as { errors: Record<string, string> }).errors;
     expect(ack).toMatchObject({ response_action: 'errors' });
     expect(Object.values(errors)).toEqual(
-      expect.arrayContaining(['Enter a whole number from 1 to 20.', 'Choose at most 100 people; 10000 were given.']),
+      expect.arrayContaining([
+        'Enter a whole number from 1 to 20.',
+        'Choose at most 100 people; 10000 were given.',
+        'Enter 0 (no reminders) or at least 0.25 hours.',
+      ]),
     );
     // The channel is checked by Slack once the values are sound.
     const channelAck = await settings.save(app, form, { [FIELDS.channel]: 'C0NOSUCH1' }, ADMIN);
