@@ -3,6 +3,8 @@ import type { DeletionApprovers } from '../config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { DeletionRequestsTable, Tables } from './tables.js';
+import { z } from 'zod';
+import { parseJson } from './stored-json.js';
 
 /**
  * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
@@ -351,6 +353,9 @@ function newRequestId(): string {
   return `DR-${Array.from({ length: 6 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
 }
 
+/** A request's recorded approvers, as stored. */
+const approversSchema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });
+
 function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
   const date = (value: string | null) => (value ? new Date(value) : undefined);
   return {
@@ -377,9 +382,10 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     outcomeDetail: row.outcome_detail ?? undefined,
     attempts: Number(row.attempts),
     approvalsNeeded: Number(row.approvals_needed),
-    approverIds: JSON.parse(row.approved_by) as string[],
+    approverIds: parseJson(row.approved_by, z.array(z.string())) ?? [],
     origin: row.origin ?? undefined,
     contextUrl: row.context_url ?? undefined,
-    approvers: row.approvers ? (JSON.parse(row.approvers) as DeletionApprovers) : undefined,
+    // Unreadable (it never is: the app writes it) reads as none recorded: the approvers in force decide.
+    approvers: row.approvers ? parseJson(row.approvers, approversSchema) : undefined,
   };
 }

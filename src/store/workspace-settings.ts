@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
+import { z } from 'zod';
+import { parseJson } from './stored-json.js';
 
 /** One setting an admin set in Slack: its value (JSON), who set it and when. */
 export interface StoredSetting {
@@ -86,11 +88,17 @@ export class WorkspaceSettingsRows {
   }
 }
 
+/**
+ * The stored settings, read back through their shape: a value that does not fit is skipped by the settings model
+ * (the default applies); a row whose JSON is not this shape at all reads as no settings changed.
+ */
+const storedSettingsSchema = z.record(z.string(), z.object({ value: z.unknown(), by: z.string(), at: z.string() }));
+
 function toStored(row: Tables['workspace_settings']): StoredWorkspaceSettings {
   return {
     teamId: row.team_id,
     version: Number(row.version),
-    settings: JSON.parse(row.settings) as Record<string, StoredSetting>,
+    settings: parseJson(row.settings, storedSettingsSchema) ?? {},
     updatedBy: row.updated_by,
     updatedAt: new Date(row.updated_at),
   };
