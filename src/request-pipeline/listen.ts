@@ -81,6 +81,7 @@ export interface Listen {
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
 type Tell = (text: string, blocks?: KnownBlock[]) => Promise<unknown>;
 
+type OptionsArgs = Bolt<SlackOptionsMiddlewareArgs<'block_suggestion'>>;
 type ButtonArgs = Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>;
 type FormArgs = Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 type ShortcutArgs<Shortcut extends GlobalShortcut | MessageShortcut> = Bolt<SlackShortcutMiddlewareArgs<Shortcut>>;
@@ -91,6 +92,7 @@ interface Routes {
   forms: Map<string, (args: FormArgs) => Promise<void>>;
   shortcuts: Map<string, (args: ShortcutArgs<GlobalShortcut>) => Promise<void>>;
   messageShortcuts: Map<string, (args: ShortcutArgs<MessageShortcut>) => Promise<void>>;
+  options: Map<string, (args: OptionsArgs) => Promise<void>>;
 }
 
 const routesOfApp = new WeakMap<App, Routes>();
@@ -104,7 +106,13 @@ const routesOfApp = new WeakMap<App, Routes>();
 function routesOf(app: App): Routes {
   const known = routesOfApp.get(app);
   if (known) return known;
-  const routes: Routes = { buttons: new Map(), forms: new Map(), shortcuts: new Map(), messageShortcuts: new Map() };
+  const routes: Routes = {
+    buttons: new Map(),
+    forms: new Map(),
+    shortcuts: new Map(),
+    messageShortcuts: new Map(),
+    options: new Map(),
+  };
   routesOfApp.set(app, routes);
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions' }, (args) =>
     dispatch(routes.buttons.get(args.action.action_id), args, () => args.ack()),
@@ -117,6 +125,9 @@ function routesOf(app: App): Routes {
   );
   app.shortcut<MessageShortcut>({ type: 'message_action' }, (args) =>
     dispatch(routes.messageShortcuts.get(args.shortcut.callback_id), args, () => args.ack()),
+  );
+  app.options<'block_suggestion'>({ type: 'block_suggestion' }, (args) =>
+    dispatch(routes.options.get(args.options.action_id), args, () => args.ack({ options: [] })),
   );
   return routes;
 }
@@ -248,7 +259,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     options(actionId, listener) {
-      app.options<'block_suggestion'>(actionId, async ({ next: _next, ...args }) => {
+      addRoute(routes.options, actionId, async ({ next: _next, ...args }) => {
         let acked = false;
         const ack: OptionsRequest['ack'] = (response) => {
           acked = true;

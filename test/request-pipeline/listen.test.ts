@@ -225,6 +225,29 @@ describe('the request pipeline', () => {
     expect(outcome()).toBe('failed');
   });
 
+  it('answers an external select from its listener, and one nobody listens to at once with no options', async () => {
+    const suggestion = (actionId: string) => ({
+      type: 'block_suggestion',
+      action_id: actionId,
+      block_id: 'b1',
+      value: 'dele',
+      api_app_id: 'A0TEST001',
+      token: 'deprecated-verification-token',
+      team: { id: 'T0TEST001', domain: 'test' },
+      user: { id: TEST_USER_ID, team_id: 'T0TEST001' },
+      container: { type: 'view', view_id: 'V1' },
+    });
+    const option = { text: { type: 'plain_text' as const, text: 'Deletion approvers' }, value: 'S1' };
+    on.options('groups', ({ ack }) => ack({ options: [option] }));
+    expect(await receiver.deliver(suggestion('groups'))).toEqual({ options: [option] });
+    expect(await receiver.deliver(suggestion('nobody_listens'))).toEqual({ options: [] });
+  });
+
+  it('acknowledges a click or a submission nobody listens to at once', async () => {
+    expect(await receiver.deliver(buttonClick(slack, message, 'press'))).toBeUndefined();
+    expect(await receiver.deliver(viewSubmission({ id: 'V9', callback_id: 'unknown_form' }, {}))).toBeUndefined();
+  });
+
   it('records the outcome the work returns', async () => {
     on.button('press', () => Promise.resolve('upstream_error' as const));
     await receiver.deliver(buttonClick(slack, message, 'press'));
