@@ -254,12 +254,18 @@ export class Interactions {
     return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the click', 'interaction');
   }
 
+  /** The view a person acts in: their Home tab (its id is theirs) or one of their open modals. */
+  private shownView(as: string, viewId: string): { view: Record<string, any>; isHome: boolean } | undefined {
+    const home = viewId === as ? this.workspace.homes.get(as) : undefined;
+    if (home) return { view: { ...home.view, id: viewId, hash: home.hash }, isHome: true };
+    const entry = this.ownModal(as, viewId);
+    return entry ? { view: viewOf(entry), isHome: false } : undefined;
+  }
+
   private async viewAction(action: Extract<PageAction, { type: 'viewAction' }>): Promise<ActResult> {
-    const home = action.viewId === action.as ? this.workspace.homes.get(action.as) : undefined;
-    const entry = home ? undefined : this.ownModal(action.as, action.viewId);
-    const view = home ? { ...home.view, id: action.viewId, hash: home.hash } : entry && viewOf(entry);
-    if (!view) return { ok: false, error: 'that view is no longer open' };
-    const isHome = home !== undefined;
+    const shown = this.shownView(action.as, action.viewId);
+    if (!shown) return { ok: false, error: 'that view is no longer open' };
+    const { view, isHome } = shown;
     const ack = await this.app.interaction({
       type: 'block_actions',
       user: userObject(action.as),
@@ -268,15 +274,7 @@ export class Interactions {
       container: { type: 'view', view_id: action.viewId },
       trigger_id: this.workspace.trigger(action.as, 'the click'),
       team: { id: TEAM_ID, domain: 'mint-demo' },
-      view: {
-        ...view,
-        team_id: TEAM_ID,
-        type: isHome ? 'home' : 'modal',
-        state: { values: action.values },
-        root_view_id: action.viewId,
-        app_id: TEST_APP_ID,
-        bot_id: 'B0BOT0001',
-      },
+      view: asSent(view, { type: isHome ? 'home' : 'modal', values: action.values, rootViewId: action.viewId }),
       actions: [{ ...action.action, action_ts: actionTs() }],
     });
     return ack.ok ? { ok: true, ackMs: ack.ms } : this.ackFailed(action.as, ack, 'the click', 'interaction');
@@ -288,10 +286,9 @@ export class Interactions {
    * same /slack/events), answered within 3 s with `options` or `option_groups`, as Slack asks.
    */
   private async suggest(action: Extract<PageAction, { type: 'suggest' }>): Promise<ActResult> {
-    const home = action.viewId === action.as ? this.workspace.homes.get(action.as) : undefined;
-    const entry = home ? undefined : this.ownModal(action.as, action.viewId);
-    const view = home ? { ...home.view, id: action.viewId, hash: home.hash } : entry && viewOf(entry);
-    if (!view) return { ok: false, error: 'that view is no longer open' };
+    const shown = this.shownView(action.as, action.viewId);
+    if (!shown) return { ok: false, error: 'that view is no longer open' };
+    const { view, isHome } = shown;
     const element = elementOf(view, action.blockId, action.actionId);
     if (!element || !EXTERNAL_SELECTS.has(String(element.type)))
       return { ok: false, error: 'no select with an external data source there' };
@@ -310,15 +307,7 @@ export class Interactions {
       team: { id: TEAM_ID, domain: 'mint-demo' },
       enterprise: null,
       is_enterprise_install: false,
-      view: {
-        ...view,
-        team_id: TEAM_ID,
-        type: home ? 'home' : 'modal',
-        state: { values: action.values },
-        root_view_id: action.viewId,
-        app_id: TEST_APP_ID,
-        bot_id: 'B0BOT0001',
-      },
+      view: asSent(view, { type: isHome ? 'home' : 'modal', values: action.values, rootViewId: action.viewId }),
     });
     const what = `the options of ${action.blockId}`;
     if (!ack.ok) {
@@ -366,14 +355,12 @@ export class Interactions {
       token: 'sandbox-verification-token',
       trigger_id: this.workspace.trigger(action.as, 'the submission'),
       view: {
-        ...viewOf(entry),
-        team_id: TEAM_ID,
-        type: 'modal',
-        state: { values: action.values },
-        root_view_id: stack[0]?.viewId ?? entry.viewId,
+        ...asSent(viewOf(entry), {
+          type: 'modal',
+          values: action.values,
+          rootViewId: stack[0]?.viewId ?? entry.viewId,
+        }),
         ...(index > 0 ? { previous_view_id: stack[index - 1]?.viewId } : {}),
-        app_id: TEST_APP_ID,
-        bot_id: 'B0BOT0001',
       },
       response_urls: this.responseUrlsOf(entry.view, action.values, action.as),
       is_enterprise_install: false,
@@ -630,5 +617,21 @@ function eventCallback(event: Json): Json {
     event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`,
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [{ team_id: TEAM_ID, user_id: APP_USER_ID, is_bot: true }],
+  };
+}
+
+/** A view as Slack puts it in an interaction payload: the app's view with its state and Slack's ids. */
+function asSent(
+  view: Record<string, any>,
+  { type, values, rootViewId }: { type: 'home' | 'modal'; values: unknown; rootViewId: string },
+): Record<string, any> {
+  return {
+    ...view,
+    team_id: TEAM_ID,
+    type,
+    state: { values },
+    root_view_id: rootViewId,
+    app_id: TEST_APP_ID,
+    bot_id: 'B0BOT0001',
   };
 }
