@@ -17,7 +17,10 @@ import { patientSlackClient } from './slack-api/patient-client.js';
 import * as templates from './templates/register.js';
 import * as wallets from './wallets/register.js';
 import * as settings from './settings/register.js';
+import * as uninstall from './uninstall/register.js';
 import { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
+import { createWorkspaces } from './workspaces/workspaces.js';
+import { MintAccounts } from './mint-accounts/mint-accounts.js';
 
 export interface MintlinkApp {
   app: App;
@@ -34,25 +37,31 @@ export interface MintlinkApp {
 /** The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only. */
 export function createApp(deps: AppDeps): MintlinkApp {
   const { config } = deps;
-  const { app, start, stop } = boltApp(deps);
+  const { app, start, stop, installs } = boltApp(deps);
   app.error((error) => Promise.resolve(void deps.logger.error({ err: error }, 'listener failed')));
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 
-  const publisher = new HomePublisher({ ...deps, client: app.client, mode: config.mode, mint: deps.mintApi.status });
   const background: BackgroundWork[] = [];
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
   background.push(() => workspaceSettings.start());
+  const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
+  const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
+  const slack = (team: string | undefined) => workspaces.slack(team);
+  const mintAccounts = new MintAccounts(deps.mintApi);
+  const publisher = new HomePublisher({ ...deps, slack, mode: config.mode, mint: (t) => mintAccounts.statusFor(t) });
   const capabilityDeps: CapabilityDeps = {
     ...deps,
+    workspaces,
+    mintAccounts,
     commands: new CommandRegistry(),
     settings: workspaceSettings,
-    approvers: new Approvers(() => workspaceSettings.current().values.approvers, app.client, deps.logger),
-    patientClient: patientSlackClient(deps, deps.logger),
+    approvers: new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger),
+    patientClient: patientClientFor(),
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport, settings])
+  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport, settings, uninstall])
     capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);

@@ -15,6 +15,8 @@ import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
 import type { Store } from './store/store.js';
 import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
+import type { Workspaces } from './workspaces/workspaces.js';
+import type { MintAccounts } from './mint-accounts/mint-accounts.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {
@@ -35,10 +37,10 @@ export interface HomeEntry {
   order: number;
   /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
   flow?: { actionId: string; label: string; primary?: boolean };
-  /** Its blocks on one user's Home, read fresh each time (empty when it has nothing for them). */
-  blocks?: (userId: string) => Promise<KnownBlock[]>;
-  /** A line of the status footer (mrkdwn). */
-  status?: () => string;
+  /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */
+  blocks?: (userId: string, teamId: string | undefined) => Promise<KnownBlock[]>;
+  /** A line of the status footer in a workspace (mrkdwn). */
+  status?: (teamId: string | undefined) => string;
 }
 
 /** App Home as the capabilities see it: they add their part and ask for refreshes after a change. */
@@ -46,9 +48,9 @@ export interface HomeTab {
   add(entry: HomeEntry): void;
   /**
    * Refreshes, in the background, the Home of these users and of every user with a Home for whom `alsoFor`
-   * says yes (say, the approvers after a deletion request changed).
+   * says yes (say, the approvers of that workspace after a deletion request changed).
    */
-  refresh(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): void;
+  refresh(userIds: readonly string[], alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>): void;
 }
 
 /** Periodic work a capability runs while the app is up (the deletion sweeper). Returns how to stop it. */
@@ -72,6 +74,13 @@ export interface CapabilityDeps extends AppDeps {
    */
   patientClient: WebClient;
   home: HomeTab;
+  /**
+   * The workspaces the app serves: a workspace's own bot client for work no request carries (background
+   * work, posts after the request), and what each capability does when a workspace removes the app.
+   */
+  workspaces: Workspaces;
+  /** Each workspace's Mint account: `forTeam(teamId)` gives its client (the env's key in single-workspace mode). */
+  mintAccounts: MintAccounts;
   /** Starts with the app, stops on shutdown. */
   background: { add(work: BackgroundWork): void };
 }

@@ -28,24 +28,31 @@ export class Approvers {
   private readonly groups: LRUCache<string, Set<string>>;
   private readonly deadlineMs: number;
 
-  /** `approvers`: the list, or where to read the one in force (it changes with the settings). */
-  private readonly listed: () => DeletionApprovers;
+  /** `approvers`: the list, or where to read the one in force in a workspace (it changes with the settings). */
+  private readonly listed: (teamId: string | undefined) => DeletionApprovers;
+  /** The bot's client in a workspace (user groups are read with that workspace's token). */
+  private readonly clientOf: (teamId: string | undefined) => Promise<WebClient>;
 
   constructor(
-    approvers: DeletionApprovers | (() => DeletionApprovers),
-    private readonly client: WebClient,
+    approvers: DeletionApprovers | ((teamId: string | undefined) => DeletionApprovers),
+    client: WebClient | ((teamId: string | undefined) => Promise<WebClient>),
     private readonly logger: Logger,
     options: ApproversOptions = {},
   ) {
     this.listed = typeof approvers === 'function' ? approvers : () => approvers;
+    this.clientOf = typeof client === 'function' ? client : () => Promise.resolve(client);
     this.deadlineMs = options.deadlineMs ?? 1_500;
     this.groups = new LRUCache<string, Set<string>>({
       max: 1_000,
       ttl: options.ttlMs ?? 60_000,
       // Staleness read from the clock on every check (the default caches it for a millisecond of real time).
       ...(options.clock ? { perf: options.clock, ttlResolution: 0 } : {}),
-      fetchMethod: async (group) =>
-        new Set((await this.client.usergroups.users.list({ usergroup: group })).users ?? []),
+      // Keyed by workspace and group: each workspace's groups are read with its own token.
+      fetchMethod: async (key) => {
+        const [team, group] = key.split(' ');
+        const client = await this.clientOf(team || undefined);
+        return new Set((await client.usergroups.users.list({ usergroup: group ?? '' })).users ?? []);
+      },
     });
   }
 
@@ -53,21 +60,24 @@ export class Approvers {
    * `askSlack`: 'always' does not trust the cache (the decision itself); 'before refusing' trusts a cached yes
    * but confirms a cached no (a click: someone just added is not turned away). A request under way counts.
    * `among`: check against this list rather than the one in force (the approvers a request was opened with).
+   * `teamId`: the workspace (its settings and its token); the app's own workspace when not given.
    */
   async check(
     userId: string,
-    options: { askSlack?: AskSlack; among?: DeletionApprovers | undefined } = {},
+    options: { askSlack?: AskSlack; among?: DeletionApprovers | undefined; teamId?: string | undefined } = {},
   ): Promise<ApproverCheck> {
-    const approvers = options.among ?? this.listed();
+    const { teamId } = options;
+    const approvers = options.among ?? this.listed(teamId);
     if (approvers.users.includes(userId)) return { approver: true };
     const problems: string[] = [];
     const results = await Promise.all(
       approvers.userGroups.map(async (group) => {
         try {
-          const cached = options.askSlack !== 'always' && this.groups.has(group);
-          const members = await this.members(group, options.askSlack === 'always');
+          const key = groupKey(teamId, group);
+          const cached = options.askSlack !== 'always' && this.groups.has(key);
+          const members = await this.members(key, options.askSlack === 'always');
           if (members.has(userId) || !cached || options.askSlack !== 'before refusing') return members.has(userId);
-          return (await this.members(group, true)).has(userId);
+          return (await this.members(key, true)).has(userId);
         } catch (error) {
           const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
           this.logger.warn({ err: error, group }, 'could not read a user group of approvers');
@@ -80,9 +90,9 @@ export class Approvers {
     return problems.length > 0 ? { approver: false, problem: problems.join('; ') } : { approver: false };
   }
 
-  /** Mentions of everyone who may approve (of `among`, when given), for messages. */
-  mentions(among?: DeletionApprovers): string {
-    const approvers = among ?? this.listed();
+  /** Mentions of everyone who may approve (of `among`, when given, else in force in `teamId`), for messages. */
+  mentions(among?: DeletionApprovers, teamId?: string): string {
+    const approvers = among ?? this.listed(teamId);
     return [...approvers.users.map((u) => `<@${u}>`), ...approvers.userGroups.map((g) => `<!subteam^${g}>`)].join(', ');
   }
 
@@ -92,13 +102,14 @@ export class Approvers {
    */
   async people(
     among: DeletionApprovers,
+    teamId?: string,
   ): Promise<{ ok: true; people: Set<string> } | { ok: false; group: string; error: string }> {
     const people = new Set(among.users);
     // Every group asked at once: the caller has one deadline's time, not one per group.
     const reads = await Promise.all(
       among.userGroups.map(async (group) => {
         try {
-          const load = this.groups.fetch(group, { forceRefresh: true });
+          const load = this.groups.fetch(groupKey(teamId, group), { forceRefresh: true });
           load.catch(() => undefined);
           const members = await withDeadline(load, this.deadlineMs);
           return members ? { group, members } : { group, error: 'Slack did not answer in time' };
@@ -116,10 +127,15 @@ export class Approvers {
   }
 
   /** The group's members; a late answer still fills the cache after the caller stopped waiting. */
-  private async members(group: string, fresh: boolean): Promise<Set<string>> {
-    const load = this.groups.fetch(group, { forceRefresh: fresh });
+  private async members(key: string, fresh: boolean): Promise<Set<string>> {
+    const load = this.groups.fetch(key, { forceRefresh: fresh });
     load.catch(() => undefined); // whoever waits sees the failure; one left behind after the deadline must not crash
     const members = await withDeadline(load, this.deadlineMs);
     return members ?? new Set();
   }
+}
+
+/** A user group of one workspace, as the cache knows it (ids hold no spaces). */
+function groupKey(teamId: string | undefined, group: string): string {
+  return `${teamId ?? ''} ${group}`;
 }

@@ -8,11 +8,13 @@ import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './ho
 
 export interface HomeSources {
   store: Store;
-  client: WebClient;
+  /** The bot's client in a workspace (its own token in distribution mode). */
+  slack: (teamId: string | undefined) => Promise<WebClient>;
   work: WorkBudget;
   logger: Logger;
   mode: 'socket' | 'http';
-  mint: MintServiceStatus;
+  /** How the workspace's Mint account last answered. */
+  mint: (teamId: string | undefined) => Promise<MintServiceStatus | undefined>;
 }
 
 /**
@@ -34,19 +36,20 @@ export class HomePublisher implements HomeTab {
     this.entries.sort((a, b) => a.order - b.order);
   }
 
-  /** What one user's Home shows, read fresh. */
-  async content(userId: string): Promise<HomeContent> {
-    const [sections, activity] = await Promise.all([
-      Promise.all(this.entries.map(async (e) => (e.blocks ? e.blocks(userId) : []))),
-      this.sources.store.audit.list({ actorId: userId, limit: ACTIVITY_SHOWN }),
+  /** What one user's Home in their workspace shows, read fresh. */
+  async content(userId: string, teamId: string | undefined): Promise<HomeContent> {
+    const [sections, activity, mint] = await Promise.all([
+      Promise.all(this.entries.map(async (e) => (e.blocks ? e.blocks(userId, teamId) : []))),
+      this.sources.store.audit.list({ actorId: userId, teamId, limit: ACTIVITY_SHOWN }),
+      this.sources.mint(teamId),
     ]);
     return {
       flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
       sections: sections.flat(),
       activity,
       status: [
-        ...appStatusLines(this.sources.mode, this.sources.mint),
-        ...this.entries.flatMap((e) => (e.status ? [e.status()] : [])),
+        ...appStatusLines(this.sources.mode, mint),
+        ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : [])),
       ],
     };
   }
@@ -74,18 +77,22 @@ export class HomePublisher implements HomeTab {
     return run;
   }
 
-  refresh(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): void {
+  refresh(userIds: readonly string[], alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>): void {
     void this.sources.work
       .track(this.refreshNow(userIds, alsoFor))
       .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
   }
 
-  private async refreshNow(userIds: readonly string[], alsoFor?: (userId: string) => Promise<boolean>): Promise<void> {
-    const withHome = new Set(await this.sources.store.homeTabs.userIds());
-    const users = new Set(userIds.filter((u) => withHome.has(u)));
-    if (alsoFor) for (const user of withHome) if (await alsoFor(user)) users.add(user);
-    for (const user of users) {
-      await this.publish(user).catch((error: unknown) =>
+  private async refreshNow(
+    userIds: readonly string[],
+    alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,
+  ): Promise<void> {
+    const asked = new Set(userIds);
+    const users = new Map<string, string | undefined>();
+    for (const { userId, teamId } of await this.sources.store.homeTabs.withHome())
+      if (asked.has(userId) || (alsoFor && (await alsoFor(userId, teamId)))) users.set(userId, teamId);
+    for (const [user, team] of users) {
+      await this.publish(user, team).catch((error: unknown) =>
         this.sources.logger.warn({ err: error, user }, 'could not refresh a Home tab'),
       );
     }
@@ -93,16 +100,19 @@ export class HomePublisher implements HomeTab {
 
   private async publishOnce(userId: string, teamId: string | undefined, hash: string | undefined): Promise<void> {
     const tabs = this.sources.store.homeTabs;
-    let base = hash ?? (await tabs.get(userId))?.hash;
+    const stored = await tabs.get(userId);
+    const team = teamId ?? stored?.teamId;
+    const client = await this.sources.slack(team);
+    let base = hash ?? stored?.hash;
     for (let attempt = 1; ; attempt += 1) {
-      const view = homeView(await this.content(userId));
+      const view = homeView(await this.content(userId, team));
       try {
-        const answer = await this.sources.client.views.publish({
+        const answer = await client.views.publish({
           user_id: userId,
           view,
           ...(base ? { hash: base } : {}),
         });
-        await tabs.save({ userId, teamId, hash: answer.view?.hash }, new Date());
+        await tabs.save({ userId, teamId: team, hash: answer.view?.hash }, new Date());
         return;
       } catch (error) {
         const code = (error as { data?: { error?: string } }).data?.error;

@@ -85,10 +85,11 @@ export function activityLine(entry: AuditEntry): string {
 }
 
 /** The status footer's first lines: how this instance runs and how the Mint service last answered it. */
-export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus): string[] {
-  const { lastAnsweredAt, lastFailure } = mint;
-  const mintLine =
-    lastFailure && (!lastAnsweredAt || lastFailure.at > lastAnsweredAt)
+export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus | undefined): string[] {
+  const { lastAnsweredAt, lastFailure } = mint ?? {};
+  const mintLine = !mint
+    ? 'Mint service: no account connected'
+    : lastFailure && (!lastAnsweredAt || lastFailure.at > lastAnsweredAt)
       ? `Mint service: last call failed ${slackDate(lastFailure.at)} (${lastFailure.kind.replace('_', ' ')})`
       : lastAnsweredAt
         ? `Mint service: answered ${slackDate(lastAnsweredAt)}`

@@ -19,7 +19,7 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
       .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
   });
   on.button(ALL_ACTIVITY_ACTION, async ({ body, client }) => {
-    const entries = await deps.store.audit.list({ actorId: body.user.id, limit: 100 });
+    const entries = await deps.store.audit.list({ actorId: body.user.id, teamId: body.team?.id, limit: 100 });
     await openModal(
       client,
       body.trigger_id,

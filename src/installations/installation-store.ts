@@ -29,6 +29,8 @@ export class NoInstallationError extends Error {}
  */
 export class SqlInstallationStore implements InstallationStore {
   private readonly cache = new LRUCache<string, Installation>({ max: 10_000, ttl: INSTALLATION_CACHE_MS });
+  /** Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). */
+  private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000 });
 
   constructor(
     private readonly store: Store,
@@ -79,7 +81,10 @@ export class SqlInstallationStore implements InstallationStore {
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
     const id = installationId(query);
     const cached = id ? this.cache.get(id) : undefined;
-    if (cached) return structuredClone(cached); // Bolt changes what it is given when it rotates tokens
+    if (cached) {
+      if (id && query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
+      return structuredClone(cached); // Bolt changes what it is given when it rotates tokens
+    }
     const stored = id ? await this.store.installations.get(id) : undefined;
     if (!id || !stored) {
       // Bolt turns this into "authorization failed" and answers nothing: this line says why.
@@ -91,6 +96,7 @@ export class SqlInstallationStore implements InstallationStore {
     }
     const installation = this.opened(stored);
     this.cache.set(id, installation);
+    if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
     return structuredClone(installation);
   }
 
@@ -99,6 +105,16 @@ export class SqlInstallationStore implements InstallationStore {
     if (!id) return;
     this.cache.delete(id);
     if (await this.store.installations.delete(id)) this.logger.info({ installation: id }, 'installation deleted');
+  }
+
+  /**
+   * Background work finds a workspace's token from its team id alone: for a workspace of an org-wide install,
+   * the first request from it records which installation serves it (once per process and workspace).
+   */
+  private async noteOrgTeam(teamId: string, id: string): Promise<void> {
+    if (this.orgTeamsNoted.get(teamId) === id) return;
+    await this.store.installations.noteTeam(teamId, id);
+    this.orgTeamsNoted.set(teamId, id);
   }
 
   /** Forgets what this replica cached (tests, and an uninstall seen here). */

@@ -8,13 +8,13 @@ import type { Store } from '../store/store.js';
  */
 export function submissionKey(body: ViewSubmitAction): string {
   const { view } = body;
-  return digest(['submission', view.id, view.hash, JSON.stringify(view.state.values)]);
+  return digest(['submission', teamOf(body), view.id, view.hash, JSON.stringify(view.state.values)]);
 }
 
 /** The same click delivered twice has the same user, button and action time. */
 export function clickKey(body: BlockAction<ButtonAction>): string {
   const action = body.actions[0];
-  return digest(['click', body.user.id, action?.action_id ?? '', action?.value ?? '', action?.action_ts ?? '']);
+  return digest(['click', teamOf(body), body.user.id, action?.action_id ?? '', action?.value ?? '', action?.action_ts ?? '']);
 }
 
 /**
@@ -22,12 +22,21 @@ export function clickKey(body: BlockAction<ButtonAction>): string {
  * Call it after the ack: it asks the database, which must not delay Slack's 3 seconds. With the database
  * away it says true: the work itself needs the database too, and is the one to tell the user it cannot run.
  */
-export async function firstDelivery(store: Pick<Store, 'onceKeys'>, key: string): Promise<boolean> {
+export async function firstDelivery(
+  store: Pick<Store, 'onceKeys'>,
+  key: string,
+  teamId: string | undefined,
+): Promise<boolean> {
   try {
-    return await store.onceKeys.claim(key);
+    return await store.onceKeys.claim(key, teamId);
   } catch {
     return true;
   }
+}
+
+/** The workspace a request came from (the user's, in an org-wide install). */
+export function teamOf(body: { team?: { id: string } | null; user?: { team_id?: string } }): string {
+  return body.team?.id ?? body.user?.team_id ?? '';
 }
 
 function digest(parts: readonly string[]): string {

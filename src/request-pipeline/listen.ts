@@ -3,6 +3,7 @@ import type {
   AllMiddlewareArgs,
   App,
   BlockAction,
+  Context,
   ButtonAction,
   GlobalShortcut,
   MessageShortcut,
@@ -24,9 +25,10 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { Store } from '../store/store.js';
-import { clickKey, firstDelivery, submissionKey } from './deliver-once.js';
+import { clickKey, firstDelivery, submissionKey, teamOf } from './deliver-once.js';
 import { AlreadyHandled, RequestEnded } from './request-ended.js';
 import { type StepResult, type StepRun, stepListener } from './step-listener.js';
+import type { Uninstall } from '../workspaces/workspaces.js';
 
 /**
  * How a listener's work ended when it did not throw: nothing means it went as asked; an outcome says
@@ -76,6 +78,11 @@ export interface Listen {
   options(actionId: string, listener: (request: OptionsRequest) => Promise<Ended>): void;
   /** A custom workflow step: see step-listener.ts. `thing` names what it makes, for failure texts. */
   step(callbackId: string, thing: string, work: (run: StepRun) => Promise<StepResult>): void;
+  /**
+   * The app was removed from a workspace (`app_uninstalled`) or its bot token revoked (`tokens_revoked` naming
+   * the bot). Slack sends these without a token to authorize; nobody waits on the answer.
+   */
+  uninstalled(listener: (uninstall: Uninstall) => Promise<void>): void;
 }
 
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
@@ -198,7 +205,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     button(actionId, listener, options = {}) {
       addRoute(routes.buttons, actionId, async ({ next: _next, ack, ...args }) => {
         await ack();
-        if (options.once && !(await firstDelivery(store, clickKey(args.body)))) return;
+        if (options.once && !(await firstDelivery(store, clickKey(args.body), teamOf(args.body)))) return;
         await settle(args.context, tellClicker(args), () => listener(args));
       });
     },
@@ -217,7 +224,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
             return;
           }
           // The same submission delivered again (a proxy's retry, a double press) stops here.
-          if (!(await firstDelivery(store, submissionKey(args.body)))) throw new AlreadyHandled();
+          if (!(await firstDelivery(store, submissionKey(args.body), teamOf(args.body)))) throw new AlreadyHandled();
         };
         const tell: Tell = (text) => {
           const view = noticeModal(title, text);
@@ -247,6 +254,26 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
           (text) => tellUser(recipient, text),
           () => listener(args),
         );
+      });
+    },
+
+    uninstalled(listener) {
+      const handle = (context: Context, reason: Uninstall['reason']) =>
+        settle(
+          context,
+          () => Promise.resolve(),
+          () =>
+            listener({
+              teamId: context.teamId,
+              enterpriseId: context.enterpriseId,
+              isEnterpriseInstall: context.isEnterpriseInstall === true,
+              reason,
+            }),
+        );
+      app.event('app_uninstalled', ({ context }) => handle(context, 'app_uninstalled'));
+      app.event('tokens_revoked', async ({ event, context }) => {
+        // User tokens alone (the app asks for none) leave the bot working: only a revoked bot token removes it.
+        if ((event.tokens.bot ?? []).length > 0) await handle(context, 'tokens_revoked');
       });
     },
 

@@ -40,7 +40,7 @@ export function stepListener(
     const request = requestOf(args.context);
     const executionId = event.function_execution_id;
     const logger = deps.logger.child({ step: step.callbackId, functionExecution: executionId });
-    if (!(await firstDelivery(deps.store, `step:${executionId}`))) {
+    if (!(await firstDelivery(deps.store, `step:${executionId}`, body.team_id))) {
       logger.info('step execution delivered again; already handled');
       return;
     }

@@ -7,10 +7,14 @@ import { boltLogger } from '../logging/bolt-logger.js';
 import { slackCallHooks } from '../observability/slack-call-hooks.js';
 import { TracedApp } from '../observability/traced-app.js';
 import { oauthReceiverOptions } from '../installations/oauth-options.js';
+import type { SqlInstallationStore } from '../installations/installation-store.js';
+import type { AuthorizeWorkspace } from '../workspaces/workspaces.js';
 import { webClientOptions } from './web-client-options.js';
 
 export interface BoltTransport {
   app: App;
+  /** Distribution mode: Bolt's authorization of a workspace (renewing its token) and its installation store. */
+  installs?: { authorize: AuthorizeWorkspace; installations: SqlInstallationStore };
   /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
   start: () => Promise<void>;
   /** Stops taking requests (work in flight goes on). */
@@ -46,10 +50,10 @@ export function boltApp(deps: AppDeps): BoltTransport {
   }
   const signingSecret = config.slack.signingSecret ?? '';
   const oauth = config.distribution
-    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger).options
-    : {};
+    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger)
+    : undefined;
   const receiver = new HTTPReceiver({
-    ...oauth,
+    ...oauth?.options,
     signingSecret,
     customRoutes: common.customRoutes,
     logger: common.logger,
@@ -60,5 +64,13 @@ export function boltApp(deps: AppDeps): BoltTransport {
   });
   const app = new TracedApp({ ...common, receiver });
   const server = slackHttpServer(receiver, signingSecret, deps.logger);
-  return { app, start: () => listen(server, config.port, config.host), stop: () => closeServer(server) };
+  const { installer } = receiver;
+  return {
+    app,
+    start: () => listen(server, config.port, config.host),
+    stop: () => closeServer(server),
+    ...(oauth && installer
+      ? { installs: { authorize: (query) => installer.authorize(query), installations: oauth.installations } }
+      : {}),
+  };
 }

@@ -10,12 +10,14 @@ import { patientWebClientOptions } from './web-client-options.js';
 /**
  * A Slack client for background posts nobody waits on (a thread of IDs, progress messages, results files): it
  * waits out Slack's rate limits (see patientWebClientOptions), with the app's scrubber and call metrics.
+ * `token`: a workspace's bot token in distribution mode (the one SLACK_BOT_TOKEN otherwise).
  */
 export function patientSlackClient(
   deps: { config: Pick<Config, 'slack'>; scrub: Scrubber; metrics: Metrics },
   logger: Logger,
+  token = deps.config.slack.botToken,
 ): WebClient {
-  return new WebClient(deps.config.slack.botToken, {
+  return new WebClient(token, {
     ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
     logger: boltLogger(logger),
   });

@@ -63,8 +63,11 @@ export class AuditLog {
   }
 
   /** Newest first. */
-  async list(filter: { actorId?: string; operation?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+  async list(
+    filter: { actorId?: string; teamId?: string; operation?: string; limit?: number } = {},
+  ): Promise<AuditEntry[]> {
     let query = this.db.selectFrom('audit_log').selectAll();
+    if (filter.teamId) query = query.where('team_id', '=', filter.teamId);
     if (filter.actorId) query = query.where('actor_id', '=', filter.actorId);
     if (filter.operation) query = query.where('operation', '=', filter.operation);
     const rows = await query

@@ -31,7 +31,9 @@ export class HomeTabs {
       .execute();
   }
 
-  async userIds(): Promise<string[]> {
-    return (await this.db.selectFrom('home_tabs').select('user_id').execute()).map((r) => r.user_id);
+  /** Everyone with a Home, and their workspace. */
+  async withHome(): Promise<{ userId: string; teamId: string | undefined }[]> {
+    const rows = await this.db.selectFrom('home_tabs').select(['user_id', 'team_id']).execute();
+    return rows.map((r) => ({ userId: r.user_id, teamId: r.team_id ?? undefined }));
   }
 }

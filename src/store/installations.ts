@@ -94,10 +94,41 @@ export class InstallationRows {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Deletes an installation; true when there was one. */
+  /** Deletes an installation and what it learnt of its workspaces; true when there was one. */
   async delete(id: string): Promise<boolean> {
+    await this.db.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
     const result = await this.db.deleteFrom('installations').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Records that an org-wide installation serves a workspace (seen in its requests). */
+  async noteTeam(teamId: string, installationId: string): Promise<void> {
+    const row = { installation_id: installationId, seen_at: databaseNow(this.engine) };
+    await this.db
+      .insertInto('installation_teams')
+      .values({ team_id: teamId, ...row })
+      .onConflict((oc) => oc.column('team_id').doUpdateSet(row))
+      .execute();
+  }
+
+  /** The org-wide installation known to serve a workspace, if any. */
+  async installationOfTeam(teamId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('installation_teams')
+      .select('installation_id')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
+    return row?.installation_id;
+  }
+
+  /** The workspaces an org-wide installation is known to serve. */
+  async teamsOf(installationId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('installation_teams')
+      .select('team_id')
+      .where('installation_id', '=', installationId)
+      .execute();
+    return rows.map((row) => row.team_id);
   }
 }
 

@@ -17,15 +17,18 @@ export class OnceKeys {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  /** True for the first caller with this key, false for every later one (here or on another replica). */
-  async claim(key: string): Promise<boolean> {
+  /**
+   * True for the first caller with this key, false for every later one (here or on another replica).
+   * `teamId`: the workspace it is claimed for (kept with the key; work of no workspace, an install, has none).
+   */
+  async claim(key: string, teamId?: string): Promise<boolean> {
     if (Date.now() - this.prunedAt > 60 * 60 * 1000) {
       this.prunedAt = Date.now(); // an hourly clean-up, by whichever claim comes first (this process's own pace)
       await this.prune();
     }
     const result = await this.db
       .insertInto('once_keys')
-      .values({ key, claimed_at: databaseNow(this.engine) })
+      .values({ key, team_id: teamId ?? null, claimed_at: databaseNow(this.engine) })
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -120,6 +120,8 @@ export interface HomeTabsTable {
 export interface OnceKeysTable {
   key: string;
   claimed_at: string;
+  /** The workspace it was claimed for (null: before migration 012, or work of no workspace). */
+  team_id?: string | null;
 }
 
 /** A bulk job (see BulkJobs for its statuses). */
@@ -221,6 +223,28 @@ export interface InstallationsTable {
   updated_at: string;
 }
 
+/** A workspace's own Mint account (distribution mode); the key is sealed, never stored in clear. */
+export interface MintAccountsTable {
+  team_id: string;
+  sealed_key: string;
+  /** The key's last four characters: all that is ever shown of it. */
+  key_last4: string;
+  /** The service's base URL for this workspace, when the operator lets each workspace set one. */
+  base_url: string | null;
+  connected_by: string;
+  connected_at: string;
+  /** When the service last refused the key (401/403), and with which status; null once it accepts it again. */
+  refused_at: string | null;
+  refused_status: number | null;
+}
+
+/** The org-wide installation that serves a workspace of an Enterprise Grid organization. */
+export interface InstallationTeamsTable {
+  team_id: string;
+  installation_id: string;
+  seen_at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -234,4 +258,6 @@ export interface Tables {
   bulk_drafts: BulkDraftsTable;
   workspace_settings: WorkspaceSettingsTable;
   installations: InstallationsTable;
+  mint_accounts: MintAccountsTable;
+  installation_teams: InstallationTeamsTable;
 }

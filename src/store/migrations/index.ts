@@ -10,6 +10,7 @@ import * as auditLogAtId from './008-audit-log-at-id.js';
 import * as bulkDrafts from './009-bulk-drafts.js';
 import * as workspaceSettings from './010-workspace-settings.js';
 import * as installations from './011-installations.js';
+import * as workspaces from './012-workspaces.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009-bulk-drafts': bulkDrafts,
   '010-workspace-settings': workspaceSettings,
   '011-installations': installations,
+  '012-workspaces': workspaces,
 };
 
 export const migrationProvider: MigrationProvider = {
