@@ -77,7 +77,10 @@ export class HomePublisher implements HomeTab {
     return run;
   }
 
-  refresh(userIds: readonly string[], alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>): void {
+  refresh(
+    userIds: readonly string[],
+    alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,
+  ): void {
     void this.sources.work
       .track(this.refreshNow(userIds, alsoFor))
       .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));

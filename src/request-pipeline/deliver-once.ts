@@ -14,7 +14,14 @@ export function submissionKey(body: ViewSubmitAction): string {
 /** The same click delivered twice has the same user, button and action time. */
 export function clickKey(body: BlockAction<ButtonAction>): string {
   const action = body.actions[0];
-  return digest(['click', teamOf(body), body.user.id, action?.action_id ?? '', action?.value ?? '', action?.action_ts ?? '']);
+  return digest([
+    'click',
+    teamOf(body),
+    body.user.id,
+    action?.action_id ?? '',
+    action?.value ?? '',
+    action?.action_ts ?? '',
+  ]);
 }
 
 /**

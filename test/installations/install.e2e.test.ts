@@ -1,34 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FakeOAuthApp, FakeSlack } from '../kit/fake-slack.js';
+import type { FakeSlack } from '../kit/fake-slack.js';
+import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET as CLIENT_SECRET, install, oauthApp } from '../kit/workspaces.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { queryRows } from '../kit/raw-sql.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
 import { BrowserClient } from './browser-client.js';
-
-const CLIENT_SECRET = 'client-secret-3f9a1c7e5b2d4f60';
-const STATE_SECRET = 'state-secret-0123456789abcdef0123456789abcdef';
-const SECRET_KEY = randomBytes(32).toString('base64');
-
-export const DISTRIBUTION_ENV = {
-  SLACK_BOT_TOKEN: undefined,
-  SLACK_CLIENT_ID: '1111111111.2222222222',
-  SLACK_CLIENT_SECRET: CLIENT_SECRET,
-  SLACK_STATE_SECRET: STATE_SECRET,
-  SECRETS_KEYS: SECRET_KEY,
-};
-
-function oauthApp(app: RunningApp, rotation = false): FakeOAuthApp {
-  return {
-    clientId: DISTRIBUTION_ENV.SLACK_CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    appId: 'A0DIST0001',
-    redirectUri: `${app.baseUrl}/slack/oauth_redirect`,
-    tokenRotation: rotation,
-    expiresIn: 43_200,
-  };
-}
 
 /**
  * `/mintlink link` from a workspace (or a workspace of an org-wide install), signed as Slack signs it:
@@ -73,14 +50,6 @@ async function homeOpened(app: RunningApp, where: { teamId: string; enterpriseId
   };
   const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
   expect(response.status).toBe(200);
-}
-
-async function install(app: RunningApp, browser = new BrowserClient()) {
-  const landing = await browser.open(`${app.baseUrl}/slack/install`);
-  expect(landing.status).toBe(200);
-  expect(landing.html).toContain('Add Mintlink to your Slack workspace');
-  const page = await browser.open(BrowserClient.link(landing.html, 'Add to Slack'));
-  return { page, browser };
 }
 
 describe('distribution mode: Add to Slack', () => {

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { BrowserClient } from '../installations/browser-client.js';
+import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
+import type { RunningApp } from './running-app.js';
+import { TEST_APP_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
+
+/*
+ * Distribution mode in tests: the app takes installs with "Add to Slack" (Bolt's OAuth flow against the fake
+ * Slack), and requests are signed for one workspace or another.
+ */
+
+export const TEST_CLIENT_SECRET = 'client-secret-3f9a1c7e5b2d4f60';
+export const TEST_STATE_SECRET = 'state-secret-0123456789abcdef0123456789abcdef';
+
+/** The environment of distribution mode (no SLACK_BOT_TOKEN); one sealing key per test file. */
+export const DISTRIBUTION_ENV = {
+  SLACK_BOT_TOKEN: undefined,
+  SLACK_CLIENT_ID: '1111111111.2222222222',
+  SLACK_CLIENT_SECRET: TEST_CLIENT_SECRET,
+  SLACK_STATE_SECRET: TEST_STATE_SECRET,
+  SECRETS_KEYS: randomBytes(32).toString('base64'),
+};
+
+/** A second workspace: requests from it must never reach the first one's data. */
+export const OTHER_TEAM_ID = 'T0OTHER002';
+export const OTHER_USER_ID = 'U0OTHER002';
+
+/** The Slack app as the fake's OAuth endpoints know it, redirecting to this running app. */
+export function oauthApp(app: RunningApp, rotation = false): FakeOAuthApp {
+  return {
+    clientId: DISTRIBUTION_ENV.SLACK_CLIENT_ID,
+    clientSecret: TEST_CLIENT_SECRET,
+    appId: 'A0DIST0001',
+    redirectUri: `${app.baseUrl}/slack/oauth_redirect`,
+    tokenRotation: rotation,
+    expiresIn: 43_200,
+  };
+}
+
+/** Opens /slack/install and follows "Add to Slack" through the fake consent screen back to the app. */
+export async function install(app: RunningApp, browser = new BrowserClient()) {
+  const landing = await browser.open(`${app.baseUrl}/slack/install`);
+  expect(landing.status).toBe(200);
+  expect(landing.html).toContain('Add Mintlink to your Slack workspace');
+  const page = await browser.open(BrowserClient.link(landing.html, 'Add to Slack'));
+  return { page, browser };
+}
+
+/**
+ * Installs the app in a workspace through the whole OAuth flow; resolves with the bot token Slack issued for
+ * it (what every call the app makes for that workspace must carry).
+ */
+export async function installWorkspace(
+  app: RunningApp,
+  slack: FakeSlack,
+  who: Partial<FakeInstall> & { teamId: string },
+): Promise<string> {
+  slack.oauthApp ??= oauthApp(app);
+  slack.nextInstall = { teamName: `Workspace ${who.teamId}`, userId: TEST_USER_ID, ...who };
+  const { page } = await install(app);
+  expect(page.html).toContain('Mintlink is installed');
+  return botTokenOf(slack, who.teamId);
+}
+
+/** The bot token the fake Slack issued to a workspace's installation (the newest, after a reinstall). */
+export function botTokenOf(slack: FakeSlack, teamId: string): string {
+  const tokens = [...slack.issuedTokens].filter(([, issued]) => issued.teamId === teamId);
+  const token = tokens.at(-1)?.[0];
+  if (!token) throw new Error(`no token was issued to ${teamId}`);
+  return token;
+}
+
+/**
+ * The same payload as if sent from another workspace: every mention of the test workspace's id (team,
+ * user's team, view's team, authorizations) names `teamId` instead. Ids the payload names on purpose
+ * (action values, view metadata) are left alone: that is what a forged request does.
+ */
+export function inTeam<T>(payload: T, teamId: string): T {
+  return JSON.parse(
+    JSON.stringify(payload, (key, value: unknown) => (isTeamKey(key) && value === TEST_TEAM_ID ? teamId : value)),
+  ) as T;
+}
+
+function isTeamKey(key: string): boolean {
+  return key === 'team_id' || key === 'id' || key === 'user_team';
+}
+
+/** `app_uninstalled` (or `tokens_revoked` naming the bot) from a workspace, signed as Slack signs it. */
+export async function uninstallEvent(
+  app: RunningApp,
+  teamId: string,
+  type: 'app_uninstalled' | 'tokens_revoked' = 'app_uninstalled',
+  where: { enterpriseId?: string; orgWide?: boolean } = {},
+): Promise<void> {
+  const event =
+    type === 'app_uninstalled'
+      ? { type, event_ts: `${Date.now() / 1000}` }
+      : { type, tokens: { oauth: [], bot: ['U0BOT0001'] }, event_ts: `${Date.now() / 1000}` };
+  const body = {
+    token: 'deprecated',
+    team_id: teamId,
+    ...(where.enterpriseId ? { enterprise_id: where.enterpriseId } : {}),
+    api_app_id: TEST_APP_ID,
+    type: 'event_callback',
+    event_id: `Ev${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+    event_time: Math.floor(Date.now() / 1000),
+    event,
+    ...(where.orgWide ? { is_enterprise_install: true } : {}),
+    authorizations: [
+      {
+        team_id: where.orgWide ? null : teamId,
+        enterprise_id: where.enterpriseId ?? null,
+        user_id: 'U0BOT0001',
+        is_bot: true,
+        is_enterprise_install: where.orgWide === true,
+      },
+    ],
+  };
+  const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
+  expect(response.status).toBe(200);
+}
