@@ -105,7 +105,12 @@ describe('manifest.yml', () => {
   it('has a bot user, App Home, interactivity and Socket Mode on', () => {
     expect(manifest.features.bot_user.display_name).toBe('Mintlink');
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened', 'function_executed']);
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual([
+      'app_home_opened',
+      'function_executed',
+      'app_uninstalled',
+      'tokens_revoked',
+    ]);
     expect(manifest.settings).toMatchObject({ interactivity: { is_enabled: true }, socket_mode_enabled: true });
   });
 
