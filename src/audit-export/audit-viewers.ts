@@ -10,42 +10,43 @@ export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string }
  * a group cannot export any more. Slack gets `deadlineMs` to answer (the check runs before an ack).
  */
 export class AuditViewers {
-  private readonly viewers: () => DeletionApprovers;
+  private readonly viewers: (teamId: string | undefined) => DeletionApprovers;
 
   /**
    * `viewers`: the list, or where to read the one in force (it changes with the settings); `members`: the app's
    * one membership check (the deletion approvers'), asked here always afresh.
    */
   constructor(
-    viewers: DeletionApprovers | (() => DeletionApprovers),
+    viewers: DeletionApprovers | ((teamId: string | undefined) => DeletionApprovers),
     private readonly members: Approvers,
   ) {
     this.viewers = typeof viewers === 'function' ? viewers : () => viewers;
   }
 
-  /** False when nobody at all may export (neither AUDIT_VIEWERS nor DELETION_APPROVERS is set). */
-  get configured(): boolean {
-    const viewers = this.viewers();
+  /** False when nobody at all may export in the workspace (neither AUDIT_VIEWERS nor DELETION_APPROVERS is set). */
+  configured(teamId: string | undefined): boolean {
+    const viewers = this.viewers(teamId);
     return viewers.users.length + viewers.userGroups.length > 0;
   }
 
-  async check(userId: string): Promise<ViewerCheck> {
-    const found = await this.members.check(userId, { askSlack: 'always', among: this.viewers() });
+  /** Whether the user may export their workspace's audit log. */
+  async check(userId: string, teamId: string | undefined): Promise<ViewerCheck> {
+    const found = await this.members.check(userId, { askSlack: 'always', among: this.viewers(teamId), teamId });
     if (found.approver) return { viewer: true };
     return found.problem ? { viewer: false, problem: found.problem } : { viewer: false };
   }
 
-  mentions(): string {
-    return this.members.mentions(this.viewers());
+  mentions(teamId: string | undefined): string {
+    return this.members.mentions(this.viewers(teamId));
   }
 
   /** Why `check` said no, for the person asking. */
-  refusal(check: ViewerCheck): string {
+  refusal(check: ViewerCheck, teamId: string | undefined): string {
     if (check.viewer) return '';
-    if (!this.configured)
+    if (!this.configured(teamId))
       return ":no_entry: The audit log export is not set up: the app's operator must set AUDIT_VIEWERS (or DELETION_APPROVERS), who may export it, or a settings admin choose them in Settings on the app's Home. Nothing was exported.";
     if (check.problem)
       return `:warning: Your right to export the audit log could not be checked (${check.problem}). Nothing was exported; try again in a moment.`;
-    return `:no_entry: Only the audit viewers (${this.mentions()}) can export the audit log. Nothing was exported.`;
+    return `:no_entry: Only the audit viewers (${this.mentions(teamId)}) can export the audit log. Nothing was exported.`;
   }
 }

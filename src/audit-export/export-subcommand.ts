@@ -19,8 +19,8 @@ export function exportSubcommand(ctx: ExportContext, viewers: AuditViewers): Sub
     description:
       'Export the audit log as a CSV file to your DM (default the last 30 days; audit viewers only), e.g. `audit 90 customers.delete`.',
     run: async ({ ack, command, args }) => {
-      const check = await viewers.check(command.user_id);
-      if (!check.viewer) throw refused(viewers.refusal(check));
+      const check = await viewers.check(command.user_id, command.team_id);
+      if (!check.viewer) throw refused(viewers.refusal(check, command.team_id));
       const parsed = parseExportArgs(args);
       if (!parsed.ok) throw invalidInput(`:warning: ${escapeMrkdwn(parsed.problem)}\n${USAGE}`);
       await ack({

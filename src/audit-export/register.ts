@@ -3,6 +3,7 @@ import { Slots } from '../admission/slots.js';
 import type { CapabilityDeps } from '../deps.js';
 import { listen } from '../request-pipeline/listen.js';
 import { refused } from '../request-pipeline/request-ended.js';
+import { teamOf } from '../request-pipeline/deliver-once.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { AuditViewers } from './audit-viewers.js';
@@ -25,24 +26,26 @@ const EXPORTS_AT_ONCE = 2;
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
-  const ctx: ExportContext = { store: deps.store, client: app.client, logger, slots: new Slots(EXPORTS_AT_ONCE) };
-  const viewers = new AuditViewers(() => auditViewersOf(deps.settings.current().values), deps.approvers);
+  const slack = (teamId: string) => deps.workspaces.slack(teamId);
+  const ctx: ExportContext = { store: deps.store, slack, logger, slots: new Slots(EXPORTS_AT_ONCE) };
+  const viewers = new AuditViewers((team) => auditViewersOf(deps.settings.current(team).values), deps.approvers);
   const { retentionDays } = deps.config.audit;
 
   deps.commands.register(exportSubcommand(ctx, viewers));
   deps.home.add({
     order: 40,
     flow: { actionId: EXPORT_AUDIT_HOME_ACTION, label: 'Export audit log' },
-    status: () =>
-      `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured ? viewers.mentions() : 'not set up (AUDIT_VIEWERS)'}`,
+    status: (team) =>
+      `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : 'not set up (AUDIT_VIEWERS)'}`,
   });
   deps.background.add(() => startRetention({ store: deps.store, logger, work: deps.work }, retentionDays));
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).
   on.button(EXPORT_AUDIT_HOME_ACTION, async ({ body, client }) => {
-    const check = await viewers.check(body.user.id);
-    const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check));
+    const team = teamOf(body);
+    const check = await viewers.check(body.user.id, team);
+    const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check, team));
     await openModal(client, body.trigger_id, view);
     return check.viewer ? undefined : 'refused';
   });
@@ -51,8 +54,9 @@ export function register(app: App, deps: CapabilityDeps): void {
     const form = readExportForm(view.state.values);
     if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
     // Asked afresh: someone removed from the viewers since the form opened cannot export.
-    const check = await viewers.check(body.user.id);
-    if (!check.viewer) throw refused(viewers.refusal(check));
+    const team = teamOf(body);
+    const check = await viewers.check(body.user.id, team);
+    if (!check.viewer) throw refused(viewers.refusal(check, team));
     await ack({
       response_action: 'update',
       view: noticeModal(
@@ -60,6 +64,6 @@ export function register(app: App, deps: CapabilityDeps): void {
         `:hourglass_flowing_sand: Exporting the audit log (${describeRequest(form.request)}). The CSV file will arrive in your direct messages with the app; you can close this.`,
       ),
     });
-    await runExport(ctx, { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id }, form.request);
+    await runExport(ctx, { userId: body.user.id, teamId: team }, form.request);
   });
 }

@@ -18,7 +18,8 @@ import { writeAuditCsv } from './write-audit-csv.js';
 
 export interface ExportContext {
   store: Store;
-  client: WebClient;
+  /** The bot's client in a workspace: the file goes to the asker's DM there. */
+  slack: (teamId: string) => Promise<WebClient>;
   logger: Logger;
   slots: Slots;
 }
@@ -33,14 +34,15 @@ const DAY_MS = 86_400_000;
  */
 export async function runExport(
   ctx: ExportContext,
-  asker: { userId: string; teamId: string | undefined },
+  asker: { userId: string; teamId: string },
   request: ExportRequest,
 ): Promise<void> {
   const until = new Date();
   const since = new Date(until.getTime() - request.days * DAY_MS);
   const what = describeRequest(request);
   const logger = ctx.logger.child({ user: asker.userId, operation: 'audit.export' });
-  const tell = (text: string) => sendDirectMessage(ctx.client, asker.userId, message(text, [section(text)]), logger);
+  const client = await ctx.slack(asker.teamId);
+  const tell = (text: string) => sendDirectMessage(client, asker.userId, message(text, [section(text)]), logger);
 
   let entryId: string;
   try {
@@ -67,7 +69,8 @@ export async function runExport(
   const path = join(dir, `audit-${randomUUID()}.csv`);
   try {
     await ctx.slots.run(async () => {
-      const period = { since, until, operation: request.operation, actorId: request.userId };
+      // The asker's workspace only: another workspace's log is never in the file, whatever was asked.
+      const period = { teamId: asker.teamId, since, until, operation: request.operation, actorId: request.userId };
       const rows = await writeAuditCsv(ctx.store, period, path);
       if (rows === 0) {
         await tell(
@@ -77,7 +80,7 @@ export async function runExport(
         return;
       }
       const day = until.toISOString().slice(0, 10);
-      await uploadFile(ctx.client, {
+      await uploadFile(client, {
         to: asker.userId,
         filename: `mintlink-audit-${day}-last-${request.days}-days.csv`,
         title: `Mintlink audit log, ${what.replace(/[<>@`]/g, '')}`,

@@ -3,6 +3,8 @@ import { type AuditEntry, toEntry as toAuditEntry } from './audit-log.js';
 import type { Tables } from './tables.js';
 
 export interface AuditPeriod {
+  /** Entries of this workspace only. */
+  teamId: string;
   /** Entries at or after this time. */
   since: Date;
   /** And before this one. */
@@ -33,6 +35,7 @@ export class AuditHistory {
         .where('at', '>=', last ? last.at : period.since.toISOString())
         .where('at', '<', period.until.toISOString());
       if (last) query = query.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(last.at, last.id)));
+      query = query.where('team_id', '=', period.teamId);
       if (period.actorId) query = query.where('actor_id', '=', period.actorId);
       const operation = period.operation;
       if (operation)

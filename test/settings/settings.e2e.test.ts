@@ -1,3 +1,4 @@
+import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,7 +128,11 @@ describe('settings administered from App Home', () => {
     const csv = join(mkdtempSync(join(tmpdir(), 'settings-audit-')), 'audit.csv');
     try {
       const since = new Date(Date.now() - 60_000);
-      await writeAuditCsv(store, { since, until: new Date(), operation: 'settings', actorId: undefined }, csv);
+      await writeAuditCsv(
+        store,
+        { teamId: TEST_TEAM_ID, since, until: new Date(), operation: 'settings', actorId: undefined },
+        csv,
+      );
     } finally {
       await store.close();
     }

@@ -38,7 +38,7 @@ describeEachEngine('audit history', (_engine, create) => {
     for await (const page of store.auditHistory.pages(period, pageSize)) pages.push(page.map((e) => e.id));
     return pages;
   };
-  const period = { since: new Date(NOW.getTime() - 30 * DAY), until: NOW };
+  const period = { teamId: 'T1', since: new Date(NOW.getTime() - 30 * DAY), until: NOW };
 
   it('reads every entry once, oldest first, page by page, also when many share one timestamp', async () => {
     // 1,050 entries: most in the same millisecond (the page boundary falls inside it), a few before and after.
@@ -72,6 +72,13 @@ describeEachEngine('audit history', (_engine, create) => {
     expect(ana).toHaveLength(all.filter((id) => Number(id.slice(6)) % 3 === 0).length);
   });
 
+  it('reads one workspace’s entries only', async () => {
+    await seedAuditLog(db.databaseUrl, 30, (i) => row(i, { team_id: i % 2 === 0 ? 'T1' : 'T2' }));
+    const mine = (await read(period, 7)).flat();
+    expect(mine).toEqual(Array.from({ length: 15 }, (_, i) => row(i * 2).id));
+    expect((await read({ ...period, teamId: 'T9' }, 7)).flat()).toEqual([]);
+  });
+
   it('prunes entries older than a date in batches, leaving the rest', async () => {
     await seedAuditLog(db.databaseUrl, 250, (i) =>
       row(i, { at: new Date(NOW.getTime() - (i < 230 ? 60 : 10) * DAY).toISOString() }),
@@ -81,7 +88,7 @@ describeEachEngine('audit history', (_engine, create) => {
     expect(await store.auditHistory.pruneBatch(before, 100)).toBe(100);
     expect(await store.auditHistory.pruneBatch(before, 100)).toBe(30);
     expect(await store.auditHistory.pruneBatch(before, 100)).toBe(0);
-    const left = (await read({ since: new Date(0), until: NOW }, 1_000)).flat();
+    const left = (await read({ teamId: 'T1', since: new Date(0), until: NOW }, 1_000)).flat();
     expect(left).toEqual(Array.from({ length: 20 }, (_, i) => row(230 + i).id));
   });
 });
