@@ -126,13 +126,13 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * settings admin (themselves). All asked at once; empty when all is well.
  */
 export async function slackProblems(
-  deps: { client: WebClient; admins: SettingsAdmins },
+  deps: { client: WebClient; admins: SettingsAdmins; teamId: string },
   values: WorkspaceSettings,
   userId: string,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   const groupProblem = async (people: People, field: Field) => {
-    const read = await deps.admins.people(people);
+    const read = await deps.admins.people(people, deps.teamId);
     if (!read.ok)
       errors[field] =
         `The user group ${read.group} cannot be read (${read.error}): it may have been disabled, or the app lacks the usergroups:read scope. Remove it or try again.`;

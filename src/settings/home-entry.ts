@@ -14,8 +14,8 @@ const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum
 export function settingsHomeEntry(ctx: SettingsContext): HomeEntry {
   return {
     order: 60,
-    blocks: async (userId) => {
-      const settings = ctx.settings.current();
+    blocks: async (userId, teamId) => {
+      const settings = ctx.settings.current(teamId);
       if (!(await ctx.admins.check(userId, settings.teamId)).admin) return [];
       const lines = SHOWN.map(
         (name) => `${capitalize(SETTINGS[name].title)}: ${describeValue(name, settings.values, 'slack')}`,

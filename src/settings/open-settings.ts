@@ -34,7 +34,10 @@ export async function openSettings(
   const settings = ctx.settings.current(teamId);
   if (ctx.settings.envOnly) return { view: readOnlySettingsView(settings), refused: false };
   return {
-    view: settingsFormView(settings, { names: (id) => ctx.groups.label(id), maxConcurrency: ctx.maxConcurrency }),
+    view: settingsFormView(settings, {
+      names: (id) => ctx.groups.label(id, teamId),
+      maxConcurrency: ctx.maxConcurrency,
+    }),
     refused: false,
   };
 }

@@ -28,12 +28,13 @@ import { UserGroups } from './user-groups.js';
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'settings' });
+  const slack = (teamId: string | undefined) => deps.workspaces.slack(teamId);
   const ctx: SettingsContext = {
     store: deps.store,
     settings: deps.settings,
-    admins: new SettingsAdmins(deps.settings, deps.approvers, app.client, logger),
-    groups: new UserGroups(app.client, logger),
-    client: app.client,
+    admins: new SettingsAdmins(deps.settings, deps.approvers, slack, logger),
+    groups: new UserGroups(slack, logger),
+    slack,
     logger,
     home: deps.home,
     maxConcurrency: maxBulkConcurrency(deps.config),
@@ -52,8 +53,9 @@ export function register(app: App, deps: CapabilityDeps): void {
   on.options(USER_GROUPS_ACTION, async ({ ack, body }) => {
     // Only the settings form has these pickers: nobody else gets the workspace's groups listed.
     if (!(await ctx.admins.check(body.user.id, teamOf(body))).admin) return ack({ options: [] });
-    const groups = await ctx.groups.matching(body.value).catch(() => []);
-    await ack({ options: groups.map((g) => groupOption(g.id, (id) => ctx.groups.label(id))) });
+    const team = teamOf(body);
+    const groups = await ctx.groups.matching(body.value, team).catch(() => []);
+    await ack({ options: groups.map((g) => groupOption(g.id, (id) => ctx.groups.label(id, team))) });
   });
 
   on.form(SETTINGS_FORM_CALLBACK, 'Mintlink settings', async ({ ack, body, view, client }) => {
@@ -75,7 +77,7 @@ export function register(app: App, deps: CapabilityDeps): void {
         await ack({
           response_action: 'update',
           view: settingsFormView(outcome.current, {
-            names: (id) => ctx.groups.label(id),
+            names: (id) => ctx.groups.label(id, outcome.current.teamId),
             maxConcurrency: ctx.maxConcurrency,
             problem,
           }),

@@ -27,7 +27,8 @@ export interface SettingsContext {
   settings: WorkspaceSettingsSource;
   admins: SettingsAdmins;
   groups: UserGroups;
-  client: WebClient;
+  /** The bot's client in a workspace (channel checks and announcements there). */
+  slack: (teamId: string | undefined) => Promise<WebClient>;
   logger: Logger;
   home: HomeTab;
   /** The bulk concurrency's ceiling on this deployment. */
@@ -73,8 +74,10 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
   const before = await ctx.settings.fresh(teamId);
   const parsed = parseSubmitted(request.submitted, ctx.maxConcurrency);
   const [admin, problems] = await Promise.all([
-    ctx.admins.checkAmong(before.values.settingsAdmins, userId, { fresh: true }),
-    parsed.ok && request.fromVersion === before.version ? slackProblems(ctx, parsed.values, userId) : undefined,
+    ctx.admins.checkAmong(before.values.settingsAdmins, userId, teamId, { fresh: true }),
+    parsed.ok && request.fromVersion === before.version
+      ? slackProblems({ client: await ctx.slack(teamId), admins: ctx.admins, teamId }, parsed.values, userId)
+      : undefined,
   ]);
   if (!admin.admin) return refuse(ctx, request, 'not a settings admin', notAdminText(admin.problem));
   if (request.fromVersion === undefined)
@@ -200,13 +203,16 @@ export async function announceChange(
 ): Promise<Array<{ channel: string; error: string }>> {
   const failed: Array<{ channel: string; error: string }> = [];
   const content = announcement(userId, saved.changes);
+  const { teamId } = saved.after;
+  const client = await ctx.slack(teamId);
   for (const channel of announcementChannels(saved)) {
-    await ctx.client.chat.postMessage({ channel, ...content }).catch((error: unknown) => {
+    await client.chat.postMessage({ channel, ...content }).catch((error: unknown) => {
       ctx.logger.warn({ err: error, channel }, 'could not announce a settings change');
       failed.push({ channel, error: slackErrorCode(error) ?? 'no answer' });
     });
   }
-  ctx.home.refresh([userId], () => Promise.resolve(true));
+  // Everyone's Home in the workspace shows the settings (the approvers, the channel): refreshed there only.
+  ctx.home.refresh([userId], (_user, team) => Promise.resolve(team === teamId));
   return failed;
 }
 

@@ -18,21 +18,24 @@ const DEADLINE_MS = 1_500;
  * users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
  */
 export class SettingsAdmins {
-  /** users.info's verdict by user: a workspace admin or owner, or not. */
+  /** users.info's verdict by workspace and user: a workspace admin or owner, or not. */
   private readonly workspaceAdmins: LRUCache<string, boolean>;
 
   constructor(
     private readonly settings: WorkspaceSettingsSource,
     /** The app's one membership check of users and user groups (one cache of group members). */
     private readonly members: Approvers,
-    private readonly client: WebClient,
+    /** The bot's client in a workspace: users.info is asked there. */
+    slack: (teamId: string | undefined) => Promise<WebClient>,
     private readonly logger: Logger,
   ) {
     this.workspaceAdmins = new LRUCache<string, boolean>({
       max: 1_000,
       ttl: 60_000,
-      fetchMethod: async (userId) => {
-        const { user } = await this.client.users.info({ user: userId });
+      fetchMethod: async (key) => {
+        const [team, userId] = key.split(' ');
+        const client = await slack(team || undefined);
+        const { user } = await client.users.info({ user: userId ?? '' });
         return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
       },
     });
@@ -40,11 +43,16 @@ export class SettingsAdmins {
 
   /** Whether `userId` administers the settings of `teamId` now; `fresh` asks Slack rather than the cache. */
   async check(userId: string, teamId: string | undefined, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
-    return this.checkAmong(this.settings.current(teamId).values.settingsAdmins, userId, options);
+    return this.checkAmong(this.settings.current(teamId).values.settingsAdmins, userId, teamId, options);
   }
 
-  /** Whether `userId` would be a settings admin if the admins were `admins`. */
-  async checkAmong(admins: People, userId: string, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
+  /** Whether `userId` would be a settings admin of `teamId` if the admins were `admins`. */
+  async checkAmong(
+    admins: People,
+    userId: string,
+    teamId: string | undefined,
+    options: { fresh?: boolean } = {},
+  ): Promise<AdminCheck> {
     // Nobody can lock a workspace out of its settings (an admin who names only a deactivated user, say): the
     // operator's SETTINGS_ADMINS and the workspace's admins and owners always count.
     const operators = this.settings.defaults.settingsAdmins;
@@ -54,23 +62,23 @@ export class SettingsAdmins {
     };
     let problem: string | undefined;
     if (among.users.length + among.userGroups.length > 0) {
-      const found = await this.members.check(userId, { among, askSlack: options.fresh ? 'always' : undefined });
+      const found = await this.members.check(userId, { among, teamId, askSlack: options.fresh ? 'always' : undefined });
       if (found.approver) return { admin: true };
       problem = found.problem;
     }
-    const workspace = await this.workspaceAdmin(userId, options.fresh);
+    const workspace = await this.workspaceAdmin(userId, teamId, options.fresh);
     if (workspace.admin || !problem) return workspace;
     return { admin: false, problem };
   }
 
-  /** Everyone named in `admins` (group members read now), or the group that could not be read. */
-  people(admins: People) {
-    return this.members.people(admins);
+  /** Everyone named in `admins` in `teamId` (group members read now), or the group that could not be read. */
+  people(admins: People, teamId: string | undefined) {
+    return this.members.people(admins, teamId);
   }
 
-  private async workspaceAdmin(userId: string, fresh = false): Promise<AdminCheck> {
+  private async workspaceAdmin(userId: string, teamId: string | undefined, fresh = false): Promise<AdminCheck> {
     try {
-      const load = this.workspaceAdmins.fetch(userId, { forceRefresh: fresh });
+      const load = this.workspaceAdmins.fetch(`${teamId ?? ''} ${userId}`, { forceRefresh: fresh });
       load.catch(() => undefined); // a late failure after the deadline must not crash
       return (await withDeadline(load, DEADLINE_MS)) ? { admin: true } : { admin: false };
     } catch (error) {

@@ -19,43 +19,49 @@ export interface UserGroup {
  * the pickers ask as the admin types, and the form names the groups it shows.
  */
 export class UserGroups {
-  private cached: { at: number; groups: UserGroup[] } | undefined;
-  private loading: Promise<UserGroup[]> | undefined;
+  /** Per workspace: its groups as last read, and the read under way. */
+  private readonly cached = new Map<string, { at: number; groups: UserGroup[] }>();
+  private readonly loading = new Map<string, Promise<UserGroup[]>>();
 
   constructor(
-    private readonly client: WebClient,
+    private readonly slack: (teamId: string | undefined) => Promise<WebClient>,
     private readonly logger: Logger,
   ) {}
 
-  /** "@handle (Name)" of a group already read; undefined before the list was read. */
-  label(id: string): string | undefined {
-    const group = this.cached?.groups.find((g) => g.id === id);
+  /** "@handle (Name)" of a group of `teamId` already read; undefined before the list was read. */
+  label(id: string, teamId: string | undefined): string | undefined {
+    const group = this.cached.get(teamId ?? '')?.groups.find((g) => g.id === id);
     return group ? `@${group.handle}${group.name && group.name !== group.handle ? ` (${group.name})` : ''}` : undefined;
   }
 
-  /** The groups whose handle or name holds `query` (all of them for an empty one), at most 100. */
-  async matching(query: string): Promise<UserGroup[]> {
+  /** The groups of `teamId` whose handle or name holds `query` (all of them for an empty one), at most 100. */
+  async matching(query: string, teamId: string | undefined): Promise<UserGroup[]> {
     const wanted = query.trim().replace(/^@/, '').toLowerCase();
-    const groups = await this.all();
+    const groups = await this.all(teamId ?? '');
     return groups
       .filter((g) => !wanted || g.handle.toLowerCase().includes(wanted) || g.name.toLowerCase().includes(wanted))
       .slice(0, MAX_OPTIONS);
   }
 
-  private async all(): Promise<UserGroup[]> {
-    if (this.cached && Date.now() - this.cached.at < TTL_MS) return this.cached.groups;
-    this.loading ??= this.client.usergroups
-      .list({ include_disabled: false })
-      .then((answer) => {
-        const groups = (answer.usergroups ?? []).flatMap((g) =>
-          g.id ? [{ id: g.id, handle: g.handle ?? g.id, name: g.name ?? '' }] : [],
-        );
-        this.cached = { at: Date.now(), groups };
-        return groups;
-      })
-      .finally(() => (this.loading = undefined));
-    const loading = this.loading;
+  private async all(team: string): Promise<UserGroup[]> {
+    const cached = this.cached.get(team);
+    if (cached && Date.now() - cached.at < TTL_MS) return cached.groups;
+    let loading = this.loading.get(team);
+    if (!loading) {
+      loading = this.read(team).finally(() => this.loading.delete(team));
+      this.loading.set(team, loading);
+    }
     loading.catch((error: unknown) => this.logger.warn({ err: error }, 'could not list the user groups'));
     return withDeadline(loading, DEADLINE_MS);
+  }
+
+  private async read(team: string): Promise<UserGroup[]> {
+    const client = await this.slack(team || undefined);
+    const answer = await client.usergroups.list({ include_disabled: false });
+    const groups = (answer.usergroups ?? []).flatMap((g) =>
+      g.id ? [{ id: g.id, handle: g.handle ?? g.id, name: g.name ?? '' }] : [],
+    );
+    this.cached.set(team, { at: Date.now(), groups });
+    return groups;
   }
 }

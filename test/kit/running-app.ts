@@ -9,6 +9,7 @@ import {
   buttonClick,
   eventCallback,
   formBody,
+  inTeam,
   globalShortcut,
   slashCommand,
   viewButtonClick,
@@ -16,7 +17,7 @@ import {
   type PostedMessage,
   type SlackView,
 } from './slack-payloads.js';
-import { TEST_USER_ID } from './slack-ids.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { responseUrls, stateValues, type Entry } from './view-state.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
@@ -94,6 +95,11 @@ export async function appSetting(options: AppOptions): Promise<AppSetting> {
  */
 export abstract class RunningApp {
   protected output = '';
+  /**
+   * The workspace requests come from (distribution mode): commands, interactions and events are sent as from
+   * it (see inTeam). The test workspace unless a test changes it.
+   */
+  teamId = TEST_TEAM_ID;
 
   protected constructor(
     readonly mode: 'http' | 'socket',
@@ -187,7 +193,7 @@ export abstract class RunningApp {
 
   /** Sends `/mintlink <text>` the way Slack does in this mode and returns what the app acknowledged. */
   async command(text: string, overrides: Record<string, string> = {}): Promise<CommandResult> {
-    const fields = slashCommand(this.slack, text, overrides);
+    const fields = inTeam(slashCommand(this.slack, text, overrides), this.teamId);
     if (this.mode === 'socket') {
       const ack = await this.slack.socketMode.send('slash_commands', fields);
       return {
@@ -221,7 +227,8 @@ export abstract class RunningApp {
   }
 
   /** Sends an interaction payload (block_actions, view_submission, shortcut...) and returns the ack. */
-  async interact(payload: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  async interact(sent: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const payload = inTeam(sent, this.teamId);
     if (this.mode === 'socket') {
       const ack = await this.slack.socketMode.send('interactive', payload);
       return ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined;
@@ -285,7 +292,7 @@ export abstract class RunningApp {
    * marks it as Slack's retry of an earlier delivery (HTTP mode).
    */
   async event(event: Record<string, unknown>, retryNum?: number): Promise<void> {
-    const callback = eventCallback(event);
+    const callback = inTeam(eventCallback(event), this.teamId);
     if (this.mode === 'socket') {
       await this.slack.socketMode.send('events_api', callback);
       return;

@@ -222,3 +222,19 @@ export function eventCallback(event: Record<string, unknown>): Record<string, un
     authorizations: [{ team_id: TEST_TEAM_ID, user_id: 'U0BOT0001', is_bot: true }],
   };
 }
+
+/**
+ * The same payload as if sent from another workspace: every mention of the test workspace's id (team,
+ * user's team, view's team, authorizations) names `teamId` instead. Ids the payload names on purpose
+ * (action values, view metadata) are left alone: that is what a forged request does.
+ */
+export function inTeam<T>(payload: T, teamId: string): T {
+  if (teamId === TEST_TEAM_ID) return payload;
+  return JSON.parse(
+    JSON.stringify(payload, (key, value: unknown) => (isTeamKey(key) && value === TEST_TEAM_ID ? teamId : value)),
+  ) as T;
+}
+
+function isTeamKey(key: string): boolean {
+  return key === 'team_id' || key === 'id' || key === 'user_team';
+}

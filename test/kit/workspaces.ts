@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { BrowserClient } from '../installations/browser-client.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { RunningApp } from './running-app.js';
+export { inTeam } from './slack-payloads.js';
 import { TEST_APP_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 
 /*
@@ -69,21 +70,6 @@ export function botTokenOf(slack: FakeSlack, teamId: string): string {
   const token = tokens.at(-1)?.[0];
   if (!token) throw new Error(`no token was issued to ${teamId}`);
   return token;
-}
-
-/**
- * The same payload as if sent from another workspace: every mention of the test workspace's id (team,
- * user's team, view's team, authorizations) names `teamId` instead. Ids the payload names on purpose
- * (action values, view metadata) are left alone: that is what a forged request does.
- */
-export function inTeam<T>(payload: T, teamId: string): T {
-  return JSON.parse(
-    JSON.stringify(payload, (key, value: unknown) => (isTeamKey(key) && value === TEST_TEAM_ID ? teamId : value)),
-  ) as T;
-}
-
-function isTeamKey(key: string): boolean {
-  return key === 'team_id' || key === 'id' || key === 'user_team';
 }
 
 /** `app_uninstalled` (or `tokens_revoked` naming the bot) from a workspace, signed as Slack signs it. */
