@@ -4,7 +4,7 @@ import { BrowserClient } from '../installations/browser-client.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { RunningApp } from './running-app.js';
 export { inTeam } from './slack-payloads.js';
-import { TEST_APP_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
+import { TEST_APP_ID, TEST_USER_ID } from './slack-ids.js';
 
 /*
  * Distribution mode in tests: the app takes installs with "Add to Slack" (Bolt's OAuth flow against the fake
