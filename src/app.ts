@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { admission } from './admission/admission-middleware.js';
 import { Approvers } from './approvers/approvers.js';
 import * as bulk from './bulk/register.js';
@@ -12,7 +11,7 @@ import { HomePublisher } from './home/home-publisher.js';
 import * as home from './home/register.js';
 import * as links from './links/register.js';
 import { listen } from './request-pipeline/listen.js';
-import { boltApp } from './slack-api/bolt-app.js';
+import { type BoltTransport, boltApp } from './slack-api/bolt-app.js';
 import { patientSlackClient } from './slack-api/patient-client.js';
 import * as templates from './templates/register.js';
 import * as wallets from './wallets/register.js';
@@ -22,13 +21,9 @@ import { WorkspaceSettingsSource } from './workspace-settings/workspace-settings
 import { createWorkspaces } from './workspaces/workspaces.js';
 import { MintAccounts } from './mint-accounts/mint-accounts.js';
 
-export interface MintlinkApp {
-  app: App;
-  /** Starts taking Slack's requests: the Socket Mode connection, or the HTTP server on PORT. */
-  start: () => Promise<void>;
-  /** Stops taking requests (work in flight goes on). */
-  stop: () => Promise<void>;
-  /** Reads what requests need before the first one comes: the workspace's settings (never throws). */
+/** The Bolt app and its transport (start, stop), and what runs around the requests. */
+export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
+  /** Reads what requests need before the first one comes: the workspaces' settings, old rows' workspace (never throws). */
   prepare: () => Promise<void>;
   /** Starts the capabilities' periodic work; returns a function that stops it. */
   startBackgroundWork: () => () => Promise<void>;
@@ -70,7 +65,10 @@ export function createApp(deps: AppDeps): MintlinkApp {
     app,
     start,
     stop,
-    prepare: () => workspaceSettings.refresh().catch(() => undefined), // the poll tries again
+    prepare: async () => {
+      await workspaceSettings.refresh().catch(() => undefined); // the poll tries again
+      await workspaces.prepare(workspaceSettings.homeTeamId);
+    },
     startBackgroundWork: () => {
       const stops = background.map((begin) => begin());
       return async () => void (await Promise.all(stops.map((stop) => stop())));

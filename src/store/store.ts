@@ -41,6 +41,11 @@ export interface Store {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
   migrate(): Promise<void>;
+  /**
+   * Gives rows written before every row carried its workspace (team id null) to `teamId`; returns how many.
+   * Single-workspace mode only: there, every such row is the bot's one workspace's.
+   */
+  adoptRowsWithoutWorkspace(teamId: string): Promise<number>;
   /** Resolves when the database answers within the time; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -122,6 +127,19 @@ class SqlStore implements Store {
       if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
     }
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+  }
+
+  async adoptRowsWithoutWorkspace(teamId: string): Promise<number> {
+    let adopted = 0;
+    for (const table of ['deletion_requests', 'bulk_jobs', 'audit_log', 'home_tabs', 'once_keys'] as const) {
+      const result = await this.db
+        .updateTable(table)
+        .set({ team_id: teamId })
+        .where('team_id', 'is', null)
+        .executeTakeFirst();
+      adopted += Number(result.numUpdatedRows);
+    }
+    return adopted;
   }
 
   async ping(timeoutMs = 2_000): Promise<void> {

@@ -50,9 +50,24 @@ export class Workspaces {
 
   constructor(
     private readonly mode: WorkspacesMode,
-    private readonly store: Pick<Store, 'installations'>,
+    private readonly store: Pick<Store, 'installations' | 'adoptRowsWithoutWorkspace'>,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * Before the first request, in single-workspace mode: rows written before rows carried their workspace
+   * are the bot's workspace's (`homeTeamId`, from auth.test), so every read scoped to a workspace finds them.
+   * Never throws: with the database away, the next start does it.
+   */
+  async prepare(homeTeamId: string | undefined): Promise<void> {
+    if (this.mode.kind !== 'single' || !homeTeamId) return;
+    try {
+      const adopted = await this.store.adoptRowsWithoutWorkspace(homeTeamId);
+      if (adopted > 0) this.logger.info({ team: homeTeamId, rows: adopted }, 'rows from before given their workspace');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not give rows from before their workspace; the next start tries again');
+    }
+  }
 
   /** True when each workspace installs the app itself ("Add to Slack"). */
   get distributed(): boolean {
@@ -136,7 +151,7 @@ export class Workspaces {
 export function createWorkspaces(
   installs: { authorize: AuthorizeWorkspace; installations: InstallationStoreLike } | undefined,
   patientClientFor: (token?: string) => WebClient,
-  store: Pick<Store, 'installations'>,
+  store: Pick<Store, 'installations' | 'adoptRowsWithoutWorkspace'>,
   logger: Logger,
 ): Workspaces {
   if (!installs) return new Workspaces({ kind: 'single', client: patientClientFor() }, store, logger);

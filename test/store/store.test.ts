@@ -103,6 +103,33 @@ describeEachEngine('store', (engine, create) => {
     await db.drop();
   });
 
+  it('gives rows without a workspace to the one named, leaving the others', async () => {
+    const { store, db } = await open();
+    await store.migrate();
+    await store.audit.record({
+      actorId: 'U1',
+      teamId: undefined,
+      operation: 'link.create',
+      inputs: {},
+      outcome: 'succeeded',
+    });
+    await store.audit.record({
+      actorId: 'U2',
+      teamId: 'T2',
+      operation: 'link.create',
+      inputs: {},
+      outcome: 'succeeded',
+    });
+    await store.homeTabs.save({ userId: 'U1', teamId: undefined, hash: 'h' });
+    await store.onceKeys.claim('k1');
+    expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(3);
+    expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(0);
+    const byActor = Object.fromEntries((await store.audit.list()).map((e) => [e.actorId, e.teamId]));
+    expect(byActor).toEqual({ U1: 'T1', U2: 'T2' });
+    expect(await store.homeTabs.withHome()).toEqual([{ userId: 'U1', teamId: 'T1' }]);
+    await db.drop();
+  });
+
   it('records the latest published Home of each user, never replaced by an earlier one saved late', async () => {
     const { store, db } = await open();
     await store.migrate();
