@@ -217,6 +217,16 @@ describe('Add to Slack in a browser', () => {
     expect(await installationIds()).toEqual(before);
   });
 
+  it('Slack refusing the code exchange: a page that says to try again later, and nothing installed', async () => {
+    fakes.slack.nextInstall = { teamId: 'T0REFUSED1', teamName: 'Refused', userId: TEST_USER_ID };
+    fakes.slack.answerNext('oauth.v2.access', { body: { ok: false, error: 'invalid_code' } });
+    const back = page.waitForResponse(REDIRECT);
+    await addToSlack();
+    expect((await back).status()).toBe(502);
+    await expectPage('Slack could not finish the installation', 'Try again');
+    expect(await installationIds()).not.toContain('TT0REFUSED1');
+  });
+
   describe(`a state older than ${STATE_TTL_SECONDS / 60} minutes`, () => {
     beforeAll(async () => {
       later = await fakes.startProcess('http', {
