@@ -4,7 +4,7 @@ import type { Logger } from '../logging/create-logger.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { Store } from '../store/store.js';
 import { BOT_SCOPES } from './bot-scopes.js';
-import { installFailed, installPage, installSucceeded } from './install-pages.js';
+import { installFailed, installPage, installPageHeaders, installSucceeded } from './install-pages.js';
 import { SqlInstallationStore } from './installation-store.js';
 import { OnceOnlyStateStore, STATE_TTL_SECONDS } from './oauth-state.js';
 
@@ -33,6 +33,7 @@ export function oauthReceiverOptions(
     new SecretBox(config.secretKeys),
     logger.child({ component: 'installations' }),
   );
+  const states = new OnceOnlyStateStore(distribution.stateSecret, store.onceKeys);
   return {
     installations,
     options: {
@@ -44,17 +45,18 @@ export function oauthReceiverOptions(
       installerOptions: {
         installPath: INSTALL_PATH,
         redirectUriPath: OAUTH_REDIRECT_PATH,
-        stateStore: new OnceOnlyStateStore(distribution.stateSecret, store.onceKeys),
+        stateStore: states,
         stateCookieExpirationSeconds: STATE_TTL_SECONDS,
         authorizationUrl: authorizationUrl(config.slack.apiUrl),
         // oauth.v2.access and auth.test go to the same Slack as every other call (GovSlack, tests).
         clientOptions: { slackApiUrl: config.slack.apiUrl },
         renderHtmlForInstallPath: installPage,
+        installPathOptions: { beforeRedirection: installPageHeaders },
         callbackOptions: {
           success: (installation, _options, req, res) => installSucceeded(installation, req, res),
           failure: (error, _options, req, res) => {
             logger.warn({ code: error.code, reason: error.message }, 'an install did not complete');
-            installFailed(error, req, res);
+            installFailed(error, req, res, states);
           },
         },
       },

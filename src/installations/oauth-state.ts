@@ -32,6 +32,29 @@ export class OnceOnlyStateStore implements StateStore {
   }
 
   async verifyStateParam(now: Date, state: string): Promise<InstallURLOptions> {
+    const decoded = this.open(state, now);
+    if (!(await this.onceKeys.claim(`oauth-state:${decoded.n}`))) throw new OAuthStateError('reused');
+    return decoded.o;
+  }
+
+  /**
+   * What is wrong with a state, without using it up: 'forged', 'expired', or undefined for one the app made
+   * within STATE_TTL_SECONDS (used or not). Bolt refuses a state whose cookie this browser no longer has
+   * before asking this store (a link replayed after its install, or older than the cookie), and the installer
+   * is still told which it was.
+   */
+  flaw(state: string, now = new Date()): 'forged' | 'expired' | undefined {
+    try {
+      this.open(state, now);
+      return undefined;
+    } catch (error) {
+      if (error instanceof OAuthStateError && error.reason !== 'reused') return error.reason;
+      throw error;
+    }
+  }
+
+  /** The state's content once its signature and age are checked. */
+  private open(state: string, now: Date): { o: InstallURLOptions; t: number; n: string } {
     const [body = '', signature = ''] = state.split('.');
     const expected = Buffer.from(this.sign(body));
     const given = Buffer.from(signature);
@@ -44,8 +67,7 @@ export class OnceOnlyStateStore implements StateStore {
     };
     if (now.getTime() - decoded.t > STATE_TTL_SECONDS * 1000 || decoded.t > now.getTime() + 60_000)
       throw new OAuthStateError('expired');
-    if (!(await this.onceKeys.claim(`oauth-state:${decoded.n}`))) throw new OAuthStateError('reused');
-    return decoded.o;
+    return decoded;
   }
 
   private sign(body: string): string {
