@@ -20,8 +20,8 @@ export const DEFAULT_POLL_MS = 1_000;
  * other within a few seconds, without a restart) and at once on the replica that saved it. Until the
  * database answers, the environment's values are in force.
  *
- * The app serves the workspace of its bot token today: a caller without a team id (background work) gets
- * that workspace's settings (its team id from auth.test).
+ * In single-workspace mode, a caller without a team id gets the bot token's workspace's settings (its team id
+ * from auth.test).
  */
 export class WorkspaceSettingsSource {
   readonly defaults: WorkspaceSettings;
@@ -82,8 +82,9 @@ export class WorkspaceSettingsSource {
 
   /** Reads what changed since the last look: the versions, then the rows whose version moved. */
   async refresh(): Promise<void> {
-    // Slack's answer and the database's are independent: either may come while the other is away.
-    if (!this.homeTeam)
+    // Slack's answer and the database's are independent: either may come while the other is away. In
+    // distribution mode there is no one bot token, and every caller names its workspace.
+    if (!this.homeTeam && !this.config.distribution)
       this.homeTeam = await this.client.auth.test().then(
         (r) => r.team_id,
         () => undefined,
