@@ -74,12 +74,13 @@ alternating order. Then the installations table's reads per command (PostgreSQL'
 uninstall sent to one replica takes to reach the others. Each run creates two schemas in the database and drops
 them at the end. BENCH_SCENARIOS (default "modal open,help"), BENCH_CONCURRENCIES (default 10,50),
 BENCH_COMMANDS (default 600), BENCH_RATES (default 100,300: commands a second over all replicas),
-BENCH_ROUND_MS and BENCH_ROUNDS as above, and:
+BENCH_ROUND_MS (default 5000: one period of the installation cache), BENCH_ROUNDS as above, and:
 
   BENCH_DATABASE_URL        PostgreSQL (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
   BENCH_WORKSPACES          installed workspaces (default 1000)
   BENCH_ACTIVE_WORKSPACES   workspaces the commands come from (default 100)
   BENCH_REPLICAS            replicas of each deployment (default 3)
+  BENCH_LOGS                1: each replica's log to a file in a temporary directory (printed)
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
