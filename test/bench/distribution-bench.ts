@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -161,6 +161,7 @@ export async function runDistributionBench(): Promise<void> {
   for (const schema of Object.values(schemas)) await admin.query(`create schema ${schema}`);
   progress(`schemas ${Object.values(schemas).join(', ')} created`);
   const deployments: Deployment[] = [];
+  const cwd = mkdtempSync(join(tmpdir(), 'mintlink-distribution-bench-'));
   try {
     const secretsKeys = randomBytes(32).toString('base64');
     const seedStarted = performance.now();
@@ -168,7 +169,6 @@ export async function runDistributionBench(): Promise<void> {
     await migrateOnly(urlWithSchema(schemas.single));
     progress(`${WORKSPACES} installations seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-    const cwd = mkdtempSync(join(tmpdir(), 'mintlink-distribution-bench-'));
     if (LOGS) progress(`replicas' logs in ${cwd}`);
     const common = {
       PATH: process.env.PATH ?? '',
@@ -327,6 +327,7 @@ export async function runDistributionBench(): Promise<void> {
     await stopProcess(fixturesProcess);
     for (const schema of Object.values(schemas)) await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
+    if (!LOGS) rmSync(cwd, { recursive: true, force: true });
   }
   process.exit(process.exitCode ?? 0);
 }
