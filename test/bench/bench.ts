@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { runBulkBench } from './bulk-bench.js';
+import { runDistributionBench } from './distribution-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { encodePageState, type PageState } from '../../src/templates/page-state.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
@@ -29,7 +30,7 @@ import { freePort } from '../kit/free-port.js';
 import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 
-const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox]   (or: npx tsx test/bench/bench.ts)
+const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution]   (or: npx tsx test/bench/bench.ts)
 
 Runs the app, the peer (a plain Bolt app doing the same flows with the SDK's defaults) and the bare Bolt app
 (acks only) against the fake Slack and the mock Mint service (latency 1 s), prints Markdown tables and PASS/FAIL
@@ -64,6 +65,22 @@ result drawn p95 < 300 ms, whole sandbox < 300 MB. Its options:
 
   BENCH_SANDBOX_STARTS   starts measured (default 5)
   BENCH_SANDBOX_ROUNDS   rounds of each interaction (default 40)
+
+--distribution runs the distribution scenario alone instead (test/bench/distribution-bench.ts): the app in
+distribution mode on PostgreSQL, installed in 1,000 workspaces (seeded through its installation store, tokens
+sealed), as 3 replicas sharing the database, commands from 100 of the workspaces spread round-robin over them;
+against 3 replicas of the single-workspace app given the same load from 100 users of its one workspace, in
+alternating order. Then the installations table's reads per command (PostgreSQL's counters) and the time an
+uninstall sent to one replica takes to reach the others. Each run creates two schemas in the database and drops
+them at the end. BENCH_SCENARIOS (default "modal open,help"), BENCH_CONCURRENCIES (default 10,50),
+BENCH_COMMANDS (default 600), BENCH_RATES (default 100,300: commands a second over all replicas),
+BENCH_ROUND_MS (default 5000: one period of the installation cache), BENCH_ROUNDS as above, and:
+
+  BENCH_DATABASE_URL        PostgreSQL (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+  BENCH_WORKSPACES          installed workspaces (default 1000)
+  BENCH_ACTIVE_WORKSPACES   workspaces the commands come from (default 100)
+  BENCH_REPLICAS            replicas of each deployment (default 3)
+  BENCH_LOGS                1: each replica's log to a file in a temporary directory (printed)
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -816,4 +833,5 @@ const check = (text: string, ok: boolean) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 
 if (process.argv.includes('--bulk')) await runBulkBench();
 else if (process.argv.includes('--sandbox')) await runSandboxBench();
+else if (process.argv.includes('--distribution')) await runDistributionBench();
 else await main();

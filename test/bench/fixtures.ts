@@ -5,6 +5,7 @@
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { FakeSlack } from '../kit/fake-slack.js';
+import { benchWorkspaces } from './bench-workspaces.js';
 
 const slack = await new FakeSlack({ testHooks: true }).start(); // the /__bench/ routes, silent response URLs
 slack.recording = false; // no records, no Block Kit checks: Slack's cost, not the app's
@@ -20,7 +21,17 @@ const bulkFile =
         content: ['email', ...Array.from({ length: rows }, (_, i) => `bench${i + 1}@example.com`)].join('\n'),
       })
     : undefined;
+// The distribution benchmark's installed workspaces (BENCH_WORKSPACES of them): each bot token issued by this
+// Slack as its OAuth exchange would have, so every call the app makes for a workspace carries a token it knows.
+const workspaces = benchWorkspaces(Number(process.env.BENCH_WORKSPACES ?? 0));
+for (const w of workspaces)
+  slack.issuedTokens.set(w.botToken, {
+    teamId: w.teamId,
+    enterpriseId: undefined,
+    botUserId: w.botUserId,
+    botId: w.botId,
+  });
 process.stdout.write(
-  `${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url, bulkFile })}\n`,
+  `${JSON.stringify({ slackUrl: slack.url, apiUrl: slack.apiUrl, botToken: slack.botToken, mintUrl: mint.url, bulkFile, workspaces })}\n`,
 );
 process.on('SIGTERM', () => void Promise.all([mint.close(), slack.stop()]).then(() => process.exit(0)));
