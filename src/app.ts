@@ -40,6 +40,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   const background: BackgroundWork[] = [];
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
   background.push(() => workspaceSettings.start());
+  if (installs) background.push(() => installs.installations.start());
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   const slack = (team: string | undefined) => workspaces.slack(team);

@@ -1,15 +1,27 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { LRUCache } from 'lru-cache';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { installationId, type StoredInstallation } from '../store/installations.js';
 import type { Store } from '../store/store.js';
 
 /**
- * How long a replica trusts an installation it read: every request is authorized from this cache, so the
- * database is read once per workspace per period, and an uninstall on one replica reaches the others by then.
+ * How often a replica checks, in one query, that the installations it keeps are unchanged. Requests are
+ * authorized from what it keeps (the database is read on a request only for a workspace not seen yet), and an
+ * uninstall or a reinstall on one replica reaches the others within this, plus the query.
  */
-export const INSTALLATION_CACHE_MS = 5_000;
+export const INSTALLATION_REVALIDATE_MS = 2_000;
+
+/** An installation not used for this long is dropped (the next request reads it again). */
+const UNUSED_DROP_MS = 10 * 60_000;
+
+interface Kept {
+  installation: Installation;
+  /** The row's updated_at when it was read: a newer one means it changed (tokens rotated, reinstalled). */
+  updatedAt: string;
+  usedAt: number;
+}
 
 type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';
 const TOKEN_FIELDS: readonly TokenField[] = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'];
@@ -28,7 +40,7 @@ export class NoInstallationError extends Error {}
  * written and opened when read; the rest of the installation is kept as Bolt gave it.
  */
 export class SqlInstallationStore implements InstallationStore {
-  private readonly cache = new LRUCache<string, Installation>({ max: 10_000, ttl: INSTALLATION_CACHE_MS });
+  private readonly cache = new LRUCache<string, Kept>({ max: 10_000 });
   /** Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). */
   private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000 });
 
@@ -82,8 +94,9 @@ export class SqlInstallationStore implements InstallationStore {
     const id = installationId(query);
     const cached = id ? this.cache.get(id) : undefined;
     if (cached) {
+      cached.usedAt = Date.now();
       if (id && query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
-      return structuredClone(cached); // Bolt changes what it is given when it rotates tokens
+      return structuredClone(cached.installation); // Bolt changes what it is given when it rotates tokens
     }
     const stored = id ? await this.store.installations.get(id) : undefined;
     if (!id || !stored) {
@@ -95,7 +108,7 @@ export class SqlInstallationStore implements InstallationStore {
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
     const installation = this.opened(stored);
-    this.cache.set(id, installation);
+    this.cache.set(id, { installation, updatedAt: stored.updatedAt.toISOString(), usedAt: Date.now() });
     if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
     return structuredClone(installation);
   }
@@ -103,8 +116,56 @@ export class SqlInstallationStore implements InstallationStore {
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
     const id = installationId(query);
     if (!id) return;
+    const deleted = await this.store.installations.delete(id);
+    // After the delete: a request read in between would otherwise keep the row it found.
     this.cache.delete(id);
-    if (await this.store.installations.delete(id)) this.logger.info({ installation: id }, 'installation deleted');
+    if (deleted) this.logger.info({ installation: id }, 'installation deleted');
+  }
+
+  /**
+   * Checks what this replica keeps against the database, in one query: installations deleted elsewhere (an
+   * uninstall) are dropped, changed ones (rotated tokens, a reinstall) read again, unused ones forgotten.
+   */
+  async revalidate(): Promise<void> {
+    const now = Date.now();
+    for (const [id, kept] of this.cache.entries()) if (now - kept.usedAt > UNUSED_DROP_MS) this.cache.delete(id);
+    const ids = [...this.cache.keys()];
+    if (ids.length === 0) return;
+    const versions = await this.store.installations.versions(ids);
+    for (const id of ids) {
+      const kept = this.cache.get(id);
+      const version = versions.get(id);
+      if (!kept) continue;
+      if (version === undefined) this.cache.delete(id);
+      else if (version !== kept.updatedAt) {
+        const stored = await this.store.installations.get(id);
+        if (stored)
+          this.cache.set(id, {
+            installation: this.opened(stored),
+            updatedAt: stored.updatedAt.toISOString(),
+            usedAt: kept.usedAt,
+          });
+        else this.cache.delete(id);
+      }
+    }
+  }
+
+  /** The revalidation, as background work; with the database away, what is kept stays in use. */
+  start(): () => Promise<void> {
+    let quietUntil = 0;
+    return startPeriodic({
+      everyMs: INSTALLATION_REVALIDATE_MS,
+      atStart: false,
+      run: () => this.revalidate(),
+      failed: (error) => {
+        if (Date.now() < quietUntil) return;
+        quietUntil = Date.now() + 60_000;
+        this.logger.warn(
+          { err: error },
+          'could not check the installations against the database; kept ones stay in use',
+        );
+      },
+    });
   }
 
   /**
@@ -115,12 +176,6 @@ export class SqlInstallationStore implements InstallationStore {
     if (this.orgTeamsNoted.get(teamId) === id) return;
     await this.store.installations.noteTeam(teamId, id);
     this.orgTeamsNoted.set(teamId, id);
-  }
-
-  /** Forgets what this replica cached (tests, and an uninstall seen here). */
-  forget(id?: string): void {
-    if (id) this.cache.delete(id);
-    else this.cache.clear();
   }
 
   private opened(stored: StoredInstallation): Installation {

@@ -101,6 +101,17 @@ export class InstallationRows {
     return Number(result.numDeletedRows) === 1;
   }
 
+  /** The `updated_at` of each of these installations that still exists (one query, for many replicas' caches). */
+  async versions(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('installations')
+      .select(['id', 'updated_at'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, new Date(row.updated_at).toISOString()]));
+  }
+
   /** Records that an org-wide installation serves a workspace (seen in its requests). */
   async noteTeam(teamId: string, installationId: string): Promise<void> {
     const row = { installation_id: installationId, seen_at: databaseNow(this.engine) };

@@ -72,3 +72,31 @@ describe('distribution mode: each workspace with its own token, and uninstalls',
     expect(rows).toHaveLength(0);
   });
 });
+
+describe('distribution mode with two replicas', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+
+  it('an uninstall seen by one replica reaches the other within 5 s', async () => {
+    const first = running.app;
+    const second = await fakes.startApp('http', { env: { ...DISTRIBUTION_ENV, DATABASE_URL: first.env.DATABASE_URL } });
+    try {
+      const token = await installWorkspace(first, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+      second.teamId = OTHER_TEAM_ID;
+      const opened = async () => {
+        const { fields } = await second.command('link', { user_id: OTHER_USER_ID });
+        await second.waitForIdle();
+        return fakes.slack.callsTo('views.open').find((c) => c.params.trigger_id === fields.trigger_id);
+      };
+      expect((await opened())?.token).toBe(token);
+
+      await uninstallEvent(first, OTHER_TEAM_ID);
+      await first.waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
+      const removedAt = Date.now();
+      while ((await opened()) !== undefined) expect(Date.now() - removedAt).toBeLessThan(5_000);
+      expect(second.logs).toContain('request from a workspace without an installation: refused');
+    } finally {
+      await second.stop();
+    }
+  });
+});
