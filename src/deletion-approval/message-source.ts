@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerIdSchema } from '../mint-api/schemas.js';
-import type { DeletionContext } from './deletion-context.js';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../logging/create-logger.js';
 
 /** The message a deletion request was asked from (the message shortcut). */
 export interface MessageSource {
@@ -39,7 +40,7 @@ function mac(key: Buffer, source: MessageSource): string {
 }
 
 /** The message's permalink, or undefined (it is context, not a condition: the request goes on without it). */
-export async function permalinkOf(ctx: Pick<DeletionContext, 'client' | 'logger'>, source: MessageSource) {
+export async function permalinkOf(ctx: { client: WebClient; logger: Logger }, source: MessageSource) {
   try {
     const answer = await ctx.client.chat.getPermalink({ channel: source.channel, message_ts: source.ts });
     return typeof answer.permalink === 'string' && /^https:\/\/\S+$/.test(answer.permalink)
