@@ -20,12 +20,13 @@ type Args = ShortcutRequest<MessageShortcut>;
 export function openFormFromMessage(ctx: DeletionContext) {
   return async ({ shortcut, client }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
-    const configured = ctx.settingsIn(workspaceOf(ctx, shortcut));
+    const teamId = workspaceOf(ctx, shortcut);
+    const configured = ctx.settingsIn(teamId);
     const view = !configured.ok
       ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.settingsInSlack))
       : deletionRequestView({
           prefill: ids,
-          source: signSource(ctx.decisionKey, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
+          source: signSource(ctx.decisionKey, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
           ...(ids.length === 0 ? { problem: 'No customer IDs were found in the message. Enter them below.' } : {}),
         });
     await openModal(client, shortcut.trigger_id, view);
