@@ -24,6 +24,7 @@ import { tokenSealingKey } from '../workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';
+import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
 import { reminderWork } from './reminders.js';
@@ -71,6 +72,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(() => startDeletionSweeper(ctx, timing));
   deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
   deps.background.add(reminderWork(ctx, deps));
+  deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
   on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);
   on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
