@@ -36,7 +36,9 @@ export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
  * shortcut (IDs from a message), the workflow step, the request form, the approval message's buttons and
- * modals, the requester's Cancel, its Home entry and the sweeper.
+ * modals, the requester's Cancel, its Home entry, the sweeper, reminders and step completion, and what
+ * happens when a workspace removes the app. Everything works within one workspace at a time: its requests,
+ * settings, approvers, token and Mint account.
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
@@ -52,7 +54,8 @@ export function register(app: App, deps: CapabilityDeps): void {
     slackIn,
     reach: new WorkspaceReach(slackIn, logger),
     mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
-    // Only one workspace has Home tabs from before workspaces were recorded: the app's own, in single mode.
+    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
+    // single-workspace mode; in distribution mode, nobody's.
     defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
     decisionKey: decisionMetadataKey(deps.config.slack.keySource),
     stepTokenKey: tokenSealingKey(deps.config.slack.keySource),
