@@ -1,9 +1,8 @@
 import type { DeletionRequest } from '../store/deletion-requests.js';
-import { cutText, escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { auditedTransition } from './audited-transition.js';
-import type { DeletionContext } from './deletion-context.js';
-import { alreadyDecidedText } from './deletion-messages.js';
+import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
 import { decisionRefusal, retryRefusal } from './decision-rules.js';
 import { signDecisionMetadata } from './decision-metadata.js';
 import { approveView, rejectView } from './decision-views.js';
@@ -15,18 +14,22 @@ import { refused } from '../request-pipeline/request-ended.js';
 
 type Args = ButtonRequest;
 
-type Rule = (ctx: DeletionContext, request: DeletionRequest | undefined, userId: string) => Promise<string | undefined>;
+type Rule = (ctx: DeletionContext, request: DeletionRequest, userId: string) => Promise<string | undefined>;
 
-/** Loads the click's request; when `rule` refuses the clicker, the request ends with why. */
+/**
+ * Loads the click's request, in the workspace the click was sent from (the button's value comes from the
+ * client: an id of another workspace's request is not found); when `rule` refuses the clicker, the request
+ * ends with why.
+ */
 async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest> {
-  const request = await rememberApprovalMessage(
-    args,
-    ctx,
-    await ctx.store.deletionRequests.get(args.action.value ?? ''),
-  );
+  const teamId = workspaceOf(ctx, args.body);
+  const id = args.action.value;
+  const found = id ? await ctx.store.deletionRequests.forTeam(teamId).get(id) : undefined;
+  if (!found) throw refused(`:no_entry: ${notFoundText(id)}`);
+  const request = await rememberApprovalMessage(args, ctx, found);
   const refusal = await rule(ctx, request, args.body.user.id);
-  if (!refusal && request) return request;
-  throw refused(`:no_entry: ${refusal ?? 'This deletion request no longer exists.'}`);
+  if (refusal) throw refused(`:no_entry: ${refusal}`);
+  return request;
 }
 
 /**
@@ -36,12 +39,12 @@ async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Pro
 async function rememberApprovalMessage(
   { body }: Args,
   ctx: DeletionContext,
-  request: DeletionRequest | undefined,
-): Promise<DeletionRequest | undefined> {
+  request: DeletionRequest,
+): Promise<DeletionRequest> {
   const channel = body.channel?.id;
   const ts = body.message?.ts;
-  if (!request || request.approvalMessageTs || !channel || !ts || body.container?.type !== 'message') return request;
-  await ctx.store.deletionRequests.setApprovalMessage(request.id, channel, ts);
+  if (request.approvalMessageTs || !channel || !ts || body.container?.type !== 'message') return request;
+  await ctx.store.deletionRequests.forTeam(request.teamId).setApprovalMessage(request.id, channel, ts);
   return { ...request, approvalChannelId: channel, approvalMessageTs: ts };
 }
 
@@ -63,7 +66,15 @@ export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' |
 export function handleRetryButton(ctx: DeletionContext) {
   return async (args: Args): Promise<Ended> => {
     const request = await allowedRequest(args, ctx, retryRefusal);
-    const result = await runDeletion(ctx, request.id, ['failed', 'attention'], args.body.user.id);
+    // The workspace's own Mint account sends it; without one, the approver is told how to connect it.
+    const mint = await ctx.mintIn(request.teamId);
+    const result = await runDeletion(
+      ctx,
+      { slack: args.client, mint },
+      request,
+      ['failed', 'attention'],
+      args.body.user.id,
+    );
     if (!result.ran)
       throw refused(
         `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`,
@@ -72,25 +83,22 @@ export function handleRetryButton(ctx: DeletionContext) {
   };
 }
 
-/** "Cancel request" in the requester's DM: only the requester, only while pending. */
+/** "Cancel request" in the requester's DM: only the requester, only while pending, only in its workspace. */
 export function handleCancelButton(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const { body, action } = args;
+    const teamId = workspaceOf(ctx, body);
     const id = action.value ?? '';
-    const shownId = escapeMrkdwn(cutText(id, 40)); // the button's value comes from the client
-    const result = await auditedTransition(ctx, body.user.id, 'customers.delete.cancel', (requests) =>
+    const result = await auditedTransition(ctx, teamId, body.user.id, 'customers.delete.cancel', (requests) =>
       requests.cancel(id, body.user.id),
     );
     if (result.won) {
-      await publishRequest(ctx, result.request);
+      await publishRequest(ctx, args.client, result.request);
       return;
     }
     const current = result.request;
-    const why = !current
-      ? 'it no longer exists'
-      : current.requesterId !== body.user.id
-        ? 'only the requester can cancel it'
-        : alreadyDecidedText(current);
-    throw refused(`:no_entry: Request ${shownId} cannot be cancelled: ${why}`);
+    if (!current) throw refused(`:no_entry: ${notFoundText(id)}`);
+    const why = current.requesterId !== body.user.id ? 'only the requester can cancel it' : alreadyDecidedText(current);
+    throw refused(`:no_entry: Request ${current.id} cannot be cancelled: ${why}`);
   };
 }

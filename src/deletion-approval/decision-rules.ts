@@ -5,19 +5,18 @@ import { alreadyDecidedText } from './deletion-messages.js';
 
 /**
  * Why `userId` may not approve or reject this request now, or undefined when they may: it must be pending
- * and unexpired, they must be an approver, and never the requester. `final`: this is the decision itself, so
- * approver rights are asked from Slack afresh rather than from the cache.
+ * and unexpired, they must be an approver (of its workspace), and never the requester. `final`: this is the
+ * decision itself, so approver rights are asked from Slack afresh rather than from the cache.
  */
 export async function decisionRefusal(
   ctx: DeletionContext,
-  request: DeletionRequest | undefined,
+  request: DeletionRequest,
   userId: string,
   options: { final?: boolean } = {},
 ): Promise<string | undefined> {
-  if (!request) return 'This deletion request no longer exists.';
   if (request.status !== 'pending') return alreadyDecidedText(request);
   // The database's clock decides, as it does for the decision itself: every replica gives the same answer.
-  if (await ctx.store.deletionRequests.hasExpired(request.id))
+  if (await ctx.store.deletionRequests.forTeam(request.teamId).hasExpired(request.id))
     return alreadyDecidedText({ ...request, status: 'expired' });
   return approverRefusal(ctx, request, userId, options.final ? 'always' : 'before refusing');
 }
@@ -25,10 +24,9 @@ export async function decisionRefusal(
 /** Why `userId` may not run this request again (it must have failed or been interrupted). */
 export async function retryRefusal(
   ctx: DeletionContext,
-  request: DeletionRequest | undefined,
+  request: DeletionRequest,
   userId: string,
 ): Promise<string | undefined> {
-  if (!request) return 'This deletion request no longer exists.';
   if (request.status === 'running' || request.status === 'approved')
     return `Request ${request.id} is being deleted right now.`;
   if (request.status !== 'failed' && request.status !== 'attention')
@@ -44,9 +42,10 @@ async function approverRefusal(
 ): Promise<string | undefined> {
   if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
   // The approvers the request was opened with: a later change of the settings neither adds nor removes any.
-  const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers });
+  const teamId = request.teamId;
+  const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers, teamId });
   if (check.approver) return undefined;
   if (check.problem)
     return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
-  return `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers)}). Nothing was changed.`;
+  return `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`;
 }

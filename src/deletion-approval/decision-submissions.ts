@@ -2,8 +2,8 @@ import type { DeletionRequest } from '../store/deletion-requests.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { textValue } from '../slack-ui/view-state.js';
 import { auditedTransition } from './audited-transition.js';
-import type { DeletionContext } from './deletion-context.js';
-import { alreadyDecidedText } from './deletion-messages.js';
+import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
 import { type DecisionKind, verifiedRequestId } from './decision-metadata.js';
 import { decisionRefusal } from './decision-rules.js';
 import {
@@ -27,8 +27,9 @@ const DECISIONS = {
 /**
  * The decision itself: a compare-and-set (pending -> approved|rejected), so of any number of approvers, on
  * any number of replicas, one wins. The view must be the one the app opened for this request and this
- * approver (its signed metadata); a changed one decides nothing. Everyone else (and anyone who may not
- * decide) is refused, with why. The winner gets the decided request and must still ack.
+ * approver (its signed metadata); a changed one decides nothing. The request is looked up in the workspace
+ * the submission was sent from only. Everyone else (and anyone who may not decide) is refused, with why. The
+ * winner gets the decided request and must still ack.
  */
 async function decide(
   { body, view }: FormRequest,
@@ -38,6 +39,7 @@ async function decide(
 ): Promise<DeletionRequest> {
   const userId = body.user.id;
   const decision = DECISIONS[kind];
+  const teamId = workspaceOf(ctx, body);
   const id = verifiedRequestId(ctx.decisionKey, kind, view.private_metadata, userId);
   if (id === undefined) {
     ctx.logger.warn(
@@ -46,33 +48,38 @@ async function decide(
     );
     throw refused(CHANGED_FORM_TEXT);
   }
-  const refusal = await decisionRefusal(ctx, await ctx.store.deletionRequests.get(id), userId, { final: true });
+  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
+  if (!request) throw refused(`:no_entry: ${notFoundText(id)}`);
+  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
   if (refusal) throw refused(`:no_entry: ${refusal}`);
   if (kind === 'approve') {
     // One approval among the quorum: counted by compare-and-set; the request is approved by the last one needed.
-    const approval = await recordApproval(ctx, id, userId);
+    const approval = await recordApproval(ctx, teamId, id, userId);
     if (approval.outcome === 'recorded' || approval.outcome === 'approved') return approval.request;
-    throw refused(approvalRefusedText(approval));
+    throw refused(approvalRefusedText(approval, id));
   }
-  const decided = await auditedTransition(ctx, userId, decision.operation, (requests) =>
+  const decided = await auditedTransition(ctx, teamId, userId, decision.operation, (requests) =>
     requests.decide(id, decision.status, userId, note),
   );
   if (decided.won) return decided.request;
-  throw refused(decided.request ? alreadyDecidedText(decided.request) : 'This request no longer exists.');
+  throw refused(decided.request ? alreadyDecidedText(decided.request) : notFoundText(id));
 }
 
 /** The approval modal submitted: the winner runs the deletion at once and shows the outcome in the modal. */
 export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
+    // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
+    // and the approver is told how to connect it. (Rejecting never needs it.)
+    const mint = await ctx.mintIn(workspaceOf(ctx, args.body));
     const approved = await decide(args, ctx, 'approve');
     if (approved.status === 'pending') {
       // Counted, but more approvals are needed: every place the request shows gets "1 of 2 approvals".
       await args.ack({ response_action: 'update', view: approvalRecordedView(approved) });
-      await publishRequest(ctx, approved);
+      await publishRequest(ctx, args.client, approved);
       return;
     }
     await args.ack({ response_action: 'update', view: deletingView(approved) });
-    const result = await runDeletion(ctx, approved.id, ['approved'], args.body.user.id);
+    const result = await runDeletion(ctx, { slack: args.client, mint }, approved, ['approved'], args.body.user.id);
     await updateModal(args.client, args.view.id, outcomeView(result.request ?? approved), ctx.logger);
     return result.request?.status === 'failed' ? 'upstream_error' : undefined;
   };
@@ -95,6 +102,6 @@ export function handleRejectSubmission(ctx: DeletionContext) {
     }
     const rejected = await decide(args, ctx, 'reject', note);
     await args.ack({ response_action: 'update', view: outcomeView(rejected) });
-    await publishAndNotify(ctx, rejected);
+    await publishAndNotify(ctx, args.client, rejected);
   };
 }

@@ -5,26 +5,45 @@ import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
-import type { DeletionSettings } from './deletion-settings.js';
+import { teamOf } from '../request-pipeline/deliver-once.js';
+import { refused } from '../request-pipeline/request-ended.js';
+import type { WorkspaceReach } from './workspace-reach.js';
+import { type DeletionSettingsCheck, notConfiguredText } from './deletion-settings.js';
 
 /**
- * What the deletion flow works with. `settings` are those in force now (read afresh at each use: admins
- * change them from App Home), undefined when deletion is not set up (`missingSettings` says what is missing).
+ * What the deletion flow works with. Everything is per workspace (team id): its requests (read and changed
+ * only through `store.deletionRequests.forTeam(teamId)`), its settings, approvers, Slack token and Mint
+ * account. A request from Slack works in the workspace it was signed for, whatever ids it names.
  */
 export interface DeletionContext {
   store: Store;
-  mintApi: MintApiClient;
   logger: Logger;
-  client: WebClient;
-  /** For background posts that may wait out Slack's rate limits (the full list in a thread). */
-  patientClient: WebClient;
-  readonly settings: DeletionSettings | undefined;
-  readonly missingSettings: string[];
+  /**
+   * The deletion settings in force in a workspace (read afresh at each use: admins change them from App Home),
+   * or what is missing while deletion is not set up there. (Undefined: the app's own workspace, when Slack has
+   * not said yet which that is: the environment's settings.)
+   */
+  settingsIn(teamId: string | undefined): DeletionSettingsCheck;
   /** Whether settings admins can set up what is missing from App Home (not with SETTINGS_SOURCE=env). */
   readonly settingsInSlack: boolean;
   approvers: Approvers;
   /** Home tabs to bring up to date after a change (requester and approvers). */
   home: HomeTab;
+  /**
+   * The bot's client in a workspace, with that workspace's token, for posts no request carries a client for
+   * (background work, long threads): it waits out Slack's rate limits. Throws WorkspaceGone when the
+   * workspace has no installation.
+   */
+  slackIn(teamId: string): Promise<WebClient>;
+  /** The same for background work: a workspace that is gone is skipped (logged once), not an error. */
+  reach: WorkspaceReach;
+  /** The Mint client of the workspace's own account; a refusal saying how to connect one when it has none. */
+  mintIn(teamId: string): Promise<MintApiClient>;
+  /**
+   * The workspace meant when none is named (a Home tab recorded before workspaces were): the app's own in
+   * single-workspace mode; none in distribution mode.
+   */
+  defaultTeam(): string | undefined;
   /**
    * Signs and checks the private_metadata of decision views (see decision-metadata.ts): derived from the
    * bot token, so the same on every replica.
@@ -34,13 +53,37 @@ export interface DeletionContext {
   stepTokenKey: Buffer;
 }
 
+/** The settings of the workspace, or the refusal that says deletion is not set up there. */
+export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'settingsInSlack'>, teamId: string) {
+  const configured = ctx.settingsIn(teamId);
+  if (configured.ok) return configured.settings;
+  throw refused(notConfiguredText(configured.missing, ctx.settingsInSlack));
+}
+
 /**
- * Whether someone is an approver of `request` (the approvers it was opened with), or of requests in general
- * when none is named, for Home refreshes (a cached answer is fine there).
+ * The workspace a request from Slack was sent for (single-workspace mode: the app's own if Slack names none).
+ * Ids it carries in values or metadata are looked up in this workspace only.
+ */
+export function workspaceOf(
+  ctx: Pick<DeletionContext, 'defaultTeam'>,
+  body: { team?: { id: string } | null; user?: { team_id?: string } },
+): string {
+  const team = teamOf(body) || ctx.defaultTeam();
+  if (!team) throw refused(':no_entry: Slack did not say which workspace this comes from, so nothing was done.');
+  return team;
+}
+
+/**
+ * Whether someone with a Home in `tabTeam` is an approver of `request` (the approvers it was opened with) in
+ * its workspace, or of requests in `teamId` in general when none is named, for Home refreshes (a cached
+ * answer is fine there). People of other workspaces never are.
  */
 export function isApprover(
-  ctx: Pick<DeletionContext, 'approvers'>,
+  ctx: Pick<DeletionContext, 'approvers' | 'defaultTeam'>,
+  teamId: string,
   request?: Pick<DeletionRequest, 'approvers'>,
-): (userId: string) => Promise<boolean> {
-  return async (userId) => (await ctx.approvers.check(userId, { among: request?.approvers })).approver;
+): (userId: string, tabTeam: string | undefined) => Promise<boolean> {
+  return async (userId, tabTeam) =>
+    (tabTeam ?? ctx.defaultTeam()) === teamId &&
+    (await ctx.approvers.check(userId, { teamId, among: request?.approvers })).approver;
 }

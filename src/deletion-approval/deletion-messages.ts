@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
+import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
@@ -52,6 +52,15 @@ export function statusLine(r: DeletionRequest): string {
     case 'expired':
       return `:hourglass: *Expired* ${when(r.expiresAt)} without a decision. Nothing was deleted.`;
   }
+}
+
+/**
+ * Said when a click or a form names a request the workspace does not have: never made, or another
+ * workspace's (a forged id). Nothing of any other workspace is read to say it.
+ */
+export function notFoundText(id: string | undefined): string {
+  const shown = id ? ` ${escapeMrkdwn(cutText(id, 40))}` : ''; // the id comes from the client
+  return `Deletion request${shown} was not found in this workspace. Nothing was changed.`;
 }
 
 /** Said to someone who clicks on a request that is no longer waiting for a decision. */

@@ -1,5 +1,5 @@
 import { updateModal } from '../slack-ui/update-modal.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
 import {
   boxesOf,
   checkDeletionForm,
@@ -11,11 +11,9 @@ import { permalinkOf, verifySource } from './message-source.js';
 import { openDeletionRequest } from './open-request.js';
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
-import { notConfiguredText } from './deletion-settings.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
 
 /**
  * A deletion request submitted: checked (inline errors), then opened (open-request.ts) with the permalink of
@@ -24,11 +22,13 @@ import { refused } from '../request-pipeline/request-ended.js';
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
   return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
-    const settings = ctx.settings;
-    if (!settings) throw refused(notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
+    const teamId = workspaceOf(ctx, body);
+    const settings = settingsOrRefusal(ctx, teamId);
+    // The deletion would run with the workspace's own Mint account: without one, nothing is asked.
+    await ctx.mintIn(teamId);
     const boxes = boxesOf(view.private_metadata);
     const signedSource = signedSourceOf(view.private_metadata);
-    const source = verifySource(ctx.decisionKey, signedSource);
+    const source = verifySource(ctx.decisionKey, teamId, signedSource);
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
@@ -53,14 +53,14 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
         logger,
       );
 
-    const contextUrl = source ? await permalinkOf(ctx, source) : undefined;
+    const contextUrl = source ? await permalinkOf({ client, logger }, source) : undefined;
     const unlinked =
       source && !contextUrl
         ? '\nSlack did not give the link of the message it was asked from, so the approvers see the request without it.'
         : '';
-    const opened = await openDeletionRequest(ctx, settings, {
+    const opened = await openDeletionRequest(ctx, client, settings, {
       requesterId,
-      teamId: body.team?.id ?? body.user.team_id,
+      teamId,
       customerIds: checked.customerIds,
       duplicatesRemoved: checked.duplicatesRemoved,
       reason: checked.reason,

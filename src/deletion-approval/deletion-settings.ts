@@ -11,13 +11,14 @@ export interface DeletionSettings {
   remindAfterHours: number;
 }
 
+/** The deletion settings of a workspace, or what is missing there. */
+export type DeletionSettingsCheck = { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] };
+
 /**
  * The deletion settings in force, or what is missing: deletion needs an approval channel and at least one
  * approver. (Read afresh for each request: admins change them from App Home.)
  */
-export function deletionSettings(
-  settings: WorkspaceSettings,
-): { ok: true; settings: DeletionSettings } | { ok: false; missing: string[] } {
+export function deletionSettings(settings: WorkspaceSettings): DeletionSettingsCheck {
   const { approvalChannelId, approvers, requestTtlHours, quorum, remindAfterHours } = settings;
   const missing = [
     ...(approvalChannelId ? [] : ['APPROVAL_CHANNEL_ID']),

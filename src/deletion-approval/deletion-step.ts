@@ -13,6 +13,7 @@ import type { DeletionContext } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
 import { completeWaitingStep } from './step-completion.js';
 import { whoSetsUp } from './deletion-settings.js';
+import { RequestEnded } from '../request-pipeline/request-ended.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const REQUEST_DELETION_STEP = 'request_customer_deletion_step';
@@ -39,12 +40,19 @@ export function requestDeletionStep(ctx: DeletionContext) {
 }
 
 async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<StepResult> {
-  const settings = ctx.settings;
-  if (!settings)
+  const teamId = run.teamId ?? ctx.defaultTeam();
+  if (!teamId)
     return {
-      error: `Customer deletion is not set up in Mintlink: ${whoSetsUp(ctx.missingSettings, ctx.settingsInSlack).replace(/^the app's operator/, 'its operator')}. Nothing was requested.`,
+      error: 'Slack did not say which workspace this workflow runs in. Nothing was requested.',
       outcome: 'refused',
     };
+  const configured = ctx.settingsIn(teamId);
+  if (!configured.ok)
+    return {
+      error: `Customer deletion is not set up in Mintlink: ${whoSetsUp(configured.missing, ctx.settingsInSlack).replace(/^the app's operator/, 'its operator')}. Nothing was requested.`,
+      outcome: 'refused',
+    };
+  const settings = configured.settings;
   const read = readStepInputs(inputsSchema, run.inputs, REQUEST_DELETION_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   // Each item may hold one ID or several (a variable holding a pasted list): the form's parser splits them.
@@ -58,9 +66,19 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
     return { error: `Check the step's inputs: ${problems.join(' ')}`, outcome: 'invalid_input' };
   }
 
-  const opened = await openDeletionRequest(ctx, settings, {
+  // The deletion would run with the workspace's own Mint account: without one, nothing is asked.
+  const noMint = await ctx.mintIn(teamId).then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof RequestEnded) return error.text;
+      throw error;
+    },
+  );
+  if (noMint) return { error: noMint, outcome: 'refused' };
+  const slack = await ctx.slackIn(teamId);
+  const opened = await openDeletionRequest(ctx, slack, settings, {
     requesterId: read.value.requester,
-    teamId: run.teamId,
+    teamId,
     customerIds: checked.customerIds,
     duplicatesRemoved: checked.duplicatesRemoved,
     reason: checked.reason,
@@ -79,6 +97,6 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
       outcome: 'failed',
     };
   // Cancelled at once, saying why (open-request.ts): the step ends now with that reason.
-  await completeWaitingStep(ctx, opened.request);
+  await completeWaitingStep(ctx, slack, opened.request);
   return { completesLater: true };
 }

@@ -1,10 +1,8 @@
 import type { Subcommand } from '../commands/command-registry.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
-import { notConfiguredText } from './deletion-settings.js';
-import { refused } from '../request-pipeline/request-ended.js';
 
 /** `/mintlink delete [customerIds...]` (also `delete-customers`): the request form, prefilled. */
 export function deletionSubcommand(ctx: DeletionContext): Subcommand {
@@ -14,7 +12,9 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     arguments: '[customerIds...]',
     description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
     run: async ({ ack, command, rest, client }) => {
-      if (!ctx.settings) throw refused(notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
+      const teamId = workspaceOf(ctx, { team: { id: command.team_id } });
+      settingsOrRefusal(ctx, teamId); // set up in this workspace, or the person is told how
+      await ctx.mintIn(teamId); // its own Mint account connected, or the person is told how
       await ack();
       await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }));
     },

@@ -1,3 +1,4 @@
+import type { DeletionRequest } from '../store/deletion-requests.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify } from './publish-request.js';
@@ -21,22 +22,31 @@ export function sweeperTiming(mintTimeoutMs: number): SweeperTiming {
  * retry button on the approval message. Every replica may sweep: each change is a compare-and-set, so one
  * of them makes it and tells Slack. Expiry and staleness are judged by the database's clock, not this
  * process's: a replica whose clock runs ahead must not find a run stale that another replica is still doing.
+ *
+ * Requests of every workspace are swept; each is changed in its own workspace and told to that workspace's
+ * Slack with its own token (a workspace that is gone is not told; it is logged once).
  */
 export async function sweepDeletionRequests(ctx: DeletionContext, timing: SweeperTiming): Promise<void> {
   const requests = ctx.store.deletionRequests;
-  for (const id of await requests.overdueIds()) {
-    const result = await auditedTransition(ctx, 'system', 'customers.delete.expire', (r) => r.expire(id));
-    if (result.won) await publishAndNotify(ctx, result.request);
+  for (const { teamId, id } of await requests.overdue()) {
+    const result = await auditedTransition(ctx, teamId, 'system', 'customers.delete.expire', (r) => r.expire(id));
+    if (result.won) await tell(ctx, result.request);
   }
-  for (const id of await requests.staleRunIds(timing.leaseMs)) {
-    const result = await auditedTransition(ctx, 'system', 'customers.delete.interrupted', (r) =>
+  for (const { teamId, id } of await requests.staleRuns(timing.leaseMs)) {
+    const result = await auditedTransition(ctx, teamId, 'system', 'customers.delete.interrupted', (r) =>
       r.interrupt(id, timing.leaseMs),
     );
     if (result.won) {
-      ctx.logger.warn({ requestId: id }, 'a deletion was interrupted; marked for attention');
-      await publishAndNotify(ctx, result.request);
+      ctx.logger.warn({ requestId: id, team: teamId }, 'a deletion was interrupted; marked for attention');
+      await tell(ctx, result.request);
     }
   }
+}
+
+/** Shows the change in the request's workspace, and tells its requester. */
+async function tell(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
+  const slack = await ctx.reach.slack(request.teamId);
+  if (slack) await publishAndNotify(ctx, slack, request);
 }
 
 /** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */

@@ -20,24 +20,32 @@ export const DELETION_HOME_ACTIONS = {
 } as const;
 
 /**
- * The deletion flow on App Home: the requests waiting for this user's approval (approvers only, with the same
- * decide-once buttons as the approval message), their own pending requests (with Cancel), and the setup.
+ * The deletion flow on App Home, in the user's workspace: the requests waiting for this user's approval
+ * (approvers only, with the same decide-once buttons as the approval message), their own pending requests
+ * (with Cancel), and the setup. Nothing of another workspace shows.
  */
 export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
   return {
     order: 20,
     flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request customer deletion' },
-    blocks: async (userId) => [...(await approvalsBlocks(ctx, userId)), ...(await ownRequestsBlocks(ctx, userId))],
-    status: () =>
-      ctx.settings
-        ? `Customer deletion: requests wait in <#${ctx.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions()}${quorumStatus(ctx.settings.quorum)}`
-        : `Customer deletion: not set up (${ctx.missingSettings.join(' and ')} missing)`,
+    blocks: async (userId, tabTeam) => {
+      const teamId = tabTeam ?? ctx.defaultTeam();
+      if (!teamId) return [];
+      return [...(await approvalsBlocks(ctx, teamId, userId)), ...(await ownRequestsBlocks(ctx, teamId, userId))];
+    },
+    status: (tabTeam) => {
+      const teamId = tabTeam ?? ctx.defaultTeam();
+      const configured = ctx.settingsIn(teamId);
+      return configured.ok
+        ? `Customer deletion: requests wait in <#${configured.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions(undefined, teamId)}${quorumStatus(configured.settings.quorum)}`
+        : `Customer deletion: not set up (${configured.missing.join(' and ')} missing)`;
+    },
   };
 }
 
-async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
-  const waiting = await waitingFor(ctx, userId);
-  if (waiting.length === 0 && !(await ctx.approvers.check(userId)).approver) return [];
+async function approvalsBlocks(ctx: DeletionContext, teamId: string, userId: string): Promise<KnownBlock[]> {
+  const waiting = await waitingFor(ctx, teamId, userId);
+  if (waiting.length === 0 && !(await ctx.approvers.check(userId, { teamId })).approver) return [];
   const count = waiting.length;
   const newest = waiting.slice(0, NEWEST_SHOWN);
   const blocks: KnownBlock[] = [section(`*Waiting for your approval* (${count})`)];
@@ -49,11 +57,12 @@ async function approvalsBlocks(ctx: DeletionContext, userId: string): Promise<Kn
   return blocks;
 }
 
-async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<KnownBlock[]> {
+async function ownRequestsBlocks(ctx: DeletionContext, teamId: string, userId: string): Promise<KnownBlock[]> {
   const filter = { statuses: ['pending' as const], requesterId: userId };
+  const requests = ctx.store.deletionRequests.forTeam(teamId);
   const [count, newest] = await Promise.all([
-    ctx.store.deletionRequests.count(filter),
-    ctx.store.deletionRequests.list({ ...filter, limit: NEWEST_SHOWN }),
+    requests.count(filter),
+    requests.list({ ...filter, limit: NEWEST_SHOWN }),
   ]);
   if (count === 0) return [];
   const blocks: KnownBlock[] = [section(`*Your requests waiting for approval* (${count})`)];
@@ -64,12 +73,13 @@ async function ownRequestsBlocks(ctx: DeletionContext, userId: string): Promise<
   return blocks;
 }
 
-/** "See all" of the approvals waiting for this user. */
-export async function allApprovalsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
-  const pending = await waitingFor(ctx, userId);
-  if (pending.length === 0 && !(await ctx.approvers.check(userId)).approver)
+/** "See all" of the approvals waiting for this user in their workspace. */
+export async function allApprovalsView(ctx: DeletionContext, teamId: string, userId: string): Promise<ModalView> {
+  const pending = await waitingFor(ctx, teamId, userId);
+  if (pending.length === 0 && !(await ctx.approvers.check(userId, { teamId })).approver)
     return listModal('Waiting for approval', [], 'Only approvers see these.');
-  const where = ctx.settings ? ` on their messages in <#${ctx.settings.approvalChannelId}>,` : '';
+  const configured = ctx.settingsIn(teamId);
+  const where = configured.ok ? ` on their messages in <#${configured.settings.approvalChannelId}>,` : '';
   return listModal(
     'Waiting for approval',
     pending.map((r) => requestLine(r, true)),
@@ -81,11 +91,12 @@ export async function allApprovalsView(ctx: DeletionContext, userId: string): Pr
 const WAITING_READ = 1000;
 
 /**
- * The pending requests this user may decide, newest first: each by the approvers it was opened with (a request
- * keeps its policy; one from before approvers were recorded follows the approvers in force now).
+ * The pending requests of the workspace this user may decide, newest first: each by the approvers it was
+ * opened with (a request keeps its policy; one from before approvers were recorded follows the approvers in
+ * force now).
  */
-async function waitingFor(ctx: DeletionContext, userId: string): Promise<DeletionRequest[]> {
-  const pending = await ctx.store.deletionRequests.list({
+async function waitingFor(ctx: DeletionContext, teamId: string, userId: string): Promise<DeletionRequest[]> {
+  const pending = await ctx.store.deletionRequests.forTeam(teamId).list({
     statuses: ['pending'],
     notRequesterId: userId,
     notApprovedBy: userId,
@@ -96,7 +107,7 @@ async function waitingFor(ctx: DeletionContext, userId: string): Promise<Deletio
     const key = JSON.stringify(r.approvers ?? null);
     let verdict = verdicts.get(key);
     if (!verdict) {
-      verdict = ctx.approvers.check(userId, { among: r.approvers }).then((check) => check.approver);
+      verdict = ctx.approvers.check(userId, { among: r.approvers, teamId }).then((check) => check.approver);
       verdicts.set(key, verdict);
     }
     return verdict;
@@ -105,9 +116,11 @@ async function waitingFor(ctx: DeletionContext, userId: string): Promise<Deletio
   return pending.filter((_, i) => allowed[i]);
 }
 
-/** "See all" of this user's own pending requests. */
-export async function ownRequestsView(ctx: DeletionContext, userId: string): Promise<ModalView> {
-  const pending = await ctx.store.deletionRequests.list({ statuses: ['pending'], requesterId: userId, limit: 1000 });
+/** "See all" of this user's own pending requests in their workspace. */
+export async function ownRequestsView(ctx: DeletionContext, teamId: string, userId: string): Promise<ModalView> {
+  const pending = await ctx.store.deletionRequests
+    .forTeam(teamId)
+    .list({ statuses: ['pending'], requesterId: userId, limit: 1000 });
   return listModal(
     'Your requests',
     pending.map((r) => requestLine(r, false)),

@@ -2,7 +2,7 @@ import type { MessageShortcut } from '@slack/bolt';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import type { ShortcutRequest } from '../request-pipeline/listen.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { notConfiguredText } from './deletion-settings.js';
 import { customerIdsInMessage, signSource } from './message-source.js';
@@ -20,11 +20,13 @@ type Args = ShortcutRequest<MessageShortcut>;
 export function openFormFromMessage(ctx: DeletionContext) {
   return async ({ shortcut, client }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
-    const view = !ctx.settings
-      ? noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack))
+    const teamId = workspaceOf(ctx, shortcut);
+    const configured = ctx.settingsIn(teamId);
+    const view = !configured.ok
+      ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.settingsInSlack))
       : deletionRequestView({
           prefill: ids,
-          source: signSource(ctx.decisionKey, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
+          source: signSource(ctx.decisionKey, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
           ...(ids.length === 0 ? { problem: 'No customer IDs were found in the message. Enter them below.' } : {}),
         });
     await openModal(client, shortcut.trigger_id, view);

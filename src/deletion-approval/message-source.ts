@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerIdSchema } from '../mint-api/schemas.js';
-import type { DeletionContext } from './deletion-context.js';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../logging/create-logger.js';
 
 /** The message a deletion request was asked from (the message shortcut). */
 export interface MessageSource {
@@ -11,7 +12,8 @@ export interface MessageSource {
 
 /*
  * The source travels in the form's private_metadata, which comes back from the client: it is signed with the
- * decision key, so a forged submission cannot attach another message's permalink to a request.
+ * decision key, for the workspace the form was opened in, so a forged submission cannot attach another
+ * message's permalink to a request, nor a message of another workspace.
  */
 
 /** The channel of a signed source, to name it on the form (it is verified where it is used). */
@@ -20,26 +22,29 @@ export function sourceChannelOf(signed: string | undefined): string | undefined 
   return channel && /^[CDG][A-Z0-9]{2,20}$/.test(channel) ? channel : undefined;
 }
 
-export function signSource(key: Buffer, source: MessageSource): string {
-  return `${source.channel}:${source.ts}:${mac(key, source)}`;
+export function signSource(key: Buffer, teamId: string, source: MessageSource): string {
+  return `${source.channel}:${source.ts}:${mac(key, teamId, source)}`;
 }
 
-export function verifySource(key: Buffer, signed: unknown): MessageSource | undefined {
+/** The source a form submitted in workspace `teamId` carries, if the app signed it for that workspace. */
+export function verifySource(key: Buffer, teamId: string, signed: unknown): MessageSource | undefined {
   if (typeof signed !== 'string') return undefined;
   const match = /^([CDG][A-Z0-9]{2,20}):(\d{1,12}\.\d{1,8}):([A-Za-z0-9_-]{43})$/.exec(signed);
   if (!match?.[1] || !match[2] || !match[3]) return undefined;
   const source = { channel: match[1], ts: match[2] };
-  const expected = Buffer.from(mac(key, source));
+  const expected = Buffer.from(mac(key, teamId, source));
   const given = Buffer.from(match[3]);
   return expected.length === given.length && timingSafeEqual(expected, given) ? source : undefined;
 }
 
-function mac(key: Buffer, source: MessageSource): string {
-  return createHmac('sha256', key).update(`source\u0000${source.channel}\u0000${source.ts}`).digest('base64url');
+function mac(key: Buffer, teamId: string, source: MessageSource): string {
+  return createHmac('sha256', key)
+    .update(`source\u0000${teamId}\u0000${source.channel}\u0000${source.ts}`)
+    .digest('base64url');
 }
 
 /** The message's permalink, or undefined (it is context, not a condition: the request goes on without it). */
-export async function permalinkOf(ctx: Pick<DeletionContext, 'client' | 'logger'>, source: MessageSource) {
+export async function permalinkOf(ctx: { client: WebClient; logger: Logger }, source: MessageSource) {
   try {
     const answer = await ctx.client.chat.getPermalink({ channel: source.channel, message_ts: source.ts });
     return typeof answer.permalink === 'string' && /^https:\/\/\S+$/.test(answer.permalink)

@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
@@ -12,7 +13,8 @@ import { approvalsNeeded, unreachableQuorum } from './quorum.js';
 /** A checked request for deletion, however it was asked (form, message shortcut, workflow step). */
 export interface DeletionAsk {
   requesterId: string;
-  teamId: string | undefined;
+  /** The workspace it is asked in: the request is stored, posted and decided there only. */
+  teamId: string;
   customerIds: string[];
   duplicatesRemoved: number;
   reason: string;
@@ -34,10 +36,12 @@ export type OpenedRequest =
  * Opens a deletion request the one way there is: stored first (pending, with its audit entry and, for a
  * workflow, the step waiting for it, in one transaction), then posted to the approval channel with
  * Approve/Reject, and the requester is sent a DM with Cancel. If the approval message cannot be posted, the
- * request is cancelled at once: nothing waits where nobody can see it.
+ * request is cancelled at once: nothing waits where nobody can see it. `slack` is the bot's client in the
+ * workspace asked in, and `settings` that workspace's.
  */
 export async function openDeletionRequest(
   ctx: DeletionContext,
+  slack: WebClient,
   settings: DeletionSettings,
   ask: DeletionAsk,
 ): Promise<OpenedRequest> {
@@ -54,7 +58,7 @@ export async function openDeletionRequest(
     ctx.logger.error({ err: error, user: ask.requesterId }, 'could not store the deletion request');
     return { ok: false, stage: 'store', error };
   }
-  const posted = await postApprovalMessage(ctx, settings, request);
+  const posted = await postApprovalMessage(ctx, slack, settings, request);
   if (!posted.ok) {
     // A post Slack did not confirm may be in the channel all the same: it is not posted again; the request is
     // cancelled, so that message's buttons do nothing, and the requester asks again.
@@ -62,21 +66,21 @@ export async function openDeletionRequest(
       posted.outcome === 'unknown'
         ? `Slack did not confirm the approval message in time; if it appeared in the approval channel it is void, and nothing waits for approval; ask again`
         : `the approval channel did not take it (${posted.error}), so nothing waits for approval; ask Mintlink's operator to invite the app to the approval channel`;
-    const cancelled = await auditedTransition(ctx, 'system', 'customers.delete.cancel', (requests) =>
+    const cancelled = await auditedTransition(ctx, ask.teamId, 'system', 'customers.delete.cancel', (requests) =>
       requests.cancel(request.id, ask.requesterId, why),
     );
     return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
   }
-  const waiting = (await ctx.store.deletionRequests.get(request.id)) ?? request;
-  const dm = await ctx.client.chat
+  const requests = ctx.store.deletionRequests.forTeam(ask.teamId);
+  const waiting = (await requests.get(request.id)) ?? request;
+  const dm = await slack.chat
     .postMessage({ channel: ask.requesterId, ...requesterMessage(waiting) })
     .catch((error: unknown) => {
       ctx.logger.warn({ err: error, requestId: request.id }, 'could not send the request DM');
       return undefined;
     });
-  if (dm?.ts && dm.channel)
-    await ctx.store.deletionRequests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
-  ctx.home.refresh([ask.requesterId], isApprover(ctx, waiting));
+  if (dm?.ts && dm.channel) await requests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
+  ctx.home.refresh([ask.requesterId], isApprover(ctx, ask.teamId, waiting));
   return { ok: true, request: waiting };
 }
 
@@ -117,7 +121,7 @@ async function storeRequest(
       detail: request.id,
     });
     if (ask.step)
-      await tx.stepCompletions.add({
+      await tx.stepCompletions.add(ask.teamId, {
         requestId: request.id,
         functionExecutionId: ask.step.functionExecutionId,
         sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
@@ -128,29 +132,31 @@ async function storeRequest(
 
 async function postApprovalMessage(
   ctx: DeletionContext,
+  slack: WebClient,
   settings: DeletionSettings,
   request: DeletionRequest,
 ): Promise<{ ok: true } | { ok: false; error: string; outcome: FailedCallOutcome }> {
   try {
-    const posted = await ctx.client.chat.postMessage({
+    const posted = await slack.chat.postMessage({
       channel: settings.approvalChannelId,
       ...approvalMessage(
         { ...request, approvalChannelId: settings.approvalChannelId },
-        ctx.approvers.mentions(request.approvers),
+        ctx.approvers.mentions(request.approvers, request.teamId),
       ),
     });
     if (!posted.ts) return { ok: false, error: 'no message id', outcome: 'unknown' };
-    await ctx.store.deletionRequests.setApprovalMessage(
-      request.id,
-      posted.channel ?? settings.approvalChannelId,
-      posted.ts,
-    );
-    await postThreadMessages(
-      ctx.patientClient,
-      ctx.logger,
-      { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts },
-      fullListMessages(request),
-    );
+    await ctx.store.deletionRequests
+      .forTeam(request.teamId)
+      .setApprovalMessage(request.id, posted.channel ?? settings.approvalChannelId, posted.ts);
+    // A long list goes on in the thread, with the workspace's patient client (it waits out rate limits).
+    const patient = await ctx.reach.slack(request.teamId);
+    if (patient)
+      await postThreadMessages(
+        patient,
+        ctx.logger,
+        { channel: posted.channel ?? settings.approvalChannelId, threadTs: posted.ts },
+        fullListMessages(request),
+      );
     return { ok: true };
   } catch (error) {
     ctx.logger.warn({ err: error, requestId: request.id }, 'could not post the approval message');

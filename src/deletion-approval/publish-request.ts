@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
 import { type DeletionContext, isApprover } from './deletion-context.js';
@@ -16,18 +17,21 @@ const PUBLISH_ROUNDS = 3;
  * update): whatever is shown is read from the database just before, and read again after the update; if the
  * request changed meanwhile, it is shown again. So the last update to land always shows the newest state. The
  * given request is shown only when the database cannot be read (a run whose outcome could not be stored).
+ *
+ * `slack` is the bot's client in the request's workspace: the listener's own, or the workspace's in background
+ * work. Only that workspace's requests, approvers and Home tabs are read.
  */
-export async function publishRequest(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
-  let shown = (await latest(ctx, request.id)) ?? request;
+export async function publishRequest(ctx: DeletionContext, slack: WebClient, request: DeletionRequest): Promise<void> {
+  let shown = (await latest(ctx, request)) ?? request;
   for (let round = 1; ; round += 1) {
-    await showEverywhere(ctx, shown);
-    const now = await latest(ctx, request.id);
+    await showEverywhere(ctx, slack, shown);
+    const now = await latest(ctx, request);
     if (!now || stateOf(now) === stateOf(shown) || round >= PUBLISH_ROUNDS) break;
     shown = now;
   }
-  ctx.home.refresh([request.requesterId], isApprover(ctx, request));
+  ctx.home.refresh([request.requesterId], isApprover(ctx, request.teamId, request));
   // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
-  await completeWaitingStep(ctx, shown).catch((error: unknown) =>
+  await completeWaitingStep(ctx, slack, shown).catch((error: unknown) =>
     ctx.logger.warn(
       { err: error, requestId: request.id },
       'could not complete the workflow step; it is tried again later',
@@ -35,8 +39,11 @@ export async function publishRequest(ctx: DeletionContext, request: DeletionRequ
   );
 }
 
-async function latest(ctx: DeletionContext, id: string): Promise<DeletionRequest | undefined> {
-  return ctx.store.deletionRequests.get(id).catch(() => undefined);
+async function latest(ctx: DeletionContext, request: DeletionRequest): Promise<DeletionRequest | undefined> {
+  return ctx.store.deletionRequests
+    .forTeam(request.teamId)
+    .get(request.id)
+    .catch(() => undefined);
 }
 
 /** What the messages show of a request: equal states render the same messages. */
@@ -44,18 +51,16 @@ function stateOf(r: DeletionRequest): string {
   return JSON.stringify([r.status, r.updatedAt.getTime(), r.approverIds, r.attempts, r.outcomeDetail ?? null]);
 }
 
-async function showEverywhere(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
+async function showEverywhere(ctx: DeletionContext, slack: WebClient, request: DeletionRequest): Promise<void> {
   const updates: Array<Promise<unknown>> = [];
   if (request.approvalChannelId && request.approvalMessageTs) {
-    const content = approvalMessage(request, ctx.approvers.mentions(request.approvers));
-    updates.push(
-      ctx.client.chat.update({ channel: request.approvalChannelId, ts: request.approvalMessageTs, ...content }),
-    );
+    const content = approvalMessage(request, ctx.approvers.mentions(request.approvers, request.teamId));
+    updates.push(slack.chat.update({ channel: request.approvalChannelId, ts: request.approvalMessageTs, ...content }));
   }
   if (request.requesterMessageChannel && request.requesterMessageTs) {
     const content = requesterMessage(request);
     updates.push(
-      ctx.client.chat.update({ channel: request.requesterMessageChannel, ts: request.requesterMessageTs, ...content }),
+      slack.chat.update({ channel: request.requesterMessageChannel, ts: request.requesterMessageTs, ...content }),
     );
   }
   for (const result of await Promise.allSettled(updates)) {
@@ -65,7 +70,11 @@ async function showEverywhere(ctx: DeletionContext, request: DeletionRequest): P
 }
 
 /** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */
-export async function publishAndNotify(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
-  await publishRequest(ctx, request);
-  await sendDirectMessage(ctx.client, request.requesterId, outcomeMessage(request), ctx.logger);
+export async function publishAndNotify(
+  ctx: DeletionContext,
+  slack: WebClient,
+  request: DeletionRequest,
+): Promise<void> {
+  await publishRequest(ctx, slack, request);
+  await sendDirectMessage(slack, request.requesterId, outcomeMessage(request), ctx.logger);
 }

@@ -3,27 +3,29 @@ import type { ApprovalResult } from '../store/deletion-approvals.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import type { DeletionContext } from './deletion-context.js';
-import { alreadyDecidedText } from './deletion-messages.js';
+import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
 import { decisionRefusal } from './decision-rules.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
 
 /**
- * One approver's approval and its audit entry, in one transaction (both are written, or neither). The
- * approval that completes the quorum turns the request to approved; its caller runs the deletion.
+ * One approver's approval of a request of workspace `teamId`, and its audit entry, in one transaction (both
+ * are written, or neither). The approval that completes the quorum turns the request to approved; its caller
+ * runs the deletion.
  */
 export async function recordApproval(
   ctx: Pick<DeletionContext, 'store'>,
+  teamId: string,
   requestId: string,
   approverId: string,
 ): Promise<ApprovalResult> {
   return ctx.store.transaction(async (tx) => {
-    const result = await tx.deletionApprovals.approve(requestId, approverId);
+    const result = await tx.deletionApprovals.approve(teamId, requestId, approverId);
     if (result.outcome === 'recorded' || result.outcome === 'approved') {
       const r = result.request;
       const count = r.approverIds.length;
       await tx.audit.record({
         actorId: approverId,
-        teamId: r.teamId,
+        teamId,
         operation: 'customers.delete.approve',
         inputs: {
           requestId: r.id,
@@ -45,8 +47,8 @@ export function alreadyApprovedText(r: DeletionRequest): string {
 }
 
 /** Why an approval changed nothing: approved before by this user, or no longer open. */
-export function approvalRefusedText(result: ApprovalResult): string {
-  if (!result.request) return 'This request no longer exists.';
+export function approvalRefusedText(result: ApprovalResult, requestId: string): string {
+  if (!result.request) return notFoundText(requestId);
   return result.outcome === 'already' ? alreadyApprovedText(result.request) : alreadyDecidedText(result.request);
 }
 
@@ -56,10 +58,10 @@ export function approvalRefusedText(result: ApprovalResult): string {
  */
 export async function approveRefusal(
   ctx: DeletionContext,
-  request: DeletionRequest | undefined,
+  request: DeletionRequest,
   userId: string,
 ): Promise<string | undefined> {
-  if (request?.status === 'pending' && request.approverIds.includes(userId)) return alreadyApprovedText(request);
+  if (request.status === 'pending' && request.approverIds.includes(userId)) return alreadyApprovedText(request);
   return decisionRefusal(ctx, request, userId);
 }
 

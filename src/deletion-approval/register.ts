@@ -1,13 +1,14 @@
+import type { WebClient } from '@slack/web-api';
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { listen } from '../request-pipeline/listen.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
-import { openForm, openModal } from '../slack-ui/open-modal.js';
+import { openModal } from '../slack-ui/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { decisionMetadataKey } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
 import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { DELETION_ACTIONS } from './deletion-messages.js';
 import {
   ADD_IDS_BOX_ACTION,
@@ -22,6 +23,8 @@ import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './messag
 import { tokenSealingKey } from '../workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
+import { WorkspaceReach } from './workspace-reach.js';
+import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
 import { reminderWork } from './reminders.js';
@@ -33,36 +36,38 @@ export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
  * shortcut (IDs from a message), the workflow step, the request form, the approval message's buttons and
- * modals, the requester's Cancel, its Home entry and the sweeper.
+ * modals, the requester's Cancel, its Home entry, the sweeper, reminders and step completion, and what
+ * happens when a workspace removes the app. Everything works within one workspace at a time: its requests,
+ * settings, approvers, token and Mint account.
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
-  const configured = () => deletionSettings(deps.settings.current().values);
   const logger = deps.logger.child({ capability: 'deletion-approval' });
+  const slackIn = (teamId: string) => deps.workspaces.slack(teamId);
   const ctx: DeletionContext = {
     store: deps.store,
-    mintApi: deps.mintApi,
     logger,
-    client: app.client,
-    patientClient: deps.patientClient,
-    get settings() {
-      const now = configured();
-      return now.ok ? now.settings : undefined;
-    },
-    get missingSettings() {
-      const now = configured();
-      return now.ok ? [] : now.missing;
-    },
+    settingsIn: (teamId) => deletionSettings(deps.settings.current(teamId).values),
     settingsInSlack: !deps.settings.envOnly,
     approvers: deps.approvers,
     home: deps.home,
+    slackIn,
+    reach: new WorkspaceReach(slackIn, logger),
+    mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
+    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
+    // single-workspace mode; in distribution mode, nobody's.
+    defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
     decisionKey: decisionMetadataKey(deps.config.slack.keySource),
     stepTokenKey: tokenSealingKey(deps.config.slack.keySource),
   };
-  const requestForm = () =>
-    ctx.settings
+  /** The request form, in the workspace asked from (or why it cannot be asked there). */
+  const openRequestForm = async ({ body, client }: FormOpener): Promise<void> => {
+    const configured = ctx.settingsIn(workspaceOf(ctx, body));
+    const view = configured.ok
       ? deletionRequestView()
-      : noticeModal('Request deletion', notConfiguredText(ctx.missingSettings, ctx.settingsInSlack));
+      : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.settingsInSlack));
+    await openModal(client, body.trigger_id, view);
+  };
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
@@ -70,16 +75,17 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(() => startDeletionSweeper(ctx, timing));
   deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
   deps.background.add(reminderWork(ctx, deps));
+  deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
-  on.shortcut(REQUEST_DELETION_SHORTCUT, openForm(requestForm));
+  on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);
   on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
   on.step(REQUEST_DELETION_STEP, 'the deletion request', requestDeletionStep(ctx));
-  on.button(DELETION_HOME_ACTIONS.requestDeletion, openForm(requestForm));
-  on.button(ADD_IDS_BOX_ACTION, async ({ body }) => {
+  on.button(DELETION_HOME_ACTIONS.requestDeletion, openRequestForm);
+  on.button(ADD_IDS_BOX_ACTION, async ({ body, client }) => {
     const view = body.view;
     if (!view) return;
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
-    await app.client.views
+    await client.views
       .update({
         view_id: view.id,
         hash: view.hash,
@@ -102,8 +108,16 @@ export function register(app: App, deps: CapabilityDeps): void {
     [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
     [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
   ] as const) {
-    on.button(actionId, async ({ body, client }) => openModal(client, body.trigger_id, await view(ctx, body.user.id)));
+    on.button(actionId, async ({ body, client }) =>
+      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, body), body.user.id)),
+    );
   }
+}
+
+/** What opening the request form needs of a shortcut or a button. */
+interface FormOpener {
+  body: { trigger_id: string; team?: { id: string } | null; user?: { team_id?: string } };
+  client: WebClient;
 }
 
 /** The message a form was opened from, carried over when the form is rebuilt. */

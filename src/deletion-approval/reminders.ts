@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from '../admission/work-budget.js';
 import type { BackgroundWork, CapabilityDeps } from '../deps.js';
 import { message, section, type MessageContent } from '../slack-ui/blocks.js';
@@ -32,29 +33,32 @@ export function expiryWarningMs(requestTtlHours: number): number {
 }
 
 /**
- * Sends what is due: one reminder in the approval thread of each request pending for longer than
- * DELETION_REMIND_AFTER_HOURS, naming who could still decide it, and one DM to the requester of each request
- * close to its expiry (what is due is judged by the database's clock, as the request's times were written).
- * Each is claimed in the database before it is sent, so it goes once, from one replica, whatever restarts.
- * One that Slack refused is given back and tried at the next sweep; one that may have been posted (no answer
- * in time) keeps its claim: it is never sent again blindly.
+ * Sends what is due in one workspace (its requests, its settings, its Slack): one reminder in the approval
+ * thread of each request pending for longer than DELETION_REMIND_AFTER_HOURS, naming who could still decide
+ * it, and one DM to the requester of each request close to its expiry (what is due is judged by the
+ * database's clock, as the request's times were written). Each is claimed in the database before it is sent,
+ * so it goes once, from one replica, whatever restarts. One that Slack refused is given back and tried at the
+ * next sweep; one that may have been posted (no answer in time) keeps its claim: it is never sent again
+ * blindly.
  */
-export async function sendDueReminders(ctx: DeletionContext, settings: DeletionSettings, aheadMs = 0): Promise<void> {
+export async function sendDueReminders(
+  ctx: DeletionContext,
+  slack: WebClient,
+  teamId: string,
+  settings: DeletionSettings,
+  aheadMs = 0,
+): Promise<void> {
   const reminders = ctx.store.deletionReminders;
+  const within = { ctx, slack, teamId };
   if (settings.remindAfterHours > 0) {
     const pendingForMs = settings.remindAfterHours * HOUR_MS;
-    for (const id of await reminders.due('reminder', { pendingForMs }, aheadMs))
-      await sendOnce(ctx, id, 'reminder', (r) => postReminder(ctx, settings, r));
+    for (const id of await reminders.due(teamId, 'reminder', { pendingForMs }, aheadMs))
+      await sendOnce(within, id, 'reminder', (r) => postReminder(ctx, slack, settings, r));
   }
   const expiringWithinMs = expiryWarningMs(settings.requestTtlHours);
-  for (const id of await reminders.due('expiry-warning', { expiringWithinMs }, aheadMs))
-    await sendOnce(ctx, id, 'expiry-warning', (r) =>
-      sendDirectMessage(
-        ctx.client,
-        r.requesterId,
-        expiryWarning(r, settings, new Date(Date.now() + aheadMs)),
-        ctx.logger,
-      ),
+  for (const id of await reminders.due(teamId, 'expiry-warning', { expiringWithinMs }, aheadMs))
+    await sendOnce(within, id, 'expiry-warning', (r) =>
+      sendDirectMessage(slack, r.requesterId, expiryWarning(r, settings, new Date(Date.now() + aheadMs)), ctx.logger),
     );
 }
 
@@ -62,15 +66,16 @@ export async function sendDueReminders(ctx: DeletionContext, settings: DeletionS
 type ReminderPost = 'sent' | 'refused' | 'unknown' | 'given-up';
 
 async function sendOnce(
-  ctx: DeletionContext,
+  { ctx, teamId }: { ctx: DeletionContext; teamId: string },
   id: string,
   kind: ReminderKind,
   send: (request: DeletionRequest) => Promise<ReminderPost>,
 ): Promise<void> {
-  if (!(await ctx.store.deletionReminders.claim(id, kind))) return; // another replica has it
+  const reminders = ctx.store.deletionReminders;
+  if (!(await reminders.claim(teamId, id, kind))) return; // another replica has it
   let post: ReminderPost = 'refused';
   try {
-    const request = await ctx.store.deletionRequests.get(id);
+    const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
     post = request?.status === 'pending' ? await send(request) : 'sent'; // decided meanwhile: nothing to say
     if (post === 'sent') ctx.logger.info({ requestId: id, kind }, 'deletion request reminder sent');
     if (post === 'unknown')
@@ -80,7 +85,7 @@ async function sendOnce(
       );
   } finally {
     // Refused by Slack (so not posted), or the request could not be read: given back for the next sweep.
-    if (post === 'refused') await ctx.store.deletionReminders.release(id, kind).catch(() => undefined);
+    if (post === 'refused') await reminders.release(teamId, id, kind).catch(() => undefined);
   }
 }
 
@@ -90,11 +95,12 @@ const REMINDER_CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is
 /** The reminder goes into the approval message's thread (or the channel, if its id was never stored). */
 async function postReminder(
   ctx: DeletionContext,
+  slack: WebClient,
   settings: DeletionSettings,
   r: DeletionRequest,
 ): Promise<ReminderPost> {
   try {
-    await ctx.client.chat.postMessage({
+    await slack.chat.postMessage({
       channel: r.approvalChannelId ?? settings.approvalChannelId,
       ...(r.approvalMessageTs ? { thread_ts: r.approvalMessageTs } : {}),
       ...reminderMessage(r, settings),
@@ -149,15 +155,27 @@ export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, no
 }
 
 /**
- * Sends at once (what a previous process left due) and then every interval, under the settings in force at
- * each sweep (nothing while deletion is not set up); returns a stop function.
+ * Sends what is due in every workspace with pending requests, each under its own settings in force at the
+ * sweep (nothing where deletion is not set up) and with its own token (a workspace that is gone is skipped,
+ * and logged once): at once (what a previous process left due) and then every interval. A workspace whose
+ * sweep fails is logged and the others still get theirs. Returns a stop function.
  */
 export function startReminders(ctx: DeletionContext, options: ReminderOptions): () => Promise<void> {
+  const sweepWorkspace = async (teamId: string) => {
+    const configured = ctx.settingsIn(teamId);
+    if (!configured.ok) return;
+    const slack = await ctx.reach.slack(teamId);
+    if (slack) await sendDueReminders(ctx, slack, teamId, configured.settings, options.aheadMs);
+  };
   return startPeriodic({
     everyMs: options.intervalMs,
     run: async () => {
-      const settings = ctx.settings;
-      if (settings) await options.work.track(sendDueReminders(ctx, settings, options.aheadMs));
+      for (const teamId of await ctx.store.deletionRequests.teamsWithPending())
+        await options.work.track(
+          sweepWorkspace(teamId).catch((error: unknown) =>
+            ctx.logger.warn({ err: error, team: teamId }, 'reminder sweep of a workspace failed; will try again'),
+          ),
+        );
     },
     failed: (error) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'),
   });

@@ -1,27 +1,40 @@
+import type { WebClient } from '@slack/web-api';
+import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import { runAudited } from '../audit/run-audited.js';
 import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify, publishRequest } from './publish-request.js';
 
+/** What a run works with in the request's workspace: its Slack client and its own Mint account. */
+export interface RunWith {
+  slack: WebClient;
+  mint: MintApiClient;
+}
+
 export type RunResult = { ran: true; request: DeletionRequest } | { ran: false; request: DeletionRequest | undefined };
 
 /**
  * Sends an approved (or failed, or interrupted) request's deletion to the Mint service exactly once per
  * claim: the claim is a compare-and-set, so of concurrent callers only one sends PATCH /v1/customer/delete.
- * The outcome is recorded (done/failed), shown in the approval message, and sent to the requester.
+ * The outcome is recorded (done/failed), shown in the approval message, and sent to the requester. `asked`
+ * is the request as the caller found it in its workspace: the run stays in that workspace, with its Mint
+ * account (`using.mint`) and its Slack (`using.slack`).
  */
 export async function runDeletion(
   ctx: DeletionContext,
-  requestId: string,
+  using: RunWith,
+  asked: Pick<DeletionRequest, 'id' | 'teamId'>,
   from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
   by: string,
 ): Promise<RunResult> {
-  const claim = await ctx.store.deletionRequests.claimRun(requestId, from, by);
+  const requestId = asked.id;
+  const requests = ctx.store.deletionRequests.forTeam(asked.teamId);
+  const claim = await requests.claimRun(requestId, from, by);
   if (!claim.won) return { ran: false, request: claim.request };
   const request = claim.request;
   const logger = ctx.logger.child({ requestId, attempt: request.attempts });
-  await publishRequest({ ...ctx, logger }, request);
+  await publishRequest({ ...ctx, logger }, using.slack, request);
 
   const outcome = await runAudited(
     { store: ctx.store, logger },
@@ -33,12 +46,12 @@ export async function runDeletion(
       done: 'deleted',
       detail: (answer) => describeAnswer(answer),
     },
-    () => ctx.mintApi.deleteCustomers(request.customerIds),
+    () => using.mint.deleteCustomers(request.customerIds),
   );
   const detail = outcome.ok ? describeAnswer(outcome.result) : outcome.reason;
   let final: DeletionRequest;
   try {
-    const finished = await ctx.store.deletionRequests.finishRun(requestId, outcome.ok ? 'done' : 'failed', detail);
+    const finished = await requests.finishRun(requestId, outcome.ok ? 'done' : 'failed', detail);
     final = finished.request ?? request;
   } catch (error) {
     // The deletion was sent but its outcome cannot be stored: say so now; the request stays "running" in
@@ -51,7 +64,7 @@ export async function runDeletion(
       outcomeDetail: `the app could not record the outcome (database unavailable); ${what}`,
     };
   }
-  await publishAndNotify({ ...ctx, logger }, final);
+  await publishAndNotify({ ...ctx, logger }, using.slack, final);
   return { ran: true, request: final };
 }
 

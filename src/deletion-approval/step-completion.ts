@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import { CANCELLED_BY_REQUESTER, ENDED_STATUSES, type DeletionRequest } from '../store/deletion-requests.js';
 import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../workflow-steps/report-step.js';
 import { unsealToken } from '../workflow-steps/sealed-token.js';
@@ -15,6 +16,9 @@ export const DELETION_STEP_OUTPUTS = {
 
 /** A claim older than this was left by a process that died: longer than any report can take. */
 export const STEP_CLAIM_LEASE_MS = REPORT_WORST_CASE_MS + 30_000;
+
+/** A step of a workspace that cannot be reached (no installation) is looked at again this much later. */
+const GONE_RETRY_MS = 3_600_000;
 
 /** Reports tried before giving up: with the waits below, about a day. */
 const MAX_ATTEMPTS = 12;
@@ -63,47 +67,61 @@ export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepE
 /**
  * Completes the workflow step waiting for this request, if one is and the request has ended: claimed with a
  * compare-and-set (so one replica does it, once), reported with the execution's token (unsealed) or, if that
- * no longer works, the bot token. When Slack cannot be told now, the step waits for a later try (backing off;
- * after a day of refusals it is given up, and the error logged).
+ * no longer works, the bot token of the request's workspace (`slack`'s). When Slack cannot be told now, the
+ * step waits for a later try (backing off; after a day of refusals it is given up, and the error logged).
  */
-export async function completeWaitingStep(ctx: DeletionContext, request: DeletionRequest): Promise<void> {
+export async function completeWaitingStep(
+  ctx: DeletionContext,
+  slack: WebClient,
+  request: DeletionRequest,
+): Promise<void> {
   if (!ENDED_STATUSES.has(request.status)) return;
-  const end = stepEnd(request, ctx.settings?.requestTtlHours);
+  const teamId = request.teamId;
+  const configured = ctx.settingsIn(teamId);
+  const end = stepEnd(request, configured.ok ? configured.settings.requestTtlHours : undefined);
   if (!end) return;
-  const claim = await ctx.store.stepCompletions.claim(request.id, STEP_CLAIM_LEASE_MS);
+  const steps = ctx.store.stepCompletions;
+  const claim = await steps.claim(teamId, request.id, STEP_CLAIM_LEASE_MS);
   if (!claim) return;
   const logger = ctx.logger.child({ requestId: request.id, functionExecution: claim.functionExecutionId });
   const token = unsealToken(ctx.stepTokenKey, claim.sealedToken);
   try {
     // Execution tokens are short-lived; a request decided hours later is reported with the bot token.
-    const reported = await reportStepEnd(ctx.client, claim.functionExecutionId, end, [token, undefined]);
+    const reported = await reportStepEnd(slack, claim.functionExecutionId, end, [token, undefined]);
     const result = reported === 'gone' ? 'gone' : 'outputs' in end ? 'completed' : 'failed';
-    await ctx.store.stepCompletions.finish(request.id, result);
+    await steps.finish(teamId, request.id, result);
     if (result === 'gone') logger.warn('the workflow step had already ended in Slack');
     else logger.info({ ended: result }, 'workflow step completed');
   } catch (error) {
     const attempts = claim.attempts + 1;
     if (attempts < MAX_ATTEMPTS) {
-      await ctx.store.stepCompletions.release(request.id, retryDelayMs(attempts));
+      await steps.release(teamId, request.id, retryDelayMs(attempts));
       logger.warn({ err: error, attempts }, 'could not complete the workflow step; will try again');
       return;
     }
-    await ctx.store.stepCompletions.finish(request.id, 'abandoned');
+    await steps.finish(teamId, request.id, 'abandoned');
     logger.error({ err: error, attempts }, 'Slack kept refusing the end of a workflow step; given up');
   }
 }
 
 /**
  * Background work: completes the steps whose request ended while nobody could tell Slack (a crash, Slack
- * away), oldest first, within a time budget per pass so a slow Slack holds nothing else back.
+ * away), oldest first, within a time budget per pass so a slow Slack holds nothing else back. Each with the
+ * token of its own workspace; the step of a workspace that is gone waits (it is looked at again later, and
+ * ended for good when the workspace's uninstall is heard), without holding the others back.
  */
 export function startStepCompleter(ctx: DeletionContext, intervalMs: number): () => Promise<void> {
   const pass = async () => {
     const until = Date.now() + intervalMs * 4;
-    for (const id of await ctx.store.stepCompletions.dueRequestIds(STEP_CLAIM_LEASE_MS)) {
+    for (const { teamId, id } of await ctx.store.stepCompletions.due(STEP_CLAIM_LEASE_MS)) {
       if (Date.now() > until) return;
-      const request = await ctx.store.deletionRequests.get(id);
-      if (request) await completeWaitingStep(ctx, request);
+      const slack = await ctx.reach.slack(teamId);
+      if (!slack) {
+        await ctx.store.stepCompletions.postpone(teamId, id, GONE_RETRY_MS);
+        continue;
+      }
+      const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
+      if (request) await completeWaitingStep(ctx, slack, request);
     }
   };
   return startPeriodic({

@@ -37,11 +37,15 @@ export class DeletionApprovals {
     this.requests = new DeletionRequests(db, engine);
   }
 
-  /** Expiry is judged by the database's clock, as everywhere (see DeletionRequests). */
-  async approve(requestId: string, approverId: string): Promise<ApprovalResult> {
+  /**
+   * `approverId` approves request `requestId` of workspace `teamId` (a request of another workspace is not
+   * found: `closed`). Expiry is judged by the database's clock, as everywhere (see DeletionRequests).
+   */
+  async approve(teamId: string, requestId: string, approverId: string): Promise<ApprovalResult> {
     const now = databaseNow(this.engine);
+    const requests = this.requests.forTeam(teamId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const seen = await this.requests.get(requestId);
+      const seen = await requests.get(requestId);
       if (!seen || seen.status !== 'pending') return { outcome: 'closed', request: seen };
       if (seen.approverIds.includes(approverId)) return { outcome: 'already', request: seen };
       // The requester never counts, whatever the caller checked (four eyes hold in the store itself).
@@ -57,6 +61,7 @@ export class DeletionApprovals {
           ...(reached ? { status: 'approved', decided_by: approverId, decided_at: now } : {}),
         })
         .where('id', '=', requestId)
+        .where('team_id', '=', teamId)
         .where('status', '=', 'pending')
         .where('approvals', '=', seen.approverIds.length)
         .where('requester_id', '!=', approverId)
@@ -64,29 +69,34 @@ export class DeletionApprovals {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) {
         // Expired meanwhile (by the database's clock), or another approval (or decision) landed first: read again.
-        if (await this.requests.hasExpired(requestId)) return { outcome: 'closed', request: seen };
+        if (await requests.hasExpired(requestId)) return { outcome: 'closed', request: seen };
         continue;
       }
       await this.db
         .insertInto('deletion_approvals')
         .values({ request_id: requestId, approver_id: approverId, approved_at: now })
         .execute();
-      const request = (await this.requests.get(requestId)) ?? { ...seen, approverIds };
+      const request = (await requests.get(requestId)) ?? { ...seen, approverIds };
       return { outcome: reached ? 'approved' : 'recorded', request };
     }
     throw new Error(`the approvals of ${requestId} kept changing; try again`);
   }
 
-  /** Every approval of these requests, oldest first (for the audit export). */
-  async of(requestIds: readonly string[]): Promise<Approval[]> {
+  /**
+   * Every approval of these requests, oldest first (for the audit export); with `teamId`, only of requests of
+   * that workspace (ids of another's are passed over).
+   */
+  async of(requestIds: readonly string[], teamId?: string): Promise<Approval[]> {
     if (requestIds.length === 0) return [];
-    const rows = await this.db
+    let query = this.db
       .selectFrom('deletion_approvals')
       .selectAll()
-      .where('request_id', 'in', [...new Set(requestIds)])
-      .orderBy('approved_at')
-      .orderBy('approver_id')
-      .execute();
+      .where('request_id', 'in', [...new Set(requestIds)]);
+    if (teamId !== undefined)
+      query = query.where('request_id', 'in', (eb) =>
+        eb.selectFrom('deletion_requests').select('id').where('team_id', '=', teamId),
+      );
+    const rows = await query.orderBy('approved_at').orderBy('approver_id').execute();
     return rows.map((r) => ({
       requestId: r.request_id,
       approverId: r.approver_id,

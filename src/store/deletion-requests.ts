@@ -27,7 +27,8 @@ export const CANCELLED_BY_REQUESTER = 'cancelled by the requester';
 
 export interface DeletionRequest {
   id: string;
-  teamId: string | undefined;
+  /** Its workspace ('' only on a row from before workspaces were recorded, until the start gives it one). */
+  teamId: string;
   requesterId: string;
   customerIds: string[];
   duplicatesRemoved: number;
@@ -90,18 +91,35 @@ export interface RequestFilter {
 /** The result of a compare-and-set: the row after it, and whether this caller made the change. */
 export type Transition = { won: true; request: DeletionRequest } | { won: false; request: DeletionRequest | undefined };
 
+/** A request found by background work across workspaces, named with its workspace. */
+export interface RequestRef {
+  teamId: string;
+  id: string;
+}
+
 /**
  * Deletion requests. Every change of status is a compare-and-set (UPDATE ... WHERE status = expected), so
  * of any number of concurrent callers, on any number of replicas, exactly one wins.
  *
  * Every time is the database's (see databaseNow), written and judged in SQL: whether a run is still going,
  * or a request has expired, is the same answer on every replica, whatever their own clocks say.
+ *
+ * Each request belongs to a workspace. Whatever a workspace's request (a click, a form, a step) reads or
+ * changes goes through `forTeam(teamId)`, whose every statement is confined to that workspace: an id of
+ * another workspace's request is not found there. Background work finds what is due across workspaces as
+ * RequestRefs, and handles each through its own workspace. `get`, `list` and `count` read across every
+ * workspace: for the operator's tools and tests, never to answer a workspace.
  */
 export class DeletionRequests {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
+
+  /** The requests of one workspace, and nothing else. */
+  forTeam(teamId: string): WorkspaceDeletionRequests {
+    return new WorkspaceDeletionRequests(this.db, this.engine, teamId);
+  }
 
   async create(input: NewDeletionRequest): Promise<DeletionRequest> {
     const now = databaseNow(this.engine);
@@ -143,14 +161,91 @@ export class DeletionRequests {
           await this.db.insertInto('deletion_requests').values(row).returningAll().executeTakeFirstOrThrow(),
         );
       } catch (error) {
-        // An id taken already (one in a billion): draw another. Anything else is a real failure.
+        // An id taken already (one in a billion, in any workspace: ids are unique across them): draw another.
+        // Anything else is a real failure.
         if (attempt >= 3 || (await this.get(id)) === undefined) throw error;
       }
     }
   }
 
+  /** Pending requests past their expiry, in every workspace. */
+  async overdue(): Promise<RequestRef[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select(['id', 'team_id'])
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', databaseNow(this.engine))
+      .where('team_id', 'is not', null)
+      .execute();
+    return rows.map(toRef);
+  }
+
+  /** Runs that cannot still be going, in every workspace: approved or running for longer than `leaseMs`. */
+  async staleRuns(leaseMs: number): Promise<RequestRef[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select(['id', 'team_id'])
+      .where((eb) => staleRun(this.engine, eb, leaseMs))
+      .where('team_id', 'is not', null)
+      .execute();
+    return rows.map(toRef);
+  }
+
+  /** The workspaces with requests waiting for a decision (the reminders go through each). */
+  async teamsWithPending(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select('team_id')
+      .distinct()
+      .where('status', '=', 'pending')
+      .where('team_id', 'is not', null)
+      .orderBy('team_id')
+      .execute();
+    return rows.flatMap((r) => (r.team_id ? [r.team_id] : []));
+  }
+
+  /** How many requests are in each status, all workspaces together (for /metrics). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
+  /** A request of any workspace (the operator's tools and tests; a workspace reads through forTeam). */
   async get(id: string): Promise<DeletionRequest | undefined> {
     const row = await this.db.selectFrom('deletion_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRequest(row) : undefined;
+  }
+
+  /** Requests of every workspace (the operator's tools and tests; a workspace reads through forTeam). */
+  async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
+    return new RequestReads(this.db, undefined).list(filter);
+  }
+
+  /** How many requests of every workspace match (the operator's tools and tests). */
+  async count(filter: RequestFilter = {}): Promise<number> {
+    return new RequestReads(this.db, undefined).count(filter);
+  }
+}
+
+/** The deletion requests of one workspace: every statement is confined to it (see DeletionRequests). */
+export class WorkspaceDeletionRequests {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+    readonly teamId: string,
+  ) {}
+
+  async get(id: string): Promise<DeletionRequest | undefined> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
+      .executeTakeFirst();
     return row ? toRequest(row) : undefined;
   }
 
@@ -159,6 +254,7 @@ export class DeletionRequests {
       .updateTable('deletion_requests')
       .set({ approval_channel_id: channelId, approval_message_ts: ts })
       .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
       .execute();
   }
 
@@ -167,6 +263,7 @@ export class DeletionRequests {
       .updateTable('deletion_requests')
       .set({ requester_message_channel: channelId, requester_message_ts: ts })
       .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
       .execute();
   }
 
@@ -191,6 +288,7 @@ export class DeletionRequests {
       .selectFrom('deletion_requests')
       .select('id')
       .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
       .where('expires_at', '<=', databaseNow(this.engine))
       .executeTakeFirst();
     return row !== undefined;
@@ -204,6 +302,22 @@ export class DeletionRequests {
       { status: 'cancelled', decided_by: by, decided_at: databaseNow(this.engine), decision_note: note },
       { requester: by },
     );
+  }
+
+  /**
+   * Every pending request of the workspace -> cancelled by `by` (the app itself), saying `note`: when the
+   * workspace removed the app, nothing of it may wait any more. Resolves with the requests it cancelled.
+   */
+  async cancelAllPending(by: string, note: string): Promise<DeletionRequest[]> {
+    const now = databaseNow(this.engine);
+    const rows = await this.db
+      .updateTable('deletion_requests')
+      .set({ status: 'cancelled', decided_by: by, decided_at: now, decision_note: note, updated_at: now })
+      .where('team_id', '=', this.teamId)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .execute();
+    return rows.map(toRequest);
   }
 
   /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
@@ -228,40 +342,17 @@ export class DeletionRequests {
     });
   }
 
-  /** Ids of pending requests past their expiry. */
-  async overdueIds(): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('deletion_requests')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', databaseNow(this.engine))
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
   /** pending -> expired, once its expiry has passed. */
   async expire(id: string): Promise<Transition> {
     return this.transition(
       id,
       ['pending'],
       { status: 'expired', decision_note: 'expired without a decision' },
-      {
-        expiredOnly: true,
-      },
+      { expiredOnly: true },
     );
   }
 
-  /** Ids of runs that cannot still be going: approved or running for longer than `leaseMs`. */
-  async staleRunIds(leaseMs: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('deletion_requests')
-      .select('id')
-      .where((eb) => this.staleRun(eb, leaseMs))
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  /** approved|running -> attention, if still stale (see staleRunIds): the process that had the run died. */
+  /** approved|running -> attention, if still stale (see staleRuns): the process that had the run died. */
   async interrupt(id: string, leaseMs: number): Promise<Transition> {
     return this.transition(
       id,
@@ -272,46 +363,11 @@ export class DeletionRequests {
   }
 
   async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
-    let query = this.db.selectFrom('deletion_requests').selectAll();
-    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
-    if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
-    if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
-    if (filter.notApprovedBy) query = query.where('approved_by', 'not like', approverPattern(filter.notApprovedBy));
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(filter.limit ?? 100)
-      .execute();
-    return rows.map(toRequest);
-  }
-
-  /** How many requests are in each status (for /metrics). */
-  async countByStatus(): Promise<Record<string, number>> {
-    const rows = await this.db
-      .selectFrom('deletion_requests')
-      .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
-      .groupBy('status')
-      .execute();
-    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+    return new RequestReads(this.db, this.teamId).list(filter);
   }
 
   async count(filter: RequestFilter = {}): Promise<number> {
-    let query = this.db.selectFrom('deletion_requests').select((eb) => eb.fn.countAll<string | number>().as('n'));
-    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
-    if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
-    if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
-    if (filter.notApprovedBy) query = query.where('approved_by', 'not like', approverPattern(filter.notApprovedBy));
-    const row = await query.executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
-  /** Approved or running for longer than `leaseMs`, by the database's clock (both times are its own). */
-  private staleRun(eb: ExpressionBuilder<Tables, 'deletion_requests'>, leaseMs: number) {
-    const before = databaseNow(this.engine, -leaseMs);
-    return eb.or([
-      eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
-      eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
-    ]);
+    return new RequestReads(this.db, this.teamId).count(filter);
   }
 
   private async transition(
@@ -331,17 +387,71 @@ export class DeletionRequests {
       .updateTable('deletion_requests')
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
       .where('status', 'in', from);
     if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
     if (guard.unexpired) update = update.where('expires_at', '>', now);
     if (guard.expiredOnly) update = update.where('expires_at', '<=', now);
     if (guard.requester) update = update.where('requester_id', '=', guard.requester);
     const staleLeaseMs = guard.staleLeaseMs;
-    if (staleLeaseMs !== undefined) update = update.where((eb) => this.staleRun(eb, staleLeaseMs));
+    if (staleLeaseMs !== undefined) update = update.where((eb) => staleRun(this.engine, eb, staleLeaseMs));
     const result = await update.executeTakeFirst();
     const request = await this.get(id);
     return Number(result.numUpdatedRows) === 1 && request ? { won: true, request } : { won: false, request };
   }
+}
+
+/** Approved or running for longer than `leaseMs`, by the database's clock (both times are its own). */
+function staleRun(engine: 'sqlite' | 'postgres', eb: ExpressionBuilder<Tables, 'deletion_requests'>, leaseMs: number) {
+  const before = databaseNow(engine, -leaseMs);
+  return eb.or([
+    eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
+    eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
+  ]);
+}
+
+/** Lists and counts, of one workspace or (teamId undefined: the operator's tools) of all. */
+class RequestReads {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly teamId: string | undefined,
+  ) {}
+
+  async list(filter: RequestFilter & { limit?: number }): Promise<DeletionRequest[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .selectAll()
+      .where((eb) => this.matching(eb, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(filter.limit ?? 100)
+      .execute();
+    return rows.map(toRequest);
+  }
+
+  async count(filter: RequestFilter): Promise<number> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where((eb) => this.matching(eb, filter))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private matching(eb: ExpressionBuilder<Tables, 'deletion_requests'>, filter: RequestFilter) {
+    const workspace = this.teamId === undefined ? [] : [eb('team_id', '=', this.teamId)];
+    return eb.and([...workspace, matchesFilter(eb, filter)]);
+  }
+}
+
+/** The requests `filter` asks for (every condition given; none given: all). */
+function matchesFilter(eb: ExpressionBuilder<Tables, 'deletion_requests'>, filter: RequestFilter) {
+  return eb.and([
+    ...(filter.statuses?.length ? [eb('status', 'in', filter.statuses)] : []),
+    ...(filter.requesterId ? [eb('requester_id', '=', filter.requesterId)] : []),
+    ...(filter.notRequesterId ? [eb('requester_id', '!=', filter.notRequesterId)] : []),
+    ...(filter.notApprovedBy ? [eb('approved_by', 'not like', approverPattern(filter.notApprovedBy))] : []),
+  ]);
 }
 
 /** Matches `approved_by` (a JSON array of Slack ids, which hold no LIKE wildcards) when it names the user. */
@@ -356,11 +466,15 @@ function newRequestId(): string {
 /** A request's recorded approvers, as stored. */
 const approversSchema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });
 
+function toRef(row: { id: string; team_id: string | null }): RequestRef {
+  return { id: row.id, teamId: row.team_id ?? '' };
+}
+
 function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
   const date = (value: string | null) => (value ? new Date(value) : undefined);
   return {
     id: row.id,
-    teamId: row.team_id ?? undefined,
+    teamId: row.team_id ?? '',
     requesterId: row.requester_id,
     customerIds: JSON.parse(row.customer_ids) as string[],
     duplicatesRemoved: row.duplicates_removed,

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 
-import { ENDED_STATUSES } from './deletion-requests.js';
+import { ENDED_STATUSES, type RequestRef } from './deletion-requests.js';
 
 export interface StepCompletion {
   requestId: string;
@@ -16,10 +16,19 @@ export interface ClaimedStep extends StepCompletion {
 }
 
 /**
+ * How a step ended: `completed`, `failed`, `gone` (Slack no longer knew the execution), `abandoned` (Slack kept
+ * refusing to be told) or `uninstalled` (its workspace removed the app: nobody can tell Slack any more).
+ */
+export type StepResultState = 'completed' | 'failed' | 'gone' | 'abandoned' | 'uninstalled';
+
+/**
  * Workflow steps waiting for a deletion request to end. Whoever ends the request (on any replica, or the
  * sweeper after a restart) claims the step with a compare-and-set and completes it; a claim left by a process
  * that died is taken over after `leaseMs`. A step is completed once; its sealed token is erased then. Claims
  * and waits are timed by the database's clock (see databaseNow), the same for every replica.
+ *
+ * A step belongs to the workspace of its request: every statement names the workspace, and reaches only the
+ * steps of that workspace's requests.
  */
 export class StepCompletions {
   constructor(
@@ -27,31 +36,54 @@ export class StepCompletions {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  async add(entry: StepCompletion): Promise<void> {
-    await this.db
+  /** Keeps the step waiting for request `entry.requestId` of the workspace; throws if it has no such request. */
+  async add(teamId: string, entry: StepCompletion): Promise<void> {
+    const now = databaseNow(this.engine);
+    const result = await this.db
       .insertInto('step_completions')
-      .values({
-        request_id: entry.requestId,
-        function_execution_id: entry.functionExecutionId,
-        sealed_token: entry.sealedToken,
-        state: 'waiting',
-        created_at: databaseNow(this.engine),
-        claimed_at: null,
-        completed_at: null,
-        result: null,
-        attempts: 0,
-        next_try_at: null,
-      })
-      .execute();
+      .columns([
+        'request_id',
+        'function_execution_id',
+        'sealed_token',
+        'state',
+        'created_at',
+        'claimed_at',
+        'completed_at',
+        'result',
+        'attempts',
+        'next_try_at',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('deletion_requests')
+          .select((s) => [
+            'id',
+            s.val(entry.functionExecutionId).as('function_execution_id'),
+            s.val(entry.sealedToken).as('sealed_token'),
+            s.val('waiting').as('state'),
+            s.val(now).as('created_at'),
+            s.lit(null).as('claimed_at'),
+            s.lit(null).as('completed_at'),
+            s.lit(null).as('result'),
+            s.lit(0).as('attempts'),
+            s.lit(null).as('next_try_at'),
+          ])
+          .where('id', '=', entry.requestId)
+          .where('team_id', '=', teamId),
+      )
+      .executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1)
+      throw new Error(`no deletion request ${entry.requestId} in this workspace for the workflow step to wait on`);
   }
 
   /** The step of this request, if one waits and nobody else is completing it now; it is then this caller's. */
-  async claim(requestId: string, leaseMs: number): Promise<ClaimedStep | undefined> {
+  async claim(teamId: string, requestId: string, leaseMs: number): Promise<ClaimedStep | undefined> {
     const staleBefore = databaseNow(this.engine, -leaseMs);
     const result = await this.db
       .updateTable('step_completions')
       .set({ state: 'completing', claimed_at: databaseNow(this.engine) })
       .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
       .where((eb) =>
         eb.or([
           eb('state', '=', 'waiting'),
@@ -76,17 +108,18 @@ export class StepCompletions {
   }
 
   /** The step was completed (or can never be): never again, and its token is gone. */
-  async finish(requestId: string, result: 'completed' | 'failed' | 'gone' | 'abandoned'): Promise<void> {
+  async finish(teamId: string, requestId: string, result: Exclude<StepResultState, 'uninstalled'>): Promise<void> {
     await this.db
       .updateTable('step_completions')
       .set({ state: 'completed', result, completed_at: databaseNow(this.engine), sealed_token: '' })
       .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
       .where('state', '=', 'completing')
       .execute();
   }
 
   /** Slack could not be told this time: the step waits `retryInMs`, one more failure counted. */
-  async release(requestId: string, retryInMs: number): Promise<void> {
+  async release(teamId: string, requestId: string, retryInMs: number): Promise<void> {
     await this.db
       .updateTable('step_completions')
       .set((eb) => ({
@@ -96,32 +129,74 @@ export class StepCompletions {
         attempts: eb('attempts', '+', 1),
       }))
       .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
       .where('state', '=', 'completing')
       .execute();
   }
 
+  /**
+   * Nobody could try to tell Slack (the workspace cannot be reached now): the waiting step is looked at again
+   * in `retryInMs`, no failure counted, so it does not stand in front of the others meanwhile.
+   */
+  async postpone(teamId: string, requestId: string, retryInMs: number): Promise<void> {
+    await this.db
+      .updateTable('step_completions')
+      .set({ next_try_at: databaseNow(this.engine, retryInMs) })
+      .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
+      .where('state', '=', 'waiting')
+      .execute();
+  }
+
+  /**
+   * The workspace removed the app: every step of its requests not completed yet is ended as `uninstalled`,
+   * its token erased, never tried again (nobody can tell Slack any more). Resolves with how many.
+   */
+  async endAllOf(teamId: string): Promise<number> {
+    const result = await this.db
+      .updateTable('step_completions')
+      .set({ state: 'completed', result: 'uninstalled', completed_at: databaseNow(this.engine), sealed_token: '' })
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
+      .where('state', '!=', 'completed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** The sealed token kept for a request's step ('' once completed), for checks. */
-  async sealedTokenOf(requestId: string): Promise<string | undefined> {
+  async sealedTokenOf(teamId: string, requestId: string): Promise<string | undefined> {
     const row = await this.db
       .selectFrom('step_completions')
       .select('sealed_token')
       .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
       .executeTakeFirst();
     return row?.sealed_token;
   }
 
+  /** How the step of a request ended (undefined while it has not, or for no step), for checks. */
+  async resultOf(teamId: string, requestId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('step_completions')
+      .select('result')
+      .where('request_id', '=', requestId)
+      .where('request_id', 'in', (eb) => ofTeam(eb, teamId))
+      .executeTakeFirst();
+    return row?.result ?? undefined;
+  }
+
   /**
-   * Requests that have ended while their step still waits (due for another try), or whose claim went stale:
-   * oldest first, so a few that Slack keeps refusing cannot hold the others back.
+   * Requests, in every workspace, that have ended while their step still waits (due for another try), or whose
+   * claim went stale: oldest first, so a few that Slack keeps refusing cannot hold the others back.
    */
-  async dueRequestIds(leaseMs: number, limit = 20): Promise<string[]> {
+  async due(leaseMs: number, limit = 20): Promise<RequestRef[]> {
     const now = databaseNow(this.engine);
     const staleBefore = databaseNow(this.engine, -leaseMs);
     const rows = await this.db
       .selectFrom('step_completions as s')
       .innerJoin('deletion_requests as r', 'r.id', 's.request_id')
-      .select('s.request_id')
+      .select(['s.request_id', 'r.team_id'])
       .where('r.status', 'in', [...ENDED_STATUSES])
+      .where('r.team_id', 'is not', null)
       .where((eb) =>
         eb.or([
           eb.and([
@@ -134,6 +209,11 @@ export class StepCompletions {
       .orderBy('s.created_at')
       .limit(limit)
       .execute();
-    return rows.map((row) => row.request_id);
+    return rows.map((row) => ({ id: row.request_id, teamId: row.team_id ?? '' }));
   }
+}
+
+/** The ids of a workspace's requests. */
+function ofTeam(eb: ExpressionBuilder<Tables, 'step_completions'>, teamId: string) {
+  return eb.selectFrom('deletion_requests').select('id').where('team_id', '=', teamId);
 }

@@ -99,8 +99,8 @@ export interface StepCompletionsTable {
   claimed_at: string | null;
   completed_at: string | null;
   /**
-   * How the step ended: `completed`, `failed`, `gone` (Slack no longer knew the execution) or `abandoned`
-   * (Slack kept refusing to be told).
+   * How the step ended: `completed`, `failed`, `gone` (Slack no longer knew the execution), `abandoned`
+   * (Slack kept refusing to be told) or `uninstalled` (its workspace removed the app).
    */
   result: string | null;
   /** Reports that failed so far; the next is not tried before `next_try_at`. */

@@ -6,7 +6,7 @@ import type { RunningApp } from '../kit/running-app.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
 import { userContext } from '../kit/slack-payloads.js';
 import { runSql } from '../kit/raw-sql.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
 
@@ -253,7 +253,7 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
   async function sealedToken(requestId: string): Promise<string | undefined> {
     const store = app.openStore();
     try {
-      return await store.stepCompletions.sealedTokenOf(requestId);
+      return await store.stepCompletions.sealedTokenOf(TEST_TEAM_ID, requestId);
     } finally {
       await store.close();
     }

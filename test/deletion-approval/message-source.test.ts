@@ -25,11 +25,12 @@ describe('customer IDs in a message', () => {
 
 describe('the signed message source', () => {
   const key = Buffer.alloc(32, 7);
-  it('verifies what it signed, and nothing changed', () => {
-    const signed = signSource(key, { channel: 'C0CHANNEL1', ts: '1763900000.123456' });
-    expect(verifySource(key, signed)).toEqual({ channel: 'C0CHANNEL1', ts: '1763900000.123456' });
-    expect(verifySource(key, signed.replace('C0CHANNEL1', 'C0CHANNEL2'))).toBeUndefined();
-    expect(verifySource(Buffer.alloc(32, 8), signed)).toBeUndefined();
-    expect(verifySource(key, 42)).toBeUndefined();
+  it('verifies what it signed, in the workspace it signed it for, and nothing changed', () => {
+    const signed = signSource(key, 'T0TEAM001', { channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    expect(verifySource(key, 'T0TEAM001', signed)).toEqual({ channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    expect(verifySource(key, 'T0TEAM001', signed.replace('C0CHANNEL1', 'C0CHANNEL2'))).toBeUndefined();
+    expect(verifySource(key, 'T0TEAM002', signed)).toBeUndefined();
+    expect(verifySource(Buffer.alloc(32, 8), 'T0TEAM001', signed)).toBeUndefined();
+    expect(verifySource(key, 'T0TEAM001', 42)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
@@ -67,7 +68,10 @@ describe('deletion reminders when Slack answers after the deadline', () => {
     // Both stay claimed in the database: no sweep (here or on another replica) posts them again.
     const store = late.openStore();
     try {
-      expect(Object.keys(await store.deletionReminders.sent(id)).sort()).toEqual(['expiry-warning', 'reminder']);
+      expect(Object.keys(await store.deletionReminders.sent(TEST_TEAM_ID, id)).sort()).toEqual([
+        'expiry-warning',
+        'reminder',
+      ]);
     } finally {
       await store.close();
     }

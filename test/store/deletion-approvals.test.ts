@@ -22,9 +22,9 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
   });
 
   /** A request made `agoMs` ago (by the database's clock), waiting 72 hours from then. */
-  const request = async (approvalsNeeded: number, agoMs = 0) => {
+  const request = async (approvalsNeeded: number, agoMs = 0, teamId = 'T1') => {
     const created = await store.deletionRequests.create({
-      teamId: 'T1',
+      teamId,
       requesterId: 'U_REQ',
       customerIds: ['c1', 'c2'],
       duplicatesRemoved: 0,
@@ -40,8 +40,8 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
       ]);
     return created;
   };
-  const approve = (id: string, user: string, on: Store = store) =>
-    on.transaction((tx) => tx.deletionApprovals.approve(id, user));
+  const approve = (id: string, user: string, on: Store = store, teamId = 'T1') =>
+    on.transaction((tx) => tx.deletionApprovals.approve(teamId, id, user));
 
   it('counts distinct approvers and approves with the last one needed', async () => {
     const { id } = await request(2);
@@ -63,7 +63,7 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
     expect(await approve(expired.id, 'U_A')).toMatchObject({ outcome: 'closed', request: { status: 'pending' } });
     const rejected = await request(2);
     await approve(rejected.id, 'U_A');
-    expect((await store.deletionRequests.decide(rejected.id, 'rejected', 'U_B', 'no')).won).toBe(true);
+    expect((await store.deletionRequests.forTeam('T1').decide(rejected.id, 'rejected', 'U_B', 'no')).won).toBe(true);
     expect(await approve(rejected.id, 'U_C')).toMatchObject({ outcome: 'closed', request: { status: 'rejected' } });
     expect((await approve('DR-NONE00', 'U_A')).request).toBeUndefined();
   });
@@ -105,13 +105,15 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
     const fresh = await request(2);
     const expiring = await request(2, 70 * HOUR);
     const after24h = { pendingForMs: 24 * HOUR };
-    expect((await store.deletionReminders.due('reminder', after24h)).sort()).toEqual([old.id, expiring.id].sort());
+    expect((await store.deletionReminders.due('T1', 'reminder', after24h)).sort()).toEqual(
+      [old.id, expiring.id].sort(),
+    );
     const within4h = { expiringWithinMs: 4 * HOUR };
-    expect(await store.deletionReminders.due('expiry-warning', within4h)).toEqual([expiring.id]);
+    expect(await store.deletionReminders.due('T1', 'expiry-warning', within4h)).toEqual([expiring.id]);
     // Judged ahead of the clock (TEST_CLOCK_OFFSET_HOURS): 69 hours on, only the fresh one is close to expiry...
-    expect(await store.deletionReminders.due('expiry-warning', within4h, 69 * HOUR)).toEqual([fresh.id]);
+    expect(await store.deletionReminders.due('T1', 'expiry-warning', within4h, 69 * HOUR)).toEqual([fresh.id]);
     // ...and 25 hours on, it is due a reminder (and the one made 70 hours ago has expired).
-    expect((await store.deletionReminders.due('reminder', after24h, 25 * HOUR)).sort()).toEqual(
+    expect((await store.deletionReminders.due('T1', 'reminder', after24h, 25 * HOUR)).sort()).toEqual(
       [old.id, fresh.id].sort(),
     );
 
@@ -119,17 +121,40 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
     others.push(other);
     const claimers = engine === 'postgres' ? [store, other] : [store];
     const claims = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => claimers[i % claimers.length]!.deletionReminders.claim(old.id, 'reminder')),
+      Array.from({ length: 6 }, (_, i) =>
+        claimers[i % claimers.length]!.deletionReminders.claim('T1', old.id, 'reminder'),
+      ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.deletionReminders.due('reminder', after24h)).toEqual([expiring.id]);
-    expect(Object.keys(await store.deletionReminders.sent(old.id))).toEqual(['reminder']);
+    expect(await store.deletionReminders.due('T1', 'reminder', after24h)).toEqual([expiring.id]);
+    expect(Object.keys(await store.deletionReminders.sent('T1', old.id))).toEqual(['reminder']);
 
-    await store.deletionReminders.release(old.id, 'reminder');
-    expect(await store.deletionReminders.claim(old.id, 'reminder')).toBe(true);
-    await store.deletionRequests.cancel(expiring.id, 'U_REQ');
-    expect(await store.deletionReminders.due('reminder', after24h)).toEqual([]);
-    expect(await store.deletionReminders.due('expiry-warning', within4h)).toEqual([]);
+    await store.deletionReminders.release('T1', old.id, 'reminder');
+    expect(await store.deletionReminders.claim('T1', old.id, 'reminder')).toBe(true);
+    await store.deletionRequests.forTeam('T1').cancel(expiring.id, 'U_REQ');
+    expect(await store.deletionReminders.due('T1', 'reminder', after24h)).toEqual([]);
+    expect(await store.deletionReminders.due('T1', 'expiry-warning', within4h)).toEqual([]);
     expect(fresh.status).toBe('pending');
+  });
+
+  it("approves, lists and reminds within the request's own workspace only", async () => {
+    const theirs = await request(1, 30 * HOUR, 'T2');
+    const mine = await request(1, 30 * HOUR);
+    expect(await approve(theirs.id, 'U_A')).toEqual({ outcome: 'closed', request: undefined });
+    expect(await store.deletionApprovals.of([theirs.id, mine.id], 'T1')).toEqual([]);
+    expect((await store.deletionRequests.get(theirs.id))?.approverIds).toEqual([]);
+
+    const after24h = { pendingForMs: 24 * HOUR };
+    expect(await store.deletionReminders.due('T1', 'reminder', after24h)).toEqual([mine.id]);
+    expect(await store.deletionReminders.due('T2', 'reminder', after24h)).toEqual([theirs.id]);
+    expect(await store.deletionReminders.claim('T1', theirs.id, 'reminder')).toBe(false);
+    expect(await store.deletionReminders.due('T2', 'reminder', after24h)).toEqual([theirs.id]);
+    expect(await store.deletionReminders.claim('T2', theirs.id, 'reminder')).toBe(true);
+    await store.deletionReminders.release('T1', theirs.id, 'reminder');
+    expect(await store.deletionReminders.sent('T1', theirs.id)).toEqual({});
+    expect(Object.keys(await store.deletionReminders.sent('T2', theirs.id))).toEqual(['reminder']);
+
+    expect(await approve(theirs.id, 'U_A', store, 'T2')).toMatchObject({ outcome: 'approved' });
+    expect((await store.deletionApprovals.of([theirs.id, mine.id], 'T2')).map((a) => a.requestId)).toEqual([theirs.id]);
   });
 });
