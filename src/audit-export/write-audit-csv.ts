@@ -28,7 +28,7 @@ export async function writeAuditCsv(
     for await (const page of store.auditHistory.pages(period)) {
       const requestIds = page.map(requestIdOf).filter((id): id is string => id !== undefined);
       const approvals = new Map<string, Approval[]>();
-      for (const approval of await store.deletionApprovals.of(requestIds)) {
+      for (const approval of await store.deletionApprovals.of(requestIds, period.teamId)) {
         const list = approvals.get(approval.requestId) ?? [];
         list.push(approval);
         approvals.set(approval.requestId, list);
