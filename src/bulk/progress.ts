@@ -17,8 +17,11 @@ const RATE_WINDOW_MS = 60_000;
  * stopped) or that a late update from another process undid is made good.
  */
 const ENDED_WATCH_MS = 15 * 60_000;
-/** Live jobs looked after per tick, oldest first, of all workspaces together. */
-const LIVE_WATCHED = 500;
+/**
+ * Live jobs looked after per tick, oldest first, of all workspaces together (each costs a few reads every
+ * tick, on every process): as many as before there were workspaces.
+ */
+const LIVE_WATCHED = 100;
 
 /**
  * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a

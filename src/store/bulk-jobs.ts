@@ -424,10 +424,9 @@ export class BulkJobs {
     const none = (atLimit: boolean): TeamClaim => ({ rows: [], atLimit });
     return this.inTransaction(async (db) => {
       if (this.engine === 'postgres') {
-        const lock = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(hashtext(${`bulk-claim:${teamId}`})) as locked`.execute(db);
-        if (!lock.rows[0]?.locked) return none(true);
+        const key = `bulk-claim:${teamId}`;
+        const lock = sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`;
+        if (!(await lock.execute(db)).rows[0]?.locked) return none(true);
       }
       const inFlight = await db
         .selectFrom('bulk_rows')
