@@ -5,7 +5,7 @@ import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
-import { mayControl, type BulkContext } from './bulk-context.js';
+import { jobsIn, mayControl, requestTeam, type BulkContext } from './bulk-context.js';
 import { ERRORS_SHOWN, previewView } from './bulk-views.js';
 import { sendResults } from './finish-job.js';
 import { updateProgress, updateProgressSoon } from './progress.js';
@@ -14,16 +14,21 @@ export type Control = 'pause' | 'resume' | 'cancel';
 
 const DONE: Record<Control, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
 
+/** The answer to a job id that names no job of the request's workspace (deleted, or another workspace's). */
+export const NO_SUCH_JOB = ':no_entry: This bulk job does not exist in this workspace (any more).';
+
 /**
- * Pause, Resume or Cancel, on the progress message or on Home: only the requester or an approver; the change
- * is a compare-and-set written with its audit entry. The message shows it at its next update (at most 2 s).
+ * Pause, Resume or Cancel, on the progress message or on Home: only the requester or an approver, and only
+ * a job of the workspace the click comes from; the change is a compare-and-set written with its audit entry.
+ * The message shows it at its next update (at most 2 s).
  */
 export function handleControl(ctx: BulkContext, control: Control, nudge: () => void) {
   return async (args: ButtonRequest): Promise<void> => {
     const userId = args.body.user.id;
-    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job) throw refused(':no_entry: This bulk job no longer exists.');
-    const may = await mayControl(ctx, job.requesterId, userId);
+    const teamId = requestTeam(args.body);
+    const job = await jobsIn(ctx, teamId).get(args.action.value ?? '');
+    if (!job) throw refused(NO_SUCH_JOB);
+    const may = await mayControl(ctx, job, userId);
     if (!may.allowed) {
       const problem = may.problem ? ` (${may.problem})` : '';
       throw refused(
@@ -31,8 +36,7 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
       );
     }
     const result = await ctx.store.transaction(async (tx) => {
-      const change = transitionFor(control, tx.bulkJobs, job.id, userId);
-      const changed = await change;
+      const changed = await transitionFor(control, tx.bulkJobs.inTeam(teamId), job.id, userId);
       if (changed.won) {
         await tx.audit.record({
           actorId: userId,
@@ -50,7 +54,7 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
     ctx.logger.info({ jobId: job.id, by: userId }, `bulk job ${DONE[control]}`);
     if (control === 'resume') nudge();
     ctx.home.refresh([job.requesterId, userId]);
-    await updateProgress(ctx, job.id).catch(() => undefined); // now if the 2 s allow; else the next tick
+    await updateProgress(ctx, job).catch(() => undefined); // now if the 2 s allow; else the next tick
   };
 }
 
@@ -65,17 +69,21 @@ function stateText(job: BulkJob): string {
   return job.status === 'draft' ? 'not started' : job.status;
 }
 
-/** "Send me all N errors as CSV" on the preview: the invalid rows with their problems, to the clicker's DM. */
+/**
+ * "Send me all N errors as CSV" on the preview: the invalid rows with their problems, to the clicker's DM,
+ * for the person who checked the file, in the workspace where they did.
+ */
 export function handleErrorsFile(ctx: BulkContext) {
   return async (args: ButtonRequest): Promise<void> => {
-    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
+    const jobs = jobsIn(ctx, requestTeam(args.body));
+    const job = await jobs.get(args.action.value ?? '');
     const userId = args.body.user.id;
     if (!job || job.requesterId !== userId) throw refused(':no_entry: This check no longer exists.');
     try {
-      const file = await writeCsvFile(['row', 'error', ...job.columns], invalidRows(ctx, job));
+      const file = await writeCsvFile(['row', 'error', ...job.columns], invalidRows(jobs, job));
       try {
         await ctx.work.track(
-          uploadFile(ctx.client, {
+          uploadFile(args.client, {
             to: userId,
             filename: `${job.id}-errors.csv`,
             title: `Errors in ${job.sourceName}`,
@@ -94,33 +102,35 @@ export function handleErrorsFile(ctx: BulkContext) {
     if (view) {
       // For the preview as it was clicked only: if the user pressed Start meanwhile, the view has moved on
       // (Slack answers hash_conflict) and the started notice stays.
-      const shown = await ctx.store.bulkJobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
+      const shown = await jobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
       const preview = previewView(job, shown, { errorsSent: true });
-      await updateModal(ctx.client, view.id, preview, ctx.logger, view.hash);
+      await updateModal(args.client, view.id, preview, ctx.logger, view.hash);
     }
   };
 }
 
-async function* invalidRows(ctx: BulkContext, job: BulkJob): AsyncGenerator<string[]> {
+async function* invalidRows(jobs: BulkJobs, job: BulkJob): AsyncGenerator<string[]> {
   for (let after = 0; ;) {
-    const page = await ctx.store.bulkJobs.rows(job.id, { afterRow: after, statuses: ['invalid'], limit: 500 });
+    const page = await jobs.rows(job.id, { afterRow: after, statuses: ['invalid'], limit: 500 });
     for (const row of page) yield [String(row.rowNumber), row.error ?? '', ...row.cells];
     if (page.length < 500) return;
     after = page.at(-1)?.rowNumber ?? after;
   }
 }
 
-/** "Send the results file" on an ended job whose file could not be sent. */
+/** "Send the results file" on an ended job of the click's workspace whose file could not be sent. */
 export function handleResendResults(ctx: BulkContext) {
   return async (args: ButtonRequest): Promise<void> => {
-    const job = await ctx.store.bulkJobs.get(args.action.value ?? '');
-    if (!job || job.status !== 'done') throw refused(':no_entry: This bulk job has not ended.');
-    const may = await mayControl(ctx, job.requesterId, args.body.user.id);
+    const jobs = jobsIn(ctx, requestTeam(args.body));
+    const job = await jobs.get(args.action.value ?? '');
+    if (!job) throw refused(NO_SUCH_JOB);
+    if (job.status !== 'done') throw refused(':no_entry: This bulk job has not ended.');
+    const may = await mayControl(ctx, job, args.body.user.id);
     if (!may.allowed) throw refused(`:no_entry: Only <@${job.requesterId}> or an approver can do that.`);
-    const sent = await ctx.work.track(sendResults(ctx, job, await ctx.store.bulkJobs.counts(job.id)));
+    const sent = await ctx.work.track(sendResults(ctx, job, await jobs.counts(job.id)));
     if (!sent.fileId) throw upstreamFailed(`:warning: ${sent.note ?? 'The results file could not be sent.'}`);
-    await ctx.store.bulkJobs.setResultsFile(job.id, sent.fileId);
+    await jobs.setResultsFile(job.id, sent.fileId);
     ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
-    await ctx.work.track(updateProgressSoon(ctx, job.id));
+    await ctx.work.track(updateProgressSoon(ctx, job));
   };
 }

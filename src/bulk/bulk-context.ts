@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import type { Slots } from '../admission/slots.js';
 import type { WorkBudget } from '../admission/work-budget.js';
 import type { Approvers } from '../approvers/approvers.js';
@@ -6,28 +5,37 @@ import type { HomeTab } from '../deps.js';
 import type { Readiness } from '../lifecycle/readiness.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
+import type { MintAccounts } from '../mint-accounts/mint-accounts.js';
+import { teamOf } from '../request-pipeline/deliver-once.js';
+import type { BulkJobs } from '../store/bulk-jobs.js';
 import type { Store } from '../store/store.js';
+import type { Workspaces } from '../workspaces/workspaces.js';
+import type { GoneWorkspaces } from './gone-workspaces.js';
 
 /** What the bulk flow works with. */
 export interface BulkContext {
   store: Store;
-  mintApi: MintApiClient;
   logger: Logger;
-  /** The app's client: fails fast, for what a person waits on. */
-  client: WebClient;
-  /** For background posts (progress, results) that may wait out Slack's rate limits. */
-  patientClient: WebClient;
+  /**
+   * Each workspace's bot client, for what no request carries a client for: progress messages, results files
+   * (it waits out Slack's rate limits). Throws WorkspaceGone for a workspace without an installation.
+   */
+  workspaces: Pick<Workspaces, 'slack'>;
+  /** Each workspace's Mint account: the worker sends a job's rows with the account of the job's workspace. */
+  mintAccounts: Pick<MintAccounts, 'forTeam' | 'statusFor'>;
   approvers: Approvers;
   home: HomeTab;
   work: WorkBudget;
   readiness: Readiness;
-  /** The one bot token of single-workspace mode (reads attached files); undefined in distribution mode. */
+  /** The one bot token of single-workspace mode (reads attached files when a request carries none). */
   botToken: string | undefined;
   slackApiUrl: string;
-  /** Mint calls this process makes at once for bulk jobs now (the settings' bulk concurrency: it may change). */
-  readonly concurrency: number;
-  /** The most it may ever be (the worker keeps this many slots, and uses the first `concurrency`). */
+  /**
+   * The most rows of one workspace's jobs being sent at once, by all processes together (that workspace's
+   * bulk concurrency setting: it may change).
+   */
+  concurrencyIn(teamId: string): number;
+  /** The most it may ever be: the slots each process keeps for the bulk jobs of all workspaces. */
   maxConcurrency: number;
   /** The CSV files this process checks at once (BULK_CHECK_SLOTS). */
   checkSlots: Slots;
@@ -35,11 +43,36 @@ export interface BulkContext {
   scrub: Scrubber;
   /** A Mint operation's whole time budget: a row sent longer ago than twice this cannot still be under way. */
   mintTimeoutMs: number;
+  /** What a job paused because the Mint service refused the credentials tells people to do (see rowDisposition). */
+  credentialsFix: string;
+  /** Workspaces found without an installation: their background work is skipped, logged once. */
+  gone: GoneWorkspaces;
 }
 
-/** Who may pause, resume or cancel a job: its requester, or an approver. */
-export async function mayControl(ctx: Pick<BulkContext, 'approvers'>, requesterId: string, userId: string) {
-  if (userId === requesterId) return { allowed: true as const };
-  const check = await ctx.approvers.check(userId, { askSlack: 'before refusing' });
+/**
+ * The bulk jobs of one workspace: every read and change through it is limited to that workspace's jobs (see
+ * BulkJobs.inTeam). Undefined only for a job recorded with no workspace (none once the app has started:
+ * they are given the app's workspace), which background work still finishes.
+ */
+export function jobsIn(ctx: Pick<BulkContext, 'store'>, teamId: string | undefined): BulkJobs {
+  return teamId === undefined ? ctx.store.bulkJobs : ctx.store.bulkJobs.inTeam(teamId);
+}
+
+/**
+ * The workspace a request comes from, as Slack signed it: what its ids are looked up in. A request naming
+ * another workspace's job (a forged button value or view metadata) finds nothing there.
+ */
+export function requestTeam(body: { team?: { id: string } | null; user?: { team_id?: string } }): string {
+  return teamOf(body);
+}
+
+/** Who may pause, resume or cancel a job: its requester, or an approver of the job's workspace. */
+export async function mayControl(
+  ctx: Pick<BulkContext, 'approvers'>,
+  job: { requesterId: string; teamId: string | undefined },
+  userId: string,
+) {
+  if (userId === job.requesterId) return { allowed: true as const };
+  const check = await ctx.approvers.check(userId, { askSlack: 'before refusing', teamId: job.teamId });
   return check.approver ? { allowed: true as const } : { allowed: false as const, problem: check.problem };
 }

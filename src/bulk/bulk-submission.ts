@@ -6,7 +6,7 @@ import { downloadSlackFile, type Download } from '../slack-api/download-file.js'
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import type { BulkRow, NewBulkRow, StoredDraft } from '../store/bulk-jobs.js';
 import { updateModal } from '../slack-ui/update-modal.js';
-import type { BulkContext } from './bulk-context.js';
+import { jobsIn, requestTeam, type BulkContext } from './bulk-context.js';
 import {
   BULK_BLOCKS,
   DRAFTS_KEPT,
@@ -31,7 +31,7 @@ export const CHECK_BUSY_TEXT =
  * Nothing is sent.
  */
 export function handleBulkFormSubmission(ctx: BulkContext) {
-  return async ({ ack, body, view }: FormRequest): Promise<Ended> => {
+  return async ({ ack, body, view, client, context }: FormRequest): Promise<Ended> => {
     const values = readBulkForm(view.state.values);
     const errors = formErrors(values, new Date());
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
@@ -45,19 +45,14 @@ export function handleBulkFormSubmission(ctx: BulkContext) {
     try {
       const sourceName = values.files[0]?.name ?? 'pasted text';
       await ack({ response_action: 'update', view: checkingView(sourceName) });
-      const checked = await checkSource(ctx, values, body);
+      const checked = await checkSource(ctx, values, body, context.botToken ?? ctx.botToken);
       if (!checked.ok) {
         const problem = `*${sourceName === 'pasted text' ? 'The pasted text' : 'The file'} cannot be used.* ${escapeMrkdwn(checked.problem)}`;
-        await updateModal(ctx.client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
+        await updateModal(client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
         return 'invalid_input';
       }
       const { draft, errorsShown } = checked;
-      await updateModal(
-        ctx.client,
-        view.id,
-        previewView(draft.job, errorsShown, { dropped: draft.dropped }),
-        ctx.logger,
-      );
+      await updateModal(client, view.id, previewView(draft.job, errorsShown, { dropped: draft.dropped }), ctx.logger);
     } finally {
       slot.release();
     }
@@ -68,9 +63,17 @@ type Checked =
   | { ok: true; draft: StoredDraft; errorsShown: Array<Pick<BulkRow, 'rowNumber' | 'error'>> }
   | { ok: false; problem: string };
 
-/** Reads the CSV and stores its checked rows as a draft; the first errors are kept on the way, for the preview. */
-async function checkSource(ctx: BulkContext, values: BulkFormValues, body: FormRequest['body']): Promise<Checked> {
-  const source = await sourceBytes(ctx, values);
+/**
+ * Reads the CSV (an attached file with the bot token of the request's workspace) and stores its checked rows
+ * as a draft of that workspace; the first errors are kept on the way, for the preview.
+ */
+async function checkSource(
+  ctx: BulkContext,
+  values: BulkFormValues,
+  body: FormRequest['body'],
+  botToken: string | undefined,
+): Promise<Checked> {
+  const source = await sourceBytes(ctx, values, botToken);
   if (!source.ok) return source;
   const table = await readJobTable(source.bytes, values.kind, linkDefaults(values), new Date());
   if (!table.ok) return table;
@@ -83,9 +86,10 @@ async function checkSource(ctx: BulkContext, values: BulkFormValues, body: FormR
     }
   }
   try {
-    const draft = await ctx.store.bulkJobs.createDraft(
+    const teamId = requestTeam(body);
+    const draft = await jobsIn(ctx, teamId).createDraft(
       {
-        teamId: body.team?.id ?? body.user.team_id,
+        teamId,
         requesterId: body.user.id,
         kind: values.kind,
         sourceName: values.files[0]?.name ?? 'pasted text',
@@ -116,13 +120,17 @@ function linkDefaults(values: BulkFormValues): LinkDefaults {
 
 type SourceBytes = { ok: true; bytes: Buffer } | { ok: false; problem: string };
 
-async function sourceBytes(ctx: BulkContext, values: BulkFormValues): Promise<SourceBytes> {
+async function sourceBytes(
+  ctx: BulkContext,
+  values: BulkFormValues,
+  botToken: string | undefined,
+): Promise<SourceBytes> {
   const file = values.files[0];
   if (!file) return { ok: true, bytes: Buffer.from(values.pasted ?? '', 'utf8') };
-  if (ctx.botToken === undefined)
+  if (botToken === undefined)
     return { ok: false, problem: 'Attached files cannot be read in this installation yet: paste the CSV instead.' };
   const download = await downloadSlackFile(file.downloadUrl, {
-    botToken: ctx.botToken,
+    botToken,
     slackApiUrl: ctx.slackApiUrl,
     maxBytes: MAX_FILE_BYTES,
   });

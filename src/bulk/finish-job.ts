@@ -1,8 +1,8 @@
 import { writeCsvFile } from '../csv/write-csv-file.js';
 import { uploadFile } from '../slack-api/upload-file.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
-import type { BulkJob, BulkRow, BulkRowStatus, RowCounts } from '../store/bulk-jobs.js';
-import type { BulkContext } from './bulk-context.js';
+import type { BulkJob, BulkJobs, BulkRow, BulkRowStatus, JobRef, RowCounts } from '../store/bulk-jobs.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
 import { updateProgressSoon } from './progress.js';
 import { totalsText } from './progress-message.js';
 
@@ -26,36 +26,46 @@ const OUTCOMES: Record<BulkRowStatus, string> = {
  * totals, the job is done, and its message shows the totals. If the upload fails the job still ends, with
  * the reason, and its message offers to send the file again: the rows stay in the database.
  */
-export async function finishJob(ctx: BulkContext, jobId: string): Promise<void> {
-  const claimed = await ctx.store.bulkJobs.claimFinish(jobId, FINISH_LEASE_MS);
+export async function finishJob(ctx: BulkContext, ref: JobRef): Promise<void> {
+  const jobs = jobsIn(ctx, ref.teamId);
+  const jobId = ref.id;
+  const claimed = await jobs.claimFinish(jobId, FINISH_LEASE_MS);
   if (!claimed?.finishClaimedAt) return;
-  const counts = await ctx.store.bulkJobs.counts(jobId);
+  const counts = await jobs.counts(jobId);
   const sent = await sendResults(ctx, claimed, counts);
   if (claimed.auditId) {
     await ctx.store.audit
       .complete(claimed.auditId, claimed.cancelledBy ? 'cancelled' : 'succeeded', auditDetail(counts, sent))
       .catch((error: unknown) => ctx.logger.error({ err: error, jobId }, 'could not complete the audit entry'));
   }
-  const done = await ctx.store.bulkJobs.complete(jobId, claimed.finishClaimedAt, sent);
+  const done = await jobs.complete(jobId, claimed.finishClaimedAt, sent);
   if (!done.won) return; // another process took over meanwhile (this one was too slow): it shows the end
   ctx.logger.info({ jobId, ...counts, resultsFile: sent.fileId }, 'bulk job finished');
   ctx.home.refresh([claimed.requesterId]);
-  await updateProgressSoon(ctx, jobId).catch((error: unknown) => {
+  await updateProgressSoon(ctx, ref).catch((error: unknown) => {
     // The progress ticker looks after ended jobs for a while: it shows the end at its next turn.
     ctx.logger.warn({ err: error, jobId }, 'could not show the end of a bulk job yet; will try again');
   });
 }
 
-/** Uploads the results file to the requester's DM; says why not when it cannot. */
+/**
+ * Uploads the results file to the requester's DM, with the bot token of the job's workspace; says why not
+ * when it cannot (a workspace the app was removed from among the reasons: the results stay in the database).
+ */
 export async function sendResults(
   ctx: BulkContext,
   job: BulkJob,
   counts: RowCounts,
 ): Promise<{ fileId?: string; note?: string }> {
+  const slack = await ctx.workspaces.slack(job.teamId).catch((error: unknown) => {
+    if (ctx.gone.skip(job.teamId, error, 'results files')) return undefined;
+    throw error;
+  });
+  if (!slack) return { note: 'The results file could not be sent: the app is not installed in this workspace.' };
   try {
-    const file = await writeCsvFile(resultsHeader(job), resultRows(ctx, job));
+    const file = await writeCsvFile(resultsHeader(job), resultRows(jobsIn(ctx, job.teamId), job));
     try {
-      const uploaded = await uploadFile(ctx.patientClient, {
+      const uploaded = await uploadFile(slack, {
         to: job.messageChannel ?? job.requesterId, // the DM of the progress message, when it was posted
         filename: `${job.id}-results.csv`,
         title: `${job.id} results (${job.sourceName})`,
@@ -76,9 +86,9 @@ function resultsHeader(job: BulkJob): string[] {
   return ['row', ...job.columns, 'outcome', ...(job.kind === 'links' ? ['link_url'] : []), 'error'];
 }
 
-async function* resultRows(ctx: BulkContext, job: BulkJob): AsyncGenerator<string[]> {
+async function* resultRows(jobs: BulkJobs, job: BulkJob): AsyncGenerator<string[]> {
   for (let after = 0; ;) {
-    const page = await ctx.store.bulkJobs.rows(job.id, { afterRow: after, limit: PAGE_ROWS });
+    const page = await jobs.rows(job.id, { afterRow: after, limit: PAGE_ROWS });
     for (const row of page) yield resultRow(job, row);
     if (page.length < PAGE_ROWS) return;
     after = page.at(-1)?.rowNumber ?? after;

@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import type { HomeEntry } from '../deps.js';
 import { actionsRow, context, divider, section } from '../slack-ui/blocks.js';
 import { bold, escapeAndCut } from '../slack-ui/mrkdwn.js';
-import type { BulkJob, BulkJobStatus } from '../store/bulk-jobs.js';
+import type { BulkJob, BulkJobs, BulkJobStatus } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { BULK_ACTIONS, buttonFor, controlButtons, things } from './bulk-views.js';
 
@@ -11,25 +11,27 @@ const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
 const SHOWN = 5;
 
 /**
- * Bulk jobs on App Home: a requester's own live jobs (with Pause/Resume/Cancel) and ended ones whose results
- * file could not be sent (with the button that sends it), and, for approvers, the same of everyone else (they
- * may pause, cancel or send the file too).
+ * Bulk jobs on App Home, of the Home's workspace only: a requester's own live jobs (with Pause/Resume/Cancel)
+ * and ended ones whose results file could not be sent (with the button that sends it), and, for that
+ * workspace's approvers, the same of everyone else there (they may pause, cancel or send the file too).
  */
 export function bulkHomeEntry(ctx: BulkContext): HomeEntry {
   return {
     order: 10,
     flow: { actionId: BULK_HOME_ACTION, label: 'Bulk create' },
-    blocks: async (userId) => {
+    blocks: async (userId, teamId) => {
+      if (teamId === undefined) return []; // a Home of no known workspace shows no workspace's jobs
+      const jobs = ctx.store.bulkJobs.inTeam(teamId);
       const shown = { statuses: LIVE, undelivered: true, limit: SHOWN };
-      const own = await ctx.store.bulkJobs.list({ ...shown, requesterId: userId });
-      const approver = (await ctx.approvers.check(userId)).approver;
-      const others = approver ? await ctx.store.bulkJobs.list({ ...shown, notRequesterId: userId }) : [];
+      const own = await jobs.list({ ...shown, requesterId: userId });
+      const approver = (await ctx.approvers.check(userId, { teamId })).approver;
+      const others = approver ? await jobs.list({ ...shown, notRequesterId: userId }) : [];
       const blocks: KnownBlock[] = [];
-      if (own.length > 0) blocks.push(section('*Your bulk jobs*'), ...(await jobBlocks(ctx, own, false)));
+      if (own.length > 0) blocks.push(section('*Your bulk jobs*'), ...(await jobBlocks(jobs, own, false)));
       if (others.length > 0)
         blocks.push(
           section('*Bulk jobs of others* (you may pause or cancel them)'),
-          ...(await jobBlocks(ctx, others, true)),
+          ...(await jobBlocks(jobs, others, true)),
         );
       if (blocks.length > 0) blocks.push(divider());
       return blocks;
@@ -37,10 +39,10 @@ export function bulkHomeEntry(ctx: BulkContext): HomeEntry {
   };
 }
 
-async function jobBlocks(ctx: BulkContext, jobs: BulkJob[], withRequester: boolean): Promise<KnownBlock[]> {
+async function jobBlocks(store: BulkJobs, jobs: BulkJob[], withRequester: boolean): Promise<KnownBlock[]> {
   const blocks: KnownBlock[] = [];
   for (const job of jobs) {
-    const counts = await ctx.store.bulkJobs.counts(job.id);
+    const counts = await store.counts(job.id);
     const settled = counts.done + counts.failed + counts.unknown + counts.cancelled;
     const who = withRequester ? ` · <@${job.requesterId}>` : '';
     blocks.push(

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
-import type { BulkJob, RowCounts } from '../store/bulk-jobs.js';
+import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../store/bulk-jobs.js';
 import { actionsRow, context, message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { bold } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
@@ -14,8 +14,11 @@ export interface Progress {
   counts: RowCounts;
   /** Rows settled per second lately; undefined before there is enough to say. */
   ratePerSecond: number | undefined;
-  /** The Mint service as this process sees it: paused or failing means the job waits. */
-  mint: Pick<MintServiceStatus, 'pausedUntil' | 'circuit'>;
+  /**
+   * The Mint service as this process sees it, for the job's workspace's account (undefined: none connected):
+   * paused or failing means the job waits.
+   */
+  mint: Pick<MintServiceStatus, 'pausedUntil' | 'circuit'> | undefined;
   now: Date;
 }
 
@@ -59,18 +62,18 @@ export function progressMessage(p: Progress): MessageContent {
 function statusLine(p: Progress, left: number): string {
   const { job } = p;
   if (job.status === 'paused') {
-    const who = job.changedBy && job.changedBy !== 'system' ? ` by <@${job.changedBy}>` : '';
+    const who = job.changedBy && job.changedBy !== SYSTEM_ACTOR ? ` by <@${job.changedBy}>` : '';
     return `:double_vertical_bar: *Paused*${who}.${job.note ? ` ${job.note}` : ''} Nothing is sent until someone resumes it.`;
   }
   if (job.status === 'finishing') {
     return job.cancelledBy
-      ? `:heavy_multiplication_x: *Cancelled* by <@${job.cancelledBy}>: rows not yet sent are not sent. Writing the results…`
+      ? `:heavy_multiplication_x: ${cancelledText(job)}: rows not yet sent are not sent. Writing the results…`
       : ':page_facing_up: Every row is settled. Writing the results…';
   }
-  if (p.mint.pausedUntil && p.mint.pausedUntil > p.now) {
+  if (p.mint?.pausedUntil && p.mint.pausedUntil > p.now) {
     return `:hourglass: *Waiting*: the Mint service asked the app to wait; sending again ${slackDate(p.mint.pausedUntil)}.`;
   }
-  if (p.mint.circuit === 'open') {
+  if (p.mint?.circuit === 'open') {
     return ':hourglass: *Waiting*: the Mint service is failing; the app tries it again every few seconds and goes on when it answers.';
   }
   const rate = p.ratePerSecond;
@@ -80,7 +83,7 @@ function statusLine(p: Progress, left: number): string {
 
 /** The totals of an ended job, for its message and the results file's comment. */
 export function totalsText(job: BulkJob, counts: RowCounts): string {
-  const ended = job.cancelledBy ? `*Cancelled* by <@${job.cancelledBy}>` : '*Finished*';
+  const ended = job.cancelledBy ? cancelledText(job) : '*Finished*';
   const parts = [
     `*${counts.done.toLocaleString('en-US')} created*`,
     `${counts.failed.toLocaleString('en-US')} failed`,
@@ -93,6 +96,12 @@ export function totalsText(job: BulkJob, counts: RowCounts): string {
       ? `\n:warning: *${counts.unknown.toLocaleString('en-US')} unknown*: sent, but the outcome was not recorded. They may exist: check them before sending them again (the app never sends them again by itself).`
       : '';
   return `${ended}: ${parts.join(' · ')}.${unknown}`;
+}
+
+/** Who cancelled the job; the app itself stops jobs only with a note saying why. */
+function cancelledText(job: BulkJob): string {
+  if (job.cancelledBy === SYSTEM_ACTOR) return `*Stopped* by the app${job.note ? ` (${job.note})` : ''}`;
+  return `*Cancelled* by <@${job.cancelledBy}>`;
 }
 
 function resultsLine(job: BulkJob): string {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MessageContent } from '../slack-ui/blocks.js';
-import type { BulkJob } from '../store/bulk-jobs.js';
-import type { BulkContext } from './bulk-context.js';
+import type { BulkJob, BulkJobs, JobRef } from '../store/bulk-jobs.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
 import { startPeriodic } from '../lifecycle/periodic-work.js';
 
@@ -17,26 +17,41 @@ const RATE_WINDOW_MS = 60_000;
  * stopped) or that a late update from another process undid is made good.
  */
 const ENDED_WATCH_MS = 15 * 60_000;
+/**
+ * Live jobs looked after per tick, oldest first, of all workspaces together (each costs a few reads every
+ * tick, on every process): as many as before there were workspaces.
+ */
+const LIVE_WATCHED = 100;
 
 /**
  * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a
  * compare-and-set on the job) and if what it shows changed. Returns false when the gap had not passed.
  * What the message shows is recorded as a digest once Slack took the update; an update that failed, or that
- * overlapped another, clears it, so that the next turn sends the message again.
+ * overlapped another, clears it, so that the next turn sends the message again. The message is updated with
+ * the bot token of the job's workspace; a workspace without an installation is skipped (logged once).
  */
-export async function updateProgress(ctx: BulkContext, jobId: string, now = new Date()): Promise<boolean> {
-  const before = await ctx.store.bulkJobs.get(jobId);
+export async function updateProgress(ctx: BulkContext, ref: JobRef, now = new Date()): Promise<boolean> {
+  const jobs = jobsIn(ctx, ref.teamId);
+  const before = await jobs.get(ref.id);
   if (!before?.messageChannel || !before.messageTs) return true; // not posted (yet): nothing to update
   // A job that is not running shows nothing that changes with time: when its message shows what it would show
   // now (a paused job, an ended one), there is nothing to do, and no turn to take from the other processes.
-  if (before.status !== 'running' && (await render(ctx, before, now)).digest === before.progressDigest) return true;
-  if (!(await ctx.store.bulkJobs.claimProgress(jobId, PROGRESS_GAP_MS))) return false;
-  const job = await ctx.store.bulkJobs.get(jobId);
+  if (before.status !== 'running' && (await render(ctx, jobs, before, now)).digest === before.progressDigest)
+    return true;
+  const slack = await ctx.workspaces.slack(ref.teamId).catch((error: unknown) => {
+    if (ctx.gone.skip(ref.teamId, error, 'progress messages')) return undefined;
+    throw error;
+  });
+  if (!slack) return true;
+  ctx.gone.back(ref.teamId);
+  if (!(await jobs.claimProgress(ref.id, PROGRESS_GAP_MS))) return false;
+  const job = await jobs.get(ref.id);
   if (!job?.messageChannel || !job.messageTs) return true;
-  const { content, digest } = await render(ctx, job, now);
+  const { content, digest } = await render(ctx, jobs, job, now);
   if (digest === job.progressDigest) return true;
+  const jobId = job.id;
   try {
-    await ctx.patientClient.chat.update({
+    await slack.chat.update({
       channel: job.messageChannel,
       ts: job.messageTs,
       text: content.text,
@@ -44,37 +59,42 @@ export async function updateProgress(ctx: BulkContext, jobId: string, now = new 
     });
   } catch (error) {
     // Slack may or may not have applied it: the message is no longer known to show anything.
-    await ctx.store.bulkJobs.recordProgress(jobId, undefined, job.progressDigest).catch(() => undefined);
+    await jobs.recordProgress(jobId, undefined, job.progressDigest).catch(() => undefined);
     throw error;
   }
-  await ctx.store.bulkJobs.recordProgress(jobId, digest, job.progressDigest);
+  await jobs.recordProgress(jobId, digest, job.progressDigest);
   return true;
 }
 
-async function render(ctx: BulkContext, job: BulkJob, now: Date): Promise<{ content: MessageContent; digest: string }> {
+async function render(
+  ctx: BulkContext,
+  jobs: BulkJobs,
+  job: BulkJob,
+  now: Date,
+): Promise<{ content: MessageContent; digest: string }> {
   const content = progressMessage({
     job,
-    counts: await ctx.store.bulkJobs.counts(job.id),
-    ratePerSecond: job.status === 'running' ? await ratePerSecond(ctx, job, now) : undefined,
-    mint: ctx.mintApi.status,
+    counts: await jobs.counts(job.id),
+    ratePerSecond: job.status === 'running' ? await ratePerSecond(jobs, job, now) : undefined,
+    mint: await ctx.mintAccounts.statusFor(job.teamId),
     now,
   });
   return { content, digest: createHash('sha256').update(JSON.stringify(content)).digest('base64url') };
 }
 
 /** Updates the message as soon as the gap allows (the end of a job, which must be shown). */
-export async function updateProgressSoon(ctx: BulkContext, jobId: string): Promise<void> {
+export async function updateProgressSoon(ctx: BulkContext, ref: JobRef): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    if (await updateProgress(ctx, jobId)) return;
+    if (await updateProgress(ctx, ref)) return;
     await sleep(PROGRESS_GAP_MS / 4);
   }
 }
 
-async function ratePerSecond(ctx: BulkContext, job: BulkJob, now: Date): Promise<number | undefined> {
+async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<number | undefined> {
   const since = Math.max(now.getTime() - RATE_WINDOW_MS, (job.startedAt ?? job.createdAt).getTime());
   const seconds = (now.getTime() - since) / 1000;
   if (seconds < 2) return undefined;
-  const settled = await ctx.store.bulkJobs.settledSince(job.id, new Date(since));
+  const settled = await jobs.settledSince(job.id, new Date(since));
   return settled > 0 ? settled / seconds : undefined;
 }
 
@@ -93,7 +113,8 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
   };
   const pass = async () => {
     if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
-    const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing']);
+    // Every workspace's jobs: each is then read and updated within its own workspace.
+    const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing'], LIVE_WATCHED);
     if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
       endedCheckedAt = Date.now();
       // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
@@ -101,7 +122,7 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
       ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
     }
     // One message Slack refuses to update does not hold back the others.
-    for (const id of ids) await ctx.work.track(updateProgress(ctx, id)).catch(warn);
+    for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };
   return startPeriodic({ everyMs: TICK_MS, atStart: false, run: pass, failed: warn });
 }

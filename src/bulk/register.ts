@@ -14,36 +14,39 @@ import { BulkWorker } from './bulk-worker.js';
 import { BULK_HOME_ACTION, bulkHomeEntry } from './home-entry.js';
 import { startProgressTicker } from './progress.js';
 import { maxBulkConcurrency } from '../workspace-settings/settings-model.js';
+import { GoneWorkspaces } from './gone-workspaces.js';
+import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-disposition.js';
+import { stopWorkspaceJobs } from './stop-workspace.js';
 
 /** The global shortcut declared in manifest.yml. */
 export const BULK_SHORTCUT = 'bulk_create';
 
 /**
  * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
- * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file.
+ * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file; each
+ * workspace's jobs apart from the others', and stopped when the workspace removes the app.
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'bulk' });
   const ctx: BulkContext = {
     store: deps.store,
-    mintApi: deps.mintApi,
     logger,
-    client: app.client,
-    patientClient: deps.patientClient,
+    workspaces: deps.workspaces,
+    mintAccounts: deps.mintAccounts,
     approvers: deps.approvers,
     home: deps.home,
     work: deps.work,
     readiness: deps.readiness,
     botToken: deps.config.slack.botToken,
     slackApiUrl: deps.config.slack.apiUrl,
-    get concurrency() {
-      return deps.settings.current().values.bulkConcurrency;
-    },
+    concurrencyIn: (teamId) => deps.settings.current(teamId).values.bulkConcurrency,
     maxConcurrency: maxBulkConcurrency(deps.config),
     checkSlots: new Slots(deps.config.bulk.checkSlots),
     scrub: deps.scrub,
     mintTimeoutMs: deps.config.mint.timeoutMs,
+    credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
+    gone: new GoneWorkspaces(logger),
   };
   const worker = new BulkWorker(ctx);
   const nudge = () => worker.nudge();
@@ -53,6 +56,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.home.add(bulkHomeEntry(ctx));
   deps.background.add(() => worker.start());
   deps.background.add(() => startProgressTicker(ctx));
+  deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
   on.shortcut(BULK_SHORTCUT, openBulkForm);
   on.button(BULK_HOME_ACTION, openBulkForm);

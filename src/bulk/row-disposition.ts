@@ -23,7 +23,14 @@ export type RowDisposition =
 /** Refusals made by the app before sending: the service pause, the open circuit, no connection. */
 const HELD_BACK: readonly MintApiError['kind'][] = ['rate_limited', 'unavailable', 'network'];
 
-export function rowDisposition(error: unknown): RowDisposition {
+/** Who fixes refused credentials in single-workspace mode: the operator, who set the key. */
+export const OPERATOR_FIXES_CREDENTIALS = "ask the app's operator to check MINT_API_KEY, then resume.";
+/** In distribution mode: each workspace connected its own key. */
+export const WORKSPACE_FIXES_CREDENTIALS =
+  "ask an admin of this workspace to replace the workspace's Mint API key in the app's Home tab, then resume.";
+
+/** `credentialsFix`: what to do when the service refuses the credentials (who can fix them, and how). */
+export function rowDisposition(error: unknown, credentialsFix = OPERATOR_FIXES_CREDENTIALS): RowDisposition {
   if (!(error instanceof MintApiError)) {
     // Not the client's own error: a bug somewhere after the call may have gone out.
     return { kind: 'unknown', error: 'the app failed while sending it (logged for the operator)' };
@@ -41,7 +48,7 @@ export function rowDisposition(error: unknown): RowDisposition {
   if (error.kind === 'unauthorized') {
     return {
       kind: 'pause',
-      reason: `The Mint service refused the app's credentials (HTTP ${status}): ask the app's operator to check MINT_API_KEY, then resume.`,
+      reason: `The Mint service refused the app's credentials (HTTP ${status}): ${credentialsFix}`,
     };
   }
   return { kind: 'failed', error: error.message };

@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  type Updateable,
+} from 'kysely';
 import { packRows, unpackRows, type NewBulkRow } from './bulk-draft-rows.js';
 import { databaseNow } from './database-now.js';
 import type { BulkJobsTable, BulkRowsTable, Tables } from './tables.js';
@@ -105,19 +113,85 @@ export type RowOutcome =
 
 export type JobTransition = { won: true; job: BulkJob } | { won: false; job: BulkJob | undefined };
 
+/** A job named by its id and its workspace (what background work needs to reach it through `inTeam`). */
+export interface JobRef {
+  id: string;
+  teamId: string | undefined;
+}
+
+/** A row claimed for sending, with what the sender needs of its job. */
+export interface ClaimedRow extends BulkRow {
+  kind: BulkKind;
+}
+
+/**
+ * What a workspace's claim gave: the rows, or, when none, whether the workspace had no room (its limit of
+ * rows in flight reached, or another process claiming for it at that moment) rather than nothing to send.
+ */
+export interface TeamClaim {
+  rows: ClaimedRow[];
+  atLimit: boolean;
+}
+
+/** The person recorded for what the app does by itself (pauses, stops). */
+export const SYSTEM_ACTOR = 'system';
+
 /** Rows written per INSERT: well within both engines' limits on bound values. */
 const INSERT_BATCH = 400;
+
+/** Running jobs of one workspace looked at by one claim, oldest first (a claim stops at the first with rows). */
+const JOBS_PER_CLAIM = 20;
 
 /**
  * Bulk jobs and their rows. Every change of a job's or a row's status is a compare-and-set (UPDATE ... WHERE
  * status = expected), so any number of processes may work on the same job: a row is claimed by one of them
  * only, and settled only by the one that claimed it.
+ *
+ * `inTeam(teamId)` gives the same repository limited to one workspace: every statement it runs, on a job, its
+ * rows or its draft, also requires the job to be of that workspace, so an id from another workspace (a forged
+ * button value) reads and changes nothing. The repository without a workspace reaches every one: for the
+ * background scans that find the work of all workspaces, and for tests.
  */
 export class BulkJobs {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
+    /** The workspace every statement is limited to; undefined: every workspace. */
+    readonly teamId?: string,
   ) {}
+
+  /** This repository limited to one workspace's jobs (see the class). */
+  inTeam(teamId: string): BulkJobs {
+    return new BulkJobs(this.db, this.engine, teamId);
+  }
+
+  /** The same repository (and workspace) on another connection: a transaction's. */
+  private on(db: Kysely<Tables>): BulkJobs {
+    return new BulkJobs(db, this.engine, this.teamId);
+  }
+
+  /** On a statement on bulk_jobs: the job is in this repository's workspace (any job when it has none). */
+  private ownJobs(eb: ExpressionBuilder<Tables, 'bulk_jobs'>): Expression<SqlBool> {
+    return this.teamId === undefined ? sql<SqlBool>`1 = 1` : eb('bulk_jobs.team_id', '=', this.teamId);
+  }
+
+  /**
+   * Job `id`, when it is in this repository's workspace: the subquery that statements on a job's rows and
+   * draft filter their job_id by.
+   */
+  private ownJob(id: string) {
+    return this.db
+      .selectFrom('bulk_jobs')
+      .select('bulk_jobs.id')
+      .where('bulk_jobs.id', '=', id)
+      .where((eb) => this.ownJobs(eb));
+  }
+
+  /** The workspace of a repository limited to one; work that only makes sense for one workspace asks for it. */
+  private requireTeam(what: string): string {
+    if (this.teamId === undefined) throw new Error(`${what} is done for one workspace: use inTeam(teamId)`);
+    return this.teamId;
+  }
 
   /**
    * Stores a job as a draft, its rows packed in one value (see packRows: a draft is checked, then waits for
@@ -127,6 +201,8 @@ export class BulkJobs {
    * transaction, and returned.
    */
   async createDraft(input: NewBulkJob, now = new Date(), options: DraftOptions = {}): Promise<StoredDraft> {
+    if (this.teamId !== undefined && input.teamId !== this.teamId)
+      throw new Error('a draft for another workspace than the repository’s');
     const packed = await packRows(input.rows, options.scrub);
     const job: Selectable<BulkJobsTable> = {
       id: newJobId(),
@@ -158,24 +234,31 @@ export class BulkJobs {
     };
     return this.inTransaction(async (db) => {
       // One requester's drafts are counted and pruned one transaction at a time (SQLite: one writer anyway).
-      if (this.engine === 'postgres')
-        await sql`select pg_advisory_xact_lock(hashtext(${`bulk-drafts:${input.requesterId}`}))`.execute(db);
+      if (this.engine === 'postgres') {
+        const key = `bulk-drafts:${input.teamId ?? ''}:${input.requesterId}`;
+        await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+      }
       await db.insertInto('bulk_jobs').values(job).execute();
       await db.insertInto('bulk_drafts').values({ job_id: job.id, packed_rows: packed.data }).execute();
       const dropped =
         options.keepNewest === undefined
           ? []
-          : await new BulkJobs(db, this.engine).dropOldDrafts(input.requesterId, options.keepNewest - 1, job.id);
+          : await new BulkJobs(db, this.engine).dropOldDrafts(job, options.keepNewest - 1);
       return { job: toJob(job), dropped };
     });
   }
 
-  /** Deletes the requester's drafts other than `except` beyond the newest `keep`; returns them, newest first. */
-  private async dropOldDrafts(requesterId: string, keep: number, except: string): Promise<BulkJob[]> {
+  /**
+   * Deletes the requester's drafts in the workspace of `newest`, other than it, beyond the newest `keep`;
+   * returns them, newest first. (Someone's drafts in another workspace are theirs there.)
+   */
+  private async dropOldDrafts(newest: Selectable<BulkJobsTable>, keep: number): Promise<BulkJob[]> {
+    const { requester_id: requesterId, team_id: teamId, id: except } = newest;
     const older = await this.db
       .selectFrom('bulk_jobs')
       .selectAll()
       .where('requester_id', '=', requesterId)
+      .where((eb) => (teamId === null ? eb('team_id', 'is', null) : eb('team_id', '=', teamId)))
       .where('status', '=', 'draft')
       .where('id', '!=', except)
       .orderBy('created_at', 'desc')
@@ -198,7 +281,12 @@ export class BulkJobs {
   }
 
   async get(id: string): Promise<BulkJob | undefined> {
-    const row = await this.db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
+      .executeTakeFirst();
     return row ? toJob(row) : undefined;
   }
 
@@ -208,7 +296,7 @@ export class BulkJobs {
    */
   async start(id: string, by: string, auditId: string, now = new Date()): Promise<JobTransition> {
     return this.inTransaction(async (db) => {
-      const jobs = new BulkJobs(db, this.engine);
+      const jobs = this.on(db);
       const started = await jobs.transition(
         id,
         ['draft'],
@@ -248,6 +336,7 @@ export class BulkJobs {
       .updateTable('bulk_jobs')
       .set({ message_channel: channel, message_ts: ts, progress_at: databaseNow(this.engine) })
       .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
       .execute();
   }
 
@@ -266,66 +355,159 @@ export class BulkJobs {
    * that moment finish as they would have.
    */
   async cancel(id: string, by: string, now = new Date()): Promise<JobTransition> {
-    const run = async (jobs: BulkJobs) => {
-      const result = await jobs.transition(
-        id,
-        ['running', 'paused'],
-        { changed_by: by, cancelled_by: by, note: null },
-        now,
-        { to: 'finishing' },
-      );
-      if (result.won) {
-        await jobs.db
-          .updateTable('bulk_rows')
-          .set({ status: 'cancelled', finished_at: now.toISOString() })
-          .where('job_id', '=', id)
-          .where('status', '=', 'pending')
-          .execute();
-      }
-      return result;
-    };
-    return this.inTransaction((db) => run(new BulkJobs(db, this.engine)));
+    return this.inTransaction((db) => this.on(db).end(id, { by, note: undefined, rowError: undefined }, now));
   }
 
   /**
-   * Claims up to `limit` pending rows of a running job for `workerId` (pending -> sending), lowest row first.
-   * On PostgreSQL rows another process is claiming are skipped (FOR UPDATE SKIP LOCKED); on SQLite the write
-   * lock makes the claim atomic. Either way the UPDATE checks the row is still pending: a row is claimed once.
+   * The app stops every running or paused job of this repository's workspace at once (the app was removed
+   * from it): each is cancelled by `by` with `note`, and its rows not yet sent are cancelled with `rowError`,
+   * as a cancel does. Rows being sent finish as they would have. Returns the jobs stopped.
+   */
+  async stopAll(stop: { by: string; note: string; rowError: string }, now = new Date()): Promise<BulkJob[]> {
+    this.requireTeam('stopping every job');
+    return this.inTransaction(async (db) => {
+      const jobs = this.on(db);
+      const stopped: BulkJob[] = [];
+      for (const { id } of await jobs.ids(['running', 'paused'], 10_000)) {
+        const result = await jobs.end(id, stop, now);
+        if (result.won) stopped.push(result.job);
+      }
+      return stopped;
+    });
+  }
+
+  /** running | paused -> finishing, cancelled by `by`, and the rows not yet sent cancelled (in a transaction). */
+  private async end(
+    id: string,
+    stop: { by: string; note: string | undefined; rowError: string | undefined },
+    now: Date,
+  ): Promise<JobTransition> {
+    const result = await this.transition(
+      id,
+      ['running', 'paused'],
+      { changed_by: stop.by, cancelled_by: stop.by, note: stop.note ?? null },
+      now,
+      { to: 'finishing' },
+    );
+    if (result.won) {
+      await this.db
+        .updateTable('bulk_rows')
+        .set({ status: 'cancelled', error: stop.rowError ?? null, finished_at: now.toISOString() })
+        .where('job_id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+    }
+    return result;
+  }
+
+  /**
+   * Claims up to `limit` pending rows of a running job for `workerId` (pending -> sending), lowest row first,
+   * whatever its workspace has in flight (the worker claims with claimNext, which keeps to the workspace's
+   * limit). On PostgreSQL rows another process is claiming are skipped (FOR UPDATE SKIP LOCKED); on SQLite
+   * the write lock makes the claim atomic. Either way the UPDATE checks the row is still pending: a row is
+   * claimed once.
    */
   async claim(jobId: string, workerId: string, limit = 1): Promise<BulkRow[]> {
-    // Two statements in one transaction: PostgreSQL may run a LIMIT ... SKIP LOCKED subquery of an UPDATE
-    // more than once, each time picking other rows, so the candidates are read first, then claimed.
+    return this.inTransaction((db) => this.on(db).claimRows(jobId, workerId, limit));
+  }
+
+  /**
+   * Claims up to `limit` rows (1 by default) of this repository's workspace for `workerId`, from its oldest
+   * running job that has rows left, in row order, such that the workspace never has more than `concurrency`
+   * rows being sent (`sending`), by all processes together. The count and the claim are one transaction,
+   * and on PostgreSQL claims for one workspace take turns (a transaction-scoped advisory lock): two
+   * processes cannot both count the same free place. A process that finds the lock taken does not wait for
+   * it: it is told the workspace has no room now, and comes back. (SQLite: one writer at a time anyway.)
+   */
+  async claimNext(workerId: string, options: { concurrency: number; limit?: number }): Promise<TeamClaim> {
+    const teamId = this.requireTeam('a claim within a workspace’s limit');
+    const none = (atLimit: boolean): TeamClaim => ({ rows: [], atLimit });
     return this.inTransaction(async (db) => {
-      let candidates = db
+      if (this.engine === 'postgres') {
+        const key = `bulk-claim:${teamId}`;
+        const lock = sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`;
+        if (!(await lock.execute(db)).rows[0]?.locked) return none(true);
+      }
+      const inFlight = await db
         .selectFrom('bulk_rows')
-        .select('row_number')
-        .where('job_id', '=', jobId)
-        .where('status', '=', 'pending')
-        .orderBy('row_number')
-        .limit(limit);
-      if (this.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
-      const numbers = (await candidates.execute()).map((r) => Number(r.row_number));
-      if (numbers.length === 0) return [];
-      const rows = await db
-        .updateTable('bulk_rows')
-        // The database's clock: the process that judges the claim stale later may run on another host.
-        .set({ status: 'sending', claimed_by: workerId, claimed_at: databaseNow(this.engine) })
-        .where('job_id', '=', jobId)
-        .where('status', '=', 'pending')
-        .where('row_number', 'in', numbers)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('bulk_jobs')
-              .select('bulk_jobs.id')
-              .where('bulk_jobs.id', '=', jobId)
-              .where('bulk_jobs.status', '=', 'running'),
-          ),
-        )
-        .returningAll()
+        .innerJoin('bulk_jobs', 'bulk_jobs.id', 'bulk_rows.job_id')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('bulk_rows.status', '=', 'sending')
+        .where('bulk_jobs.team_id', '=', teamId)
+        .executeTakeFirst();
+      let room = Math.min(options.limit ?? 1, options.concurrency - Number(inFlight?.n ?? 0));
+      if (room <= 0) return none(true);
+      const jobs = await db
+        .selectFrom('bulk_jobs')
+        .select(['id', 'kind'])
+        .where('team_id', '=', teamId)
+        .where('status', '=', 'running')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(JOBS_PER_CLAIM)
         .execute();
-      return rows.map(toRow).sort((a, b) => a.rowNumber - b.rowNumber);
+      const claimed: ClaimedRow[] = [];
+      for (const job of jobs) {
+        const rows = await this.on(db).claimRows(job.id, workerId, room);
+        claimed.push(...rows.map((row) => ({ ...row, kind: job.kind as BulkKind })));
+        room -= rows.length;
+        if (room <= 0) break;
+      }
+      return { rows: claimed, atLimit: false };
     });
+  }
+
+  /** The claim itself, in the caller's transaction. */
+  private async claimRows(jobId: string, workerId: string, limit: number): Promise<BulkRow[]> {
+    // Two statements: PostgreSQL may run a LIMIT ... SKIP LOCKED subquery of an UPDATE more than once, each
+    // time picking other rows, so the candidates are read first, then claimed.
+    let candidates = this.db
+      .selectFrom('bulk_rows')
+      .select('row_number')
+      .where('job_id', 'in', this.ownJob(jobId))
+      .where('status', '=', 'pending')
+      .orderBy('row_number')
+      .limit(limit);
+    if (this.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    const numbers = (await candidates.execute()).map((r) => Number(r.row_number));
+    if (numbers.length === 0) return [];
+    const rows = await this.db
+      .updateTable('bulk_rows')
+      // The database's clock: the process that judges the claim stale later may run on another host.
+      .set({ status: 'sending', claimed_by: workerId, claimed_at: databaseNow(this.engine) })
+      .where('job_id', '=', jobId)
+      .where('status', '=', 'pending')
+      .where('row_number', 'in', numbers)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('bulk_jobs')
+            .select('bulk_jobs.id')
+            .where('bulk_jobs.id', '=', jobId)
+            .where('bulk_jobs.status', '=', 'running'),
+        ),
+      )
+      .returningAll()
+      .execute();
+    return rows.map(toRow).sort((a, b) => a.rowNumber - b.rowNumber);
+  }
+
+  /**
+   * Workspaces with running jobs, the one whose oldest running job is oldest first (jobs of no workspace, from
+   * before workspaces were recorded, are given one when the app starts: they are not listed).
+   */
+  async runningTeams(limit = 1_000): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('bulk_jobs')
+      .select('team_id')
+      .where('status', '=', 'running')
+      .where('team_id', 'is not', null)
+      .where((eb) => this.ownJobs(eb))
+      .groupBy('team_id')
+      .orderBy((eb) => eb.fn.min('created_at'))
+      .limit(limit)
+      .execute();
+    return rows.flatMap((r) => (r.team_id === null ? [] : [r.team_id]));
   }
 
   /** sending -> done | failed | unknown, by the process that claimed the row. */
@@ -338,7 +520,7 @@ export class BulkJobs {
         result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
         finished_at: now.toISOString(),
       })
-      .where('job_id', '=', jobId)
+      .where('job_id', 'in', this.ownJob(jobId))
       .where('row_number', '=', rowNumber)
       .where('status', '=', 'sending')
       .where('claimed_by', '=', workerId)
@@ -351,7 +533,7 @@ export class BulkJobs {
     const result = await this.db
       .updateTable('bulk_rows')
       .set({ status: 'pending', claimed_by: null, claimed_at: null })
-      .where('job_id', '=', jobId)
+      .where('job_id', 'in', this.ownJob(jobId))
       .where('row_number', '=', rowNumber)
       .where('status', '=', 'sending')
       .where('claimed_by', '=', workerId)
@@ -365,13 +547,15 @@ export class BulkJobs {
    * Returns the jobs concerned.
    */
   async markStaleUnknown(leaseMs: number, error: string): Promise<string[]> {
-    const rows = await this.db
+    let update = this.db
       .updateTable('bulk_rows')
       .set({ status: 'unknown', error, finished_at: databaseNow(this.engine) })
       .where('status', '=', 'sending')
-      .where('claimed_at', '<', databaseNow(this.engine, -leaseMs))
-      .returning('job_id')
-      .execute();
+      .where('claimed_at', '<', databaseNow(this.engine, -leaseMs));
+    const { teamId } = this;
+    if (teamId !== undefined)
+      update = update.where('job_id', 'in', this.db.selectFrom('bulk_jobs').select('id').where('team_id', '=', teamId));
+    const rows = await update.returning('job_id').execute();
     return [...new Set(rows.map((r) => r.job_id))];
   }
 
@@ -392,6 +576,7 @@ export class BulkJobs {
         finish_attempts: eb('finish_attempts', '+', 1),
       }))
       .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
       .where('status', '=', 'finishing')
       .where((eb) =>
         eb.or([eb('finish_claimed_at', 'is', null), eb('finish_claimed_at', '<', databaseNow(this.engine, -leaseMs))]),
@@ -435,6 +620,7 @@ export class BulkJobs {
       .updateTable('bulk_jobs')
       .set({ results_file_id: fileId, results_note: null })
       .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
       .where('status', '=', 'done')
       .execute();
   }
@@ -449,6 +635,7 @@ export class BulkJobs {
       .updateTable('bulk_jobs')
       .set({ progress_at: databaseNow(this.engine) })
       .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
       .where((eb) =>
         eb.or([eb('progress_at', 'is', null), eb('progress_at', '<=', databaseNow(this.engine, -minGapMs))]),
       )
@@ -469,13 +656,19 @@ export class BulkJobs {
         .updateTable('bulk_jobs')
         .set({ progress_digest: digest })
         .where('id', '=', id)
+        .where((eb) => this.ownJobs(eb))
         .where((eb) =>
           builtOn === undefined ? eb('progress_digest', 'is', null) : eb('progress_digest', '=', builtOn),
         )
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 1) return true;
     }
-    await this.db.updateTable('bulk_jobs').set({ progress_digest: null }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ progress_digest: null })
+      .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
+      .execute();
     return false;
   }
 
@@ -483,7 +676,7 @@ export class BulkJobs {
     const rows = await this.db
       .selectFrom('bulk_rows')
       .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
-      .where('job_id', '=', id)
+      .where('job_id', 'in', this.ownJob(id))
       .groupBy('status')
       .execute();
     const counts = Object.fromEntries(BULK_ROW_STATUSES.map((s) => [s, 0])) as RowCounts;
@@ -494,7 +687,7 @@ export class BulkJobs {
         .selectFrom('bulk_jobs')
         .innerJoin('bulk_drafts', 'bulk_drafts.job_id', 'bulk_jobs.id')
         .select(['total_rows', 'valid_rows'])
-        .where('bulk_jobs.id', '=', id)
+        .where('bulk_jobs.id', 'in', this.ownJob(id))
         .executeTakeFirst();
       if (draft) {
         counts.pending = Number(draft.valid_rows);
@@ -509,36 +702,38 @@ export class BulkJobs {
     const row = await this.db
       .selectFrom('bulk_rows')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('job_id', '=', id)
+      .where('job_id', 'in', this.ownJob(id))
       .where('status', 'in', ['done', 'failed', 'unknown'])
       .where('finished_at', '>=', since.toISOString())
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
-  /** Ids of the jobs that ended (done) at or after `since`, oldest first. */
-  async endedSince(since: Date, limit = 100): Promise<string[]> {
+  /** The jobs that ended (done) at or after `since`, oldest first. */
+  async endedSince(since: Date, limit = 100): Promise<JobRef[]> {
     const rows = await this.db
       .selectFrom('bulk_jobs')
-      .select('id')
+      .select(['id', 'team_id'])
       .where('status', '=', 'done')
       .where('finished_at', '>=', since.toISOString())
+      .where((eb) => this.ownJobs(eb))
       .orderBy('finished_at')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.id);
+    return rows.map(toRef);
   }
 
-  /** Ids of the jobs in these statuses, oldest first. */
-  async ids(statuses: readonly BulkJobStatus[], limit = 100): Promise<string[]> {
+  /** The jobs in these statuses, oldest first. */
+  async ids(statuses: readonly BulkJobStatus[], limit = 100): Promise<JobRef[]> {
     const rows = await this.db
       .selectFrom('bulk_jobs')
-      .select('id')
+      .select(['id', 'team_id'])
       .where('status', 'in', statuses)
+      .where((eb) => this.ownJobs(eb))
       .orderBy('created_at')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.id);
+    return rows.map(toRef);
   }
 
   /**
@@ -561,7 +756,8 @@ export class BulkJobs {
           eb('status', 'in', filter.statuses),
           ...(filter.undelivered ? [eb.and([eb('status', '=', 'done'), eb('results_file_id', 'is', null)])] : []),
         ]),
-      );
+      )
+      .where((eb) => this.ownJobs(eb));
     if (filter.requesterId) query = query.where('requester_id', '=', filter.requesterId);
     if (filter.notRequesterId) query = query.where('requester_id', '!=', filter.notRequesterId);
     const rows = await query
@@ -576,13 +772,13 @@ export class BulkJobs {
     const draft = await this.db
       .selectFrom('bulk_drafts')
       .select('packed_rows')
-      .where('job_id', '=', id)
+      .where('job_id', 'in', this.ownJob(id))
       .executeTakeFirst();
     if (draft) return draftPage(id, draft.packed_rows, options);
     let query = this.db
       .selectFrom('bulk_rows')
       .selectAll()
-      .where('job_id', '=', id)
+      .where('job_id', 'in', this.ownJob(id))
       .where('row_number', '>', options.afterRow ?? 0);
     if (options.statuses?.length) query = query.where('status', 'in', options.statuses);
     const rows = await query
@@ -594,17 +790,19 @@ export class BulkJobs {
 
   /** Forgets drafts created before `before` that were never started; returns how many. */
   async deleteDraftsBefore(before: Date): Promise<number> {
-    const old = this.db
-      .selectFrom('bulk_jobs')
-      .select('id')
-      .where('status', '=', 'draft')
-      .where('created_at', '<', before.toISOString());
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('bulk_rows').where('job_id', 'in', old).execute();
-      const result = await trx
+    return this.inTransaction(async (db) => {
+      const old = db
+        .selectFrom('bulk_jobs')
+        .select('id')
+        .where('status', '=', 'draft')
+        .where('created_at', '<', before.toISOString())
+        .where((eb) => this.ownJobs(eb));
+      await db.deleteFrom('bulk_rows').where('job_id', 'in', old).execute();
+      const result = await db
         .deleteFrom('bulk_jobs')
         .where('status', '=', 'draft')
         .where('created_at', '<', before.toISOString())
+        .where((eb) => this.ownJobs(eb))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
@@ -632,6 +830,7 @@ export class BulkJobs {
       .updateTable('bulk_jobs')
       .set({ ...changes, status: guard.to, updated_at: now.toISOString() })
       .where('id', '=', id)
+      .where((eb) => this.ownJobs(eb))
       .where('status', 'in', from);
     if (guard.requester) update = update.where('requester_id', '=', guard.requester);
     if (guard.finishClaimedAt) update = update.where('finish_claimed_at', '=', guard.finishClaimedAt);
@@ -696,6 +895,10 @@ function newRowValues(jobId: string, row: NewBulkRow): Selectable<BulkRowsTable>
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 function newJobId(): string {
   return `BK-${Array.from({ length: 6 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
+}
+
+function toRef(row: { id: string; team_id: string | null }): JobRef {
+  return { id: row.id, teamId: row.team_id ?? undefined };
 }
 
 function toJob(row: Selectable<BulkJobsTable>): BulkJob {

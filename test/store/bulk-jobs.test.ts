@@ -342,9 +342,9 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const delivered = await end({ fileId: 'F1' });
     const undelivered = await end({ note: 'The results file could not be sent: internal_error' });
     const live = (await running(1)).id;
-    expect((await store.bulkJobs.endedSince(new Date(Date.now() - 60_000))).sort()).toEqual(
-      [delivered, undelivered].sort(),
-    );
+    expect(
+      (await store.bulkJobs.endedSince(new Date(Date.now() - 60_000))).map((ref) => [ref.id, ref.teamId]).sort(),
+    ).toEqual([delivered, undelivered].sort().map((id) => [id, 'T1']));
     expect(await store.bulkJobs.endedSince(new Date(Date.now() + 60_000))).toEqual([]);
     const shown = async () =>
       (await store.bulkJobs.list({ statuses: ['running'], undelivered: true, requesterId: 'U_REQ' }))
@@ -373,7 +373,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const [row] = await store.bulkJobs.claim(job.id, 'w');
     await store.bulkJobs.settle(job.id, row?.rowNumber ?? 0, 'w', { status: 'unknown', error: 'timeout' });
     expect(await store.bulkJobs.settledSince(job.id, new Date(Date.now() - 60_000))).toBe(1);
-    expect(await store.bulkJobs.ids(['running'])).toEqual([job.id]);
+    expect(await store.bulkJobs.ids(['running'])).toEqual([{ id: job.id, teamId: 'T1' }]);
     expect(
       (await store.bulkJobs.list({ statuses: ['running', 'paused'], requesterId: 'U_REQ' })).map((j) => j.id),
     ).toEqual([job.id]);
