@@ -57,7 +57,7 @@ export const configHints = {
     'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; at least 2 x BULK_CONCURRENCY; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
   BULK_CONCURRENCY:
-    'Mint calls one process makes at once for bulk jobs (/mintlink bulk), a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4',
+    "Mint calls a workspace's bulk jobs (/mintlink bulk) make at once, all replicas together, a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4",
   BULK_CHECK_SLOTS:
     'bulk CSV files one process checks at once (the Check button of /mintlink bulk), a whole number from 1 to 8; a Check that finds them all taken is answered "busy, try again in a minute"; default 2',
 } as const;

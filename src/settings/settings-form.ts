@@ -258,7 +258,7 @@ export function settingsFormView(
     numberInput(
       FIELDS.bulkConcurrency,
       n,
-      'Mint calls at once per instance',
+      'Mint calls at once (all replicas)',
       v.bulkConcurrency,
       { min: 1, max: options.maxConcurrency },
       `From 1 to ${options.maxConcurrency} on this deployment.`,

@@ -22,7 +22,7 @@ export interface WorkspaceSettings {
   remindAfterHours: number;
   /** Undefined: whoever the approvers are. */
   auditViewers: People | undefined;
-  /** Mint calls one process makes at once for bulk jobs. */
+  /** Mint calls a workspace's bulk jobs make at once, all replicas together. */
   bulkConcurrency: number;
   /** Who may change these; empty: the workspace's admins and owners. */
   settingsAdmins: People;
@@ -225,7 +225,7 @@ export function describeValue(name: SettingName, values: WorkspaceSettings, styl
     case 'auditViewers':
       return values.auditViewers ? list(values.auditViewers, 'nobody') : 'the deletion approvers';
     case 'bulkConcurrency':
-      return `${plural(values.bulkConcurrency, 'Mint call')} at once per process`;
+      return `${plural(values.bulkConcurrency, 'Mint call')} at once`;
     case 'settingsAdmins':
       return list(values.settingsAdmins, "the workspace's admins and owners");
   }

@@ -121,7 +121,7 @@ describe('settings administered from App Home', () => {
       quorum: { from: '1 approval', to: '2 approvals (3 from 3 customers up)' },
       requestTtlHours: { from: '72 hours', to: '10 hours' },
       remindAfterHours: { from: 'after 24 hours', to: 'after 1.5 hours' },
-      bulkConcurrency: { from: '4 Mint calls at once per process', to: '7 Mint calls at once per process' },
+      bulkConcurrency: { from: '4 Mint calls at once', to: '7 Mint calls at once' },
       auditViewers: { from: 'the deletion approvers', to: VIC },
     });
     const store = app.openStore();
