@@ -38,7 +38,7 @@ export async function finishJob(ctx: BulkContext, ref: JobRef): Promise<void> {
       .complete(claimed.auditId, claimed.cancelledBy ? 'cancelled' : 'succeeded', auditDetail(counts, sent))
       .catch((error: unknown) => ctx.logger.error({ err: error, jobId }, 'could not complete the audit entry'));
   }
-  const done = await jobs.complete(jobId, claimed.finishClaimedAt, sent);
+  const done = await jobs.complete(jobId, claimed, sent);
   if (!done.won) return; // another process took over meanwhile (this one was too slow): it shows the end
   ctx.logger.info({ jobId, ...counts, resultsFile: sent.fileId }, 'bulk job finished');
   ctx.home.refresh([claimed.requesterId]);

@@ -598,10 +598,13 @@ export class BulkJobs {
     return claimed ? toJob(claimed) : undefined;
   }
 
-  /** finishing -> done, by the process that claimed the finish at `claimedAt`. */
+  /**
+   * finishing -> done, by the process whose claim this is: its claim time and its attempt number (two claims
+   * within the same millisecond share a time, never an attempt number).
+   */
   async complete(
     id: string,
-    claimedAt: string,
+    claim: Pick<BulkJob, 'finishClaimedAt' | 'finishAttempts'> | undefined,
     results: { fileId?: string | undefined; note?: string | undefined },
     now = new Date(),
   ): Promise<JobTransition> {
@@ -610,7 +613,7 @@ export class BulkJobs {
       ['finishing'],
       { finished_at: now.toISOString(), results_file_id: results.fileId ?? null, results_note: results.note ?? null },
       now,
-      { to: 'done', finishClaimedAt: claimedAt },
+      { to: 'done', finishClaim: claim },
     );
   }
 
@@ -822,7 +825,7 @@ export class BulkJobs {
     guard: {
       to: BulkJobStatus;
       requester?: string;
-      finishClaimedAt?: string;
+      finishClaim?: Pick<BulkJob, 'finishClaimedAt' | 'finishAttempts'> | undefined;
       noRowIn?: readonly BulkRowStatus[];
     },
   ): Promise<JobTransition> {
@@ -833,7 +836,12 @@ export class BulkJobs {
       .where((eb) => this.ownJobs(eb))
       .where('status', 'in', from);
     if (guard.requester) update = update.where('requester_id', '=', guard.requester);
-    if (guard.finishClaimedAt) update = update.where('finish_claimed_at', '=', guard.finishClaimedAt);
+    if ('finishClaim' in guard) {
+      const claim = guard.finishClaim;
+      update = update
+        .where('finish_claimed_at', '=', claim?.finishClaimedAt ?? '')
+        .where('finish_attempts', '=', claim?.finishAttempts ?? -1);
+    }
     const noRowIn = guard.noRowIn;
     if (noRowIn) {
       update = update.where((eb) =>

@@ -90,8 +90,8 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     expect((await ofA.cancel(jobOfA.id, 'U_REQ')).won).toBe(true);
     expect(await fromB.claimFinish(jobOfA.id, 0)).toBeUndefined();
     const finish = await ofA.claimFinish(jobOfA.id, 60_000);
-    expect((await fromB.complete(jobOfA.id, finish?.finishClaimedAt ?? '', { fileId: 'F_FORGED' })).won).toBe(false);
-    expect((await ofA.complete(jobOfA.id, finish?.finishClaimedAt ?? '', { note: 'not sent' })).won).toBe(true);
+    expect((await fromB.complete(jobOfA.id, finish, { fileId: 'F_FORGED' })).won).toBe(false);
+    expect((await ofA.complete(jobOfA.id, finish, { note: 'not sent' })).won).toBe(true);
     await fromB.setResultsFile(jobOfA.id, 'F_FORGED');
     expect(await ofA.get(jobOfA.id)).toMatchObject({ status: 'done', resultsFileId: undefined });
     expect(await fromB.endedSince(new Date(0))).toEqual([]);

@@ -286,8 +286,8 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const takeover = await store.bulkJobs.claimFinish(job.id, 5_000);
     expect(takeover?.finishAttempts).toBe(2);
     expect(takeover?.finishClaimedAt).not.toBe(earlier);
-    expect((await store.bulkJobs.complete(job.id, first?.finishClaimedAt ?? '', { fileId: 'F1' })).won).toBe(false);
-    const done = await store.bulkJobs.complete(job.id, takeover?.finishClaimedAt ?? '', { fileId: 'F2' });
+    expect((await store.bulkJobs.complete(job.id, first, { fileId: 'F1' })).won).toBe(false);
+    const done = await store.bulkJobs.complete(job.id, takeover, { fileId: 'F2' });
     expect(done.job).toMatchObject({ status: 'done', resultsFileId: 'F2' });
   });
 
@@ -336,7 +336,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
       await store.bulkJobs.settle(job.id, 2, 'w', { status: 'done' });
       expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(true);
       const claimed = await store.bulkJobs.claimFinish(job.id, 60_000);
-      expect((await store.bulkJobs.complete(job.id, claimed?.finishClaimedAt ?? '', results)).won).toBe(true);
+      expect((await store.bulkJobs.complete(job.id, claimed, results)).won).toBe(true);
       return job.id;
     };
     const delivered = await end({ fileId: 'F1' });
