@@ -9,7 +9,7 @@ import { maxBulkConcurrency } from '../workspace-settings/settings-model.js';
 import { OPEN_SETTINGS_ACTION, settingsHomeEntry } from './home-entry.js';
 import { openSettings } from './open-settings.js';
 import { type SettingsContext, announceChange, saveSettings } from './save-settings.js';
-import { SettingsAdmins } from './settings-admins.js';
+import { SettingsAdmins } from '../workspace-settings/settings-admins.js';
 import {
   SETTINGS_FORM_CALLBACK,
   USER_GROUPS_ACTION,

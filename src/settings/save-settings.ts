@@ -17,7 +17,7 @@ import {
 } from '../workspace-settings/settings-model.js';
 import type { WorkspaceSettingsSource } from '../workspace-settings/workspace-settings.js';
 import { type FieldErrors, parseSubmitted, slackProblems } from './check-settings.js';
-import type { SettingsAdmins } from './settings-admins.js';
+import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
 import { type Field, type SubmittedSettings, blockId } from './settings-form.js';
 import type { UserGroups } from './user-groups.js';
 
