@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   const slack = (team: string | undefined) => workspaces.slack(team);
-  const mintAccounts = new MintAccounts(deps.mintApi);
+  const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mode: config.mode, mint: (t) => mintAccounts.statusFor(t) });
   const capabilityDeps: CapabilityDeps = {
     ...deps,
