@@ -3,11 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
 import type { Metrics } from '../metrics/metrics.js';
-import {
-  MintApiClient,
-  type MintApiClientOptions,
-  type MintServiceStatus,
-} from '../mint-api/mint-api-client.js';
+import { MintApiClient, type MintApiClientOptions, type MintServiceStatus } from '../mint-api/mint-api-client.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
@@ -27,7 +23,9 @@ export interface MintAccountsDeps {
 
 export interface MintAccountsOptions {
   /** Given to every account's client (tests: a small breaker, a clock of their own). */
-  client?: Partial<Pick<MintApiClientOptions, 'breaker' | 'defaultPauseMs' | 'now' | 'maxRetries' | 'retryBaseDelayMs'>>;
+  client?: Partial<
+    Pick<MintApiClientOptions, 'breaker' | 'defaultPauseMs' | 'now' | 'maxRetries' | 'retryBaseDelayMs'>
+  >;
   /** How long a replica trusts what it read of an account: a change made on another replica shows within it. */
   rowTtlMs?: number;
   /** Accounts whose clients are kept at once (the least used is dropped first, and made again when needed). */
