@@ -21,6 +21,7 @@ import * as uninstall from './uninstall/register.js';
 import { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 import { createWorkspaces } from './workspaces/workspaces.js';
 import { MintAccounts } from './mint-accounts/mint-accounts.js';
+import * as mintAccount from './mint-account/register.js';
 
 export interface MintlinkApp {
   app: App;
@@ -42,9 +43,8 @@ export function createApp(deps: AppDeps): MintlinkApp {
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 
-  const background: BackgroundWork[] = [];
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
-  background.push(() => workspaceSettings.start());
+  const background: BackgroundWork[] = [() => workspaceSettings.start()];
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   const slack = (team: string | undefined) => workspaces.slack(team);
@@ -61,8 +61,8 @@ export function createApp(deps: AppDeps): MintlinkApp {
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport, settings, uninstall])
-    capability.register(app, capabilityDeps);
+  const all = [links, wallets, bulk, templates, deletionApproval, auditExport, settings, mintAccount, uninstall];
+  for (const capability of all) capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
 

@@ -15,7 +15,7 @@ import {
   UnreadableMintAccount,
 } from '../../src/mint-accounts/not-connected.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
-import { MintApiError } from '../../src/mint-api/mint-api-error.js';
+import type { MintApiError } from '../../src/mint-api/mint-api-error.js';
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { RequestEnded } from '../../src/request-pipeline/request-ended.js';
 import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
