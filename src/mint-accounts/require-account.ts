@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Subcommand } from '../commands/command-registry.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { Ended } from '../request-pipeline/listen.js';
+import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 import { RequestEnded } from '../request-pipeline/request-ended.js';
 import type { StepResult } from '../request-pipeline/step-listener.js';
 import { section } from '../slack-ui/blocks.js';
@@ -49,6 +49,24 @@ export function openFormNeedingMintAccount(accounts: Pick<MintAccounts, 'forTeam
     }
     await openModal(client, body.trigger_id, form());
   };
+}
+
+/**
+ * For a form submitted: the workspace's Mint client; without an account (removed since the form opened), the
+ * modal is replaced by how to connect one, and undefined comes back (the request was refused).
+ */
+export async function withMintAccount(
+  accounts: Pick<MintAccounts, 'forTeam'>,
+  teamId: string | undefined,
+  ack: FormRequest['ack'],
+): Promise<MintApiClient | undefined> {
+  try {
+    return await accounts.forTeam(teamId);
+  } catch (error) {
+    if (!(error instanceof RequestEnded)) throw error;
+    await ack({ response_action: 'update', view: noAccountModal(error) });
+    return undefined;
+  }
 }
 
 /** The refusal as a modal of its own (closing it closes everything). */
