@@ -8,31 +8,20 @@ import { CONNECT_MINT_ACCOUNT_ACTION } from '../../src/mint-accounts/not-connect
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useApp, useFakes } from '../kit/fakes.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../mint-accounts/workspace-flow.js';
 import type { InProcessApp } from '../kit/in-process-app.js';
-import { queryRows } from '../kit/raw-sql.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import { textOf } from '../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import {
-  eventCallback,
-  globalShortcut,
-  userContext,
-  viewButtonClick,
-  viewSubmission,
-  type SlackView,
-} from '../kit/slack-payloads.js';
-import { stateValues, type Entry } from '../kit/view-state.js';
+import { eventCallback, globalShortcut, userContext, viewButtonClick, type SlackView } from '../kit/slack-payloads.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
   OTHER_USER_ID,
-  inTeam,
   installWorkspace,
   oauthApp,
   uninstallEvent,
 } from '../kit/workspaces.js';
 
-const KEY_A = 'acme-mint-key-7Hq2Lw9xTa1234';
-const KEY_B = 'globex-mint-key-Zr8Kp3VbQe5678';
 /** Installs workspace A, so administers its Mint account. */
 const INSTALLER_A = TEST_USER_ID;
 /** Installs workspace B. */
@@ -44,100 +33,23 @@ const NOBODY = 'U0NOBODY01';
 
 describe('each workspace connects its own Mint account (distribution mode)', () => {
   const fakes = useFakes();
-  let app: InProcessApp;
-  beforeEach(async () => {
-    fakes.slack.workspaceAdmins.add(ADMIN_A2);
-    fakes.mint.acceptKey(KEY_A);
-    fakes.mint.acceptKey(KEY_B);
-    app = await fakes.startApp('http', { env: DISTRIBUTION_ENV });
-    fakes.slack.oauthApp = oauthApp(app); // this test's app: a new one, on a port of its own
-  });
-  afterEach(async () => {
-    // Calls without a token are not this capability's: the settings' workspace and admin checks still use the
-    // app's own client, which distribution mode gives no token (auth.test, users.info: not_authed).
-    expect(fakes.slack.failedCalls.filter((c) => c.token !== undefined).map((c) => [c.method, c.answer])).toEqual([]);
-    expectNoSecretsLeaked(fakes.slack, app);
-    await expectKeysNowhere([KEY_A, KEY_B]);
-    fakes.slack.workspaceAdmins.clear();
-    await app.stop();
-  });
-
-  const publishes = (userId: string) =>
-    fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === userId).length;
-
-  /** `userId` opens their Home in `teamId`; resolves with it once published. */
-  async function home(userId: string, teamId = TEST_TEAM_ID): Promise<SlackView> {
-    const before = publishes(userId);
-    const opened = eventCallback({
-      type: 'app_home_opened',
-      user: userId,
-      channel: `D${userId.slice(1)}`,
-      tab: 'home',
-    });
-    const response = await app.postSigned('/slack/events', JSON.stringify(inTeam(opened, teamId)), 'application/json');
-    expect(response.status).toBe(200);
-    await fakes.slack.waitFor(() => publishes(userId) > before, 5_000, `${userId}'s Home`);
-    return fakes.slack.view(userId);
-  }
-
-  /** The next Home published for `userId` that `matches`. */
-  async function homeWhen(userId: string, matches: (text: string) => boolean): Promise<SlackView> {
-    await fakes.slack.waitFor(
-      () => matches(textOf(fakes.slack.view(userId))),
-      5_000,
-      `a Home of ${userId} that matches`,
-    );
-    return fakes.slack.view(userId);
-  }
-
-  const interact = (payload: Record<string, unknown>, teamId: string) => app.interact(inTeam(payload, teamId));
-
-  /** Clicks a button on a Home or a modal; resolves with the modal it opened, if any. */
-  async function click(view: SlackView, actionId: string, userId: string, teamId = TEST_TEAM_ID) {
-    const opened = fakes.slack.callsTo('views.open').length + fakes.slack.callsTo('views.push').length;
-    await interact(viewButtonClick(fakes.slack, view, actionId, {}, userId), teamId);
-    await app.waitForIdle();
-    const now = fakes.slack.callsTo('views.open').length + fakes.slack.callsTo('views.push').length;
-    return now > opened ? fakes.slack.lastOpenedView() : undefined;
-  }
-
-  async function submit(view: SlackView, entries: Record<string, Entry>, userId: string, teamId = TEST_TEAM_ID) {
-    const ack = await interact(viewSubmission(view, stateValues(view, entries), userId), teamId);
-    fakes.slack.applySubmissionAck(view.id, ack);
-    return ack;
-  }
-
-  /** The installer (or an admin) connects the account from their Home; resolves with the outcome modal. */
-  async function connect(userId: string, apiKey: string, teamId = TEST_TEAM_ID) {
-    const form = await click(await home(userId, teamId), CONNECT_MINT_ACCOUNT_ACTION, userId, teamId);
-    expect(form?.callback_id).toBe(CONNECT_FORM_CALLBACK);
-    if (!form) throw new Error('no form');
-    const ack = await submit(form, { [ACCOUNT_BLOCKS.apiKey]: apiKey }, userId, teamId);
-    expect(ack?.response_action).toBe('update');
-    return fakes.slack.viewUpdate(form.id);
-  }
+  const flow = useWorkspaces(fakes);
+  const { home, homeWhen, click, submit, connect, rows } = flow;
+  beforeEach(() => fakes.slack.workspaceAdmins.add(ADMIN_A2));
+  afterEach(() => fakes.slack.workspaceAdmins.clear());
+  const interact = (payload: Record<string, unknown>, teamId: string) => flow.interact(payload, teamId);
 
   /** `/mintlink link` in a workspace, the form filled and submitted; resolves with the outcome modal. */
   async function createLink(nftId: string, userId = INSTALLER_A, teamId = TEST_TEAM_ID) {
-    const { fields } = await app.command('link', { team_id: teamId, user_id: userId });
-    const open = await fakes.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
-    const form = fakes.slack.lastOpenedView();
+    const { open, form } = await flow.formFromCommand('link', userId, teamId);
     expect(form.callback_id).toBe(LINK_FORM_CALLBACK);
     await submit(form, { [LINK_BLOCKS.nftId]: nftId }, userId, teamId);
     return { open, outcome: await fakes.slack.viewUpdate(form.id) };
   }
 
   /** Runs the "Create mint link" step in a workspace; resolves with how it ended. */
-  async function linkStep(nftId: string, teamId = TEST_TEAM_ID, userId = INSTALLER_A) {
-    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: nftId, acting_user: userContext(userId) });
-    const body = inTeam(eventCallback(event), teamId);
-    expect((await app.postSigned('/slack/events', JSON.stringify(body), 'application/json')).status).toBe(200);
-    return fakes.slack.stepEnd(String(event.function_execution_id));
-  }
-
-  async function rows(sql: string) {
-    return queryRows(app.env.DATABASE_URL ?? '', sql);
-  }
+  const linkStep = (nftId: string, teamId = TEST_TEAM_ID, userId = INSTALLER_A) =>
+    flow.step(CREATE_LINK_STEP, { nft_id: nftId, acting_user: userContext(userId) }, teamId);
 
   async function audit() {
     return rows(
@@ -145,24 +57,9 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     );
   }
 
-  /** No key in what the app sent to Slack, in its logs, or anywhere in its database (sealed values aside). */
-  async function expectKeysNowhere(keys: string[]) {
-    const sent = JSON.stringify([
-      fakes.slack.calls.map(({ params: { token: _token, ...rest } }) => rest),
-      fakes.slack.responses,
-    ]);
-    const tables = await rows(`select name from sqlite_master where type = 'table'`);
-    const stored = JSON.stringify(await Promise.all(tables.map((t) => rows(`select * from ${String(t.name)}`))));
-    for (const key of keys) {
-      expect(sent).not.toContain(key);
-      expect(app.logs).not.toContain(key);
-      expect(stored).not.toContain(key);
-    }
-  }
-
   it('connects in Home, and sends each workspace’s links to the Mint service with its own key', async () => {
-    const tokenA = await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    const tokenB = await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    const tokenA = await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    const tokenB = await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
 
     // Before: the installer is asked to connect; anyone else is told whom to ask.
     expect(textOf(await home(INSTALLER_A))).toContain('*Mint account* · :electric_plug: not connected');
@@ -209,15 +106,15 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('answers a workspace without an account with how to connect, before any form, with a button for admins', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
 
-    const { ack } = await app.command('link');
+    const { ack } = await flow.app.command('link');
     expect(ack?.response_type).toBe('ephemeral');
     expect(textOf(ack)).toContain('No Mint account is connected to this workspace yet');
     expect(textOf(ack)).toContain('*Mintlink* → *Home* → *Connect your Mint account*');
     expect(fakes.slack.callsTo('views.open')).toHaveLength(0); // no form to fill for nothing
-    expect(textOf((await app.command('wallet')).ack)).toContain('No Mint account is connected');
-    expect(textOf((await app.command('templates demo-contract')).ack)).toContain('No Mint account is connected');
+    expect(textOf((await flow.app.command('wallet')).ack)).toContain('No Mint account is connected');
+    expect(textOf((await flow.app.command('templates demo-contract')).ack)).toContain('No Mint account is connected');
 
     // The shortcut and the Home button open a modal that says so, with the button.
     await interact(globalShortcut(fakes.slack, CREATE_LINK_SHORTCUT, NOBODY), TEST_TEAM_ID);
@@ -236,8 +133,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     expect((pushed.params.view as { callback_id: string }).callback_id).toBe(CONNECT_FORM_CALLBACK);
 
     // The same button in the command's answer, for someone else: refused, saying who can.
-    const answer = (await app.command('link', { user_id: NOBODY })).ack ?? {};
-    const url = await app.click(answer, CONNECT_MINT_ACCOUNT_ACTION, NOBODY);
+    const answer = (await flow.app.command('link', { user_id: NOBODY })).ack ?? {};
+    const url = await flow.app.click(answer, CONNECT_MINT_ACCOUNT_ACTION, NOBODY);
     const [told] = await fakes.slack.waitForResponse(url);
     expect(textOf(told?.body)).toContain(`Only the person who installed Mintlink (<@${INSTALLER_A}>) and the admins`);
 
@@ -253,7 +150,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('checks the key inline, never sending it back', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
     const form = await click(await home(INSTALLER_A), CONNECT_MINT_ACCOUNT_ACTION, INSTALLER_A);
     if (!form) throw new Error('no form');
     const tooLong = `${KEY_A}${'x'.repeat(300)}`;
@@ -276,7 +173,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
 
   it('shows a key the service refuses to the admins in Home, and clears it once the service takes it', async () => {
     fakes.mint.reset(); // KEY_A unknown to the service for now
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
     await home(ADMIN_A2);
     await home(NOBODY);
     await connect(INSTALLER_A, KEY_A);
@@ -302,7 +199,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('replaces and removes the key, audited with its last four characters, refreshing the other admins’ Homes', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
     await home(ADMIN_A2);
     await connect(INSTALLER_A, KEY_A);
     await homeWhen(ADMIN_A2, (text) => text.includes('Key ending `1234`'));
@@ -325,7 +222,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     await click(adminHome, REMOVE_MINT_ACCOUNT_ACTION, ADMIN_A2);
     await homeWhen(INSTALLER_A, (text) => text.includes('not connected'));
     await homeWhen(ADMIN_A2, (text) => text.includes('not connected'));
-    expect(textOf((await app.command('link')).ack)).toContain('No Mint account is connected');
+    expect(textOf((await flow.app.command('link')).ack)).toContain('No Mint account is connected');
 
     expect((await audit()).map((e) => [e.actor_id, e.operation, JSON.parse(String(e.inputs)), e.outcome])).toEqual([
       [INSTALLER_A, 'mint_account.connect', { keyLast4: '1234' }, 'succeeded'],
@@ -335,8 +232,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('refuses and audits forged clicks and submissions from people who are not admins, in any workspace', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
     await connect(INSTALLER_A, KEY_A);
     const forgedHome: SlackView = {
       id: 'V0FORGEDHOME',
@@ -383,8 +280,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('keeps the circuit breaker and the service’s requests to wait per key', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
 
@@ -406,14 +303,16 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('deletes the workspace’s key when it removes the app, and starts afresh on a reinstall', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
 
-    await uninstallEvent(app, TEST_TEAM_ID);
-    await app.waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
-    expect(app.logLines.some((l) => l.msg === 'the workspace removed the app: its Mint API key is deleted')).toBe(true);
+    await uninstallEvent(flow.app, TEST_TEAM_ID);
+    await flow.app.waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
+    expect(flow.app.logLines.some((l) => l.msg === 'the workspace removed the app: its Mint API key is deleted')).toBe(
+      true,
+    );
     expect(await rows('select team_id from mint_accounts')).toEqual([{ team_id: OTHER_TEAM_ID }]);
     expect((await audit()).at(-1)).toMatchObject({
       actor_id: 'system',
@@ -422,9 +321,9 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
       origin: 'app uninstalled',
     });
 
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
     expect(textOf(await home(INSTALLER_A))).toContain('not connected');
-    expect(textOf((await app.command('link')).ack)).toContain('No Mint account is connected');
+    expect(textOf((await flow.app.command('link')).ack)).toContain('No Mint account is connected');
     expect(textOf((await createLink('nft-b', INSTALLER_B, OTHER_TEAM_ID)).outcome)).toContain('Mint link created');
   });
 });
