@@ -20,6 +20,8 @@ import * as uninstall from './uninstall/register.js';
 import { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 import { createWorkspaces } from './workspaces/workspaces.js';
 import { MintAccounts } from './mint-accounts/mint-accounts.js';
+import { SettingsAdmins } from './workspace-settings/settings-admins.js';
+import * as mintAccount from './mint-account/register.js';
 
 /** The Bolt app and its transport (start, stop), and what runs around the requests. */
 export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
@@ -37,28 +39,28 @@ export function createApp(deps: AppDeps): MintlinkApp {
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 
-  const background: BackgroundWork[] = [];
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
-  background.push(() => workspaceSettings.start());
+  const background: BackgroundWork[] = [() => workspaceSettings.start()];
   if (installs) background.push(() => installs.installations.start());
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   const slack = (team: string | undefined) => workspaces.slack(team);
-  const mintAccounts = new MintAccounts(deps.mintApi);
+  const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mode: config.mode, mint: (t) => mintAccounts.statusFor(t) });
+  const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
   const capabilityDeps: CapabilityDeps = {
     ...deps,
     workspaces,
     mintAccounts,
     commands: new CommandRegistry(),
     settings: workspaceSettings,
-    approvers: new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger),
-    patientClient: patientClientFor(),
+    approvers,
+    settingsAdmins: new SettingsAdmins(workspaceSettings, approvers, slack, deps.logger),
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  for (const capability of [links, wallets, bulk, templates, deletionApproval, auditExport, settings, uninstall])
-    capability.register(app, capabilityDeps);
+  const all = [links, wallets, bulk, templates, deletionApproval, auditExport, settings, mintAccount, uninstall];
+  for (const capability of all) capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
 

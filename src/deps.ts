@@ -3,7 +3,6 @@
  * from app.ts), so any capability can depend on this module without an import cycle.
  */
 import type { KnownBlock } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from './admission/work-budget.js';
 import type { Approvers } from './approvers/approvers.js';
 import type { CommandRegistry } from './commands/command-registry.js';
@@ -16,6 +15,7 @@ import type { MintApiClient } from './mint-api/mint-api-client.js';
 import type { Store } from './store/store.js';
 import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 import type { Workspaces } from './workspaces/workspaces.js';
+import type { SettingsAdmins } from './workspace-settings/settings-admins.js';
 import type { MintAccounts } from './mint-accounts/mint-accounts.js';
 
 /** The process's shared parts, made once by main(). */
@@ -69,10 +69,10 @@ export interface CapabilityDeps extends AppDeps {
   /** Who may approve deletions and control others' bulk jobs (the settings' approvers): one cache of group members. */
   approvers: Approvers;
   /**
-   * The bot's client for background posts nobody waits on (threads, progress, results files): it waits out
-   * Slack's rate limits. A listener answers with the `client` of its request instead.
+   * Who may change a workspace's settings and its Mint account: SETTINGS_ADMINS, the admins set in Slack, and
+   * the workspace's admins and owners. One cache of users.info answers.
    */
-  patientClient: WebClient;
+  settingsAdmins: SettingsAdmins;
   home: HomeTab;
   /**
    * The workspaces the app serves: a workspace's own bot client for work no request carries (background

@@ -31,6 +31,8 @@ export const configHints = {
   MINT_API_KEY:
     'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key")',
   MINT_API_TIMEOUT_MS: 'milliseconds from 100 to 120000; default 10000',
+  MINT_API_BASE_URL_PER_WORKSPACE:
+    "distribution mode: true lets each workspace's admins give their own Mint service base URL when they connect their Mint account (https, or http to this host only), for a service with one address per customer or region; false (default): every workspace uses MINT_API_BASE_URL",
   DATABASE_URL:
     'postgres://user:password@host:5432/database, or file:PATH for SQLite; unset stores in SQLite under ./data/',
   APPROVAL_CHANNEL_ID:
@@ -236,6 +238,10 @@ const environmentFields = z.object({
   MINT_API_BASE_URL: httpUrl,
   MINT_API_KEY: secretText('the API key the Mint service issued to you'),
   MINT_API_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
+  MINT_API_BASE_URL_PER_WORKSPACE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   DATABASE_URL: databaseUrl.optional(),
   APPROVAL_CHANNEL_ID: text('a channel id such as C0123ABCD')
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a channel id such as C0123ABCD')

@@ -52,7 +52,13 @@ export interface Config {
     /** The address that listener binds to. */
     host: string;
   };
+  /** The operator's Mint account: every workspace's in single-workspace mode. */
   mint: { baseUrl: string; apiKey: string; timeoutMs: number };
+  /**
+   * Distribution mode: whether a workspace connecting its Mint account may give its own base URL
+   * (MINT_API_BASE_URL_PER_WORKSPACE); otherwise every account is reached at `mint.baseUrl`.
+   */
+  mintBaseUrlPerWorkspace: boolean;
   store: StoreLocation;
   deletion: {
     approvalChannelId: string | undefined;

@@ -55,6 +55,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!problems.has('METRICS_HOST') && raw.METRICS_HOST && !raw.METRICS_PORT) {
     problems.set('METRICS_HOST', 'has no effect without METRICS_PORT');
   }
+  if (!problems.has('MINT_API_BASE_URL_PER_WORKSPACE') && raw.MINT_API_BASE_URL_PER_WORKSPACE === 'true') {
+    if (!DISTRIBUTION_VARIABLES.every((name) => raw[name]))
+      problems.set(
+        'MINT_API_BASE_URL_PER_WORKSPACE',
+        'has no effect in single-workspace mode (the one Mint account is MINT_API_KEY at MINT_API_BASE_URL): unset it',
+      );
+  }
 
   if (parsed.success) quorumProblems(parsed.data, problems);
 
@@ -96,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       host: e.HOST,
       metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? '0.0.0.0' },
       mint: { baseUrl: e.MINT_API_BASE_URL, apiKey: e.MINT_API_KEY, timeoutMs: e.MINT_API_TIMEOUT_MS },
+      mintBaseUrlPerWorkspace: e.MINT_API_BASE_URL_PER_WORKSPACE,
       store: e.DATABASE_URL ?? { engine: 'sqlite', path: DEFAULT_SQLITE_PATH },
       deletion: {
         approvalChannelId: e.APPROVAL_CHANNEL_ID,

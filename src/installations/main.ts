@@ -10,10 +10,11 @@ import { resealAll } from './reseal.js';
  */
 const USAGE = `Usage: npm run -s secrets -- reseal
 
-Seals every secret the app stores (installations' bot and refresh tokens) again with the first key of
-SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart the app (it opens values sealed
+Seals every secret the app stores (installations' bot and refresh tokens, workspaces' Mint API keys) again
+with the first key of SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart the app (it opens values sealed
 with any listed key and seals new ones with the first), run this, then drop the old key from the list.
-Safe to run while the app runs, and to run again. Prints counts and installation ids only, never a secret.`;
+Safe to run while the app runs, and to run again. Prints counts and installation and workspace ids only,
+never a secret.`;
 
 async function reseal(config: Config): Promise<number> {
   if (config.secretKeys.length === 0) {
@@ -24,15 +25,20 @@ async function reseal(config: Config): Promise<number> {
   const store = openStore(config.store);
   try {
     await store.migrate();
-    const report = await resealAll(store, box);
+    const { installations, mintAccounts } = await resealAll(store, box);
     process.stdout.write(
-      `Resealed ${report.resealed} installation(s) with key ${box.currentKeyId}; ${report.current} already were.\n`,
+      `Resealed ${installations.resealed} installation(s) with key ${box.currentKeyId}; ${installations.current} already were.\n` +
+        `Resealed ${mintAccounts.resealed} Mint API key(s) with key ${box.currentKeyId}; ${mintAccounts.current} already were.\n`,
     );
-    if (report.failed.length === 0) return 0;
-    process.stderr.write(
-      `Could not open the secrets of ${report.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have those workspaces reinstall the app.\n`,
-    );
-    return 1;
+    if (installations.failed.length > 0)
+      process.stderr.write(
+        `Could not open the secrets of ${installations.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have those workspaces reinstall the app.\n`,
+      );
+    if (mintAccounts.failed.length > 0)
+      process.stderr.write(
+        `Could not open the Mint API keys of workspace(s) ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
+      );
+    return installations.failed.length + mintAccounts.failed.length === 0 ? 0 : 1;
   } finally {
     await store.close();
   }

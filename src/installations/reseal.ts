@@ -1,33 +1,47 @@
+import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { StoredInstallation } from '../store/installations.js';
 import type { Store } from '../store/store.js';
 import { sealContext } from './installation-store.js';
 
-export interface ResealReport {
-  /** Installations whose secrets were sealed again with the newest key. */
+/** What resealing did to one kind of stored secret. */
+export interface ResealCounts {
+  /** Rows whose secrets were sealed again with the newest key. */
   resealed: number;
-  /** Installations already sealed with it. */
+  /** Rows already sealed with it. */
   current: number;
-  /** Installations that could not be opened with any listed key (named by id; nothing else is said). */
+  /** Rows that could not be opened with any listed key (named by id; nothing else is said). */
   failed: string[];
+}
+
+export interface ResealReport {
+  /** Installations' bot and refresh tokens, by installation id. */
+  installations: ResealCounts;
+  /** Workspaces' Mint API keys, by workspace id. */
+  mintAccounts: ResealCounts;
 }
 
 const FIELDS = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'] as const;
 
 /**
  * Seals every stored secret again with the newest key of SECRETS_KEYS (the first), so the older keys can be
- * dropped from the list afterwards. Safe to run while the app runs, and again: a value already sealed with
- * the newest key is left as it is.
+ * dropped from the list afterwards: installations' tokens and workspaces' Mint API keys. Safe to run while the
+ * app runs, and again: a value already sealed with the newest key is left as it is, and one changed meanwhile
+ * (a token rotated, a key replaced) is left to its newer value.
  */
 export async function resealAll(store: Store, box: SecretBox): Promise<ResealReport> {
-  const report: ResealReport = { resealed: 0, current: 0, failed: [] };
+  return { installations: await resealInstallations(store, box), mintAccounts: await resealMintKeys(store, box) };
+}
+
+async function resealInstallations(store: Store, box: SecretBox): Promise<ResealCounts> {
+  const counts: ResealCounts = { resealed: 0, current: 0, failed: [] };
   for (const installation of await store.installations.all()) {
     const stale = FIELDS.filter((field) => {
       const sealed = installation.sealed[field];
       return sealed !== undefined && box.isStale(sealed);
     });
     if (stale.length === 0) {
-      report.current += 1;
+      counts.current += 1;
       continue;
     }
     try {
@@ -36,10 +50,28 @@ export async function resealAll(store: Store, box: SecretBox): Promise<ResealRep
         const context = sealContext(installation.id, field);
         sealed[field] = box.seal(box.open(installation.sealed[field] ?? '', context), context);
       }
-      if (await store.installations.replaceSealed(installation.id, installation.sealed, sealed)) report.resealed += 1;
+      if (await store.installations.replaceSealed(installation.id, installation.sealed, sealed)) counts.resealed += 1;
     } catch {
-      report.failed.push(installation.id);
+      counts.failed.push(installation.id);
     }
   }
-  return report;
+  return counts;
+}
+
+async function resealMintKeys(store: Store, box: SecretBox): Promise<ResealCounts> {
+  const counts: ResealCounts = { resealed: 0, current: 0, failed: [] };
+  for (const account of await store.mintAccounts.all()) {
+    if (!box.isStale(account.sealedKey)) {
+      counts.current += 1;
+      continue;
+    }
+    try {
+      const context = mintKeySealContext(account.teamId);
+      const sealed = box.seal(box.open(account.sealedKey, context), context);
+      if (await store.mintAccounts.replaceSealed(account.teamId, account.sealedKey, sealed)) counts.resealed += 1;
+    } catch {
+      counts.failed.push(account.teamId);
+    }
+  }
+  return counts;
 }

@@ -16,6 +16,7 @@ import {
 import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 import { createLinkAudited } from './create-link.js';
 import { linkUrls } from '../mint-api/link-urls.js';
+import { mintClientForStep } from '../mint-accounts/require-account.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_LINK_STEP = 'create_mint_link_step';
@@ -64,14 +65,17 @@ const INPUT_OF_FIELD: Record<string, keyof typeof CREATE_LINK_STEP_INPUTS> = {
  * "Create mint link" in Workflow Builder: the modal's request, checked with the same schema, audited the
  * same way (actor: the person the workflow acts for; origin: the workflow), POST /v1/link once.
  */
-export function createLinkStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function createLinkStep(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
   return (run: StepRun): Promise<StepResult> => createLink(deps, run);
 }
 
 async function createLink(
-  deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>,
+  deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>,
   run: StepRun,
 ): Promise<StepResult> {
+  // Without the workspace's Mint account nothing can be done: the step says how to connect one.
+  const account = await mintClientForStep(deps.mintAccounts, run.teamId);
+  if ('failed' in account) return account.failed;
   const read = readStepInputs(inputsSchema, run.inputs, CREATE_LINK_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   const inputs = read.value;
@@ -100,7 +104,12 @@ async function createLink(
     };
 
   const actor = { userId: inputs.acting_user, teamId: run.teamId };
-  const outcome = await createLinkAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
+  const outcome = await createLinkAudited(
+    { mint: account.client, store: deps.store, logger: run.logger },
+    actor,
+    request,
+    run.origin,
+  );
   deps.home.refresh([actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   const [url] = linkUrls(outcome.result);

@@ -8,10 +8,10 @@ import { linkUrls } from '../mint-api/link-urls.js';
 
 /**
  * POST /v1/link under the audit log: the one way a link is created, from the form or from a workflow step
- * (`origin` says which workflow execution).
+ * (`origin` says which workflow execution), with the Mint client of the workspace's account.
  */
 export function createLinkAudited(
-  deps: { mintApi: MintApiClient; store: Store; logger: Logger },
+  deps: { mint: MintApiClient; store: Store; logger: Logger },
   actor: Actor,
   request: CreateLinkRequest,
   origin?: string,
@@ -27,6 +27,6 @@ export function createLinkAudited(
       done: 'created',
       detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',
     },
-    () => deps.mintApi.createLink(request),
+    () => deps.mint.createLink(request),
   );
 }

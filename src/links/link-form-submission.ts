@@ -5,23 +5,27 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
 import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import { withMintAccount } from '../mint-accounts/require-account.js';
 
 /**
  * "Create mint link" submitted: wrong fields get inline errors (no call); otherwise the modal shows
  * "Creating…" at once, POST /v1/link runs, and the modal shows the link, or the form again, still filled,
  * with what went wrong. The requester also gets the result as a DM.
  */
-export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
+    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+    // The account may have been removed since the form opened: the modal then says how to connect one.
+    const mint = await withMintAccount(deps.mintAccounts, actor.teamId, ack);
+    if (!mint) return 'refused';
     const values = readLinkForm(view.state.values);
     const checked = checkLinkForm(values, new Date());
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingLinkView(request.nftId) });
     // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
-    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
-    const outcome = await createLinkAudited({ ...deps, logger }, actor, request);
+    const outcome = await createLinkAudited({ mint, store: deps.store, logger }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {

@@ -1,10 +1,21 @@
+import type { Subcommand } from '../commands/command-registry.js';
 import { formSubcommand } from '../commands/form-subcommand.js';
+import type { MintAccounts } from '../mint-accounts/mint-accounts.js';
+import { needingMintAccount } from '../mint-accounts/require-account.js';
 import { linkFormView } from './link-form.js';
 
-/** `/mintlink link [nftId]` (and `/mintlink` alone): the form, prefilled with the NFT ID. */
-export const linkSubcommand = formSubcommand({
-  name: 'link',
-  arguments: '[nftId]',
-  description: 'Create a mint link for a user or a group of customers (opens a form).',
-  form: (nftId) => linkFormView({ nftId }),
-});
+/**
+ * `/mintlink link [nftId]` (and `/mintlink` alone): the form, prefilled with the NFT ID; in a workspace
+ * without a Mint account, how to connect one instead.
+ */
+export function linkSubcommand(accounts: Pick<MintAccounts, 'forTeam'>): Subcommand {
+  return needingMintAccount(
+    formSubcommand({
+      name: 'link',
+      arguments: '[nftId]',
+      description: 'Create a mint link for a user or a group of customers (opens a form).',
+      form: (nftId) => linkFormView({ nftId }),
+    }),
+    accounts,
+  );
+}

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool, RetryAgent, type Dispatcher, type RetryHandler } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logging/create-logger.js';
+import { createSecretScrubber } from '../logging/secret-scrubber.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { MintCircuit, type CircuitPosition, type MintCircuitOptions } from './circuit.js';
 import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
@@ -49,20 +50,37 @@ export interface MintApiClientOptions {
   defaultPauseMs?: number;
   /** Milliseconds since the epoch, for the service's requests to wait; tests pass a clock they move by hand. */
   now?: () => number;
+  /**
+   * Connections to the service's origin shared with other clients (one per Mint account, say): this client
+   * then does not close them. Without it, the client keeps a pool of its own (see mintConnectionPool).
+   */
+  connections?: Dispatcher;
+  /** Told the status of every answer the service gives (after retries): who keeps track of a refused key. */
+  onServiceAnswer?: (status: number) => void;
+  /** What a person can do when the service refuses this key (401/403); the operator's MINT_API_KEY by default. */
+  refusedKeyAdvice?: string;
 }
 
 /** Far more than any answer of the spec's four operations; beyond it undici ends the response. */
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_PAUSE_MS = 5_000;
 
+/** Connections to the Mint service at `origin`, as a client opens them: one pool may serve several clients. */
+export function mintConnectionPool(origin: string): Pool {
+  return new Pool(origin, { maxResponseSize: MAX_RESPONSE_BYTES });
+}
+
 /**
- * The only code that talks to the Mint service. One instance serves the whole process, so the service's
- * signals (requests to wait, outages) hold back every operation. It does not limit how many calls are in
- * flight: the app bounds its work as a whole, and a second, smaller bound here would refuse work that the
- * service could do.
+ * The only code that talks to the Mint service. One instance serves one API key (the operator's, or one
+ * workspace's Mint account), so the service's signals about that key (requests to wait, outages) hold back
+ * every operation made with it, and no other key's. It does not limit how many calls are in flight: the app
+ * bounds its work as a whole, and a second, smaller bound here would refuse work that the service could do.
  */
 export class MintApiClient {
   private readonly dispatcher: Dispatcher;
+  private readonly ownsConnections: boolean;
+  /** The app's scrubber, and this client's own key in every spelling: the service may echo the key back. */
+  private readonly scrub: (text: string) => string;
   private readonly basePath: string;
   private readonly deadlines = new WeakMap<AbortSignal, number>();
   private readonly pause: ServicePause;
@@ -78,7 +96,10 @@ export class MintApiClient {
     });
     this.circuit = new MintCircuit(options.breaker, options.logger);
     this.status = serviceStatus(this.pause, this.circuit);
-    this.dispatcher = new RetryAgent(new Pool(base.origin, { maxResponseSize: MAX_RESPONSE_BYTES }), {
+    const ownKey = createSecretScrubber([options.apiKey]);
+    this.scrub = (text) => options.scrub(ownKey(text));
+    this.ownsConnections = options.connections === undefined;
+    this.dispatcher = new RetryAgent(options.connections ?? mintConnectionPool(base.origin), {
       throwOnError: false, // after the last try, hand back the response itself so its message can be read
       retry: this.retryNoting(
         retryDecision({
@@ -123,8 +144,9 @@ export class MintApiClient {
     return page;
   }
 
+  /** Closes the client's connections (shared ones are their owner's to close). */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    if (this.ownsConnections) await this.dispatcher.close();
   }
 
   /** Sends one operation unless the service asked for a pause or is known to be down. */
@@ -175,6 +197,7 @@ export class MintApiClient {
       });
       status = String(response.statusCode);
       if (response.statusCode < 500) this.status.lastAnsweredAt = new Date(); // it answered, even if to refuse
+      this.options.onServiceAnswer?.(response.statusCode);
       const text = await response.body.text(); // undici ends it past maxResponseSize
       return this.interpret(response.statusCode, response.headers, text);
     } catch (error) {
@@ -210,7 +233,8 @@ export class MintApiClient {
     if (status >= 200 && status < 300) {
       if (text.trim() === '') return undefined;
       try {
-        return JSON.parse(text);
+        // The key never travels further than this client, even when an answer carries it (in a link's URL).
+        return JSON.parse(this.scrub(text));
       } catch {
         throw new MintApiError('bad_response', 'The Mint service answered with something that is not JSON.', {
           status,
@@ -219,7 +243,7 @@ export class MintApiClient {
       }
     }
     const kind = kindForStatus(status);
-    const serviceMessage = serviceMessageFromBody(text, contentType, this.options.scrub);
+    const serviceMessage = serviceMessageFromBody(text, contentType, this.scrub);
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
     // Noted already by the retry decision, as undici works today; the final answer must not depend on that.
     this.pause.noteAnswer(status, retryAfterMs);
@@ -227,6 +251,7 @@ export class MintApiClient {
       status,
       ...(serviceMessage ? { serviceMessage } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
+      ...(kind === 'unauthorized' && this.options.refusedKeyAdvice ? { advice: this.options.refusedKeyAdvice } : {}),
     });
   }
 
@@ -245,7 +270,7 @@ export class MintApiClient {
     }
     const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
     const neverSent = code !== undefined && PRE_SEND_ERROR_CODES.includes(code);
-    const message = `Could not reach the Mint service (${this.options.scrub(reason)}).`;
+    const message = `Could not reach the Mint service (${this.scrub(reason)}).`;
     return new MintApiError('network', message, { outcomeUnknown: changes && !neverSent });
   }
 }

@@ -15,6 +15,8 @@ export interface MintApiErrorDetails {
    * sending, or a success answer that could not be read): the user must check before trying again.
    */
   outcomeUnknown?: boolean;
+  /** For a refused key (401/403): what a person can do about it, when the app knows better than the default. */
+  advice?: string;
 }
 
 /** The one error the Mint API client throws. `message` is safe to show and log; the stack is not logged. */

@@ -30,7 +30,10 @@ export interface RecordedRequest {
 }
 
 export interface MockMintOptions {
+  /** The API key the service accepts (more with `acceptKey`: one per customer account). */
   apiKey: string;
+  /** Other keys it accepts from the start (and again after a reset). */
+  moreApiKeys?: readonly string[];
   latencyMs?: number;
   templateShape?: 'wrapped' | 'array';
   /** Base of the claim URLs the mock puts in created links. */
@@ -41,6 +44,8 @@ interface PendingFailure {
   route: MockRoute | '*';
   failure: MockFailure;
   remaining: number;
+  /** Only requests with this API key (one customer's account) take the failure. */
+  apiKey: string | undefined;
 }
 
 /**
@@ -59,12 +64,14 @@ export class MockMintService {
   peakInFlight = 0;
   templateShape: 'wrapped' | 'array';
   private failures: PendingFailure[] = [];
+  private readonly apiKeys = new Set<string>();
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: MockMintOptions) {
     this.latencyMs = options.latencyMs ?? 0;
     this.templateShape = options.templateShape ?? 'wrapped';
+    this.acceptStartingKeys();
     this.seed();
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
@@ -91,9 +98,14 @@ export class MockMintService {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** The next `times` requests to `route` ('*' for any) fail this way. */
-  failNext(route: MockRoute | '*', failure: MockFailure, times = 1): void {
-    this.failures.push({ route, failure, remaining: times });
+  /** The next `times` requests to `route` ('*' for any) fail this way; with `apiKey`, only requests with that key. */
+  failNext(route: MockRoute | '*', failure: MockFailure, times = 1, apiKey?: string): void {
+    this.failures.push({ route, failure, remaining: times, apiKey });
+  }
+
+  /** Accepts another API key too: the service serves many customers, each with its own key. */
+  acceptKey(apiKey: string): void {
+    this.apiKeys.add(apiKey);
   }
 
   /** Back to the seeded state, no failures, no latency, nothing recorded. */
@@ -104,6 +116,8 @@ export class MockMintService {
     this.wallets.length = 0;
     this.customers.clear();
     this.failures = [];
+    this.apiKeys.clear();
+    this.acceptStartingKeys();
     this.latencyMs = this.options.latencyMs ?? 0;
     this.templateShape = this.options.templateShape ?? 'wrapped';
     this.seed();
@@ -111,6 +125,10 @@ export class MockMintService {
 
   requestsTo(route: MockRoute): RecordedRequest[] {
     return this.requests.filter((r) => r.route === route);
+  }
+
+  private acceptStartingKeys(): void {
+    for (const key of [this.options.apiKey, ...(this.options.moreApiKeys ?? [])]) this.apiKeys.add(key);
   }
 
   private seed(): void {
@@ -143,7 +161,7 @@ export class MockMintService {
     this.requests.push(recorded);
 
     // A failure belongs to the request that arrives next, not to whichever wakes first from the latency.
-    const failure = route ? this.takeFailure(route) : undefined;
+    const failure = route ? this.takeFailure(route, header(req, 'x-api-key')) : undefined;
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     if (!route) return send(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
 
@@ -155,7 +173,8 @@ export class MockMintService {
     if (failure?.mode === 'status')
       return send(res, failure.status, failure.body ?? { message: `Mock failure ${failure.status}` }, failure.headers);
 
-    if (header(req, 'x-api-key') !== this.options.apiKey)
+    const apiKey = header(req, 'x-api-key');
+    if (apiKey === undefined || !this.apiKeys.has(apiKey))
       return send(res, 401, { message: 'Invalid or missing API key' });
 
     if (route === 'list_templates') return this.listTemplates(res, url);
@@ -215,8 +234,10 @@ export class MockMintService {
     send(res, 200, this.templateShape === 'array' ? items : { items, total: templates.length, offset, limit });
   }
 
-  private takeFailure(route: MockRoute): MockFailure | undefined {
-    const pending = this.failures.find((f) => f.route === route || f.route === '*');
+  private takeFailure(route: MockRoute, apiKey: string | undefined): MockFailure | undefined {
+    const pending = this.failures.find(
+      (f) => (f.route === route || f.route === '*') && (f.apiKey === undefined || f.apiKey === apiKey),
+    );
     if (!pending) return undefined;
     pending.remaining -= 1;
     if (pending.remaining <= 0) this.failures.splice(this.failures.indexOf(pending), 1);

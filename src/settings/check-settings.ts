@@ -11,7 +11,7 @@ import {
   TTL_HOURS_RANGE,
 } from '../workspace-settings/settings-model.js';
 import { FIELDS, type Field, type SubmittedSettings } from './settings-form.js';
-import type { SettingsAdmins } from './settings-admins.js';
+import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
 
 /** Problems by input, in words for the admin (Slack shows each under its input). */
 export type FieldErrors = Partial<Record<Field, string>>;

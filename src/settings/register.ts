@@ -9,7 +9,6 @@ import { maxBulkConcurrency } from '../workspace-settings/settings-model.js';
 import { OPEN_SETTINGS_ACTION, settingsHomeEntry } from './home-entry.js';
 import { openSettings } from './open-settings.js';
 import { type SettingsContext, announceChange, saveSettings } from './save-settings.js';
-import { SettingsAdmins } from './settings-admins.js';
 import {
   SETTINGS_FORM_CALLBACK,
   USER_GROUPS_ACTION,
@@ -32,7 +31,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const ctx: SettingsContext = {
     store: deps.store,
     settings: deps.settings,
-    admins: new SettingsAdmins(deps.settings, deps.approvers, slack, logger),
+    admins: deps.settingsAdmins,
     groups: new UserGroups(slack, logger),
     slack,
     logger,

@@ -17,7 +17,7 @@ import {
 } from '../workspace-settings/settings-model.js';
 import type { WorkspaceSettingsSource } from '../workspace-settings/workspace-settings.js';
 import { type FieldErrors, parseSubmitted, slackProblems } from './check-settings.js';
-import type { SettingsAdmins } from './settings-admins.js';
+import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
 import { type Field, type SubmittedSettings, blockId } from './settings-form.js';
 import type { UserGroups } from './user-groups.js';
 
@@ -74,7 +74,7 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
   const before = await ctx.settings.fresh(teamId);
   const parsed = parseSubmitted(request.submitted, ctx.maxConcurrency);
   const [admin, problems] = await Promise.all([
-    ctx.admins.checkAmong(before.values.settingsAdmins, userId, teamId, { fresh: true }),
+    ctx.admins.checkAmong(before.values.settingsAdmins, userId, { fresh: true, teamId }),
     parsed.ok && request.fromVersion === before.version
       ? slackProblems({ client: await ctx.slack(teamId), admins: ctx.admins, teamId }, parsed.values, userId)
       : undefined,

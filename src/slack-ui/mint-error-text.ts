@@ -22,7 +22,7 @@ export function mintErrorText(error: MintApiError, thing: string, created?: stri
     case 'unauthorized':
       return (
         `The Mint service refused the app's credentials (HTTP ${error.status ?? 401}). ` +
-        `Ask the app's operator to check MINT_API_KEY.${nothing}`
+        `${error.details.advice ?? "Ask the app's operator to check MINT_API_KEY."}${nothing}`
       );
     case 'not_found': {
       const advice = said || ' Check the identifiers and try again.';

@@ -11,6 +11,7 @@ import { BulkJobs } from './bulk-jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installations.js';
+import { MintAccountRows } from './mint-accounts.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
@@ -34,6 +35,8 @@ export interface Store {
   readonly workspaceSettings: WorkspaceSettingsRows;
   /** Distribution mode's installations (tokens sealed). */
   readonly installations: InstallationRows;
+  /** Distribution mode's Mint accounts, one per workspace (API keys sealed). */
+  readonly mintAccounts: MintAccountRows;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -58,6 +61,7 @@ export interface StoreTransaction {
   readonly deletionApprovals: DeletionApprovals;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
+  readonly mintAccounts: MintAccountRows;
 }
 
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
@@ -78,6 +82,7 @@ class SqlStore implements Store {
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
   readonly installations: InstallationRows;
+  readonly mintAccounts: MintAccountRows;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -95,6 +100,7 @@ class SqlStore implements Store {
     this.bulkJobs = new BulkJobs(db, engine);
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
     this.installations = new InstallationRows(db, engine);
+    this.mintAccounts = new MintAccountRows(db, engine);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -106,6 +112,7 @@ class SqlStore implements Store {
         deletionApprovals: new DeletionApprovals(trx, this.engine),
         bulkJobs: new BulkJobs(trx, this.engine),
         workspaceSettings: new WorkspaceSettingsRows(trx, this.engine),
+        mintAccounts: new MintAccountRows(trx, this.engine),
       }),
     );
   }

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../deps.js';
+import type { CapabilityDeps } from '../deps.js';
+import { withMintAccount } from '../mint-accounts/require-account.js';
 import { context, section } from '../slack-ui/blocks.js';
 import { modal } from '../slack-ui/modal.js';
 import { inlineCode } from '../slack-ui/mrkdwn.js';
@@ -9,8 +10,11 @@ import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
 import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
-export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 'logger' | 'store'>) {
+export function handleBrowseTemplatesSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger' | 'store'>) {
   return async ({ ack, body, view, client, respond }: FormRequest): Promise<Ended> => {
+    // The account may have been removed since the form opened: the modal then says how to connect one.
+    const mint = await withMintAccount(deps.mintAccounts, body.team?.id ?? body.user.team_id, ack);
+    if (!mint) return 'refused';
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
@@ -30,7 +34,7 @@ export function handleBrowseTemplatesSubmission(deps: Pick<AppDeps, 'mintApi' | 
 
     const logger = deps.logger.child({ user: body.user.id, contractId });
     const loaded = await loadTemplatePage(
-      { ...deps, logger },
+      { mint, logger },
       { contractId, offset: 0, limit: DEFAULT_LIMIT, order: DEFAULT_ORDER },
     );
     let problem = loaded.ok ? undefined : loaded.reason;

@@ -6,6 +6,7 @@ import { mintFailureText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';
 import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
+import { mintClientForStep } from '../mint-accounts/require-account.js';
 import { templateFields } from './template-fields.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
@@ -27,11 +28,14 @@ const inputsSchema = z.object({
 const MAX_TEXT_CHARS = 8_000;
 
 /** "List NFT templates" in Workflow Builder: one page, as text a workflow can post or pass on. */
-export function listTemplatesStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger'>) {
+export function listTemplatesStep(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger'>) {
   return (run: StepRun): Promise<StepResult> => listTemplates(deps, run);
 }
 
-async function listTemplates(deps: Pick<CapabilityDeps, 'mintApi'>, run: StepRun): Promise<StepResult> {
+async function listTemplates(deps: Pick<CapabilityDeps, 'mintAccounts'>, run: StepRun): Promise<StepResult> {
+  // Without the workspace's Mint account nothing can be listed: the step says how to connect one.
+  const account = await mintClientForStep(deps.mintAccounts, run.teamId);
+  if ('failed' in account) return account.failed;
   const read = readStepInputs(inputsSchema, run.inputs, LIST_TEMPLATES_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   const request = {
@@ -51,7 +55,7 @@ async function listTemplates(deps: Pick<CapabilityDeps, 'mintApi'>, run: StepRun
       outcome: 'invalid_input',
     };
   try {
-    const page = await deps.mintApi.listTemplates(checked.data);
+    const page = await account.client.listTemplates(checked.data);
     return {
       outputs: {
         templates: pageText(page.items, request.contractId),

@@ -11,13 +11,16 @@ import { templatePageMessage } from './template-page-message.js';
 export type LoadedPage =
   { ok: true; message: MessageContent } | { ok: false; reason: string; outcome: 'invalid_input' | 'upstream_error' };
 
-/** GET one page of templates and render it; failures and an empty contract come back as a reason. */
+/**
+ * GET one page of templates with the Mint client of the workspace's account, and render it; failures and an
+ * empty contract come back as a reason.
+ */
 export async function loadTemplatePage(
-  deps: { mintApi: MintApiClient; logger: Logger },
+  deps: { mint: MintApiClient; logger: Logger },
   state: PageState,
 ): Promise<LoadedPage> {
   try {
-    const page = await deps.mintApi.listTemplates({
+    const page = await deps.mint.listTemplates({
       contractId: state.contractId,
       offset: state.offset,
       limit: state.limit,

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import type { AppDeps } from '../deps.js';
+import type { CapabilityDeps } from '../deps.js';
+import { teamOf } from '../request-pipeline/deliver-once.js';
 import type { ButtonRequest, Ended } from '../request-pipeline/listen.js';
 import { RequestEnded, invalidInput } from '../request-pipeline/request-ended.js';
 import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
@@ -13,11 +14,13 @@ import { loadingMessage } from './template-page-message.js';
  * its buttons give way to "Loading…" (no second click meanwhile), then the new page comes. If the page
  * cannot be loaded, the message is put back as it was and only the clicker is told why.
  */
-export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
+export function handlePageButton(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger'>) {
   return async ({ body, action, respond, client }: ButtonRequest): Promise<Ended> => {
     const logger = deps.logger.child({ action: action.action_id, user: body.user.id });
     const state = decodePageState(action.value);
     if (!state) throw invalidInput('This button no longer works. Run `/mintlink templates` again.');
+    // The clicker's workspace's account (a shared channel's page is paged with each clicker's own).
+    const mint = await deps.mintAccounts.forTeam(teamOf(body));
     // The page as Slack shows it now, to put back if the next one cannot be loaded.
     const blocks: unknown = body.message?.blocks;
     const shown = Array.isArray(blocks) ? (blocks as KnownBlock[]) : [];
@@ -26,7 +29,7 @@ export function handlePageButton(deps: Pick<AppDeps, 'mintApi' | 'logger'>) {
       logger.info({ err: error }, 'could not show the loading state'),
     );
 
-    const loaded = await loadTemplatePage({ ...deps, logger }, state);
+    const loaded = await loadTemplatePage({ mint, logger }, state);
     if (loaded.ok) {
       const recipient = { client, channelId: body.channel?.id, userId: body.user.id, logger };
       await respondSafely(

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { listen } from '../request-pipeline/listen.js';
-import { openForm } from '../slack-ui/open-modal.js';
+import { openFormNeedingMintAccount } from '../mint-accounts/require-account.js';
 import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
 import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
 import { LIST_TEMPLATES_STEP, listTemplatesStep } from './list-templates-step.js';
@@ -19,7 +19,7 @@ export const BROWSE_TEMPLATES_HOME_ACTION = 'home_browse_templates';
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
-  const openBrowseForm = openForm(() => browseTemplatesView());
+  const openBrowseForm = openFormNeedingMintAccount(deps.mintAccounts, () => browseTemplatesView());
   deps.commands.register(templatesSubcommand(deps));
   deps.home.add({ order: 30, flow: { actionId: BROWSE_TEMPLATES_HOME_ACTION, label: 'Browse templates' } });
   on.shortcut(BROWSE_TEMPLATES_SHORTCUT, openBrowseForm);

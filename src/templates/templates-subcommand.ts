@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps.js';
+import type { CapabilityDeps } from '../deps.js';
 import type { Subcommand } from '../commands/command-registry.js';
 import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
 import { respondSafely } from '../slack-ui/respond-safely.js';
@@ -11,7 +11,7 @@ import { RequestEnded, invalidInput } from '../request-pipeline/request-ended.js
  * the first page is posted for the whole channel through the response_url, which works in DMs and in
  * channels the bot has not joined.
  */
-export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): Subcommand {
+export function templatesSubcommand(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger'>): Subcommand {
   return {
     name: 'templates',
     arguments: TEMPLATES_USAGE,
@@ -20,8 +20,10 @@ export function templatesSubcommand(deps: Pick<AppDeps, 'mintApi' | 'logger'>): 
       const parsed = parseTemplatesArgs(args, command.command);
       // The problem is mrkdwn in which the user's words are already escaped.
       if (!parsed.ok) throw invalidInput(`:warning: ${parsed.problem}`);
+      // Before the ack: without a Mint account, the command's answer says how to connect one.
+      const mint = await deps.mintAccounts.forTeam(command.team_id);
       await ack();
-      const loaded = await loadTemplatePage({ ...deps, logger }, parsed.state);
+      const loaded = await loadTemplatePage({ mint, logger }, parsed.state);
       // The reason quotes the service's own message: whatever of it is not escaped yet is escaped here.
       if (!loaded.ok) throw new RequestEnded(loaded.outcome, `:warning: ${escapeStrayMrkdwn(loaded.reason)}`);
       await respondSafely(

@@ -5,6 +5,7 @@ import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api
 import { plainText } from '../workflow-steps/step-failure.js';
 import { readStepInputs, requestProblemsText, stepText, stepUserContext } from '../workflow-steps/step-inputs.js';
 import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
+import { mintClientForStep } from '../mint-accounts/require-account.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_WALLET_STEP = 'create_wallet_step';
@@ -20,14 +21,17 @@ const inputsSchema = z.object({
 });
 
 /** "Create wallet" in Workflow Builder: POST /v1/wallet with the customer ID, or none for a new user. */
-export function createWalletStep(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function createWalletStep(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
   return (run: StepRun): Promise<StepResult> => createWallet(deps, run);
 }
 
 async function createWallet(
-  deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>,
+  deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>,
   run: StepRun,
 ): Promise<StepResult> {
+  // Without the workspace's Mint account nothing can be done: the step says how to connect one.
+  const account = await mintClientForStep(deps.mintAccounts, run.teamId);
+  if ('failed' in account) return account.failed;
   const read = readStepInputs(inputsSchema, run.inputs, CREATE_WALLET_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   const customerId = read.value.customer_id?.trim();
@@ -40,7 +44,12 @@ async function createWallet(
     };
 
   const actor = { userId: read.value.acting_user, teamId: run.teamId };
-  const outcome = await createWalletAudited({ ...deps, logger: run.logger }, actor, request, run.origin);
+  const outcome = await createWalletAudited(
+    { mint: account.client, store: deps.store, logger: run.logger },
+    actor,
+    request,
+    run.origin,
+  );
   deps.home.refresh([actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   // The spec: without a userId the service creates a new user; with one, the wallet is the customer's.

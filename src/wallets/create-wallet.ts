@@ -7,10 +7,10 @@ import type { Store } from '../store/store.js';
 
 /**
  * POST /v1/wallet under the audit log: the one way a wallet is created, from the form or from a workflow step
- * (`origin` says which workflow execution).
+ * (`origin` says which workflow execution), with the Mint client of the workspace's account.
  */
 export function createWalletAudited(
-  deps: { mintApi: MintApiClient; store: Store; logger: Logger },
+  deps: { mint: MintApiClient; store: Store; logger: Logger },
   actor: Actor,
   request: CreateWalletRequest,
   origin?: string,
@@ -26,6 +26,6 @@ export function createWalletAudited(
       done: 'created',
       detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),
     },
-    () => deps.mintApi.createWallet(request),
+    () => deps.mint.createWallet(request),
   );
 }

@@ -5,19 +5,23 @@ import { updateModal } from '../slack-ui/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
 import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import { withMintAccount } from '../mint-accounts/require-account.js';
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
-export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintApi' | 'store' | 'logger' | 'home'>) {
+export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
   return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
+    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+    // The account may have been removed since the form opened: the modal then says how to connect one.
+    const mint = await withMintAccount(deps.mintAccounts, actor.teamId, ack);
+    if (!mint) return 'refused';
     const values = readWalletForm(view.state.values);
     const checked = checkWalletForm(values);
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     const { request } = checked;
     await ack({ response_action: 'update', view: creatingWalletView(request) });
     // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
-    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
-    const outcome = await createWalletAudited({ ...deps, logger }, actor, request);
+    const outcome = await createWalletAudited({ mint, store: deps.store, logger }, actor, request);
 
     deps.home.refresh([actor.userId]);
     if (outcome.ok) {

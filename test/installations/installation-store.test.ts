@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { pino } from 'pino';
 import { NoInstallationError, SqlInstallationStore } from '../../src/installations/installation-store.js';
 import { resealAll } from '../../src/installations/reseal.js';
+import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
 import { openStore } from '../../src/store/store.js';
 import { describeEachEngine } from '../kit/store-engines.js';
@@ -81,11 +82,31 @@ describeEachEngine('installation store', (_engine, create) => {
     ).rejects.toThrow(/moved from another row/);
     await store.installations.delete('TT0BBBBBBB1');
 
+    // Two workspaces' Mint API keys: one sealed with the old key, one with a key no longer listed.
+    const sealMintKey = (box: SecretBox, teamId: string, apiKey: string) =>
+      store.mintAccounts.save({
+        teamId,
+        sealedKey: box.seal(apiKey, mintKeySealContext(teamId)),
+        keyLast4: apiKey.slice(-4),
+        baseUrl: undefined,
+        connectedBy: 'U0ADMIN01',
+      });
+    await sealMintKey(new SecretBox([oldKey]), 'T0AAAAAAA1', 'mint-key-of-a-1234');
+    await sealMintKey(new SecretBox([key()]), 'T0LOSTKEY1', 'mint-key-lost-5678');
+
     // Rotation: a new key first, the old one still listed, then everything resealed.
     const newKey = key();
     const rotated = new SecretBox([newKey, oldKey]);
-    expect(await resealAll(store, rotated)).toEqual({ resealed: 2, current: 0, failed: [] });
-    expect(await resealAll(store, rotated)).toEqual({ resealed: 0, current: 2, failed: [] });
+    expect(await resealAll(store, rotated)).toEqual({
+      installations: { resealed: 2, current: 0, failed: [] },
+      mintAccounts: { resealed: 1, current: 0, failed: ['T0LOSTKEY1'] },
+    });
+    expect(await resealAll(store, rotated)).toEqual({
+      installations: { resealed: 0, current: 2, failed: [] },
+      mintAccounts: { resealed: 0, current: 1, failed: ['T0LOSTKEY1'] },
+    });
+    const resealedKey = (await store.mintAccounts.get('T0AAAAAAA1'))?.sealedKey ?? '';
+    expect(new SecretBox([newKey]).open(resealedKey, mintKeySealContext('T0AAAAAAA1'))).toBe('mint-key-of-a-1234');
     const onlyNew = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
     const again = await onlyNew.fetchInstallation({
       teamId: 'T0AAAAAAA1',

@@ -4,8 +4,8 @@ import type { Approvers } from '../approvers/approvers.js';
 import { withDeadline } from '../lifecycle/with-deadline.js';
 import type { Logger } from '../logging/create-logger.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import type { People } from '../workspace-settings/settings-model.js';
-import type { WorkspaceSettingsSource } from '../workspace-settings/workspace-settings.js';
+import type { People } from './settings-model.js';
+import type { WorkspaceSettingsSource } from './workspace-settings.js';
 
 export type AdminCheck = { admin: true } | { admin: false; problem?: string };
 
@@ -16,25 +16,30 @@ const DEADLINE_MS = 1_500;
  * Who may change the settings: the settings' admins (as changed in Slack), users and members of user groups;
  * and always those of SETTINGS_ADMINS and the workspace's admins and owners as Slack reports them (users.info,
  * users:read). Answers are cached a minute for Home tabs; the open and the save ask afresh.
+ *
+ * Shared (not the settings capability's own): whoever administers a workspace's settings also administers
+ * what else belongs to the workspace as a whole, such as its Mint account.
  */
 export class SettingsAdmins {
   /** users.info's verdict by workspace and user: a workspace admin or owner, or not. */
   private readonly workspaceAdmins: LRUCache<string, boolean>;
+  /** The bot's client in a workspace (users.info is asked with that workspace's token). */
+  private readonly clientOf: (teamId: string | undefined) => Promise<WebClient>;
 
   constructor(
     private readonly settings: WorkspaceSettingsSource,
     /** The app's one membership check of users and user groups (one cache of group members). */
     private readonly members: Approvers,
-    /** The bot's client in a workspace: users.info is asked there. */
-    slack: (teamId: string | undefined) => Promise<WebClient>,
+    client: WebClient | ((teamId: string | undefined) => Promise<WebClient>),
     private readonly logger: Logger,
   ) {
+    this.clientOf = typeof client === 'function' ? client : () => Promise.resolve(client);
     this.workspaceAdmins = new LRUCache<string, boolean>({
       max: 1_000,
       ttl: 60_000,
       fetchMethod: async (key) => {
         const [team, userId] = key.split(' ');
-        const client = await slack(team || undefined);
+        const client = await this.clientOf(team || undefined);
         const { user } = await client.users.info({ user: userId ?? '' });
         return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
       },
@@ -43,15 +48,14 @@ export class SettingsAdmins {
 
   /** Whether `userId` administers the settings of `teamId` now; `fresh` asks Slack rather than the cache. */
   async check(userId: string, teamId: string | undefined, options: { fresh?: boolean } = {}): Promise<AdminCheck> {
-    return this.checkAmong(this.settings.current(teamId).values.settingsAdmins, userId, teamId, options);
+    return this.checkAmong(this.settings.current(teamId).values.settingsAdmins, userId, { ...options, teamId });
   }
 
-  /** Whether `userId` would be a settings admin of `teamId` if the admins were `admins`. */
+  /** Whether `userId` would be a settings admin (of `teamId`, the app's workspace by default) if the admins were `admins`. */
   async checkAmong(
     admins: People,
     userId: string,
-    teamId: string | undefined,
-    options: { fresh?: boolean } = {},
+    options: { fresh?: boolean; teamId?: string | undefined } = {},
   ): Promise<AdminCheck> {
     // Nobody can lock a workspace out of its settings (an admin who names only a deactivated user, say): the
     // operator's SETTINGS_ADMINS and the workspace's admins and owners always count.
@@ -62,16 +66,20 @@ export class SettingsAdmins {
     };
     let problem: string | undefined;
     if (among.users.length + among.userGroups.length > 0) {
-      const found = await this.members.check(userId, { among, teamId, askSlack: options.fresh ? 'always' : undefined });
+      const found = await this.members.check(userId, {
+        among,
+        askSlack: options.fresh ? 'always' : undefined,
+        teamId: options.teamId,
+      });
       if (found.approver) return { admin: true };
       problem = found.problem;
     }
-    const workspace = await this.workspaceAdmin(userId, teamId, options.fresh);
+    const workspace = await this.workspaceAdmin(userId, options.teamId, options.fresh);
     if (workspace.admin || !problem) return workspace;
     return { admin: false, problem };
   }
 
-  /** Everyone named in `admins` in `teamId` (group members read now), or the group that could not be read. */
+  /** Everyone named in `admins` (group members read now), or the group that could not be read. */
   people(admins: People, teamId: string | undefined) {
     return this.members.people(admins, teamId);
   }
@@ -82,7 +90,10 @@ export class SettingsAdmins {
       load.catch(() => undefined); // a late failure after the deadline must not crash
       return (await withDeadline(load, DEADLINE_MS)) ? { admin: true } : { admin: false };
     } catch (error) {
-      this.logger.warn({ err: error, user: userId }, 'could not ask Slack whether a user is a workspace admin');
+      this.logger.warn(
+        { err: error, user: userId, team: teamId },
+        'could not ask Slack whether a user is a workspace admin',
+      );
       return {
         admin: false,
         problem: `Slack did not say whether you are a workspace admin (${slackErrorCode(error) ?? 'no answer'})`,
