@@ -20,6 +20,8 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { Pool } from 'undici';
 import { INSTALLATION_REVALIDATE_MS, SqlInstallationStore } from '../../src/installations/installation-store.js';
+import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
+import { lastFour } from '../../src/mint-accounts/mint-key.js';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -374,22 +376,19 @@ async function seed(url: string, secretsKeys: string, workspaces: BenchWorkspace
 }
 
 /**
- * Each workspace's connected Mint account, so that its commands are served rather than answered with how to
- * connect. NOT WIRED YET: the Mint accounts' repository (src/store/mint-accounts.ts, `store.mintAccounts`) is
- * not on this branch. Once it is, this becomes (one key for every workspace: the mock Mint service accepts
- * one key, unless its `moreApiKeys` option is given each workspace's own):
- *
- *   for (const w of workspaces)
- *     await store.mintAccounts.save({
- *       teamId: w.teamId,
- *       sealedKey: box.seal(TEST_MINT_API_KEY, mintKeySealContext(w.teamId)),
- *       keyLast4: lastFour(TEST_MINT_API_KEY),
- *       baseUrl: undefined,
- *       connectedBy: w.userId,
- *     });
+ * Each workspace's connected Mint account (sealed as the app seals a key an admin enters), so that its commands
+ * are served rather than answered with how to connect. One key for every workspace: the bench's mock Mint
+ * service accepts one.
  */
-function seedMintAccounts(_store: Store, _box: SecretBox, _workspaces: BenchWorkspace[]): Promise<void> {
-  return Promise.resolve();
+async function seedMintAccounts(store: Store, box: SecretBox, workspaces: BenchWorkspace[]): Promise<void> {
+  for (const w of workspaces)
+    await store.mintAccounts.save({
+      teamId: w.teamId,
+      sealedKey: box.seal(TEST_MINT_API_KEY, mintKeySealContext(w.teamId)),
+      keyLast4: lastFour(TEST_MINT_API_KEY),
+      baseUrl: undefined,
+      connectedBy: w.userId,
+    });
 }
 
 async function migrateOnly(url: string): Promise<void> {

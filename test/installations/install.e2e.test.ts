@@ -1,11 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../kit/fake-slack.js';
-import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET as CLIENT_SECRET, install, oauthApp } from '../kit/workspaces.js';
+import {
+  DISTRIBUTION_ENV,
+  TEST_CLIENT_SECRET as CLIENT_SECRET,
+  connectMintAccount,
+  install,
+  oauthApp,
+} from '../kit/workspaces.js';
 import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows, runSql } from '../kit/raw-sql.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
-import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
+import { queryRows } from '../kit/raw-sql.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
 import { BrowserClient } from './browser-client.js';
@@ -16,18 +19,7 @@ import { BrowserClient } from './browser-client.js';
  * Mint account is connected first, behind the app's back (without one, the command answers how to connect).
  */
 async function linkCommand(app: RunningApp, slack: FakeSlack, where: { teamId: string; enterpriseId?: string }) {
-  const box = new SecretBox([parseSecretKey(DISTRIBUTION_ENV.SECRETS_KEYS) as SecretKey]);
-  await runSql(
-    app.env.DATABASE_URL ?? '',
-    'insert into mint_accounts (team_id, sealed_key, key_last4, connected_by, connected_at) values (?, ?, ?, ?, ?)',
-    [
-      where.teamId,
-      box.seal(TEST_MINT_API_KEY, mintKeySealContext(where.teamId)),
-      'x',
-      'U0ADMIN01',
-      new Date().toISOString(),
-    ],
-  );
+  await connectMintAccount(app, where.teamId);
   const { fields } = await app.command('link', {
     team_id: where.teamId,
     ...(where.enterpriseId ? { enterprise_id: where.enterpriseId, is_enterprise_install: 'true' } : {}),

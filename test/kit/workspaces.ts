@@ -5,6 +5,10 @@ import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { RunningApp } from './running-app.js';
 export { inTeam } from './slack-payloads.js';
 import { TEST_APP_ID, TEST_USER_ID } from './slack-ids.js';
+import { TEST_MINT_API_KEY } from './running-app.js';
+import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
+import { lastFour } from '../../src/mint-accounts/mint-key.js';
+import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
 
 /*
  * Distribution mode in tests: the app takes installs with "Add to Slack" (Bolt's OAuth flow against the fake
@@ -49,19 +53,47 @@ export async function install(app: RunningApp, browser = new BrowserClient()) {
 }
 
 /**
- * Installs the app in a workspace through the whole OAuth flow; resolves with the bot token Slack issued for
- * it (what every call the app makes for that workspace must carry).
+ * Installs the app in a workspace through the whole OAuth flow, and connects its Mint account (with the mock
+ * service's key, unless `mintKey` is null: then it has none); resolves with the bot token Slack issued for it
+ * (what every call the app makes for that workspace must carry).
  */
 export async function installWorkspace(
   app: RunningApp,
   slack: FakeSlack,
   who: Partial<FakeInstall> & { teamId: string },
+  mintKey: string | null = TEST_MINT_API_KEY,
 ): Promise<string> {
   slack.oauthApp ??= oauthApp(app);
   slack.nextInstall = { teamName: `Workspace ${who.teamId}`, userId: TEST_USER_ID, ...who };
   const { page } = await install(app);
   expect(page.html).toContain('Mintlink is installed');
+  if (mintKey !== null) await connectMintAccount(app, who.teamId, mintKey, who.userId ?? TEST_USER_ID);
   return botTokenOf(slack, who.teamId);
+}
+
+/**
+ * A workspace's Mint account connected behind the app's back, sealed as the app seals a key an admin enters
+ * (the connect form itself is tested in test/mint-account).
+ */
+export async function connectMintAccount(
+  app: RunningApp,
+  teamId: string,
+  mintKey = TEST_MINT_API_KEY,
+  connectedBy = TEST_USER_ID,
+): Promise<void> {
+  const box = new SecretBox((app.env.SECRETS_KEYS ?? '').split(',').flatMap((k) => parseSecretKey(k) ?? []));
+  const store = app.openStore();
+  try {
+    await store.mintAccounts.save({
+      teamId,
+      sealedKey: box.seal(mintKey, mintKeySealContext(teamId)),
+      keyLast4: lastFour(mintKey),
+      baseUrl: undefined,
+      connectedBy,
+    });
+  } finally {
+    await store.close();
+  }
 }
 
 /** The bot token the fake Slack issued to a workspace's installation (the newest, after a reinstall). */

@@ -58,8 +58,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   }
 
   it('connects in Home, and sends each workspace’s links to the Mint service with its own key', async () => {
-    const tokenA = await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    const tokenB = await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    const tokenA = await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    const tokenB = await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
 
     // Before: the installer is asked to connect; anyone else is told whom to ask.
     expect(textOf(await home(INSTALLER_A))).toContain('*Mint account* · :electric_plug: not connected');
@@ -106,7 +106,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('answers a workspace without an account with how to connect, before any form, with a button for admins', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
 
     const { ack } = await flow.app.command('link');
     expect(ack?.response_type).toBe('ephemeral');
@@ -150,7 +150,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('checks the key inline, never sending it back', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     const form = await click(await home(INSTALLER_A), CONNECT_MINT_ACCOUNT_ACTION, INSTALLER_A);
     if (!form) throw new Error('no form');
     const tooLong = `${KEY_A}${'x'.repeat(300)}`;
@@ -173,7 +173,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
 
   it('shows a key the service refuses to the admins in Home, and clears it once the service takes it', async () => {
     fakes.mint.reset(); // KEY_A unknown to the service for now
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     await home(ADMIN_A2);
     await home(NOBODY);
     await connect(INSTALLER_A, KEY_A);
@@ -199,7 +199,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('replaces and removes the key, audited with its last four characters, refreshing the other admins’ Homes', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     await home(ADMIN_A2);
     await connect(INSTALLER_A, KEY_A);
     await homeWhen(ADMIN_A2, (text) => text.includes('Key ending `1234`'));
@@ -232,8 +232,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('refuses and audits forged clicks and submissions from people who are not admins, in any workspace', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     const forgedHome: SlackView = {
       id: 'V0FORGEDHOME',
@@ -280,8 +280,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('keeps the circuit breaker and the service’s requests to wait per key', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
 
@@ -303,8 +303,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('deletes the workspace’s key when it removes the app, and starts afresh on a reinstall', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
 
@@ -321,7 +321,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
       origin: 'app uninstalled',
     });
 
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     expect(textOf(await home(INSTALLER_A))).toContain('not connected');
     expect(textOf((await flow.app.command('link')).ack)).toContain('No Mint account is connected');
     expect(textOf((await createLink('nft-b', INSTALLER_B, OTHER_TEAM_ID)).outcome)).toContain('Mint link created');
@@ -342,7 +342,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
   afterEach(async () => app.stop());
 
   it('asks for it in the form, checks it inline, and sends the workspace’s calls there', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A });
+    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     const homeOpened = eventCallback({ type: 'app_home_opened', user: INSTALLER_A, channel: 'D0HOME', tab: 'home' });
     await app.postSigned('/slack/events', JSON.stringify(homeOpened), 'application/json');
     await fakes.slack.waitForCall('views.publish');

@@ -17,8 +17,8 @@ describe('templates in many workspaces, each with its own Mint account', () => {
   const keysUsed = () => fakes.mint.requestsTo('list_templates').map((r) => r.headers['x-api-key']);
 
   async function installBoth() {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID });
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
   }
 
   it('lists, pages, browses and runs the step with the key of the workspace each request comes from', async () => {

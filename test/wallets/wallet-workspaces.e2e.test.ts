@@ -16,8 +16,8 @@ describe('wallets in many workspaces, each with its own Mint account', () => {
   const walletKeys = () => fakes.mint.requestsTo('create_wallet').map((r) => [r.body, r.headers['x-api-key']]);
 
   async function installBoth() {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID });
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
   }
 
   it('creates each workspace’s wallets, from the form and the workflow step, with its own key', async () => {
