@@ -25,7 +25,8 @@ export interface AppDeps {
   scrub: Scrubber;
   metrics: Metrics;
   store: Store;
-  mintApi: MintApiClient;
+  /** The operator's Mint account (MINT_API_KEY): single-workspace mode only. Reach it through `mintAccounts`. */
+  mintApi: MintApiClient | undefined;
   readiness: Readiness;
   /** The admission budget: background work is counted in it too. */
   work: WorkBudget;

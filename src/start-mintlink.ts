@@ -53,12 +53,11 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   });
   const describeError = (error: unknown) => describeDatabaseError(error, config.store);
   const readiness = new Readiness(store, scrub, work, describeError);
-  const mintApi = new MintApiClient({
-    ...config.mint,
-    scrub,
-    metrics,
-    logger: logger.child({ component: 'mint-api' }),
-  });
+  // The operator's one Mint account (single-workspace mode); in distribution mode each workspace connects its own.
+  const { apiKey } = config.mint;
+  const mintApi = apiKey
+    ? new MintApiClient({ ...config.mint, apiKey, scrub, metrics, logger: logger.child({ component: 'mint-api' }) })
+    : undefined;
   const { app, start, stop, prepare, startBackgroundWork } = createApp({
     config,
     logger,
@@ -70,7 +69,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     work,
   });
   const closeAll = async () => {
-    await mintApi.close().catch(() => undefined);
+    await mintApi?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
   };
   const failed = async (reason: string): Promise<StartOutcome> => {
@@ -91,10 +90,6 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   const ready = await migrate();
   const migrating = ready ? Promise.resolve() : migrateUntilDone(migrate, migrations.signal, logger);
   await prepare();
-  if (config.distribution)
-    logger.warn(
-      'distribution mode takes installs and authorizes requests per workspace; not yet: per-workspace Mint keys, App Home refreshes, approval threads, progress messages and background work (they need a workspace token), rows kept apart by workspace, uninstalls. Do not serve customers with it yet.',
-    );
   let metricsListener: MetricsListener | undefined;
   if (config.metrics.port !== undefined) {
     try {

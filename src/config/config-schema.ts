@@ -29,7 +29,7 @@ export const configHints = {
   MINT_API_BASE_URL:
     'base URL of the Mint service, e.g. https://mint.example.com (the /v1/... paths are appended); to try the app locally run `npm run mock-api` and use http://127.0.0.1:4010',
   MINT_API_KEY:
-    'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key")',
+    'the x-api-key issued by the Mint service operator (the mock service accepts MOCK_API_KEY, default "dev-key"); single-workspace mode only: in distribution mode each workspace connects its own Mint account in App Home',
   MINT_API_TIMEOUT_MS: 'milliseconds from 100 to 120000; default 10000',
   MINT_API_BASE_URL_PER_WORKSPACE:
     "distribution mode: true lets each workspace's admins give their own Mint service base URL when they connect their Mint account (https, or http to this host only), for a service with one address per customer or region; false (default): every workspace uses MINT_API_BASE_URL",
@@ -236,7 +236,7 @@ const environmentFields = z.object({
   METRICS_PORT: wholeNumber(1, 65535).optional(),
   METRICS_HOST: listenHost.optional(),
   MINT_API_BASE_URL: httpUrl,
-  MINT_API_KEY: secretText('the API key the Mint service issued to you'),
+  MINT_API_KEY: secretText('the API key the Mint service issued to you').optional(),
   MINT_API_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
   MINT_API_BASE_URL_PER_WORKSPACE: z
     .enum(['true', 'false'], { error: 'must be true or false' })

@@ -53,7 +53,8 @@ export interface Config {
     host: string;
   };
   /** The operator's Mint account: every workspace's in single-workspace mode. */
-  mint: { baseUrl: string; apiKey: string; timeoutMs: number };
+  /** `apiKey`: the one account of single-workspace mode; undefined in distribution mode (each workspace has its own). */
+  mint: { baseUrl: string; apiKey: string | undefined; timeoutMs: number };
   /**
    * Distribution mode: whether a workspace connecting its Mint account may give its own base URL
    * (MINT_API_BASE_URL_PER_WORKSPACE); otherwise every account is reached at `mint.baseUrl`.

@@ -146,6 +146,7 @@ function distributionProblems(
   if (set.length === 0) {
     if (!raw.SLACK_BOT_TOKEN)
       problems.set('SLACK_BOT_TOKEN', 'is not set (or set SLACK_CLIENT_ID and the others for distribution mode)');
+    if (!raw.MINT_API_KEY && !problems.has('MINT_API_KEY')) problems.set('MINT_API_KEY', 'is not set');
     return;
   }
   if (set.length < DISTRIBUTION_VARIABLES.length) {
@@ -162,6 +163,11 @@ function distributionProblems(
     problems.set(
       'SLACK_APP_TOKEN',
       'must be unset in distribution mode: installs need HTTP mode (Slack sends installers back to /slack/oauth_redirect)',
+    );
+  if (raw.MINT_API_KEY && !problems.has('MINT_API_KEY'))
+    problems.set(
+      'MINT_API_KEY',
+      'must be unset in distribution mode: each workspace connects its own Mint account in App Home, and no workspace may use the operator’s',
     );
   if (!raw.SECRETS_KEYS && !problems.has('SECRETS_KEYS'))
     problems.set('SECRETS_KEYS', 'is not set, and distribution mode needs it to seal the tokens it stores');

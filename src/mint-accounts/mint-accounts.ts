@@ -14,8 +14,8 @@ import { SharedPools } from './shared-pools.js';
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
   store: Pick<Store, 'mintAccounts' | 'transaction'>;
-  /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode. */
-  mintApi: MintApiClient;
+  /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode (where config requires it). */
+  mintApi: MintApiClient | undefined;
   scrub: Scrubber;
   metrics?: Metrics;
   logger: Logger;
@@ -114,7 +114,11 @@ export class MintAccounts {
    */
   async forTeam(teamId: string | null | undefined): Promise<MintApiClient> {
     const { box } = this;
-    if (!box) return this.deps.mintApi;
+    if (!box) {
+      if (!this.deps.mintApi)
+        throw new Error('single-workspace mode without MINT_API_KEY (the configuration requires it)');
+      return this.deps.mintApi;
+    }
     const account = teamId ? await this.stored(teamId) : undefined;
     if (!account) throw new NoMintAccount();
     return this.clientOf(account, box);
@@ -122,7 +126,7 @@ export class MintAccounts {
 
   /** How the workspace's Mint account last answered (undefined: none connected). */
   async statusFor(teamId: string | null | undefined): Promise<MintServiceStatus | undefined> {
-    if (!this.box) return this.deps.mintApi.status;
+    if (!this.box) return this.deps.mintApi?.status;
     const account = teamId ? await this.stored(teamId) : undefined;
     if (!account) return undefined;
     const known = this.clients.get(account.teamId);

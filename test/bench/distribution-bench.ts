@@ -177,7 +177,6 @@ export async function runDistributionBench(): Promise<void> {
       SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
       SLACK_API_URL: fixtures.apiUrl,
       MINT_API_BASE_URL: fixtures.mintUrl,
-      MINT_API_KEY: TEST_MINT_API_KEY,
       LOG_LEVEL: 'info',
     };
     const distribution: Deployment = {
@@ -201,6 +200,7 @@ export async function runDistributionBench(): Promise<void> {
       replicas: await startReplicas('single-workspace', cwd, {
         ...common,
         SLACK_BOT_TOKEN: fixtures.botToken,
+        MINT_API_KEY: TEST_MINT_API_KEY,
         DATABASE_URL: urlWithSchema(schemas.single),
       }),
       // As many senders as the distribution side has workspaces: the same spread of users, in one workspace.

@@ -13,7 +13,6 @@ const distribution = {
   SLACK_STATE_SECRET: 'state-SECRET-0123456789abcdef0123456789',
   SECRETS_KEYS: `${KEY_NEW},${KEY_OLD}`,
   MINT_API_BASE_URL: 'https://mint.example.com/api',
-  MINT_API_KEY: 'mint-key-SECRET-abc',
 };
 
 function problems(env: Record<string, string | undefined>): string {
@@ -23,6 +22,17 @@ function problems(env: Record<string, string | undefined>): string {
 }
 
 describe('distribution mode configuration', () => {
+  it('needs no MINT_API_KEY, and refuses one: each workspace connects its own Mint account', () => {
+    const result = loadConfig(distribution);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.config.mint.apiKey).toBeUndefined();
+    expect(problems({ ...distribution, MINT_API_KEY: 'mint-key-SECRET-abc' })).toContain(
+      'MINT_API_KEY must be unset in distribution mode: each workspace connects its own Mint account in App Home',
+    );
+    const { SLACK_CLIENT_ID: _id, SLACK_CLIENT_SECRET: _secret, SLACK_STATE_SECRET: _state, ...single } = distribution;
+    expect(problems({ ...single, SLACK_BOT_TOKEN: 'xoxb-1-2-abc' })).toContain('MINT_API_KEY is not set');
+  });
+
   it('is on with the client id, client secret and state secret, without a bot token; keys newest first', () => {
     const result = loadConfig(distribution);
     if (!result.ok) throw new Error(result.message);
@@ -41,7 +51,11 @@ describe('distribution mode configuration', () => {
   it('single-workspace mode stays the default: without the three variables the bot token is required', () => {
     const { SLACK_CLIENT_ID: _a, SLACK_CLIENT_SECRET: _b, SLACK_STATE_SECRET: _c, ...env } = distribution;
     expect(problems(env)).toContain('SLACK_BOT_TOKEN is not set');
-    const single = loadConfig({ ...env, SLACK_BOT_TOKEN: 'xoxb-1111-2222-abcdefSECRET' });
+    const single = loadConfig({
+      ...env,
+      SLACK_BOT_TOKEN: 'xoxb-1111-2222-abcdefSECRET',
+      MINT_API_KEY: 'mint-key-SECRET-abc',
+    });
     expect(single.ok && single.config.distribution).toBe(undefined);
   });
 

@@ -21,6 +21,7 @@ export const TEST_STATE_SECRET = 'state-secret-0123456789abcdef0123456789abcdef'
 /** The environment of distribution mode (no SLACK_BOT_TOKEN); one sealing key per test file. */
 export const DISTRIBUTION_ENV = {
   SLACK_BOT_TOKEN: undefined,
+  MINT_API_KEY: undefined, // each workspace connects its own account
   SLACK_CLIENT_ID: '1111111111.2222222222',
   SLACK_CLIENT_SECRET: TEST_CLIENT_SECRET,
   SLACK_STATE_SECRET: TEST_STATE_SECRET,
