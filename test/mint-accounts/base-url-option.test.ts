@@ -9,7 +9,6 @@ const distribution = {
   SLACK_STATE_SECRET: 'state-SECRET-0123456789abcdef0123456789',
   SECRETS_KEYS: randomBytes(32).toString('base64'),
   MINT_API_BASE_URL: 'https://mint.example.com/api',
-  MINT_API_KEY: 'mint-key-SECRET-abc',
 };
 const single = {
   SLACK_BOT_TOKEN: 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx',
