@@ -1,6 +1,6 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { LRUCache } from 'lru-cache';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import { KeptRows } from '../lifecycle/kept-rows.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { installationId, type StoredInstallation } from '../store/installations.js';
@@ -12,16 +12,6 @@ import type { Store } from '../store/store.js';
  * uninstall or a reinstall on one replica reaches the others within this, plus the query.
  */
 export const INSTALLATION_REVALIDATE_MS = 2_000;
-
-/** An installation not used for this long is dropped (the next request reads it again). */
-const UNUSED_DROP_MS = 10 * 60_000;
-
-interface Kept {
-  installation: Installation;
-  /** The row's updated_at when it was read: a newer one means it changed (tokens rotated, reinstalled). */
-  updatedAt: string;
-  usedAt: number;
-}
 
 type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';
 const TOKEN_FIELDS: readonly TokenField[] = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'];
@@ -40,7 +30,8 @@ export class NoInstallationError extends Error {}
  * written and opened when read; the rest of the installation is kept as Bolt gave it.
  */
 export class SqlInstallationStore implements InstallationStore {
-  private readonly cache = new LRUCache<string, Kept>({ max: 10_000 });
+  /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
+  private readonly kept: KeptRows<Installation>;
   /** Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). */
   private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000 });
 
@@ -48,7 +39,18 @@ export class SqlInstallationStore implements InstallationStore {
     private readonly store: Store,
     private readonly box: SecretBox,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.kept = new KeptRows(
+      {
+        read: async (id) => {
+          const stored = await this.store.installations.get(id);
+          return stored && { value: this.opened(stored), version: stored.updatedAt.toISOString() };
+        },
+        versions: (ids) => this.store.installations.versions(ids),
+      },
+      { keepMissing: false }, // a workspace without one is refused, with a log line, each time
+    );
+  }
 
   async storeInstallation<AuthVersion extends 'v1' | 'v2'>(
     installation: Installation<AuthVersion, boolean>,
@@ -79,7 +81,7 @@ export class SqlInstallationStore implements InstallationStore {
       sealed,
       details: withoutSecrets(installation),
     });
-    this.cache.delete(id);
+    this.kept.forget(id);
     this.logger.info(
       {
         installation: id,
@@ -92,14 +94,8 @@ export class SqlInstallationStore implements InstallationStore {
 
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
     const id = installationId(query);
-    const cached = id ? this.cache.get(id) : undefined;
-    if (cached) {
-      cached.usedAt = Date.now();
-      if (id && query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
-      return structuredClone(cached.installation); // Bolt changes what it is given when it rotates tokens
-    }
-    const stored = id ? await this.store.installations.get(id) : undefined;
-    if (!id || !stored) {
+    const installation = id ? await this.kept.get(id) : undefined;
+    if (!id || !installation) {
       // Bolt turns this into "authorization failed" and answers nothing: this line says why.
       this.logger.warn(
         { teamId: query.teamId, enterpriseId: query.enterpriseId, enterpriseInstall: query.isEnterpriseInstall },
@@ -107,10 +103,8 @@ export class SqlInstallationStore implements InstallationStore {
       );
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
-    const installation = this.opened(stored);
-    this.cache.set(id, { installation, updatedAt: stored.updatedAt.toISOString(), usedAt: Date.now() });
     if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
-    return structuredClone(installation);
+    return structuredClone(installation); // Bolt changes what it is given when it rotates tokens
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
@@ -118,54 +112,13 @@ export class SqlInstallationStore implements InstallationStore {
     if (!id) return;
     const deleted = await this.store.installations.delete(id);
     // After the delete: a request read in between would otherwise keep the row it found.
-    this.cache.delete(id);
+    this.kept.forget(id);
     if (deleted) this.logger.info({ installation: id }, 'installation deleted');
   }
 
-  /**
-   * Checks what this replica keeps against the database, in one query: installations deleted elsewhere (an
-   * uninstall) are dropped, changed ones (rotated tokens, a reinstall) read again, unused ones forgotten.
-   */
-  async revalidate(): Promise<void> {
-    const now = Date.now();
-    for (const [id, kept] of this.cache.entries()) if (now - kept.usedAt > UNUSED_DROP_MS) this.cache.delete(id);
-    const ids = [...this.cache.keys()];
-    if (ids.length === 0) return;
-    const versions = await this.store.installations.versions(ids);
-    for (const id of ids) {
-      const kept = this.cache.get(id);
-      const version = versions.get(id);
-      if (!kept) continue;
-      if (version === undefined) this.cache.delete(id);
-      else if (version !== kept.updatedAt) {
-        const stored = await this.store.installations.get(id);
-        if (stored)
-          this.cache.set(id, {
-            installation: this.opened(stored),
-            updatedAt: stored.updatedAt.toISOString(),
-            usedAt: kept.usedAt,
-          });
-        else this.cache.delete(id);
-      }
-    }
-  }
-
-  /** The revalidation, as background work; with the database away, what is kept stays in use. */
+  /** The check of the kept installations, as background work (see KeptRows). */
   start(): () => Promise<void> {
-    let quietUntil = 0;
-    return startPeriodic({
-      everyMs: INSTALLATION_REVALIDATE_MS,
-      atStart: false,
-      run: () => this.revalidate(),
-      failed: (error) => {
-        if (Date.now() < quietUntil) return;
-        quietUntil = Date.now() + 60_000;
-        this.logger.warn(
-          { err: error },
-          'could not check the installations against the database; kept ones stay in use',
-        );
-      },
-    });
+    return this.kept.start(INSTALLATION_REVALIDATE_MS, this.logger, 'installations');
   }
 
   /**

@@ -28,6 +28,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const accounts = deps.mintAccounts;
   const admins = new AccountAdmins(deps.store, deps.settingsAdmins);
   deps.home.add(mintAccountHomeEntry(accounts, admins));
+  if (accounts.distributed) deps.background.add(() => accounts.start());
   /** The Homes of a workspace's admins (cached checks: a Home shows what a minute-old answer says anyway). */
   const adminsOf = (teamId: string) => async (userId: string, team: string | undefined) =>
     team === teamId && (await admins.check(userId, teamId)).admin;

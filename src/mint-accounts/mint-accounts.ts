@@ -7,6 +7,7 @@ import { MintApiClient, type MintApiClientOptions, type MintServiceStatus } from
 import { SecretBox } from '../secrets/secret-box.js';
 import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
+import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 import { SharedPools } from './shared-pools.js';
@@ -26,8 +27,8 @@ export interface MintAccountsOptions {
   client?: Partial<
     Pick<MintApiClientOptions, 'breaker' | 'defaultPauseMs' | 'now' | 'maxRetries' | 'retryBaseDelayMs'>
   >;
-  /** How long a replica trusts what it read of an account: a change made on another replica shows within it. */
-  rowTtlMs?: number;
+  /** How often a replica checks the accounts it keeps: a change made on another replica shows within it. */
+  checkEveryMs?: number;
   /** Accounts whose clients are kept at once (the least used is dropped first, and made again when needed). */
   maxClients?: number;
 }
@@ -46,7 +47,8 @@ export interface AccountChanger {
   origin?: string;
 }
 
-const ROW_TTL_MS = 5_000;
+/** A key connected, replaced, removed or refused on one replica is in force on the others within this. */
+export const ACCOUNTS_CHECK_MS = 2_000;
 const MAX_CLIENTS = 1_000;
 
 /** What a sealed key is bound to: a key copied into another workspace's row does not open there. */
@@ -79,8 +81,8 @@ interface AccountClient {
  */
 export class MintAccounts {
   private readonly box: SecretBox | undefined;
-  /** What this replica read of each workspace's account (null: none), trusted for ROW_TTL_MS. */
-  private readonly rows: LRUCache<string, { account: StoredMintAccount | null }>;
+  /** What this replica read of each workspace's account (none too), checked against the database (start()). */
+  private readonly rows: KeptRows<StoredMintAccount>;
   private readonly clients: LRUCache<string, AccountClient>;
   private readonly pools = new SharedPools();
   private readonly listeners: Array<(event: MintAccountEvent) => void> = [];
@@ -92,11 +94,13 @@ export class MintAccounts {
     private readonly options: MintAccountsOptions = {},
   ) {
     this.box = deps.config.distribution ? new SecretBox(deps.config.secretKeys) : undefined;
-    this.rows = new LRUCache({
-      max: 10_000,
-      ttl: options.rowTtlMs ?? ROW_TTL_MS,
-      fetchMethod: async (teamId) => ({ account: (await this.deps.store.mintAccounts.get(teamId)) ?? null }),
-    });
+    this.rows = new KeptRows(
+      {
+        read: (teamId) => this.deps.store.mintAccounts.getVersioned(teamId),
+        versions: (teamIds) => this.deps.store.mintAccounts.versions(teamIds),
+      },
+      { keepMissing: true }, // a workspace without an account is told how to connect, from memory
+    );
     this.clients = new LRUCache({
       max: options.maxClients ?? MAX_CLIENTS,
       dispose: (dropped) => this.track(dropped.client.close().then(() => this.pools.release(dropped.origin))),
@@ -226,8 +230,16 @@ export class MintAccounts {
     return this.pools.size;
   }
 
-  private async stored(teamId: string): Promise<StoredMintAccount | undefined> {
-    return (await this.rows.fetch(teamId))?.account ?? undefined;
+  private stored(teamId: string): Promise<StoredMintAccount | undefined> {
+    return this.rows.get(teamId);
+  }
+
+  /**
+   * Checks the accounts this replica keeps against the database every ACCOUNTS_CHECK_MS, as background work: a
+   * key connected, replaced or removed on another replica, or refused there, is in force here by then.
+   */
+  start(): () => Promise<void> {
+    return this.rows.start(this.options.checkEveryMs ?? ACCOUNTS_CHECK_MS, this.deps.logger, 'Mint accounts');
   }
 
   private clientOf(account: StoredMintAccount, box: SecretBox): MintApiClient {
@@ -278,7 +290,7 @@ export class MintAccounts {
       this.deps.store.mintAccounts.noteRefusal(teamId, made.sealedKey, refused).then(
         (changed) => {
           if (!changed) return;
-          this.rows.delete(teamId);
+          this.rows.forget(teamId);
           if (refused)
             this.deps.logger.warn(
               { team: teamId, status: refused },
@@ -296,7 +308,7 @@ export class MintAccounts {
   }
 
   private forget(teamId: string): void {
-    this.rows.delete(teamId);
+    this.rows.forget(teamId);
     this.clients.delete(teamId);
   }
 

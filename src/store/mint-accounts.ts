@@ -30,6 +30,26 @@ export class MintAccountRows {
     return row ? toStored(row) : undefined;
   }
 
+  /** A workspace's account with its version (see versions). */
+  async getVersioned(teamId: string): Promise<{ value: StoredMintAccount; version: string } | undefined> {
+    const row = await this.db.selectFrom('mint_accounts').selectAll().where('team_id', '=', teamId).executeTakeFirst();
+    return row ? { value: toStored(row), version: accountVersion(row) } : undefined;
+  }
+
+  /**
+   * The version of each of these workspaces' accounts that exists: what changes when its key is replaced or
+   * resealed, its base URL changes, or the service refuses or takes it again (one query, for replicas' caches).
+   */
+  async versions(teamIds: readonly string[]): Promise<Map<string, string>> {
+    if (teamIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('mint_accounts')
+      .select(['team_id', 'sealed_key', 'base_url', 'refused_at', 'refused_status', 'connected_at'])
+      .where('team_id', 'in', teamIds)
+      .execute();
+    return new Map(rows.map((row) => [row.team_id, accountVersion(row)]));
+  }
+
   /** Every account, by workspace (for resealing). */
   async all(): Promise<StoredMintAccount[]> {
     const rows = await this.db.selectFrom('mint_accounts').selectAll().orderBy('team_id').execute();
@@ -115,4 +135,11 @@ function toStored(row: MintAccountsTable): StoredMintAccount {
         ? { at: new Date(row.refused_at), status: Number(row.refused_status) }
         : undefined,
   };
+}
+
+/** What tells one state of an account row from another (see versions). */
+export function accountVersion(
+  row: Pick<MintAccountsTable, 'sealed_key' | 'base_url' | 'refused_at' | 'refused_status' | 'connected_at'>,
+): string {
+  return [row.sealed_key, row.base_url, row.refused_at, row.refused_status, row.connected_at].join(' ');
 }
