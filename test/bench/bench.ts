@@ -16,7 +16,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
@@ -29,6 +28,7 @@ import type { BenchArrival, FakeSlack } from '../kit/fake-slack.js';
 import { freePort } from '../kit/free-port.js';
 import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
+import { type Load, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
 const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution]   (or: npx tsx test/bench/bench.ts)
 
@@ -88,11 +88,6 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.exit(0);
 }
 
-const list = (value: string | undefined, fallback: string) =>
-  (value ?? fallback)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 const CONCURRENCIES = list(process.env.BENCH_CONCURRENCIES, '1,10,50').map(Number);
 const FIXED_RATES = list(process.env.BENCH_RATES, '100,500').map(Number);
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 400);
@@ -153,9 +148,6 @@ interface Stats {
   cpu: { target: number; fixtures: number; loadgen: number };
 }
 
-type Load =
-  { kind: 'closed'; concurrency: number; commands: number } | { kind: 'rate'; rate: number; durationMs: number };
-
 interface Fixtures {
   slackUrl: string;
   apiUrl: string;
@@ -164,7 +156,6 @@ interface Fixtures {
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let fixturesPid = 0;
 let fixtures: Fixtures;
@@ -480,26 +471,7 @@ async function runRound(target: Target, scenario: Scenario, load: Load, { awaitR
     await sendSigned(target, formBody(fields), since, stats);
   };
 
-  const started = performance.now();
-  if (load.kind === 'closed') {
-    let left = load.commands;
-    const sender = async () => {
-      while (left > 0) {
-        left -= 1;
-        await send(performance.now());
-      }
-    };
-    await Promise.all(Array.from({ length: load.concurrency }, sender));
-  } else {
-    const sent: Array<Promise<void>> = [];
-    for (let due = started; due < started + load.durationMs; due += 1000 / load.rate) {
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      sent.push(send(Math.min(due, performance.now()))); // timers may wake early
-    }
-    await Promise.all(sent);
-  }
-  stats.sendMs = performance.now() - started;
+  stats.sendMs = await drive(load, send);
 
   if (tracked) {
     stats.expected = sentAt.size;
@@ -749,19 +721,6 @@ function floodParagraph(f: FloodResult): string {
 function exitedAs(child: ChildProcess): string | undefined {
   if (child.exitCode !== null) return `exit code ${child.exitCode}`;
   return child.signalCode ? `killed by ${child.signalCode}` : undefined;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  // A graceful stop waits for work in flight (the hung Mint round's calls); a profile is written only then.
-  await Promise.race([exited, sleep(process.env.BENCH_PROFILE ? 30_000 : 5_000)]);
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  for await (const line of createInterface({ input: child.stdout! })) return line;
-  throw new Error('the fixtures process exited before it was ready');
 }
 
 function empty(): Stats {

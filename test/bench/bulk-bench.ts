@@ -5,13 +5,12 @@
  * the ideal rows x 0.2 s / 4, the app's resident memory while the job runs, and the acks of interactive
  * commands (help and a modal open, at a fixed rate) before and during the job. About 4.5 minutes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { Pool } from 'undici';
@@ -22,6 +21,7 @@ import { freePort } from '../kit/free-port.js';
 import { formBody, slashCommand, viewSubmission, type SlackView } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import { stateValues } from '../kit/view-state.js';
+import { firstLine, sleep, stopProcess } from './bench-kit.js';
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_BULK_CONCURRENCY ?? 4);
@@ -33,7 +33,6 @@ const IDEAL_MS = (ROWS * MINT_LATENCY_MS) / CONCURRENCY;
 const TARGETS = { tolerance: 1.1, ackP99Ms: 1_000, memoryGrowthMb: 50, lastQuarterGrowthMb: 10 };
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Fixtures {
   slackUrl: string;
@@ -285,18 +284,6 @@ function percentiles(values: number[]) {
   const sorted = [...values].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(5_000)]);
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  for await (const line of createInterface({ input: child.stdout! })) return line;
-  throw new Error('the fixtures process exited before it was ready');
 }
 
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '—');

@@ -14,7 +14,6 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -32,12 +31,8 @@ import { TEST_APP_ID, TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { eventCallback, formBody, inTeam, slashCommand, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import type { BenchWorkspace } from './bench-workspaces.js';
+import { type Load, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
-const list = (value: string | undefined, fallback: string) =>
-  (value ?? fallback)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 1_000);
@@ -133,11 +128,7 @@ interface Stats {
   cpuMs: number;
 }
 
-type Load =
-  { kind: 'closed'; concurrency: number; commands: number } | { kind: 'rate'; rate: number; durationMs: number };
-
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runDistributionBench(): Promise<void> {
   const benchStarted = performance.now();
@@ -477,26 +468,7 @@ class Bench {
       if (/busy/i.test(answer.text)) stats.busy += 1;
     };
 
-    const started = performance.now();
-    if (load.kind === 'closed') {
-      let left = load.commands;
-      const sender = async () => {
-        while (left > 0) {
-          left -= 1;
-          await send(performance.now());
-        }
-      };
-      await Promise.all(Array.from({ length: load.concurrency }, sender));
-    } else {
-      const sent: Array<Promise<void>> = [];
-      for (let due = started; due < started + load.durationMs; due += 1000 / load.rate) {
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
-        sent.push(send(Math.min(due, performance.now()))); // timers may wake early
-      }
-      await Promise.all(sent);
-    }
-    stats.sendMs = performance.now() - started;
+    stats.sendMs = await drive(load, send);
     if (resultKind) {
       stats.expected = ids.size;
       stats.delivered = await this.arrived(resultKind, ids);
@@ -700,18 +672,6 @@ function percentiles(values: number[]) {
 
 function summary(stats: Stats) {
   return { ...percentiles(stats.acks), rate: (stats.acks.length / stats.sendMs) * 1000 };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(5_000)]);
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  for await (const line of createInterface({ input: child.stdout! })) return line;
-  throw new Error('the fixtures process exited before it was ready');
 }
 
 const readAcks = (s: Stats) => {
