@@ -35,7 +35,6 @@ export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
 export function createApp(deps: AppDeps): MintlinkApp {
   const { config } = deps;
   const { app, start, stop, installs } = boltApp(deps);
-  app.error((error) => Promise.resolve(void deps.logger.error({ err: error }, 'listener failed')));
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 

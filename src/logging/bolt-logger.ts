@@ -1,6 +1,9 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from './create-logger.js';
 
+/** Bolt's warning for each request it could not authorize. */
+const UNAUTHORIZED = 'Authorization of incoming event did not succeed. No listeners will be called.';
+
 /**
  * Bolt's Logger interface over pino. Bolt and the Slack SDK share one logger and call setName/setLevel on
  * it; LOG_LEVEL stays the single authority, so those calls only record what was asked.
@@ -8,8 +11,10 @@ import type { Logger } from './create-logger.js';
 export function boltLogger(logger: Logger): BoltLogger {
   const log = logger.child({ component: 'slack' });
   const write =
-    (method: 'debug' | 'info' | 'warn' | 'error') =>
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...messages: unknown[]) => {
+      // A request Bolt could not authorize: the installation store logs why (the workspace has no installation).
+      const method = level === 'warn' && messages[0] === UNAUTHORIZED ? 'debug' : level;
       // Bolt logs at debug on every request: nothing is formatted for a level that is off.
       if (!log.isLevelEnabled(method)) return;
       const err = messages.find((m): m is Error => m instanceof Error);

@@ -1,4 +1,4 @@
-import { type App, HTTPReceiver } from '@slack/bolt';
+import { type App, ErrorCode, HTTPReceiver } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { closeServer, listen, slackHttpServer } from '../http-front/slack-http-server.js';
@@ -28,6 +28,16 @@ export interface BoltTransport {
  * installation store instead of one bot token.
  */
 export function boltApp(deps: AppDeps): BoltTransport {
+  const transport = boltTransport(deps);
+  transport.app.error((error) => {
+    // A request from a workspace without an installation: the installation store said so in one line already.
+    if (error.code !== ErrorCode.AuthorizationError) deps.logger.error({ err: error }, 'listener failed');
+    return Promise.resolve();
+  });
+  return transport;
+}
+
+function boltTransport(deps: AppDeps): BoltTransport {
   const { config } = deps;
   const common = {
     token: config.slack.botToken,

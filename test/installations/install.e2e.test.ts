@@ -101,9 +101,22 @@ describe('distribution mode: Add to Slack', () => {
 
   it('refuses a request from a workspace with no installation, with one log line', async () => {
     await homeOpened(app(), { teamId: 'T0NOTINST1' });
-    await app().waitForLog((line) => line.msg === 'request from a workspace without an installation: refused');
+    const logged = app().logs.length;
+    await homeOpened(app(), { teamId: 'T0NOTINST2' });
+    await app().waitForLog(
+      (line) =>
+        line.msg === 'request from a workspace without an installation: refused' && line.teamId === 'T0NOTINST2',
+    );
     await app().waitForIdle();
     expect(fakes.slack.callsTo('views.publish')).toHaveLength(0);
+    // One line says why; nothing at error level (it is not the app's failure).
+    const lines = app()
+      .logs.slice(logged)
+      .split('\n')
+      .filter((line) => /"level":"(warn|error|fatal)"/.test(line));
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'request from a workspace without an installation: refused',
+    ]);
   });
 
   it('installs org-wide on Enterprise Grid and authorizes the org’s workspaces', async () => {
