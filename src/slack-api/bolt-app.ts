@@ -1,4 +1,4 @@
-import { type App, ErrorCode, HTTPReceiver } from '@slack/bolt';
+import { type App, AuthorizationError, HTTPReceiver } from '@slack/bolt';
 import type { AppDeps } from '../deps.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { closeServer, listen, slackHttpServer } from '../http-front/slack-http-server.js';
@@ -31,7 +31,7 @@ export function boltApp(deps: AppDeps): BoltTransport {
   const transport = boltTransport(deps);
   transport.app.error((error) => {
     // A request from a workspace without an installation: the installation store said so in one line already.
-    if (error.code !== ErrorCode.AuthorizationError) deps.logger.error({ err: error }, 'listener failed');
+    if (!(error instanceof AuthorizationError)) deps.logger.error({ err: error }, 'listener failed');
     return Promise.resolve();
   });
   return transport;
