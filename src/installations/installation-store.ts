@@ -127,7 +127,10 @@ export class SqlInstallationStore implements InstallationStore {
    */
   private async noteOrgTeam(teamId: string, id: string): Promise<void> {
     if (this.orgTeamsNoted.get(teamId) === id) return;
-    await this.store.installations.noteTeam(teamId, id);
+    // A workspace with an installation of its own is never recorded as the org's: a person of another
+    // customer acting in the org's channels (Slack Connect) must not tie that customer's workspace to it.
+    if (!(await this.store.installations.exists(installationId({ teamId }) ?? '')))
+      await this.store.installations.noteTeam(teamId, id);
     this.orgTeamsNoted.set(teamId, id);
   }
 

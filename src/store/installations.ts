@@ -32,13 +32,15 @@ export class InstallationRows {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  /** Writes the installation, replacing the one with its key (a reinstall, new scopes, rotated tokens). */
+  /**
+   * Writes the installation, replacing the one with its key (a reinstall, new scopes, rotated tokens) but
+   * keeping its installer.
+   */
   async save(installation: NewInstallation): Promise<void> {
     const row = {
       team_id: installation.teamId ?? null,
       enterprise_id: installation.enterpriseId ?? null,
       is_enterprise_install: installation.isEnterpriseInstall ? 1 : 0,
-      installer_id: installation.installerId,
       bot_token: installation.sealed.botToken ?? null,
       bot_refresh_token: installation.sealed.botRefreshToken ?? null,
       user_token: installation.sealed.userToken ?? null,
@@ -48,7 +50,14 @@ export class InstallationRows {
     };
     await this.db
       .insertInto('installations')
-      .values({ id: installation.id, ...row, installed_at: databaseNow(this.engine) })
+      // The installer is who installed first: someone running "Add to Slack" again (new scopes, or anyone allowed
+      // to add apps) does not become the installer, who may manage the workspace's Mint account.
+      .values({
+        id: installation.id,
+        ...row,
+        installer_id: installation.installerId,
+        installed_at: databaseNow(this.engine),
+      })
       .onConflict((oc) => oc.column('id').doUpdateSet(row))
       .execute();
   }
@@ -110,6 +119,12 @@ export class InstallationRows {
       .where('id', 'in', ids)
       .execute();
     return new Map(rows.map((row) => [row.id, new Date(row.updated_at).toISOString()]));
+  }
+
+  /** Whether an installation with this key exists. */
+  async exists(id: string): Promise<boolean> {
+    const row = await this.db.selectFrom('installations').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Records that an org-wide installation serves a workspace (seen in its requests). */

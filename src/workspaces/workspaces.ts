@@ -1,6 +1,7 @@
 import type { AuthorizeResult, InstallationQuery } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
+import { NoInstallationError } from '../installations/installation-store.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Store } from '../store/store.js';
 
@@ -32,7 +33,10 @@ export type WorkspacesMode =
       deleteInstallation: (query: InstallationQuery<boolean>) => Promise<void>;
     };
 
-/** How long a replica trusts which installation serves a workspace: as long as the installation itself. */
+/**
+ * How long a replica trusts which installation (its own, or an org-wide one) serves a workspace's background
+ * work. Only the choice is kept: the installation itself is authorized afresh by Bolt (checked every 2 s).
+ */
 const QUERY_CACHE_MS = 5_000;
 
 /** The workspace is gone (never installed, or uninstalled): background work for it stops. */
@@ -87,7 +91,11 @@ export class Workspaces {
     try {
       token = (await mode.authorize(query)).botToken;
     } catch (error) {
-      throw new WorkspaceGone(`no installation serves workspace ${teamId}`, { cause: error });
+      // Only a missing installation means gone; the database away or a failed token renewal pass, and the
+      // caller tries again later.
+      if (noInstallation(error))
+        throw new WorkspaceGone(`no installation serves workspace ${teamId}`, { cause: error });
+      throw error;
     }
     if (!token) throw new WorkspaceGone(`the installation of workspace ${teamId} has no bot token`);
     let client = this.clients.get(token);
@@ -105,14 +113,17 @@ export class Workspaces {
 
   /**
    * The app was removed (or its bot token revoked): every capability stops that workspace's work, then the
-   * installation is deleted, so no replica authorizes the workspace again once its cache lapses (5 s).
+   * installation is deleted, so no replica authorizes the workspace again after its next check (2 s).
    * Reinstalling starts afresh with "Add to Slack".
    */
   async uninstalled(uninstall: Uninstall): Promise<void> {
     const { teamId, enterpriseId, isEnterpriseInstall } = uninstall;
     const orgInstallation = isEnterpriseInstall && enterpriseId ? `E${enterpriseId}` : undefined;
-    const teams = new Set<string>(teamId ? [teamId] : []);
-    if (orgInstallation) for (const team of await this.store.installations.teamsOf(orgInstallation)) teams.add(team);
+    const teams = new Set<string>(teamId && !orgInstallation ? [teamId] : []);
+    // An org-wide installation removed: the workspaces it served, never one with an installation of its own.
+    if (orgInstallation)
+      for (const team of await this.store.installations.teamsOf(orgInstallation))
+        if (!(await this.hasOwnInstallation(team))) teams.add(team);
     for (const team of teams) {
       for (const handler of this.handlers) {
         try {
@@ -132,10 +143,17 @@ export class Workspaces {
     );
   }
 
+  private hasOwnInstallation(teamId: string): Promise<boolean> {
+    return this.store.installations.exists(`T${teamId}`);
+  }
+
   private async queryFor(teamId: string): Promise<InstallationQuery<boolean>> {
     const known = this.queries.get(teamId);
     if (known) return known;
-    const org = await this.store.installations.installationOfTeam(teamId);
+    // The workspace's own installation first; an org-wide one only for a workspace without its own.
+    const org = (await this.hasOwnInstallation(teamId))
+      ? undefined
+      : await this.store.installations.installationOfTeam(teamId);
     const query: InstallationQuery<boolean> = org
       ? { teamId, enterpriseId: org.slice(1), isEnterpriseInstall: true }
       : { teamId, enterpriseId: undefined, isEnterpriseInstall: false };
@@ -170,4 +188,13 @@ export function createWorkspaces(
 /** What Workspaces needs of Bolt's InstallationStore. */
 interface InstallationStoreLike {
   deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
+}
+
+/** Whether Bolt's authorization failed because there is no installation (it wraps the store's error). */
+function noInstallation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; depth += 1) {
+    if (e instanceof NoInstallationError) return true;
+    e = (e as { original?: unknown }).original ?? e.cause;
+  }
+  return false;
 }
