@@ -130,6 +130,9 @@ export class BulkWorker {
    */
   private async mintOf(teamId: string): Promise<MintApiClient | undefined> {
     try {
+      // A workspace whose installation is gone (its uninstall missed while the app was down, say) sends nothing,
+      // even with its key still stored.
+      await this.ctx.workspaces.slack(teamId);
       return await this.ctx.mintAccounts.forTeam(teamId);
     } catch (error) {
       if (error instanceof RequestEnded) {
