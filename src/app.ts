@@ -43,6 +43,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   if (installs) background.push(() => installs.installations.start());
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
+  background.push(() => workspaces.keepAdopting(() => workspaceSettings.homeTeamId));
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mode: config.mode, mint: (t) => mintAccounts.statusFor(t) });

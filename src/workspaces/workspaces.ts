@@ -2,6 +2,7 @@ import type { AuthorizeResult, InstallationQuery } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
+import { startPeriodic } from '../lifecycle/periodic-work.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Store } from '../store/store.js';
 
@@ -39,6 +40,9 @@ export type WorkspacesMode =
  */
 const QUERY_CACHE_MS = 5_000;
 
+/** How often rows without a workspace are looked for, in single-workspace mode. */
+const ADOPT_EVERY_MS = 60_000;
+
 /** The workspace is gone (never installed, or uninstalled): background work for it stops. */
 export class WorkspaceGone extends Error {}
 
@@ -61,7 +65,7 @@ export class Workspaces {
   /**
    * Before the first request, in single-workspace mode: rows written before rows carried their workspace
    * are the bot's workspace's (`homeTeamId`, from auth.test), so every read scoped to a workspace finds them.
-   * Never throws: with the database away, the next start does it.
+   * Never throws: with the database away, `keepAdopting` does it later.
    */
   async prepare(homeTeamId: string | undefined): Promise<void> {
     if (this.mode.kind !== 'single' || !homeTeamId) return;
@@ -104,6 +108,20 @@ export class Workspaces {
       this.clients.set(token, client);
     }
     return client;
+  }
+
+  /**
+   * The same every minute, as background work in single-workspace mode: after a start with the database away,
+   * and during a rolling deploy, while replicas of an older version still write rows without a workspace.
+   */
+  keepAdopting(homeTeamId: () => string | undefined): () => Promise<void> {
+    if (this.mode.kind !== 'single') return () => Promise.resolve();
+    return startPeriodic({
+      everyMs: ADOPT_EVERY_MS,
+      atStart: false,
+      run: () => this.prepare(homeTeamId()),
+      failed: () => undefined, // prepare() logs its own failures
+    });
   }
 
   /** A capability's part of an uninstall; run for each workspace that removed the app. */
