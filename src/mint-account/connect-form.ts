@@ -74,10 +74,13 @@ export type ConnectFormCheck =
   { ok: true; apiKey: string; baseUrl: string | undefined } | { ok: false; errors: Record<string, string> };
 
 /** The submitted form, checked; the errors never quote the key. */
-export function checkConnectForm(values: ViewOutput['state']['values'], askedBaseUrl: boolean): ConnectFormCheck {
+export function checkConnectForm(
+  values: ViewOutput['state']['values'],
+  baseUrl: { asked: boolean; operators: string },
+): ConnectFormCheck {
   const key = checkMintKey(raw(values, ACCOUNT_BLOCKS.apiKey));
-  const url = askedBaseUrl
-    ? checkMintBaseUrl(raw(values, ACCOUNT_BLOCKS.baseUrl))
+  const url = baseUrl.asked
+    ? checkMintBaseUrl(raw(values, ACCOUNT_BLOCKS.baseUrl), baseUrl.operators)
     : { ok: true as const, value: undefined };
   const errors: Record<string, string> = {};
   if (!key.ok) errors[ACCOUNT_BLOCKS.apiKey] = key.problem;

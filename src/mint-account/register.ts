@@ -89,7 +89,10 @@ export function register(app: App, deps: CapabilityDeps): void {
     const teamId = teamOf(body);
     const replacing = (await accounts.account(teamId)) !== undefined;
     await requireAdmin(body.user.id, teamId, replacing ? 'mint_account.replace' : 'mint_account.connect');
-    const checked = checkConnectForm(view.state.values, deps.config.mintBaseUrlPerWorkspace);
+    const checked = checkConnectForm(view.state.values, {
+      asked: deps.config.mintBaseUrlPerWorkspace,
+      operators: deps.config.mint.baseUrl,
+    });
     // Inline errors only: the key typed stays in Slack's form, and is never sent back to it.
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     await ack({ response_action: 'update', view: savingView(replacing) }); // a second delivery ends here

@@ -357,7 +357,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
     });
     expect(wrong).toEqual({
       response_action: 'errors',
-      errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('must start with https://') },
+      errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('not this host or a private network') },
     });
     await app.submitView(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_A, [ACCOUNT_BLOCKS.baseUrl]: `${regional.url}/` });
     expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Mint account connected');

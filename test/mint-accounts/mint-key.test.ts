@@ -27,24 +27,35 @@ describe('an API key pasted into the connect form', () => {
 });
 
 describe('a workspace’s own base URL', () => {
-  it('takes https, and http to this host only, without a trailing slash', () => {
-    expect(checkMintBaseUrl('https://eu.mint.example.com/api/')).toEqual({
+  const OPERATOR = 'https://mint.example.com';
+  it('takes https to a public address, without a trailing slash; this host only in development', () => {
+    expect(checkMintBaseUrl('https://eu.mint.example.com/api/', OPERATOR)).toEqual({
       ok: true,
       value: 'https://eu.mint.example.com/api',
     });
-    expect(checkMintBaseUrl('http://127.0.0.1:4010')).toEqual({ ok: true, value: 'http://127.0.0.1:4010' });
-    expect(checkMintBaseUrl('  ')).toEqual({ ok: true, value: undefined });
+    expect(checkMintBaseUrl('  ', OPERATOR)).toEqual({ ok: true, value: undefined });
+    // The operator's own service on this host (the mock, in development): this host is taken, http too.
+    expect(checkMintBaseUrl('http://127.0.0.1:4010', 'http://127.0.0.1:4010')).toEqual({
+      ok: true,
+      value: 'http://127.0.0.1:4010',
+    });
   });
 
   it.each([
     ['mint.example.com', 'Enter the base URL'],
     ['http://mint.example.com', 'must start with https://'],
-    ['http://169.254.169.254', 'must start with https://'],
+    ['http://169.254.169.254', 'not this host or a private network'],
+    ['https://127.0.0.1:9464', 'not this host or a private network'],
+    ['https://localhost', 'not this host or a private network'],
+    ['https://10.0.0.5', 'not this host or a private network'],
+    ['https://192.168.1.10', 'not this host or a private network'],
+    ['https://[::1]:5432', 'not this host or a private network'],
+    ['https://[fd00::1]', 'not this host or a private network'],
     ['ftp://mint.example.com', 'must start with https://'],
     ['https://user:pw@mint.example.com', 'user name and password'],
     ['https://mint.example.com/?key=1', 'no ?query'],
   ])('refuses %j', (raw, problem) => {
-    const checked = checkMintBaseUrl(raw);
+    const checked = checkMintBaseUrl(raw, OPERATOR);
     expect(checked.ok ? '' : checked.problem).toContain(problem);
   });
 });
