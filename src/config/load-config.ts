@@ -38,7 +38,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!raw.SLACK_APP_TOKEN && !raw.SLACK_SIGNING_SECRET) {
     problems.set(
       'SLACK_SIGNING_SECRET',
-      'is not set, and HTTP mode needs it (set SLACK_APP_TOKEN instead for Socket Mode)',
+      raw.SLACK_CLIENT_ID
+        ? 'is not set, and distribution mode needs it (it runs in HTTP mode, where Slack signs every request)'
+        : 'is not set, and HTTP mode needs it (set SLACK_APP_TOKEN instead for Socket Mode)',
     );
   }
 
@@ -168,6 +170,16 @@ function distributionProblems(
     problems.set(
       'MINT_API_KEY',
       'must be unset in distribution mode: each workspace connects its own Mint account in App Home, and no workspace may use the operator’s',
+    );
+  if (raw.SETTINGS_ADMINS && !problems.has('SETTINGS_ADMINS'))
+    problems.set(
+      'SETTINGS_ADMINS',
+      "must be unset in distribution mode: it would let these people change every customer workspace's settings and Mint account (each workspace's admins and owners, and whom they name in Settings, administer it)",
+    );
+  if (raw.SETTINGS_SOURCE === 'env' && !problems.has('SETTINGS_SOURCE'))
+    problems.set(
+      'SETTINGS_SOURCE',
+      'must be slack (or unset) in distribution mode: each workspace administers its own settings in Slack',
     );
   if (!raw.SECRETS_KEYS && !problems.has('SECRETS_KEYS'))
     problems.set('SECRETS_KEYS', 'is not set, and distribution mode needs it to seal the tokens it stores');

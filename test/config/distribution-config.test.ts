@@ -22,6 +22,15 @@ function problems(env: Record<string, string | undefined>): string {
 }
 
 describe('distribution mode configuration', () => {
+  it('refuses settings admins or settings from the environment: each workspace administers its own', () => {
+    expect(problems({ ...distribution, SETTINGS_ADMINS: 'U0OPERATOR' })).toContain(
+      "SETTINGS_ADMINS must be unset in distribution mode: it would let these people change every customer workspace's settings",
+    );
+    expect(problems({ ...distribution, SETTINGS_SOURCE: 'env' })).toContain(
+      'SETTINGS_SOURCE must be slack (or unset) in distribution mode',
+    );
+  });
+
   it('needs no MINT_API_KEY, and refuses one: each workspace connects its own Mint account', () => {
     const result = loadConfig(distribution);
     if (!result.ok) throw new Error(result.message);

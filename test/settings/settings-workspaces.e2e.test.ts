@@ -7,7 +7,7 @@ import { textOf } from '../kit/slack-checks.js';
 import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/workspaces.js';
 
 const APPROVAL = 'C0APPROVE';
-const ADMIN = 'U0ADMIN01'; // a settings admin by the environment, in both workspaces
+const ADMIN = 'U0ADMIN01'; // a workspace admin, as Slack reports (users.info), in both workspaces
 const ALICE = 'U0ALICE01'; // in the first workspace, with a Home
 
 describe('settings with many workspaces', () => {
@@ -18,12 +18,12 @@ describe('settings with many workspaces', () => {
       ...DISTRIBUTION_ENV,
       APPROVAL_CHANNEL_ID: APPROVAL,
       DELETION_APPROVERS: 'U0BOB0001',
-      SETTINGS_ADMINS: ADMIN,
     },
   });
   const app = () => running.app;
 
   it('changes one workspace’s settings only, announced there with its token', async () => {
+    fakes.slack.workspaceAdmins.add(ADMIN);
     await installWorkspace(app(), fakes.slack, { teamId: TEST_TEAM_ID, userId: ADMIN });
     const tokenB = await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: ADMIN });
     await settings.home(app(), ALICE); // a Home in the first workspace: not refreshed by the other's change
