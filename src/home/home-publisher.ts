@@ -55,25 +55,27 @@ export class HomePublisher implements HomeTab {
   }
 
   /**
-   * Publishes a user's Home. Publishes for one user run one after the other (two at once would build on the
-   * same version and one would conflict); changes that come meanwhile cause one more publish, not one each.
-   * `hash`: the version on screen, when known (app_home_opened carries it).
+   * Publishes a user's Home in a workspace. Publishes for one Home run one after the other (two at once would
+   * build on the same version and one would conflict); changes that come meanwhile cause one more publish, not
+   * one each. An Enterprise Grid user has a Home in each workspace: each is its own. `hash`: the version on
+   * screen, when known (app_home_opened carries it).
    */
   publish(userId: string, teamId?: string, hash?: string): Promise<void> {
-    const current = this.running.get(userId);
+    const home = `${teamId ?? ''} ${userId}`;
+    const current = this.running.get(home);
     if (current) {
-      this.again.add(userId);
+      this.again.add(home);
       return current;
     }
     const run = (async () => {
       let first = true;
       do {
-        this.again.delete(userId);
+        this.again.delete(home);
         await this.publishOnce(userId, teamId, first ? hash : undefined);
         first = false;
-      } while (this.again.has(userId));
-    })().finally(() => this.running.delete(userId));
-    this.running.set(userId, run);
+      } while (this.again.has(home));
+    })().finally(() => this.running.delete(home));
+    this.running.set(home, run);
     return run;
   }
 
@@ -91,20 +93,20 @@ export class HomePublisher implements HomeTab {
     alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,
   ): Promise<void> {
     const asked = new Set(userIds);
-    const users = new Map<string, string | undefined>();
-    for (const { userId, teamId } of await this.sources.store.homeTabs.withHome())
-      if (asked.has(userId) || (alsoFor && (await alsoFor(userId, teamId)))) users.set(userId, teamId);
-    for (const [user, team] of users) {
-      await this.publish(user, team).catch((error: unknown) =>
-        this.sources.logger.warn({ err: error, user }, 'could not refresh a Home tab'),
+    const homes: Array<{ userId: string; teamId: string | undefined }> = [];
+    for (const home of await this.sources.store.homeTabs.withHome())
+      if (asked.has(home.userId) || (alsoFor && (await alsoFor(home.userId, home.teamId)))) homes.push(home);
+    for (const { userId, teamId } of homes) {
+      await this.publish(userId, teamId).catch((error: unknown) =>
+        this.sources.logger.warn({ err: error, user: userId }, 'could not refresh a Home tab'),
       );
     }
   }
 
   private async publishOnce(userId: string, teamId: string | undefined, hash: string | undefined): Promise<void> {
     const tabs = this.sources.store.homeTabs;
-    const stored = await tabs.get(userId);
-    const team = teamId ?? stored?.teamId;
+    const team = teamId;
+    const stored = await tabs.get(userId, team);
     const client = await this.sources.slack(team);
     let base = hash ?? stored?.hash;
     for (let attempt = 1; ; attempt += 1) {
@@ -123,7 +125,7 @@ export class HomePublisher implements HomeTab {
         // Someone published meanwhile: build again on top of their version. If the stored hash did not
         // change, it is not theirs (their save was lost or came late): nobody will correct it, so the next
         // attempt goes without a hash; it is built from the database as it is now, never from older data.
-        const latest = (await tabs.get(userId))?.hash;
+        const latest = (await tabs.get(userId, team))?.hash;
         base = latest === base ? undefined : latest;
       }
     }

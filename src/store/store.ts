@@ -138,7 +138,7 @@ class SqlStore implements Store {
 
   async adoptRowsWithoutWorkspace(teamId: string): Promise<number> {
     let adopted = 0;
-    for (const table of ['deletion_requests', 'bulk_jobs', 'audit_log', 'home_tabs', 'once_keys'] as const) {
+    for (const table of ['deletion_requests', 'bulk_jobs', 'audit_log', 'once_keys'] as const) {
       const result = await this.db
         .updateTable(table)
         .set({ team_id: teamId })
@@ -146,7 +146,24 @@ class SqlStore implements Store {
         .executeTakeFirst();
       adopted += Number(result.numUpdatedRows);
     }
-    return adopted;
+    // Home tabs are keyed by workspace and user: a user with a Home in the workspace already keeps that one.
+    const homes = await this.db
+      .updateTable('home_tabs')
+      .set({ team_id: teamId })
+      .where('team_id', '=', '')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('home_tabs as known')
+              .select('known.user_id')
+              .where('known.team_id', '=', teamId)
+              .whereRef('known.user_id', '=', 'home_tabs.user_id'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    await this.db.deleteFrom('home_tabs').where('team_id', '=', '').execute();
+    return adopted + Number(homes.numUpdatedRows);
   }
 
   async ping(timeoutMs = 2_000): Promise<void> {

@@ -110,8 +110,9 @@ export interface StepCompletionsTable {
 
 /** Who has an App Home published, and the hash of what they see (so an older update never replaces it). */
 export interface HomeTabsTable {
+  /** The workspace ('' for rows from before, until the app gives them the bot's workspace). */
+  team_id: string;
   user_id: string;
-  team_id: string | null;
   hash: string | null;
   published_at: string;
 }

@@ -121,12 +121,18 @@ describeEachEngine('store', (engine, create) => {
       outcome: 'succeeded',
     });
     await store.homeTabs.save({ userId: 'U1', teamId: undefined, hash: 'h' });
+    await store.homeTabs.save({ userId: 'U3', teamId: undefined, hash: 'old' }); // has a Home in T1 already
+    await store.homeTabs.save({ userId: 'U3', teamId: 'T1', hash: 'new' });
     await store.onceKeys.claim('k1');
     expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(3);
     expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(0);
     const byActor = Object.fromEntries((await store.audit.list()).map((e) => [e.actorId, e.teamId]));
     expect(byActor).toEqual({ U1: 'T1', U2: 'T2' });
-    expect(await store.homeTabs.withHome()).toEqual([{ userId: 'U1', teamId: 'T1' }]);
+    const homes = await store.homeTabs.withHome();
+    expect(homes.sort((a, b) => a.userId.localeCompare(b.userId))).toEqual([
+      { userId: 'U1', teamId: 'T1', hash: 'h' },
+      { userId: 'U3', teamId: 'T1', hash: 'new' },
+    ]);
     await db.drop();
   });
 
@@ -137,12 +143,14 @@ describeEachEngine('store', (engine, create) => {
     await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h1' }, t(1));
     await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h3' }, t(3));
     await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h2' }, t(2)); // late
-    expect(await store.homeTabs.get('U1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
+    expect(await store.homeTabs.get('U1', 'T1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
+    await store.homeTabs.save({ userId: 'U1', teamId: 'T2', hash: 'other' }, t(1)); // a Grid user's other Home
     await store.homeTabs.save({ userId: 'U2', teamId: undefined, hash: undefined }, t(1));
     const withHome = await store.homeTabs.withHome();
-    expect(withHome.sort((a, b) => a.userId.localeCompare(b.userId))).toEqual([
-      { userId: 'U1', teamId: 'T1' },
-      { userId: 'U2', teamId: undefined },
+    expect(withHome.sort((a, b) => `${a.userId}${a.teamId}`.localeCompare(`${b.userId}${b.teamId}`))).toEqual([
+      { userId: 'U1', teamId: 'T1', hash: 'h3' },
+      { userId: 'U1', teamId: 'T2', hash: 'other' },
+      { userId: 'U2', teamId: undefined, hash: undefined },
     ]);
     await db.drop();
   });

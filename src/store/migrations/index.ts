@@ -11,6 +11,7 @@ import * as bulkDrafts from './009-bulk-drafts.js';
 import * as workspaceSettings from './010-workspace-settings.js';
 import * as installations from './011-installations.js';
 import * as workspaces from './012-workspaces.js';
+import * as homeTabsByWorkspace from './013-home-tabs-by-workspace.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010-workspace-settings': workspaceSettings,
   '011-installations': installations,
   '012-workspaces': workspaces,
+  '013-home-tabs-by-workspace': homeTabsByWorkspace,
 };
 
 export const migrationProvider: MigrationProvider = {
