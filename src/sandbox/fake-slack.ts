@@ -704,8 +704,9 @@ export class FakeSlack {
       case 'views.push':
         return this.openView(params);
       case 'views.update':
-      case 'views.publish':
         return this.updateView(params);
+      case 'views.publish':
+        return this.publishHome(params, token);
       case 'functions.completeSuccess':
       case 'functions.completeError':
         return this.endExecution(method, params, token);
@@ -971,6 +972,25 @@ export class FakeSlack {
     if (params.hash !== undefined && current && params.hash !== current.hash)
       return { ok: false, error: 'hash_conflict' };
     return { ok: true, view: this.storeView(id, params.view as Record<string, unknown>) };
+  }
+
+  /**
+   * App Home: one per user and workspace (an Enterprise Grid user has a Home in each workspace the app is
+   * installed in, each with its own version). `view(userId)` shows the latest published, whichever workspace.
+   */
+  private publishHome(params: Record<string, unknown>, token: string | undefined): Record<string, unknown> {
+    const team = token === undefined ? undefined : this.issuedTokens.get(token)?.teamId;
+    if (team === undefined) return this.updateView(params);
+    const home = `${team}/${asText(params.user_id)}`;
+    const current = this.views.get(home);
+    if (params.hash !== undefined && current && params.hash !== current.hash)
+      return { ok: false, error: 'hash_conflict' };
+    const published = this.storeView(home, params.view as Record<string, unknown>);
+    this.keepEntry(this.views, asText(params.user_id), {
+      hash: String(published.hash),
+      view: params.view as Record<string, unknown>,
+    });
+    return { ok: true, view: published };
   }
 
   /** A message as it looks now (after any chat.update), with its channel and ts. */

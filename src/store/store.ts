@@ -151,10 +151,11 @@ class SqlStore implements Store {
       .updateTable('home_tabs')
       .set({ team_id: teamId })
       .where('team_id', '=', '')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('home_tabs as known')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('home_tabs as known')
               .select('known.user_id')
               .where('known.team_id', '=', teamId)
               .whereRef('known.user_id', '=', 'home_tabs.user_id'),
