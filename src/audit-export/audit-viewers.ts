@@ -19,6 +19,8 @@ export class AuditViewers {
   constructor(
     viewers: DeletionApprovers | ((teamId: string | undefined) => DeletionApprovers),
     private readonly members: Approvers,
+    /** Distribution mode: each workspace's settings admins set it up; the operator's environment is no answer. */
+    private readonly setUpInSlackOnly = false,
   ) {
     this.viewers = typeof viewers === 'function' ? viewers : () => viewers;
   }
@@ -44,7 +46,9 @@ export class AuditViewers {
   refusal(check: ViewerCheck, teamId: string | undefined): string {
     if (check.viewer) return '';
     if (!this.configured(teamId))
-      return ":no_entry: The audit log export is not set up: the app's operator must set AUDIT_VIEWERS (or DELETION_APPROVERS), who may export it, or a settings admin choose them in Settings on the app's Home. Nothing was exported.";
+      return this.setUpInSlackOnly
+        ? ":no_entry: The audit log export is not set up in this workspace: a settings admin chooses who may export it (the audit viewers, or the deletion approvers) in Settings on the app's Home. Nothing was exported."
+        : ":no_entry: The audit log export is not set up: the app's operator must set AUDIT_VIEWERS (or DELETION_APPROVERS), who may export it, or a settings admin choose them in Settings on the app's Home. Nothing was exported.";
     if (check.problem)
       return `:warning: Your right to export the audit log could not be checked (${check.problem}). Nothing was exported; try again in a moment.`;
     return `:no_entry: Only the audit viewers (${this.mentions(teamId)}) can export the audit log. Nothing was exported.`;

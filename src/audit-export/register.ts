@@ -28,7 +28,12 @@ export function register(app: App, deps: CapabilityDeps): void {
   const logger = deps.logger.child({ capability: 'audit-export' });
   const slack = (teamId: string) => deps.workspaces.slack(teamId);
   const ctx: ExportContext = { store: deps.store, slack, logger, slots: new Slots(EXPORTS_AT_ONCE) };
-  const viewers = new AuditViewers((team) => auditViewersOf(deps.settings.current(team).values), deps.approvers);
+  const viewers = new AuditViewers(
+    (team) => auditViewersOf(deps.settings.current(team).values),
+    deps.approvers,
+    deps.config.distribution !== undefined,
+  );
+  const notSetUp = deps.config.distribution ? 'not set up (Settings)' : 'not set up (AUDIT_VIEWERS)';
   const { retentionDays } = deps.config.audit;
 
   deps.commands.register(exportSubcommand(ctx, viewers));
@@ -36,7 +41,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     order: 40,
     flow: { actionId: EXPORT_AUDIT_HOME_ACTION, label: 'Export audit log' },
     status: (team) =>
-      `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : 'not set up (AUDIT_VIEWERS)'}`,
+      `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : notSetUp}`,
   });
   deps.background.add(() => startRetention({ store: deps.store, logger, work: deps.work }, retentionDays));
 

@@ -8,7 +8,7 @@ import type { Approvers } from '../approvers/approvers.js';
 import { teamOf } from '../request-pipeline/deliver-once.js';
 import { refused } from '../request-pipeline/request-ended.js';
 import type { WorkspaceReach } from './workspace-reach.js';
-import { type DeletionSettingsCheck, notConfiguredText } from './deletion-settings.js';
+import { type DeletionSettingsCheck, type SetUpBy, notConfiguredText } from './deletion-settings.js';
 
 /**
  * What the deletion flow works with. Everything is per workspace (team id): its requests (read and changed
@@ -25,7 +25,8 @@ export interface DeletionContext {
    */
   settingsIn(teamId: string | undefined): DeletionSettingsCheck;
   /** Whether settings admins can set up what is missing from App Home (not with SETTINGS_SOURCE=env). */
-  readonly settingsInSlack: boolean;
+  /** Who sets up what a workspace misses (see SetUpBy). */
+  readonly setUpBy: SetUpBy;
   approvers: Approvers;
   /** Home tabs to bring up to date after a change (requester and approvers). */
   home: HomeTab;
@@ -54,10 +55,10 @@ export interface DeletionContext {
 }
 
 /** The settings of the workspace, or the refusal that says deletion is not set up there. */
-export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'settingsInSlack'>, teamId: string) {
+export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'setUpBy'>, teamId: string) {
   const configured = ctx.settingsIn(teamId);
   if (configured.ok) return configured.settings;
-  throw refused(notConfiguredText(configured.missing, ctx.settingsInSlack));
+  throw refused(notConfiguredText(configured.missing, ctx.setUpBy));
 }
 
 /**

@@ -28,11 +28,19 @@ export function deletionSettings(settings: WorkspaceSettings): DeletionSettingsC
   return { ok: true, settings: { approvalChannelId, approvers, requestTtlHours, quorum, remindAfterHours } };
 }
 
-/** Who can set up what is missing: the operator, and (unless SETTINGS_SOURCE=env) a settings admin. */
-export function whoSetsUp(missing: readonly string[], inSlack: boolean): string {
-  return `the app's operator must set ${missing.join(' and ')}${inSlack ? ", or a settings admin choose them in Settings on the app's Home" : ''}`;
+/**
+ * Who sets up what a workspace misses: the operator (SETTINGS_SOURCE=env), the operator or a settings admin,
+ * or, in distribution mode, where a customer never sees the operator's environment, a settings admin.
+ */
+export type SetUpBy = 'operator' | 'operator or admin' | 'admin';
+
+/** Who can set up what is missing, in words for the person asking. */
+export function whoSetsUp(missing: readonly string[], by: SetUpBy): string {
+  if (by === 'admin')
+    return "a settings admin of this workspace (its admins and owners, or whom they named) must choose the approval channel and the approvers in Settings on the app's Home";
+  return `the app's operator must set ${missing.join(' and ')}${by === 'operator or admin' ? ", or a settings admin choose them in Settings on the app's Home" : ''}`;
 }
 
-export function notConfiguredText(missing: readonly string[], inSlack = false): string {
-  return `:no_entry: Customer deletion is not set up in this workspace: ${whoSetsUp(missing, inSlack)} (the channel where requests wait for approval, and who may approve). Nothing was recorded.`;
+export function notConfiguredText(missing: readonly string[], by: SetUpBy): string {
+  return `:no_entry: Customer deletion is not set up in this workspace: ${whoSetsUp(missing, by)} (the channel where requests wait for approval, and who may approve). Nothing was recorded.`;
 }

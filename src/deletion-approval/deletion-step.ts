@@ -49,7 +49,7 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
   const configured = ctx.settingsIn(teamId);
   if (!configured.ok)
     return {
-      error: `Customer deletion is not set up in Mintlink: ${whoSetsUp(configured.missing, ctx.settingsInSlack).replace(/^the app's operator/, 'its operator')}. Nothing was requested.`,
+      error: `Customer deletion is not set up in Mintlink: ${whoSetsUp(configured.missing, ctx.setUpBy).replace(/^the app's operator/, 'its operator')}. Nothing was requested.`,
       outcome: 'refused',
     };
   const settings = configured.settings;

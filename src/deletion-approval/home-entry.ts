@@ -38,7 +38,9 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
       const configured = ctx.settingsIn(teamId);
       return configured.ok
         ? `Customer deletion: requests wait in <#${configured.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions(undefined, teamId)}${quorumStatus(configured.settings.quorum)}`
-        : `Customer deletion: not set up (${configured.missing.join(' and ')} missing)`;
+        : ctx.setUpBy === 'admin'
+          ? 'Customer deletion: not set up (a settings admin chooses the approval channel and the approvers in Settings)'
+          : `Customer deletion: not set up (${configured.missing.join(' and ')} missing)`;
     },
   };
 }

@@ -23,7 +23,7 @@ export function openFormFromMessage(ctx: DeletionContext) {
     const teamId = workspaceOf(ctx, shortcut);
     const configured = ctx.settingsIn(teamId);
     const view = !configured.ok
-      ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.settingsInSlack))
+      ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy))
       : deletionRequestView({
           prefill: ids,
           source: signSource(ctx.decisionKey, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),

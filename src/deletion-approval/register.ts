@@ -48,7 +48,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     store: deps.store,
     logger,
     settingsIn: (teamId) => deletionSettings(deps.settings.current(teamId).values),
-    settingsInSlack: !deps.settings.envOnly,
+    setUpBy: deps.config.distribution ? 'admin' : deps.settings.envOnly ? 'operator' : 'operator or admin',
     approvers: deps.approvers,
     home: deps.home,
     slackIn,
@@ -65,7 +65,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     const configured = ctx.settingsIn(workspaceOf(ctx, body));
     const view = configured.ok
       ? deletionRequestView()
-      : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.settingsInSlack));
+      : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy));
     await openModal(client, body.trigger_id, view);
   };
 

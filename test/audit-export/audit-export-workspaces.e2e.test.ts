@@ -38,3 +38,23 @@ describe('audit log export with many workspaces', () => {
     expect(calls.map((c) => c.token)).toEqual([tokenB]);
   });
 });
+
+describe('a workspace not set up yet, in distribution mode', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+
+  it('tells its people that a settings admin sets it up in Slack, never the operator’s environment', async () => {
+    await installWorkspace(running.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: BOB });
+    running.app.teamId = OTHER_TEAM_ID;
+    try {
+      const audit = JSON.stringify((await running.app.command('audit', { user_id: BOB })).ack);
+      expect(audit).toContain('a settings admin chooses who may export it');
+      const deletion = JSON.stringify((await running.app.command('delete', { user_id: BOB })).ack);
+      expect(deletion).toContain('a settings admin of this workspace');
+      for (const text of [audit, deletion])
+        expect(text).not.toMatch(/AUDIT_VIEWERS|DELETION_APPROVERS|APPROVAL_CHANNEL_ID|operator/);
+    } finally {
+      running.app.teamId = TEST_TEAM_ID;
+    }
+  });
+});
