@@ -81,6 +81,7 @@ BENCH_ROUND_MS (default 5000: one period of the installation cache), BENCH_ROUND
   BENCH_ACTIVE_WORKSPACES   workspaces the commands come from (default 100)
   BENCH_REPLICAS            replicas of each deployment (default 3)
   BENCH_LOGS                1: each replica's log to a file in a temporary directory (printed)
+  BENCH_PROFILE             1: a CPU profile of each replica in that directory too (kept)
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {

@@ -45,6 +45,7 @@ const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 600);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 5_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const LOGS = Boolean(process.env.BENCH_LOGS && process.env.BENCH_LOGS !== '0');
+const PROFILE = Boolean(process.env.BENCH_PROFILE && process.env.BENCH_PROFILE !== '0');
 const MINT_LATENCY_MS = 1_000;
 /** Slack gives up on an ack after 3 s; the load generator after this (counted as an error). */
 const ACK_TIMEOUT_MS = 10_000;
@@ -320,7 +321,8 @@ export async function runDistributionBench(): Promise<void> {
     await stopProcess(fixturesProcess);
     for (const schema of Object.values(schemas)) await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
-    if (!LOGS) rmSync(cwd, { recursive: true, force: true });
+    if (!LOGS && !PROFILE) rmSync(cwd, { recursive: true, force: true });
+    else process.stdout.write(`replicas' logs and profiles kept in ${cwd}\n`);
   }
   process.exit(process.exitCode ?? 0);
 }
@@ -401,7 +403,9 @@ async function startReplicas(name: ModeName, cwd: string, env: Record<string, st
 async function startReplica(name: string, cwd: string, env: Record<string, string>): Promise<Replica> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, startArguments(), {
+  // BENCH_PROFILE=1 writes a CPU profile of each replica to the working directory (kept) when it stops.
+  const flags = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...flags, ...startArguments()], {
     cwd,
     env: { ...env, PORT: String(port) },
     // The log to a file of its own with BENCH_LOGS=1; otherwise nowhere, as in `npm run bench`.
