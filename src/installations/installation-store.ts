@@ -32,8 +32,12 @@ export class NoInstallationError extends Error {}
 export class SqlInstallationStore implements InstallationStore {
   /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
   private readonly kept: KeptRows<Installation>;
-  /** Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). */
-  private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000 });
+  /**
+   * Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). A note
+   * lapses after a while: an uninstall on another replica deletes the records, and a workspace's own
+   * installation may go; the org's next request from it then records it again.
+   */
+  private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
 
   constructor(
     private readonly store: Store,
@@ -113,6 +117,8 @@ export class SqlInstallationStore implements InstallationStore {
     const deleted = await this.store.installations.delete(id);
     // After the delete: a request read in between would otherwise keep the row it found.
     this.kept.forget(id);
+    // Its records of the workspaces it served went with it: a reinstall records them again.
+    for (const [team, noted] of this.orgTeamsNoted.entries()) if (noted === id) this.orgTeamsNoted.delete(team);
     if (deleted) this.logger.info({ installation: id }, 'installation deleted');
   }
 
