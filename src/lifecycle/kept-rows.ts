@@ -35,6 +35,11 @@ interface Kept<V> {
 export class KeptRows<V> {
   private readonly kept: LRUCache<string, Kept<V>>;
   private readonly reading = new Map<string, Promise<V | undefined>>();
+  /**
+   * Moved by each `forget`: a read that started before a change made here (a key removed, an installation
+   * deleted) is not kept, nor shared with requests that come after it.
+   */
+  private readonly generations = new Map<string, number>();
   private readonly unusedDropMs: number;
 
   constructor(
@@ -54,15 +59,21 @@ export class KeptRows<V> {
     }
     let reading = this.reading.get(id);
     if (!reading) {
-      reading = this.read(id).finally(() => this.reading.delete(id));
+      const started = this.read(id);
+      reading = started.finally(() => {
+        if (this.reading.get(id) === reading) this.reading.delete(id);
+      });
       this.reading.set(id, reading);
     }
     return reading;
   }
 
-  /** Forgets a row changed here (the next request reads it again). */
+  /** Forgets a row changed here (the next request reads it again, even if a read is under way). */
   forget(id: string): void {
     this.kept.delete(id);
+    this.reading.delete(id);
+    this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
+    if (this.generations.size > 10_000) this.generations.clear(); // only reads under way need theirs
   }
 
   /** Drops rows unused for a while, then checks the others' versions in one query and reads changed ones. */
@@ -75,8 +86,9 @@ export class KeptRows<V> {
     for (const id of ids) {
       const kept = this.kept.get(id);
       if (!kept || kept.version === versions.get(id)) continue;
+      const generation = this.generations.get(id);
       const row = versions.has(id) ? await this.source.read(id) : undefined;
-      this.keep(id, row, kept.usedAt);
+      if (this.generations.get(id) === generation) this.keep(id, row, kept.usedAt);
     }
   }
 
@@ -96,8 +108,9 @@ export class KeptRows<V> {
   }
 
   private async read(id: string): Promise<V | undefined> {
+    const generation = this.generations.get(id);
     const row = await this.source.read(id);
-    this.keep(id, row, Date.now());
+    if (this.generations.get(id) === generation) this.keep(id, row, Date.now());
     return row?.value;
   }
 

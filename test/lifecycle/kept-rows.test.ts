@@ -67,4 +67,26 @@ describe('rows kept in memory and checked against the database', () => {
     await again.get('b');
     expect(t.reads.one).toBe(3);
   });
+
+  it('does not keep what a read under way found when the row changed here meanwhile', async () => {
+    const t = table({ a: { value: 'A1', version: '1' } });
+    let release: () => void = () => undefined;
+    const slow = {
+      ...t.source,
+      read: async (id: string) => {
+        const row = t.rows[id];
+        await new Promise<void>((resolve) => (release = resolve));
+        return row;
+      },
+    };
+    const kept = new KeptRows(slow, { keepMissing: false });
+    const before = kept.get('a'); // reads A1, slowly
+    delete t.rows.a; // removed here (a key removed, an installation deleted)...
+    kept.forget('a'); // ...and forgotten
+    release();
+    expect(await before).toBe('A1'); // the request that asked before the change sees what it read
+    const after = kept.get('a'); // a new read, not the old one
+    release();
+    expect(await after).toBeUndefined();
+  });
 });
