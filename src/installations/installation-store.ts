@@ -21,6 +21,19 @@ export function sealContext(id: string, field: TokenField): string {
   return `installation ${id} ${field}`;
 }
 
+/** Bolt renews a token that expires within two hours (InstallProvider.authorize). */
+const RENEWAL_WINDOW_SECONDS = 7_200;
+/** How long a request waits for another's renewal of the same token (Slack's 3 s to ack come first). */
+const RENEWAL_WAIT_MS = 1_500;
+
+/** Whether Bolt will renew this installation's bot token when it authorizes a request with it now. */
+function renewsNow(installation: Installation): boolean {
+  const { bot } = installation;
+  return (
+    !!bot?.refreshToken && bot.expiresAt !== undefined && bot.expiresAt - Date.now() / 1000 <= RENEWAL_WINDOW_SECONDS
+  );
+}
+
 /** No installation for a request's workspace (not installed, or uninstalled): Bolt refuses the request. */
 export class NoInstallationError extends Error {}
 
@@ -38,6 +51,12 @@ export class SqlInstallationStore implements InstallationStore {
    * installation may go; the org's next request from it then records it again.
    */
   private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
+  /**
+   * Installations whose token is being renewed by a request of this replica, and how the others learn it is
+   * stored: Slack takes a refresh token once, so requests that come meanwhile wait for the new token instead
+   * of renewing too (their renewal would be refused, and so would they).
+   */
+  private readonly renewals = new Map<string, { stored: Promise<void>; done: () => void }>();
 
   constructor(
     private readonly store: Store,
@@ -86,6 +105,7 @@ export class SqlInstallationStore implements InstallationStore {
       details: withoutSecrets(installation),
     });
     this.kept.forget(id);
+    this.renewed(id);
     this.logger.info(
       {
         installation: id,
@@ -108,7 +128,25 @@ export class SqlInstallationStore implements InstallationStore {
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
     if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
-    return structuredClone(installation); // Bolt changes what it is given when it rotates tokens
+    if (!renewsNow(installation)) return structuredClone(installation); // Bolt changes what it is given when it rotates tokens
+    const renewal = this.renewals.get(id);
+    if (!renewal) {
+      // This request's authorization renews the token (Bolt does, then stores it): the others wait for that.
+      let done: () => void = () => undefined;
+      const stored = new Promise<void>((resolve) => (done = resolve));
+      this.renewals.set(id, { stored, done });
+      setTimeout(() => this.renewed(id), RENEWAL_WAIT_MS * 2).unref(); // a renewal that failed: the next tries
+      return structuredClone(installation);
+    }
+    await Promise.race([renewal.stored, new Promise((resolve) => setTimeout(resolve, RENEWAL_WAIT_MS).unref())]);
+    return structuredClone((await this.kept.get(id)) ?? installation);
+  }
+
+  /** The renewal of an installation's token ended (stored, or given up on): requests waiting for it go on. */
+  private renewed(id: string): void {
+    const renewal = this.renewals.get(id);
+    this.renewals.delete(id);
+    renewal?.done();
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
