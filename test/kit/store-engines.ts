@@ -3,8 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterEach, beforeEach, describe } from 'vitest';
 import type { StoreLocation } from '../../src/config/config.js';
+import { openStore, type Store } from '../../src/store/store.js';
 
 /** PostgreSQL for store tests; CI sets it (see .ci/run). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -65,4 +66,43 @@ export function describeEachEngine(
     process.stdout.write(`${title} [postgres]: skipped: set TEST_DATABASE_URL\n`);
     describe.skip(`${title} [postgres] (skipped: set TEST_DATABASE_URL)`, () => suite('postgres', postgresDatabase));
   }
+}
+
+/**
+ * For each test of a suite (see describeEachEngine): a database of its own with the app's store on it,
+ * migrated; after the test the store, and every other connection the test opened with `open`, is closed and
+ * the database dropped.
+ */
+export function useMigratedStore(create: () => Promise<TestDatabase>) {
+  let db: TestDatabase | undefined;
+  let store: Store | undefined;
+  const others: Store[] = [];
+  beforeEach(async () => {
+    db = await create();
+    store = openStore(db.location);
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await store?.close();
+    await db?.drop();
+  });
+  const current = () => {
+    if (!db || !store) throw new Error('the store is opened before each test');
+    return { db, store };
+  };
+  return {
+    get db(): TestDatabase {
+      return current().db;
+    },
+    get store(): Store {
+      return current().store;
+    },
+    /** Another connection to the test's database (another replica), closed after the test. */
+    open(): Store {
+      const other = openStore(current().db.location);
+      others.push(other);
+      return other;
+    },
+  };
 }

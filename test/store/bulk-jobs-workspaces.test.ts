@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { BulkJob, NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
 
 const A = 'T0AAAAAA1';
 const B = 'T0BBBBBB2';
@@ -16,20 +16,10 @@ const rowsOf = (n: number): NewBulkRow[] =>
 
 /* The bulk jobs of one workspace kept apart from another's, and each workspace's limit of rows in flight. */
 describeEachEngine('bulk jobs by workspace', (engine, create) => {
+  const migrated = useMigratedStore(create);
   let db: TestDatabase;
   let store: Store;
-  const others: Store[] = [];
-
-  beforeEach(async () => {
-    db = await create();
-    store = openStore(db.location);
-    await store.migrate();
-  });
-  afterEach(async () => {
-    for (const other of others.splice(0)) await other.close();
-    await store.close();
-    await db.drop();
-  });
+  beforeEach(() => ({ db, store } = migrated));
 
   const input = (teamId: string, n: number, requesterId = 'U_REQ'): NewBulkJob => ({
     teamId,
@@ -148,9 +138,7 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     // IMMEDIATE makes processes on one file take turns; in one thread a second connection would block itself).
     const processes = [1, 2, 3, 4].map(() => {
       if (engine === 'sqlite') return store;
-      const other = openStore(db.location);
-      others.push(other);
-      return other;
+      return migrated.open();
     });
     let inFlight = 0;
     let peak = 0;

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import type { NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
 
 const rowsOf = (n: number, invalid: number[] = []): NewBulkRow[] =>
   Array.from({ length: n }, (_, i) =>
@@ -14,20 +14,10 @@ const rowsOf = (n: number, invalid: number[] = []): NewBulkRow[] =>
   );
 
 describeEachEngine('bulk jobs', (engine, create) => {
+  const migrated = useMigratedStore(create);
   let db: TestDatabase;
   let store: Store;
-  const others: Store[] = [];
-
-  beforeEach(async () => {
-    db = await create();
-    store = openStore(db.location);
-    await store.migrate();
-  });
-  afterEach(async () => {
-    for (const other of others.splice(0)) await other.close();
-    await store.close();
-    await db.drop();
-  });
+  beforeEach(() => ({ db, store } = migrated));
 
   /** Moves a stored time `ms` into the past, as if the database had written it then. */
   const backdate = (table: string, column: string, ms: number, where: string, params: unknown[]) =>
@@ -55,11 +45,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
   };
 
   /** Another process on the same database. */
-  const secondStore = async () => {
-    const other = openStore(db.location);
-    others.push(other);
-    return other;
-  };
+  const secondStore = () => Promise.resolve(migrated.open());
 
   it('stores a draft with every row: valid ones pending, the others invalid with their problem', async () => {
     const job = await draft(1200, [3, 900]);

@@ -1,25 +1,15 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/store.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
 
 const HOUR = 3_600_000;
 
 describeEachEngine('deletion approvals and reminders', (engine, create) => {
+  const migrated = useMigratedStore(create);
   let db: TestDatabase;
   let store: Store;
-  const others: Store[] = [];
-
-  beforeEach(async () => {
-    db = await create();
-    store = openStore(db.location);
-    await store.migrate();
-  });
-  afterEach(async () => {
-    for (const other of others.splice(0)) await other.close();
-    await store.close();
-    await db.drop();
-  });
+  beforeEach(() => ({ db, store } = migrated));
 
   /** A request made `agoMs` ago (by the database's clock), waiting 72 hours from then. */
   const request = async (approvalsNeeded: number, agoMs = 0, teamId = 'T1') => {
@@ -71,8 +61,7 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
   it('counts every one of many concurrent approvals, from several connections, and approves exactly once', async () => {
     // PostgreSQL: four pools at once. SQLite: one (better-sqlite3 waits for a lock synchronously, so a second
     // connection in the same process would block the first; several processes are tested end to end).
-    const pool = [store, ...Array.from({ length: engine === 'postgres' ? 3 : 0 }, () => openStore(db.location))];
-    others.push(...pool.slice(1));
+    const pool = [store, ...Array.from({ length: engine === 'postgres' ? 3 : 0 }, () => migrated.open())];
     for (const round of [5, 8]) {
       const { id } = await request(round);
       const results = await Promise.all(
@@ -117,8 +106,7 @@ describeEachEngine('deletion approvals and reminders', (engine, create) => {
       [old.id, fresh.id].sort(),
     );
 
-    const other = openStore(db.location);
-    others.push(other);
+    const other = migrated.open();
     const claimers = engine === 'postgres' ? [store, other] : [store];
     const claims = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>

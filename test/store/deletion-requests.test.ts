@@ -1,25 +1,15 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/store.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
 
 const HOUR = 3_600_000;
 
 describeEachEngine('deletion requests', (_engine, create) => {
+  const migrated = useMigratedStore(create);
   let db: TestDatabase;
   let store: Store;
-  const others: Store[] = [];
-
-  beforeEach(async () => {
-    db = await create();
-    store = openStore(db.location);
-    await store.migrate();
-  });
-  afterEach(async () => {
-    for (const other of others.splice(0)) await other.close();
-    await store.close();
-    await db.drop();
-  });
+  beforeEach(() => ({ db, store } = migrated));
 
   const request = (overrides: Partial<Parameters<Store['deletionRequests']['create']>[0]> = {}) =>
     store.deletionRequests.create({
