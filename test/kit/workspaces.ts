@@ -4,6 +4,7 @@ import { BrowserClient } from '../installations/browser-client.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { RunningApp } from './running-app.js';
 export { inTeam } from './slack-payloads.js';
+import { formBody } from './slack-payloads.js';
 import { TEST_APP_ID, TEST_USER_ID } from './slack-ids.js';
 import { TEST_MINT_API_KEY } from './running-app.js';
 import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
@@ -138,4 +139,36 @@ export async function uninstallEvent(
   };
   const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
   expect(response.status).toBe(200);
+}
+
+/**
+ * A click by `userId` of workspace `teamId` on a button of an org-wide installation's message (its payload has
+ * no team: Slack names the user's own team in user.team_id), signed as Slack signs it; resolves once handled.
+ */
+export async function orgInstallClick(
+  app: RunningApp,
+  slack: FakeSlack,
+  where: { teamId: string; userId: string; enterpriseId: string; channelId: string },
+): Promise<void> {
+  const click = {
+    type: 'block_actions',
+    user: { id: where.userId, username: 'u', name: 'u', team_id: where.teamId },
+    api_app_id: TEST_APP_ID,
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: '1700000000.000100', channel_id: where.channelId, is_ephemeral: false },
+    trigger_id: slack.triggerId(),
+    team: null,
+    enterprise: { id: where.enterpriseId, name: 'Globex' },
+    is_enterprise_install: true,
+    channel: { id: where.channelId, name: 'shared' },
+    response_url: slack.responseUrl(),
+    actions: [{ type: 'button', action_id: 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` }],
+  };
+  const sent = await app.postSigned(
+    '/slack/events',
+    formBody({ payload: JSON.stringify(click) }),
+    'application/x-www-form-urlencoded',
+  );
+  expect(sent.status).toBe(200);
+  await app.waitForIdle();
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { queryRows } from '../kit/raw-sql.js';
-import { TEST_APP_ID } from '../kit/slack-ids.js';
-import { formBody } from '../kit/slack-payloads.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -10,6 +8,7 @@ import {
   install,
   installWorkspace,
   oauthApp,
+  orgInstallClick,
   uninstallEvent,
 } from '../kit/workspaces.js';
 
@@ -43,27 +42,12 @@ describe('an org-wide installation and another customer’s workspace', () => {
     await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
 
     // A person of customer 2 clicks a button of the org's app (a message in a channel both share).
-    const click = {
-      type: 'block_actions',
-      user: { id: OTHER_USER_ID, username: 'ext', name: 'ext', team_id: OTHER_TEAM_ID },
-      api_app_id: TEST_APP_ID,
-      token: 'deprecated-verification-token',
-      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0SHARED01', is_ephemeral: false },
-      trigger_id: fakes.slack.triggerId(),
-      team: null,
-      enterprise: { id: GRID_ORG, name: 'Globex' },
-      is_enterprise_install: true,
-      channel: { id: 'C0SHARED01', name: 'shared' },
-      response_url: fakes.slack.responseUrl(),
-      actions: [{ type: 'button', action_id: 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` }],
-    };
-    const sent = await app.postSigned(
-      '/slack/events',
-      formBody({ payload: JSON.stringify(click) }),
-      'application/x-www-form-urlencoded',
-    );
-    expect(sent.status).toBe(200);
-    await app.waitForIdle();
+    await orgInstallClick(app, fakes.slack, {
+      teamId: OTHER_TEAM_ID,
+      userId: OTHER_USER_ID,
+      enterpriseId: GRID_ORG,
+      channelId: 'C0SHARED01',
+    });
 
     // The organization removes the app.
     await uninstallEvent(app, GRID_WORKSPACE, 'app_uninstalled', { enterpriseId: GRID_ORG, orgWide: true });

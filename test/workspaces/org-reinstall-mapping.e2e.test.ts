@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { queryRows } from '../kit/raw-sql.js';
-import { TEST_APP_ID } from '../kit/slack-ids.js';
-import { formBody } from '../kit/slack-payloads.js';
-import { DISTRIBUTION_ENV, install, oauthApp, uninstallEvent } from '../kit/workspaces.js';
+import { DISTRIBUTION_ENV, install, oauthApp, orgInstallClick, uninstallEvent } from '../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
 const GRID_WORKSPACE = 'T0GRIDWS01';
@@ -31,29 +29,13 @@ describe('an org-wide installation removed and installed again', () => {
     expect((await install(running.app)).page.html).toContain('the Globex organization');
   };
 
-  const clickInGridWorkspace = async () => {
-    const click = {
-      type: 'block_actions',
-      user: { id: GRID_USER, username: 'u', name: 'u', team_id: GRID_WORKSPACE },
-      api_app_id: TEST_APP_ID,
-      token: 'deprecated-verification-token',
-      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0GRID0001', is_ephemeral: false },
-      trigger_id: fakes.slack.triggerId(),
-      team: null,
-      enterprise: { id: GRID_ORG, name: 'Globex' },
-      is_enterprise_install: true,
-      channel: { id: 'C0GRID0001', name: 'general' },
-      response_url: fakes.slack.responseUrl(),
-      actions: [{ type: 'button', action_id: 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` }],
-    };
-    const sent = await running.app.postSigned(
-      '/slack/events',
-      formBody({ payload: JSON.stringify(click) }),
-      'application/x-www-form-urlencoded',
-    );
-    expect(sent.status).toBe(200);
-    await running.app.waitForIdle();
-  };
+  const clickInGridWorkspace = () =>
+    orgInstallClick(running.app, fakes.slack, {
+      teamId: GRID_WORKSPACE,
+      userId: GRID_USER,
+      enterpriseId: GRID_ORG,
+      channelId: 'C0GRID0001',
+    });
 
   it('notes its workspaces again from their requests', async () => {
     const app = running.app;
