@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Slots } from '../../src/admission/slots.js';
@@ -11,7 +10,7 @@ import { GoneWorkspaces } from '../../src/bulk/gone-workspaces.js';
 import { updateProgress } from '../../src/bulk/progress.js';
 import { WORKSPACE_FIXES_CREDENTIALS } from '../../src/bulk/row-disposition.js';
 import { Readiness } from '../../src/lifecycle/readiness.js';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { testLogger } from '../kit/test-logger.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { refused } from '../../src/request-pipeline/request-ended.js';
@@ -70,17 +69,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
 
   function context(): BulkContext {
     const scrub = (text: string) => text;
-    const logger = createLogger({
-      level: 'info',
-      scrub,
-      pretty: false,
-      destination: new Writable({
-        write: (chunk: Buffer, _encoding, done) => {
-          logs += chunk.toString('utf8');
-          done();
-        },
-      }),
-    });
+    const logger = testLogger('info', scrub, (text) => (logs += text));
     const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
     const account = new MintApiClient({ baseUrl: mint.url, apiKey: API_KEY, timeoutMs: 2_000, scrub });
     const work = new WorkBudget(100);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { testLogger } from '../kit/test-logger.js';
 import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
 import {
   MintAccounts,
@@ -64,17 +63,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
 
   function accounts(options: MintAccountsOptions & { perWorkspaceUrl?: boolean; single?: boolean } = {}) {
     const scrub = createSecretScrubber([OPERATOR_KEY]);
-    const logger = createLogger({
-      level: 'debug',
-      scrub,
-      pretty: false,
-      destination: new Writable({
-        write: (chunk: Buffer, _encoding, done) => {
-          logs += chunk.toString('utf8');
-          done();
-        },
-      }),
-    });
+    const logger = testLogger('debug', scrub, (text) => (logs += text));
     const service = new MintAccounts(
       {
         config: {

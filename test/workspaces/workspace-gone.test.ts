@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { testLogger } from '../kit/test-logger.js';
 import { NoInstallationError } from '../../src/installations/installation-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
@@ -14,12 +13,7 @@ import { WorkspaceGone, Workspaces } from '../../src/workspaces/workspaces.js';
  * renewal, is a passing failure that the caller retries.
  */
 describe('Workspaces.slack: gone only when there is no installation', () => {
-  const logger = createLogger({
-    level: 'error',
-    scrub: (t) => t,
-    pretty: false,
-    destination: new Writable({ write: (_c, _e, done) => done() }),
-  });
+  const logger = testLogger('error', (t) => t);
   let store: Store;
   beforeAll(async () => {
     store = openStore(sqliteDatabase().location);
