@@ -110,7 +110,7 @@ describe.runIf(TEST_DATABASE_URL)('bulk create: each workspace’s concurrency a
     const [first, second] = replicas as [RunningApp, RunningApp];
     await installWorkspace(first, fakes.slack, { teamId: TEST_TEAM_ID });
     await installWorkspace(first, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    fakes.mint.latencyMs = 150;
+    fakes.mint.latencyMs = 300; // long enough for both processes to take turns at A's rows on a busy machine
     const a = new BulkUser(first, fakes.slack, TEST_TEAM_ID, TEST_USER_ID);
     const b = new BulkUser(second, fakes.slack, OTHER_TEAM_ID, OTHER_USER_ID);
     const sentOf = (workspace: string) =>
