@@ -290,6 +290,20 @@ describe('npm run mock-api, on the production install', () => {
   });
 });
 
+describe('node dist/mintlink.mjs with an argument', () => {
+  it('lists the operator commands for --help, and refuses an unknown one with that list, exit 2', async () => {
+    const help = await run('node', ['dist/mintlink.mjs', '--help'], { cwd: dir, env: bareEnv() });
+    expect(help.stdout).toMatch(/^Usage: node dist\/mintlink\.mjs \[command\]\n/);
+    for (const command of ['settings', 'secrets', 'manifest'])
+      expect(help.stdout).toContain(`npm run -s ${command} -- --help`);
+    const unknown = await run('node', ['dist/mintlink.mjs', 'sttings'], { cwd: dir, env: bareEnv() }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe(`Unknown command "sttings".\n\n${help.stdout}`);
+  });
+});
+
 describe('where npm run build was never run', () => {
   it.each([
     ['settings', ['show']],
