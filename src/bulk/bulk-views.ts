@@ -57,11 +57,15 @@ export function previewView(
 ): ModalView {
   const invalid = job.totalRows - job.validRows;
   const startable = job.validRows > 0 || job.heldRows > 0;
+  const source = job.retryOf ? `*Retry of ${job.retryOf}*` : bold(job.sourceName, 200);
+  const rows = `${job.totalRows.toLocaleString('en-US')}${job.retryOf ? ' failed' : ''} row${job.totalRows === 1 ? '' : 's'}`;
   const blocks: KnownBlock[] = [
     section(
-      `${bold(job.sourceName, 200)}: ${job.totalRows.toLocaleString('en-US')} row${job.totalRows === 1 ? '' : 's'}, ` +
-        `*${things(job.kind, job.validRows)} ready to create*` +
-        (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
+      job.retryOf && job.totalRows === 0
+        ? `${source}: no row was refused; the rows below may have been sent.`
+        : `${source}: ${rows}, ` +
+            `*${things(job.kind, job.validRows)} ready to create*` +
+            (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
     ),
   ];
   if (job.kind === 'links') blocks.push(context(`Defaults: ${defaultsText(job.defaults)}`));

@@ -79,7 +79,7 @@ describe('bulk create: retrying failed rows', () => {
 
     const preview = await retryPreview(before);
     const text = textOf(preview.blocks);
-    expect(text).toContain(`*failed rows of ${job.jobId}*: 2 rows, *2 mint links ready to create*`);
+    expect(text).toContain(`*Retry of ${job.jobId}*: 2 failed rows, *2 mint links ready to create*`);
     expect(text).toContain('NFT `nft-r`'); // the job's own defaults
     expect(text).toContain(`*1 maybe sent*: ${job.jobId} sent this row, but the outcome was not recorded`);
     expect(text).toContain('• Row 3 (u2@example.com): The Mint service answered 500');
@@ -147,7 +147,9 @@ describe('bulk create: retrying failed rows', () => {
   it('sends the maybe-sent rows again only when the person ticks them; Start with nothing chosen says so inline', async () => {
     const job = await endedJob(3, [500]); // u1 maybe sent; u2, u3 created
     const preview = await retryPreview(progress(fakes.slack, job));
-    expect(textOf(preview.blocks)).toContain('0 mint links ready to create');
+    expect(textOf(preview.blocks)).toContain(
+      `*Retry of ${job.jobId}*: no row was refused; the rows below may have been sent.`,
+    );
     expect(textOf(preview.blocks)).toContain('*1 maybe sent*');
 
     const refused = await app().submitView(preview);
