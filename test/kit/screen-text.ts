@@ -253,15 +253,8 @@ class Renderer {
   private section(block: Json): string[] {
     const lines: string[] = [];
     if (block.text) lines.push(this.text(block.text));
-    const fields = (block.fields ?? []) as Json[];
-    for (let i = 0; i < fields.length; i += 2) {
-      lines.push(
-        fields
-          .slice(i, i + 2)
-          .map((f) => this.text(f))
-          .join('  │  '),
-      );
-    }
+    // Slack lays fields out in two columns; here each is an item of its own, its lines kept together.
+    for (const field of (block.fields ?? []) as Json[]) lines.push(...indent(this.text(field).split('\n'), '▪ '));
     if (block.accessory) lines.push(...indent(this.element(block.accessory), '  ⤷ '));
     return lines;
   }
@@ -579,7 +572,8 @@ function emphasis(text: string, marker: string, shown: string): string {
   return text.replace(pattern, (_, before: string, inner: string) => `${before}${shown}${inner}${shown}`);
 }
 
+/** Lines under a prefix (a text with line breaks, such as a long text input's value, stays inside it). */
 function indent(lines: string[], first: string): string[] {
   const rest = ' '.repeat(first.length);
-  return lines.map((line, i) => (i === 0 ? first + line : rest + line));
+  return lines.flatMap((line) => line.split('\n')).map((line, i) => (i === 0 ? first + line : rest + line));
 }
