@@ -121,6 +121,13 @@ export function ephemeralText(message: Json, options: ScreenOptions = {}): strin
   return r.finish([`Only visible to you${replaces}`, RULE, ...r.messageBody(message)]);
 }
 
+/** The dialog Slack shows before a button with `confirm` acts: its title, text and two buttons. */
+export function confirmText(confirm: Json, options: ScreenOptions = {}): string {
+  const r = new Renderer(options);
+  const buttons = `[ ${confirm.deny ? r.plain(confirm.deny) : 'Cancel'} ]  [ ${confirm.confirm ? r.plain(confirm.confirm) : 'Yes'} ]${confirm.style ? `(${confirm.style})` : ''}`;
+  return r.finish([`Dialog: ${r.plain(confirm.title)}`, RULE, r.text(confirm.text), RULE, buttons]);
+}
+
 /** One mrkdwn text as Slack shows it. */
 export function mrkdwnText(text: string, options: ScreenOptions = {}): string {
   const r = new Renderer(options);
