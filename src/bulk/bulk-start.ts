@@ -12,7 +12,11 @@ import { progressMessage } from './progress-message.js';
 import { updateProgressSoon } from './progress.js';
 
 /** The inline answer to Start on a retry whose only rows are held back and not chosen. */
-export const NOTHING_CHOSEN_TEXT = 'Tick this box to retry these rows, or close: no other row can be sent.';
+export function nothingChosenText(held: number): string {
+  return held === 1
+    ? 'Tick this box to retry this row, or close: no other row can be sent.'
+    : `Tick this box to retry these ${held.toLocaleString('en-US')} rows, or close: no other row can be sent.`;
+}
 
 /**
  * Start pressed on the preview: the draft becomes a running job (a compare-and-set, by its requester only,
@@ -28,8 +32,9 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
     const jobs = jobsIn(ctx, teamId);
     const offersHeld = view.blocks.some((block) => block.block_id === HELD_ROWS_BLOCK);
     const includeHeld = checkedValues(view.state.values, HELD_ROWS_BLOCK).includes(HELD_ROWS_CHOICE);
-    if (offersHeld && !includeHeld && (await jobs.get(jobId))?.validRows === 0)
-      return ack({ response_action: 'errors', errors: { [HELD_ROWS_BLOCK]: NOTHING_CHOSEN_TEXT } });
+    const draft = offersHeld && !includeHeld ? await jobs.get(jobId) : undefined;
+    if (draft?.validRows === 0)
+      return ack({ response_action: 'errors', errors: { [HELD_ROWS_BLOCK]: nothingChosenText(draft.heldRows) } });
     await ack({ response_action: 'update', view: noticeModal('Bulk create', ':hourglass_flowing_sand: Starting…') });
     const started = await ctx.store.transaction(async (tx) => {
       const inTx = tx.bulkJobs.inTeam(teamId);

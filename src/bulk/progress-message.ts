@@ -36,7 +36,7 @@ export function progressMessage(p: Progress): MessageContent {
   if (job.status === 'done') {
     blocks.push(section(totalsText(job, counts)));
     blocks.push(context(resultsLine(job)));
-    if (job.retriedAs) blocks.push(context(`:repeat: Its failed rows were retried as *${job.retriedAs}*.`));
+    if (job.retriedAs) blocks.push(context(`Its failed rows were retried as *${job.retriedAs}*.`));
     const buttons = [
       ...(job.resultsFileId ? [] : [buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)]),
       ...(!job.retriedAs && counts.failed + counts.unknown > 0

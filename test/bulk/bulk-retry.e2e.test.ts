@@ -1,6 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NO_SUCH_JOB } from '../../src/bulk/bulk-buttons.js';
-import { NOTHING_CHOSEN_TEXT } from '../../src/bulk/bulk-start.js';
 import { BULK_ACTIONS, HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../src/bulk/bulk-views.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
@@ -153,7 +152,10 @@ describe('bulk create: retrying failed rows', () => {
     expect(textOf(preview.blocks)).toContain('*1 maybe sent*');
 
     const refused = await app().submitView(preview);
-    expect(refused).toEqual({ response_action: 'errors', errors: { [HELD_ROWS_BLOCK]: NOTHING_CHOSEN_TEXT } });
+    expect(refused).toEqual({
+      response_action: 'errors',
+      errors: { [HELD_ROWS_BLOCK]: 'Tick this box to retry this row, or close: no other row can be sent.' },
+    });
     await app().waitForIdle();
     expect(sends().get('u1@example.com')).toBe(1);
 

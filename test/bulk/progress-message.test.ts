@@ -103,7 +103,7 @@ describe('progressMessage', () => {
     const none = show({ job: job(ended), counts: counts({ ...settled, failed: 0, unknown: 0 }) });
     expect(textOf(none.blocks)).not.toContain('bulk_retry');
     const retried = show({ job: job({ ...ended, retriedAs: 'BK-NEW234' }), counts: counts(settled) });
-    expect(textOf(retried.blocks)).toContain(':repeat: Its failed rows were retried as *BK-NEW234*.');
+    expect(textOf(retried.blocks)).toContain('Its failed rows were retried as *BK-NEW234*.');
     expect(textOf(retried.blocks)).not.toContain('bulk_retry');
     // Both buttons in one row when the results file must be sent again too.
     const both = show({ job: job({ ...ended, resultsFileId: undefined }), counts: counts(settled) });
