@@ -15,7 +15,7 @@ import { checkingView } from './bulk-views.js';
 import { rowChecker } from './job-table.js';
 
 /** Said when every check slot (BULK_CHECK_SLOTS) is taken: a retry is checked as a file is. */
-export const RETRY_BUSY_TEXT =
+const RETRY_BUSY_TEXT =
   ':hourglass: The app is checking other files right now. Nothing is lost: press *Retry failed rows* again in a minute.';
 
 /** Rows read from the job being retried at a time. */

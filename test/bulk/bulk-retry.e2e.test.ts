@@ -228,6 +228,41 @@ describe('bulk create: retrying failed rows', () => {
   }, 40_000);
 });
 
+describe('bulk create: a retry that finds no free check slot', () => {
+  const fakes = useFakes();
+  const running = useApp(fakes, 'http', { env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '2000' } });
+
+  it('is told "busy, press Retry failed rows again in a minute", and nothing is checked or sent', async () => {
+    const app = running.app;
+    fakes.mint.failNext('create_link', { mode: 'status', status: 400 }, 1);
+    const preview = await previewOf(app, fakes.slack, linkCsv(2), { bulk_nft_id: 'nft-r' });
+    const job = await start(app, fakes.slack, preview);
+    await ended(fakes.slack, job);
+    // A Check holds the only slot: Slack never finishes sending its file.
+    const slow = { ...fakes.slack.hostFile({ content: linkCsv(2), name: 'slow.csv' }) };
+    slow.url_private_download = fakes.slack.silentResponseUrl();
+    const holding = (await app.commandOpeningModal('bulk')).view;
+    await app.submitView(holding, { bulk_file: { files: [slow] } });
+    await fakes.slack.waitFor(() => fakes.slack.silentRequestsOpen === 1, 5_000, 'the held download');
+
+    const opened = fakes.slack.callsTo('views.open').length;
+    const url = await app.click(progress(fakes.slack, job), BULK_ACTIONS.retry);
+    const [answer] = await fakes.slack.waitForResponse(url);
+    expect(answer?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: ':hourglass: The app is checking other files right now. Nothing is lost: press *Retry failed rows* again in a minute.',
+    });
+    expect(fakes.slack.callsTo('views.open')).toHaveLength(opened); // no modal
+    const store = app.openStore();
+    try {
+      expect((await store.bulkJobs.list({ statuses: ['draft'] })).filter((j) => j.retryOf)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(2);
+  }, 40_000);
+});
+
 function retryButton(jobId: string): Record<string, unknown> {
   return {
     type: 'actions',
