@@ -184,7 +184,7 @@ const secretKeyList = text('a comma list of base64 keys of 32 bytes').transform(
     .split(',')
     .map((key) => key.trim())
     .filter(Boolean);
-  const keys = texts.map(parseSecretKey);
+  const keys = texts.map((text) => parseSecretKey(text));
   const wrong = keys.flatMap((key, i) => (key ? [] : [i + 1]));
   if (wrong.length > 0 || keys.length === 0) {
     // Positions only: the keys themselves are secrets.

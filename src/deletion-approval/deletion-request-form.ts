@@ -148,7 +148,7 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
       errors: { [idsBlock(1)]: `The form has at most ${MAX_ID_BOXES} boxes of IDs. Open it again.` },
     };
   }
-  const perBox = values.boxes.map(splitCustomerIds);
+  const perBox = values.boxes.map((text) => splitCustomerIds(text));
   perBox.forEach((ids, i) => {
     const problem = customerIdProblems(ids, { repeats: 'allowed' });
     if (problem) errors[idsBlock(i + 1)] = problem;

@@ -45,7 +45,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
         view.id,
         deletionRequestView({
           boxes,
-          prefill: values.boxes.flatMap(splitCustomerIds),
+          prefill: values.boxes.flatMap((text) => splitCustomerIds(text)),
           reason: values.reason,
           problem,
           ...(source && signedSource ? { source: signedSource } : {}),

@@ -56,7 +56,10 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
   const read = readStepInputs(inputsSchema, run.inputs, REQUEST_DELETION_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   // Each item may hold one ID or several (a variable holding a pasted list): the form's parser splits them.
-  const checked = checkDeletionInput((read.value.customer_ids ?? []).flatMap(splitCustomerIds), read.value.reason);
+  const checked = checkDeletionInput(
+    (read.value.customer_ids ?? []).flatMap((text) => splitCustomerIds(text)),
+    read.value.reason,
+  );
   if (!checked.ok) {
     const problems = [
       checked.problems.customerIds &&

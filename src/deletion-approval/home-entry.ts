@@ -114,7 +114,7 @@ async function waitingFor(ctx: DeletionContext, teamId: string, userId: string):
     }
     return verdict;
   };
-  const allowed = await Promise.all(pending.map(mayDecide));
+  const allowed = await Promise.all(pending.map((request) => mayDecide(request)));
   return pending.filter((_, i) => allowed[i]);
 }
 

@@ -33,7 +33,7 @@ const mention = (user: string) => `<@${user}>`;
 
 /** "<@ana>", "<@ana> and <@bob>", "<@ana>, <@bob> and <@cy>". */
 export function peopleText(users: readonly string[]): string {
-  const mentions = users.map(mention);
+  const mentions = users.map((user) => mention(user));
   return mentions.length <= 1 ? (mentions[0] ?? '') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
 }
 

@@ -28,7 +28,7 @@ export function homeView(content: HomeContent): HomeView {
     divider(),
     ...content.sections,
     section(
-      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map(activityLine).join('\n') : '_Nothing yet._'}`,
+      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry)).join('\n') : '_Nothing yet._'}`,
     ),
   ];
   if (content.activity.length >= ACTIVITY_SHOWN)

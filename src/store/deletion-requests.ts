@@ -177,7 +177,7 @@ export class DeletionRequests {
       .where('expires_at', '<=', databaseNow(this.engine))
       .where('team_id', 'is not', null)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /** Runs that cannot still be going, in every workspace: approved or running for longer than `leaseMs`. */
@@ -188,7 +188,7 @@ export class DeletionRequests {
       .where((eb) => staleRun(this.engine, eb, leaseMs))
       .where('team_id', 'is not', null)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /** The workspaces with requests waiting for a decision (the reminders go through each). */
@@ -317,7 +317,7 @@ export class WorkspaceDeletionRequests {
       .where('status', '=', 'pending')
       .returningAll()
       .execute();
-    return rows.map(toRequest);
+    return rows.map((row) => toRequest(row));
   }
 
   /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
@@ -426,7 +426,7 @@ class RequestReads {
       .orderBy('id')
       .limit(filter.limit ?? 100)
       .execute();
-    return rows.map(toRequest);
+    return rows.map((row) => toRequest(row));
   }
 
   async count(filter: RequestFilter): Promise<number> {

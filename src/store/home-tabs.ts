@@ -46,7 +46,7 @@ export class HomeTabs {
   /** Everyone with a Home, and their workspace. */
   async withHome(): Promise<HomeTab[]> {
     const rows = await this.db.selectFrom('home_tabs').selectAll().execute();
-    return rows.map(toTab);
+    return rows.map((row) => toTab(row));
   }
 }
 

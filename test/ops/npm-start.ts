@@ -70,7 +70,7 @@ export class NpmStart {
   async waitForLog(predicate: (line: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.logLines.find(predicate);
+      const found = this.logLines.find((line) => predicate(line));
       if (found) return found;
       if (this.child.exitCode !== null || this.child.signalCode !== null)
         throw new Error(`npm start ended before the expected log line:\n${this.output}`);

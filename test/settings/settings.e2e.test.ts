@@ -292,7 +292,7 @@ describe('settings administered from App Home', () => {
       settings.save(app, first, { [FIELDS.ttlHours]: '20' }, ADMIN2),
       settings.save(app, second, { [FIELDS.ttlHours]: '30' }, ADMIN2),
     ]);
-    const texts = acks.map(textOf);
+    const texts = acks.map((ack) => textOf(ack));
     expect(texts.filter((t) => t.includes('*Saved.*'))).toHaveLength(1);
     expect(texts.filter((t) => t.includes('*The settings changed meanwhile:*'))).toHaveLength(1);
     const stored = await settings.stored(app);
