@@ -1,8 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
-import { type DeletionContext, isApprover } from './deletion-context.js';
+import type { DeletionContext } from './deletion-context.js';
 import { approvalMessage, outcomeMessage, requesterMessage } from './deletion-messages.js';
+import { refreshHomesShowing } from './refresh-homes.js';
 import { completeWaitingStep } from './step-completion.js';
 
 /** Rounds of "publish, then check nothing newer landed meanwhile" before giving up to the next change. */
@@ -29,7 +30,7 @@ export async function publishRequest(ctx: DeletionContext, slack: WebClient, req
     if (!now || stateOf(now) === stateOf(shown) || round >= PUBLISH_ROUNDS) break;
     shown = now;
   }
-  ctx.home.refresh([request.requesterId], isApprover(ctx, request.teamId, request));
+  await refreshHomesShowing(ctx, shown);
   // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
   await completeWaitingStep(ctx, slack, shown).catch((error: unknown) =>
     ctx.logger.warn(

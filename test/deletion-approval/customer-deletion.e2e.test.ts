@@ -190,7 +190,7 @@ describeEachEngine('customer deletion', (engine, create) => {
         .filter((e) => JSON.stringify(e.inputs).includes(id))
         .map((e) => [e.operation, e.outcome, e.actorId]),
     ).toEqual([
-      ['customers.delete.request', 'pending', ALICE],
+      ['customers.delete.request', 'done', ALICE],
       ['customers.delete.approve', 'approved', BOB],
       ['customers.delete.run', 'succeeded', BOB],
     ]);

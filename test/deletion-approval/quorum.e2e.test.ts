@@ -103,7 +103,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(flow.patches()).toHaveLength(1);
     expect(flow.patches()[0]?.body).toEqual(['cus_q1', 'cus_q2']);
     expect(await flow.auditOf(app, id)).toEqual([
-      ['customers.delete.request', 'pending', ALICE],
+      ['customers.delete.request', 'done', ALICE],
       ['customers.delete.approve', 'approval 1 of 2', BOB],
       ['customers.delete.approve', 'approved', CAROL],
       ['customers.delete.run', 'succeeded', CAROL],
@@ -177,7 +177,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(messageProblems(done)).toEqual([]);
     expect(flow.patches()).toHaveLength(1);
     expect((await flow.auditOf(app, id)).map(([, outcome]) => outcome)).toEqual([
-      'pending',
+      'done',
       'approval 1 of 3',
       'approval 2 of 3',
       'approved',
