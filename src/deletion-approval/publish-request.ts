@@ -70,7 +70,12 @@ async function showEverywhere(ctx: DeletionContext, slack: WebClient, request: D
   }
 }
 
-/** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */
+/**
+ * Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). The new DM
+ * is the one that carries the outcome: Slack notifies of a new message, never of an edit, and the requester
+ * must hear of an end they did not make. Their first DM, edited in place, drops its Cancel and points here
+ * (see requesterMessage), so each outcome reaches them once.
+ */
 export async function publishAndNotify(
   ctx: DeletionContext,
   slack: WebClient,
