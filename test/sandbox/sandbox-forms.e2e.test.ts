@@ -234,6 +234,21 @@ describe('the sandbox page', () => {
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(before);
   });
 
+  it("chooses a step's default as Workflow Builder does: the List NFT templates order is desc, as its hint says", async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Alice');
+    await page.locator('#tool-list button').click();
+    await page.locator('.step-card', { hasText: 'List NFT templates' }).click();
+    expect(await page.getByLabel('Order').inputValue()).toBe('desc');
+    await page.getByText('asc or desc (default desc)').waitFor();
+    const before = sandbox.mint.requestsTo('list_templates').length;
+    await page.getByLabel('Contract ID').fill('demo-contract');
+    await page.getByRole('button', { name: /Run this step/ }).click();
+    await page.locator('.run').first().locator('.run-state', { hasText: 'Completed' }).waitFor();
+    const [sent] = sandbox.mint.requestsTo('list_templates').slice(before);
+    expect(new URL(String(sent?.url), 'http://x').searchParams.get('orderBy')).toBe('desc');
+  });
+
   it('shows a broken Slack rule on the page: a late ack, an expired trigger_id, Block Kit over the limits', async () => {
     const { page, sandbox } = s;
     await actAs(page, 'Alice');
