@@ -289,7 +289,7 @@ export const environmentSchema = environmentFields.refine((e) => e.MAX_WORK_IN_F
     const e = issue.input as { MAX_WORK_IN_FLIGHT: number; BULK_CONCURRENCY: number };
     return (
       `is ${e.MAX_WORK_IN_FLIGHT}, below twice BULK_CONCURRENCY (${e.BULK_CONCURRENCY}): bulk jobs leave ` +
-      `${e.BULK_CONCURRENCY} places to interactive requests and use the rest, so they would ` +
+      `${e.BULK_CONCURRENCY} place${e.BULK_CONCURRENCY === 1 ? '' : 's'} to interactive requests and use the rest, so they would ` +
       (e.MAX_WORK_IN_FLIGHT <= e.BULK_CONCURRENCY
         ? 'never run'
         : `run ${e.MAX_WORK_IN_FLIGHT - e.BULK_CONCURRENCY} Mint calls at a time instead of ${e.BULK_CONCURRENCY}`) +

@@ -48,6 +48,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
           prefill: values.boxes.flatMap((text) => splitCustomerIds(text)),
           reason: values.reason,
           problem,
+          quorum: settings.quorum,
           ...(source && signedSource ? { source: signedSource } : {}),
         }),
         logger,

@@ -31,7 +31,7 @@ const inputsSchema = z.object({
 });
 
 /**
- * "Request customer deletion" in Workflow Builder: the very request `/mintlink delete` makes (the approval
+ * "Request deletion" in Workflow Builder: the very request `/mintlink delete` makes (the approval
  * message, four eyes, decide once, expiry), asked on behalf of the requesting user. The step stays running:
  * it is completed when the request ends (step-completion.ts), by whichever replica ends it.
  */

@@ -27,7 +27,7 @@ export const DELETION_HOME_ACTIONS = {
 export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
   return {
     order: 20,
-    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request customer deletion' },
+    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request deletion' },
     blocks: async (userId, tabTeam) => {
       const teamId = tabTeam ?? ctx.defaultTeam();
       if (!teamId) return [];

@@ -102,6 +102,16 @@ describe('deletion messages', () => {
     expect(viewProblems(rejectView(request('pending', ids), metadata))).toEqual([]);
   });
 
+  it('count the customers in words that agree with the number', () => {
+    const metadata = signDecisionMetadata(decisionMetadataKey('xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
+    expect(JSON.stringify(approveView(request('pending', ['c-1']), metadata))).toContain(
+      'Approving deletes this *1 customer* for good',
+    );
+    expect(JSON.stringify(approveView(request('pending', ['c-1', 'c-2']), metadata))).toContain(
+      'Approving deletes these *2 customers* for good',
+    );
+  });
+
   it('label the reject reason without "(optional)": Slack adds it to an optional input, once', () => {
     const view = rejectView(request('pending', ['a']), '');
     const inputs = view.blocks.filter((block) => block.type === 'input');

@@ -23,6 +23,20 @@ const boxesIn = (view: ReturnType<typeof deletionRequestView>) =>
 const initialOf = (box: InputBlock) => ('initial_value' in box.element ? asText(box.element.initial_value) : '');
 
 describe('deletionRequestView', () => {
+  const ruleOf = (view: ReturnType<typeof deletionRequestView>) => JSON.stringify(view.blocks.at(-1));
+
+  it('states the quorum in force', () => {
+    expect(ruleOf(deletionRequestView({ quorum: { approvals: 1, large: undefined } }))).toContain(
+      'Nothing is deleted until an approver other than you approves the request.',
+    );
+    expect(ruleOf(deletionRequestView({ quorum: { approvals: 2, large: undefined } }))).toContain(
+      'Nothing is deleted until 2 approvers other than you approve the request.',
+    );
+    expect(
+      ruleOf(deletionRequestView({ quorum: { approvals: 2, large: { approvals: 3, fromCustomers: 100 } } })),
+    ).toContain('Nothing is deleted until 2 approvers other than you approve the request (3 from 100 customers up).');
+  });
+
   it('prefills the IDs from the command, spread over boxes of at most 3000 characters', () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `customer-${String(i).padStart(6, '0')}`);
     const view = deletionRequestView({ prefill: ids });

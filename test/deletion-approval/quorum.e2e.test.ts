@@ -59,6 +59,13 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     return shown();
   }
 
+  it('states the quorum in force on the request form', async () => {
+    const { view } = await app.commandOpeningModal('delete cus_rule', { user_id: ALICE });
+    expect(textOf(view)).toContain(
+      'Nothing is deleted until 2 approvers other than you approve the request (3 from 5 customers up).',
+    );
+  });
+
   it('needs two different approvers, shows "1 of 2 approvals" everywhere, and deletes once with the second', async () => {
     const { id, ts } = await flow.request(app, ['cus_q1', 'cus_q2'], ALICE);
     expect(textOf(flow.approvalMessage(ts))).toContain('needs 2 approvals from different approvers');

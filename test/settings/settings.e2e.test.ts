@@ -266,7 +266,7 @@ describe('settings administered from App Home', () => {
       ADMIN,
     );
     const text = textOf(ack);
-    expect(text).toContain('3 approvals from different approvers are needed, but the approvers are 2 persons');
+    expect(text).toContain('3 approvals from different approvers are needed, but the approvers are 2 people');
     expect(text).toContain('Mintlink is not in #c0notin01');
     expect(text).toContain('The user group S0GONE001 cannot be read (no_such_subteam)');
 
