@@ -253,9 +253,7 @@ export function requesterMessage(r: DeletionRequest): MessageContent {
     section(
       `:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`,
     ),
-    outcomeToldApart(r)
-      ? context('It has ended: the app told you how in the message after this one.')
-      : section(statusLine(r)),
+    outcomeToldApart(r) ? context('It has ended; the next message says how.') : section(statusLine(r)),
   ];
   if (r.status === 'pending') blocks.push(cancelButton(r));
   return message(`Your deletion request ${r.id} (${customerCount(r.customerIds.length)}) is ${r.status}.`, blocks);

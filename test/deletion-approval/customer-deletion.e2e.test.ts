@@ -283,7 +283,7 @@ describeEachEngine('customer deletion', (engine, create) => {
     );
     expect(outcome).toContain('*Rejected* by <@U0APPROV1>');
     expect(first).not.toContain('*Rejected*');
-    expect(first).toContain('It has ended: the app told you how in the message after this one.');
+    expect(first).toContain('It has ended; the next message says how.');
     expect(first).not.toContain(DELETION_ACTIONS.cancel);
   });
 
