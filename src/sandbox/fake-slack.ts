@@ -1039,8 +1039,6 @@ export class FakeSlack {
    * other), or the inline errors, which must be keyed by input blocks of the view.
    */
   applySubmissionAck(viewId: string, ack: Record<string, unknown> | undefined): void {
-    // Errors shown under the inputs last until the next submission; an errors ack shows its own.
-    this.viewErrors.delete(viewId);
     if (!ack || Object.keys(ack).length === 0) {
       this.views.delete(viewId); // an empty ack closes the view
       return;
