@@ -27,8 +27,8 @@ async function reseal(config: Config): Promise<number> {
     await store.migrate();
     const { installations, mintAccounts } = await resealAll(store, box);
     process.stdout.write(
-      `Resealed ${installations.resealed} installation${installations.resealed === 1 ? '' : 's'} with key ${box.currentKeyId}; ${installations.current} already ${installations.current === 1 ? 'was' : 'were'}.\n` +
-        `Resealed ${mintAccounts.resealed} Mint API key${mintAccounts.resealed === 1 ? '' : 's'} with key ${box.currentKeyId}; ${mintAccounts.current} already ${mintAccounts.current === 1 ? 'was' : 'were'}.\n`,
+      `Resealed ${installations.resealed} installation(s) with key ${box.currentKeyId}; ${installations.current} already were.\n` +
+        `Resealed ${mintAccounts.resealed} Mint API key(s) with key ${box.currentKeyId}; ${mintAccounts.current} already were.\n`,
     );
     if (installations.failed.length > 0)
       process.stderr.write(
@@ -36,7 +36,7 @@ async function reseal(config: Config): Promise<number> {
       );
     if (mintAccounts.failed.length > 0)
       process.stderr.write(
-        `Could not open the Mint API keys of ${mintAccounts.failed.length === 1 ? 'workspace' : 'workspaces'} ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
+        `Could not open the Mint API keys of workspace(s) ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
       );
     return installations.failed.length + mintAccounts.failed.length === 0 ? 0 : 1;
   } finally {
