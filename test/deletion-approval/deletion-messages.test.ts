@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionMetadataKey, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
 import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
+import { stepEnd } from '../../src/deletion-approval/step-completion.js';
 import {
   approvalMessage,
   fullListMessages,
@@ -110,6 +111,13 @@ describe('deletion messages', () => {
     expect(JSON.stringify(approveView(request('pending', ['c-1', 'c-2']), metadata))).toContain(
       'Approving deletes these *2 customers* for good',
     );
+  });
+
+  it('tell a waiting workflow how long an expired request waited, in words that agree with the number', () => {
+    expect(stepEnd(request('expired', ['c-1']), 1)).toMatchObject({ error: expect.stringContaining('after 1 hour.') });
+    expect(stepEnd(request('expired', ['c-1']), 72)).toMatchObject({
+      error: expect.stringContaining('after 72 hours.'),
+    });
   });
 
   it('label the reject reason without "(optional)": Slack adds it to an optional input, once', () => {

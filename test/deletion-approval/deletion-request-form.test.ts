@@ -12,6 +12,7 @@ import {
   readDeletionForm,
 } from '../../src/deletion-approval/deletion-request-form.js';
 import { MAX_REASON_LENGTH } from '../../src/deletion-approval/deletion-settings.js';
+import { unreachableQuorum } from '../../src/deletion-approval/quorum.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../src/mint-api/schemas.js';
 import { deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
 import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
@@ -24,6 +25,15 @@ const initialOf = (box: InputBlock) => ('initial_value' in box.element ? asText(
 
 describe('deletionRequestView', () => {
   const ruleOf = (view: ReturnType<typeof deletionRequestView>) => JSON.stringify(view.blocks.at(-1));
+
+  it('says how many approvals an unreachable quorum needs, in words that agree with the number', () => {
+    expect(unreachableQuorum({ users: ['U1'], userGroups: [] }, 'U1', 1)).toMatch(
+      /^This request needs 1 approval, but only 0 of the approvers/,
+    );
+    expect(unreachableQuorum({ users: ['U1', 'U2'], userGroups: [] }, 'U1', 2)).toMatch(
+      /^This request needs 2 approvals from different approvers, but only 1 of the approvers/,
+    );
+  });
 
   it('states the quorum in force', () => {
     expect(ruleOf(deletionRequestView({ quorum: { approvals: 1, large: undefined } }))).toContain(
