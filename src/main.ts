@@ -4,6 +4,7 @@ import { createLogger, type Logger } from './logging/create-logger.js';
 import { createSecretScrubber } from './logging/secret-scrubber.js';
 import { startTracing } from './observability/tracing.js';
 import { startMintlink } from './start-mintlink.js';
+import { runDoctorCommand } from './setup-checks/doctor-command.js';
 
 /** The process: its environment, tracing, signals and exit codes around the app (start-mintlink.ts). */
 async function main(): Promise<void> {
@@ -58,4 +59,7 @@ function watchProcessErrors(logger: Logger): void {
   });
 }
 
-await main();
+/** Operator commands run from this same artifact (`node dist/mintlink.mjs doctor`); with none, the app. */
+const [command, ...args] = process.argv.slice(2);
+if (command === 'doctor') process.exitCode = await runDoctorCommand(args);
+else await main();

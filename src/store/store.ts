@@ -12,6 +12,7 @@ import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installations.js';
 import { MintAccountRows } from './mint-accounts.js';
+import { MintCallOutcomeRows } from './mint-call-outcomes.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
@@ -37,6 +38,8 @@ export interface Store {
   readonly installations: InstallationRows;
   /** Distribution mode's Mint accounts, one per workspace (API keys sealed). */
   readonly mintAccounts: MintAccountRows;
+  /** How each Mint account's last real call ended (for the setup doctor). */
+  readonly mintCallOutcomes: MintCallOutcomeRows;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -44,6 +47,8 @@ export interface Store {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
   migrate(): Promise<void>;
+  /** The migrations this database has not had yet, by name (all of them on a database never migrated). */
+  pendingMigrations(): Promise<string[]>;
   /**
    * Gives rows written before every row carried its workspace (team id null) to `teamId`; returns how many.
    * Single-workspace mode only: there, every such row is the bot's one workspace's.
@@ -83,6 +88,7 @@ class SqlStore implements Store {
   readonly workspaceSettings: WorkspaceSettingsRows;
   readonly installations: InstallationRows;
   readonly mintAccounts: MintAccountRows;
+  readonly mintCallOutcomes: MintCallOutcomeRows;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -101,6 +107,7 @@ class SqlStore implements Store {
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
     this.installations = new InstallationRows(db, engine);
     this.mintAccounts = new MintAccountRows(db, engine);
+    this.mintCallOutcomes = new MintCallOutcomeRows(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -118,22 +125,31 @@ class SqlStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
-    const schema =
-      this.engine === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema
-        : undefined;
-    const migrator = new Migrator({
-      db: this.db,
-      provider: migrationProvider,
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const migrator = await this.migrator();
     const { error, results } = await migrator.migrateToLatest();
     for (const result of results ?? []) {
       if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
       if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
     }
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+  }
+
+  async pendingMigrations(): Promise<string[]> {
+    const migrations = await (await this.migrator()).getMigrations();
+    return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  }
+
+  private async migrator(): Promise<Migrator> {
+    // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
+    const schema =
+      this.engine === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema
+        : undefined;
+    return new Migrator({
+      db: this.db,
+      provider: migrationProvider,
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
   }
 
   async adoptRowsWithoutWorkspace(teamId: string): Promise<number> {
