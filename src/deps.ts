@@ -39,6 +39,8 @@ export interface AppDeps {
 export interface HomeEntry {
   /** Where it stands on the tab, lowest first. */
   order: number;
+  /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
+  top?: boolean;
   /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
   flow?: { actionId: string; label: string; primary?: boolean };
   /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */

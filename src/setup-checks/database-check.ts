@@ -14,10 +14,7 @@ const START_ONCE =
  * SQLite file that is not there is reported, not made. Returns the open store when it can be read.
  */
 export async function checkDatabase(location: StoreLocation): Promise<{ item: SetupItem; store: Store | undefined }> {
-  const where =
-    location.engine === 'sqlite'
-      ? `SQLite ${location.path}`
-      : (({ host, port, database }) => `PostgreSQL ${database} on ${host}:${port}`)(postgresTarget(location.url));
+  const where = databasePlace(location);
   if (location.engine === 'sqlite' && location.path !== ':memory:' && !existsSync(location.path))
     return {
       item: fail(
@@ -38,22 +35,7 @@ export async function checkDatabase(location: StoreLocation): Promise<{ item: Se
     };
   }
   try {
-    await store.ping(5_000);
-    const pending = await store.pendingMigrations();
-    if (pending.length === 0)
-      return { item: pass('database', `Database: ${where} is reachable, and every migration is applied`), store };
-    // Not one migration applied: a database the app never used.
-    const none = pending.includes('001-audit-log');
-    return {
-      item: fail(
-        'database',
-        none
-          ? `Database: ${where} is reachable, but the app has never run against it (no tables)`
-          : `Database: ${where} is reachable, but ${count(pending.length, 'migration')} of this version ${pending.length === 1 ? 'is' : 'are'} not applied (${pending.join(', ')})`,
-        none ? START_ONCE : 'Start this version of the app (npm start): it applies the migrations at start.',
-      ),
-      store,
-    };
+    return { item: await checkMigrated(store, where), store };
   } catch (error) {
     await store.close().catch(() => undefined);
     return {
@@ -67,4 +49,27 @@ export async function checkDatabase(location: StoreLocation): Promise<{ item: Se
       store: undefined,
     };
   }
+}
+
+/** Where the database is, for people: the SQLite file, or the PostgreSQL database and server. */
+export function databasePlace(location: StoreLocation): string {
+  if (location.engine === 'sqlite') return `SQLite ${location.path}`;
+  const { host, port, database } = postgresTarget(location.url);
+  return `PostgreSQL ${database} on ${host}:${port}`;
+}
+
+/** The open database answers, and every migration of this version is applied (throws when it does not answer). */
+export async function checkMigrated(store: Store, where: string): Promise<SetupItem> {
+  await store.ping(5_000);
+  const pending = await store.pendingMigrations();
+  if (pending.length === 0) return pass('database', `Database: ${where} is reachable, and every migration is applied`);
+  // Not one migration applied: a database the app never used.
+  const none = pending.includes('001-audit-log');
+  return fail(
+    'database',
+    none
+      ? `Database: ${where} is reachable, but the app has never run against it (no tables)`
+      : `Database: ${where} is reachable, but ${count(pending.length, 'migration')} of this version ${pending.length === 1 ? 'is' : 'are'} not applied (${pending.join(', ')})`,
+    none ? START_ONCE : 'Start this version of the app (npm start): it applies the migrations at start.',
+  );
 }
