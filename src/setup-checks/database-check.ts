@@ -61,7 +61,7 @@ export function databasePlace(location: StoreLocation): string {
 /** The open database answers, and every migration of this version is applied (throws when it does not answer). */
 export async function checkMigrated(store: Store, where: string): Promise<SetupItem> {
   await store.ping(5_000);
-  const pending = await store.pendingMigrations();
+  const { pending } = await store.migrationState();
   if (pending.length === 0) return pass('database', `Database: ${where} is reachable, and every migration is applied`);
   // Not one migration applied: a database the app never used.
   const none = pending.includes('001-audit-log');

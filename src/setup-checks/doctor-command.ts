@@ -20,11 +20,9 @@ export async function runDoctorCommand(args: readonly string[]): Promise<number>
     return help ? 0 : 2;
   }
   loadDotEnv();
-  const loaded = loadConfig(process.env);
+  const loaded = loadConfig(process.env, `${mark('fail')} Configuration: the app would not start`);
   if (!loaded.ok) {
-    process.stdout.write(
-      `Mintlink setup doctor\n\n${mark('fail')} Configuration: the app would not start.\n\n${loaded.message}\n`,
-    );
+    process.stdout.write(`Mintlink setup doctor\n\n${loaded.message}\n`);
     return 1;
   }
   try {

@@ -47,8 +47,11 @@ export interface Store {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
   migrate(): Promise<void>;
-  /** The migrations this database has not had yet, by name (all of them on a database never migrated). */
-  pendingMigrations(): Promise<string[]>;
+  /**
+   * Which migrations this database has had and which it still needs, read without changing anything (no table
+   * is created): a database the app has never used has none applied.
+   */
+  migrationState(): Promise<{ applied: string[]; pending: string[] }>;
   /**
    * Gives rows written before every row carried its workspace (team id null) to `teamId`; returns how many.
    * Single-workspace mode only: there, every such row is the bot's one workspace's.
@@ -124,21 +127,6 @@ class SqlStore implements Store {
     );
   }
 
-  async migrate(): Promise<void> {
-    const migrator = await this.migrator();
-    const { error, results } = await migrator.migrateToLatest();
-    for (const result of results ?? []) {
-      if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
-      if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
-    }
-    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
-  }
-
-  async pendingMigrations(): Promise<string[]> {
-    const migrations = await (await this.migrator()).getMigrations();
-    return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
-  }
-
   private async migrator(): Promise<Migrator> {
     // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
     const schema =
@@ -150,6 +138,23 @@ class SqlStore implements Store {
       provider: migrationProvider,
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
+  }
+
+  async migrationState(): Promise<{ applied: string[]; pending: string[] }> {
+    const migrations = await (await this.migrator()).getMigrations();
+    return {
+      applied: migrations.filter((m) => m.executedAt !== undefined).map((m) => m.name),
+      pending: migrations.filter((m) => m.executedAt === undefined).map((m) => m.name),
+    };
+  }
+
+  async migrate(): Promise<void> {
+    const { error, results } = await (await this.migrator()).migrateToLatest();
+    for (const result of results ?? []) {
+      if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
+      if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
+    }
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   }
 
   async adoptRowsWithoutWorkspace(teamId: string): Promise<number> {

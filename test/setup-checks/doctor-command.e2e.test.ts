@@ -225,7 +225,7 @@ describe('npm run doctor', () => {
     expect(unmigrated.out).toMatch(
       /✗ Database: SQLite .* is reachable, but the app has never run against it \(no tables\)/,
     );
-    expect(await store.pendingMigrations()).toContain('001-audit-log'); // the doctor migrated nothing
+    expect((await store.migrationState()).applied).toEqual([]); // the doctor migrated nothing
   });
 
   it('says when the Mint service refused the key on its last real call, and when it was never called', async () => {
@@ -269,7 +269,7 @@ describe('npm run doctor', () => {
   it('with no configuration lists what is missing, as the app does', async () => {
     const { code, out } = await doctor({ PATH: process.env.PATH ?? '' });
     expect(code).toBe(1);
-    expect(out).toContain('✗ Configuration: the app would not start.');
+    expect(out).toContain('✗ Configuration: the app would not start: 4 configuration problems.');
     for (const variable of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'MINT_API_BASE_URL', 'MINT_API_KEY'])
       expect(out).toContain(`- ${variable} is not set`);
     expect(out).not.toMatch(/\n\s+at /); // no stack trace

@@ -44,4 +44,7 @@ async function reseal(config: Config): Promise<number> {
   }
 }
 
-process.exitCode = await operatorCommand(process.argv.slice(2), { verb: 'reseal', usage: USAGE, run: reseal });
+/** `node dist/mintlink.mjs secrets <args>`. */
+export function runSecretsCommand(args: readonly string[]): Promise<number> {
+  return operatorCommand(args, { name: 'secrets', verb: 'reseal', usage: USAGE, run: reseal });
+}
