@@ -6,8 +6,8 @@ import { slackDate } from '../slack-ui/slack-date.js';
 export const SETUP_RECHECK_ACTION = 'home_setup_recheck';
 
 const MARKS: Record<SetupItem['state'], string> = {
-  pass: ':white_check_mark:',
-  fail: ':x:',
+  pass: ':heavy_check_mark:',
+  fail: ':heavy_multiplication_x:',
   warn: ':warning:',
 };
 
@@ -20,10 +20,10 @@ export function checklistBlocks(items: readonly SetupItem[], checkedAt: Date): K
   if (failing === 0) return [];
   return [
     section(
-      `*Setup checklist* · ${failing} of ${items.length} checks ${failing === 1 ? 'fails' : 'fail'}\nMintlink is not fully set up in this workspace. Fix what is marked :x:, then check again.`,
+      `*Setup checklist* · ${failing} of ${items.length} checks ${failing === 1 ? 'fails' : 'fail'}\nMintlink is not fully set up in this workspace: do what each item marked :heavy_multiplication_x: says, then check again.`,
     ),
     ...items.map((item) =>
-      section(`${MARKS[item.state]} ${item.summary}${item.fix && item.state !== 'pass' ? `\n      ${item.fix}` : ''}`),
+      section(`${MARKS[item.state]} ${item.summary}${item.fix && item.state !== 'pass' ? `\n→ ${item.fix}` : ''}`),
     ),
     actionsRow('setup_checklist', button(SETUP_RECHECK_ACTION, 'Check again', 'primary')),
     context(

@@ -3,7 +3,7 @@ import type { CapabilityDeps } from '../deps.js';
 import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { listen } from '../request-pipeline/listen.js';
 import { refused } from '../request-pipeline/request-ended.js';
-import { checkMigrated, databasePlace } from '../setup-checks/database-check.js';
+import { checkMigrated } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
 import { checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
 import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
@@ -66,7 +66,7 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   /** Single-workspace mode: the database and the mode, which the operator set up. */
   async function operatorItems(): Promise<SetupItem[]> {
-    const database = await checkMigrated(deps.store, databasePlace(config.store)).catch((error: unknown) =>
+    const database = await checkMigrated(deps.store, undefined).catch((error: unknown) =>
       fail('database', `Database: ${(error as Error).message}`, 'Check DATABASE_URL and that the database runs.'),
     );
     const mode =

@@ -58,18 +58,22 @@ export function databasePlace(location: StoreLocation): string {
   return `PostgreSQL ${database} on ${host}:${port}`;
 }
 
-/** The open database answers, and every migration of this version is applied (throws when it does not answer). */
-export async function checkMigrated(store: Store, where: string): Promise<SetupItem> {
+/**
+ * The open database answers, and every migration of this version is applied (throws when it does not answer).
+ * `where` names it for the operator (left out where Slack users read it).
+ */
+export async function checkMigrated(store: Store, where: string | undefined): Promise<SetupItem> {
+  const title = where ? `Database (${where})` : 'Database';
   await store.ping(5_000);
   const { pending } = await store.migrationState();
-  if (pending.length === 0) return pass('database', `Database: ${where} is reachable, and every migration is applied`);
+  if (pending.length === 0) return pass('database', `${title}: reachable, and every migration is applied`);
   // Not one migration applied: a database the app never used.
   const none = pending.includes('001-audit-log');
   return fail(
     'database',
     none
-      ? `Database: ${where} is reachable, but the app has never run against it (no tables)`
-      : `Database: ${where} is reachable, but ${count(pending.length, 'migration')} of this version ${pending.length === 1 ? 'is' : 'are'} not applied (${pending.join(', ')})`,
+      ? `${title}: reachable, but the app has never run against it (no tables)`
+      : `${title}: reachable, but ${count(pending.length, 'migration')} of this version ${pending.length === 1 ? 'is' : 'are'} not applied (${pending.join(', ')})`,
     none ? START_ONCE : 'Start this version of the app (npm start): it applies the migrations at start.',
   );
 }

@@ -56,7 +56,7 @@ describe('npm run doctor on the production install', () => {
     npm.child.kill('SIGTERM');
     expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
     const after = await doctor(env);
-    expect(after.out).toContain('is reachable, and every migration is applied');
+    expect(after.out).toContain(': reachable, and every migration is applied');
     expect(after.out).toContain('Nothing blocks the setup.');
     expect(after.code).toBe(0);
   });

@@ -53,10 +53,10 @@ describe('the Setup checklist on App Home', () => {
     expect(textOf(blocks[1])).toContain('*Setup checklist* · 1 of 9 checks fails'); // right under the title
     const checklist = checklistOf(home) ?? '';
     expect(checklist).toContain(
-      `:x: Approval channel <#${APPROVAL}>: the app is not a member, so requests cannot be posted there\n      Type /invite @Mintlink in that channel.`,
+      `:heavy_multiplication_x: Approval channel <#${APPROVAL}>: the app is not a member, so requests cannot be posted there\n→ Type /invite @Mintlink in that channel.`,
     );
-    expect(checklist).toContain(':white_check_mark: Slack bot token: works in workspace Test');
-    expect(checklist).toContain(':white_check_mark: Deletion approvers: <@U0BOB0001> and <@U0CAROL01> (2 people)');
+    expect(checklist).toContain(':heavy_check_mark: Slack bot token: works in workspace Test');
+    expect(checklist).toContain(':heavy_check_mark: Deletion approvers: <@U0BOB0001> and <@U0CAROL01> (2 people)');
     expect(checklist).toContain(':warning: Mint service: not called with this key yet');
     expect(checklist).toContain('Check again');
     expect(published()).toBe(2);

@@ -86,7 +86,7 @@ describe('npm run doctor', () => {
     const { url } = await preparedDatabase();
     const { code, out } = await doctor(goodEnv(url));
     expect(out).toContain('Mintlink setup doctor: single-workspace mode, Socket Mode');
-    expect(out).toMatch(/✓ Database: SQLite .* is reachable, and every migration is applied/);
+    expect(out).toMatch(/✓ Database \(SQLite .*\): reachable, and every migration is applied/);
     expect(out).toContain('✓ Socket Mode: the app-level token opens a connection');
     expect(out).toContain(
       `✓ Slack bot token: works in workspace Test (${TEST_TEAM_ID}), with every scope the manifest asks for`,
@@ -223,7 +223,7 @@ describe('npm run doctor', () => {
     const unmigrated = await doctor(goodEnv(empty.databaseUrl));
     expect(unmigrated.code).toBe(1);
     expect(unmigrated.out).toMatch(
-      /✗ Database: SQLite .* is reachable, but the app has never run against it \(no tables\)/,
+      /✗ Database \(SQLite .*\): reachable, but the app has never run against it \(no tables\)/,
     );
     expect((await store.migrationState()).applied).toEqual([]); // the doctor migrated nothing
   });
