@@ -160,7 +160,7 @@ describe('npm run manifest', () => {
   it('prints its usage with --help', async () => {
     const result = await manifestCli('--help');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: npm run -s manifest \[-- --http <public https URL>\]/);
+    expect(result.stdout).toMatch(/^Usage: npm run -s manifest \[-- --http <public https URL> \[--distributed\]\]/);
     expect(result.stdout).toContain('--http <URL>');
   });
 
