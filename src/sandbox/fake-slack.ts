@@ -7,6 +7,7 @@ import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { asText } from './as-text.js';
+import { CHANNELS } from './people.js';
 
 export interface RecordedCall {
   method: string;
@@ -723,7 +724,7 @@ export class FakeSlack {
         const member = !this.channelsWithoutBot.has(channel);
         return {
           ok: true,
-          channel: { id: channel, name: channel.toLowerCase(), is_member: member, is_archived: false },
+          channel: { id: channel, name: channelName(channel), is_member: member, is_archived: false },
         };
       }
       case 'usergroups.users.list': {
@@ -1071,6 +1072,8 @@ export class FakeSlack {
    * other), or the inline errors, which must be keyed by input blocks of the view.
    */
   applySubmissionAck(viewId: string, ack: Record<string, unknown> | undefined): void {
+    // Errors shown under the inputs last until the next submission; an errors ack shows its own.
+    this.viewErrors.delete(viewId);
     if (!ack || Object.keys(ack).length === 0) {
       this.views.delete(viewId); // an empty ack closes the view
       return;
@@ -1184,6 +1187,11 @@ function parseObject(raw: string): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, error: 'json_not_object' };
   return { ok: true, params: value as Record<string, unknown> };
+}
+
+/** A channel's name: the sandbox workspace's own channels by their names, any other made up from its id. */
+function channelName(id: string): string {
+  return CHANNELS.find((c) => c.id === id)?.name ?? id.toLowerCase();
 }
 
 function pathOf(req: IncomingMessage): string {

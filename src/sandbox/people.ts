@@ -14,26 +14,51 @@ export interface Person {
   rights: string;
   /** Initials' background on the page. */
   color: string;
+  /** Their time zone (IANA), as users.info reports it: Slack shows `<!date^…>` dates in it. */
+  tz: string;
 }
 
 export const PEOPLE: readonly Person[] = [
   {
     id: 'U0ALICE01',
+    tz: 'Europe/Paris',
     name: 'Alice Martin',
     role: 'requester',
     rights: 'may not approve or export',
     color: '#2b6cb0',
   },
-  { id: 'U0BEN0001', name: 'Ben Okafor', role: 'approver', rights: 'approves or rejects deletions', color: '#2f855a' },
+  {
+    id: 'U0BEN0001',
+    tz: 'America/New_York',
+    name: 'Ben Okafor',
+    role: 'approver',
+    rights: 'approves or rejects deletions',
+    color: '#2f855a',
+  },
   {
     id: 'U0CHLOE01',
+    tz: 'Europe/Paris',
     name: 'Chloé Dubois',
     role: 'approver',
     rights: 'approves or rejects deletions',
     color: '#b7791f',
   },
-  { id: 'U0DAN0001', name: 'Dan Kim', role: 'audit viewer', rights: 'exports the audit log', color: '#6b46c1' },
-  { id: 'U0EVE0001', name: 'Eve Novak', role: 'no rights', rights: 'sees how the app refuses', color: '#c53030' },
+  {
+    id: 'U0DAN0001',
+    tz: 'Asia/Tokyo',
+    name: 'Dan Kim',
+    role: 'audit viewer',
+    rights: 'exports the audit log',
+    color: '#6b46c1',
+  },
+  {
+    id: 'U0EVE0001',
+    tz: 'UTC',
+    name: 'Eve Novak',
+    role: 'no rights',
+    rights: 'sees how the app refuses',
+    color: '#c53030',
+  },
 ];
 
 export const APPROVERS = ['U0BEN0001', 'U0CHLOE01'];

@@ -245,6 +245,15 @@ describe('FakeSlack', () => {
     expect(updated.view?.hash).not.toBe(opened.view?.hash);
   });
 
+  it('shows inline errors under a modal until its next submission', async () => {
+    const opened = await client.views.open({ trigger_id: slack.triggerId(), view: modal([input('b1')]) as never });
+    const id = opened.view?.id ?? '';
+    slack.applySubmissionAck(id, { response_action: 'errors', errors: { b1: 'Required' } });
+    expect(slack.viewErrors.get(id)).toEqual({ b1: 'Required' });
+    slack.applySubmissionAck(id, { response_action: 'update', view: modal([section('Creating…')]) });
+    expect(slack.viewErrors.get(id)).toBeUndefined();
+  });
+
   it('gives canned answers such as a 429 with Retry-After', async () => {
     slack.answerNext('chat.postMessage', { status: 429, headers: { 'retry-after': '30' } });
     await expect(client.chat.postMessage({ channel: 'C1', text: 't' })).rejects.toMatchObject({
