@@ -102,10 +102,7 @@ export async function checkApprovers(
       ),
     ];
   const { people, problems } = await resolvePeople(client, approvers, naming);
-  const named = listed([
-    ...approvers.users.map((id) => naming.user(id)),
-    ...approvers.userGroups.map((id) => naming.group(id)),
-  ]);
+  const named = namedIn(approvers, naming);
   const items = [
     problems.length > 0
       ? fail(
@@ -180,7 +177,7 @@ export async function checkPeopleLists(
           `${title}: ${listed(problems)}`,
           `Replace or remove ${problems.length === 1 ? 'it' : 'them'} ${where}.`,
         );
-      return pass(key, `${title}: ${count(people.size, 'person', 'people')}`);
+      return pass(key, `${title}: ${namedIn(among, naming)} (${count(people.size, 'person', 'people')})`);
     }),
   );
 }
@@ -227,6 +224,11 @@ export function checkMintService(
       'Check MINT_API_BASE_URL and the service’s status; the app keeps trying on its own.',
     );
   return pass('mint', `Mint service: took the key on the last call, ${when}`);
+}
+
+/** The users and user groups a list names, as the reader sees them. */
+function namedIn(among: People, naming: Naming): string {
+  return listed([...among.users.map((id) => naming.user(id)), ...among.userGroups.map((id) => naming.group(id))]);
 }
 
 async function inBatches<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {

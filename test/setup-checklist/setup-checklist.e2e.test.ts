@@ -6,13 +6,15 @@ import { SettingsFlow } from '../kit/settings-flow.js';
 import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import type { SlackView } from '../kit/slack-payloads.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
+import { homeText } from '../kit/screen-text.js';
+import { expectScreen } from '../kit/screens.js';
 
-const APPROVAL = 'C0APPROVE';
-const ADMIN = 'U0ADMIN01'; // a settings admin (SETTINGS_ADMINS)
-const ALICE = 'U0ALICE01'; // nobody special
+const APPROVAL = 'C0APPROVE1'; // #deletion-approvals
+const ADMIN = 'U0DAN0001'; // Dan, a settings admin (SETTINGS_ADMINS)
+const ALICE = 'U0ALICE01'; // administers nothing
 const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
-  DELETION_APPROVERS: 'U0BOB0001,U0CAROL01',
+  DELETION_APPROVERS: 'U0BEN0001,U0CHLOE01',
   SETTINGS_ADMINS: ADMIN,
 };
 
@@ -56,7 +58,7 @@ describe('the Setup checklist on App Home', () => {
       `:heavy_multiplication_x: Approval channel <#${APPROVAL}>: the app is not a member, so requests cannot be posted there\n→ Type /invite @Mintlink in that channel.`,
     );
     expect(checklist).toContain(':heavy_check_mark: Slack bot token: works in workspace Test');
-    expect(checklist).toContain(':heavy_check_mark: Deletion approvers: <@U0BOB0001> and <@U0CAROL01> (2 people)');
+    expect(checklist).toContain(':heavy_check_mark: Deletion approvers: <@U0BEN0001> and <@U0CHLOE01> (2 people)');
     expect(checklist).toContain(':warning: Mint service: not called with this key yet');
     expect(checklist).toContain('Check again');
     expect(published()).toBe(2);
@@ -89,4 +91,29 @@ describe('the Setup checklist on App Home', () => {
     const told = fakes.slack.calls.filter((c) => c.method.startsWith('chat.post') && textOf(c.params).includes(ALICE));
     expect(textOf(told.at(-1)?.params)).toContain('Only settings admins can check the setup.');
   });
+
+  it('as its settings admin reads it: the failing checks, and nothing once all pass (golden screens)', async () => {
+    fakes.slack.channelsWithoutBot.add(APPROVAL);
+    fakes.slack.grantedScopes.delete('files:write');
+    await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
+    await fakes.slack.waitFor(
+      () => checklistOf(fakes.slack.view(ADMIN))?.includes('files:write'),
+      10_000,
+      'the checklist with the missing scope',
+    );
+    await expectScreen('home/setup-checklist--failing', homeText(topOf(fakes.slack.view(ADMIN)), { viewer: ADMIN }));
+
+    fakes.slack.channelsWithoutBot.delete(APPROVAL);
+    fakes.slack.grantedScopes.add('files:write');
+    await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
+    await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
+    await expectScreen('home/setup-checklist--all-pass', homeText(topOf(fakes.slack.view(ADMIN)), { viewer: ADMIN }));
+  });
 });
+
+/** The top of a Home, down to its first divider after the flows: where the checklist is, when there is one. */
+function topOf(home: SlackView): SlackView {
+  const blocks = (home.blocks ?? []) as Array<Record<string, unknown>>;
+  const flows = blocks.findIndex((b) => b.type === 'actions' && b.block_id === 'flows');
+  return { ...home, blocks: blocks.slice(0, flows + 1) };
+}

@@ -206,7 +206,7 @@ describe('npm run doctor', () => {
       '✗ Audit viewers: U0GONE001 is not found (user_not_found)',
       '    -> Replace or remove it in Settings on App Home (or AUDIT_VIEWERS).',
     ]);
-    expect(out).toContain('✓ Settings admins: 1 person');
+    expect(out).toContain('✓ Settings admins: U0ADMIN01 (1 person)');
   });
 
   it('says the database is missing, or that the app never migrated it, and creates nothing', async () => {
