@@ -72,7 +72,9 @@ export function formatReport(report: DoctorReport): string {
   );
   if (!report.workspacesBlock && workspaceProblems > 0)
     lines.push(
-      `The workspaces' ${workspaceProblems} problem${workspaceProblems === 1 ? '' : 's'} do not block the deployment: each workspace's settings admins see theirs in the Setup checklist on App Home.`,
+      workspaceProblems === 1
+        ? "The workspaces' 1 problem does not block the deployment: the workspace's settings admins see it in the Setup checklist on App Home."
+        : `The workspaces' ${workspaceProblems} problems do not block the deployment: each workspace's settings admins see theirs in the Setup checklist on App Home.`,
     );
   return `${lines.join('\n')}\n`;
 }

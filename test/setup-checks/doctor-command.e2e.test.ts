@@ -13,6 +13,7 @@ import { useFakes } from '../kit/fakes.js';
 import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
 import { testLogger } from '../kit/test-logger.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/workspaces.js';
 
 /*
  * `npm run -s doctor` as the operator runs it: the built artifact (`node dist/mintlink.mjs doctor`) in a
@@ -273,5 +274,44 @@ describe('npm run doctor', () => {
     for (const variable of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'MINT_API_BASE_URL', 'MINT_API_KEY'])
       expect(out).toContain(`- ${variable} is not set`);
     expect(out).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('npm run doctor in distribution mode', () => {
+  it('checks the operator’s part, then each installed workspace in a few lines; a workspace’s problems do not block', async () => {
+    const db = sqliteDatabase();
+    const app = await fakes.startApp('http', {
+      env: {
+        ...DISTRIBUTION_ENV,
+        DATABASE_URL: db.databaseUrl,
+        APPROVAL_CHANNEL_ID: APPROVAL_CHANNEL,
+        DELETION_APPROVERS: 'U0BOB0001,U0CAROL01',
+      },
+    });
+    try {
+      await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID });
+      const other = await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID }, null);
+      fakes.slack.revokedTokens.add(other);
+      const env = {
+        ...Object.fromEntries(configVariables.map((name) => [name, ''])),
+        ...Object.fromEntries(Object.entries(app.env).filter(([name]) => name !== 'PORT')),
+      };
+      const { code, out } = await doctor(env);
+      expect(out).toContain('Mintlink setup doctor: distribution mode, HTTP mode');
+      expect(out).toMatch(/✓ Database \(SQLite .*\): reachable, and every migration is applied/);
+      expect(out).toContain('Installed workspaces: 2');
+      expect(out).toContain(`! Workspace Workspace ${TEST_TEAM_ID} (${TEST_TEAM_ID}): nothing fails`);
+      expect(out).toContain('    ! Mint service: not called with this key yet');
+      expect(out).toContain(`✗ Workspace Workspace ${OTHER_TEAM_ID} (${OTHER_TEAM_ID}): 1 of 1 checks fail`);
+      expect(out).toContain('    ✗ Slack bot token: Slack refuses it (token_revoked)');
+      expect(out).toContain(
+        '        -> The token no longer works: install the app to this workspace again (Add to Slack, at /slack/install).',
+      );
+      expect(out).toContain("The workspaces' 1 problem does not block the deployment");
+      expect(out).not.toContain(other);
+      expect(code).toBe(0);
+    } finally {
+      await app.stop();
+    }
   });
 });
