@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import { operatorCommand } from '../config/operator-command.js';
-import { openStore } from '../store/store.js';
+import { describeDatabaseError } from '../lifecycle/database-error.js';
+import { openStore, type Store } from '../store/store.js';
 import { showSettings } from './show-settings.js';
 
 /*
@@ -21,8 +22,9 @@ async function show(config: Config): Promise<number> {
     process.stdout.write(`${await showSettings(config, { used: false, where: `no file at ${location.path}` })}\n`);
     return 0;
   }
-  const store = openStore(location);
+  let store: Store | undefined;
   try {
+    store = openStore(location);
     const { applied } = await store.migrationState();
     const shown =
       applied.length === 0
@@ -31,10 +33,12 @@ async function show(config: Config): Promise<number> {
     process.stdout.write(`${shown}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`Could not read the settings from the database: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `Could not read the settings: the database cannot be used (${describeDatabaseError(error, location)}).\n`,
+    );
     return 1;
   } finally {
-    await store.close();
+    await store?.close();
   }
 }
 

@@ -219,6 +219,29 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
   });
 });
 
+describe('the operator commands when the database cannot be used', () => {
+  it('say why in one line, without a stack trace', async () => {
+    const port = await freePort(); // nothing listens there
+    const env = {
+      ...httpModeEnv(fakes, port, 'unused'),
+      DATABASE_URL: `postgres://mintlink:db-password-1234@127.0.0.1:${port}/mintlink`,
+      SECRETS_KEYS: randomBytes(32).toString('base64'),
+    };
+    const settings = await npmRun(dir, 'settings', ['show'], env);
+    expect(settings).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Could not read the settings: the database cannot be used (nothing listens at 127.0.0.1:${port} (ECONNREFUSED)).\n`,
+    });
+    const reseal = await npmRun(dir, 'secrets', ['reseal'], env);
+    expect(reseal).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Resealing stopped: the database cannot be used (nothing listens at 127.0.0.1:${port} (ECONNREFUSED)). Run it again once the database answers: what was resealed stays resealed.\n`,
+    });
+  });
+});
+
 describe('npm run -s manifest, on the production install', () => {
   const manifestYaml = readFileSync(join(repoRoot, 'manifest.yml'), 'utf8');
 
@@ -264,6 +287,20 @@ describe('npm run mock-api, on the production install', () => {
     expect(await mock.waitForExit()).toEqual({ code: 0, signal: null });
     expect(distSnapshot()).toEqual(before);
     expect(mock.logs).not.toMatch(/tsc|esbuild|not found/);
+  });
+});
+
+describe('node dist/mintlink.mjs with an argument', () => {
+  it('lists the operator commands for --help, and refuses an unknown one with that list, exit 2', async () => {
+    const help = await run('node', ['dist/mintlink.mjs', '--help'], { cwd: dir, env: bareEnv() });
+    expect(help.stdout).toMatch(/^Usage: node dist\/mintlink\.mjs \[command\]\n/);
+    for (const command of ['settings', 'secrets', 'manifest'])
+      expect(help.stdout).toContain(`npm run -s ${command} -- --help`);
+    const unknown = await run('node', ['dist/mintlink.mjs', 'sttings'], { cwd: dir, env: bareEnv() }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe(`Unknown command "sttings".\n\n${help.stdout}`);
   });
 });
 
