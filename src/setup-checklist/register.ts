@@ -37,6 +37,9 @@ export function register(app: App, deps: CapabilityDeps): void {
   // A Mint account connected, replaced, refused or accepted again: the Mint item is out of date.
   deps.mintAccounts.onChange(({ teamId }) => reports.forget(teamId));
 
+  /** What a report was checked against: another value (the settings changed) makes it stale. */
+  const settingsBasis = (teamId: string | undefined) => JSON.stringify(deps.settings.current(teamId).values);
+
   async function checkSetup(teamId: string | undefined): Promise<SetupItem[]> {
     const team = teamId ?? deps.settings.homeTeamId;
     const client = await deps.workspaces.slack(team);
@@ -81,7 +84,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     top: true,
     blocks: async (userId, teamId) => {
       if (!(await isAdmin(userId, teamId))) return [];
-      const report = reports.peek(teamId, deps.settings.current(teamId));
+      const report = reports.peek(teamId, settingsBasis(teamId));
       return report ? checklistBlocks(report.items, new Date(report.at)) : [];
     },
   });
@@ -90,7 +93,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     const teamId = body.team?.id ?? body.user.team_id;
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
-    await reports.recheck(teamId, deps.settings.current(teamId));
+    await reports.recheck(teamId, settingsBasis(teamId));
     deps.home.refresh([body.user.id]);
   });
 }

@@ -7,7 +7,7 @@ export interface SetupReport {
   items: SetupItem[];
   at: number;
   /** What it was checked against (the settings in force): another value makes it stale at once. */
-  basis: unknown;
+  basis: string;
 }
 
 export interface SetupReportsOptions {
@@ -38,7 +38,7 @@ export class SetupReports {
   }
 
   /** The report at hand for a workspace (undefined: not checked yet); starts a check when it is due. */
-  peek(teamId: string | undefined, basis: unknown): SetupReport | undefined {
+  peek(teamId: string | undefined, basis: string): SetupReport | undefined {
     const report = this.reports.get(teamId ?? '');
     if (!report || report.basis !== basis || this.now() - report.at >= this.ttlMs)
       this.background(this.recheck(teamId, basis));
@@ -46,7 +46,7 @@ export class SetupReports {
   }
 
   /** Checks the workspace now (one check at a time: a second asker shares the one under way). */
-  recheck(teamId: string | undefined, basis: unknown): Promise<SetupReport> {
+  recheck(teamId: string | undefined, basis: string): Promise<SetupReport> {
     const key = teamId ?? '';
     const under = this.running.get(key);
     if (under) return under;

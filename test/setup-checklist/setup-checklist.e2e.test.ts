@@ -6,6 +6,7 @@ import { SettingsFlow } from '../kit/settings-flow.js';
 import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import type { SlackView } from '../kit/slack-payloads.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
+import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { homeText } from '../kit/screen-text.js';
 import { expectScreen } from '../kit/screens.js';
 
@@ -108,6 +109,28 @@ describe('the Setup checklist on App Home', () => {
     await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
     await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
     await expectScreen('home/setup-checklist--all-pass', homeText(topOf(fakes.slack.view(ADMIN)), { viewer: ADMIN }));
+  });
+
+  it('checks again when the settings in force change, without a click', async () => {
+    fakes.slack.unknownUsers.add('U0GONE001');
+    const store = app.openStore();
+    try {
+      const at = new Date().toISOString();
+      const approvers = { users: ['U0BEN0001', 'U0GONE001'], userGroups: [] };
+      await store.workspaceSettings.save(TEST_TEAM_ID, 0, { approvers: { value: approvers, by: ADMIN, at } }, ADMIN);
+    } finally {
+      await store.close();
+    }
+    // Home is opened again (each replica reads the settings' version every second): the old report is stale.
+    const deadline = Date.now() + 10_000;
+    while (!checklistOf(fakes.slack.view(ADMIN))?.includes('is not found')) {
+      if (Date.now() > deadline) throw new Error('the checklist never showed the approver who left');
+      await settings.home(app, ADMIN);
+      await app.waitForIdle(); // the check it started, and the refresh after it
+    }
+    expect(checklistOf(fakes.slack.view(ADMIN))).toContain(
+      ':heavy_multiplication_x: Deletion approvers: <@U0GONE001> is not found (user_not_found)',
+    );
   });
 });
 
