@@ -93,7 +93,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     const teamId = body.team?.id ?? body.user.team_id;
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
-    await reports.recheck(teamId, settingsBasis(teamId));
+    await reports.recheck(teamId, settingsBasis(teamId), { fresh: true });
     deps.home.refresh([body.user.id]);
   });
 }

@@ -45,12 +45,16 @@ export class SetupReports {
     return report;
   }
 
-  /** Checks the workspace now (one check at a time: a second asker shares the one under way). */
-  recheck(teamId: string | undefined, basis: string): Promise<SetupReport> {
+  /**
+   * Checks the workspace (one check at a time per workspace). A background look shares the check under way;
+   * `fresh` (a person asked) waits for it and checks again, since it may have asked Slack before the fix.
+   */
+  recheck(teamId: string | undefined, basis: string, options: { fresh?: boolean } = {}): Promise<SetupReport> {
     const key = teamId ?? '';
     const under = this.running.get(key);
-    if (under) return under;
-    const run = this.check(teamId)
+    if (under && !options.fresh) return under;
+    const run = (under ? under.catch(() => undefined) : Promise.resolve())
+      .then(() => this.check(teamId))
       .then((items) => {
         const before = this.reports.get(key);
         const report = { items, at: this.now(), basis };
@@ -58,7 +62,9 @@ export class SetupReports {
         if (shown(before?.items) !== shown(items)) this.changed(teamId);
         return report;
       })
-      .finally(() => this.running.delete(key));
+      .finally(() => {
+        if (this.running.get(key) === run) this.running.delete(key);
+      });
     this.running.set(key, run);
     return run;
   }
