@@ -165,6 +165,34 @@ describe('deletion request screens', () => {
     await inChannel('deletion/approval-message--done-after-trying-again', flow.approvalMessage(ts));
   });
 
+  it('fails when the Mint service does not answer in time: the customers may be deleted anyway', async () => {
+    fakes.mint.failNext('delete_customers', { mode: 'hang' }, 5);
+    const { ts } = await flow.request(app, IDS.slice(0, 1), ALICE, 'Fraudulent sign-up');
+    await flow.approve(app, ts, BEN);
+    await flow.approve(app, ts, CHLOE);
+    await flow.waitForStatus(ts, '*the deletion failed*', 10_000);
+    await inChannel('deletion/approval-message--failed-no-answer', flow.approvalMessage(ts));
+    await app.waitForIdle();
+  });
+
+  it('needs attention when the app stopped during the deletion', async () => {
+    const { id, ts } = await flow.request(app, IDS.slice(0, 1), ALICE, 'Fraudulent sign-up');
+    const dm = await requesterDm(id);
+    await flow.approve(app, ts, BEN);
+    await flow.waitForStatus(ts, '*1 of 2 approvals*');
+    // As if Chloé's approval had started the run in a process that died long ago: the sweeper finds it stale.
+    await runSql(
+      app.env.DATABASE_URL ?? '',
+      "update deletion_requests set status = 'running', approvals = 2, approved_by = ?, decided_by = ?, decided_at = ?, run_by = ?, run_started_at = ?, attempts = 1 where id = ?",
+      [JSON.stringify([BEN, CHLOE]), CHLOE, new Date().toISOString(), CHLOE, '2020-01-01T00:00:00.000Z', id],
+    );
+    await flow.waitForStatus(ts, '*the app stopped during the deletion*', 10_000);
+    await inChannel('deletion/approval-message--interrupted', flow.approvalMessage(ts));
+    await fakes.slack.waitFor(() => textOf(dm()).includes('the app stopped'), 5_000, 'the DM to show it');
+    await inDm('deletion/requester-dm--interrupted', dm());
+    await inDm('deletion/requester-outcome-dm--interrupted', await requesterEnd(id, 'the app stopped'));
+  });
+
   it('lists the first IDs of a long request, and all of them in its thread', async () => {
     const many = Array.from({ length: 45 }, (_, i) => `cus_${String(i + 1).padStart(4, '0')}`);
     const { ts } = await flow.request(app, many, ALICE, 'Closed reseller: all of its customers');
