@@ -27,7 +27,7 @@ describe('bulk job screens', () => {
   const fakes = useFakes();
   // One row at a time, so which row meets which answer of the Mint service is the same on every run.
   const running = useApp(fakes, 'http', {
-    env: { MINT_API_TIMEOUT_MS: '1500', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER },
+    env: { MINT_API_TIMEOUT_MS: '3000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER },
   });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
 
@@ -44,7 +44,7 @@ describe('bulk job screens', () => {
   });
 
   it('shows the job running, paused by its requester, and resumed to the end', async () => {
-    fakes.mint.latencyMs = 1_000; // the first row is still on its way when Pause is pressed
+    fakes.mint.latencyMs = 1_500; // the first row is still on its way when Pause is pressed
     const preview = await previewOf(running.app, fakes.slack, linkCsv(4), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     const posted = fakes.slack.callsTo('chat.postMessage').find((c) => c.answer?.ts === job.ts);
@@ -93,7 +93,7 @@ describe('bulk job screens', () => {
   });
 
   it('ends cancelled by an approver: the rows not sent yet are listed as not sent', async () => {
-    fakes.mint.latencyMs = 1_000; // the first row is on its way when Cancel is pressed
+    fakes.mint.latencyMs = 1_500; // the first row is on its way when Cancel is pressed
     const preview = await previewOf(running.app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
@@ -104,7 +104,7 @@ describe('bulk job screens', () => {
   });
 
   it('is refused to someone who neither started the job nor approves', async () => {
-    fakes.mint.latencyMs = 1_000;
+    fakes.mint.latencyMs = 1_500;
     const preview = await previewOf(running.app, fakes.slack, linkCsv(2), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     const url = await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.cancel, 'U0EVE0001');

@@ -27,7 +27,7 @@ const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: `${BEN},${CHLOE}`,
   DELETION_QUORUM: '2',
-  MINT_API_TIMEOUT_MS: '2000',
+  MINT_API_TIMEOUT_MS: '3000',
 };
 const IDS = ['cus_8f2a91', 'cus_3c77d0', 'cus_a1b2c3'];
 /** The moment someone reads a message sent by an app whose clock runs `hours` ahead (TEST_CLOCK_OFFSET_HOURS). */
@@ -103,7 +103,7 @@ describe('deletion request screens', () => {
     await inChannel('deletion/approval-message--1-of-2', flow.approvalMessage(ts));
     await inDm('deletion/requester-dm--1-of-2', dm());
 
-    fakes.mint.latencyMs = 1_000; // long enough to see the message while the deletion runs
+    fakes.mint.latencyMs = 1_500; // long enough to see the message while the deletion runs
     try {
       await flow.approve(app, ts, CHLOE);
       await flow.waitForStatus(ts, 'Deleting…');
@@ -153,7 +153,7 @@ describe('deletion request screens', () => {
 
     // Another approver tries again: the message shows the second attempt, then the end.
     for (const customer of IDS.slice(0, 2)) fakes.mint.customers.add(customer);
-    fakes.mint.latencyMs = 1_000;
+    fakes.mint.latencyMs = 1_500;
     try {
       await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.retry, CHLOE);
       await flow.waitForStatus(ts, 'Trying again');

@@ -51,7 +51,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
         AUDIT_VIEWERS: DAN,
         SETTINGS_ADMINS: SAM,
         BULK_CONCURRENCY: '1',
-        MINT_API_TIMEOUT_MS: '2000',
+        MINT_API_TIMEOUT_MS: '3000',
       },
     });
   });
@@ -127,7 +127,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
   });
 
   it('through a bulk job: paused, then run to the end', async () => {
-    fakes.mint.latencyMs = 1_000; // the first row is on its way when Pause is pressed
+    fakes.mint.latencyMs = 1_500; // the first row is on its way when Pause is pressed
     const preview = await previewOf(app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-spring-pass' });
     const job = await start(app, fakes.slack, preview, ALICE);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
