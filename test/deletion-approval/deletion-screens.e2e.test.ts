@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
 import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
+import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
 import { DeletionFlow } from '../kit/deletion-flow.js';
-import { messageShortcut } from '../kit/slack-payloads.js';
+import { messageShortcut, userContext } from '../kit/slack-payloads.js';
 import { useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { runSql } from '../kit/raw-sql.js';
@@ -210,6 +211,21 @@ describe('deletion request screens', () => {
       ALICE,
     );
     await flow.waitForStatus(ts, '*Cancelled*');
+  });
+
+  it('says when a Workflow Builder workflow asked on behalf of someone', async () => {
+    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+      customer_ids: IDS.slice(0, 2),
+      reason: 'Offboarding workflow: customer closed the account',
+      requester: userContext(ALICE),
+    });
+    const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL);
+    const ts = String(post.answer?.ts);
+    await inChannel('deletion/approval-message--asked-by-a-workflow', flow.approvalMessage(ts));
+    const id = /DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? '';
+    await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
+    await flow.waitForStatus(ts, '*Cancelled*');
+    await fakes.slack.stepEnd(execution); // the workflow is told the request ended
   });
 
   it('links the message a request was asked from', async () => {
