@@ -126,6 +126,25 @@ describe('App Home screens, for each kind of person, through every flow', () => 
     await home('approver', 'deletion-rejected');
   });
 
+  it('through a deletion request whose deletion fails at the Mint service', async () => {
+    fakes.mint.failNext('delete_customers', { mode: 'status', status: 503, body: { message: 'maintenance' } });
+    const { ts } = await flow.request(app, ['cus_9e8d7c'], ALICE, 'Duplicate account');
+    await flow.approve(app, ts, BEN);
+    await flow.approve(app, ts, CHLOE);
+    await flow.waitForStatus(ts, '*the deletion failed*');
+    await home('requester', 'deletion-failed');
+    await home('approver', 'deletion-failed');
+    await home('second-approver', 'deletion-failed');
+  });
+
+  it('after a mint link fails at the Mint service', async () => {
+    fakes.mint.failNext('create_link', { mode: 'status', status: 503, body: { message: 'maintenance' } }, 3);
+    const { view } = await app.commandOpeningModal('link', { user_id: ALICE });
+    await app.submitView(view, { [LINK_BLOCKS.nftId]: 'nft-spring-pass' }, ALICE);
+    await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === ALICE);
+    await home('requester', 'after-link-failed');
+  });
+
   it('through a bulk job: paused, then run to the end', async () => {
     fakes.mint.latencyMs = 1_500; // the first row is on its way when Pause is pressed
     const preview = await previewOf(app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-spring-pass' });
