@@ -7,6 +7,7 @@ import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { asText } from './as-text.js';
+import { CHANNELS } from './people.js';
 
 export interface RecordedCall {
   method: string;
@@ -691,7 +692,7 @@ export class FakeSlack {
         const member = !this.channelsWithoutBot.has(channel);
         return {
           ok: true,
-          channel: { id: channel, name: channel.toLowerCase(), is_member: member, is_archived: false },
+          channel: { id: channel, name: channelName(channel), is_member: member, is_archived: false },
         };
       }
       case 'usergroups.users.list': {
@@ -1154,6 +1155,11 @@ function parseObject(raw: string): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, error: 'json_not_object' };
   return { ok: true, params: value as Record<string, unknown> };
+}
+
+/** A channel's name: the sandbox workspace's own channels by their names, any other made up from its id. */
+function channelName(id: string): string {
+  return CHANNELS.find((c) => c.id === id)?.name ?? id.toLowerCase();
 }
 
 function pathOf(req: IncomingMessage): string {

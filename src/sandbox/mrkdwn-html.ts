@@ -66,6 +66,7 @@ const EMOJI: Record<string, string> = {
   pencil2: '✏️',
   bar_chart: '📊',
   robot_face: '🤖',
+  electric_plug: '🔌',
 };
 
 export function escapeHtml(text: string): string {

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ephemeralText,
@@ -37,6 +38,16 @@ describe('mrkdwn as Slack shows it', () => {
     expect(mrkdwnText('> first\n> second\nafter', exact)).toBe('▌ first\n▌ second\nafter');
     expect(mrkdwnText('a &lt;b&gt; &amp;c &amp;lt; &quot;', exact)).toBe('a <b> &c &lt; &quot;');
     expect(mrkdwnText(':warning: :white_check_mark: :not_an_emoji:', exact)).toBe('⚠️ ✅ :not_an_emoji:');
+  });
+
+  it('shows every emoji shortcode the app writes as its emoji (the sandbox page shows the same)', () => {
+    const source = readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts') && !path.startsWith('sandbox/'))
+      .map((path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const codes = [...new Set(source.match(/(?<![\w:]):[a-z0-9_+-]+:(?![\w:])/g) ?? [])];
+    expect(codes.length).toBeGreaterThan(5);
+    expect(codes.filter((code) => mrkdwnText(code, exact) === code)).toEqual([]);
   });
 
   it('shows links as their label and address', () => {
@@ -333,11 +344,12 @@ describe('surfaces', () => {
         '━'.repeat(48),
         '# Deletion request',
         '',
-        '**Requested by**',
-        '@Alice Martin  │  **Customers**',
-        '3',
-        '**Reason**',
-        'GDPR',
+        '▪ **Requested by**',
+        '  @Alice Martin',
+        '▪ **Customers**',
+        '  3',
+        '▪ **Reason**',
+        '  GDPR',
         '',
         'Approve it?',
         '  ⤷ [ Open ] → https://example.com/o',

@@ -121,6 +121,13 @@ export function ephemeralText(message: Json, options: ScreenOptions = {}): strin
   return r.finish([`Only visible to you${replaces}`, RULE, ...r.messageBody(message)]);
 }
 
+/** The dialog Slack shows before a button with `confirm` acts: its title, text and two buttons. */
+export function confirmText(confirm: Json, options: ScreenOptions = {}): string {
+  const r = new Renderer(options);
+  const buttons = `[ ${confirm.deny ? r.plain(confirm.deny) : 'Cancel'} ]  [ ${confirm.confirm ? r.plain(confirm.confirm) : 'Yes'} ]${confirm.style ? `(${confirm.style})` : ''}`;
+  return r.finish([`Dialog: ${r.plain(confirm.title)}`, RULE, r.text(confirm.text), RULE, buttons]);
+}
+
 /** One mrkdwn text as Slack shows it. */
 export function mrkdwnText(text: string, options: ScreenOptions = {}): string {
   const r = new Renderer(options);
@@ -253,15 +260,8 @@ class Renderer {
   private section(block: Json): string[] {
     const lines: string[] = [];
     if (block.text) lines.push(this.text(block.text));
-    const fields = (block.fields ?? []) as Json[];
-    for (let i = 0; i < fields.length; i += 2) {
-      lines.push(
-        fields
-          .slice(i, i + 2)
-          .map((f) => this.text(f))
-          .join('  │  '),
-      );
-    }
+    // Slack lays fields out in two columns; here each is an item of its own, its lines kept together.
+    for (const field of (block.fields ?? []) as Json[]) lines.push(...indent(this.text(field).split('\n'), '▪ '));
     if (block.accessory) lines.push(...indent(this.element(block.accessory), '  ⤷ '));
     return lines;
   }
@@ -579,7 +579,8 @@ function emphasis(text: string, marker: string, shown: string): string {
   return text.replace(pattern, (_, before: string, inner: string) => `${before}${shown}${inner}${shown}`);
 }
 
+/** Lines under a prefix (a text with line breaks, such as a long text input's value, stays inside it). */
 function indent(lines: string[], first: string): string[] {
   const rest = ' '.repeat(first.length);
-  return lines.map((line, i) => (i === 0 ? first + line : rest + line));
+  return lines.flatMap((line) => line.split('\n')).map((line, i) => (i === 0 ? first + line : rest + line));
 }
