@@ -179,7 +179,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
     const intro = fakes.slack.callsTo('chat.postMessage').findLast((c) => c.params.channel === DAN);
     expect(upload.filename).toMatch(/\.csv$/);
     await expectScreen(
-      'audit-export/export-message--done',
+      'audit-export/export-dm--done',
       messageText(intro?.params ?? {}, { viewer: DAN, directory, where: 'DM' }),
     );
     await home('audit-viewer', 'after-audit-export');
