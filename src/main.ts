@@ -5,8 +5,27 @@ import { createSecretScrubber } from './logging/secret-scrubber.js';
 import { startTracing } from './observability/tracing.js';
 import { startMintlink } from './start-mintlink.js';
 
+/*
+ * The one built artifact (dist/mintlink.mjs) runs the app, or with a first argument one of the operator's
+ * commands (`npm run -s settings -- show` is `node dist/mintlink.mjs settings show`), so production needs no dev
+ * tool to run them. Each command is loaded only when asked for: starting the app never evaluates their code.
+ */
+const OPERATOR_COMMANDS: Record<string, () => Promise<(args: readonly string[]) => Promise<number>>> = {
+  settings: async () => (await import('./settings/settings-command.js')).runSettingsCommand,
+  secrets: async () => (await import('./installations/secrets-command.js')).runSecretsCommand,
+  manifest: async () => (await import('./manifest/manifest-command.js')).runManifestCommand,
+};
+
+const USAGE = `Usage: node dist/mintlink.mjs [command]
+
+With no command, runs the app (npm start). Operator commands, run where the app runs (same environment or .env):
+${Object.keys(OPERATOR_COMMANDS)
+  .map((name) => `  ${name.padEnd(10)} npm run -s ${name} -- --help`)
+  .join('\n')}
+`;
+
 /** The process: its environment, tracing, signals and exit codes around the app (start-mintlink.ts). */
-async function main(): Promise<void> {
+async function runApp(): Promise<void> {
   const started = performance.now();
   loadDotEnv();
   const loaded = loadConfig(process.env);
@@ -16,7 +35,11 @@ async function main(): Promise<void> {
   }
   const { config } = loaded;
   const scrub = createSecretScrubber(configSecrets(config));
-  const logger = createLogger({ level: config.logLevel, scrub });
+  const logger = createLogger({
+    level: config.logLevel,
+    scrub,
+    pretty: config.logFormat === undefined ? process.stdout.isTTY === true : config.logFormat === 'pretty',
+  });
   watchProcessErrors(logger);
 
   // OpenTelemetry's own variable (its exporter reads the other OTEL_* ones); unset, nothing is loaded.
@@ -58,4 +81,20 @@ function watchProcessErrors(logger: Logger): void {
   });
 }
 
-await main();
+/** The app, or the operator's command named by the first argument; its exit code is the process's. */
+async function main(args: readonly string[]): Promise<void> {
+  const [name, ...rest] = args;
+  if (name === undefined) return runApp();
+  const load = Object.hasOwn(OPERATOR_COMMANDS, name) ? OPERATOR_COMMANDS[name] : undefined;
+  if (load === undefined) {
+    const help = name === '-h' || name === '--help';
+    (help ? process.stdout : process.stderr).write(`${help ? '' : `Unknown command "${name}".\n\n`}${USAGE}`);
+    process.exitCode = help ? 0 : 2;
+    return;
+  }
+  const run = await load();
+  // Not process.exit(): the command's output to a pipe is written in full before the process ends.
+  process.exitCode = await run(rest);
+}
+
+await main(process.argv.slice(2));

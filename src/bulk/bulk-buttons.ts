@@ -6,7 +6,7 @@ import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
 import { jobsIn, mayControl, requestTeam, type BulkContext } from './bulk-context.js';
-import { ERRORS_SHOWN, previewView } from './bulk-views.js';
+import { readPreview } from './bulk-preview.js';
 import { sendResults } from './finish-job.js';
 import { updateProgress, updateProgressSoon } from './progress.js';
 
@@ -102,8 +102,7 @@ export function handleErrorsFile(ctx: BulkContext) {
     if (view) {
       // For the preview as it was clicked only: if the user pressed Start meanwhile, the view has moved on
       // (Slack answers hash_conflict) and the started notice stays.
-      const shown = await jobs.rows(job.id, { statuses: ['invalid'], limit: ERRORS_SHOWN });
-      const preview = previewView(job, shown, { errorsSent: true });
+      const preview = await readPreview(jobs, job, { errorsSent: true });
       await updateModal(args.client, view.id, preview, ctx.logger, view.hash);
     }
   };

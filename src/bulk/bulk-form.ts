@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { LINK_COLUMNS, WALLET_COLUMNS } from '../mint-api/row-requests.js';
 import { LINK_TYPES, WALLET_OPTIONS } from '../mint-api/schemas.js';
 import type { BulkKind } from '../store/bulk-jobs.js';
-import { context, problemBanner, section } from '../slack-ui/blocks.js';
+import { actionsRow, button, context, problemBanner, section } from '../slack-ui/blocks.js';
 import { enumChoices } from '../slack-ui/choices.js';
 import { checkboxInput, dateTimeInput, fileInput, selectInput, textInput } from '../slack-ui/inputs.js';
 import { modal } from '../slack-ui/modal.js';
@@ -62,8 +62,15 @@ export interface BulkFormValues {
   claimEnd: Date | undefined;
 }
 
-/** The "Bulk create" modal: what to create, the CSV (a file or pasted text), and the links' shared defaults. */
-export function bulkFormView(options: { kind?: BulkKind; problem?: string } = {}): ModalView {
+/** The button on the form that sends the sample CSV files (see sample-csv.ts). */
+export const SAMPLE_CSV_ACTION = 'bulk_sample_csv';
+
+/**
+ * The "Bulk create" modal: what to create, the CSV (a file or pasted text) with a sample to start from, and
+ * the links' shared defaults. `sampleSent`: the sample files are in the person's DM (said instead of the
+ * button).
+ */
+export function bulkFormView(options: { kind?: BulkKind; problem?: string; sampleSent?: boolean } = {}): ModalView {
   const blocks: KnownBlock[] = [
     ...(options.problem ? [problemBanner(options.problem)] : []),
     selectInput({
@@ -92,6 +99,11 @@ export function bulkFormView(options: { kind?: BulkKind; problem?: string } = {}
       `*Mint link columns:* ${LINK_COLUMNS.map((c) => `\`${c}\``).join(', ')}; \`customerId\` holds several IDs separated by \`;\` or spaces, dates are ISO 8601 with a time zone (\`2030-01-31T09:00:00Z\`).`,
       `*Wallet column:* ${WALLET_COLUMNS.map((c) => `\`${c}\``).join(', ')} (empty: a new user). Header names in any case; a column not listed is refused.`,
     ),
+    options.sampleSent
+      ? context(
+          ':white_check_mark: Two sample CSV files, one for mint links and one for wallets, are in your DM with the app.',
+        )
+      : actionsRow('bulk_sample', button(SAMPLE_CSV_ACTION, 'Download a sample CSV')),
     section('*Defaults for mint links* (a row’s own value wins; ignored for wallets)'),
     textInput({
       blockId: BULK_BLOCKS.nftId,

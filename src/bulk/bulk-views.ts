@@ -2,6 +2,7 @@ import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import type { BulkJob, BulkKind, BulkRow } from '../store/bulk-jobs.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { actionsRow, context, section } from '../slack-ui/blocks.js';
+import { checkboxInput } from '../slack-ui/inputs.js';
 import { enumLabel } from '../slack-ui/choices.js';
 import { modal } from '../slack-ui/modal.js';
 import { bold, escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
@@ -15,7 +16,18 @@ export const BULK_ACTIONS = {
   cancel: 'bulk_cancel',
   errorsFile: 'bulk_errors_file',
   resendResults: 'bulk_resend_results',
+  retry: 'bulk_retry',
 } as const;
+
+/** The checkbox on a retry's preview that chooses the rows held back (their outcome was unknown). */
+export const HELD_ROWS_BLOCK = 'bulk_retry_held';
+export const HELD_ROWS_CHOICE = 'include';
+
+/** Held-back rows listed in a retry's preview. */
+export const HELD_SHOWN = 10;
+
+/** A row of the job being retried whose outcome was unknown, as a retry's preview lists it. */
+export type HeldRow = Pick<BulkRow, 'rowNumber' | 'cells' | 'error'>;
 
 /** Errors listed in the preview; all of them are in the errors file. */
 export const ERRORS_SHOWN = 10;
@@ -41,14 +53,19 @@ export function checkingView(sourceName: string): ModalView {
 export function previewView(
   job: BulkJob,
   errors: ReadonlyArray<Pick<BulkRow, 'rowNumber' | 'error'>>,
-  options: { errorsSent?: boolean; dropped?: readonly BulkJob[] } = {},
+  options: { errorsSent?: boolean; dropped?: readonly BulkJob[]; held?: readonly HeldRow[] } = {},
 ): ModalView {
   const invalid = job.totalRows - job.validRows;
+  const startable = job.validRows > 0 || job.heldRows > 0;
+  const source = job.retryOf ? `*Retry of ${job.retryOf}*` : bold(job.sourceName, 200);
+  const rows = `${job.totalRows.toLocaleString('en-US')}${job.retryOf ? ' failed' : ''} row${job.totalRows === 1 ? '' : 's'}`;
   const blocks: KnownBlock[] = [
     section(
-      `${bold(job.sourceName, 200)}: ${job.totalRows.toLocaleString('en-US')} row${job.totalRows === 1 ? '' : 's'}, ` +
-        `*${things(job.kind, job.validRows)} ready to create*` +
-        (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
+      job.retryOf && job.totalRows === 0
+        ? `${source}: no row was refused; the rows below may have been sent.`
+        : `${source}: ${rows}, ` +
+            `*${things(job.kind, job.validRows)} ready to create*` +
+            (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
     ),
   ];
   if (job.kind === 'links') blocks.push(context(`Defaults: ${defaultsText(job.defaults)}`));
@@ -70,22 +87,56 @@ export function previewView(
           }),
     );
   }
+  if (job.heldRows > 0) blocks.push(...heldBlocks(job, options.held ?? []));
   if (options.dropped?.length) blocks.push(context(droppedText(options.dropped)));
+  const numbering = job.retryOf
+    ? `Rows keep their numbers from the file of ${job.retryOf}.`
+    : 'Rows are numbered as in a spreadsheet: the header is row 1.';
   blocks.push(
     context(
-      job.validRows > 0
-        ? `Nothing is sent until you press *Start*. Rows are numbered as in a spreadsheet: the header is row 1. ${job.id}`
-        : `No row can be sent: fix the file and submit it again. Rows are numbered as in a spreadsheet: the header is row 1. ${job.id}`,
+      startable
+        ? `Nothing is sent until you press *Start*. ${numbering} ${job.id}`
+        : `No row can be sent: fix the file and submit it again. ${numbering} ${job.id}`,
     ),
   );
   return modal({
     callbackId: BULK_PREVIEW_CALLBACK,
     title: 'Bulk create: check',
-    ...(job.validRows > 0 ? { submit: 'Start' } : {}),
-    close: job.validRows > 0 ? 'Cancel' : 'Close',
+    ...(startable ? { submit: 'Start' } : {}),
+    close: startable ? 'Cancel' : 'Close',
     privateMetadata: job.id,
     blocks,
   });
+}
+
+/**
+ * A retry's rows whose outcome was unknown in the job it retries, apart from the others: the Mint service may
+ * have created them, so they are sent again only if the person ticks the box (off by default).
+ */
+function heldBlocks(job: BulkJob, held: readonly HeldRow[]): KnownBlock[] {
+  const count = job.heldRows;
+  const n = count.toLocaleString('en-US');
+  const lines = held.slice(0, HELD_SHOWN).map((row) => {
+    const cells = row.cells.filter((cell) => cell.trim() !== '').join(', ');
+    const what = cells ? ` (${escapeAndCut(cells, 60)})` : '';
+    return `• Row ${row.rowNumber}${what}: ${escapeAndCut(row.error ?? 'outcome not recorded', 150)}`;
+  });
+  const more = count > lines.length ? ` (the first ${lines.length})` : '';
+  const them = count === 1 ? 'it' : 'them';
+  return [
+    section(
+      `:warning: *${n} maybe sent*${more}: ${job.retryOf ?? 'the job'} sent ${count === 1 ? 'this row' : 'these rows'}, ` +
+        `but the outcome was not recorded: the Mint service may have created ${them}. ` +
+        `Not retried unless you choose ${them}.\n${lines.join('\n')}`,
+    ),
+    checkboxInput({
+      blockId: HELD_ROWS_BLOCK,
+      label: 'Maybe sent',
+      choice: { value: HELD_ROWS_CHOICE, label: count === 1 ? 'Retry this row too' : `Retry these ${n} rows too` },
+      checked: false,
+      hint: `Only once you have checked that the Mint service did not create ${them}: any it did create would be created twice.`,
+    }),
+  ];
 }
 
 /** Drafts named in the note, at most. */

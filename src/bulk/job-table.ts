@@ -39,27 +39,13 @@ export async function readJobTable(
   if (!isUtf8(bytes)) return { ok: false, problem: 'It is not UTF-8 text (save it as "CSV UTF-8").' };
   const table = await readCsv(bytes, { maxRecords: MAX_ROWS, maxTableBytes: MAX_TABLE_BYTES });
   if (!table.ok) return table;
-  const known = kind === 'links' ? LINK_COLUMNS : WALLET_COLUMNS;
-  const header = matchHeader<string>(table.header, known);
-  if (!header.ok) {
+  const checker = rowChecker(table.header, kind, defaults, now);
+  if (!checker.ok) {
     table.close();
-    return header;
+    return checker;
   }
+  const { check } = checker;
   const records = table.records;
-  const written = new Map(header.columns.map((column, i) => [column, table.header[i]?.trim() ?? column]));
-  const check = (record: CsvRecord): NewBulkRow => {
-    const { rowNumber, cells } = record;
-    if (cells.length !== header.columns.length) {
-      const error = `has ${cells.length} value${cells.length === 1 ? '' : 's'} where the header has ${header.columns.length} columns`;
-      return { rowNumber, cells, error };
-    }
-    const byColumn = Object.fromEntries(header.columns.map((column, i) => [column, cells[i]]));
-    const checked: RowRequest<unknown, string> =
-      kind === 'links' ? linkRowRequest(byColumn, defaults, now) : walletRowRequest(byColumn);
-    return checked.ok
-      ? { rowNumber, cells, request: checked.request }
-      : { rowNumber, cells, error: describeProblems(checked.problems, written) };
-  };
   async function* rows(): AsyncGenerator<NewBulkRow> {
     let index = 0;
     for await (const record of records) {
@@ -69,6 +55,36 @@ export async function readJobTable(
     }
   }
   return { ok: true, columns: table.header.map((name) => name.trim()), rows: rows() };
+}
+
+/** Checks a row of a table whose header is `header`; a header that does not fit the kind is a problem. */
+export type RowChecker = { ok: true; check: (record: CsvRecord) => NewBulkRow } | { ok: false; problem: string };
+
+/**
+ * How the rows of a table with this header are checked: each with the shared request schema (links start
+ * from the defaults), a valid one with the request to send, another with every problem, by column as written.
+ * The same for a file being checked and for the failed rows of a job being retried.
+ */
+export function rowChecker(header: readonly string[], kind: BulkKind, defaults: LinkDefaults, now: Date): RowChecker {
+  const known = kind === 'links' ? LINK_COLUMNS : WALLET_COLUMNS;
+  const matched = matchHeader<string>(header, known);
+  if (!matched.ok) return matched;
+  const columns = matched.columns;
+  const written = new Map(columns.map((column, i) => [column, header[i]?.trim() ?? column]));
+  const check = (record: CsvRecord): NewBulkRow => {
+    const { rowNumber, cells } = record;
+    if (cells.length !== columns.length) {
+      const error = `has ${cells.length} value${cells.length === 1 ? '' : 's'} where the header has ${columns.length} columns`;
+      return { rowNumber, cells, error };
+    }
+    const byColumn = Object.fromEntries(columns.map((column, i) => [column, cells[i]]));
+    const checked: RowRequest<unknown, string> =
+      kind === 'links' ? linkRowRequest(byColumn, defaults, now) : walletRowRequest(byColumn);
+    return checked.ok
+      ? { rowNumber, cells, request: checked.request }
+      : { rowNumber, cells, error: describeProblems(checked.problems, written) };
+  };
+  return { ok: true, check };
 }
 
 /** The row's problems in the order of its columns, each under the column's name as written. */

@@ -36,10 +36,14 @@ export function progressMessage(p: Progress): MessageContent {
   if (job.status === 'done') {
     blocks.push(section(totalsText(job, counts)));
     blocks.push(context(resultsLine(job)));
-    if (!job.resultsFileId)
-      blocks.push(
-        actionsRow(`bulk_resend_${job.id}`, buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)),
-      );
+    if (job.retriedAs) blocks.push(context(`Its failed rows were retried as *${job.retriedAs}*.`));
+    const buttons = [
+      ...(job.resultsFileId ? [] : [buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)]),
+      ...(!job.retriedAs && counts.failed + counts.unknown > 0
+        ? [buttonFor(BULK_ACTIONS.retry, 'Retry failed rows', job)]
+        : []),
+    ];
+    if (buttons.length > 0) blocks.push(actionsRow(`bulk_ended_${job.id}`, ...buttons));
     const text = `Bulk job ${job.id} finished: ${counts.done} created, ${counts.failed} failed, ${counts.unknown} unknown`;
     return message(text, blocks);
   }

@@ -5,7 +5,9 @@ import { listen } from '../request-pipeline/listen.js';
 import { openForm } from '../slack-ui/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
 import type { BulkContext } from './bulk-context.js';
-import { BULK_FORM_CALLBACK, bulkFormView } from './bulk-form.js';
+import { BULK_FORM_CALLBACK, SAMPLE_CSV_ACTION, bulkFormView } from './bulk-form.js';
+import { handleRetry } from './bulk-retry.js';
+import { handleSampleCsv } from './sample-csv.js';
 import { handleStart } from './bulk-start.js';
 import { bulkSubcommand } from './bulk-subcommand.js';
 import { handleBulkFormSubmission } from './bulk-submission.js';
@@ -69,4 +71,6 @@ export function register(app: App, deps: CapabilityDeps): void {
   on.button(BULK_ACTIONS.cancel, handleControl(ctx, 'cancel', nudge), once);
   on.button(BULK_ACTIONS.errorsFile, handleErrorsFile(ctx), once);
   on.button(BULK_ACTIONS.resendResults, handleResendResults(ctx), once);
+  on.button(BULK_ACTIONS.retry, handleRetry(ctx), once);
+  on.button(SAMPLE_CSV_ACTION, handleSampleCsv(ctx), once);
 }

@@ -58,6 +58,8 @@ export const configHints = {
   MAX_WORK_IN_FLIGHT:
     'Slack requests (commands, clicks, submissions, shortcuts, events) and background work in progress at once before new requests are answered "busy, try again"; at least 2 x BULK_CONCURRENCY; default 1000',
   LOG_LEVEL: 'debug, info, warn or error; default info',
+  LOG_FORMAT:
+    'json (one JSON object a line, for a log collector) or pretty (readable lines); unset: pretty when standard output is a terminal, json otherwise',
   BULK_CONCURRENCY:
     "Mint calls a workspace's bulk jobs (/mintlink bulk) make at once, all replicas together, a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4",
   BULK_CHECK_SLOTS:
@@ -271,6 +273,7 @@ const environmentFields = z.object({
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' })
     .default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   BULK_CONCURRENCY: wholeNumber(1, 50).default(4),
   BULK_CHECK_SLOTS: wholeNumber(1, 8).default(2),
 });

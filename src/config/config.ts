@@ -95,6 +95,8 @@ export interface Config {
    */
   bulk: { concurrency: number; checkSlots: number };
   logLevel: LogLevelName;
+  /** LOG_FORMAT: unset means readable lines when standard output is a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
 }
 
 export type { StoreLocation };

@@ -18,9 +18,10 @@ export function loadDotEnv(path = '.env'): void {
 
 /**
  * Validates the environment once. On any problem, returns ONE message listing every missing or invalid
- * variable with a hint, and never a value (several are secrets).
+ * variable with a hint, and never a value (several are secrets). `refusal` opens the message: what cannot go
+ * on (the app's start, or an operator's command naming itself).
  */
-export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
+export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot start'): ConfigResult {
   const raw: Partial<Record<ConfigVariable, string>> = {};
   for (const name of configVariables) {
     const value = env[name]?.trim();
@@ -74,7 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return {
       ok: false,
       message: [
-        `Mintlink cannot start: ${problems.size} configuration problem${problems.size === 1 ? '' : 's'}.`,
+        `${refusal}: ${problems.size} configuration problem${problems.size === 1 ? '' : 's'}.`,
         ...lines,
         'Set these in the environment or in a .env file (see .env.example).',
       ].join('\n'),
@@ -130,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
       bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS },
       logLevel: e.LOG_LEVEL,
+      logFormat: e.LOG_FORMAT,
     },
   };
 }

@@ -9,12 +9,12 @@ export type { Logger };
 export interface LoggerOptions {
   level: LogLevelName;
   scrub: Scrubber;
-  /** Human-readable output; default: when stdout is a terminal. */
+  /** Readable lines instead of JSON (LOG_FORMAT); default: when stdout is a terminal. */
   pretty?: boolean;
   destination?: NodeJS.WritableStream;
 }
 
-/** Structured JSON logs (pretty on a terminal); secrets are removed from every line before it is written. */
+/** JSON lines, or readable ones (`pretty`); secrets are removed from every line before it is written. */
 export function createLogger({
   level,
   scrub,
@@ -22,7 +22,8 @@ export function createLogger({
   destination,
 }: LoggerOptions): Logger {
   const stream = usePretty
-    ? pretty({ colorize: true, sync: true, destination: destination ?? 1 })
+    ? // Colours where pino-pretty finds them supported (a terminal, unless NO_COLOR): none in a file or a pipe.
+      pretty({ sync: true, destination: destination ?? 1 })
     : (destination ?? pino.destination({ dest: 1, sync: true }));
   return pino(
     {

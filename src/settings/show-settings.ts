@@ -10,23 +10,31 @@ import {
 } from '../workspace-settings/settings-model.js';
 
 /**
+ * The database settings are read from: one the app has used (its tables exist), or one it has not used yet
+ * (`where` says what shows it, e.g. no file there), which holds no setting and must not be created by a reader.
+ */
+export type SettingsDatabase = { used: true; store: Pick<Store, 'workspaceSettings'> } | { used: false; where: string };
+
+/**
  * `npm run settings -- show`: the settings in force in each workspace and where each value comes from (the
  * environment's default, or an admin in Slack: who, when). Only ids and numbers: no secret is ever printed.
  */
-export async function showSettings(config: Config, store: Pick<Store, 'workspaceSettings'>): Promise<string> {
+export async function showSettings(config: Config, database: SettingsDatabase): Promise<string> {
   const defaults = envDefaults(config);
   const envOnly = config.settings.source === 'env';
   const head = envOnly
     ? 'SETTINGS_SOURCE=env: the environment is the only source; the settings cannot be changed in Slack.'
     : 'SETTINGS_SOURCE=slack: settings admins change these from App Home; the environment gives the defaults.';
-  const rows = envOnly ? [] : await store.workspaceSettings.all();
+  const rows = envOnly || !database.used ? [] : await database.store.workspaceSettings.all();
   if (rows.length === 0)
     return [
       head,
       '',
       envOnly
         ? 'Settings in force:'
-        : 'No settings were changed in Slack: every value is the default from the environment.',
+        : database.used
+          ? 'No settings were changed in Slack: every value is the default from the environment.'
+          : `The app has not used this database yet (${database.where}): no settings were changed in Slack, and every value is the default from the environment.`,
       ...lines(effectiveSettings(defaults, undefined, undefined)),
     ].join('\n');
   const blocks = rows.flatMap((row) => {

@@ -8,8 +8,21 @@ import { slackErrorText } from './slack-error-text.js';
  * sends them. When Slack refuses, the request ends there and the person is told why (by the pipeline).
  */
 export async function openModal(client: WebClient, triggerId: string, view: ModalView): Promise<void> {
+  await openModalToUpdate(client, triggerId, view);
+}
+
+/**
+ * openModal for a modal that shows a notice ("Checking…") while slower work goes on: resolves with the id of
+ * the view, to update it with the outcome (undefined if Slack's answer had none).
+ */
+export async function openModalToUpdate(
+  client: WebClient,
+  triggerId: string,
+  view: ModalView,
+): Promise<string | undefined> {
   try {
-    await client.views.open({ trigger_id: triggerId, view });
+    const opened = await client.views.open({ trigger_id: triggerId, view });
+    return opened.view?.id;
   } catch (error) {
     throw upstreamFailed(`:x: The form could not be opened: ${slackErrorText(error)}`, {
       log: 'could not open the modal',

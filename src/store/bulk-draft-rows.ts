@@ -10,16 +10,27 @@ export interface NewBulkRow {
   request?: unknown;
   /** What is wrong with it: the row is invalid and is never sent. */
   error?: string;
+  /**
+   * Held back: written out at Start only if the person chooses it (a retry's row whose outcome was unknown:
+   * it may have been created already). Not counted in the draft's total and valid rows.
+   */
+  held?: true;
 }
 
-/** A row as packed: its number, its cells, its request (null when invalid) and its problem (null when valid). */
-type PackedRow = [number, string[], unknown, string | null];
+/**
+ * A row as packed: its number, its cells, its request (null when invalid), its problem (null when valid), and
+ * 1 when it is held back (see NewBulkRow.held).
+ */
+type PackedRow = [number, string[], unknown, string | null] | [number, string[], unknown, string | null, 1];
 
 export interface PackedRows {
   /** The rows as gzip-compressed JSON lines, one row each, in base64 (a text column on both engines). */
   data: string;
+  /** Rows not held back, and the valid ones among them. */
   total: number;
   valid: number;
+  /** Rows held back (see NewBulkRow.held). */
+  held: number;
 }
 
 /**
@@ -38,14 +49,20 @@ export async function packRows(
   const ended = once(gzip, 'end');
   let total = 0;
   let valid = 0;
+  let held = 0;
   try {
     for await (const row of rows) {
-      total += 1;
       const packed: PackedRow =
         row.error === undefined
           ? [row.rowNumber, row.cells, row.request ?? {}, null]
           : [row.rowNumber, row.cells, null, row.error];
-      if (row.error === undefined) valid += 1;
+      if (row.held) {
+        packed.push(1);
+        held += 1;
+      } else {
+        total += 1;
+        if (row.error === undefined) valid += 1;
+      }
       if (!gzip.write(`${scrub(JSON.stringify(packed))}\n`)) await once(gzip, 'drain');
     }
   } catch (error) {
@@ -54,7 +71,7 @@ export async function packRows(
   }
   gzip.end();
   await ended;
-  return { data: Buffer.concat(chunks).toString('base64'), total, valid };
+  return { data: Buffer.concat(chunks).toString('base64'), total, valid, held };
 }
 
 /** The rows `packRows` packed, in their order, unpacked one at a time. */
@@ -73,6 +90,8 @@ export async function* unpackRows(data: string): AsyncGenerator<NewBulkRow> {
 }
 
 function unpack(line: string): NewBulkRow {
-  const [rowNumber, cells, request, error] = JSON.parse(line) as PackedRow;
-  return error === null ? { rowNumber, cells, request } : { rowNumber, cells, error };
+  const [rowNumber, cells, request, error, held] = JSON.parse(line) as PackedRow;
+  const row: NewBulkRow = error === null ? { rowNumber, cells, request } : { rowNumber, cells, error };
+  if (held === 1) row.held = true;
+  return row;
 }

@@ -64,6 +64,12 @@ export interface BulkJob {
   finishAttempts: number;
   resultsFileId: string | undefined;
   resultsNote: string | undefined;
+  /** The job whose failed rows this one retries. */
+  retryOf: string | undefined;
+  /** The retry of this job's failed rows, once started: a job's failed rows are retried once. */
+  retriedAs: string | undefined;
+  /** A retry's draft: the rows held back unless the person chooses them at Start (see NewBulkRow.held). */
+  heldRows: number;
 }
 
 export type { NewBulkRow };
@@ -75,6 +81,11 @@ export interface NewBulkJob {
   sourceName: string;
   columns: string[];
   defaults: Record<string, unknown>;
+  /**
+   * The job whose failed rows this draft retries. A requester has one unstarted retry of a job at a time:
+   * creating another gives back the one there is.
+   */
+  retryOf?: string;
   /** Read once, as they come: a reader may stop part-way by throwing (the draft is then not stored). */
   rows: Iterable<NewBulkRow> | AsyncIterable<NewBulkRow>;
 }
@@ -90,6 +101,12 @@ export interface DraftOptions {
 export interface StoredDraft {
   job: BulkJob;
   dropped: BulkJob[];
+}
+
+/** What Start may choose: held-back rows (see NewBulkRow.held) are written out only with `includeHeld`. */
+export interface StartOptions {
+  includeHeld?: boolean;
+  now?: Date;
 }
 
 export interface BulkRow {
@@ -231,12 +248,23 @@ export class BulkJobs {
       finish_attempts: 0,
       results_file_id: null,
       results_note: null,
+      retry_of: input.retryOf ?? null,
+      retried_as: null,
+      held_rows: packed.held,
     };
     return this.inTransaction(async (db) => {
       // One requester's drafts are counted and pruned one transaction at a time (SQLite: one writer anyway).
       if (this.engine === 'postgres') {
         const key = `bulk-drafts:${input.teamId ?? ''}:${input.requesterId}`;
         await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+      }
+      if (input.retryOf !== undefined) {
+        // One unstarted retry of a job per requester (the lock above makes the look and the insert one step).
+        const existing = await new BulkJobs(db, this.engine, this.teamId).retryDraftOf(
+          input.retryOf,
+          input.requesterId,
+        );
+        if (existing) return { job: existing, dropped: [] };
       }
       await db.insertInto('bulk_jobs').values(job).execute();
       await db.insertInto('bulk_drafts').values({ job_id: job.id, packed_rows: packed.data }).execute();
@@ -280,6 +308,20 @@ export class BulkJobs {
     return older.filter((row) => gone.has(row.id)).map(toJob);
   }
 
+  /** The requester's unstarted retry of job `retryOf`, if there is one. */
+  async retryDraftOf(retryOf: string, requesterId: string): Promise<BulkJob | undefined> {
+    const row = await this.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where('retry_of', '=', retryOf)
+      .where('requester_id', '=', requesterId)
+      .where('status', '=', 'draft')
+      .where((eb) => this.ownJobs(eb))
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row ? toJob(row) : undefined;
+  }
+
   async get(id: string): Promise<BulkJob | undefined> {
     const row = await this.db
       .selectFrom('bulk_jobs')
@@ -292,11 +334,17 @@ export class BulkJobs {
 
   /**
    * draft -> running, by its requester only; `auditId` links the job's audit entry. In the same transaction
-   * the draft's packed rows become the job's rows, each to be claimed and settled on its own.
+   * the draft's packed rows become the job's rows, each to be claimed and settled on its own (held-back rows
+   * only with `includeHeld`). A retry starts only if the job it retries has not been retried yet, and marks it
+   * retried (a compare-and-set on that job: of two retries of the same job, one starts).
    */
-  async start(id: string, by: string, auditId: string, now = new Date()): Promise<JobTransition> {
+  async start(id: string, by: string, auditId: string, options: StartOptions = {}): Promise<JobTransition> {
+    const now = options.now ?? new Date();
     return this.inTransaction(async (db) => {
       const jobs = this.on(db);
+      const draft = await jobs.get(id);
+      const retryOf = draft?.status === 'draft' && draft.requesterId === by ? draft.retryOf : undefined;
+      if (retryOf !== undefined && !(await jobs.markRetried(retryOf, id))) return { won: false, job: draft };
       const started = await jobs.transition(
         id,
         ['draft'],
@@ -304,13 +352,43 @@ export class BulkJobs {
         now,
         { requester: by, to: 'running' },
       );
-      if (started.won) await jobs.unpackDraft(id);
-      return started;
+      if (!started.won) {
+        if (retryOf !== undefined) await jobs.unmarkRetried(retryOf, id);
+        return started;
+      }
+      await jobs.unpackDraft(id, options.includeHeld ?? false);
+      return { won: true, job: (await jobs.get(id)) ?? started.job };
     });
   }
 
-  /** A started draft's packed rows written out as rows of the job, a batch at a time. */
-  private async unpackDraft(id: string): Promise<void> {
+  /** Job `id` is retried as `retryId`, if it was not retried yet (a compare-and-set). */
+  private async markRetried(id: string, retryId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('bulk_jobs')
+      .set({ retried_as: retryId })
+      .where('id', '=', id)
+      .where('status', '=', 'done')
+      .where('retried_as', 'is', null)
+      .where((eb) => this.ownJobs(eb))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Undoes markRetried when the retry did not start after all (in the same transaction). */
+  private async unmarkRetried(id: string, retryId: string): Promise<void> {
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ retried_as: null })
+      .where('id', '=', id)
+      .where('retried_as', '=', retryId)
+      .execute();
+  }
+
+  /**
+   * A started draft's packed rows written out as rows of the job, a batch at a time; held-back rows only when
+   * chosen, and then counted in the job's total and valid rows.
+   */
+  private async unpackDraft(id: string, includeHeld: boolean): Promise<void> {
     const draft = await this.db
       .selectFrom('bulk_drafts')
       .select('packed_rows')
@@ -322,12 +400,28 @@ export class BulkJobs {
       if (batch.length > 0) await this.db.insertInto('bulk_rows').values(batch).execute();
       batch = [];
     };
+    const chosen = { total: 0, valid: 0 };
     for await (const row of unpackRows(draft.packed_rows)) {
+      if (row.held) {
+        if (!includeHeld) continue;
+        chosen.total += 1;
+        if (row.error === undefined) chosen.valid += 1;
+      }
       batch.push(newRowValues(id, row));
       if (batch.length === INSERT_BATCH) await write();
     }
     await write();
     await this.db.deleteFrom('bulk_drafts').where('job_id', '=', id).execute();
+    if (chosen.total > 0) {
+      await this.db
+        .updateTable('bulk_jobs')
+        .set((eb) => ({
+          total_rows: eb('total_rows', '+', chosen.total),
+          valid_rows: eb('valid_rows', '+', chosen.valid),
+        }))
+        .where('id', '=', id)
+        .execute();
+    }
   }
 
   /** The job's progress message was posted: it counts as its last update (the next one comes after the gap). */
@@ -778,6 +872,7 @@ export class BulkJobs {
       .where('job_id', 'in', this.ownJob(id))
       .executeTakeFirst();
     if (draft) return draftPage(id, draft.packed_rows, options);
+    if (options.held) return []; // a started job's rows are all its own
     let query = this.db
       .selectFrom('bulk_rows')
       .selectAll()
@@ -866,6 +961,8 @@ interface RowPage {
   afterRow?: number;
   limit?: number;
   statuses?: readonly BulkRowStatus[];
+  /** A draft's held-back rows (see NewBulkRow.held) instead of its other rows. */
+  held?: boolean;
 }
 
 /** A page of a draft's packed rows, read as `rows` reads a started job's. */
@@ -874,6 +971,7 @@ async function draftPage(id: string, packed: string, options: RowPage): Promise<
   const limit = options.limit ?? 500;
   if (limit <= 0) return page;
   for await (const row of unpackRows(packed)) {
+    if ((row.held ?? false) !== (options.held ?? false)) continue;
     const values = newRowValues(id, row);
     if (values.row_number <= (options.afterRow ?? 0)) continue;
     if (options.statuses?.length && !options.statuses.includes(values.status as BulkRowStatus)) continue;
@@ -938,6 +1036,9 @@ function toJob(row: Selectable<BulkJobsTable>): BulkJob {
     finishAttempts: Number(row.finish_attempts),
     resultsFileId: row.results_file_id ?? undefined,
     resultsNote: row.results_note ?? undefined,
+    retryOf: row.retry_of ?? undefined,
+    retriedAs: row.retried_as ?? undefined,
+    heldRows: Number(row.held_rows ?? 0),
   };
 }
 

@@ -45,6 +45,11 @@ export interface Store {
   /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
   migrate(): Promise<void>;
   /**
+   * Which migrations this database has had and which it still needs, read without changing anything (no table
+   * is created): a database the app has never used has none applied.
+   */
+  migrationState(): Promise<{ applied: string[]; pending: string[] }>;
+  /**
    * Gives rows written before every row carried its workspace (team id null) to `teamId`; returns how many.
    * Single-workspace mode only: there, every such row is the bot's one workspace's.
    */
@@ -117,18 +122,29 @@ class SqlStore implements Store {
     );
   }
 
-  async migrate(): Promise<void> {
+  private async migrator(): Promise<Migrator> {
     // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
     const schema =
       this.engine === 'postgres'
         ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema
         : undefined;
-    const migrator = new Migrator({
+    return new Migrator({
       db: this.db,
       provider: migrationProvider,
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
-    const { error, results } = await migrator.migrateToLatest();
+  }
+
+  async migrationState(): Promise<{ applied: string[]; pending: string[] }> {
+    const migrations = await (await this.migrator()).getMigrations();
+    return {
+      applied: migrations.filter((m) => m.executedAt !== undefined).map((m) => m.name),
+      pending: migrations.filter((m) => m.executedAt === undefined).map((m) => m.name),
+    };
+  }
+
+  async migrate(): Promise<void> {
+    const { error, results } = await (await this.migrator()).migrateToLatest();
     for (const result of results ?? []) {
       if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
       if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');

@@ -164,6 +164,12 @@ export interface BulkJobsTable {
   results_file_id: string | null;
   /** Why no results file could be sent, if so. */
   results_note: string | null;
+  /** The job whose failed rows this one retries. */
+  retry_of: string | null;
+  /** The retry of this job's failed rows, once started (set once). */
+  retried_as: string | null;
+  /** A retry's draft: the rows it holds back unless the person chooses them (outcome unknown before). */
+  held_rows: number;
 }
 
 /** One row of a bulk job (see BulkRowStatus). */

@@ -32,6 +32,9 @@ const job = (over: Partial<BulkJob> = {}): BulkJob => ({
   finishAttempts: 0,
   resultsFileId: undefined,
   resultsNote: undefined,
+  retryOf: undefined,
+  retriedAs: undefined,
+  heldRows: 0,
   ...over,
 });
 const counts = (over: Partial<RowCounts> = {}): RowCounts => ({
@@ -86,5 +89,27 @@ describe('progressMessage', () => {
     expect(textOf(done.blocks)).toContain('bulk_resend_results');
     expect(textOf(done.blocks)).not.toContain('bulk_pause');
     expect(messageProblems(done)).toEqual([]);
+  });
+
+  it('offers "Retry failed rows" on an ended job with failed or unknown rows, until its retry has started', () => {
+    const ended = { status: 'done' as const, resultsFileId: 'F1', finishedAt: now };
+    const settled = { pending: 0, sending: 0 };
+    const withFailures = show({ job: job(ended), counts: counts(settled) });
+    expect(textOf(withFailures.blocks)).toContain('bulk_retry');
+    expect(textOf(withFailures.blocks)).toContain('Retry failed rows');
+    expect(messageProblems(withFailures)).toEqual([]);
+    const unknownOnly = show({ job: job(ended), counts: counts({ ...settled, failed: 0 }) });
+    expect(textOf(unknownOnly.blocks)).toContain('bulk_retry');
+    const none = show({ job: job(ended), counts: counts({ ...settled, failed: 0, unknown: 0 }) });
+    expect(textOf(none.blocks)).not.toContain('bulk_retry');
+    const retried = show({ job: job({ ...ended, retriedAs: 'BK-NEW234' }), counts: counts(settled) });
+    expect(textOf(retried.blocks)).toContain('Its failed rows were retried as *BK-NEW234*.');
+    expect(textOf(retried.blocks)).not.toContain('bulk_retry');
+    // Both buttons in one row when the results file must be sent again too.
+    const both = show({ job: job({ ...ended, resultsFileId: undefined }), counts: counts(settled) });
+    const rows = both.blocks.filter((b) => b.type === 'actions');
+    expect(rows).toHaveLength(1);
+    expect(textOf(rows)).toContain('bulk_resend_results');
+    expect(textOf(rows)).toContain('bulk_retry');
   });
 });

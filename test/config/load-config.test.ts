@@ -104,6 +104,17 @@ describe('loadConfig', () => {
     expect(message).not.toMatch(/SECRET/);
   });
 
+  it('reads LOG_FORMAT: json, pretty, or unset (the app then looks whether stdout is a terminal)', () => {
+    const format = (value?: string) => {
+      const result = loadConfig({ ...valid, ...(value === undefined ? {} : { LOG_FORMAT: value }) });
+      return result.ok ? result.config.logFormat : result.message;
+    };
+    expect(format('json')).toBe('json');
+    expect(format('pretty')).toBe('pretty');
+    expect(format()).toBeUndefined();
+    expect(format('text')).toContain('LOG_FORMAT must be json or pretty');
+  });
+
   it('reads BULK_CONCURRENCY and BULK_CHECK_SLOTS', () => {
     const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12', BULK_CHECK_SLOTS: '3' });
     expect(result.ok && result.config.bulk).toEqual({ concurrency: 12, checkSlots: 3 });

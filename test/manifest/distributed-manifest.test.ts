@@ -13,11 +13,11 @@ const validate = new Ajv({ strict: false, allErrors: true, logger: false }).comp
 );
 const manifestYaml = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
 
-describe('the distribution-mode manifest (--http URL --distributed)', () => {
-  const eventsUrl = 'https://mintlink.example.com/prefix/slack/events';
-  const forHttp = httpManifest(manifestYaml, eventsUrl);
-  const manifest = parse(distributedManifest(forHttp, eventsUrl)) as Record<string, any>;
+const eventsUrl = 'https://mintlink.example.com/prefix/slack/events';
+const forHttp = await httpManifest(manifestYaml, eventsUrl);
+const manifest = parse(await distributedManifest(forHttp, eventsUrl)) as Record<string, any>;
 
+describe('the distribution-mode manifest (--http URL --distributed)', () => {
   it("is valid against Slack's manifest schema", () => {
     expect(validate(manifest), JSON.stringify(validate.errors, null, 2)).toBe(true);
   });

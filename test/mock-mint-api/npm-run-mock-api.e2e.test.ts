@@ -5,9 +5,9 @@ import { freePort } from '../kit/free-port.js';
 
 const packageDir = new URL('../..', import.meta.url).pathname;
 
-/** `npm run mock-api` as a developer runs it (its build step skipped: the test run has built dist/ already). */
+/** `npm run mock-api` as a developer runs it (from dist/, which the test run has built). */
 function npmRunMockApi(port: number) {
-  const child = spawn('npm', ['run', '--ignore-scripts', 'mock-api'], {
+  const child = spawn('npm', ['run', 'mock-api'], {
     cwd: packageDir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MOCK_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

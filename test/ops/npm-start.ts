@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,44 @@ export function httpModeEnv(fakes: Fakes, port: number, databasePath: string): R
     DATABASE_URL: `file:${databasePath}`,
     LOG_LEVEL: 'info',
   };
+}
+
+/** The environment of an operator's shell with none of the app's configuration (a developer's .env left out). */
+export function bareEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' };
+}
+
+/** `npm run -s <script> -- <args>` in `cwd`, as an operator types it: its exit code and what it wrote. */
+export function npmRun(
+  cwd: string,
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '-s', script, ...(args.length > 0 ? ['--', ...args] : [])],
+      { cwd, env },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/**
+ * `npm start` in a real terminal: util-linux `script` gives it a pseudo-terminal as stdin, stdout and stderr,
+ * as when a person runs it in a shell; what it writes comes back here (with the terminal's \r\n line ends).
+ */
+export function npmStartInTerminal(cwd: string, env: Record<string, string>): NpmStart {
+  return new NpmStart(
+    cwd,
+    env,
+    spawn('script', ['--quiet', '--flush', '--return', '--command', 'npm start', '/dev/null'], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 /** `npm start` in `cwd`, as an operator or a process manager runs it. */
@@ -68,10 +106,19 @@ export class NpmStart {
   }
 
   async waitForLog(predicate: (line: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> {
+    return this.waitFor(() => this.logLines.find(predicate), timeoutMs);
+  }
+
+  /** Waits for a line of the output, whatever its format (readable lines included). */
+  async waitForLine(predicate: (line: string) => boolean, timeoutMs = 15_000): Promise<string> {
+    return this.waitFor(() => this.output.split(/\r?\n/).find(predicate), timeoutMs);
+  }
+
+  private async waitFor<T>(find: () => T | undefined, timeoutMs: number): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.logLines.find(predicate);
-      if (found) return found;
+      const found = find();
+      if (found !== undefined) return found;
       if (this.child.exitCode !== null || this.child.signalCode !== null)
         throw new Error(`npm start ended before the expected log line:\n${this.output}`);
       if (Date.now() > deadline)

@@ -1,62 +1,375 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { promisify, stripVTControlCharacters } from 'node:util';
+import type { Installation } from '@slack/bolt';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlInstallationStore } from '../../src/installations/installation-store.js';
+import { distributedManifest, httpManifest } from '../../src/manifest/http-manifest.js';
+import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
+import { openStore } from '../../src/store/store.js';
 import { useFakes } from '../kit/fakes.js';
 import { freePort } from '../kit/free-port.js';
-import { httpModeEnv, isAlive, NpmStart, portIsFree, signedHelpCommand } from './npm-start.js';
+import { describeEachEngine } from '../kit/store-engines.js';
+import {
+  bareEnv,
+  httpModeEnv,
+  isAlive,
+  NpmStart,
+  npmRun,
+  npmStartInTerminal,
+  portIsFree,
+  signedHelpCommand,
+} from './npm-start.js';
 
 /*
  * The production recipe of docs/operating.md, in a directory of its own: what a build stage holds after
  * `npm ci && npm run build` (package.json, package-lock.json, node_modules, dist/) is pruned to the production
- * dependencies with `npm prune --omit=dev`, and `npm start` runs the app from there: no TypeScript, esbuild or
- * any other dev tool is left, so the start cannot build anything.
+ * dependencies with `npm prune --omit=dev`, and `npm start` and the operator's commands run from there: no
+ * TypeScript, tsx, esbuild or any other dev tool is left, so nothing can be built at run time.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const fakes = useFakes();
 const dir = mkdtempSync(join(tmpdir(), 'mintlink-production-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let pruneOutput = '';
+// A copy of node_modules: removing it takes a while on a busy disk.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
+
+beforeAll(async () => {
+  for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repoRoot, file), join(dir, file));
+  cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
+  // A real copy: npm rewrites files of node_modules in place (its .package-lock.json), never the repository's.
+  await run('cp', ['-R', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  const prune = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, env: bareEnv() });
+  pruneOutput = prune.stderr;
+}, 120_000);
+
+/** Every file of dist/ with its size and modification time: what a rebuild would change. */
+function distSnapshot(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files[relative(dir, path)] = `${statSync(path).size} ${statSync(path).mtimeMs}`;
+    }
+  };
+  walk(join(dir, 'dist'));
+  return files;
+}
+
+/** What a person sees of a command that failed: no Node stack trace, no npm noise. */
+function expectNoStackTrace(output: string): void {
+  expect(output).not.toMatch(/^\s+at /m);
+  expect(output).not.toMatch(/node:internal|npm error|not found/);
+}
 
 describe('production recipe: build, prune to production dependencies, start', () => {
-  it(
-    'starts with production dependencies only, serves, and stops cleanly on SIGTERM',
-    {
-      timeout: 90_000,
-    },
-    async () => {
-      for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repoRoot, file), join(dir, file));
-      cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
-      // A real copy: npm rewrites files of node_modules in place (its .package-lock.json), never the repository's.
-      await run('cp', ['-R', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  it('starts with production dependencies only, serves, and stops cleanly on SIGTERM', async () => {
+    // The install scripts that must run (better-sqlite3's native build) are declared in package.json.
+    expect(pruneOutput).not.toMatch(/not yet covered by allowScripts/);
+    for (const devTool of ['typescript', 'esbuild', 'tsx', 'vitest', '.bin/tsc', '.bin/esbuild', '.bin/tsx'])
+      expect(existsSync(join(dir, 'node_modules', devTool)), devTool).toBe(false);
+    expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(true);
 
-      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' };
-      const prune = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, env });
-      // The install scripts that must run (better-sqlite3's native build) are declared in package.json.
-      expect(prune.stderr).not.toMatch(/not yet covered by allowScripts/);
-      for (const devTool of ['typescript', 'esbuild', 'tsx', 'vitest', '.bin/tsc', '.bin/esbuild'])
-        expect(existsSync(join(dir, 'node_modules', devTool)), devTool).toBe(false);
-      expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(true);
+    const port = await freePort();
+    const npm = new NpmStart(dir, httpModeEnv(fakes, port, join(dir, 'data', 'mintlink.sqlite')));
+    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true);
+    expect(npm.logs).not.toMatch(/tsc|esbuild|not found/);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    const help = await signedHelpCommand(fakes, port);
+    expect(help.status).toBe(200);
+    expect(help.ack).toMatchObject({ response_type: 'ephemeral' });
 
-      const port = await freePort();
-      const npm = new NpmStart(dir, httpModeEnv(fakes, port, join(dir, 'data', 'mintlink.sqlite')));
-      await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true);
-      expect(npm.logs).not.toMatch(/tsc|esbuild|not found/);
-      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-      const help = await signedHelpCommand(fakes, port);
-      expect(help.status).toBe(200);
-      expect(help.ack).toMatchObject({ response_type: 'ephemeral' });
+    const app = npm.appProcess();
+    npm.child.kill('SIGTERM');
+    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(npm.logLines.find((line) => line.msg === 'shutting down')).toMatchObject({ signal: 'SIGTERM' });
+    expect(npm.logLines.some((line) => line.msg === 'stopped')).toBe(true);
+    expect(isAlive(app.pid)).toBe(false);
+    expect(await portIsFree(port)).toBe(true);
+  });
+});
 
-      const app = npm.appProcess();
-      npm.child.kill('SIGTERM');
-      expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
-      expect(npm.logLines.find((line) => line.msg === 'shutting down')).toMatchObject({ signal: 'SIGTERM' });
-      expect(npm.logLines.some((line) => line.msg === 'stopped')).toBe(true);
-      expect(isAlive(app.pid)).toBe(false);
-      expect(await portIsFree(port)).toBe(true);
-    },
-  );
+describe('npm run -s settings -- show, on the production install', () => {
+  it('with no configuration, names itself and lists what is missing, as the app does', async () => {
+    const result = await npmRun(dir, 'settings', ['show'], bareEnv());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const [first, ...rest] = result.stderr.trimEnd().split('\n');
+    expect(first).toBe('Mintlink settings show cannot run: 4 configuration problems.');
+    expect(rest.join('\n')).toMatch(/- SLACK_BOT_TOKEN is not set[\s\S]*- MINT_API_KEY is not set/);
+    expect(rest.at(-1)).toBe('Set these in the environment or in a .env file (see .env.example).');
+    expect(result.stderr).not.toContain('Mintlink cannot start');
+    expectNoStackTrace(result.stderr);
+  });
+
+  it('where the SQLite file does not exist yet: prints the defaults in force, and creates neither file nor folder', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'mintlink-settings-')), 'data');
+    const port = await freePort();
+    const env = { ...httpModeEnv(fakes, port, join(folder, 'mintlink.sqlite')), DELETION_QUORUM: '2' };
+    const result = await npmRun(dir, 'settings', ['show'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `The app has not used this database yet (no file at ${folder}/mintlink.sqlite): no settings were changed in Slack, and every value is the default from the environment.`,
+    );
+    expect(result.stdout).toMatch(/the quorum\s+2 approvals\s+\[env default: DELETION_QUORUM/);
+    expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describeEachEngine('npm run -s settings -- show, on a database the app has never used', (engine, create) => {
+  it('prints the defaults in force, says nothing was changed in Slack, and creates no table', async () => {
+    const db = await create();
+    const tables = async (): Promise<string[]> => {
+      if (db.location.engine === 'sqlite') {
+        const sqlite = new SQLite(db.location.path, { readonly: true });
+        try {
+          return sqlite
+            .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
+            .all()
+            .map((row) => row.name);
+        } finally {
+          sqlite.close();
+        }
+      }
+      const client = new pg.Client({ connectionString: db.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          'select table_name as name from information_schema.tables where table_schema = current_schema()',
+        );
+        return rows.map((row) => row.name);
+      } finally {
+        await client.end();
+      }
+    };
+    if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
+    const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
+    const result = await npmRun(dir, 'settings', ['show'], env);
+    expect(result.stderr, engine).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'The app has not used this database yet (none of its tables exist): no settings were changed in Slack, and every value is the default from the environment.',
+    );
+    expect(result.stdout).toMatch(/the approval channel\s+none\s+\[env default: APPROVAL_CHANNEL_ID\]/);
+    expect(result.stdout).not.toMatch(/no such table|does not exist/);
+    expect(await tables()).toEqual([]);
+  });
+});
+
+describe('npm run -s secrets -- reseal, on the production install', () => {
+  const key = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
+  const installation = (teamId: string, token: string): Installation => ({
+    team: { id: teamId, name: 'Acme' },
+    enterprise: undefined,
+    user: { id: 'U0INSTALL1', token: undefined, scopes: undefined },
+    bot: { id: 'B0BOT00001', userId: 'U0BOT00001', token, scopes: ['commands', 'chat:write'] },
+    appId: 'A0APP00001',
+    tokenType: 'bot',
+    isEnterpriseInstall: false,
+    authVersion: 'v2',
+  });
+
+  it('seals the stored tokens again with the first key of SECRETS_KEYS, so the old key can be dropped', async () => {
+    const databasePath = join(mkdtempSync(join(tmpdir(), 'mintlink-reseal-')), 'mintlink.sqlite');
+    const store = openStore({ engine: 'sqlite', path: databasePath });
+    const [oldKey, newKey] = [key(), key()];
+    const quiet = pino({ level: 'silent' });
+    try {
+      await store.migrate();
+      await new SqlInstallationStore(store, new SecretBox([oldKey]), quiet).storeInstallation(
+        installation('T0AAAAAAA1', 'xoxb-sealed-with-the-old-key'),
+      );
+      const env = {
+        ...bareEnv(),
+        SLACK_CLIENT_ID: '1234567890.1234567890',
+        SLACK_CLIENT_SECRET: randomBytes(16).toString('hex'),
+        SLACK_STATE_SECRET: randomBytes(32).toString('hex'),
+        SLACK_SIGNING_SECRET: randomBytes(16).toString('hex'),
+        SECRETS_KEYS: [newKey, oldKey].map((k) => k.bytes.toString('base64')).join(','),
+        MINT_API_BASE_URL: 'https://mint.example.com',
+        DATABASE_URL: `file:${databasePath}`,
+      };
+      const result = await npmRun(dir, 'secrets', ['reseal'], env);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(
+        `Resealed 1 installation(s) with key ${newKey.id}; 0 already were.\n` +
+          `Resealed 0 Mint API key(s) with key ${newKey.id}; 0 already were.\n`,
+      );
+      const withNewKeyOnly = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
+      const fetched = await withNewKeyOnly.fetchInstallation({
+        teamId: 'T0AAAAAAA1',
+        enterpriseId: undefined,
+        isEnterpriseInstall: false,
+      });
+      expect(fetched.bot?.token).toBe('xoxb-sealed-with-the-old-key');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the operator commands when the database cannot be used', () => {
+  it('say why in one line, without a stack trace', async () => {
+    const port = await freePort(); // nothing listens there
+    const env = {
+      ...httpModeEnv(fakes, port, 'unused'),
+      DATABASE_URL: `postgres://mintlink:db-password-1234@127.0.0.1:${port}/mintlink`,
+      SECRETS_KEYS: randomBytes(32).toString('base64'),
+    };
+    const settings = await npmRun(dir, 'settings', ['show'], env);
+    expect(settings).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Could not read the settings: the database cannot be used (nothing listens at 127.0.0.1:${port} (ECONNREFUSED)).\n`,
+    });
+    const reseal = await npmRun(dir, 'secrets', ['reseal'], env);
+    expect(reseal).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Resealing stopped: the database cannot be used (nothing listens at 127.0.0.1:${port} (ECONNREFUSED)). Run it again once the database answers: what was resealed stays resealed.\n`,
+    });
+  });
+});
+
+describe('npm run -s manifest, on the production install', () => {
+  const manifestYaml = readFileSync(join(repoRoot, 'manifest.yml'), 'utf8');
+
+  it('prints manifest.yml, which the install does not hold: it is built into the artifact', async () => {
+    expect(existsSync(join(dir, 'manifest.yml'))).toBe(false);
+    const result = await npmRun(dir, 'manifest', [], bareEnv());
+    expect(result).toEqual({ code: 0, stdout: manifestYaml, stderr: '' });
+  });
+
+  it('prints the HTTP-mode manifest with --http, and the distribution-mode one with --distributed', async () => {
+    const eventsUrl = 'https://mintlink.example.com/slack/events';
+    const forHttp = await httpManifest(manifestYaml, eventsUrl);
+    expect(await npmRun(dir, 'manifest', ['--http', 'https://mintlink.example.com'], bareEnv())).toEqual({
+      code: 0,
+      stdout: forHttp,
+      stderr: '',
+    });
+    expect(
+      await npmRun(dir, 'manifest', ['--http', 'https://mintlink.example.com', '--distributed'], bareEnv()),
+    ).toEqual({ code: 0, stdout: await distributedManifest(forHttp, eventsUrl), stderr: '' });
+  });
+
+  it('refuses a wrong argument with its usage, exit 2', async () => {
+    const result = await npmRun(dir, 'manifest', ['--distributed'], bareEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^--distributed needs --http: installs need a public https URL\.\n\nUsage: /);
+    expectNoStackTrace(result.stderr);
+  });
+});
+
+describe('npm run mock-api, on the production install', () => {
+  it('starts in about a second without building: dist/ is left as it is', async () => {
+    const before = distSnapshot();
+    const port = await freePort();
+    const started = performance.now();
+    const env = { ...bareEnv(), MOCK_PORT: String(port) };
+    const mock = new NpmStart(dir, env, spawn('npm', ['run', 'mock-api'], { cwd: dir, env, stdio: 'pipe' }));
+    await mock.waitForLine((line) => line.startsWith(`Mock Mint service on http://127.0.0.1:${port}`));
+    // The target is under a second on a quiet machine; a build takes ten or more.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect((await fetch(`http://127.0.0.1:${port}/__mock/requests`)).status).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await mock.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(distSnapshot()).toEqual(before);
+    expect(mock.logs).not.toMatch(/tsc|esbuild|not found/);
+  });
+});
+
+describe('node dist/mintlink.mjs with an argument', () => {
+  it('lists the operator commands for --help, and refuses an unknown one with that list, exit 2', async () => {
+    const help = await run('node', ['dist/mintlink.mjs', '--help'], { cwd: dir, env: bareEnv() });
+    expect(help.stdout).toMatch(/^Usage: node dist\/mintlink\.mjs \[command\]\n/);
+    for (const command of ['settings', 'secrets', 'manifest'])
+      expect(help.stdout).toContain(`npm run -s ${command} -- --help`);
+    const unknown = await run('node', ['dist/mintlink.mjs', 'sttings'], { cwd: dir, env: bareEnv() }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe(`Unknown command "sttings".\n\n${help.stdout}`);
+  });
+});
+
+describe('where npm run build was never run', () => {
+  it.each([
+    ['settings', ['show']],
+    ['secrets', ['reseal']],
+    ['manifest', []],
+    ['mock-api', []],
+  ])('npm run -s %s says so in one line', async (script, args) => {
+    const unbuilt = mkdtempSync(join(tmpdir(), 'mintlink-unbuilt-'));
+    copyFileSync(join(repoRoot, 'package.json'), join(unbuilt, 'package.json'));
+    const result = await npmRun(unbuilt, script, args, bareEnv());
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'dist/ is not built: run npm run build first (after npm ci).\n',
+    });
+  });
+});
+
+describe('the log format of npm start', () => {
+  /** npm start in a pseudo-terminal or on pipes; stopped as a process manager does once it has started. */
+  async function startedOutput(terminal: boolean, logFormat: string | undefined): Promise<string> {
+    const port = await freePort();
+    const env = {
+      ...httpModeEnv(fakes, port, join(dir, 'data', `log-${port}.sqlite`)),
+      ...(terminal ? { TERM: 'xterm-256color' } : {}), // what a terminal emulator sets
+      ...(logFormat ? { LOG_FORMAT: logFormat } : {}),
+    };
+    const npm = terminal ? npmStartInTerminal(dir, env) : new NpmStart(dir, env);
+    await npm.waitForLine((line) => line.includes('mintlink started'));
+    const app = npm.appProcess();
+    process.kill(app.pid, 'SIGTERM');
+    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(isAlive(app.pid)).toBe(false);
+    return npm.logs;
+  }
+  const lines = (output: string) => stripVTControlCharacters(output).split(/\r?\n/);
+  const READABLE_STARTED = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: mintlink started in HTTP mode/;
+  const READABLE_LINE = /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /;
+
+  function expectJsonLines(output: string): void {
+    const json = lines(output).filter((line) => line.startsWith('{'));
+    const parsed = json.map((line) => JSON.parse(line) as { service?: string; msg?: string });
+    expect(parsed.every((line) => line.service === 'mintlink')).toBe(true);
+    expect(parsed.some((line) => line.msg?.startsWith('mintlink started in HTTP mode'))).toBe(true);
+    expect(lines(output).filter((line) => READABLE_LINE.test(line))).toEqual([]);
+  }
+
+  function expectReadableLines(output: string): void {
+    expect(lines(output).some((line) => READABLE_STARTED.test(line))).toBe(true);
+    expect(lines(output).filter((line) => line.startsWith('{'))).toEqual([]);
+  }
+
+  it('is readable lines, in colour, in a terminal', async () => {
+    const output = await startedOutput(true, undefined);
+    expectReadableLines(output);
+    expect(output).toContain('\u001b[32mINFO\u001b[39m');
+  });
+
+  it('is JSON in a terminal with LOG_FORMAT=json', async () => {
+    expectJsonLines(await startedOutput(true, 'json'));
+  });
+
+  it('is JSON on a pipe, and readable lines without colour codes with LOG_FORMAT=pretty', async () => {
+    expectJsonLines(await startedOutput(false, undefined));
+    const pretty = await startedOutput(false, 'pretty');
+    expectReadableLines(pretty);
+    expect(pretty).not.toContain('\u001b[');
+  });
 });

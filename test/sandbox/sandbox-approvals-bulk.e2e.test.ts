@@ -266,4 +266,67 @@ describe('bulk jobs in the sandbox', () => {
     expect(csv.match(/,created,/g)).toHaveLength(60);
     expect(csv).toMatch(/broken-address.*not sent \(error in the file\)/);
   });
+
+  it('retries a job’s failed rows: the preview lists the maybe-sent row apart, unticked, and only the failed rows go again', async () => {
+    const { page, sandbox } = s;
+    const emails = ['ada@example.com', 'ben@example.com', 'cy@example.com', 'dee@example.com', 'eve@example.com'];
+    const before = sandbox.mint.requestsTo('create_link').length;
+    await actAs(page, 'Alice');
+    await openChannel(page, 'general');
+    await send(page, '/mintlink bulk links');
+    const form = await modal(page, 'Bulk create');
+    await form.getByLabel('Or paste CSV text').fill(`email\n${emails.join('\n')}`);
+    await inputBlock(form, 'NFT ID').locator('input').fill('nft-retry-1');
+    await submitModal(page);
+    await (await modal(page, 'Bulk create: check')).getByText(/5 mint links ready/).waitFor();
+    // Two rows refused by the service, one whose outcome is unknown (a 500: it may have been created).
+    sandbox.mint.failNext('create_link', { mode: 'status', status: 400, body: { message: 'nftId unknown' } }, 2);
+    sandbox.mint.failNext('create_link', { mode: 'status', status: 500 }, 1);
+    await submitModal(page); // Start
+    const started = (await modal(page, 'Bulk create')).getByText(/started/);
+    const jobId = /BK-[A-Z0-9]+/.exec((await started.textContent()) ?? '')?.[0] ?? '';
+    await closeModals(page);
+
+    await openApp(page, 'Messages');
+    const ended = message(page, new RegExp(`Bulk job ${jobId}[\\s\\S]*2 failed · 1 unknown`));
+    await ended.getByRole('button', { name: 'Retry failed rows' }).click({ timeout: 20_000 });
+    const preview = await modal(page, 'Bulk create: check');
+    await preview.getByText(/2 mint links ready to create/).waitFor();
+    await preview.getByText(/1 maybe sent/).waitFor();
+    expect(await preview.getByRole('checkbox').isChecked()).toBe(false);
+    await screenshot(page, 'bulk-retry-preview');
+    const sentBefore = sandbox.mint.requestsTo('create_link').length;
+    expect(sentBefore - before).toBe(5);
+    await submitModal(page); // Start, the maybe-sent row left out
+    await (await modal(page, 'Bulk create')).getByText(/started/).waitFor();
+    await closeModals(page);
+    await until(
+      () => sandbox.mint.requestsTo('create_link').length === sentBefore + 2,
+      'the 2 failed rows again',
+      20_000,
+    );
+    await message(page, /Its failed rows were retried as/).waitFor({ timeout: 10_000 });
+    const sent = sandbox.mint.requestsTo('create_link').map((r) => (r.body as { email?: string }).email);
+    const counted = new Map<string, number>();
+    for (const email of sent.slice(before)) counted.set(String(email), (counted.get(String(email)) ?? 0) + 1);
+    expect([...counted.values()].sort()).toEqual([1, 1, 1, 2, 2]); // the maybe-sent row once, the refused twice
+  }, 60_000);
+
+  it('sends a sample CSV per kind to the DM from the form, which says where they went and keeps what was typed', async () => {
+    const { page, sandbox } = s;
+    const uploadsBefore = sandbox.slack.uploadsTo(ALICE_DM).length;
+    await actAs(page, 'Alice');
+    await openChannel(page, 'general');
+    await send(page, '/mintlink bulk links');
+    const form = await modal(page, 'Bulk create');
+    await inputBlock(form, 'NFT ID').locator('input').fill('nft-kept');
+    await form.getByRole('button', { name: 'Download a sample CSV' }).click();
+    await form.getByText(/Two sample CSV files, one for mint links and one for wallets, are in your DM/).waitFor();
+    expect(await inputBlock(form, 'NFT ID').locator('input').inputValue()).toBe('nft-kept');
+    await screenshot(page, 'bulk-sample-csv');
+    await until(() => sandbox.slack.uploadsTo(ALICE_DM).length === uploadsBefore + 2, 'the two sample files');
+    await closeModals(page);
+    await openApp(page, 'Messages');
+    await page.locator('#content .file-card', { hasText: 'mintlink-sample-wallets.csv' }).waitFor();
+  });
 });

@@ -24,7 +24,7 @@ describe('npm run settings -- show', () => {
     const store = openStore(loaded.config.store);
     try {
       await store.migrate();
-      const fresh = await showSettings(loaded.config, store);
+      const fresh = await showSettings(loaded.config, { used: true, store });
       expect(fresh).toContain('No settings were changed in Slack');
       expect(fresh).toMatch(/the quorum\s+2 approvals\s+\[env default: DELETION_QUORUM/);
       expect(fresh).toMatch(/the deletion approvers\s+U0BOB0001, S0GROUP01 \(user group\)\s+\[env default/);
@@ -36,14 +36,16 @@ describe('npm run settings -- show', () => {
         { quorum: { value: { approvals: 3, large: null }, by: 'U0ADMIN01', at } },
         'U0ADMIN01',
       );
-      const changed = await showSettings(loaded.config, store);
+      const changed = await showSettings(loaded.config, { used: true, store });
       expect(changed).toContain('Workspace T0TEST001: version 1, last changed by U0ADMIN01');
       expect(changed).toMatch(/the quorum\s+3 approvals\s+\[set in Slack by U0ADMIN01 at 2026-11-20T10:00:00.000Z\]/);
       expect(changed).toMatch(/the approval channel\s+C0APPROVE\s+\[env default: APPROVAL_CHANNEL_ID\]/);
 
       const envOnly = loadConfig({ ...ENV, DATABASE_URL: db.databaseUrl, SETTINGS_SOURCE: 'env' });
       if (!envOnly.ok) throw new Error(envOnly.message);
-      expect(await showSettings(envOnly.config, store)).toMatch(/SETTINGS_SOURCE=env[\s\S]*the quorum\s+2 approvals/);
+      expect(await showSettings(envOnly.config, { used: true, store })).toMatch(
+        /SETTINGS_SOURCE=env[\s\S]*the quorum\s+2 approvals/,
+      );
     } finally {
       await store.close();
     }
@@ -54,7 +56,7 @@ describe('npm run settings -- show', () => {
     const store = openStore(db.location);
     await store.migrate(); // as the app does at start
     await store.close();
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/settings/main.ts', 'show'], {
+    const result = spawnSync(process.execPath, ['dist/mintlink.mjs', 'settings', 'show'], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { PATH: process.env.PATH, ...ENV, DATABASE_URL: db.databaseUrl },
       encoding: 'utf8',

@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+// manifest.yml, built into the artifact as text (esbuild's text loader; src/manifest/manifest-file.d.ts):
+// production ships dist/, not the repository's files.
+import manifestYaml from '../../manifest.yml';
 import { distributedManifest, httpManifest, slackEventsUrl } from './http-manifest.js';
 
 /*
- * `npm run manifest [-- --http https://YOUR-HOST]`: prints the Slack app manifest. An operator's tool, run from a
- * checkout of the repository (it needs the dev dependencies: tsx and yaml); the running app never loads it.
+ * `npm run -s manifest [-- --http https://YOUR-HOST [--distributed]]`: prints the Slack app manifest. An
+ * operator's tool, run from the built artifact like the app (production dependencies only); the running app
+ * never loads it.
  */
-const USAGE = `Usage: npm run -s manifest [-- --http <public https URL>]
+const USAGE = `Usage: npm run -s manifest [-- --http <public https URL> [--distributed]]
 
 Prints the Slack app manifest (YAML) to paste at https://api.slack.com/apps -> Create New App -> From a manifest.
 
@@ -24,24 +27,25 @@ Example: npm run -s manifest -- --http https://mintlink.example.com > manifest.h
 /** Exit code of a wrong invocation (as for shell built-ins and most command-line tools). */
 const USAGE_ERROR = 2;
 
-function usageError(message: string): never {
+function usageError(message: string): number {
   process.stderr.write(`${message}\n\n${USAGE}`);
-  process.exit(USAGE_ERROR);
+  return USAGE_ERROR;
 }
 
-function main(args: string[]): void {
+/** `node dist/mintlink.mjs manifest <args>`. */
+export async function runManifestCommand(args: readonly string[]): Promise<number> {
   let http: string | undefined;
   let distributed = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     if (arg === '-h' || arg === '--help') {
       process.stdout.write(USAGE);
-      return;
+      return 0;
     }
     if (arg === '--http' || arg.startsWith('--http=')) {
-      if (http !== undefined) usageError('--http is given twice.');
+      if (http !== undefined) return usageError('--http is given twice.');
       const value = arg === '--http' ? args[(i += 1)] : arg.slice('--http='.length);
-      if (!value || value.startsWith('-')) usageError('--http needs the public https URL of the app.');
+      if (!value || value.startsWith('-')) return usageError('--http needs the public https URL of the app.');
       http = value;
       continue;
     }
@@ -49,19 +53,17 @@ function main(args: string[]): void {
       distributed = true;
       continue;
     }
-    usageError(`Unknown argument "${arg}".`);
+    return usageError(`Unknown argument "${arg}".`);
   }
 
-  const manifest = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
   if (http === undefined) {
-    if (distributed) usageError('--distributed needs --http: installs need a public https URL.');
-    process.stdout.write(manifest);
-    return;
+    if (distributed) return usageError('--distributed needs --http: installs need a public https URL.');
+    process.stdout.write(manifestYaml);
+    return 0;
   }
   const eventsUrl = slackEventsUrl(http);
-  if (!eventsUrl.ok) usageError(eventsUrl.message);
-  const forHttp = httpManifest(manifest, eventsUrl.url);
-  process.stdout.write(distributed ? distributedManifest(forHttp, eventsUrl.url) : forHttp);
+  if (!eventsUrl.ok) return usageError(eventsUrl.message);
+  const forHttp = await httpManifest(manifestYaml, eventsUrl.url);
+  process.stdout.write(distributed ? await distributedManifest(forHttp, eventsUrl.url) : forHttp);
+  return 0;
 }
-
-main(process.argv.slice(2));

@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.js';
 import { operatorCommand } from '../config/operator-command.js';
 import { SecretBox } from '../secrets/secret-box.js';
-import { openStore } from '../store/store.js';
+import { describeDatabaseError } from '../lifecycle/database-error.js';
+import { openStore, type Store } from '../store/store.js';
 import { resealAll } from './reseal.js';
 
 /*
@@ -22,8 +23,9 @@ async function reseal(config: Config): Promise<number> {
     return 1;
   }
   const box = new SecretBox(config.secretKeys);
-  const store = openStore(config.store);
+  let store: Store | undefined;
   try {
+    store = openStore(config.store);
     await store.migrate();
     const { installations, mintAccounts } = await resealAll(store, box);
     process.stdout.write(
@@ -39,9 +41,17 @@ async function reseal(config: Config): Promise<number> {
         `Could not open the Mint API keys of workspace(s) ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
       );
     return installations.failed.length + mintAccounts.failed.length === 0 ? 0 : 1;
+  } catch (error) {
+    process.stderr.write(
+      `Resealing stopped: the database cannot be used (${describeDatabaseError(error, config.store)}). Run it again once the database answers: what was resealed stays resealed.\n`,
+    );
+    return 1;
   } finally {
-    await store.close();
+    await store?.close();
   }
 }
 
-process.exitCode = await operatorCommand(process.argv.slice(2), { verb: 'reseal', usage: USAGE, run: reseal });
+/** `node dist/mintlink.mjs secrets <args>`. */
+export function runSecretsCommand(args: readonly string[]): Promise<number> {
+  return operatorCommand(args, { name: 'secrets', verb: 'reseal', usage: USAGE, run: reseal });
+}
