@@ -148,6 +148,9 @@ describe('bulk progress in the middle of a run', () => {
     finishAttempts: 0,
     resultsFileId: undefined,
     resultsNote: undefined,
+    retryOf: undefined,
+    retriedAs: undefined,
+    heldRows: 0,
   };
   const counts: RowCounts = {
     invalid: 20,
