@@ -2,6 +2,7 @@
 // Type-checked (recommendedTypeChecked): the rules that matter most for async Bolt listeners (no-floating-promises,
 // no-misused-promises, await-thenable) need the types.
 import js from '@eslint/js';
+import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,6 +18,14 @@ export default tseslint.config(
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    // `ids.map(inlineCode)` hands inlineCode the index as its second parameter (there, its maximum length): a
+    // function passed by reference to map/filter/forEach/some/... receives the index and the array too, so
+    // callbacks are arrow functions that pass only what the function is meant to get.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    plugins: { unicorn },
+    rules: { 'unicorn/no-array-callback-reference': 'error' },
   },
   {
     // Capabilities listen through the request pipeline (src/request-pipeline/listen.ts), which settles every

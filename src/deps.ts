@@ -52,6 +52,11 @@ export interface HomeTab {
    * says yes (say, the approvers of that workspace after a deletion request changed).
    */
   refresh(userIds: readonly string[], alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>): void;
+  /**
+   * Refreshes, in the background, the Homes these users have in workspace `teamId` (those who opened one):
+   * only theirs are read and published, however many Homes the app has.
+   */
+  refreshIn(teamId: string, userIds: Iterable<string>): void;
 }
 
 /** Periodic work a capability runs while the app is up (the deletion sweeper). Returns how to stop it. */

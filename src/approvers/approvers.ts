@@ -126,6 +126,25 @@ export class Approvers {
     return { ok: true, people };
   }
 
+  /**
+   * Everyone who may approve (of `among`, when given, else in force in `teamId`), group members as known within
+   * the minute (asked from Slack when not): for Home refreshes, which go on without a group Slack cannot give.
+   */
+  async everyoneKnown(among: DeletionApprovers | undefined, teamId: string): Promise<Set<string>> {
+    const approvers = among ?? this.listed(teamId);
+    const people = new Set(approvers.users);
+    await Promise.all(
+      approvers.userGroups.map(async (group) => {
+        try {
+          for (const member of await this.members(groupKey(teamId, group), false)) people.add(member);
+        } catch (error) {
+          this.logger.warn({ err: error, group }, 'could not read a user group of approvers');
+        }
+      }),
+    );
+    return people;
+  }
+
   /** The group's members; a late answer still fills the cache after the caller stopped waiting. */
   private async members(key: string, fresh: boolean): Promise<Set<string>> {
     const load = this.groups.fetch(key, { forceRefresh: fresh });

@@ -38,7 +38,7 @@ export function auditRecord(entry: AuditEntry, approvals: readonly Approval[]): 
     entry.detail ?? '',
     approvals.map((a) => `${a.approverId} ${a.approvedAt.toISOString()}`).join('; '),
     entry.id,
-  ].map(safeCell); // a reason typed as `=HYPERLINK(...)` is never run when the export is opened
+  ].map((cell) => safeCell(cell)); // a reason typed as `=HYPERLINK(...)` is never run when the export is opened
 }
 
 /** The request an entry is about, when it is one of the deletion flow's. */

@@ -36,7 +36,7 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
       operation: 'audit.prune',
       inputs: { retentionDays, before: before.toISOString() },
       outcome: 'succeeded',
-      detail: `${pruned} entries older than ${retentionDays} days removed in ${batches} batches`,
+      detail: `${pruned} entr${pruned === 1 ? 'y' : 'ies'} older than ${retentionDays} day${retentionDays === 1 ? '' : 's'} removed in ${batches} batch${batches === 1 ? '' : 'es'}`,
     });
     // Said once the pruning is in the log itself too: whoever reads this line finds the entry.
     deps.logger.info({ pruned, batches, before: before.toISOString(), retentionDays }, 'audit log pruned');

@@ -88,7 +88,7 @@ export async function runExport(
         source: textFileSource(path),
       });
       logger.info({ rows, days: request.days }, 'audit log exported');
-      await complete('succeeded', `${rows} entries`);
+      await complete('succeeded', `${rows} entr${rows === 1 ? 'y' : 'ies'}`);
     });
   } catch (error) {
     logger.error({ err: error }, 'audit export failed');

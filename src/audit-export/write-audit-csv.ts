@@ -26,7 +26,7 @@ export async function writeAuditCsv(
   try {
     writeSync(fd, stringify([[...AUDIT_CSV_COLUMNS]]));
     for await (const page of store.auditHistory.pages(period)) {
-      const requestIds = page.map(requestIdOf).filter((id): id is string => id !== undefined);
+      const requestIds = page.map((entry) => requestIdOf(entry)).filter((id): id is string => id !== undefined);
       const approvals = new Map<string, Approval[]>();
       for (const approval of await store.deletionApprovals.of(requestIds, period.teamId)) {
         const list = approvals.get(approval.requestId) ?? [];

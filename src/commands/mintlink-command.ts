@@ -17,6 +17,7 @@ export function registerMintlinkCommand(on: Listen, registry: CommandRegistry, d
   registry.register(helpSubcommand(registry));
   on.command(MINTLINK_COMMAND, async ({ command, ack, respond, client, context }) => {
     const { word, rest, args } = splitCommandText(command.text);
+    // eslint-disable-next-line unicorn/no-array-callback-reference -- the registry's lookup by name, not Array#find
     const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
     noteRequestId(requestOf(context), subcommand?.name ?? 'unknown');
     if (!subcommand) {

@@ -186,7 +186,7 @@ const secretKeyList = text('a comma list of base64 keys of 32 bytes').transform(
     .split(',')
     .map((key) => key.trim())
     .filter(Boolean);
-  const keys = texts.map(parseSecretKey);
+  const keys = texts.map((text) => parseSecretKey(text));
   const wrong = keys.flatMap((key, i) => (key ? [] : [i + 1]));
   if (wrong.length > 0 || keys.length === 0) {
     // Positions only: the keys themselves are secrets.
@@ -292,7 +292,7 @@ export const environmentSchema = environmentFields.refine((e) => e.MAX_WORK_IN_F
     const e = issue.input as { MAX_WORK_IN_FLIGHT: number; BULK_CONCURRENCY: number };
     return (
       `is ${e.MAX_WORK_IN_FLIGHT}, below twice BULK_CONCURRENCY (${e.BULK_CONCURRENCY}): bulk jobs leave ` +
-      `${e.BULK_CONCURRENCY} places to interactive requests and use the rest, so they would ` +
+      `${e.BULK_CONCURRENCY} place${e.BULK_CONCURRENCY === 1 ? '' : 's'} to interactive requests and use the rest, so they would ` +
       (e.MAX_WORK_IN_FLIGHT <= e.BULK_CONCURRENCY
         ? 'never run'
         : `run ${e.MAX_WORK_IN_FLIGHT - e.BULK_CONCURRENCY} Mint calls at a time instead of ${e.BULK_CONCURRENCY}`) +

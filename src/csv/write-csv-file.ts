@@ -29,8 +29,8 @@ export async function writeCsvFile(
   try {
     const lines = Readable.from(
       (async function* () {
-        yield header.map(safeCell);
-        for await (const row of rows) yield row.map(safeCell);
+        yield header.map((cell) => safeCell(cell));
+        for await (const row of rows) yield row.map((cell) => safeCell(cell));
       })(),
     );
     await pipeline(lines, stringify({ eof: true }), createWriteStream(path));

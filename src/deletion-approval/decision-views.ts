@@ -30,7 +30,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
     privateMetadata: metadata,
     blocks: [
       section(
-        `:warning: Approving deletes these *${customerCount(r.customerIds.length)}* for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+        `:warning: Approving deletes ${r.customerIds.length === 1 ? 'this *1 customer*' : `these *${customerCount(r.customerIds.length)}*`} for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
       ),
       ...idSections(r.customerIds),
       context(

@@ -2,7 +2,6 @@ import type { WebClient } from '@slack/web-api';
 import type { HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
 import { teamOf } from '../request-pipeline/deliver-once.js';
@@ -72,19 +71,4 @@ export function workspaceOf(
   const team = teamOf(body) || ctx.defaultTeam();
   if (!team) throw refused(':no_entry: Slack did not say which workspace this comes from, so nothing was done.');
   return team;
-}
-
-/**
- * Whether someone with a Home in `tabTeam` is an approver of `request` (the approvers it was opened with) in
- * its workspace, or of requests in `teamId` in general when none is named, for Home refreshes (a cached
- * answer is fine there). People of other workspaces never are.
- */
-export function isApprover(
-  ctx: Pick<DeletionContext, 'approvers' | 'defaultTeam'>,
-  teamId: string,
-  request?: Pick<DeletionRequest, 'approvers'>,
-): (userId: string, tabTeam: string | undefined) => Promise<boolean> {
-  return async (userId, tabTeam) =>
-    (tabTeam ?? ctx.defaultTeam()) === teamId &&
-    (await ctx.approvers.check(userId, { teamId, among: request?.approvers })).approver;
 }

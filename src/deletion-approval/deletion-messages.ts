@@ -233,14 +233,27 @@ export function fullListMessages(r: DeletionRequest): MessageContent[] {
   });
 }
 
-/** The DM telling the requester where the request waits, with Cancel while it is pending. */
+/**
+ * Whether the requester is told how the request ended in a DM of its own (outcomeMessage): when someone or
+ * something else ended it (decided, ran, expired, interrupted). A cancel is their own doing: the DM they
+ * cancelled from shows it.
+ */
+export function outcomeToldApart(r: Pick<DeletionRequest, 'status'>): boolean {
+  return ['done', 'failed', 'attention', 'rejected', 'expired'].includes(r.status);
+}
+
+/**
+ * The DM telling the requester where the request waits, with Cancel while it is pending, kept up to date in
+ * place. An outcome told apart is not repeated here: the new DM says it (an edit notifies nobody, a new message
+ * does), and this one only says where to look, so the requester reads each outcome once.
+ */
 export function requesterMessage(r: DeletionRequest): MessageContent {
   const where = r.approvalChannelId ? `<#${r.approvalChannelId}>` : 'the approval channel';
   const blocks: KnownBlock[] = [
     section(
       `:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`,
     ),
-    section(statusLine(r)),
+    outcomeToldApart(r) ? context('It has ended; the next message says how.') : section(statusLine(r)),
   ];
   if (r.status === 'pending') blocks.push(cancelButton(r));
   return message(`Your deletion request ${r.id} (${customerCount(r.customerIds.length)}) is ${r.status}.`, blocks);

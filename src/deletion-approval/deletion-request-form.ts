@@ -9,6 +9,8 @@ import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
 import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-settings.js';
+import { approvalRule } from './quorum.js';
+import type { DeletionQuorum } from '../config/config.js';
 
 export const DELETION_FORM_CALLBACK = 'deletion_request_form';
 export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';
@@ -26,11 +28,19 @@ export interface DeletionFormValues {
 }
 
 /**
- * "Request customer deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes; `source` is
- * the signed message it was asked from (message-source.ts), kept with the form until it is submitted.
+ * "Request deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes; `source` is the
+ * signed message it was asked from (message-source.ts), kept with the form until it is submitted; `quorum`, the
+ * workspace's in force, which the form states.
  */
 export function deletionRequestView(
-  options: { boxes?: number; prefill?: readonly string[]; reason?: string; problem?: string; source?: string } = {},
+  options: {
+    boxes?: number;
+    prefill?: readonly string[];
+    reason?: string;
+    problem?: string;
+    source?: string;
+    quorum?: DeletionQuorum | undefined;
+  } = {},
 ): ModalView {
   const given = options.prefill ?? [];
   // A message (or command) naming more customers than one request takes fills the form up to the limit.
@@ -89,7 +99,7 @@ export function deletionRequestView(
       initial: options.reason,
       maxLength: MAX_REASON_LENGTH,
     }),
-    context('Nothing is deleted until another team member approves the request.'),
+    context(approvalRule(options.quorum)),
   );
   return modal({
     callbackId: DELETION_FORM_CALLBACK,
@@ -148,7 +158,7 @@ export function checkDeletionForm(values: DeletionFormValues): DeletionFormCheck
       errors: { [idsBlock(1)]: `The form has at most ${MAX_ID_BOXES} boxes of IDs. Open it again.` },
     };
   }
-  const perBox = values.boxes.map(splitCustomerIds);
+  const perBox = values.boxes.map((text) => splitCustomerIds(text));
   perBox.forEach((ids, i) => {
     const problem = customerIdProblems(ids, { repeats: 'allowed' });
     if (problem) errors[idsBlock(i + 1)] = problem;

@@ -45,9 +45,10 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
         view.id,
         deletionRequestView({
           boxes,
-          prefill: values.boxes.flatMap(splitCustomerIds),
+          prefill: values.boxes.flatMap((text) => splitCustomerIds(text)),
           reason: values.reason,
           problem,
+          quorum: settings.quorum,
           ...(source && signedSource ? { source: signedSource } : {}),
         }),
         logger,

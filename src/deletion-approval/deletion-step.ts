@@ -31,7 +31,7 @@ const inputsSchema = z.object({
 });
 
 /**
- * "Request customer deletion" in Workflow Builder: the very request `/mintlink delete` makes (the approval
+ * "Request deletion" in Workflow Builder: the very request `/mintlink delete` makes (the approval
  * message, four eyes, decide once, expiry), asked on behalf of the requesting user. The step stays running:
  * it is completed when the request ends (step-completion.ts), by whichever replica ends it.
  */
@@ -56,7 +56,10 @@ async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<Step
   const read = readStepInputs(inputsSchema, run.inputs, REQUEST_DELETION_STEP_INPUTS);
   if (!read.ok) return { error: read.error, outcome: 'invalid_input' };
   // Each item may hold one ID or several (a variable holding a pasted list): the form's parser splits them.
-  const checked = checkDeletionInput((read.value.customer_ids ?? []).flatMap(splitCustomerIds), read.value.reason);
+  const checked = checkDeletionInput(
+    (read.value.customer_ids ?? []).flatMap((text) => splitCustomerIds(text)),
+    read.value.reason,
+  );
   if (!checked.ok) {
     const problems = [
       checked.problems.customerIds &&

@@ -10,13 +10,17 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     name: 'delete',
     aliases: ['delete-customers'],
     arguments: '[customerIds...]',
-    description: 'Ask to delete customers; it runs only after another team member approves (opens a form).',
+    description: 'Request deletion of customers; it runs only once approvers other than you approve it (opens a form).',
     run: async ({ ack, command, rest, client }) => {
       const teamId = workspaceOf(ctx, { team: { id: command.team_id } });
-      settingsOrRefusal(ctx, teamId); // set up in this workspace, or the person is told how
+      const settings = settingsOrRefusal(ctx, teamId); // set up in this workspace, or the person is told how
       await ctx.mintIn(teamId); // its own Mint account connected, or the person is told how
       await ack();
-      await openModal(client, command.trigger_id, deletionRequestView({ prefill: splitCustomerIds(rest) }));
+      await openModal(
+        client,
+        command.trigger_id,
+        deletionRequestView({ prefill: splitCustomerIds(rest), quorum: settings.quorum }),
+      );
     },
   };
 }

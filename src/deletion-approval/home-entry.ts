@@ -27,7 +27,7 @@ export const DELETION_HOME_ACTIONS = {
 export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
   return {
     order: 20,
-    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request customer deletion' },
+    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request deletion' },
     blocks: async (userId, tabTeam) => {
       const teamId = tabTeam ?? ctx.defaultTeam();
       if (!teamId) return [];
@@ -114,7 +114,7 @@ async function waitingFor(ctx: DeletionContext, teamId: string, userId: string):
     }
     return verdict;
   };
-  const allowed = await Promise.all(pending.map(mayDecide));
+  const allowed = await Promise.all(pending.map((request) => mayDecide(request)));
   return pending.filter((_, i) => allowed[i]);
 }
 

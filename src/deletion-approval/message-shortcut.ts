@@ -13,7 +13,7 @@ export const REQUEST_DELETION_MESSAGE_SHORTCUT = 'request_deletion_from_message'
 type Args = ShortcutRequest<MessageShortcut>;
 
 /**
- * "Request deletion of customers" on a message: the request form, opened at once (the trigger lasts 3 s),
+ * "Request deletion" on a message: the request form, opened at once (the trigger lasts 3 s),
  * prefilled with the customer IDs found in the message, which is linked for the approvers when the request
  * is submitted.
  */
@@ -26,6 +26,7 @@ export function openFormFromMessage(ctx: DeletionContext) {
       ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy))
       : deletionRequestView({
           prefill: ids,
+          quorum: configured.settings.quorum,
           source: signSource(ctx.decisionKey, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
           ...(ids.length === 0 ? { problem: 'No customer IDs were found in the message. Enter them below.' } : {}),
         });

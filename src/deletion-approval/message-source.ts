@@ -66,7 +66,7 @@ export function customerIdsInMessage(text: string): string[] {
   const plain = text.replace(/<[^<>]*>/g, ' ');
   const code = [...plain.matchAll(/```([\s\S]*?)```|`([^`\n]+)`/g)].map((m) => m[1] ?? m[2] ?? '');
   const words = (code.length > 0 ? code : [plain])
-    .flatMap(splitCustomerIds)
+    .flatMap((text) => splitCustomerIds(text))
     // Sentence punctuation stuck to a word ("c-2." ending a sentence, "(c-3)") is not part of it.
     .map((word) => word.replace(/[.:!?)\]]+$/, '').replace(/^[([]+/, ''))
     .filter((word) => code.length > 0 || /[\d@]/.test(word));

@@ -1,10 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../store/deletion-requests.js';
 import { sealToken } from '../workflow-steps/sealed-token.js';
 import { auditedTransition } from './audited-transition.js';
-import { type DeletionContext, isApprover } from './deletion-context.js';
+import type { DeletionContext } from './deletion-context.js';
+import { refreshHomesShowing } from './refresh-homes.js';
 import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { postThreadMessages } from './thread-messages.js';
@@ -69,6 +70,7 @@ export async function openDeletionRequest(
     const cancelled = await auditedTransition(ctx, ask.teamId, 'system', 'customers.delete.cancel', (requests) =>
       requests.cancel(request.id, ask.requesterId, why),
     );
+    await refreshHomesShowing(ctx, cancelled.request ?? request);
     return { ok: false, stage: 'post', error: posted.error, request: cancelled.request ?? request };
   }
   const requests = ctx.store.deletionRequests.forTeam(ask.teamId);
@@ -80,7 +82,7 @@ export async function openDeletionRequest(
       return undefined;
     });
   if (dm?.ts && dm.channel) await requests.setRequesterMessage(request.id, dm.channel, dm.ts).catch(() => undefined);
-  ctx.home.refresh([ask.requesterId], isApprover(ctx, ask.teamId, waiting));
+  await refreshHomesShowing(ctx, waiting);
   return { ok: true, request: waiting };
 }
 
@@ -105,7 +107,7 @@ async function storeRequest(
     await tx.audit.record({
       actorId: ask.requesterId,
       teamId: ask.teamId,
-      operation: 'customers.delete.request',
+      operation: DELETION_ASKED_OPERATION,
       origin: ask.origin,
       inputs: {
         requestId: request.id,
@@ -118,7 +120,7 @@ async function storeRequest(
         expiresAt: request.expiresAt.toISOString(),
       },
       outcome: 'pending',
-      detail: request.id,
+      detail: request.id, // how the request's changes find this entry to settle its outcome (settleAskedEntry)
     });
     if (ask.step)
       await tx.stepCompletions.add(ask.teamId, {

@@ -1,8 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
-import { type DeletionContext, isApprover } from './deletion-context.js';
+import type { DeletionContext } from './deletion-context.js';
 import { approvalMessage, outcomeMessage, requesterMessage } from './deletion-messages.js';
+import { refreshHomesShowing } from './refresh-homes.js';
 import { completeWaitingStep } from './step-completion.js';
 
 /** Rounds of "publish, then check nothing newer landed meanwhile" before giving up to the next change. */
@@ -29,7 +30,7 @@ export async function publishRequest(ctx: DeletionContext, slack: WebClient, req
     if (!now || stateOf(now) === stateOf(shown) || round >= PUBLISH_ROUNDS) break;
     shown = now;
   }
-  ctx.home.refresh([request.requesterId], isApprover(ctx, request.teamId, request));
+  await refreshHomesShowing(ctx, shown);
   // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
   await completeWaitingStep(ctx, slack, shown).catch((error: unknown) =>
     ctx.logger.warn(
@@ -69,7 +70,12 @@ async function showEverywhere(ctx: DeletionContext, slack: WebClient, request: D
   }
 }
 
-/** Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). */
+/**
+ * Publishes the state and tells the requester by DM (for decisions and outcomes they did not make). The new DM
+ * is the one that carries the outcome: Slack notifies of a new message, never of an edit, and the requester
+ * must hear of an end they did not make. Their first DM, edited in place, drops its Cancel and points here
+ * (see requesterMessage), so each outcome reaches them once.
+ */
 export async function publishAndNotify(
   ctx: DeletionContext,
   slack: WebClient,

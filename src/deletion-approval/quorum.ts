@@ -1,4 +1,5 @@
 import type { DeletionQuorum } from '../config/config.js';
+import { customerCount } from './customer-count.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 
 /*
@@ -26,14 +27,14 @@ export function unreachableQuorum(
   if (approvers.userGroups.length > 0) return undefined;
   const others = approvers.users.filter((u) => u !== requesterId).length;
   if (others >= needed) return undefined;
-  return `This request needs ${needed} approvals from different approvers, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask a settings admin (Settings on the app's Home) or the app's operator to add approvers or lower the quorum.`;
+  return `This request needs ${needed === 1 ? '1 approval' : `${needed} approvals from different approvers`}, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask a settings admin (Settings on the app's Home) or the app's operator to add approvers or lower the quorum.`;
 }
 
 const mention = (user: string) => `<@${user}>`;
 
 /** "<@ana>", "<@ana> and <@bob>", "<@ana>, <@bob> and <@cy>". */
 export function peopleText(users: readonly string[]): string {
-  const mentions = users.map(mention);
+  const mentions = users.map((user) => mention(user));
   return mentions.length <= 1 ? (mentions[0] ?? '') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
 }
 
@@ -61,6 +62,18 @@ export function quorumStatus(quorum: DeletionQuorum): string {
   if (quorum.approvals <= 1 && !quorum.large) return '';
   const large = quorum.large ? ` (${quorum.large.approvals} from ${quorum.large.fromCustomers} customers)` : '';
   return `, ${quorum.approvals} approval${quorum.approvals === 1 ? '' : 's'} needed${large}`;
+}
+
+/**
+ * The policy in force, as the request form states it: "Nothing is deleted until 2 approvers other than you
+ * approve the request (3 from 100 customers up)."; without the settings at hand, what holds under any quorum.
+ */
+export function approvalRule(quorum: DeletionQuorum | undefined): string {
+  if (!quorum) return 'Nothing is deleted until enough approvers other than you approve the request.';
+  const who = (n: number) =>
+    n === 1 ? 'an approver other than you approves' : `${n} approvers other than you approve`;
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${customerCount(quorum.large.fromCustomers)} up)` : '';
+  return `Nothing is deleted until ${who(quorum.approvals)} the request${large}.`;
 }
 
 /** How many more approvals a pending request needs. */

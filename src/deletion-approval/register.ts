@@ -64,7 +64,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const openRequestForm = async ({ body, client }: FormOpener): Promise<void> => {
     const configured = ctx.settingsIn(workspaceOf(ctx, body));
     const view = configured.ok
-      ? deletionRequestView()
+      ? deletionRequestView({ quorum: configured.settings.quorum })
       : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy));
     await openModal(client, body.trigger_id, view);
   };
@@ -84,12 +84,17 @@ export function register(app: App, deps: CapabilityDeps): void {
   on.button(ADD_IDS_BOX_ACTION, async ({ body, client }) => {
     const view = body.view;
     if (!view) return;
+    const configured = ctx.settingsIn(workspaceOf(ctx, body));
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
     await client.views
       .update({
         view_id: view.id,
         hash: view.hash,
-        view: deletionRequestView({ boxes: boxesOf(view.private_metadata) + 1, ...keptSource(view.private_metadata) }),
+        view: deletionRequestView({
+          boxes: boxesOf(view.private_metadata) + 1,
+          ...keptSource(view.private_metadata),
+          quorum: configured.ok ? configured.settings.quorum : undefined,
+        }),
       })
       .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
   });

@@ -5,7 +5,7 @@ import { unsealToken } from '../workflow-steps/sealed-token.js';
 import type { DeletionContext } from './deletion-context.js';
 import { startPeriodic } from '../lifecycle/periodic-work.js';
 
-/** Output names of the "Request customer deletion" step, as declared in manifest.yml. */
+/** Output names of the "Request deletion" step, as declared in manifest.yml. */
 export const DELETION_STEP_OUTPUTS = {
   status: 'Status',
   request_id: 'Request ID',
@@ -56,7 +56,7 @@ export function stepEnd(r: DeletionRequest, ttlHours: number | undefined): StepE
       };
     case 'expired':
       return {
-        error: `Request ${r.id} expired without a decision${ttlHours ? ` after ${ttlHours} hours` : ''}. Nothing was deleted; run the workflow again to ask again.`,
+        error: `Request ${r.id} expired without a decision${ttlHours ? ` after ${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : ''}. Nothing was deleted; run the workflow again to ask again.`,
       };
     default:
       // Pending, approved, running, or interrupted ("attention": an approver may retry): not ended yet.

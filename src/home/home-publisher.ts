@@ -88,6 +88,19 @@ export class HomePublisher implements HomeTab {
       .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
   }
 
+  refreshIn(teamId: string, userIds: Iterable<string>): void {
+    const asked = [...new Set(userIds)];
+    const refreshed = (async () => {
+      for (const { userId } of await this.sources.store.homeTabs.amongIn(teamId, asked))
+        await this.publish(userId, teamId).catch((error: unknown) =>
+          this.sources.logger.warn({ err: error, user: userId }, 'could not refresh a Home tab'),
+        );
+    })();
+    void this.sources.work
+      .track(refreshed)
+      .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
+  }
+
   private async refreshNow(
     userIds: readonly string[],
     alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,

@@ -28,7 +28,7 @@ export function homeView(content: HomeContent): HomeView {
     divider(),
     ...content.sections,
     section(
-      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map(activityLine).join('\n') : '_Nothing yet._'}`,
+      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry)).join('\n') : '_Nothing yet._'}`,
     ),
   ];
   if (content.activity.length >= ACTIVITY_SHOWN)
@@ -37,38 +37,60 @@ export function homeView(content: HomeContent): HomeView {
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
 }
 
-const OPERATIONS: Record<string, string> = {
+/** Every operation the audit log records, as a person reads it on Home (ids are for the CSV). */
+export const OPERATIONS: Record<string, string> = {
   'link.create': 'Created a mint link',
   'wallet.create': 'Created a wallet',
-  'customers.delete.request': 'Asked to delete customers',
+  'customers.delete.request': 'Requested a customer deletion',
   'customers.delete.approve': 'Approved a customer deletion',
   'customers.delete.reject': 'Rejected a customer deletion',
   'customers.delete.cancel': 'Cancelled a deletion request',
+  'customers.delete.expire': 'Expired a deletion request',
+  'customers.delete.interrupted': 'Marked an interrupted deletion for attention',
   'customers.delete.run': 'Ran a customer deletion',
   'bulk.run': 'Ran a bulk job',
   'bulk.pause': 'Paused a bulk job',
   'bulk.resume': 'Resumed a bulk job',
   'bulk.cancel': 'Cancelled a bulk job',
+  'audit.export': 'Exported the audit log',
+  'audit.prune': 'Removed old audit log entries',
   'settings.change': 'Changed the settings',
   'settings.open': 'Opened the settings',
+  'mint_account.connect': 'Connected the Mint account',
+  'mint_account.replace': 'Replaced the Mint account key',
+  'mint_account.remove': 'Removed the Mint account',
 };
 
+/**
+ * Outcomes as a person reads them. A deletion request's entry follows the request's status (pending while it
+ * waits, then approved, running, done, or how else it ended).
+ */
 const OUTCOMES: Record<string, string> = {
   succeeded: ':white_check_mark: done',
+  done: ':white_check_mark: done',
   failed: ':x: failed',
   pending: ':hourglass_flowing_sand: started',
   approved: ':white_check_mark: approved',
+  running: ':gear: running',
   rejected: ':no_entry_sign: rejected',
   cancelled: ':heavy_multiplication_x: cancelled',
+  expired: ':hourglass: expired',
+  attention: ':warning: needs attention',
   paused: ':double_vertical_bar: paused',
   resumed: ':arrow_forward: resumed',
   refused: ':no_entry: refused',
 };
 
+/** A deletion request's own words for its waiting: it waits for approvers rather than running. */
+const ASKED_PENDING = ':hourglass_flowing_sand: waiting for approval';
+
 /** One audit entry: what, when, how it ended, and the link of a created link. */
 export function activityLine(entry: AuditEntry): string {
   const what = OPERATIONS[entry.operation] ?? entry.operation;
-  const outcome = OUTCOMES[entry.outcome] ?? entry.outcome;
+  const outcome =
+    entry.operation === 'customers.delete.request' && entry.outcome === 'pending'
+      ? ASKED_PENDING
+      : (OUTCOMES[entry.outcome] ?? entry.outcome);
   const subject =
     entry.operation === 'link.create' && typeof entry.inputs.nftId === 'string'
       ? ` for NFT ${inlineCode(entry.inputs.nftId.slice(0, 60))}`

@@ -23,7 +23,11 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
     await openModal(
       client,
       body.trigger_id,
-      listModal('Your activity', entries.map(activityLine), 'The last 100 things you did with the app.'),
+      listModal(
+        'Your activity',
+        entries.map((entry) => activityLine(entry)),
+        'The last 100 things you did with the app.',
+      ),
     );
   });
 }

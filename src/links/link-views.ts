@@ -103,7 +103,10 @@ function parameterFields(request: CreateLinkRequest) {
 }
 
 function customerIdsText(ids: readonly string[]): string {
-  const shown = ids.slice(0, IDS_SHOWN).map(inlineCode).join(', ');
+  const shown = ids
+    .slice(0, IDS_SHOWN)
+    .map((id) => inlineCode(id))
+    .join(', ');
   const more = ids.length > IDS_SHOWN ? ` and ${ids.length - IDS_SHOWN} more` : '';
   return `*Customer IDs* (${ids.length}): ${shown}${more}`;
 }

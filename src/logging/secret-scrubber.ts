@@ -27,10 +27,10 @@ export type Scrubber = (text: string) => string;
  */
 export function createSecretScrubber(secrets: readonly string[]): Scrubber {
   // Short values are skipped: they would redact ordinary words and cannot be real credentials.
-  const values = [...new Set(secrets)].filter((s) => s.length >= 6).flatMap(spellings);
+  const values = [...new Set(secrets)].filter((s) => s.length >= 6).flatMap((secret) => spellings(secret));
   // Longest first, so a secret that contains another (or its own other spelling) is replaced whole.
   const unique = [...new Set(values)].sort((a, b) => b.length - a.length);
-  const pattern = unique.length > 0 ? new RegExp(unique.map(escapeRegExp).join('|'), 'g') : undefined;
+  const pattern = unique.length > 0 ? new RegExp(unique.map((value) => escapeRegExp(value)).join('|'), 'g') : undefined;
   return (text) => {
     const scrubbed = pattern ? text.replace(pattern, REDACTED) : text;
     return scrubbed.replace(SLACK_TOKEN, REDACTED).replace(EXECUTION_TOKEN_FIELD, `$1${REDACTED}`);

@@ -38,7 +38,7 @@ function findList(object: MintRecord): unknown[] | undefined {
     const value = object[key];
     if (isList(value)) return value;
   }
-  return Object.values(object).find(Array.isArray);
+  return Object.values(object).find((value) => Array.isArray(value));
 }
 
 function findTotal(object: MintRecord, pageLength: number): number | undefined {

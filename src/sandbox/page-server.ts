@@ -285,7 +285,7 @@ export class PageServer {
    */
   private decorate<T>(value: T): T {
     const walk = (node: unknown): unknown => {
-      if (Array.isArray(node)) return node.map(walk);
+      if (Array.isArray(node)) return node.map((child) => walk(child));
       if (typeof node !== 'object' || node === null) return node;
       const object = node as Json;
       const copy: Json = {};

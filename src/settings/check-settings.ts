@@ -186,7 +186,7 @@ function quorumProblem(values: WorkspaceSettings, people: number): { field: Fiel
   const field = large && large.approvals > approvals ? FIELDS.largeQuorum : FIELDS.quorum;
   return {
     field,
-    text: `${most} approvals from different approvers are needed, but the approvers are ${plural(people, 'person')}${values.approvers.userGroups.length > 0 ? ' (user groups counted by their members now)' : ''}: no request could ever get ${most} approvals. Add approvers or lower the number.`,
+    text: `${most === 1 ? '1 approval is' : `${most} approvals from different approvers are`} needed, but the approvers are ${people === 1 ? '1 person' : `${people} people`}${values.approvers.userGroups.length > 0 ? ' (user groups counted by their members now)' : ''}: no request could ever get ${plural(most, 'approval')}. Add approvers or lower the number.`,
   };
 }
 

@@ -90,7 +90,7 @@ export function selectInput(common: Common & { choices: readonly Choice[]; initi
   return input(common, {
     type: 'static_select',
     action_id: INPUT_ACTION_ID,
-    options: common.choices.slice(0, 100).map(option),
+    options: common.choices.slice(0, 100).map((choice) => option(choice)),
     ...(initial ? { initial_option: option(initial) } : {}),
     ...placeholder(common.placeholder ?? 'Choose'),
   });

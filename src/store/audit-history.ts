@@ -47,7 +47,7 @@ export class AuditHistory {
         );
       const rows = await query.orderBy('at').orderBy('id').limit(pageSize).execute();
       if (rows.length === 0) return;
-      yield rows.map(toAuditEntry);
+      yield rows.map((row) => toAuditEntry(row));
       if (rows.length < pageSize) return;
       const tail = rows[rows.length - 1];
       if (tail) after = { at: tail.at, id: tail.id };

@@ -75,7 +75,7 @@ export class AuditLog {
       .orderBy('id', 'desc')
       .limit(filter.limit ?? 50)
       .execute();
-    return rows.map(toEntry);
+    return rows.map((row) => toEntry(row));
   }
 }
 

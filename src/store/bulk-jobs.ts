@@ -305,7 +305,7 @@ export class BulkJobs {
       .returning('id')
       .execute();
     const gone = new Set(deleted.map((row) => row.id));
-    return older.filter((row) => gone.has(row.id)).map(toJob);
+    return older.filter((row) => gone.has(row.id)).map((row) => toJob(row));
   }
 
   /** The requester's unstarted retry of job `retryOf`, if there is one. */
@@ -583,7 +583,7 @@ export class BulkJobs {
       )
       .returningAll()
       .execute();
-    return rows.map(toRow).sort((a, b) => a.rowNumber - b.rowNumber);
+    return rows.map((row) => toRow(row)).sort((a, b) => a.rowNumber - b.rowNumber);
   }
 
   /**
@@ -817,7 +817,7 @@ export class BulkJobs {
       .orderBy('finished_at')
       .limit(limit)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /** The jobs in these statuses, oldest first. */
@@ -830,7 +830,7 @@ export class BulkJobs {
       .orderBy('created_at')
       .limit(limit)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /**
@@ -861,7 +861,7 @@ export class BulkJobs {
       .orderBy('created_at', filter.oldestFirst ? 'asc' : 'desc')
       .limit(filter.limit ?? 20)
       .execute();
-    return rows.map(toJob);
+    return rows.map((row) => toJob(row));
   }
 
   /** A page of a job's rows in row order, after `afterRow`; `statuses` narrows it (say, the invalid ones). */
@@ -883,7 +883,7 @@ export class BulkJobs {
       .orderBy('row_number')
       .limit(options.limit ?? 500)
       .execute();
-    return rows.map(toRow);
+    return rows.map((row) => toRow(row));
   }
 
   /** Forgets drafts created before `before` that were never started; returns how many. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
-import { type DeletionRequest, DeletionRequests } from './deletion-requests.js';
+import { type DeletionRequest, DeletionRequests, settleAskedEntry } from './deletion-requests.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -77,6 +77,7 @@ export class DeletionApprovals {
         .values({ request_id: requestId, approver_id: approverId, approved_at: now })
         .execute();
       const request = (await requests.get(requestId)) ?? { ...seen, approverIds };
+      if (reached) await settleAskedEntry(this.db, request);
       return { outcome: reached ? 'approved' : 'recorded', request };
     }
     throw new Error(`the approvals of ${requestId} kept changing; try again`);

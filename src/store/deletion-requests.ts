@@ -22,6 +22,9 @@ export const ENDED_STATUSES: ReadonlySet<DeletionStatus> = new Set([
   'expired',
 ]);
 
+/** The audit operation of asking for a deletion: its entry's outcome follows the request (see settleAskedEntry). */
+export const DELETION_ASKED_OPERATION = 'customers.delete.request';
+
 /** What a cancel says when the requester cancels (the default reason). */
 export const CANCELLED_BY_REQUESTER = 'cancelled by the requester';
 
@@ -177,7 +180,7 @@ export class DeletionRequests {
       .where('expires_at', '<=', databaseNow(this.engine))
       .where('team_id', 'is not', null)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /** Runs that cannot still be going, in every workspace: approved or running for longer than `leaseMs`. */
@@ -188,7 +191,7 @@ export class DeletionRequests {
       .where((eb) => staleRun(this.engine, eb, leaseMs))
       .where('team_id', 'is not', null)
       .execute();
-    return rows.map(toRef);
+    return rows.map((row) => toRef(row));
   }
 
   /** The workspaces with requests waiting for a decision (the reminders go through each). */
@@ -310,14 +313,18 @@ export class WorkspaceDeletionRequests {
    */
   async cancelAllPending(by: string, note: string): Promise<DeletionRequest[]> {
     const now = databaseNow(this.engine);
-    const rows = await this.db
-      .updateTable('deletion_requests')
-      .set({ status: 'cancelled', decided_by: by, decided_at: now, decision_note: note, updated_at: now })
-      .where('team_id', '=', this.teamId)
-      .where('status', '=', 'pending')
-      .returningAll()
-      .execute();
-    return rows.map(toRequest);
+    return atomically(this.db, async (db) => {
+      const rows = await db
+        .updateTable('deletion_requests')
+        .set({ status: 'cancelled', decided_by: by, decided_at: now, decision_note: note, updated_at: now })
+        .where('team_id', '=', this.teamId)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .execute();
+      const cancelled = rows.map((row) => toRequest(row));
+      for (const request of cancelled) await settleAskedEntry(db, request);
+      return cancelled;
+    });
   }
 
   /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
@@ -383,22 +390,50 @@ export class WorkspaceDeletionRequests {
     } = {},
   ): Promise<Transition> {
     const now = databaseNow(this.engine);
-    let update = this.db
-      .updateTable('deletion_requests')
-      .set({ ...changes, updated_at: now })
-      .where('id', '=', id)
-      .where('team_id', '=', this.teamId)
-      .where('status', 'in', from);
-    if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
-    if (guard.unexpired) update = update.where('expires_at', '>', now);
-    if (guard.expiredOnly) update = update.where('expires_at', '<=', now);
-    if (guard.requester) update = update.where('requester_id', '=', guard.requester);
-    const staleLeaseMs = guard.staleLeaseMs;
-    if (staleLeaseMs !== undefined) update = update.where((eb) => staleRun(this.engine, eb, staleLeaseMs));
-    const result = await update.executeTakeFirst();
-    const request = await this.get(id);
-    return Number(result.numUpdatedRows) === 1 && request ? { won: true, request } : { won: false, request };
+    return atomically(this.db, async (db) => {
+      let update = db
+        .updateTable('deletion_requests')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', id)
+        .where('team_id', '=', this.teamId)
+        .where('status', 'in', from);
+      if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
+      if (guard.unexpired) update = update.where('expires_at', '>', now);
+      if (guard.expiredOnly) update = update.where('expires_at', '<=', now);
+      if (guard.requester) update = update.where('requester_id', '=', guard.requester);
+      const staleLeaseMs = guard.staleLeaseMs;
+      if (staleLeaseMs !== undefined) update = update.where((eb) => staleRun(this.engine, eb, staleLeaseMs));
+      const result = await update.executeTakeFirst();
+      const request = await new WorkspaceDeletionRequests(db, this.engine, this.teamId).get(id);
+      if (Number(result.numUpdatedRows) !== 1 || !request) return { won: false, request };
+      await settleAskedEntry(db, request);
+      return { won: true, request };
+    });
   }
+}
+
+/**
+ * The audit entry of a request's asking (recorded `pending` when it was opened, by its requester) follows the
+ * request's status: approved, running, done, failed, rejected, cancelled, expired, attention. Every change of
+ * status calls it, in the transaction of the change, so the requester's activity on Home and the audit CSV say
+ * how the request stands, never `pending` for one that ended, however it ended.
+ */
+export async function settleAskedEntry(
+  db: Kysely<Tables>,
+  request: Pick<DeletionRequest, 'id' | 'requesterId' | 'status'>,
+): Promise<void> {
+  await db
+    .updateTable('audit_log')
+    .set({ outcome: request.status })
+    .where('actor_id', '=', request.requesterId) // the entries' index: the requester's own entries only
+    .where('operation', '=', DELETION_ASKED_OPERATION)
+    .where('detail', '=', request.id)
+    .execute();
+}
+
+/** Runs `work` in a transaction: the caller's when it is in one already, else one of its own. */
+function atomically<T>(db: Kysely<Tables>, work: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /** Approved or running for longer than `leaseMs`, by the database's clock (both times are its own). */
@@ -426,7 +461,7 @@ class RequestReads {
       .orderBy('id')
       .limit(filter.limit ?? 100)
       .execute();
-    return rows.map(toRequest);
+    return rows.map((row) => toRequest(row));
   }
 
   async count(filter: RequestFilter): Promise<number> {

@@ -43,10 +43,26 @@ export class HomeTabs {
       .execute();
   }
 
+  /** Which of these users have a Home in workspace `teamId`. */
+  async amongIn(teamId: string, userIds: readonly string[]): Promise<HomeTab[]> {
+    const tabs: HomeTab[] = [];
+    // In slices: a statement's parameters are bounded (a user group of approvers may be large).
+    for (let start = 0; start < userIds.length; start += 500) {
+      const rows = await this.db
+        .selectFrom('home_tabs')
+        .selectAll()
+        .where('team_id', '=', teamId)
+        .where('user_id', 'in', userIds.slice(start, start + 500))
+        .execute();
+      tabs.push(...rows.map((row) => toTab(row)));
+    }
+    return tabs;
+  }
+
   /** Everyone with a Home, and their workspace. */
   async withHome(): Promise<HomeTab[]> {
     const rows = await this.db.selectFrom('home_tabs').selectAll().execute();
-    return rows.map(toTab);
+    return rows.map((row) => toTab(row));
   }
 }
 

@@ -70,7 +70,7 @@ export class InstallationRows {
   /** Every installation, oldest first (for resealing, and the operator's listing). */
   async all(): Promise<StoredInstallation[]> {
     const rows = await this.db.selectFrom('installations').selectAll().orderBy('installed_at').execute();
-    return rows.map(toStored);
+    return rows.map((row) => toStored(row));
   }
 
   /**

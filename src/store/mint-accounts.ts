@@ -53,7 +53,7 @@ export class MintAccountRows {
   /** Every account, by workspace (for resealing). */
   async all(): Promise<StoredMintAccount[]> {
     const rows = await this.db.selectFrom('mint_accounts').selectAll().orderBy('team_id').execute();
-    return rows.map(toStored);
+    return rows.map((row) => toStored(row));
   }
 
   /**

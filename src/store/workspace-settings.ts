@@ -44,7 +44,7 @@ export class WorkspaceSettingsRows {
 
   async all(): Promise<StoredWorkspaceSettings[]> {
     const rows = await this.db.selectFrom('workspace_settings').selectAll().orderBy('team_id').execute();
-    return rows.map(toStored);
+    return rows.map((row) => toStored(row));
   }
 
   /** Every workspace's version: what replicas poll to learn of a change made elsewhere (a tiny read). */

@@ -199,7 +199,7 @@ export function describeValue(name: SettingName, values: WorkspaceSettings, styl
   const user = (id: string) => (style === 'slack' ? `<@${id}>` : id);
   const group = (id: string) => (style === 'slack' ? `<!subteam^${id}>` : `${id} (user group)`);
   const list = (p: People, none: string) => {
-    const named = [...p.users.map(user), ...p.userGroups.map(group)];
+    const named = [...p.users.map((id) => user(id)), ...p.userGroups.map((id) => group(id))];
     // A message names a few (each a mention that notifies); the audit log's plain text keeps them all.
     if (style === 'slack' && named.length > MENTIONS_SHOWN)
       return `${named.slice(0, MENTIONS_SHOWN).join(', ')} and ${named.length - MENTIONS_SHOWN} more`;

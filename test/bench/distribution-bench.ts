@@ -573,7 +573,7 @@ async function uninstallReach(d: Deployment, workspace: BenchWorkspace, slackUrl
     }
     return { acceptedUntilMs, refusedAfterMs: undefined, accepted: count };
   };
-  const replicas = await Promise.all(d.replicas.map(watch));
+  const replicas = await Promise.all(d.replicas.map((replica) => watch(replica)));
   return {
     teamId: workspace.teamId,
     cachedBeforeMs: sentAt - cachedAt,

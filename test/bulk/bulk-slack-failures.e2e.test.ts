@@ -27,7 +27,7 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
     const isEnd = (c: { params: Record<string, unknown> }) =>
       c.params.ts === started.ts && textOf(c.params.blocks).includes('Ended');
     const lost = await fakes.slack.waitFor(
-      () => fakes.slack.callsTo('chat.update').find(isEnd),
+      () => fakes.slack.callsTo('chat.update').find((call) => isEnd(call)),
       10_000,
       'the end, refused',
     );

@@ -139,6 +139,9 @@ describe('loadConfig', () => {
     expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: '3' })).toContain(
       'MAX_WORK_IN_FLIGHT is 3, below twice BULK_CONCURRENCY (4): bulk jobs leave 4 places to interactive requests and use the rest, so they would never run;',
     );
+    expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: '1', BULK_CONCURRENCY: '1' })).toContain(
+      'bulk jobs leave 1 place to interactive requests',
+    );
     // Listed with the other problems in the one message.
     const message = problems({ ...valid, MINT_API_KEY: '', MAX_WORK_IN_FLIGHT: '10', BULK_CONCURRENCY: '6' });
     expect(message).toMatch(/^Mintlink cannot start: 2 configuration problems\./);

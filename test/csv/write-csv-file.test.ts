@@ -23,19 +23,9 @@ describe('writeCsvFile', () => {
   });
 
   it('keeps spreadsheet formulas from running: a leading = + - @ tab or CR gets an apostrophe, signed numbers too', () => {
-    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\r=x', '-5', '+3.5', 'a=b', '1-2', ''].map(safeCell)).toEqual([
-      "'=1+1",
-      "'+cmd",
-      "'-2+3",
-      "'@SUM(A1)",
-      "'\tx",
-      "'\r=x",
-      "'-5",
-      "'+3.5",
-      'a=b',
-      '1-2',
-      '',
-    ]);
+    expect(
+      ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\r=x', '-5', '+3.5', 'a=b', '1-2', ''].map((cell) => safeCell(cell)),
+    ).toEqual(["'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\tx", "'\r=x", "'-5", "'+3.5", 'a=b', '1-2', '']);
   });
 
   it('sees a formula behind whitespace, NBSP, zero-width characters and line breaks, and in fullwidth', () => {

@@ -190,7 +190,7 @@ describeEachEngine('customer deletion', (engine, create) => {
         .filter((e) => JSON.stringify(e.inputs).includes(id))
         .map((e) => [e.operation, e.outcome, e.actorId]),
     ).toEqual([
-      ['customers.delete.request', 'pending', ALICE],
+      ['customers.delete.request', 'done', ALICE],
       ['customers.delete.approve', 'approved', BOB],
       ['customers.delete.run', 'succeeded', BOB],
     ]);
@@ -272,6 +272,19 @@ describeEachEngine('customer deletion', (engine, create) => {
     );
     expect(flow.patches()).toEqual([]);
     expect(await flow.status(app, id)).toBe('rejected');
+    // Told once: in a DM of its own (it notifies); the first DM, edited in place, points there and offers no Cancel.
+    await app.waitForIdle();
+    const dms = fakes.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id));
+    expect(dms).toHaveLength(2);
+    const [first, outcome] = dms.map((c) =>
+      textOf(fakes.slack.message(String(c.answer?.channel), String(c.answer?.ts))),
+    );
+    expect(outcome).toContain('*Rejected* by <@U0APPROV1>');
+    expect(first).not.toContain('*Rejected*');
+    expect(first).toContain('It has ended; the next message says how.');
+    expect(first).not.toContain(DELETION_ACTIONS.cancel);
   });
 
   it('lets the requester cancel while pending: no deletion, and nobody can approve it after', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionMetadataKey, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
 import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
+import { stepEnd } from '../../src/deletion-approval/step-completion.js';
 import {
   approvalMessage,
   fullListMessages,
@@ -100,6 +101,23 @@ describe('deletion messages', () => {
     expect(ids.every((id) => JSON.stringify(view).includes(id))).toBe(true);
     expect(view.submit?.text).toBe('Delete 1000 customers');
     expect(viewProblems(rejectView(request('pending', ids), metadata))).toEqual([]);
+  });
+
+  it('count the customers in words that agree with the number', () => {
+    const metadata = signDecisionMetadata(decisionMetadataKey('xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
+    expect(JSON.stringify(approveView(request('pending', ['c-1']), metadata))).toContain(
+      'Approving deletes this *1 customer* for good',
+    );
+    expect(JSON.stringify(approveView(request('pending', ['c-1', 'c-2']), metadata))).toContain(
+      'Approving deletes these *2 customers* for good',
+    );
+  });
+
+  it('tell a waiting workflow how long an expired request waited, in words that agree with the number', () => {
+    expect(stepEnd(request('expired', ['c-1']), 1)).toMatchObject({ error: expect.stringContaining('after 1 hour.') });
+    expect(stepEnd(request('expired', ['c-1']), 72)).toMatchObject({
+      error: expect.stringContaining('after 72 hours.'),
+    });
   });
 
   it('label the reject reason without "(optional)": Slack adds it to an optional input, once', () => {

@@ -12,6 +12,7 @@ import {
   readDeletionForm,
 } from '../../src/deletion-approval/deletion-request-form.js';
 import { MAX_REASON_LENGTH } from '../../src/deletion-approval/deletion-settings.js';
+import { unreachableQuorum } from '../../src/deletion-approval/quorum.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../src/mint-api/schemas.js';
 import { deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
 import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
@@ -23,6 +24,29 @@ const boxesIn = (view: ReturnType<typeof deletionRequestView>) =>
 const initialOf = (box: InputBlock) => ('initial_value' in box.element ? asText(box.element.initial_value) : '');
 
 describe('deletionRequestView', () => {
+  const ruleOf = (view: ReturnType<typeof deletionRequestView>) => JSON.stringify(view.blocks.at(-1));
+
+  it('says how many approvals an unreachable quorum needs, in words that agree with the number', () => {
+    expect(unreachableQuorum({ users: ['U1'], userGroups: [] }, 'U1', 1)).toMatch(
+      /^This request needs 1 approval, but only 0 of the approvers/,
+    );
+    expect(unreachableQuorum({ users: ['U1', 'U2'], userGroups: [] }, 'U1', 2)).toMatch(
+      /^This request needs 2 approvals from different approvers, but only 1 of the approvers/,
+    );
+  });
+
+  it('states the quorum in force', () => {
+    expect(ruleOf(deletionRequestView({ quorum: { approvals: 1, large: undefined } }))).toContain(
+      'Nothing is deleted until an approver other than you approves the request.',
+    );
+    expect(ruleOf(deletionRequestView({ quorum: { approvals: 2, large: undefined } }))).toContain(
+      'Nothing is deleted until 2 approvers other than you approve the request.',
+    );
+    expect(
+      ruleOf(deletionRequestView({ quorum: { approvals: 2, large: { approvals: 3, fromCustomers: 100 } } })),
+    ).toContain('Nothing is deleted until 2 approvers other than you approve the request (3 from 100 customers up).');
+  });
+
   it('prefills the IDs from the command, spread over boxes of at most 3000 characters', () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `customer-${String(i).padStart(6, '0')}`);
     const view = deletionRequestView({ prefill: ids });

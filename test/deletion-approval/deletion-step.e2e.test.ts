@@ -59,7 +59,7 @@ class WorkflowDeletion {
   }
 }
 
-describeEachEngine('the "Request customer deletion" workflow step', (_engine, create) => {
+describeEachEngine('the "Request deletion" workflow step', (_engine, create) => {
   const fakes = useFakes();
   let db: TestDatabase;
   let flow: WorkflowDeletion;
@@ -260,7 +260,7 @@ describeEachEngine('the "Request customer deletion" workflow step', (_engine, cr
   }
 });
 
-describe('the "Request customer deletion" workflow step (socket mode)', () => {
+describe('the "Request deletion" workflow step (socket mode)', () => {
   const fakes = useFakes();
   let app: RunningApp;
   beforeAll(async () => {
@@ -279,7 +279,7 @@ describe('the "Request customer deletion" workflow step (socket mode)', () => {
   });
 });
 
-describe('the "Request customer deletion" workflow step, deletion not set up', () => {
+describe('the "Request deletion" workflow step, deletion not set up', () => {
   const fakes = useFakes();
   let app: RunningApp;
   beforeAll(async () => {

@@ -59,6 +59,13 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     return shown();
   }
 
+  it('states the quorum in force on the request form', async () => {
+    const { view } = await app.commandOpeningModal('delete cus_rule', { user_id: ALICE });
+    expect(textOf(view)).toContain(
+      'Nothing is deleted until 2 approvers other than you approve the request (3 from 5 customers up).',
+    );
+  });
+
   it('needs two different approvers, shows "1 of 2 approvals" everywhere, and deletes once with the second', async () => {
     const { id, ts } = await flow.request(app, ['cus_q1', 'cus_q2'], ALICE);
     expect(textOf(flow.approvalMessage(ts))).toContain('needs 2 approvals from different approvers');
@@ -103,7 +110,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(flow.patches()).toHaveLength(1);
     expect(flow.patches()[0]?.body).toEqual(['cus_q1', 'cus_q2']);
     expect(await flow.auditOf(app, id)).toEqual([
-      ['customers.delete.request', 'pending', ALICE],
+      ['customers.delete.request', 'done', ALICE],
       ['customers.delete.approve', 'approval 1 of 2', BOB],
       ['customers.delete.approve', 'approved', CAROL],
       ['customers.delete.run', 'succeeded', CAROL],
@@ -177,7 +184,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(messageProblems(done)).toEqual([]);
     expect(flow.patches()).toHaveLength(1);
     expect((await flow.auditOf(app, id)).map(([, outcome]) => outcome)).toEqual([
-      'pending',
+      'done',
       'approval 1 of 3',
       'approval 2 of 3',
       'approved',

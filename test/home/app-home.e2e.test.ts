@@ -64,7 +64,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     const home = await openHome(ALICE);
     expect(viewProblems(home)).toEqual([]);
     const text = textOf(home);
-    for (const label of ['Create mint link', 'Create wallet', 'Request customer deletion', 'Browse templates'])
+    for (const label of ['Create mint link', 'Create wallet', 'Request deletion', 'Browse templates'])
       expect(text).toContain(label);
     expect(text).not.toContain('Waiting for your approval');
     expect(text).toContain('*Your recent activity*');

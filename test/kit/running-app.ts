@@ -145,7 +145,7 @@ export abstract class RunningApp {
     timeoutMs = 5_000,
   ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.logLines.some(predicate)) {
+    while (!this.logLines.some((line) => predicate(line))) {
       if (this.hasEnded) throw new Error(`the app ended before the expected log line:\n${this.output}`);
       if (Date.now() > deadline)
         throw new Error(`expected log line did not appear within ${timeoutMs} ms:\n${this.output}`);

@@ -176,10 +176,10 @@ export function viewButtonClick(
 ): Record<string, unknown> {
   const matches = (e: Record<string, any>) => e.action_id === actionId && (value === undefined || e.value === value);
   const block = (view.blocks as Array<Record<string, any>> | undefined)?.find(
-    (b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some(matches),
+    (b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((element) => matches(element)),
   );
   if (!block) throw new Error(`the view has no button ${actionId}${value ? ` for ${value}` : ''}`);
-  const button = (block.elements as Array<Record<string, any>>).find(matches);
+  const button = (block.elements as Array<Record<string, any>>).find((element) => matches(element));
   return {
     type: 'block_actions',
     user: user(userId),

@@ -133,6 +133,11 @@ describe.each(['http', 'socket'] as const)('create a mint link (%s mode)', (mode
     expect(textOf(outcome)).toContain(`\`\`\`${url}\`\`\``);
     expect(dm.text).toBe(`Mint link created for NFT ${body.nftId}: ${url}`);
     expect(textOf(dm.blocks)).toContain(url);
+    if ('customerId' in body) {
+      const shown = `*Customer IDs* (${body.customerId.length}): ${body.customerId.map((id) => `\`${id}\``).join(', ')}`;
+      expect(textOf(outcome)).toContain(shown);
+      expect(textOf(dm.blocks)).toContain(shown);
+    }
     if ('startDate' in body) {
       expect(textOf(outcome)).toContain(`<!date^${Date.parse(body.startDate) / 1000}^{date_short_pretty} at {time}|`);
     }

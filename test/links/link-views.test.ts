@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkCreatedMessage, linkFailedMessage } from '../../src/links/link-views.js';
+import { linkCreatedMessage, linkCreatedView, linkFailedMessage } from '../../src/links/link-views.js';
 import { messageProblems } from '../kit/block-kit-limits.js';
 
 const request = { nftId: 'nft <!channel> &', walletOptions: 'CUSTODIAL' as const };
@@ -29,5 +29,14 @@ describe('link results', () => {
   it('keeps the URL inside its code block whatever it holds', () => {
     const created = linkCreatedMessage(request, { url: 'https://mint.example/```*x*```' });
     expect(JSON.stringify(created.blocks)).toContain('```https://mint.example/%60%60%60*x*%60%60%60```');
+  });
+
+  it('shows each customer ID in full, in the modal and the DM alike', () => {
+    const ids = ['cust-alpha', 'cust-beta', 'cust-gamma'];
+    const created = linkCreatedMessage({ ...request, customerId: ids }, { url: 'https://mint.example/l/2' });
+    expect(JSON.stringify(created.blocks)).toContain('*Customer IDs* (3): `cust-alpha`, `cust-beta`, `cust-gamma`');
+    expect(
+      JSON.stringify(linkCreatedView({ ...request, customerId: ids }, { url: 'https://mint.example/l/2' })),
+    ).toContain('*Customer IDs* (3): `cust-alpha`, `cust-beta`, `cust-gamma`');
   });
 });

@@ -106,12 +106,12 @@ export class NpmStart {
   }
 
   async waitForLog(predicate: (line: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> {
-    return this.waitFor(() => this.logLines.find(predicate), timeoutMs);
+    return this.waitFor(() => this.logLines.find((line) => predicate(line)), timeoutMs);
   }
 
   /** Waits for a line of the output, whatever its format (readable lines included). */
   async waitForLine(predicate: (line: string) => boolean, timeoutMs = 15_000): Promise<string> {
-    return this.waitFor(() => this.output.split(/\r?\n/).find(predicate), timeoutMs);
+    return this.waitFor(() => this.output.split(/\r?\n/).find((line) => predicate(line)), timeoutMs);
   }
 
   private async waitFor<T>(find: () => T | undefined, timeoutMs: number): Promise<T> {

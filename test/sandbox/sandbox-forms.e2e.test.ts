@@ -37,6 +37,7 @@ describe('the sandbox page', () => {
     const form = await modal(page, 'Create mint link');
     await form.getByLabel('NFT ID').fill('nft-demo-42');
     await form.getByLabel('Recipient email').fill('ana@example.com');
+    await form.getByLabel('Customer IDs').fill('cus_1001, cus_1002\ncus_1003');
     await setDateTime(inputBlock(form, 'Claim starts'), '2030-01-01', '09:00');
     await setDateTime(inputBlock(form, 'Claim ends'), '2020-01-01', '09:00');
     await submitModal(page);
@@ -53,9 +54,15 @@ describe('the sandbox page', () => {
     const created = await modal(page, 'Mint link created');
     const link = await until(() => sandbox.mint.links[0], 'the created link');
     await created.getByText(String(link.url)).first().waitFor();
+    // Each customer ID in full, as it was sent.
+    await created.getByText(/Customer IDs \(3\): cus_1001, cus_1002, cus_1003/).waitFor();
     await screenshot(page, 'link-created');
     const [request] = sandbox.mint.requestsTo('create_link');
-    expect(request?.body).toMatchObject({ nftId: 'nft-demo-42', email: 'ana@example.com' });
+    expect(request?.body).toMatchObject({
+      nftId: 'nft-demo-42',
+      email: 'ana@example.com',
+      customerId: ['cus_1001', 'cus_1002', 'cus_1003'],
+    });
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(1);
 
     // The result also arrives as a DM from the app.
@@ -232,6 +239,21 @@ describe('the sandbox page', () => {
       .getByText(/Max checkout quantity/)
       .waitFor();
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(before);
+  });
+
+  it("chooses a step's default as Workflow Builder does: the List NFT templates order is desc, as its hint says", async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Alice');
+    await page.locator('#tool-list button').click();
+    await page.locator('.step-card', { hasText: 'List NFT templates' }).click();
+    expect(await page.getByLabel('Order').inputValue()).toBe('desc');
+    await page.getByText('asc or desc (default desc)').waitFor();
+    const before = sandbox.mint.requestsTo('list_templates').length;
+    await page.getByLabel('Contract ID').fill('demo-contract');
+    await page.getByRole('button', { name: /Run this step/ }).click();
+    await page.locator('.run').first().locator('.run-state', { hasText: 'Completed' }).waitFor();
+    const [sent] = sandbox.mint.requestsTo('list_templates').slice(before);
+    expect(new URL(String(sent?.url), 'http://x').searchParams.get('orderBy')).toBe('desc');
   });
 
   it('shows a broken Slack rule on the page: a late ack, an expired trigger_id, Block Kit over the limits', async () => {

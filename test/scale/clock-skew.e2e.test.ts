@@ -109,7 +109,7 @@ describe.runIf(TEST_DATABASE_URL)('replicas whose clocks are 60 s ahead and 60 s
       // Audit entries carry their writer's time, so their order is not asserted here.
       expect((await flow.auditOf(ahead, id)).sort()).toEqual(
         [
-          ['customers.delete.request', 'pending', REQUESTER],
+          ['customers.delete.request', 'done', REQUESTER],
           ['customers.delete.approve', 'approved', APPROVER],
           ['customers.delete.run', 'succeeded', APPROVER],
         ].sort(),

@@ -64,7 +64,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
         .filter((e) => JSON.stringify(e.inputs).includes(id))
         .reverse();
       expect(rows.map((e) => [e.operation, e.outcome])).toEqual([
-        ['customers.delete.request', 'pending'],
+        ['customers.delete.request', 'done'],
         ['customers.delete.approve', 'approved'],
         ['customers.delete.run', 'succeeded'],
       ]);

@@ -66,7 +66,7 @@ describe.runIf(TEST_DATABASE_URL)('settings on two replicas sharing PostgreSQL',
       settings.save(a, first, { [FIELDS.ttlHours]: '20' }, ADMIN),
       settings.save(b, second, { [FIELDS.remindHours]: '2' }, ADMIN2),
     ]);
-    const texts = acks.map(textOf);
+    const texts = acks.map((ack) => textOf(ack));
     expect(texts.filter((t) => t.includes('*Saved.*'))).toHaveLength(1);
     expect(texts.filter((t) => t.includes('*The settings changed meanwhile:*'))).toHaveLength(1);
     const stored = await settings.stored(a);

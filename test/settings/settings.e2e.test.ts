@@ -266,7 +266,7 @@ describe('settings administered from App Home', () => {
       ADMIN,
     );
     const text = textOf(ack);
-    expect(text).toContain('3 approvals from different approvers are needed, but the approvers are 2 persons');
+    expect(text).toContain('3 approvals from different approvers are needed, but the approvers are 2 people');
     expect(text).toContain('Mintlink is not in #c0notin01');
     expect(text).toContain('The user group S0GONE001 cannot be read (no_such_subteam)');
 
@@ -292,7 +292,7 @@ describe('settings administered from App Home', () => {
       settings.save(app, first, { [FIELDS.ttlHours]: '20' }, ADMIN2),
       settings.save(app, second, { [FIELDS.ttlHours]: '30' }, ADMIN2),
     ]);
-    const texts = acks.map(textOf);
+    const texts = acks.map((ack) => textOf(ack));
     expect(texts.filter((t) => t.includes('*Saved.*'))).toHaveLength(1);
     expect(texts.filter((t) => t.includes('*The settings changed meanwhile:*'))).toHaveLength(1);
     const stored = await settings.stored(app);

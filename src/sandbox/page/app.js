@@ -541,11 +541,11 @@ function stepField(input) {
   if (input.type === 'boolean')
     field = h('input', { type: 'checkbox', id, name: input.name, checked: input.default !== false });
   else if (input.enum)
-    field = h(
-      'select',
-      { id, name: input.name },
-      input.enum.map((v) => h('option', { value: v }, v)),
-    );
+    // As Workflow Builder shows it: the manifest's default chosen; an optional input without one starts empty.
+    field = h('select', { id, name: input.name }, [
+      ...(input.required || input.default !== undefined ? [] : [h('option', { value: '' }, '')]),
+      ...input.enum.map((v) => h('option', { value: v, selected: v === input.default }, v)),
+    ]);
   else if (input.type === 'integer') field = h('input', { type: 'number', id, name: input.name, step: 1 });
   else if (input.type === 'slack#/types/timestamp')
     field = h('input', { type: 'datetime-local', id, name: input.name });

@@ -12,6 +12,7 @@ import * as workspaceSettings from './010-workspace-settings.js';
 import * as installations from './011-installations.js';
 import * as workspaces from './012-workspaces.js';
 import * as homeTabsByWorkspace from './013-home-tabs-by-workspace.js';
+import * as settledDeletionAsks from './014-settled-deletion-asks.js';
 import * as bulkRetries from './015-bulk-retries.js';
 
 /** Migrations in order; names are permanent once released. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011-installations': installations,
   '012-workspaces': workspaces,
   '013-home-tabs-by-workspace': homeTabsByWorkspace,
+  '014-settled-deletion-asks': settledDeletionAsks,
   '015-bulk-retries': bulkRetries,
 };
 
