@@ -83,6 +83,9 @@ describe('deletion request screens', () => {
       .map((c) => fakes.slack.message(String(c.answer?.channel), String(c.answer?.ts)));
   }
 
+  /** The first DM once it says the request ended (the outcome itself comes in a DM of its own). */
+  const endedDm = (dm: () => { blocks?: unknown }) => textOf(dm()).includes('It has ended');
+
   async function requesterEnd(id: string, showing: string) {
     return fakes.slack.waitFor(
       () => laterDms(id).find((m) => textOf(m).includes(showing)),
@@ -114,7 +117,7 @@ describe('deletion request screens', () => {
     }
     await flow.waitForStatus(ts, '*Deleted*');
     await inChannel('deletion/approval-message--approved-and-done', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => textOf(dm()).includes('*Deleted*'), 5_000, 'the DM to show the end');
+    await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
     await inDm('deletion/requester-dm--done', dm());
     await inDm('deletion/requester-outcome-dm--done', await requesterEnd(id, '*Deleted*'));
   });
@@ -135,7 +138,7 @@ describe('deletion request screens', () => {
     await app.submitView(view, { reject_reason: 'No ticket in the support queue matches this' }, BEN);
     await flow.waitForStatus(ts, '*Rejected*');
     await inChannel('deletion/approval-message--rejected', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => textOf(dm()).includes('*Rejected*'), 5_000, 'the DM to show the rejection');
+    await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
     await inDm('deletion/requester-dm--rejected', dm());
     await inDm('deletion/requester-outcome-dm--rejected', await requesterEnd(id, '*Rejected*'));
   });
@@ -148,7 +151,7 @@ describe('deletion request screens', () => {
     await flow.approve(app, ts, CHLOE);
     await flow.waitForStatus(ts, '*the deletion failed*');
     await inChannel('deletion/approval-message--failed', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => textOf(dm()).includes('*the deletion failed*'), 5_000, 'the DM to show it failed');
+    await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
     await inDm('deletion/requester-dm--failed', dm());
     await inDm('deletion/requester-outcome-dm--failed', await requesterEnd(id, '*the deletion failed*'));
 
@@ -189,7 +192,7 @@ describe('deletion request screens', () => {
     );
     await flow.waitForStatus(ts, '*the app stopped during the deletion*', 10_000);
     await inChannel('deletion/approval-message--interrupted', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => textOf(dm()).includes('the app stopped'), 5_000, 'the DM to show it');
+    await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
     await inDm('deletion/requester-dm--interrupted', dm());
     await inDm('deletion/requester-outcome-dm--interrupted', await requesterEnd(id, 'the app stopped'));
   });
@@ -273,7 +276,7 @@ describe('deletion request screens', () => {
     ]);
     await flow.waitForStatus(ts, '*Expired*', 10_000); // the sweeper's next pass
     await inChannel('deletion/approval-message--expired', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => textOf(dm()).includes('*Expired*'), 5_000, 'the DM to show the expiry');
+    await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
     await inDm('deletion/requester-dm--expired', dm());
     await inDm('deletion/requester-outcome-dm--expired', await requesterEnd(id, '*Expired*'));
   });
