@@ -1,8 +1,9 @@
 // The structure rules of src/ (`npm run lint:deps`, run by CI): no import cycles, capabilities never reach
 // into each other, and the shared parts never depend on a capability or on the app's wiring.
-const capabilities = '(links|wallets|bulk|templates|deletion-approval|audit-export|home|settings|mint-account)';
+const capabilities =
+  '(links|wallets|bulk|templates|deletion-approval|audit-export|home|settings|mint-account|setup-checklist)';
 const shared =
-  '(admission|approvers|audit|commands|config|csv|health|lifecycle|logging|metrics|mint-api|mock-mint-api|observability|slack-api|slack-ui|store|http-front|workflow-steps|workspace-settings|installations|secrets|mint-accounts)';
+  '(admission|approvers|audit|commands|config|csv|health|lifecycle|logging|metrics|mint-api|mock-mint-api|observability|slack-api|slack-ui|store|http-front|workflow-steps|workspace-settings|installations|secrets|mint-accounts|setup-checks)';
 
 module.exports = {
   forbidden: [

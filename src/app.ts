@@ -22,6 +22,7 @@ import { createWorkspaces } from './workspaces/workspaces.js';
 import { MintAccounts } from './mint-accounts/mint-accounts.js';
 import { SettingsAdmins } from './workspace-settings/settings-admins.js';
 import * as mintAccount from './mint-account/register.js';
+import * as setupChecklist from './setup-checklist/register.js';
 
 /** The Bolt app and its transport (start, stop), and what runs around the requests. */
 export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
@@ -59,7 +60,18 @@ export function createApp(deps: AppDeps): MintlinkApp {
     home: publisher,
     background: { add: (work) => background.push(work) },
   };
-  const all = [links, wallets, bulk, templates, deletionApproval, auditExport, settings, mintAccount, uninstall];
+  const all = [
+    links,
+    wallets,
+    bulk,
+    templates,
+    deletionApproval,
+    auditExport,
+    settings,
+    mintAccount,
+    setupChecklist,
+    uninstall,
+  ];
   for (const capability of all) capability.register(app, capabilityDeps);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);

@@ -17,6 +17,7 @@ import type { WorkspaceSettingsSource } from './workspace-settings/workspace-set
 import type { Workspaces } from './workspaces/workspaces.js';
 import type { SettingsAdmins } from './workspace-settings/settings-admins.js';
 import type { MintAccounts } from './mint-accounts/mint-accounts.js';
+import type { MintCallRecorder } from './mint-accounts/mint-call-recorder.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {
@@ -30,12 +31,16 @@ export interface AppDeps {
   readiness: Readiness;
   /** The admission budget: background work is counted in it too. */
   work: WorkBudget;
+  /** Keeps how each Mint account's last real call ended, in the database (read by the setup doctor). */
+  mintCalls?: MintCallRecorder;
 }
 
 /** A capability's part of App Home. */
 export interface HomeEntry {
   /** Where it stands on the tab, lowest first. */
   order: number;
+  /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
+  top?: boolean;
   /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
   flow?: { actionId: string; label: string; primary?: boolean };
   /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */

@@ -14,6 +14,7 @@ const OPERATOR_COMMANDS: Record<string, () => Promise<(args: readonly string[]) 
   settings: async () => (await import('./settings/settings-command.js')).runSettingsCommand,
   secrets: async () => (await import('./installations/secrets-command.js')).runSecretsCommand,
   manifest: async () => (await import('./manifest/manifest-command.js')).runManifestCommand,
+  doctor: async () => (await import('./setup-checks/doctor-command.js')).runDoctorCommand,
 };
 
 const USAGE = `Usage: node dist/mintlink.mjs [command]

@@ -12,6 +12,7 @@ import type { Logger } from './logging/create-logger.js';
 import type { Scrubber } from './logging/secret-scrubber.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MintApiClient } from './mint-api/mint-api-client.js';
+import { MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
 import { openStore, type Store } from './store/store.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
@@ -55,8 +56,16 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   const readiness = new Readiness(store, scrub, work, describeError);
   // The operator's one Mint account (single-workspace mode); in distribution mode each workspace connects its own.
   const { apiKey } = config.mint;
+  const mintCalls = new MintCallRecorder(store.mintCallOutcomes, logger);
   const mintApi = apiKey
-    ? new MintApiClient({ ...config.mint, apiKey, scrub, metrics, logger: logger.child({ component: 'mint-api' }) })
+    ? new MintApiClient({
+        ...config.mint,
+        apiKey,
+        scrub,
+        metrics,
+        logger: logger.child({ component: 'mint-api' }),
+        onCallEnded: mintCalls.forAccount(OPERATOR_ACCOUNT, apiKey),
+      })
     : undefined;
   const { app, start, stop, prepare, startBackgroundWork } = createApp({
     config,
@@ -67,9 +76,11 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     mintApi,
     readiness,
     work,
+    mintCalls,
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);
+    await mintCalls.flush();
     await store.close().catch(() => undefined);
   };
   const failed = async (reason: string): Promise<StartOutcome> => {

@@ -17,6 +17,8 @@ export const configHints = {
     'distribution mode: a random secret of at least 32 characters that signs the OAuth state of each install (e.g. the output of `openssl rand -hex 32`)',
   SECRETS_KEYS:
     'distribution mode: comma list of AES-256 keys, each the base64 of 32 random bytes (`openssl rand -base64 32`); the first seals the stored tokens and keys, the others (older) still open them; after adding a new key first, run `npm run secrets -- reseal`',
+  PUBLIC_URL:
+    'HTTP mode: the https address Slack sends requests to, e.g. https://mintlink.example.com (the URL given to `npm run manifest -- --http`); `npm run doctor` checks that it reaches the app; unset: not checked',
   SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',
   PORT: 'a TCP port from 1 to 65535; default 3000',
   HOST: 'the address the PORT listener binds to in HTTP mode, e.g. 127.0.0.1 for this host only; unset: every interface, IPv6 and IPv4 (as Node listens by default)',
@@ -226,6 +228,7 @@ const environmentFields = z.object({
       `${PLACEHOLDER}: replace it with an App-Level Token (xapp-...) for Socket Mode, or leave it empty for HTTP mode`,
     )
     .optional(),
+  PUBLIC_URL: httpUrl.optional(),
   SLACK_API_URL: httpUrl.default('https://slack.com/api/'),
   PORT: wholeNumber(1, 65535).default(3000),
   HOST: listenHost.optional(),

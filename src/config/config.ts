@@ -32,6 +32,8 @@ export interface Config {
     /** Present in Socket Mode. */
     appToken: string | undefined;
     apiUrl: string;
+    /** HTTP mode: the https address Slack sends requests to (PUBLIC_URL), when the operator gives it. */
+    publicUrl: string | undefined;
   };
   /**
    * Distribution mode ("Add to Slack" in many workspaces, Bolt's OAuth flow), on when SLACK_CLIENT_ID,

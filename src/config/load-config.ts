@@ -99,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot st
         signingSecret: e.SLACK_SIGNING_SECRET,
         appToken: e.SLACK_APP_TOKEN,
         apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+        publicUrl: e.PUBLIC_URL,
       },
       distribution,
       secretKeys: e.SECRETS_KEYS ?? [],

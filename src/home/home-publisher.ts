@@ -39,13 +39,16 @@ export class HomePublisher implements HomeTab {
   /** What one user's Home in their workspace shows, read fresh. */
   async content(userId: string, teamId: string | undefined): Promise<HomeContent> {
     const [sections, activity, mint] = await Promise.all([
-      Promise.all(this.entries.map(async (e) => (e.blocks ? e.blocks(userId, teamId) : []))),
+      Promise.all(
+        this.entries.map(async (e) => (e.blocks ? { top: e.top, blocks: await e.blocks(userId, teamId) } : undefined)),
+      ),
       this.sources.store.audit.list({ actorId: userId, teamId, limit: ACTIVITY_SHOWN }),
       this.sources.mint(teamId),
     ]);
     return {
       flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
-      sections: sections.flat(),
+      top: sections.flatMap((s) => (s?.top ? s.blocks : [])),
+      sections: sections.flatMap((s) => (s && !s.top ? s.blocks : [])),
       activity,
       status: [
         ...appStatusLines(this.sources.mode, mint),

@@ -13,7 +13,9 @@ export const ALL_ACTIVITY_ACTION = 'home_all_activity';
 /** One user's Home, as read from the entries and the audit log at one moment. */
 export interface HomeContent {
   flows: ReadonlyArray<NonNullable<HomeEntry['flow']>>;
-  /** The entries' blocks, in their order. */
+  /** The blocks of the entries that go above everything else (`top`), in their order. */
+  top: KnownBlock[];
+  /** The other entries' blocks, in their order. */
   sections: KnownBlock[];
   activity: AuditEntry[];
   status: string[];
@@ -23,6 +25,7 @@ export interface HomeContent {
 export function homeView(content: HomeContent): HomeView {
   const blocks: KnownBlock[] = [
     header('Mintlink'),
+    ...content.top,
     section('Operate the Mint Link and Wallet service from Slack. Start here, or type `/mintlink help`.'),
     actionsRow('flows', ...content.flows.map((f) => button(f.actionId, f.label, f.primary ? 'primary' : undefined))),
     divider(),

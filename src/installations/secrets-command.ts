@@ -29,8 +29,8 @@ async function reseal(config: Config): Promise<number> {
     await store.migrate();
     const { installations, mintAccounts } = await resealAll(store, box);
     process.stdout.write(
-      `Resealed ${installations.resealed} installation(s) with key ${box.currentKeyId}; ${installations.current} already were.\n` +
-        `Resealed ${mintAccounts.resealed} Mint API key(s) with key ${box.currentKeyId}; ${mintAccounts.current} already were.\n`,
+      `Resealed ${counted(installations.resealed, 'installation')} with key ${box.currentKeyId}; ${alreadyWere(installations.current)}.\n` +
+        `Resealed ${counted(mintAccounts.resealed, 'Mint API key')} with key ${box.currentKeyId}; ${alreadyWere(mintAccounts.current)}.\n`,
     );
     if (installations.failed.length > 0)
       process.stderr.write(
@@ -38,7 +38,7 @@ async function reseal(config: Config): Promise<number> {
       );
     if (mintAccounts.failed.length > 0)
       process.stderr.write(
-        `Could not open the Mint API keys of workspace(s) ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
+        `Could not open the Mint API keys of ${mintAccounts.failed.length === 1 ? 'workspace' : 'workspaces'} ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
       );
     return installations.failed.length + mintAccounts.failed.length === 0 ? 0 : 1;
   } catch (error) {
@@ -55,3 +55,6 @@ async function reseal(config: Config): Promise<number> {
 export function runSecretsCommand(args: readonly string[]): Promise<number> {
   return operatorCommand(args, { name: 'secrets', verb: 'reseal', usage: USAGE, run: reseal });
 }
+
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+const alreadyWere = (n: number) => `${n} already ${n === 1 ? 'was' : 'were'}`;

@@ -9,6 +9,7 @@ import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
+import type { MintCallRecorder } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 import { SharedPools } from './shared-pools.js';
 
@@ -20,6 +21,8 @@ export interface MintAccountsDeps {
   scrub: Scrubber;
   metrics?: Metrics;
   logger: Logger;
+  /** Keeps each account's last real call in the database (for the setup doctor). */
+  mintCalls?: MintCallRecorder | undefined;
 }
 
 export interface MintAccountsOptions {
@@ -271,6 +274,7 @@ export class MintAccounts {
         logger: this.deps.logger.child({ component: 'mint-api', team: teamId }),
         connections: this.pools.acquire(origin),
         onServiceAnswer: (status) => this.noteAnswer(teamId, made, status),
+        ...(this.deps.mintCalls ? { onCallEnded: this.deps.mintCalls.forAccount(teamId, apiKey) } : {}),
         refusedKeyAdvice: REFUSED_KEY_ADVICE,
       }),
     };

@@ -20,6 +20,7 @@ import {
   type ListTemplatesRequest,
 } from './schemas.js';
 import { ServicePause } from './service-pause.js';
+import type { MintCallOutcome } from '../store/mint-call-outcomes.js';
 import { SpanKind, inSpan } from '../observability/tracing.js';
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
@@ -57,6 +58,11 @@ export interface MintApiClientOptions {
   connections?: Dispatcher;
   /** Told the status of every answer the service gives (after retries): who keeps track of a refused key. */
   onServiceAnswer?: (status: number) => void;
+  /**
+   * Told how every call that was sent ended, as far as the key goes (calls held back by a pause or an open
+   * circuit were not sent, and are not told): what the setup doctor reports as the last real call.
+   */
+  onCallEnded?: (outcome: MintCallOutcome, status: number | undefined) => void;
   /** What a person can do when the service refuses this key (401/403); the operator's MINT_API_KEY by default. */
   refusedKeyAdvice?: string;
 }
@@ -198,11 +204,15 @@ export class MintApiClient {
       status = String(response.statusCode);
       if (response.statusCode < 500) this.status.lastAnsweredAt = new Date(); // it answered, even if to refuse
       this.options.onServiceAnswer?.(response.statusCode);
+      this.options.onCallEnded?.(callOutcome(response.statusCode), response.statusCode);
       const text = await response.body.text(); // undici ends it past maxResponseSize
       return this.interpret(response.statusCode, response.headers, text);
     } catch (error) {
       const failure = this.toMintApiError(error, signal, method !== 'GET');
-      if (failure.status === undefined) status = failure.kind;
+      if (failure.status === undefined) {
+        status = failure.kind;
+        this.options.onCallEnded?.('unavailable', undefined);
+      }
       if (!['rejected', 'not_found'].includes(failure.kind)) {
         this.status.lastFailure = { at: new Date(), kind: failure.kind };
       }
@@ -273,6 +283,12 @@ export class MintApiClient {
     const message = `Could not reach the Mint service (${this.scrub(reason)}).`;
     return new MintApiError('network', message, { outcomeUnknown: changes && !neverSent });
   }
+}
+
+/** What an answer says of the key: 401/403 refuse it, a 5xx says nothing, any other answer took it. */
+function callOutcome(status: number): MintCallOutcome {
+  if (status === 401 || status === 403) return 'refused';
+  return status >= 500 ? 'unavailable' : 'accepted';
 }
 
 function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

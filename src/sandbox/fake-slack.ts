@@ -178,6 +178,14 @@ function fitsType(type: string, value: unknown): boolean {
       return true;
   }
 }
+/** manifest.yml's bot scopes: what an installed app's bot token is granted. */
+const DECLARED_BOT_SCOPES =
+  (
+    parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+      oauth_config?: { scopes?: { bot?: string[] } };
+    }
+  ).oauth_config?.scopes?.bot ?? [];
+
 const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
 /** Response URLs remembered as given out (the oldest forgotten first, long expired by then). */
 const RESPONSE_URLS_KEPT = 50_000;
@@ -225,6 +233,17 @@ export class FakeSlack {
   readonly unknownChannels = new Set<string>();
   /** The workspace's admins and owners, as users.info reports them (is_admin). */
   readonly workspaceAdmins = new Set<string>();
+  /** Users users.info does not know (user_not_found). */
+  readonly unknownUsers = new Set<string>();
+  /** Deactivated users: users.info answers with `deleted: true`. */
+  readonly deactivatedUsers = new Set<string>();
+  /**
+   * The scopes granted to the bot token, as Slack reports them in the `x-oauth-scopes` header of each answer
+   * to a bot-token call: manifest.yml's bot scopes unless a test takes some away.
+   */
+  readonly grantedScopes = new Set<string>(DECLARED_BOT_SCOPES);
+  /** Bot tokens revoked (the app uninstalled, or the token regenerated): every call answers token_revoked. */
+  readonly revokedTokens = new Set<string>();
   /** Messages posted with chat.postMessage, as updated by chat.update, by `channel/ts`. */
   private readonly messages = new Map<
     string,
@@ -390,6 +409,11 @@ export class FakeSlack {
     this.responses.length = 0;
     this.canned.clear();
     this.responseUrlAnswers.clear();
+    this.revokedTokens.clear();
+    this.unknownUsers.clear();
+    this.deactivatedUsers.clear();
+    this.grantedScopes.clear();
+    for (const scope of DECLARED_BOT_SCOPES) this.grantedScopes.add(scope);
   }
 
   /** Resolves once `check` returns something truthy (checked after each recorded call), or fails after `timeoutMs`. */
@@ -594,12 +618,19 @@ export class FakeSlack {
     call.answer =
       token !== undefined && this.expiredTokens.has(token)
         ? { ok: false, error: 'token_expired' }
-        : token !== expectedToken && !executionToken && !(token !== undefined && this.issuedTokens.has(token))
-          ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
-          : this.answer(method, params, token);
+        : token !== undefined && this.revokedTokens.has(token)
+          ? { ok: false, error: 'token_revoked' }
+          : token !== expectedToken && !executionToken && !(token !== undefined && this.issuedTokens.has(token))
+            ? { ok: false, error: token ? 'invalid_auth' : 'not_authed' }
+            : this.answer(method, params, token);
     this.notify();
     this.tell({ kind: 'call', call });
-    json(res, 200, call.answer);
+    // Slack names the token's scopes in a header of every answer to a call it accepted.
+    const scopes =
+      call.answer.ok === true && token !== undefined && (token === this.botToken || this.issuedTokens.has(token))
+        ? { 'x-oauth-scopes': [...this.grantedScopes].join(',') }
+        : undefined;
+    json(res, 200, call.answer, scopes);
   }
 
   private answer(method: string, params: Record<string, unknown>, token?: string): Record<string, unknown> {
@@ -681,9 +712,10 @@ export class FakeSlack {
         };
       case 'users.info': {
         const user = asText(params.user);
-        if (!/^[UW][A-Z0-9]+$/.test(user)) return { ok: false, error: 'user_not_found' };
+        if (!/^[UW][A-Z0-9]+$/.test(user) || this.unknownUsers.has(user)) return { ok: false, error: 'user_not_found' };
         const admin = this.workspaceAdmins.has(user);
-        return { ok: true, user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false } };
+        const deleted = this.deactivatedUsers.has(user);
+        return { ok: true, user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false, deleted } };
       }
       case 'conversations.info': {
         const channel = asText(params.channel);

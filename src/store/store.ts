@@ -12,6 +12,7 @@ import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installations.js';
 import { MintAccountRows } from './mint-accounts.js';
+import { MintCallOutcomeRows } from './mint-call-outcomes.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
@@ -37,6 +38,8 @@ export interface Store {
   readonly installations: InstallationRows;
   /** Distribution mode's Mint accounts, one per workspace (API keys sealed). */
   readonly mintAccounts: MintAccountRows;
+  /** How each Mint account's last real call ended (for the setup doctor). */
+  readonly mintCallOutcomes: MintCallOutcomeRows;
   /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
@@ -88,6 +91,7 @@ class SqlStore implements Store {
   readonly workspaceSettings: WorkspaceSettingsRows;
   readonly installations: InstallationRows;
   readonly mintAccounts: MintAccountRows;
+  readonly mintCallOutcomes: MintCallOutcomeRows;
 
   constructor(
     readonly engine: StoreLocation['engine'],
@@ -106,6 +110,7 @@ class SqlStore implements Store {
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
     this.installations = new InstallationRows(db, engine);
     this.mintAccounts = new MintAccountRows(db, engine);
+    this.mintCallOutcomes = new MintCallOutcomeRows(db);
   }
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {

@@ -252,6 +252,18 @@ export interface InstallationTeamsTable {
   seen_at: string;
 }
 
+/** How an account's last real call to the Mint service ended (migration 014). */
+export interface MintCallOutcomesTable {
+  /** A workspace's team id, or '' for the operator's account (MINT_API_KEY). */
+  account: string;
+  key_id: string;
+  /** See MintCallOutcome. */
+  outcome: string;
+  status: number | null;
+  /** ISO 8601 UTC. */
+  at: string;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -267,4 +279,5 @@ export interface Tables {
   installations: InstallationsTable;
   mint_accounts: MintAccountsTable;
   installation_teams: InstallationTeamsTable;
+  mint_call_outcomes: MintCallOutcomesTable;
 }

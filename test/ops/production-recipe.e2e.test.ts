@@ -203,8 +203,8 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(
-        `Resealed 1 installation(s) with key ${newKey.id}; 0 already were.\n` +
-          `Resealed 0 Mint API key(s) with key ${newKey.id}; 0 already were.\n`,
+        `Resealed 1 installation with key ${newKey.id}; 0 already were.\n` +
+          `Resealed 0 Mint API keys with key ${newKey.id}; 0 already were.\n`,
       );
       const withNewKeyOnly = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
       const fetched = await withNewKeyOnly.fetchInstallation({
@@ -290,11 +290,46 @@ describe('npm run mock-api, on the production install', () => {
   });
 });
 
+describe('npm run -s doctor, on the production install', () => {
+  it('with no configuration lists what is missing, as the app does', async () => {
+    const result = await npmRun(dir, 'doctor', [], bareEnv());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✗ Configuration: the app would not start: 4 configuration problems.');
+    expect(result.stdout).toMatch(/- SLACK_BOT_TOKEN is not set[\s\S]*- MINT_API_KEY is not set/);
+    expectNoStackTrace(result.stdout + result.stderr);
+  });
+
+  it('says the database is missing until the app has run once, then that nothing blocks', async () => {
+    const database = join(mkdtempSync(join(tmpdir(), 'mintlink-doctor-')), 'data', 'mintlink.sqlite');
+    const env = {
+      ...httpModeEnv(fakes, await freePort(), database),
+      APPROVAL_CHANNEL_ID: 'C0APPROVE1',
+      DELETION_APPROVERS: 'U0BOB0001,U0CAROL01',
+    };
+    const before = await npmRun(dir, 'doctor', [], env);
+    expectNoStackTrace(before.stdout + before.stderr);
+    expect(before.stdout).toContain(`✗ Database: ${database} does not exist`);
+    expect(before.code).toBe(1);
+    expect(existsSync(database)).toBe(false);
+
+    // The app run once creates and migrates its database.
+    const npm = new NpmStart(dir, env);
+    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true);
+    npm.child.kill('SIGTERM');
+    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    const after = await npmRun(dir, 'doctor', [], env);
+    expect(after.stdout).toContain('): reachable, and every migration is applied');
+    expect(after.stdout).toContain('Nothing blocks the setup.');
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
+  });
+});
+
 describe('node dist/mintlink.mjs with an argument', () => {
   it('lists the operator commands for --help, and refuses an unknown one with that list, exit 2', async () => {
     const help = await run('node', ['dist/mintlink.mjs', '--help'], { cwd: dir, env: bareEnv() });
     expect(help.stdout).toMatch(/^Usage: node dist\/mintlink\.mjs \[command\]\n/);
-    for (const command of ['settings', 'secrets', 'manifest'])
+    for (const command of ['settings', 'secrets', 'manifest', 'doctor'])
       expect(help.stdout).toContain(`npm run -s ${command} -- --help`);
     const unknown = await run('node', ['dist/mintlink.mjs', 'sttings'], { cwd: dir, env: bareEnv() }).catch(
       (error: { code: number; stdout: string; stderr: string }) => error,

@@ -14,6 +14,7 @@ import * as workspaces from './012-workspaces.js';
 import * as homeTabsByWorkspace from './013-home-tabs-by-workspace.js';
 import * as settledDeletionAsks from './014-settled-deletion-asks.js';
 import * as bulkRetries from './015-bulk-retries.js';
+import * as mintCallOutcomes from './016-mint-call-outcomes.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-home-tabs-by-workspace': homeTabsByWorkspace,
   '014-settled-deletion-asks': settledDeletionAsks,
   '015-bulk-retries': bulkRetries,
+  '016-mint-call-outcomes': mintCallOutcomes,
 };
 
 export const migrationProvider: MigrationProvider = {

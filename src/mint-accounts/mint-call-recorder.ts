@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../logging/create-logger.js';
+import type { MintCallOutcome, MintCallOutcomeRows } from '../store/mint-call-outcomes.js';
+
+/** The account of the operator's MINT_API_KEY (single-workspace mode) in the outcomes table. */
+export const OPERATOR_ACCOUNT = '';
+
+/** A calm service is written at most this often: a call a second must not be a write a second. */
+export const SAME_OUTCOME_WRITE_MS = 60_000;
+
+/** Names a key without revealing it: the first 16 hex digits of its SHA-256. */
+export function mintKeyId(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16);
+}
+
+/**
+ * Keeps, in the database, how each Mint account's last real call ended and when, where the setup doctor (a
+ * process of its own) and every replica read it. Cheap: a write when the outcome or the key changes, else at
+ * most one a minute per account; never awaited by the call itself.
+ */
+export class MintCallRecorder {
+  private readonly written = new Map<string, { keyId: string; outcome: MintCallOutcome; at: number }>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly rows: Pick<MintCallOutcomeRows, 'save'>,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The `onCallEnded` of the client of `account` made with `apiKey`. */
+  forAccount(account: string, apiKey: string): (outcome: MintCallOutcome, status: number | undefined) => void {
+    const keyId = mintKeyId(apiKey);
+    return (outcome, status) => this.record(account, keyId, outcome, status);
+  }
+
+  private record(account: string, keyId: string, outcome: MintCallOutcome, status: number | undefined): void {
+    const at = this.now();
+    const last = this.written.get(account);
+    if (last && last.keyId === keyId && last.outcome === outcome && at - last.at < SAME_OUTCOME_WRITE_MS) return;
+    const noted = { keyId, outcome, at };
+    this.written.set(account, noted);
+    const write = this.rows.save({ account, keyId, outcome, status, at: new Date(at) }).catch((error: unknown) => {
+      if (this.written.get(account) === noted) this.written.delete(account); // the next call tries again
+      this.logger.warn({ err: error, team: account || undefined }, 'could not record how the Mint service answered');
+    });
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
+  }
+
+  /** Waits for the writes under way (before the database closes). */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+}

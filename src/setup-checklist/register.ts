@@ -1,0 +1,99 @@
+import type { App } from '@slack/bolt';
+import type { CapabilityDeps } from '../deps.js';
+import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { listen } from '../request-pipeline/listen.js';
+import { refused } from '../request-pipeline/request-ended.js';
+import { checkMigrated } from '../setup-checks/database-check.js';
+import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
+import { checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
+import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
+import { patientSlackClient } from '../slack-api/patient-client.js';
+import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
+import { SetupReports } from './setup-reports.js';
+
+/**
+ * The Setup checklist at the top of App Home, for settings admins only, while some check of the workspace's
+ * setup fails (the setup doctor's checks, asked of Slack and the database in the background, never during a
+ * Home publish), with a button to check again. In single-workspace mode it covers the operator's part too
+ * (the database, the mode); in distribution mode only what the workspace's admins can fix.
+ */
+export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
+  const logger = deps.logger.child({ capability: 'setup-checklist' });
+  const { config } = deps;
+  const distributed = config.distribution !== undefined;
+  const isAdmin = async (userId: string, teamId: string | undefined) =>
+    (await deps.settingsAdmins.check(userId, teamId)).admin;
+
+  const reports = new SetupReports(
+    (teamId) => checkSetup(teamId),
+    // What the checklist shows changed: the Homes of the workspace's settings admins show it now.
+    (teamId) => deps.home.refresh([], async (userId, team) => team === teamId && (await isAdmin(userId, team))),
+    (work) =>
+      void deps.work
+        .track(work)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not check the setup of a workspace')),
+  );
+  // A Mint account connected, replaced, refused or accepted again: the Mint item is out of date.
+  deps.mintAccounts.onChange(({ teamId }) => reports.forget(teamId));
+
+  /** What a report was checked against: another value (the settings changed) makes it stale. */
+  const settingsBasis = (teamId: string | undefined) => JSON.stringify(deps.settings.current(teamId).values);
+
+  async function checkSetup(teamId: string | undefined): Promise<SetupItem[]> {
+    const team = teamId ?? deps.settings.homeTeamId;
+    const client = await deps.workspaces.slack(team);
+    const operator = distributed ? [] : await operatorItems();
+    const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', config.slack.apiUrl);
+    if (!identity) return [...operator, item];
+    const workspace = await checkWorkspaceSetup({
+      client,
+      settings: deps.settings.current(team).values,
+      place: deps.settings.envOnly ? 'env' : 'slack',
+      naming: SLACK_NAMING,
+      mint: async () => {
+        if (!distributed)
+          return {
+            account: { kind: 'operator', keyId: mintKeyId(config.mint.apiKey ?? '') },
+            last: await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT),
+          };
+        const account = await deps.mintAccounts.account(team);
+        const state: MintAccountState = account
+          ? { kind: 'connected', connectedAt: account.connectedAt }
+          : { kind: 'none' };
+        return { account: state, last: team ? await deps.store.mintCallOutcomes.get(team) : undefined };
+      },
+    });
+    return [...operator, item, ...workspace];
+  }
+
+  /** Single-workspace mode: the database and the mode, which the operator set up. */
+  async function operatorItems(): Promise<SetupItem[]> {
+    const database = await checkMigrated(deps.store, undefined).catch((error: unknown) =>
+      fail('database', `Database: ${(error as Error).message}`, 'Check DATABASE_URL and that the database runs.'),
+    );
+    const mode =
+      config.mode === 'socket' && config.slack.appToken
+        ? await checkSocketMode(patientSlackClient(deps, logger, config.slack.appToken), config.slack.apiUrl)
+        : await checkHttpMode(config.slack.publicUrl);
+    return [database, mode];
+  }
+
+  deps.home.add({
+    order: 0,
+    top: true,
+    blocks: async (userId, teamId) => {
+      if (!(await isAdmin(userId, teamId))) return [];
+      const report = reports.peek(teamId, settingsBasis(teamId));
+      return report ? checklistBlocks(report.items, new Date(report.at)) : [];
+    },
+  });
+
+  on.button(SETUP_RECHECK_ACTION, async ({ body }) => {
+    const teamId = body.team?.id ?? body.user.team_id;
+    if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
+      throw refused(':no_entry: Only settings admins can check the setup.');
+    await reports.recheck(teamId, settingsBasis(teamId), { fresh: true });
+    deps.home.refresh([body.user.id]);
+  });
+}

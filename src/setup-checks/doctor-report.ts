@@ -1,0 +1,160 @@
+import { LogLevel, WebClient } from '@slack/web-api';
+import type { Config } from '../config/config.js';
+import { sealContext } from '../installations/installation-store.js';
+import { createSecretScrubber } from '../logging/secret-scrubber.js';
+import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import { webClientOptions } from '../slack-api/web-client-options.js';
+import type { Store } from '../store/store.js';
+import { effectiveSettings, envDefaults } from '../workspace-settings/settings-model.js';
+import { configSecrets } from '../config/config.js';
+import { checkDatabase } from './database-check.js';
+import { PLAIN_NAMING, pass, type SetupItem } from './setup-items.js';
+import { checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
+import { type MintAccountState, checkWorkspaceSetup } from './workspace-checks.js';
+
+/** What `npm run doctor` found: the operator's items, then each workspace's. */
+export interface DoctorReport {
+  /** One line: the mode the configuration gives. */
+  heading: string;
+  operator: SetupItem[];
+  workspaces: Array<{ title: string; items: SetupItem[] }>;
+  /**
+   * Whether the workspaces' items block too: in single-workspace mode the one workspace is the operator's;
+   * in distribution mode each workspace's admins see and fix theirs on App Home.
+   */
+  workspacesBlock: boolean;
+}
+
+/** Runs every check of the setup the configuration describes, with what Slack and the database say now. */
+export async function runDoctor(config: Config): Promise<DoctorReport> {
+  const scrub = createSecretScrubber(configSecrets(config));
+  const clientFor = (token: string) =>
+    new WebClient(token, { ...webClientOptions(config.slack.apiUrl, { scrub }), logger: quiet });
+  const distributed = config.distribution !== undefined;
+  const heading = `${distributed ? 'distribution mode' : 'single-workspace mode'}, ${config.mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`;
+  const { item: database, store } = await checkDatabase(config.store);
+  try {
+    const mode =
+      config.mode === 'socket' && config.slack.appToken
+        ? await checkSocketMode(clientFor(config.slack.appToken), config.slack.apiUrl)
+        : await checkHttpMode(config.slack.publicUrl);
+    const operator = [pass('configuration', 'Configuration: every variable the app needs is set'), database, mode];
+    const workspaces = distributed
+      ? await installedWorkspaces(config, store, clientFor)
+      : [await operatorWorkspace(config, store, clientFor)];
+    return { heading, operator, workspaces, workspacesBlock: !distributed };
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+}
+
+/** Single-workspace mode: the bot token's workspace, with the settings in force there. */
+async function operatorWorkspace(
+  config: Config,
+  store: Store | undefined,
+  clientFor: (token: string) => WebClient,
+): Promise<{ title: string; items: SetupItem[] }> {
+  const client = clientFor(config.slack.botToken ?? '');
+  const { item, identity } = await checkBotToken(client, 'operator', config.slack.apiUrl);
+  if (!identity) return { title: 'Workspace of SLACK_BOT_TOKEN', items: [item] };
+  const apiKey = config.mint.apiKey ?? '';
+  const items = await checkWorkspaceSetup({
+    client,
+    settings: await settingsInForce(config, store, identity.teamId),
+    place: config.settings.source,
+    naming: PLAIN_NAMING,
+    mint: async () => ({
+      account: { kind: 'operator', keyId: mintKeyId(apiKey) },
+      last: await store?.mintCallOutcomes.get(OPERATOR_ACCOUNT).catch(() => undefined),
+    }),
+  });
+  return { title: workspaceTitle(identity.teamName, identity.teamId), items: [item, ...items] };
+}
+
+/**
+ * Distribution mode: each installation, with its own bot token (opened with SECRETS_KEYS) and the settings
+ * its admins chose. An org-wide installation is checked for its token only (its workspaces' settings are
+ * each their own, and seen on their App Home).
+ */
+async function installedWorkspaces(
+  config: Config,
+  store: Store | undefined,
+  clientFor: (token: string) => WebClient,
+): Promise<Array<{ title: string; items: SetupItem[] }>> {
+  if (!store) return [];
+  const box = new SecretBox(config.secretKeys);
+  const found: Array<{ title: string; items: SetupItem[] }> = [];
+  for (const installation of await store.installations.all()) {
+    const title = workspaceTitle(
+      teamName(installation.details),
+      installation.teamId ?? installation.enterpriseId ?? installation.id,
+    );
+    let token: string;
+    try {
+      token = box.open(installation.sealed.botToken ?? '', sealContext(installation.id, 'botToken'));
+    } catch {
+      found.push({
+        title,
+        items: [
+          {
+            key: 'bot-token',
+            state: 'fail',
+            summary: 'Slack bot token: cannot be opened with any key of SECRETS_KEYS',
+            fix: 'List every key it was sealed with in SECRETS_KEYS, or have the workspace install the app again.',
+          },
+        ],
+      });
+      continue;
+    }
+    const client = clientFor(token);
+    const { item, identity } = await checkBotToken(client, 'workspace', config.slack.apiUrl);
+    const teamId = installation.teamId;
+    if (!identity || !teamId || installation.isEnterpriseInstall) {
+      found.push({ title, items: [item] });
+      continue;
+    }
+    const items = await checkWorkspaceSetup({
+      client,
+      settings: await settingsInForce(config, store, teamId),
+      place: 'slack',
+      naming: PLAIN_NAMING,
+      mint: async () => {
+        const account = await store.mintAccounts.get(teamId);
+        const state: MintAccountState = account
+          ? { kind: 'connected', connectedAt: account.connectedAt }
+          : { kind: 'none' };
+        return { account: state, last: await store.mintCallOutcomes.get(teamId) };
+      },
+    });
+    found.push({ title, items: [item, ...items] });
+  }
+  return found;
+}
+
+async function settingsInForce(config: Config, store: Store | undefined, teamId: string) {
+  const envOnly = config.settings.source === 'env';
+  const row = envOnly || !store ? undefined : await store.workspaceSettings.get(teamId).catch(() => undefined);
+  return effectiveSettings(envDefaults(config), teamId, row, envOnly).values;
+}
+
+function workspaceTitle(name: string | undefined, id: string): string {
+  return name ? `Workspace ${name} (${id})` : `Workspace ${id}`;
+}
+
+function teamName(details: Record<string, unknown>): string | undefined {
+  const team = details.team;
+  if (team && typeof team === 'object' && 'name' in team && typeof team.name === 'string') return team.name;
+  return undefined;
+}
+
+/** The Web API client's own log lines stay out of the report: each failure is an item already. */
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  setLevel: () => undefined,
+  getLevel: () => LogLevel.ERROR,
+  setName: () => undefined,
+};
