@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { httpManifest, slackEventsUrl } from '../../src/manifest/http-manifest.js';
 
 /*
- * `npm run manifest -- --http https://host`: manifest.yml turned to HTTP mode, checked against Slack's official
+ * `npm run -s manifest -- --http https://host`: manifest.yml turned to HTTP mode, checked against Slack's official
  * manifest schema (v1, slackapi/manifest-schema v0.5.0: the shared copy next to the repository when there is
  * one, else the identical copy beside these tests; Ajv needs strict:false for its non-standard keywords).
  */
@@ -90,7 +90,7 @@ describe('the HTTP-mode manifest', () => {
 describe('manifest.yml header', () => {
   const header = manifestYaml.slice(0, manifestYaml.indexOf('_metadata:'));
   it('names the right fields for HTTP mode and points to the generator', () => {
-    expect(header).toContain('npm run manifest -- --http');
+    expect(header).toContain('npm run -s manifest -- --http');
     expect(header).toContain('socket_mode_enabled');
     expect(header).toMatch(/`url: https:\/\/YOUR-HOST\/slack\/events` to the \/mintlink command/);
     expect(header).toMatch(/`request_url: https:\/\/YOUR-HOST\/slack\/events` under settings\.interactivity and/);
