@@ -97,7 +97,7 @@ export function bulkFormView(options: { kind?: BulkKind; problem?: string; sampl
     }),
     context(
       `*Mint link columns:* ${LINK_COLUMNS.map((c) => `\`${c}\``).join(', ')}; \`customerId\` holds several IDs separated by \`;\` or spaces, dates are ISO 8601 with a time zone (\`2030-01-31T09:00:00Z\`).`,
-      `*Wallet column:* ${WALLET_COLUMNS.map((c) => `\`${c}\``).join(', ')} (empty: a new user). Header names in any case; a column not listed is refused.`,
+      `*Wallet column:* ${WALLET_COLUMNS.map((c) => `\`${c}\``).join(', ')}, the customer ID (empty: a new user). Header names in any case; a column not listed is refused.`,
     ),
     options.sampleSent
       ? context(

@@ -52,7 +52,9 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
           rows: draft.totalRows,
           valid: draft.validRows,
           defaults: draft.defaults,
-          ...(draft.retryOf ? { retryOf: draft.retryOf, maybeSent: draft.heldRows, maybeSentChosen: includeHeld } : {}),
+          ...(draft.retryOf
+            ? { retryOf: draft.retryOf, maybeCreated: draft.heldRows, maybeCreatedChosen: includeHeld }
+            : {}),
         },
       });
       return inTx.start(jobId, userId, entry.id, { includeHeld });

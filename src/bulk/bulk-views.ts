@@ -29,6 +29,29 @@ export const HELD_SHOWN = 10;
 /** A row of the job being retried whose outcome was unknown, as a retry's preview lists it. */
 export type HeldRow = Pick<BulkRow, 'rowNumber' | 'cells' | 'error'>;
 
+/** Failed rows of the job being retried listed in a retry's preview, with the error each got. */
+export const FAILED_SHOWN = 10;
+
+/** What a retry's preview shows of the job it retries: its failed rows (the first ones) and how many of each. */
+export interface RetriedRows {
+  failed: readonly HeldRow[];
+  failedCount: number;
+  /** Rows with errors in that job's file: never sent, so not retried. */
+  invalidCount: number;
+}
+
+/**
+ * The service's answers that say the row itself is wrong: sent again as it was, it fails again. The client
+ * words them "The Mint service answered <status>…" (mint-api-client.ts); no status is stored with a row.
+ */
+const REPEATS = /^The Mint service answered (400|404|422)\b/;
+
+/**
+ * What a person reads for a row whose outcome is not known (stored as `unknown`): it was sent, and the Mint
+ * service may have created it. The same words in the messages, the results file, the preview and Home.
+ */
+export const MAYBE_CREATED = 'maybe created';
+
 /** Errors listed in the preview; all of them are in the errors file. */
 export const ERRORS_SHOWN = 10;
 
@@ -53,22 +76,28 @@ export function checkingView(sourceName: string): ModalView {
 export function previewView(
   job: BulkJob,
   errors: ReadonlyArray<Pick<BulkRow, 'rowNumber' | 'error'>>,
-  options: { errorsSent?: boolean; dropped?: readonly BulkJob[]; held?: readonly HeldRow[] } = {},
+  options: {
+    errorsSent?: boolean;
+    dropped?: readonly BulkJob[];
+    held?: readonly HeldRow[];
+    retried?: RetriedRows;
+  } = {},
 ): ModalView {
   const invalid = job.totalRows - job.validRows;
   const startable = job.validRows > 0 || job.heldRows > 0;
-  const source = job.retryOf ? `*Retry of ${job.retryOf}*` : bold(job.sourceName, 200);
+  const source = job.retryOf ? `*Retry of ${job.retryOf}*` : `From ${bold(job.sourceName, 200)}`;
   const rows = `${job.totalRows.toLocaleString('en-US')}${job.retryOf ? ' failed' : ''} row${job.totalRows === 1 ? '' : 's'}`;
   const blocks: KnownBlock[] = [
     section(
       job.retryOf && job.totalRows === 0
-        ? `${source}: no row was refused; the rows below may have been sent.`
+        ? `${source}: no row failed for certain. ${onlyHeldText(job.heldRows)}`
         : `${source}: ${rows}, ` +
             `*${things(job.kind, job.validRows)} ready to create*` +
             (invalid > 0 ? `, *${invalid.toLocaleString('en-US')} with errors* (left out)` : ''),
     ),
   ];
   if (job.kind === 'links') blocks.push(context(`Defaults: ${defaultsText(job.defaults)}`));
+  if (job.retryOf && options.retried && options.retried.failedCount > 0) blocks.push(failedBlock(options.retried));
   if (invalid > 0) {
     const lines = errors.slice(0, ERRORS_SHOWN).map((r) => `• Row ${r.rowNumber}: ${escapeAndCut(r.error ?? '', 250)}`);
     const more = invalid > lines.length ? ` (the first ${lines.length} of ${invalid.toLocaleString('en-US')})` : '';
@@ -88,6 +117,8 @@ export function previewView(
     );
   }
   if (job.heldRows > 0) blocks.push(...heldBlocks(job, options.held ?? []));
+  if (job.retryOf && options.retried && options.retried.invalidCount > 0)
+    blocks.push(context(neverSentText(job.retryOf, options.retried.invalidCount)));
   if (options.dropped?.length) blocks.push(context(droppedText(options.dropped)));
   const numbering = job.retryOf
     ? `Rows keep their numbers from the file of ${job.retryOf}.`
@@ -95,8 +126,8 @@ export function previewView(
   blocks.push(
     context(
       startable
-        ? `Nothing is sent until you press *Start*. ${numbering} ${job.id}`
-        : `No row can be sent: fix the file and submit it again. ${numbering} ${job.id}`,
+        ? `Bulk job ${job.id}: nothing is sent until you press *Start*. ${numbering}`
+        : `Bulk job ${job.id}: no row can be sent. Fix the file and submit it again. ${numbering}`,
     ),
   );
   return modal({
@@ -109,6 +140,50 @@ export function previewView(
   });
 }
 
+/** A retry's headline when its only rows may have been created: what the person can do about them. */
+function onlyHeldText(count: number): string {
+  return count === 1
+    ? 'The row below may have been created: check it with the Mint service, and tick it to send it again only if it was not. Otherwise there is nothing to retry: close.'
+    : `The ${count.toLocaleString('en-US')} rows below may have been created: check them with the Mint service, and tick them to send them again only if they were not. Otherwise there is nothing to retry: close.`;
+}
+
+/** A row as a retry's preview lists it: its number, its cells (shortened) and what happened to it. */
+function rowLine(row: HeldRow, otherwise: string): string {
+  const cells = row.cells.filter((cell) => cell.trim() !== '').join(', ');
+  const what = cells ? ` (${escapeAndCut(cells, 60)})` : '';
+  return `• Row ${row.rowNumber}${what}: ${escapeAndCut(row.error ?? otherwise, 150)}`;
+}
+
+/**
+ * The failed rows a retry sends again, with the error each got. Those the service refused as they were (a
+ * 400, 404 or 422) will likely be refused again: the retry sends the same cells with the same defaults.
+ */
+function failedBlock(retried: RetriedRows): KnownBlock {
+  const lines = retried.failed.slice(0, FAILED_SHOWN).map((row) => rowLine(row, 'failed'));
+  const count = retried.failedCount;
+  const more = count > lines.length ? ` (the first ${lines.length} of ${count.toLocaleString('en-US')})` : '';
+  const repeating = retried.failed.filter((row) => REPEATS.test(row.error ?? '')).length;
+  const one = repeating === 1;
+  const which = repeating < lines.length ? `${repeating} of them` : one ? 'This row' : 'These rows';
+  const warning =
+    repeating === 0
+      ? ''
+      : `\n:warning: ${which} ${one ? 'was refused as it is' : 'were refused as they are'} (400, 404 or 422): sent ` +
+        `again unchanged, ${one ? 'it' : 'they'} will likely fail again, and a retry cannot change the defaults. ` +
+        'To change them, fix the file and upload it as a new job with *Bulk create*.';
+  return section(`*Failed, sent again*${more}\n${lines.join('\n')}${warning}`);
+}
+
+/** Why the rows with errors in the retried job's file are not in its retry. */
+function neverSentText(retryOf: string, count: number): string {
+  const rows = count === 1 ? '1 row' : `${count.toLocaleString('en-US')} rows`;
+  const were = count === 1 ? 'it was' : 'they were';
+  return (
+    `${rows} of ${retryOf} had errors in the file and ${count === 1 ? 'is' : 'are'} not retried: ${were} never sent. ` +
+    `To send ${count === 1 ? 'it' : 'them'}, fix the file and upload it as a new job with *Bulk create*.`
+  );
+}
+
 /**
  * A retry's rows whose outcome was unknown in the job it retries, apart from the others: the Mint service may
  * have created them, so they are sent again only if the person ticks the box (off by default).
@@ -116,22 +191,18 @@ export function previewView(
 function heldBlocks(job: BulkJob, held: readonly HeldRow[]): KnownBlock[] {
   const count = job.heldRows;
   const n = count.toLocaleString('en-US');
-  const lines = held.slice(0, HELD_SHOWN).map((row) => {
-    const cells = row.cells.filter((cell) => cell.trim() !== '').join(', ');
-    const what = cells ? ` (${escapeAndCut(cells, 60)})` : '';
-    return `• Row ${row.rowNumber}${what}: ${escapeAndCut(row.error ?? 'outcome not recorded', 150)}`;
-  });
+  const lines = held.slice(0, HELD_SHOWN).map((row) => rowLine(row, 'outcome not recorded'));
   const more = count > lines.length ? ` (the first ${lines.length})` : '';
   const them = count === 1 ? 'it' : 'them';
   return [
     section(
-      `:warning: *${n} maybe sent*${more}: ${job.retryOf ?? 'the job'} sent ${count === 1 ? 'this row' : 'these rows'}, ` +
+      `:warning: *${n} ${MAYBE_CREATED}*${more}: ${job.retryOf ?? 'the job'} sent ${count === 1 ? 'this row' : 'these rows'}, ` +
         `but the outcome was not recorded: the Mint service may have created ${them}. ` +
         `Not retried unless you choose ${them}.\n${lines.join('\n')}`,
     ),
     checkboxInput({
       blockId: HELD_ROWS_BLOCK,
-      label: 'Maybe sent',
+      label: 'Maybe created',
       choice: { value: HELD_ROWS_CHOICE, label: count === 1 ? 'Retry this row too' : `Retry these ${n} rows too` },
       checked: false,
       hint: `Only once you have checked that the Mint service did not create ${them}: any it did create would be created twice.`,

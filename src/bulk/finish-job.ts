@@ -4,6 +4,7 @@ import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import type { BulkJob, BulkJobs, BulkRow, BulkRowStatus, JobRef, RowCounts } from '../store/bulk-jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { updateProgressSoon } from './progress.js';
+import { MAYBE_CREATED } from './bulk-views.js';
 import { totalsText } from './progress-message.js';
 
 /** A process writing a job's results that has been silent this long is taken over by another. */
@@ -13,11 +14,11 @@ const PAGE_ROWS = 500;
 const OUTCOMES: Record<BulkRowStatus, string> = {
   done: 'created',
   failed: 'failed',
-  unknown: 'unknown',
+  unknown: MAYBE_CREATED,
   cancelled: 'not sent (cancelled)',
   invalid: 'not sent (error in the file)',
   pending: 'not sent',
-  sending: 'unknown',
+  sending: MAYBE_CREATED,
 };
 
 /**
@@ -35,7 +36,7 @@ export async function finishJob(ctx: BulkContext, ref: JobRef): Promise<void> {
   const sent = await sendResults(ctx, claimed, counts);
   if (claimed.auditId) {
     await ctx.store.audit
-      .complete(claimed.auditId, claimed.cancelledBy ? 'cancelled' : 'succeeded', auditDetail(counts, sent))
+      .complete(claimed.auditId, auditOutcome(claimed, counts), auditDetail(counts, sent))
       .catch((error: unknown) => ctx.logger.error({ err: error, jobId }, 'could not complete the audit entry'));
   }
   const done = await jobs.complete(jobId, claimed, sent);
@@ -98,8 +99,8 @@ async function* resultRows(jobs: BulkJobs, job: BulkJob): AsyncGenerator<string[
 function resultRow(job: BulkJob, row: BulkRow): string[] {
   const cells = job.columns.map((_, i) => row.cells[i] ?? '');
   const error =
-    row.status === 'unknown'
-      ? `${row.error ?? 'sent, outcome not recorded'}: it may have been created; check before sending it again`
+    row.status === 'unknown' || row.status === 'sending'
+      ? `${asSentence(row.error ?? 'Sent, but the outcome was not recorded')} It may have been created: check before sending it again.`
       : (row.error ?? '');
   return [
     String(row.rowNumber),
@@ -110,7 +111,24 @@ function resultRow(job: BulkJob, row: BulkRow): string[] {
   ];
 }
 
+/**
+ * How the job's audit entry (and Home's activity line) says it ended: a job with rows that failed or may have
+ * been created did not simply succeed. Rows with errors in the file were left out knowingly at Start.
+ */
+const DONE_WITH_FAILURES = 'done with failures';
+
+function auditOutcome(job: BulkJob, counts: RowCounts): string {
+  if (job.cancelledBy) return 'cancelled';
+  return counts.failed + counts.unknown + counts.sending > 0 ? DONE_WITH_FAILURES : 'succeeded';
+}
+
+/** `text` ending with a full stop (the service's messages come with or without one). */
+function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 function auditDetail(counts: RowCounts, sent: { fileId?: string; note?: string }): string {
-  const totals = `${counts.done} created, ${counts.failed} failed, ${counts.unknown} unknown, ${counts.cancelled} cancelled, ${counts.invalid} invalid`;
+  const totals = `${counts.done} created, ${counts.failed} failed, ${counts.unknown} ${MAYBE_CREATED}, ${counts.cancelled} cancelled, ${counts.invalid} invalid`;
   return `${totals}; ${sent.fileId ? `results file ${sent.fileId}` : (sent.note ?? 'no results file')}`;
 }

@@ -4,7 +4,7 @@ import { actionsRow, context, divider, section } from '../slack-ui/blocks.js';
 import { bold, escapeAndCut } from '../slack-ui/mrkdwn.js';
 import type { BulkJob, BulkJobs, BulkJobStatus } from '../store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
-import { BULK_ACTIONS, buttonFor, controlButtons, things } from './bulk-views.js';
+import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
 
 export const BULK_HOME_ACTION = 'home_bulk_create';
 const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
@@ -48,7 +48,7 @@ async function jobBlocks(store: BulkJobs, jobs: BulkJob[], withRequester: boolea
     blocks.push(
       section(
         `*${job.id}*${who} · ${settled.toLocaleString('en-US')} of ${things(job.kind, job.validRows)} settled · ${stateWord(job)}\n` +
-          `from ${bold(job.sourceName, 200)}: ${counts.done} done, ${counts.failed} failed, ${counts.unknown} unknown`,
+          `from ${bold(job.sourceName, 200)}: ${counts.done} done, ${counts.failed} failed, ${counts.unknown} ${MAYBE_CREATED}`,
       ),
     );
     const controls = controlButtons(job, `home_bulk_${job.id}`);

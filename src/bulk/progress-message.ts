@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../store/bulk-jobs.j
 import { actionsRow, context, message, section, type MessageContent } from '../slack-ui/blocks.js';
 import { bold } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
-import { BULK_ACTIONS, buttonFor, controlButtons, things } from './bulk-views.js';
+import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
 
 const BAR_CELLS = 20;
 
@@ -23,7 +23,7 @@ export interface Progress {
 }
 
 /**
- * The job's message in the requester's DM: done / failed / unknown / left, a text progress bar, the rate and
+ * The job's message in the requester's DM: done / failed / maybe created / left, a text progress bar, the rate and
  * the time left, and Pause / Resume / Cancel while it can still change; the totals once it has ended.
  */
 export function progressMessage(p: Progress): MessageContent {
@@ -44,7 +44,7 @@ export function progressMessage(p: Progress): MessageContent {
         : []),
     ];
     if (buttons.length > 0) blocks.push(actionsRow(`bulk_ended_${job.id}`, ...buttons));
-    const text = `Bulk job ${job.id} finished: ${counts.done} created, ${counts.failed} failed, ${counts.unknown} unknown`;
+    const text = `Bulk job ${job.id} finished: ${counts.done} created, ${counts.failed} failed, ${counts.unknown} ${MAYBE_CREATED}`;
     return message(text, blocks);
   }
   const percent = job.validRows > 0 ? Math.floor((settled / job.validRows) * 100) : 100;
@@ -53,7 +53,7 @@ export function progressMessage(p: Progress): MessageContent {
     section(
       `\`${'▓'.repeat(filled)}${'░'.repeat(BAR_CELLS - filled)}\` ${percent}%\n` +
         `*${counts.done.toLocaleString('en-US')} done* · *${counts.failed.toLocaleString('en-US')} failed* · ` +
-        `*${counts.unknown.toLocaleString('en-US')} unknown* · *${left.toLocaleString('en-US')} left*` +
+        `*${counts.unknown.toLocaleString('en-US')} ${MAYBE_CREATED}* · *${left.toLocaleString('en-US')} left*` +
         (counts.cancelled > 0 ? ` · ${counts.cancelled.toLocaleString('en-US')} cancelled` : ''),
     ),
     context(statusLine(p, left)),
@@ -91,15 +91,20 @@ export function totalsText(job: BulkJob, counts: RowCounts): string {
   const parts = [
     `*${counts.done.toLocaleString('en-US')} created*`,
     `${counts.failed.toLocaleString('en-US')} failed`,
-    `${counts.unknown.toLocaleString('en-US')} unknown`,
+    `${counts.unknown.toLocaleString('en-US')} ${MAYBE_CREATED}`,
   ];
   if (counts.cancelled > 0) parts.push(`${counts.cancelled.toLocaleString('en-US')} not sent (cancelled)`);
   if (counts.invalid > 0) parts.push(`${counts.invalid.toLocaleString('en-US')} with errors in the file (not sent)`);
-  const unknown =
-    counts.unknown > 0
-      ? `\n:warning: *${counts.unknown.toLocaleString('en-US')} unknown*: sent, but the outcome was not recorded. They may exist: check them before sending them again (the app never sends them again by itself).`
-      : '';
-  return `${ended}: ${parts.join(' · ')}.${unknown}`;
+  return `${ended}: ${parts.join(' · ')}.${maybeCreatedWarning(counts.unknown)}`;
+}
+
+/** What to do about the rows that may have been created: one row is "it", more are "they". */
+function maybeCreatedWarning(count: number): string {
+  if (count === 0) return '';
+  const heading = `\n:warning: *${count.toLocaleString('en-US')} ${MAYBE_CREATED}*: sent, but the outcome was not recorded.`;
+  return count === 1
+    ? `${heading} It may exist: check it before sending it again (the app never sends it again by itself).`
+    : `${heading} They may exist: check them before sending them again (the app never sends them again by itself).`;
 }
 
 /** Who cancelled the job; the app itself stops jobs only with a note saying why. */

@@ -62,7 +62,8 @@ export function sampleCsvs(now: Date): SampleCsv[] {
       title: 'Sample CSV: wallets',
       introduction:
         'A sample CSV for *Bulk create* → *Wallets*: the one column the app reads, and one example row. ' +
-        'An empty `userId` creates a wallet for a new user.',
+        'The column `userId` is the customer ID (the *Customer ID* of the *Create wallet* form): put yours in place ' +
+        'of the example; an empty one creates a new user with the wallet.',
       header: WALLET_COLUMNS,
       rows: [['user-1001']],
     },

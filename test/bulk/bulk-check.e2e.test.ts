@@ -43,7 +43,7 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
     expect(fakes.slack.fileDownloads).toEqual([expect.objectContaining({ fileId: file.id, status: 200 })]);
     expect(preview).toMatchObject({ callback_id: 'bulk_preview', submit: { text: 'Start' } });
     const text = textOf(preview.blocks);
-    expect(text).toContain('*campaign.csv*: 4 rows, *2 mint links ready to create*, *2 with errors*');
+    expect(text).toContain('From *campaign.csv*: 4 rows, *2 mint links ready to create*, *2 with errors*');
     expect(text).toContain(
       'Row 3: EMAIL: must be an email address; maxCheckoutQuantity: must be at least 1; IsActive: must be true or false',
     );
@@ -55,7 +55,7 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
   it('takes pasted CSV; a job of rows with errors only has no Start', async () => {
     const preview = await previewOf(running.app, fakes.slack, 'email,nftId\nnope,n1\nx@example.com,');
     expect(preview.submit).toBeUndefined();
-    expect(textOf(preview.blocks)).toContain('No row can be sent');
+    expect(textOf(preview.blocks)).toContain('no row can be sent. Fix the file and submit it again.');
     expect(textOf(preview.blocks)).toContain('Row 2: email: must be an email address');
     expect(textOf(preview.blocks)).toContain('Row 3: nftId: is required (in the row, or as the default NFT ID)');
   });

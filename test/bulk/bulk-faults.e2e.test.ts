@@ -101,12 +101,12 @@ describe('bulk create: faults', () => {
     const { results, message } = await ended(fakes.slack, started, 30_000);
     expect([...sendsByEmail(fakes).values()]).toEqual(Array(8).fill(1)); // each row sent once, 503 or not
     expect(fakes.mint.links).toHaveLength(3);
-    expect(textOf(message.blocks)).toContain('*3 created* · 0 failed · 5 unknown');
+    expect(textOf(message.blocks)).toContain('*3 created* · 0 failed · 5 maybe created');
     const rows = csvRows(results).slice(1);
-    expect(rows.map((r) => r[2])).toEqual([...Array(5).fill('unknown'), ...Array(3).fill('created')]);
+    expect(rows.map((r) => r[2])).toEqual([...Array(5).fill('maybe created'), ...Array(3).fill('created')]);
     for (const row of rows.slice(0, 5)) {
       expect(row[4]).toBe(
-        'The Mint service answered 503: Mock failure 503: it may have been created; check before sending it again',
+        'The Mint service answered 503: Mock failure 503. It may have been created: check before sending it again.',
       );
     }
   }, 40_000);
@@ -119,13 +119,13 @@ describe('bulk create: faults', () => {
     fakes.mint.failNext('create_link', { mode: 'status', status: 500 }, 1);
     const started = await job(app, 6);
     const { results, message } = await ended(fakes.slack, started, 20_000);
-    expect(textOf(message.blocks)).toContain('*2 created* · 1 failed · 3 unknown');
+    expect(textOf(message.blocks)).toContain('*2 created* · 1 failed · 3 maybe created');
     expect(textOf(message.blocks)).toContain('check them before sending them again');
     const rows = csvRows(results);
     expect(rows[1]).toEqual(['2', 'u1@example.com', 'failed', '', 'The Mint service answered 400: nftId unknown']);
-    expect(rows.slice(2, 5).map((r) => r[2])).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(rows.slice(2, 5).map((r) => r[2])).toEqual(['maybe created', 'maybe created', 'maybe created']);
     for (const row of rows.slice(2, 5))
-      expect(row[4]).toContain('may have been created; check before sending it again');
+      expect(row[4]).toContain('. It may have been created: check before sending it again.');
     expect(rows[4]?.[4]).toContain('The Mint service answered 500');
     expect([...sendsByEmail(fakes).values()]).toEqual(Array(6).fill(1));
   }, 30_000);
@@ -145,7 +145,7 @@ describe('bulk create: faults', () => {
     const sends = sendsByEmail(fakes);
     expect([...sends.values()].every((n) => n === 1)).toBe(true); // no row sent twice
     const rows = csvRows(results).slice(1);
-    const unknown = rows.filter((r) => r[2] === 'unknown');
+    const unknown = rows.filter((r) => r[2] === 'maybe created');
     // The rows in flight at the crash were claimed but never settled: unknown, never sent again. Most had reached
     // the service; one the process had claimed but not yet sent when it was killed never reaches it.
     const afterCrash = new Set(emailsIn(fakes).slice(sentBeforeCrash));

@@ -60,11 +60,11 @@ describe('bulk sample and retry screens', () => {
     await expectScreen('bulk/sample-dm--wallets', messageText(intros[1]?.params ?? {}, { where: 'DM' }));
   });
 
-  it('a retry’s preview with a maybe-sent row; the retried job’s message; the refusals', async () => {
+  it('a retry’s preview with a maybe-created row; the retried job’s message; the refusals', async () => {
     const job = await endedJob(5, [400, 500, 400]);
     const before = progress(fakes.slack, job);
     const preview = await retryPreview(before);
-    await expectScreen('bulk/retry-preview--maybe-sent', stableJobIds(modalText(preview)));
+    await expectScreen('bulk/retry-preview--maybe-created', stableJobIds(modalText(preview)));
 
     const url = await running.app.click(before, BULK_ACTIONS.retry, BEN);
     const [notOwner] = await fakes.slack.waitForResponse(url);
@@ -88,7 +88,7 @@ describe('bulk sample and retry screens', () => {
     await expectScreen('bulk/retry-click--already-retried', stableJobIds(ephemeralText(retried?.body ?? {})));
   });
 
-  it('a retry of maybe-sent rows only, started with none ticked', async () => {
+  it('a retry of maybe-created rows only, started with none ticked', async () => {
     const job = await endedJob(2, [500]);
     const preview = await retryPreview(progress(fakes.slack, job));
     const ack = await running.app.submitView(preview);

@@ -68,11 +68,14 @@ describe('bulk create: retrying failed rows', () => {
     return { jobId, channel: String(posted.answer?.channel), ts: String(posted.answer?.ts), posted };
   };
 
-  it('retries only the failed rows; the maybe-sent ones are listed apart and left out unless chosen; nothing is sent twice', async () => {
-    // u1 refused (400), u2 maybe sent (500), u3 refused (400), u4-u6 created.
+  it('retries only the failed rows; the maybe-created ones are listed apart and left out unless chosen; nothing is sent twice', async () => {
+    // u1 refused (400), u2 maybe created (500), u3 refused (400), u4-u6 created.
     const job = await endedJob(6, [400, 500, 400]);
     const before = progress(fakes.slack, job);
-    expect(textOf(before.blocks)).toContain('*3 created* · 2 failed · 1 unknown');
+    expect(textOf(before.blocks)).toContain('*3 created* · 2 failed · 1 maybe created');
+    expect(textOf(before.blocks)).toContain(
+      '*1 maybe created*: sent, but the outcome was not recorded. It may exist: check it',
+    );
     expect(textOf(before.blocks)).toContain(BULK_ACTIONS.retry);
     const sentBefore = fakes.mint.requestsTo('create_link').length;
 
@@ -80,7 +83,14 @@ describe('bulk create: retrying failed rows', () => {
     const text = textOf(preview.blocks);
     expect(text).toContain(`*Retry of ${job.jobId}*: 2 failed rows, *2 mint links ready to create*`);
     expect(text).toContain('NFT `nft-r`'); // the job's own defaults
-    expect(text).toContain(`*1 maybe sent*: ${job.jobId} sent this row, but the outcome was not recorded`);
+    // The failed rows it sends again, with the error each got: refused for what they hold, they will likely fail again.
+    expect(text).toContain(
+      '*Failed, sent again*\n• Row 2 (u1@example.com): The Mint service answered 400: Mock failure 400\n' +
+        '• Row 4 (u3@example.com): The Mint service answered 400: Mock failure 400\n' +
+        ':warning: These rows were refused as they are (400, 404 or 422): sent again unchanged, they will likely fail again',
+    );
+    expect(text).toContain('fix the file and upload it as a new job with *Bulk create*');
+    expect(text).toContain(`*1 maybe created*: ${job.jobId} sent this row, but the outcome was not recorded`);
     expect(text).toContain('• Row 3 (u2@example.com): The Mint service answered 500');
     expect(text).toContain(`Rows keep their numbers from the file of ${job.jobId}.`);
     const box = (preview.blocks as Array<Record<string, any>>).find((b) => b.block_id === HELD_ROWS_BLOCK);
@@ -94,7 +104,7 @@ describe('bulk create: retrying failed rows', () => {
     const { results } = await ended(fakes.slack, retry);
     expect(Object.fromEntries(sends())).toEqual({
       'u1@example.com': 2,
-      'u2@example.com': 1, // maybe sent: not again
+      'u2@example.com': 1, // maybe created: not again
       'u3@example.com': 2,
       'u4@example.com': 1,
       'u5@example.com': 1,
@@ -131,25 +141,30 @@ describe('bulk create: retrying failed rows', () => {
 
     const store = app().openStore();
     try {
-      const runs = await store.audit.list({ operation: 'bulk.run', limit: 1 });
+      const runs = await store.audit.list({ operation: 'bulk.run', limit: 2 });
       expect(runs[0]?.inputs).toMatchObject({
         jobId: retry.jobId,
         retryOf: job.jobId,
-        maybeSent: 1,
-        maybeSentChosen: false,
+        maybeCreated: 1,
+        maybeCreatedChosen: false,
       });
+      expect(runs[0]?.outcome).toBe('succeeded'); // every row of the retry created
+      // The first job had rows that failed or may have been created: it did not simply succeed.
+      expect(runs[1]).toMatchObject({ inputs: { jobId: job.jobId }, outcome: 'done with failures' });
+      expect(runs[1]?.detail).toContain('3 created, 2 failed, 1 maybe created, 0 cancelled, 0 invalid');
     } finally {
       await store.close();
     }
   }, 40_000);
 
-  it('sends the maybe-sent rows again only when the person ticks them; Start with nothing chosen says so inline', async () => {
-    const job = await endedJob(3, [500]); // u1 maybe sent; u2, u3 created
+  it('sends the maybe-created rows again only when the person ticks them; Start with nothing chosen says so inline', async () => {
+    const job = await endedJob(3, [500]); // u1 maybe created; u2, u3 created
     const preview = await retryPreview(progress(fakes.slack, job));
     expect(textOf(preview.blocks)).toContain(
-      `*Retry of ${job.jobId}*: no row was refused; the rows below may have been sent.`,
+      `*Retry of ${job.jobId}*: no row failed for certain. The row below may have been created: check it with the Mint service, and tick it to send it again only if it was not.`,
     );
-    expect(textOf(preview.blocks)).toContain('*1 maybe sent*');
+    expect(textOf(preview.blocks)).toContain('*1 maybe created*');
+    expect(textOf(preview.blocks)).not.toContain('Failed, sent again');
 
     const refused = await app().submitView(preview);
     expect(refused).toEqual({
@@ -161,8 +176,39 @@ describe('bulk create: retrying failed rows', () => {
 
     const retry = await startRetry(preview, { [HELD_ROWS_BLOCK]: [HELD_ROWS_CHOICE] });
     const { message } = await ended(fakes.slack, retry);
-    expect(textOf(message.blocks)).toContain('*1 created* · 0 failed · 0 unknown');
+    expect(textOf(message.blocks)).toContain('*1 created* · 0 failed · 0 maybe created');
     expect(sends().get('u1@example.com')).toBe(2);
+  }, 40_000);
+
+  it('says which failed rows will likely fail again, and why the rows with errors in the file are not retried; Home says the job had failures', async () => {
+    // u1 refused for a conflict (409: may pass later), u2 refused as it is (422), u3 created; row 5 never sent.
+    fakes.mint.failNext('create_link', { mode: 'status', status: 409 }, 1);
+    fakes.mint.failNext('create_link', { mode: 'status', status: 422 }, 1);
+    const first = await previewOf(app(), fakes.slack, `${linkCsv(3)}\nnot-an-email`, { bulk_nft_id: 'nft-r' });
+    const job = await start(app(), fakes.slack, first);
+    await ended(fakes.slack, job);
+
+    const preview = await retryPreview(progress(fakes.slack, job));
+    const text = textOf(preview.blocks);
+    expect(text).toContain(`*Retry of ${job.jobId}*: 2 failed rows, *2 mint links ready to create*`);
+    expect(text).toContain(
+      '*Failed, sent again*\n• Row 2 (u1@example.com): The Mint service answered 409: Mock failure 409\n' +
+        '• Row 3 (u2@example.com): The Mint service answered 422: Mock failure 422\n' +
+        ':warning: 1 of them was refused as it is (400, 404 or 422): sent again unchanged, it will likely fail again',
+    );
+    expect(text).toContain(
+      `1 row of ${job.jobId} had errors in the file and is not retried: it was never sent. To send it, fix the file and upload it as a new job`,
+    );
+
+    // The job's owner reads on Home how the job ended: not simply done.
+    const published = () => fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === TEST_USER_ID);
+    const before = published().length;
+    await app().event({ type: 'app_home_opened', user: TEST_USER_ID, channel: DM, tab: 'home' });
+    await fakes.slack.waitFor(() => published().length > before, 5_000, 'the Home tab');
+    expect(textOf(fakes.slack.view(TEST_USER_ID).blocks)).toContain(
+      `Ran a bulk job ${job.jobId} · done with failures ·`,
+    );
+    await ended(fakes.slack, await startRetry(preview)); // no unstarted check left behind for the next test
   }, 40_000);
 
   it('answers a retry clicked twice with one preview of one retry, and a second Start with a note: one job', async () => {

@@ -57,7 +57,7 @@ describe('bulk create: running a job', () => {
       true,
     );
     expect(textOf(message.blocks)).toContain(
-      '*Finished*: *30 created* · 0 failed · 0 unknown · 1 with errors in the file',
+      '*Finished*: *30 created* · 0 failed · 0 maybe created · 1 with errors in the file',
     );
     expect(textOf(message.blocks)).not.toContain('bulk_pause');
 
@@ -86,7 +86,7 @@ describe('bulk create: running a job', () => {
         outcome: 'succeeded',
         inputs: { jobId: started.jobId, valid: 30 },
       });
-      expect(entry?.detail).toContain('30 created, 0 failed, 0 unknown, 0 cancelled, 1 invalid; results file F');
+      expect(entry?.detail).toContain('30 created, 0 failed, 0 maybe created, 0 cancelled, 1 invalid; results file F');
       const saved = await store.bulkJobs.get(started.jobId);
       expect(saved?.auditId).toBe(entry?.id); // every row of the job is linked to this entry through the job
       expect(await store.bulkJobs.counts(started.jobId)).toMatchObject({

@@ -31,6 +31,11 @@ describe('bulk create: the sample CSV', () => {
       .callsTo('chat.postMessage')
       .find((c) => c.answer?.channel === DM && String(c.params.text).includes('*Mint links*'));
     expect(intro?.params.text).toContain('Replace the example values (the NFT ID above all)');
+    // The wallet file's column is the spec's `userId`; the forms call it the customer ID: the sample says both.
+    const walletIntro = fakes.slack
+      .callsTo('chat.postMessage')
+      .find((c) => c.answer?.channel === DM && String(c.params.text).includes('*Wallets*'));
+    expect(walletIntro?.params.text).toContain('The column `userId` is the customer ID');
 
     // The form says where the files went, in place of the button; what was typed in it stays (same inputs).
     const shown = await viewWhen(fakes.slack, form.id, (v) => textOf(v.blocks).includes('are in your DM with the app'));

@@ -58,11 +58,11 @@ const show = (over: Partial<Progress> = {}) =>
   });
 
 describe('progressMessage', () => {
-  it('shows done, failed, unknown and left, a bar, the rate and the time left, and Pause and Cancel', () => {
+  it('shows done, failed, maybe created and left, a bar, the rate and the time left, and Pause and Cancel', () => {
     const content = show();
     const text = textOf(content.blocks);
     expect(text).toContain('`▓▓▓▓▓▓▓▓▓▓░░░░░░░░░░` 49%');
-    expect(text).toContain('*1,900 done* · *90 failed* · *6 unknown* · *2,004 left*');
+    expect(text).toContain('*1,900 done* · *90 failed* · *6 maybe created* · *2,004 left*');
     expect(text).toContain('1,200 a minute · about 2 min left');
     expect(text).toContain('bulk_pause');
     expect(text).toContain('bulk_cancel');
@@ -84,7 +84,7 @@ describe('progressMessage', () => {
       counts: counts({ pending: 0, sending: 0, cancelled: 2_004 }),
     });
     expect(textOf(done.blocks)).toContain(
-      '*Cancelled* by <@U2>: *1,900 created* · 90 failed · 6 unknown · 2,004 not sent (cancelled)',
+      '*Cancelled* by <@U2>: *1,900 created* · 90 failed · 6 maybe created · 2,004 not sent (cancelled)',
     );
     expect(textOf(done.blocks)).toContain('bulk_resend_results');
     expect(textOf(done.blocks)).not.toContain('bulk_pause');

@@ -267,7 +267,7 @@ describe('bulk jobs in the sandbox', () => {
     expect(csv).toMatch(/broken-address.*not sent \(error in the file\)/);
   });
 
-  it('retries a job’s failed rows: the preview lists the maybe-sent row apart, unticked, and only the failed rows go again', async () => {
+  it('retries a job’s failed rows: the preview lists the maybe-created row apart, unticked, and only the failed rows go again', async () => {
     const { page, sandbox } = s;
     const emails = ['ada@example.com', 'ben@example.com', 'cy@example.com', 'dee@example.com', 'eve@example.com'];
     const before = sandbox.mint.requestsTo('create_link').length;
@@ -288,16 +288,16 @@ describe('bulk jobs in the sandbox', () => {
     await closeModals(page);
 
     await openApp(page, 'Messages');
-    const ended = message(page, new RegExp(`Bulk job ${jobId}[\\s\\S]*2 failed · 1 unknown`));
+    const ended = message(page, new RegExp(`Bulk job ${jobId}[\\s\\S]*2 failed · 1 maybe created`));
     await ended.getByRole('button', { name: 'Retry failed rows' }).click({ timeout: 20_000 });
     const preview = await modal(page, 'Bulk create: check');
     await preview.getByText(/2 mint links ready to create/).waitFor();
-    await preview.getByText(/1 maybe sent/).waitFor();
+    await preview.getByText(/1 maybe created/).waitFor();
     expect(await preview.getByRole('checkbox').isChecked()).toBe(false);
     await screenshot(page, 'bulk-retry-preview');
     const sentBefore = sandbox.mint.requestsTo('create_link').length;
     expect(sentBefore - before).toBe(5);
-    await submitModal(page); // Start, the maybe-sent row left out
+    await submitModal(page); // Start, the maybe-created row left out
     await (await modal(page, 'Bulk create')).getByText(/started/).waitFor();
     await closeModals(page);
     await until(
@@ -309,7 +309,7 @@ describe('bulk jobs in the sandbox', () => {
     const sent = sandbox.mint.requestsTo('create_link').map((r) => (r.body as { email?: string }).email);
     const counted = new Map<string, number>();
     for (const email of sent.slice(before)) counted.set(String(email), (counted.get(String(email)) ?? 0) + 1);
-    expect([...counted.values()].sort()).toEqual([1, 1, 1, 2, 2]); // the maybe-sent row once, the refused twice
+    expect([...counted.values()].sort()).toEqual([1, 1, 1, 2, 2]); // the maybe-created row once, the refused twice
   }, 60_000);
 
   it('sends a sample CSV per kind to the DM from the form, which says where they went and keeps what was typed', async () => {
