@@ -39,7 +39,12 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(exportSubcommand(ctx, viewers));
   deps.home.add({
     order: 40,
-    flow: { actionId: EXPORT_AUDIT_HOME_ACTION, label: 'Export audit log' },
+    flow: {
+      actionId: EXPORT_AUDIT_HOME_ACTION,
+      label: 'Export audit log',
+      // Only viewers may export: for anyone else the button would only open a refusal.
+      shownTo: (userId, team) => viewers.mayBeViewer(userId, team),
+    },
     status: (team) =>
       `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : notSetUp}`,
   });

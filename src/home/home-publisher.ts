@@ -12,7 +12,6 @@ export interface HomeSources {
   slack: (teamId: string | undefined) => Promise<WebClient>;
   work: WorkBudget;
   logger: Logger;
-  mode: 'socket' | 'http';
   /** How the workspace's Mint account last answered. */
   mint: (teamId: string | undefined) => Promise<MintServiceStatus | undefined>;
 }
@@ -38,7 +37,8 @@ export class HomePublisher implements HomeTab {
 
   /** What one user's Home in their workspace shows, read fresh. */
   async content(userId: string, teamId: string | undefined): Promise<HomeContent> {
-    const [sections, activity, mint] = await Promise.all([
+    const [flows, sections, activity, mint] = await Promise.all([
+      this.flowsFor(userId, teamId),
       Promise.all(
         this.entries.map(async (e) => (e.blocks ? { top: e.top, blocks: await e.blocks(userId, teamId) } : undefined)),
       ),
@@ -46,15 +46,19 @@ export class HomePublisher implements HomeTab {
       this.sources.mint(teamId),
     ]);
     return {
-      flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
+      flows,
       top: sections.flatMap((s) => (s?.top ? s.blocks : [])),
       sections: sections.flatMap((s) => (s && !s.top ? s.blocks : [])),
       activity,
-      status: [
-        ...appStatusLines(this.sources.mode, mint),
-        ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : [])),
-      ],
+      status: [...appStatusLines(mint), ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : []))],
     };
+  }
+
+  /** The flows of the entries this user may use, in the entries' order. */
+  private async flowsFor(userId: string, teamId: string | undefined): Promise<Array<NonNullable<HomeEntry['flow']>>> {
+    const flows = this.entries.flatMap((e) => (e.flow ? [e.flow] : []));
+    const shown = await Promise.all(flows.map((flow) => flow.shownTo?.(userId, teamId) ?? Promise.resolve(true)));
+    return flows.filter((_, i) => shown[i]);
   }
 
   /**

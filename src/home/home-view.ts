@@ -12,6 +12,7 @@ export const ALL_ACTIVITY_ACTION = 'home_all_activity';
 
 /** One user's Home, as read from the entries and the audit log at one moment. */
 export interface HomeContent {
+  /** The flows this user may use. */
   flows: ReadonlyArray<NonNullable<HomeEntry['flow']>>;
   /** The blocks of the entries that go above everything else (`top`), in their order. */
   top: KnownBlock[];
@@ -109,8 +110,11 @@ export function activityLine(entry: AuditEntry): string {
   return `• ${what}${subject} · ${outcome} · ${slackDate(entry.at)}${url}`;
 }
 
-/** The status footer's first lines: how this instance runs and how the Mint service last answered it. */
-export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus | undefined): string[] {
+/**
+ * The status footer's first line: how the Mint service last answered. (How the instance reaches Slack, Socket
+ * Mode or HTTP, means nothing to the people using it; the operator's `doctor` and the Setup checklist say it.)
+ */
+export function appStatusLines(mint: MintServiceStatus | undefined): string[] {
   const { lastAnsweredAt, lastFailure } = mint ?? {};
   const mintLine = !mint
     ? 'Mint service: no account connected'
@@ -119,5 +123,5 @@ export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus 
       : lastAnsweredAt
         ? `Mint service: answered ${slackDate(lastAnsweredAt)}`
         : 'Mint service: not called since this instance started';
-  return [`*Status* · ${mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`, mintLine];
+  return [`*Status* · ${mintLine}`];
 }
