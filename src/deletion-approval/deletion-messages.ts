@@ -169,7 +169,8 @@ export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBl
   };
 }
 
-function retryButtons(r: DeletionRequest): ActionsBlock {
+/** "Try the deletion again" of a failed request: on its approval message and on its approvers' Homes. */
+export function retryButtons(r: DeletionRequest, blockId?: string): ActionsBlock {
   const confirm = confirmDialog(
     'Send the deletion again?',
     `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`,
@@ -179,6 +180,7 @@ function retryButtons(r: DeletionRequest): ActionsBlock {
   );
   return {
     type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
     elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)],
   };
 }

@@ -4,6 +4,7 @@ import type { HomeEntry, HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
 import type { Store } from '../store/store.js';
+import { approvedRequestStates } from './request-states.js';
 import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
 
 export interface HomeSources {
@@ -47,6 +48,7 @@ export class HomePublisher implements HomeTab {
     ]);
     return {
       flows,
+      requestStates: await approvedRequestStates(this.sources.store, activity),
       top: sections.flatMap((s) => (s?.top ? s.blocks : [])),
       sections: sections.flatMap((s) => (s && !s.top ? s.blocks : [])),
       activity,

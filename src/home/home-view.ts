@@ -19,6 +19,8 @@ export interface HomeContent {
   /** The other entries' blocks, in their order. */
   sections: KnownBlock[];
   activity: AuditEntry[];
+  /** The current status of the deletion requests the activity approved (see request-states.ts). */
+  requestStates: ReadonlyMap<string, string>;
   status: string[];
 }
 
@@ -32,7 +34,7 @@ export function homeView(content: HomeContent): HomeView {
     divider(),
     ...content.sections,
     section(
-      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry)).join('\n') : '_Nothing yet._'}`,
+      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry, content.requestStates)).join('\n') : '_Nothing yet._'}`,
     ),
   ];
   if (content.activity.length >= ACTIVITY_SHOWN)
@@ -88,13 +90,18 @@ const OUTCOMES: Record<string, string> = {
 /** A deletion request's own words for its waiting: it waits for approvers rather than running. */
 const ASKED_PENDING = ':hourglass_flowing_sand: waiting for approval';
 
-/** One audit entry: what, when, how it ended, and the link of a created link. */
-export function activityLine(entry: AuditEntry): string {
+/**
+ * One audit entry: what, when, how it ended, and the link of a created link. An approval reads as what the
+ * approver did (which approval it was) and where the request stands now (`requestStates`, by request id).
+ */
+export function activityLine(entry: AuditEntry, requestStates: ReadonlyMap<string, string> = new Map()): string {
   const what = OPERATIONS[entry.operation] ?? entry.operation;
   const outcome =
-    entry.operation === 'customers.delete.request' && entry.outcome === 'pending'
-      ? ASKED_PENDING
-      : (OUTCOMES[entry.outcome] ?? entry.outcome);
+    entry.operation === 'customers.delete.approve'
+      ? approvalOutcome(entry, requestStates)
+      : entry.operation === 'customers.delete.request' && entry.outcome === 'pending'
+        ? ASKED_PENDING
+        : (OUTCOMES[entry.outcome] ?? entry.outcome);
   const subject =
     entry.operation === 'link.create' && typeof entry.inputs.nftId === 'string'
       ? ` for NFT ${inlineCode(entry.inputs.nftId.slice(0, 60))}`
@@ -108,6 +115,23 @@ export function activityLine(entry: AuditEntry): string {
       ? ` · <${entry.detail}|open the link>`
       : '';
   return `• ${what}${subject} · ${outcome} · ${slackDate(entry.at)}${url}`;
+}
+
+/** "approval 1 of 2 · ❌ failed": which approval it was, and the request's state now (recorded, when gone). */
+function approvalOutcome(entry: AuditEntry, requestStates: ReadonlyMap<string, string>): string {
+  const { approval, approvalsNeeded, requestId } = entry.inputs;
+  const which =
+    typeof approval === 'number' && typeof approvalsNeeded === 'number' && approvalsNeeded > 1
+      ? `approval ${approval} of ${approvalsNeeded} · `
+      : '';
+  const state = typeof requestId === 'string' ? requestStates.get(requestId) : undefined;
+  const now =
+    state === undefined
+      ? ':white_check_mark: recorded'
+      : state === 'pending'
+        ? ASKED_PENDING
+        : (OUTCOMES[state] ?? state);
+  return `${which}${now}`;
 }
 
 /**
