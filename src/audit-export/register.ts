@@ -27,7 +27,13 @@ export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
   const slack = (teamId: string) => deps.workspaces.slack(teamId);
-  const ctx: ExportContext = { store: deps.store, slack, logger, slots: new Slots(EXPORTS_AT_ONCE) };
+  const ctx: ExportContext = {
+    store: deps.store,
+    slack,
+    logger,
+    slots: new Slots(EXPORTS_AT_ONCE),
+    home: deps.home,
+  };
   const viewers = new AuditViewers(
     (team) => auditViewersOf(deps.settings.current(team).values),
     deps.approvers,
