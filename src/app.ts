@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   background.push(() => workspaces.keepAdopting(() => workspaceSettings.homeTeamId));
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps);
-  const publisher = new HomePublisher({ ...deps, slack, mode: config.mode, mint: (t) => mintAccounts.statusFor(t) });
+  const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
   const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
   const capabilityDeps: CapabilityDeps = {
     ...deps,

@@ -42,7 +42,13 @@ export interface HomeEntry {
   /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
   top?: boolean;
   /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
-  flow?: { actionId: string; label: string; primary?: boolean };
+  flow?: {
+    actionId: string;
+    label: string;
+    primary?: boolean;
+    /** Whether this user may use the flow: a button that would only lead to a refusal is not shown. Everyone when absent. */
+    shownTo?: (userId: string, teamId: string | undefined) => Promise<boolean>;
+  };
   /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */
   blocks?: (userId: string, teamId: string | undefined) => Promise<KnownBlock[]>;
   /** A line of the status footer in a workspace (mrkdwn). */

@@ -38,6 +38,16 @@ export class AuditViewers {
     return found.problem ? { viewer: false, problem: found.problem } : { viewer: false };
   }
 
+  /**
+   * Whether Home shows this user the export: a viewer, by the group members cached for a minute (Home is
+   * built often; the export itself asks Slack afresh), or anyone when Slack could not say, so that the button
+   * tells them why.
+   */
+  async mayBeViewer(userId: string, teamId: string | undefined): Promise<boolean> {
+    const found = await this.members.check(userId, { among: this.viewers(teamId), teamId });
+    return found.approver || found.problem !== undefined;
+  }
+
   mentions(teamId: string | undefined): string {
     return this.members.mentions(this.viewers(teamId));
   }

@@ -27,7 +27,13 @@ export function register(app: App, deps: CapabilityDeps): void {
   const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'audit-export' });
   const slack = (teamId: string) => deps.workspaces.slack(teamId);
-  const ctx: ExportContext = { store: deps.store, slack, logger, slots: new Slots(EXPORTS_AT_ONCE) };
+  const ctx: ExportContext = {
+    store: deps.store,
+    slack,
+    logger,
+    slots: new Slots(EXPORTS_AT_ONCE),
+    home: deps.home,
+  };
   const viewers = new AuditViewers(
     (team) => auditViewersOf(deps.settings.current(team).values),
     deps.approvers,
@@ -39,7 +45,12 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(exportSubcommand(ctx, viewers));
   deps.home.add({
     order: 40,
-    flow: { actionId: EXPORT_AUDIT_HOME_ACTION, label: 'Export audit log' },
+    flow: {
+      actionId: EXPORT_AUDIT_HOME_ACTION,
+      label: 'Export audit log',
+      // Only viewers may export: for anyone else the button would only open a refusal.
+      shownTo: (userId, team) => viewers.mayBeViewer(userId, team),
+    },
     status: (team) =>
       `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : notSetUp}`,
   });

@@ -1,3 +1,4 @@
+import type { HomeTab } from '../deps.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ export interface ExportContext {
   slack: (teamId: string) => Promise<WebClient>;
   logger: Logger;
   slots: Slots;
+  /** The asker's Home lists the export in their activity: refreshed once it has ended. */
+  home: Pick<HomeTab, 'refreshIn'>;
 }
 
 const DAY_MS = 86_400_000;
@@ -97,6 +100,7 @@ export async function runExport(
     await complete('failed', reason);
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    ctx.home.refreshIn(asker.teamId, [asker.userId]);
   }
 }
 

@@ -63,6 +63,10 @@ export async function updateProgress(ctx: BulkContext, ref: JobRef, now = new Da
     throw error;
   }
   await jobs.recordProgress(jobId, digest, job.progressDigest);
+  // A job that stopped (paused, ended) still changes while its rows in flight settle: the requester's Home
+  // shows the same counts as this message, without their opening it again. A running job's Home entry moves
+  // at its start, pause and end only, not with each row.
+  if (job.status !== 'running') ctx.home.refresh([job.requesterId]);
   return true;
 }
 

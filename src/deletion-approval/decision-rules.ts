@@ -40,10 +40,13 @@ async function approverRefusal(
   userId: string,
   askSlack: AskSlack,
 ): Promise<string | undefined> {
-  if (request.requesterId === userId) return 'You asked for this deletion, so another approver must decide it.';
   // The approvers the request was opened with: a later change of the settings neither adds nor removes any.
   const teamId = request.teamId;
   const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers, teamId });
+  if (request.requesterId === userId)
+    return check.approver
+      ? 'You asked for this deletion, so another approver must decide it.'
+      : `You asked for this deletion: its approvers decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`;
   if (check.approver) return undefined;
   if (check.problem)
     return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;

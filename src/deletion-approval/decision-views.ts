@@ -22,6 +22,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
   // With a quorum, only the last approval needed runs the deletion; the others are counted.
   const last = approvalsMissing(r) <= 1;
   const progress = approvalProgress(r);
+  const customers = r.customerIds.length === 1 ? 'this *1 customer*' : `these *${customerCount(r.customerIds.length)}*`;
   return modal({
     callbackId: APPROVE_FORM_CALLBACK,
     title: `Approve ${r.id}`,
@@ -30,7 +31,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
     privateMetadata: metadata,
     blocks: [
       section(
-        `:warning: Approving deletes ${r.customerIds.length === 1 ? 'this *1 customer*' : `these *${customerCount(r.customerIds.length)}*`} for good, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+        `${last ? `:warning: Approving deletes ${customers} for good` : `Your approval is counted, and deletes nothing yet: ${customers} ${r.customerIds.length === 1 ? 'is' : 'are'} deleted for good once ${approvalsMissing(r) - 1 === 1 ? 'one more approver approves' : `${approvalsMissing(r) - 1} more approvers approve`}`}, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
       ),
       ...idSections(r.customerIds),
       context(

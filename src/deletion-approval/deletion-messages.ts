@@ -23,8 +23,11 @@ const SECTIONS_PER_THREAD_MESSAGE = 3;
 const by = (user: string | undefined) => (user ? `<@${user}>` : 'someone');
 const when = (date: Date | undefined) => (date ? slackDate(date) : '');
 
-/** One line on where a request stands, for every message that shows it. */
-export function statusLine(r: DeletionRequest): string {
+/**
+ * One line on where a request stands, for every message that shows it. `toRequester`: said to the person who
+ * asked (their DMs): their own cancel reads "You cancelled it", and a failure says what they can do.
+ */
+export function statusLine(r: DeletionRequest, toRequester = false): string {
   const approved = `*Approved* by ${approvedByText(r)} ${when(r.decidedAt)}`;
   const progress = approvalProgress(r);
   const detail = r.outcomeDetail ? escapeAndCut(r.outcomeDetail, 600) : '';
@@ -40,7 +43,9 @@ export function statusLine(r: DeletionRequest): string {
     case 'done':
       return `:white_check_mark: ${approved}. *Deleted* ${customerCount(r.customerIds.length)} ${when(r.finishedAt)}.${detail ? `\nThe service answered: ${detail}` : ''}`;
     case 'failed':
-      return `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
+      return toRequester
+        ? `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${withoutRetryAdvice(detail)}\nOnly an approver can try it again (no new approval needed): ask one of them${r.approvalChannelId ? ` in <#${r.approvalChannelId}>` : ''} if it is not done.`
+        : `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
     case 'attention':
       return r.outcomeDetail?.startsWith('the app could not record')
         ? `:rotating_light: ${approved}, but ${detail}. An approver can try again once the app is back (no new approval needed).`
@@ -48,10 +53,20 @@ export function statusLine(r: DeletionRequest): string {
     case 'rejected':
       return `:no_entry_sign: *Rejected* by ${by(r.decidedBy)} ${when(r.decidedAt)}.${r.decisionNote ? ` Reason: ${escapeAndCut(r.decisionNote, 600)}` : ''}`;
     case 'cancelled':
-      return `:heavy_multiplication_x: *Cancelled* by the requester ${when(r.decidedAt)}. Nothing was deleted.`;
+      return toRequester
+        ? `:heavy_multiplication_x: *You cancelled it* ${when(r.decidedAt)}. Nothing was deleted.`
+        : `:heavy_multiplication_x: *Cancelled* by the requester ${when(r.decidedAt)}. Nothing was deleted.`;
     case 'expired':
       return `:hourglass: *Expired* ${when(r.expiresAt)} without a decision. Nothing was deleted.`;
   }
+}
+
+/**
+ * The Mint service's failure as the requester reads it: its advice to try again is for whoever can (the
+ * approvers), so it is left out; the rest (what failed, what the service said) stays.
+ */
+function withoutRetryAdvice(detail: string): string {
+  return detail.replace(/ ?Try again in [^.:]*\./g, '').replace(/ ?[Tt]ry again in a moment\./g, '');
 }
 
 /**
@@ -169,7 +184,8 @@ export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBl
   };
 }
 
-function retryButtons(r: DeletionRequest): ActionsBlock {
+/** "Try the deletion again" of a failed request: on its approval message and on its approvers' Homes. */
+export function retryButtons(r: DeletionRequest, blockId?: string): ActionsBlock {
   const confirm = confirmDialog(
     'Send the deletion again?',
     `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`,
@@ -179,6 +195,7 @@ function retryButtons(r: DeletionRequest): ActionsBlock {
   );
   return {
     type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
     elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)],
   };
 }
@@ -253,7 +270,7 @@ export function requesterMessage(r: DeletionRequest): MessageContent {
     section(
       `:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`,
     ),
-    outcomeToldApart(r) ? context('It has ended; the next message says how.') : section(statusLine(r)),
+    outcomeToldApart(r) ? context(`It has ended: see the message about ${r.id} below.`) : section(statusLine(r, true)),
   ];
   if (r.status === 'pending') blocks.push(cancelButton(r));
   return message(`Your deletion request ${r.id} (${customerCount(r.customerIds.length)}) is ${r.status}.`, blocks);
@@ -261,7 +278,7 @@ export function requesterMessage(r: DeletionRequest): MessageContent {
 
 /** A DM to the requester when the request is decided or has run. */
 export function outcomeMessage(r: DeletionRequest): MessageContent {
-  const line = statusLine(r);
+  const line = statusLine(r, true);
   return message(`Your deletion request ${r.id}: ${r.status}`, [
     section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`),
   ]);

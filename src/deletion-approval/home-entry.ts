@@ -7,7 +7,7 @@ import { italic } from '../slack-ui/mrkdwn.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
-import { cancelButton, decisionButtons } from './deletion-messages.js';
+import { cancelButton, decisionButtons, retryButtons } from './deletion-messages.js';
 import { approvalProgress, quorumStatus } from './quorum.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
@@ -31,7 +31,12 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
     blocks: async (userId, tabTeam) => {
       const teamId = tabTeam ?? ctx.defaultTeam();
       if (!teamId) return [];
-      return [...(await approvalsBlocks(ctx, teamId, userId)), ...(await ownRequestsBlocks(ctx, teamId, userId))];
+      const [approvals, failed, own] = await Promise.all([
+        approvalsBlocks(ctx, teamId, userId),
+        failedBlocks(ctx, teamId, userId),
+        ownRequestsBlocks(ctx, teamId, userId),
+      ]);
+      return [...approvals, ...failed, ...own];
     },
     status: (tabTeam) => {
       const teamId = tabTeam ?? ctx.defaultTeam();
@@ -57,6 +62,39 @@ async function approvalsBlocks(ctx: DeletionContext, teamId: string, userId: str
     blocks.push(actionsRow('all_approvals', button(DELETION_HOME_ACTIONS.allApprovals, `See all ${count}`)));
   blocks.push(divider());
   return blocks;
+}
+
+/**
+ * The requests whose deletion failed (or was interrupted) that this user may send again: an approver's to
+ * retry, with the same button as the approval message. Nothing when none waits for them.
+ */
+async function failedBlocks(ctx: DeletionContext, teamId: string, userId: string): Promise<KnownBlock[]> {
+  const failed = await decidableBy(
+    ctx,
+    teamId,
+    userId,
+    await ctx.store.deletionRequests
+      .forTeam(teamId)
+      .list({ statuses: ['failed', 'attention'], notRequesterId: userId, limit: WAITING_READ }),
+  );
+  if (failed.length === 0) return [];
+  const blocks: KnownBlock[] = [section(`*Deletions that failed* (${failed.length})`)];
+  for (const r of failed.slice(0, NEWEST_SHOWN))
+    blocks.push(section(`${requestLine(r, true)}\n${failedLine(r)}`), retryButtons(r, `retry_${r.id}`));
+  if (failed.length > NEWEST_SHOWN)
+    blocks.push(
+      context(`${failed.length - NEWEST_SHOWN} more: try them again from their messages in the approval channel.`),
+    );
+  blocks.push(divider());
+  return blocks;
+}
+
+/** Why a failed request stopped, in a line. */
+function failedLine(r: DeletionRequest): string {
+  const when = r.finishedAt ? ` ${slackDate(r.finishedAt)}` : '';
+  return r.status === 'attention'
+    ? `:rotating_light: The app stopped during the deletion${when}: it is not known whether the customers were deleted.`
+    : `:x: The deletion failed${when}${r.outcomeDetail ? `: ${italic(r.outcomeDetail, 300)}` : '.'}`;
 }
 
 async function ownRequestsBlocks(ctx: DeletionContext, teamId: string, userId: string): Promise<KnownBlock[]> {
@@ -104,6 +142,16 @@ async function waitingFor(ctx: DeletionContext, teamId: string, userId: string):
     notApprovedBy: userId,
     limit: WAITING_READ,
   });
+  return decidableBy(ctx, teamId, userId, pending);
+}
+
+/** Those of `requests` this user may decide: each by the approvers it was opened with. */
+async function decidableBy(
+  ctx: DeletionContext,
+  teamId: string,
+  userId: string,
+  pending: DeletionRequest[],
+): Promise<DeletionRequest[]> {
   const verdicts = new Map<string, Promise<boolean>>(); // one check per distinct set of approvers
   const mayDecide = (r: DeletionRequest) => {
     const key = JSON.stringify(r.approvers ?? null);

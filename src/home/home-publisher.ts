@@ -4,6 +4,7 @@ import type { HomeEntry, HomeTab } from '../deps.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
 import type { Store } from '../store/store.js';
+import { approvedRequestStates } from './request-states.js';
 import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
 
 export interface HomeSources {
@@ -12,7 +13,6 @@ export interface HomeSources {
   slack: (teamId: string | undefined) => Promise<WebClient>;
   work: WorkBudget;
   logger: Logger;
-  mode: 'socket' | 'http';
   /** How the workspace's Mint account last answered. */
   mint: (teamId: string | undefined) => Promise<MintServiceStatus | undefined>;
 }
@@ -38,7 +38,8 @@ export class HomePublisher implements HomeTab {
 
   /** What one user's Home in their workspace shows, read fresh. */
   async content(userId: string, teamId: string | undefined): Promise<HomeContent> {
-    const [sections, activity, mint] = await Promise.all([
+    const [flows, sections, activity, mint] = await Promise.all([
+      this.flowsFor(userId, teamId),
       Promise.all(
         this.entries.map(async (e) => (e.blocks ? { top: e.top, blocks: await e.blocks(userId, teamId) } : undefined)),
       ),
@@ -46,15 +47,20 @@ export class HomePublisher implements HomeTab {
       this.sources.mint(teamId),
     ]);
     return {
-      flows: this.entries.flatMap((e) => (e.flow ? [e.flow] : [])),
+      flows,
+      requestStates: await approvedRequestStates(this.sources.store, activity),
       top: sections.flatMap((s) => (s?.top ? s.blocks : [])),
       sections: sections.flatMap((s) => (s && !s.top ? s.blocks : [])),
       activity,
-      status: [
-        ...appStatusLines(this.sources.mode, mint),
-        ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : [])),
-      ],
+      status: [...appStatusLines(mint), ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : []))],
     };
+  }
+
+  /** The flows of the entries this user may use, in the entries' order. */
+  private async flowsFor(userId: string, teamId: string | undefined): Promise<Array<NonNullable<HomeEntry['flow']>>> {
+    const flows = this.entries.flatMap((e) => (e.flow ? [e.flow] : []));
+    const shown = await Promise.all(flows.map((flow) => flow.shownTo?.(userId, teamId) ?? Promise.resolve(true)));
+    return flows.filter((_, i) => shown[i]);
   }
 
   /**

@@ -12,12 +12,15 @@ export const ALL_ACTIVITY_ACTION = 'home_all_activity';
 
 /** One user's Home, as read from the entries and the audit log at one moment. */
 export interface HomeContent {
+  /** The flows this user may use. */
   flows: ReadonlyArray<NonNullable<HomeEntry['flow']>>;
   /** The blocks of the entries that go above everything else (`top`), in their order. */
   top: KnownBlock[];
   /** The other entries' blocks, in their order. */
   sections: KnownBlock[];
   activity: AuditEntry[];
+  /** The current status of the deletion requests the activity approved (see request-states.ts). */
+  requestStates: ReadonlyMap<string, string>;
   status: string[];
 }
 
@@ -31,7 +34,7 @@ export function homeView(content: HomeContent): HomeView {
     divider(),
     ...content.sections,
     section(
-      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry)).join('\n') : '_Nothing yet._'}`,
+      `*Your recent activity*\n${content.activity.length > 0 ? content.activity.map((entry) => activityLine(entry, content.requestStates)).join('\n') : '_Nothing yet._'}`,
     ),
   ];
   if (content.activity.length >= ACTIVITY_SHOWN)
@@ -87,13 +90,18 @@ const OUTCOMES: Record<string, string> = {
 /** A deletion request's own words for its waiting: it waits for approvers rather than running. */
 const ASKED_PENDING = ':hourglass_flowing_sand: waiting for approval';
 
-/** One audit entry: what, when, how it ended, and the link of a created link. */
-export function activityLine(entry: AuditEntry): string {
+/**
+ * One audit entry: what, when, how it ended, and the link of a created link. An approval reads as what the
+ * approver did (which approval it was) and where the request stands now (`requestStates`, by request id).
+ */
+export function activityLine(entry: AuditEntry, requestStates: ReadonlyMap<string, string> = new Map()): string {
   const what = OPERATIONS[entry.operation] ?? entry.operation;
   const outcome =
-    entry.operation === 'customers.delete.request' && entry.outcome === 'pending'
-      ? ASKED_PENDING
-      : (OUTCOMES[entry.outcome] ?? entry.outcome);
+    entry.operation === 'customers.delete.approve'
+      ? approvalOutcome(entry, requestStates)
+      : entry.operation === 'customers.delete.request' && entry.outcome === 'pending'
+        ? ASKED_PENDING
+        : (OUTCOMES[entry.outcome] ?? entry.outcome);
   const subject =
     entry.operation === 'link.create' && typeof entry.inputs.nftId === 'string'
       ? ` for NFT ${inlineCode(entry.inputs.nftId.slice(0, 60))}`
@@ -109,8 +117,28 @@ export function activityLine(entry: AuditEntry): string {
   return `• ${what}${subject} · ${outcome} · ${slackDate(entry.at)}${url}`;
 }
 
-/** The status footer's first lines: how this instance runs and how the Mint service last answered it. */
-export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus | undefined): string[] {
+/** "approval 1 of 2 · ❌ failed": which approval it was, and the request's state now (recorded, when gone). */
+function approvalOutcome(entry: AuditEntry, requestStates: ReadonlyMap<string, string>): string {
+  const { approval, approvalsNeeded, requestId } = entry.inputs;
+  const which =
+    typeof approval === 'number' && typeof approvalsNeeded === 'number' && approvalsNeeded > 1
+      ? `approval ${approval} of ${approvalsNeeded} · `
+      : '';
+  const state = typeof requestId === 'string' ? requestStates.get(requestId) : undefined;
+  const now =
+    state === undefined
+      ? ':white_check_mark: recorded'
+      : state === 'pending'
+        ? ASKED_PENDING
+        : (OUTCOMES[state] ?? state);
+  return `${which}${now}`;
+}
+
+/**
+ * The status footer's first line: how the Mint service last answered. (How the instance reaches Slack, Socket
+ * Mode or HTTP, means nothing to the people using it; the operator's `doctor` and the Setup checklist say it.)
+ */
+export function appStatusLines(mint: MintServiceStatus | undefined): string[] {
   const { lastAnsweredAt, lastFailure } = mint ?? {};
   const mintLine = !mint
     ? 'Mint service: no account connected'
@@ -119,5 +147,5 @@ export function appStatusLines(mode: 'socket' | 'http', mint: MintServiceStatus 
       : lastAnsweredAt
         ? `Mint service: answered ${slackDate(lastAnsweredAt)}`
         : 'Mint service: not called since this instance started';
-  return [`*Status* · ${mode === 'socket' ? 'Socket Mode' : 'HTTP mode'}`, mintLine];
+  return [`*Status* · ${mintLine}`];
 }

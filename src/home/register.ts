@@ -4,6 +4,7 @@ import { listen } from '../request-pipeline/listen.js';
 import { listModal } from '../slack-ui/list-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import type { HomePublisher } from './home-publisher.js';
+import { approvedRequestStates } from './request-states.js';
 import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
 
 /** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
@@ -20,12 +21,13 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
   });
   on.button(ALL_ACTIVITY_ACTION, async ({ body, client }) => {
     const entries = await deps.store.audit.list({ actorId: body.user.id, teamId: body.team?.id, limit: 100 });
+    const requestStates = await approvedRequestStates(deps.store, entries);
     await openModal(
       client,
       body.trigger_id,
       listModal(
         'Your activity',
-        entries.map((entry) => activityLine(entry)),
+        entries.map((entry) => activityLine(entry, requestStates)),
         'The last 100 things you did with the app.',
       ),
     );

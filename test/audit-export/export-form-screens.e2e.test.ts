@@ -1,10 +1,11 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXPORT_BLOCKS as B } from '../../src/audit-export/export-form.js';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../src/audit-export/register.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../kit/screens.js';
-import { SettingsFlow } from '../kit/settings-flow.js';
+import { SettingsFlow, forgedHome } from '../kit/settings-flow.js';
+import { textOf } from '../kit/slack-checks.js';
 
 /* The "Export audit log" modal in each state, as the audit viewer (Dan) sees it, and as Eve (no rights) does. */
 
@@ -19,10 +20,12 @@ describe('audit export form screens', () => {
   const homes = new SettingsFlow(fakes);
   const viewOf = (ack: Record<string, unknown> | undefined) => (ack as { view: Record<string, unknown> }).view;
 
-  async function openForm(user: string) {
+  /** `user` clicks Export audit log: on their Home, or on a Home from before they lost the right (`stale`). */
+  async function openForm(user: string, stale = false) {
     const home = await homes.home(running.app, user);
+    expect(textOf(home).includes('Export audit log')).toBe(!stale);
     const opened = fakes.slack.callsTo('views.open').length;
-    await running.app.clickOnHome(home, EXPORT_AUDIT_HOME_ACTION, user);
+    await running.app.clickOnHome(stale ? forgedHome(EXPORT_AUDIT_HOME_ACTION) : home, EXPORT_AUDIT_HOME_ACTION, user);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the export form');
     return fakes.slack.lastOpenedView();
   }
@@ -55,7 +58,7 @@ describe('audit export form screens', () => {
   });
 
   it('refused to someone who is not an audit viewer: from Home and from the command', async () => {
-    const view = await openForm(EVE);
+    const view = await openForm(EVE, true);
     await expectScreen('audit-export/export-modal--not-allowed', modalText(view, { viewer: EVE }));
     const { ack } = await running.app.command('audit', { user_id: EVE });
     await expectScreen('audit-export/audit-command--not-allowed', ephemeralText(ack ?? {}, { viewer: EVE }));

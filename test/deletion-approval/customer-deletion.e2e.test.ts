@@ -283,7 +283,7 @@ describeEachEngine('customer deletion', (engine, create) => {
     );
     expect(outcome).toContain('*Rejected* by <@U0APPROV1>');
     expect(first).not.toContain('*Rejected*');
-    expect(first).toContain('It has ended; the next message says how.');
+    expect(first).toContain(`It has ended: see the message about ${id} below.`);
     expect(first).not.toContain(DELETION_ACTIONS.cancel);
   });
 

@@ -269,11 +269,13 @@ describe('deletion request screens', () => {
   it('expires without a decision', async () => {
     const { id, ts } = await flow.request(app, IDS.slice(0, 1), ALICE, 'Old trial account');
     const dm = await requesterDm(id);
-    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    await runSql(app.env.DATABASE_URL ?? '', 'update deletion_requests set expires_at = ? where id = ?', [
-      anHourAgo,
-      id,
-    ]);
+    // Its time runs out: asked three hours ago, with an hour left then (its dates stay in order on screen).
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    await runSql(
+      app.env.DATABASE_URL ?? '',
+      'update deletion_requests set created_at = ?, expires_at = ? where id = ?',
+      [hoursAgo(3), hoursAgo(2), id],
+    );
     await flow.waitForStatus(ts, '*Expired*', 10_000); // the sweeper's next pass
     await inChannel('deletion/approval-message--expired', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');

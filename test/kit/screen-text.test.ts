@@ -368,6 +368,21 @@ describe('surfaces', () => {
     );
   });
 
+  it("shows a section's image accessory by its alt text, beside the section's text", () => {
+    const message = {
+      blocks: [
+        {
+          type: 'section',
+          text: md('*Spring pass*'),
+          accessory: { type: 'image', image_url: 'https://x/pass.png', alt_text: 'Spring pass artwork' },
+        },
+      ],
+    };
+    expect(messageText(message, { ...exact, where: 'DM' })).toContain(
+      '**Spring pass**\n  ⤷ [image: Spring pass artwork]',
+    );
+  });
+
   it("shows a message's text only when it has no blocks, and says where it went", () => {
     expect(messageText({ text: 'Hello *you*', thread_ts: '1.2' }, { ...exact, where: 'DM' })).toBe(
       `Message in DM (a reply in a thread)\n${'━'.repeat(48)}\nHello **you**\n`,

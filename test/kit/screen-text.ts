@@ -339,6 +339,9 @@ class Renderer {
         const types = element.filetypes ? ` ${(element.filetypes as string[]).join('/')}` : '';
         return [`[upload a file${types}${element.max_files ? `, at most ${element.max_files}` : ''}]`];
       }
+      case 'image':
+        // A section's image accessory: Slack shows the picture beside the text; here its alt text.
+        return [`[image: ${element.alt_text}]`];
       case 'overflow':
         return ['[ ⋯ ]', ...(element.options as Json[]).map((o) => `    · ${this.plain(o.text)}`)];
       default:
