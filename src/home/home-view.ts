@@ -82,6 +82,7 @@ const OUTCOMES: Record<string, string> = {
   cancelled: ':heavy_multiplication_x: cancelled',
   expired: ':hourglass: expired',
   attention: ':warning: needs attention',
+  'done with failures': ':warning: done with failures',
   paused: ':double_vertical_bar: paused',
   resumed: ':arrow_forward: resumed',
   refused: ':no_entry: refused',
