@@ -122,7 +122,7 @@ describe('stable text for goldens', () => {
       'https://127.0.0.1:41873/claim/lnk_0a1b2c3d for cus_99aa88bb',
       '123e4567-e89b-12d3-a456-426614174000',
       `ts ${Math.floor(NOW.getTime() / 1000)}.000100 https://test.slack.com/archives/C0APPROVE1/p${Math.floor(NOW.getTime() / 1000)}000100`,
-      'created 2026-11-27T17:14:20.512Z, expires 2026-11-28 17:14 UTC, fixed 2099-01-31T09:00:00Z',
+      'created 2026-11-27T17:14:20.512Z, expires 2026-11-28 17:14 UTC, fixed 2030-01-31T09:00:00Z',
     ].join('\n');
     expect(stabilize(text, NOW)).toBe(
       [
@@ -130,7 +130,7 @@ describe('stable text for goldens', () => {
         'https://127.0.0.1:‹port›/claim/lnk_‹1› for cus_‹1›',
         '‹uuid 1›',
         'ts ‹ts› https://test.slack.com/archives/C0APPROVE1/p‹ts›',
-        'created 2030-01-15T09:30:00.000Z, expires 2030-01-16 09:30 UTC, fixed 2099-01-31T09:00:00Z',
+        'created 2030-01-15T09:30:00.000Z, expires 2030-01-16 09:30 UTC, fixed 2030-01-31T09:00:00Z',
       ].join('\n'),
     );
   });

@@ -138,12 +138,14 @@ const RULE = '━'.repeat(48);
 const DIVIDER = '─'.repeat(32);
 
 /**
- * The moment volatile dates are shown relative to: a date within ten years of the render's `now` is shown as
+ * The moment volatile dates are shown relative to: a date within a year of the render's `now` is shown as
  * if it had been made at SCREEN_NOW (its distance from now kept, rounded to 5 minutes), in the viewer's time
  * zone. "Expires tomorrow at 10:30 AM" stays that, whenever the test runs.
  */
 export const SCREEN_NOW = new Date('2030-01-15T09:30:00Z');
-const VOLATILE_WINDOW_MS = 10 * 365 * 86_400_000;
+// A year: every now-based time the app shows (expiry, reminders, "created at") is days away, while a fixed date
+// in its copy (an example such as 2030-01-31T09:00:00Z) is years away and must stay as written.
+const VOLATILE_WINDOW_MS = 366 * 86_400_000;
 const ROUNDING_MS = 5 * 60_000;
 
 /**
@@ -151,7 +153,7 @@ const ROUNDING_MS = 5 * 60_000;
  * one screen), and dates near now moved to SCREEN_NOW. What is replaced:
  * - UUIDs → `‹uuid 1›`; the Mint mock's `lnk_…`/`cus_…` ids → `lnk_‹1›`; deletion requests' `DR-…` → `DR-‹1›`;
  * - loopback ports (`http://127.0.0.1:‹port›`), Slack message timestamps and permalinks' `p…` (‹ts›);
- * - ISO 8601 times and "YYYY-MM-DD HH:MM UTC" texts within ten years of now → the same shape at SCREEN_NOW.
+ * - ISO 8601 times and "YYYY-MM-DD HH:MM UTC" texts within a year of now → the same shape at SCREEN_NOW.
  * `<!date^…>` dates are moved by the renderer itself (it formats them).
  */
 export function stabilize(text: string, now: Date = new Date()): string {

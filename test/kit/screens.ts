@@ -18,10 +18,11 @@
  * - The renderer replaces generated ids by numbered placeholders (`DR-‹1›`, `lnk_‹1›`, `‹uuid 1›`), loopback
  *   ports by `‹port›`, Slack timestamps by `‹ts›` (see `stabilize` in screen-text.ts). The same value keeps its
  *   number within one screen, so "the same id twice" still shows.
- * - Dates within ten years of now (expiry times, "created at", a date a test types as now + 2 days) are shown as
+ * - Dates within a year of now (expiry times, "created at", a date a test types as now + 2 days) are shown as
  *   if now were SCREEN_NOW (Tuesday 2030-01-15 09:30 UTC), their distance from now kept and rounded to 5
  *   minutes, in the viewer's time zone: "Expires tomorrow at 10:30 AM" stays so whenever the test runs. A test
- *   that types a fixed date types one more than ten years away (e.g. 2099), or one relative to now.
+ *   that types a fixed date types one far from now (e.g. in 2099), or one relative to now; a fixed date in the app's
+ *   own copy (an example date) must be more than a year away to stay as written.
  * - Each viewer has a fixed time zone (src/sandbox/people.ts): Alice Europe/Paris, Ben America/New_York,
  *   Chloé Europe/Paris, Dan Asia/Tokyo, Eve UTC. Dates are formatted from numbers, not locale strings, so
  *   that ICU versions agree.
