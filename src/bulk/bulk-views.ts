@@ -92,11 +92,13 @@ export function previewView(
   const numbering = job.retryOf
     ? `Rows keep their numbers from the file of ${job.retryOf}.`
     : 'Rows are numbered as in a spreadsheet: the header is row 1.';
+  // The job named as its progress message will name it ("Bulk job BK-…"), not a bare id.
+  const thisJob = `This is bulk job ${job.id}.`;
   blocks.push(
     context(
       startable
-        ? `Nothing is sent until you press *Start*. ${numbering} ${job.id}`
-        : `No row can be sent: fix the file and submit it again. ${numbering} ${job.id}`,
+        ? `Nothing is sent until you press *Start*. ${numbering} ${thisJob}`
+        : `No row can be sent: fix the file and submit it again. ${numbering} ${thisJob}`,
     ),
   );
   return modal({
