@@ -42,7 +42,8 @@ export function checkingView(sourceName: string): ModalView {
   return modal({
     title: 'Bulk create',
     close: 'Close',
-    blocks: [section(`:hourglass_flowing_sand: Checking ${bold(sourceName, 200)}… Nothing is sent yet.`)],
+    // Bold is closed before plain punctuation (":"): Slack does not reliably end bold before a character such as "…".
+    blocks: [section(`:hourglass_flowing_sand: Checking ${bold(sourceName, 200)}: nothing is sent yet.`)],
   });
 }
 
