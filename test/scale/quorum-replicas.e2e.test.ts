@@ -51,7 +51,7 @@ describe.runIf(TEST_DATABASE_URL)('quorum approvals arriving at three replicas a
       expect([...(stored?.approverIds ?? [])].sort()).toEqual([...APPROVERS].sort());
       const audit = await flow.auditOf(a, id);
       expect(audit.map(([operation, outcome]) => `${operation} ${outcome}`)).toEqual([
-        'customers.delete.request pending',
+        'customers.delete.request done',
         'customers.delete.approve approval 1 of 3',
         'customers.delete.approve approval 2 of 3',
         'customers.delete.approve approved',
