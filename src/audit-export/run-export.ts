@@ -9,6 +9,7 @@ import { isDatabaseError } from '../lifecycle/database-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import { message, section } from '../slack-ui/blocks.js';
 import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import { inlineCode } from '../slack-ui/mrkdwn.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { slackDate } from '../slack-ui/slack-date.js';
 import { uploadFile } from '../slack-api/upload-file.js';
@@ -76,9 +77,9 @@ export async function runExport(
       const period = { teamId: asker.teamId, since, until, operation: request.operation, actorId: request.userId };
       const rows = await writeAuditCsv(ctx.store, period, path);
       if (rows === 0) {
-        await tell(
-          `:page_facing_up: No audit entries match ${what} (${slackDate(since)} to ${slackDate(until)}), so there is no file. Operation names look like \`link.create\`, \`wallet.create\` or \`customers.delete\`.`,
-        );
+        const nothing = `No audit entries match ${what} (${slackDate(since)} to ${slackDate(until)}), so there is no file.`;
+        const names = request.operation ? await namesIfNeverRecorded(ctx.store, asker.teamId, request.operation) : '';
+        await tell(`:page_facing_up: ${nothing}${names}`);
         await complete('succeeded', 'no entries');
         return;
       }
@@ -111,4 +112,18 @@ function failureText(error: unknown): string {
     return `Slack's upload service refused the file (${error.message.slice('the file upload was refused: '.length, 120)}). Please try again.`;
   if (isDatabaseError(error)) return 'the app cannot reach its database right now. Please try again in a moment.';
   return 'something went wrong inside the app (it is logged for the operator). Please try again.';
+}
+
+/**
+ * When the operation asked for was never recorded in the workspace (a mistyped name, or nothing of that kind
+ * done yet), the names its log does hold: the person sees what to ask for. Nothing when it was recorded.
+ */
+async function namesIfNeverRecorded(store: Store, teamId: string, operation: string): Promise<string> {
+  const ever = { teamId, operation, since: new Date(0), until: new Date(Date.now() + DAY_MS) };
+  const first = await store.auditHistory.pages(ever, 1).next();
+  if (!first.done) return '';
+  const names = await store.auditHistory.operations(teamId);
+  const held =
+    names.length > 0 ? ` Operations recorded here so far: ${names.map((name) => inlineCode(name)).join(', ')}.` : '';
+  return ` Nothing was ever recorded as ${inlineCode(operation)} in this workspace.${held}`;
 }

@@ -65,7 +65,8 @@ export function checkingView(sourceName: string): ModalView {
   return modal({
     title: 'Bulk create',
     close: 'Close',
-    blocks: [section(`:hourglass_flowing_sand: Checking ${bold(sourceName, 200)}… Nothing is sent yet.`)],
+    // Bold is closed before plain punctuation (":"): Slack does not reliably end bold before a character such as "…".
+    blocks: [section(`:hourglass_flowing_sand: Checking ${bold(sourceName, 200)}: nothing is sent yet.`)],
   });
 }
 
@@ -123,6 +124,7 @@ export function previewView(
   const numbering = job.retryOf
     ? `Rows keep their numbers from the file of ${job.retryOf}.`
     : 'Rows are numbered as in a spreadsheet: the header is row 1.';
+  // The job named as its progress message will name it ("Bulk job BK-…"), not a bare id.
   blocks.push(
     context(
       startable

@@ -41,7 +41,7 @@ export function statusLine(r: DeletionRequest, toRequester = false): string {
         ? `:arrow_forward: ${approved}. Trying again (attempt ${r.attempts}, started by ${by(r.runBy)})…`
         : `:arrow_forward: ${approved}. Deleting…`;
     case 'done':
-      return `:white_check_mark: ${approved}. *Deleted* ${customerCount(r.customerIds.length)} ${when(r.finishedAt)}.${detail ? `\nThe service answered: ${detail}` : ''}`;
+      return `:white_check_mark: ${approved}. ${deletedText(r)}${detail ? `\nThe service answered: ${detail}` : ''}`;
     case 'failed':
       return toRequester
         ? `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${withoutRetryAdvice(detail)}\nOnly an approver can try it again (no new approval needed): ask one of them${r.approvalChannelId ? ` in <#${r.approvalChannelId}>` : ''} if it is not done.`
@@ -59,6 +59,18 @@ export function statusLine(r: DeletionRequest, toRequester = false): string {
     case 'expired':
       return `:hourglass: *Expired* ${when(r.expiresAt)} without a decision. Nothing was deleted.`;
   }
+}
+
+/** What a finished deletion did, as a sentence: customers the service did not find are not counted as deleted. */
+function deletedText(r: DeletionRequest): string {
+  const at = when(r.finishedAt);
+  const missing = r.notFoundCount ?? 0;
+  const deleted = r.customerIds.length - missing;
+  if (missing === 0) return `*Deleted* ${customerCount(deleted)} ${at}.`;
+  const wasNotFound = missing === 1 ? 'was not found' : 'were not found';
+  if (deleted === 0)
+    return `*Nothing deleted* ${at}: ${missing === 1 ? 'the customer' : `the ${missing} customers`} ${wasNotFound}.`;
+  return `*Deleted* ${customerCount(deleted)} ${at}; ${missing} ${wasNotFound}.`;
 }
 
 /**

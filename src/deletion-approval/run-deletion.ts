@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import { runAudited } from '../audit/run-audited.js';
-import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
+import { notFoundCount, recordHighlights, type MintRecord } from '../mint-api/responses.js';
 import type { DeletionRequest } from '../store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify, publishRequest } from './publish-request.js';
@@ -49,9 +49,10 @@ export async function runDeletion(
     () => using.mint.deleteCustomers(request.customerIds),
   );
   const detail = outcome.ok ? describeAnswer(outcome.result) : outcome.reason;
+  const notFound = outcome.ok ? notFoundCount(outcome.result, request.customerIds.length) : undefined;
   let final: DeletionRequest;
   try {
-    const finished = await requests.finishRun(requestId, outcome.ok ? 'done' : 'failed', detail);
+    const finished = await requests.finishRun(requestId, outcome.ok ? 'done' : 'failed', detail, notFound);
     final = finished.request ?? request;
   } catch (error) {
     // The deletion was sent but its outcome cannot be stored: say so now; the request stays "running" in

@@ -32,9 +32,15 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintAccount
       await updateModal(client, view.id, linkCreatedView(request, outcome.result), logger);
       await sendDirectMessage(client, actor.userId, linkCreatedMessage(request, outcome.result), logger);
     } else {
-      const banner = `*Could not create the mint link.* ${outcome.reason}\nYour entries are kept below: change them if needed and press *Create* again.`;
+      // When the service may have created it, pressing Create again could make a second link: say so once.
+      const maybeCreated = outcome.error?.details.outcomeUnknown === true;
+      const next = maybeCreated
+        ? 'press *Create* again only once you know the mint link was not created'
+        : 'change them if needed and press *Create* again';
+      const banner = `*Could not create the mint link.* ${outcome.reason}\nYour entries are kept below: ${next}.`;
       await updateModal(client, view.id, linkFormView(values, banner), logger);
-      await sendDirectMessage(client, actor.userId, linkFailedMessage(request, outcome.reason), logger);
+      const dm = linkFailedMessage(request, outcome.reason, maybeCreated);
+      await sendDirectMessage(client, actor.userId, dm, logger);
       return outcome.outcome;
     }
   };

@@ -46,14 +46,18 @@ export function linkCreatedMessage(request: CreateLinkRequest, answer: MintRecor
   );
 }
 
-export function linkFailedMessage(request: CreateLinkRequest, reason: string): MessageContent {
+export function linkFailedMessage(request: CreateLinkRequest, reason: string, maybeCreated = false): MessageContent {
   return message(
     `Could not create the mint link for NFT ${escapeMrkdwn(request.nftId)}. ${escapeStrayMrkdwn(reason)}`,
     [
       section(
         `:x: *Could not create the mint link* for NFT ${inlineCode(request.nftId)}.\n${escapeStrayMrkdwn(reason)}`,
       ),
-      context('Run `/mintlink link` to try again.'),
+      context(
+        maybeCreated
+          ? 'Once you know the mint link was not created, run `/mintlink link` to try again.'
+          : 'Run `/mintlink link` to try again.',
+      ),
     ],
   );
 }

@@ -70,7 +70,10 @@ export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggest
 export interface Listen {
   command(name: string | RegExp, listener: (request: CommandRequest) => Promise<Ended>): void;
   button(actionId: string, listener: (request: ButtonRequest) => Promise<Ended>, options?: { once?: boolean }): void;
-  /** `title`: the modal's title, for a notice that replaces it when the request ends in a refusal or failure. */
+  /**
+   * A notice that replaces the modal when the request ends in a refusal or failure keeps the title of the
+   * modal the person submitted (e.g. "Approve DR-…"); `title` is for a view that came back without one.
+   */
   form(callbackId: string, title: string, listener: (request: FormRequest) => Promise<Ended>): void;
   shortcut(callbackId: string, listener: (request: ShortcutRequest<GlobalShortcut>) => Promise<Ended>): void;
   messageShortcut(callbackId: string, listener: (request: ShortcutRequest<MessageShortcut>) => Promise<Ended>): void;
@@ -227,7 +230,7 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
           if (!(await firstDelivery(store, submissionKey(args.body), teamOf(args.body)))) throw new AlreadyHandled();
         };
         const tell: Tell = (text) => {
-          const view = noticeModal(title, text);
+          const view = noticeModal(args.view.title?.text || title, text);
           if (!acked) return quietly(answer({ response_action: 'update', view }));
           return updateModal(args.client, args.view.id, view, logger);
         };

@@ -16,7 +16,17 @@ import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
 /** Problems by input, in words for the admin (Slack shows each under its input). */
 export type FieldErrors = Partial<Record<Field, string>>;
 
-export type CheckedSettings = { ok: true; values: WorkspaceSettings } | { ok: false; errors: FieldErrors };
+/**
+ * What Slack can be asked about: the values that read well (a channel or quorum with an error is left out,
+ * people with an error are none), so that a form with mistakes still gets every error it can in one round.
+ */
+export type SlackCheckable = Pick<WorkspaceSettings, 'approvers' | 'approvalChannelId' | 'settingsAdmins'> & {
+  auditViewers: People | undefined;
+  quorum: WorkspaceSettings['quorum'] | undefined;
+};
+
+export type CheckedSettings =
+  { ok: true; values: WorkspaceSettings } | { ok: false; errors: FieldErrors; checkable: SlackCheckable };
 
 const USER = /^[UW][A-Z0-9]{2,}$/;
 const GROUP = /^S[A-Z0-9]{2,}$/;
@@ -83,29 +93,36 @@ export function parseSubmitted(s: SubmittedSettings, maxConcurrency: number): Ch
   }
   const bulkConcurrency = number(s.bulkConcurrency, FIELDS.bulkConcurrency, { min: 1, max: maxConcurrency });
 
+  const large =
+    largeQuorum !== undefined && largeAt !== undefined && !errors[FIELDS.largeQuorum] && !errors[FIELDS.largeAt]
+      ? { approvals: largeQuorum, fromCustomers: largeAt }
+      : undefined;
+  const auditViewers = viewers.users.length + viewers.userGroups.length > 0 ? viewers : undefined;
   if (
     Object.keys(errors).length > 0 ||
     quorum === undefined ||
     ttlHours === undefined ||
     remindHours === undefined ||
     bulkConcurrency === undefined
-  )
-    return { ok: false, errors };
+  ) {
+    const checkable: SlackCheckable = {
+      approvers,
+      approvalChannelId: channel,
+      settingsAdmins: admins,
+      auditViewers,
+      quorum: quorum === undefined ? undefined : { approvals: quorum, large },
+    };
+    return { ok: false, errors, checkable };
+  }
   return {
     ok: true,
     values: {
       approvers,
       approvalChannelId: channel,
-      quorum: {
-        approvals: quorum,
-        large:
-          largeQuorum !== undefined && largeAt !== undefined
-            ? { approvals: largeQuorum, fromCustomers: largeAt }
-            : undefined,
-      },
+      quorum: { approvals: quorum, large },
       requestTtlHours: ttlHours,
       remindAfterHours: remindHours,
-      auditViewers: viewers.users.length + viewers.userGroups.length > 0 ? viewers : undefined,
+      auditViewers,
       bulkConcurrency,
       settingsAdmins: admins,
     },
@@ -127,7 +144,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export async function slackProblems(
   deps: { client: WebClient; admins: SettingsAdmins; teamId: string },
-  values: WorkspaceSettings,
+  values: SlackCheckable,
   userId: string,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
@@ -144,7 +161,7 @@ export async function slackProblems(
     }),
     groupProblem(values.approvers, FIELDS.approverGroups).then((people) => {
       if (people) {
-        const problem = quorumProblem(values, people.size);
+        const problem = values.quorum && quorumProblem(values.approvers, values.quorum, people.size);
         if (problem) errors[problem.field] = problem.text;
       }
     }),
@@ -178,15 +195,19 @@ async function channelProblem(client: WebClient, channelId: string | undefined):
 }
 
 /** A quorum the approvers could never reach, with the numbers. */
-function quorumProblem(values: WorkspaceSettings, people: number): { field: Field; text: string } | undefined {
-  if (values.approvers.users.length + values.approvers.userGroups.length === 0) return undefined; // deletion off
-  const { approvals, large } = values.quorum;
+function quorumProblem(
+  approvers: People,
+  quorum: WorkspaceSettings['quorum'],
+  people: number,
+): { field: Field; text: string } | undefined {
+  if (approvers.users.length + approvers.userGroups.length === 0) return undefined; // deletion off
+  const { approvals, large } = quorum;
   const most = Math.max(approvals, large?.approvals ?? 0);
   if (people >= most) return undefined;
   const field = large && large.approvals > approvals ? FIELDS.largeQuorum : FIELDS.quorum;
   return {
     field,
-    text: `${most === 1 ? '1 approval is' : `${most} approvals from different approvers are`} needed, but the approvers are ${people === 1 ? '1 person' : `${people} people`}${values.approvers.userGroups.length > 0 ? ' (user groups counted by their members now)' : ''}: no request could ever get ${plural(most, 'approval')}. Add approvers or lower the number.`,
+    text: `${most === 1 ? '1 approval is' : `${most} approvals from different approvers are`} needed, but the approvers are ${people === 1 ? '1 person' : `${people} people`}${approvers.userGroups.length > 0 ? ' (user groups counted by their members now)' : ''}: no request could ever get ${plural(most, 'approval')}. Add approvers or lower the number.`,
   };
 }
 

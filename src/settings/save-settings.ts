@@ -75,8 +75,13 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
   const parsed = parseSubmitted(request.submitted, ctx.maxConcurrency);
   const [admin, problems] = await Promise.all([
     ctx.admins.checkAmong(before.values.settingsAdmins, userId, { fresh: true, teamId }),
-    parsed.ok && request.fromVersion === before.version
-      ? slackProblems({ client: await ctx.slack(teamId), admins: ctx.admins, teamId }, parsed.values, userId)
+    // Asked of the values that read well even when others do not: every error the form can know, in one round.
+    request.fromVersion === before.version
+      ? slackProblems(
+          { client: await ctx.slack(teamId), admins: ctx.admins, teamId },
+          parsed.ok ? parsed.values : parsed.checkable,
+          userId,
+        )
       : undefined,
   ]);
   if (!admin.admin) return refuse(ctx, request, 'not a settings admin', notAdminText(admin.problem));
@@ -89,7 +94,8 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
     );
 
   const version = request.fromVersion;
-  if (!parsed.ok) return invalid(ctx, request, parsed.errors, version);
+  // A value's own error comes before what Slack said of the others' combination (e.g. the quorum).
+  if (!parsed.ok) return invalid(ctx, request, { ...problems, ...parsed.errors }, version);
   if (before.version !== version) return { kind: 'changed-meanwhile', current: before };
   const changes = changesBetween(before.values, parsed.values);
   if (changes.length === 0) return { kind: 'unchanged', current: before };

@@ -54,6 +54,19 @@ export class AuditHistory {
     }
   }
 
+  /** The operation names a workspace's log holds, in name order: at most `limit` of them. */
+  async operations(teamId: string, limit = 10): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .select('operation')
+      .distinct()
+      .where('team_id', '=', teamId)
+      .orderBy('operation')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.operation);
+  }
+
   /**
    * Deletes up to `batchSize` entries older than `before`, oldest first; returns how many. Call it again
    * until it returns less than the batch.

@@ -51,6 +51,8 @@ export interface DeletionRequest {
   runBy: string | undefined;
   finishedAt: Date | undefined;
   outcomeDetail: string | undefined;
+  /** Of a finished deletion: how many customers the Mint service said it did not find (undefined: none named). */
+  notFoundCount: number | undefined;
   attempts: number;
   /** Approvals needed (see deletion-approvals.ts) and who approved so far, in order. */
   approvalsNeeded: number;
@@ -151,6 +153,7 @@ export class DeletionRequests {
         run_by: null,
         finished_at: null,
         outcome_detail: null,
+        not_found_count: null,
         attempts: 0,
         approvals_needed: input.approvalsNeeded,
         approvals: 0,
@@ -341,11 +344,13 @@ export class WorkspaceDeletionRequests {
     );
   }
 
-  async finishRun(id: string, outcome: 'done' | 'failed', detail: string): Promise<Transition> {
+  /** running -> done|failed; `notFound`: how many customers the service said it did not find, if it said. */
+  async finishRun(id: string, outcome: 'done' | 'failed', detail: string, notFound?: number): Promise<Transition> {
     return this.transition(id, ['running'], {
       status: outcome,
       finished_at: databaseNow(this.engine),
       outcome_detail: detail,
+      not_found_count: notFound ?? null,
     });
   }
 
@@ -529,6 +534,7 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     runBy: row.run_by ?? undefined,
     finishedAt: date(row.finished_at),
     outcomeDetail: row.outcome_detail ?? undefined,
+    notFoundCount: row.not_found_count === null ? undefined : Number(row.not_found_count),
     attempts: Number(row.attempts),
     approvalsNeeded: Number(row.approvals_needed),
     approverIds: parseJson(row.approved_by, z.array(z.string())) ?? [],

@@ -54,6 +54,8 @@ export interface DeletionRequestsTable {
   run_by: string | null;
   finished_at: string | null;
   outcome_detail: string | null;
+  /** Of a finished deletion: how many customers the Mint service said it did not find (null: none named). */
+  not_found_count: number | null;
   /** How many times the deletion has been sent. */
   attempts: number;
   /** Approvals the request needs, fixed when it was made (the quorum then in force). */

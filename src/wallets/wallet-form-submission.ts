@@ -28,9 +28,15 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintAccou
       await updateModal(client, view.id, walletCreatedView(request), logger);
       await sendDirectMessage(client, actor.userId, walletCreatedMessage(request), logger);
     } else {
-      const banner = `*Could not create the wallet.* ${outcome.reason}\nChange the customer ID if needed and press *Create* again.`;
+      // When the service may have created it, pressing Create again could make a second wallet: say so once.
+      const maybeCreated = outcome.error?.details.outcomeUnknown === true;
+      const next = maybeCreated
+        ? 'Press *Create* again only once you know the wallet was not created.'
+        : 'Change the customer ID if needed and press *Create* again.';
+      const banner = `*Could not create the wallet.* ${outcome.reason}\n${next}`;
       await updateModal(client, view.id, walletFormView(values, banner), logger);
-      await sendDirectMessage(client, actor.userId, walletFailedMessage(request, outcome.reason), logger);
+      const dm = walletFailedMessage(request, outcome.reason, maybeCreated);
+      await sendDirectMessage(client, actor.userId, dm, logger);
       return outcome.outcome;
     }
   };

@@ -43,9 +43,17 @@ export function walletCreatedMessage(request: CreateWalletRequest): MessageConte
   ]);
 }
 
-export function walletFailedMessage(request: CreateWalletRequest, reason: string): MessageContent {
+export function walletFailedMessage(
+  request: CreateWalletRequest,
+  reason: string,
+  maybeCreated = false,
+): MessageContent {
   return message(`Could not create a wallet for ${forWhom(request, 'text')}. ${escapeStrayMrkdwn(reason)}`, [
     section(`:x: *Could not create a wallet* for ${forWhom(request, 'code')}.\n${escapeStrayMrkdwn(reason)}`),
-    context('Run `/mintlink wallet` to try again.'),
+    context(
+      maybeCreated
+        ? 'Once you know the wallet was not created, run `/mintlink wallet` to try again.'
+        : 'Run `/mintlink wallet` to try again.',
+    ),
   ]);
 }

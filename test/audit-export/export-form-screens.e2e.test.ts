@@ -43,6 +43,18 @@ describe('audit export form screens', () => {
       'audit-export/export-dm--nothing-to-export',
       messageText(told.params, { where: 'DM', viewer: DAN }),
     );
+    // An operation the log holds (the export above), but none by that person: the reason alone, no name advice.
+    const again = await openForm(DAN);
+    await running.app.submitView(again, { [B.days]: '30', [B.operation]: 'audit.export', [B.user]: EVE }, DAN);
+    const toldAgain = await fakes.slack.waitForCall(
+      'chat.postMessage',
+      (c) => c.params.channel === DAN && c !== told,
+      10_000,
+    );
+    await expectScreen(
+      'audit-export/export-dm--nothing-by-that-person',
+      messageText(toldAgain.params, { where: 'DM', viewer: DAN }),
+    );
   });
 
   it('failed: Slack refused the file', async () => {

@@ -36,8 +36,9 @@ class Deletion {
     return where === 'process' ? this.fakes.startProcess('http', options) : this.fakes.startApp('http', options);
   }
 
-  /** `user` asks to delete `ids`; resolves with the request id and its approval message. */
+  /** `user` asks to delete `ids` (customers the Mint service has); resolves with the request id and its message. */
   async request(app: RunningApp, ids: string[], user = ALICE, reason = 'GDPR erasure requests #42') {
+    for (const id of ids) this.fakes.mint.customers.add(id);
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     const ack = await app.submitView(view, { [REASON_BLOCK]: reason }, user);
     expect(ack).toMatchObject({ response_action: 'update' });
@@ -382,6 +383,7 @@ describeEachEngine('customer deletion', (engine, create) => {
 
   it('keeps 1000 IDs within block limits: form boxes, approval message, thread, confirmation', async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `customer-${String(i).padStart(6, '0')}`);
+    for (const id of ids) fakes.mint.customers.add(id); // customers the Mint service has
     let view = (await app.commandOpeningModal('delete', { user_id: ALICE })).view;
     for (let box = 2; box <= 7; box += 1) {
       await app.clickInView(view, ADD_IDS_BOX_ACTION, {}, ALICE);

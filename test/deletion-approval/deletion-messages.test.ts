@@ -7,6 +7,7 @@ import {
   fullListMessages,
   outcomeMessage,
   requesterMessage,
+  statusLine,
 } from '../../src/deletion-approval/deletion-messages.js';
 import type { DeletionRequest, DeletionStatus } from '../../src/store/deletion-requests.js';
 import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
@@ -52,6 +53,7 @@ function request(status: DeletionStatus, customerIds: string[]): DeletionRequest
     runBy: 'U2',
     finishedAt: now,
     outcomeDetail: status === 'failed' ? 'x'.repeat(2000) : undefined,
+    notFoundCount: undefined,
     attempts: 2,
     // The longest context there can be: asked from a message by a workflow.
     origin: 'workflow Wx0123456789',
@@ -126,5 +128,15 @@ describe('deletion messages', () => {
     expect(inputs).toEqual([
       expect.objectContaining({ optional: true, label: expect.objectContaining({ text: 'Why' }) }),
     ]);
+  });
+
+  it('count as deleted only the customers the service did not say it could not find', () => {
+    const done = (ids: string[], notFoundCount: number | undefined) =>
+      statusLine({ ...request('done', ids), notFoundCount }).split('\n')[0];
+    expect(done(['a', 'b', 'c'], undefined)).toMatch(/\*Deleted\* 3 customers <!date\^\d+\^[^>]*>\.$/);
+    expect(done(['a', 'b', 'c'], 1)).toMatch(/\*Deleted\* 2 customers <!date[^>]*>; 1 was not found\.$/);
+    expect(done(['a', 'b', 'c'], 2)).toMatch(/\*Deleted\* 1 customer <!date[^>]*>; 2 were not found\.$/);
+    expect(done(['a', 'b'], 2)).toMatch(/\*Nothing deleted\* <!date[^>]*>: the 2 customers were not found\.$/);
+    expect(done(['a'], 1)).toMatch(/\*Nothing deleted\* <!date[^>]*>: the customer was not found\.$/);
   });
 });

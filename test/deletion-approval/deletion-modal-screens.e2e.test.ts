@@ -91,7 +91,9 @@ describe('deletion modal screens', () => {
         headers: { 'content-type': 'application/json', 'x-api-key': TEST_MINT_API_KEY },
         body: JSON.stringify({ userId }),
       });
-    const { ts } = await flow().request(running.app, ['cus_1', 'cus_2', 'cus_3'], ALICE);
+    const { ts } = await flow().request(running.app, ['cus_1', 'cus_2', 'cus_3'], ALICE, undefined, {
+      existing: false,
+    });
     const first = await flow().openDecision(running.app, ts, 'approve', BEN);
     await expectScreen('deletion/approve-modal--open', modalText(first, { viewer: BEN }));
     const recorded = await running.app.submitView(first, {}, BEN);

@@ -122,8 +122,9 @@ describe('customer deletion in several workspaces', () => {
     return textOf(answer?.body);
   }
 
-  /** `user` asks in `team` to delete `ids`; resolves with the request id and its approval message. */
+  /** `user` asks in `team` to delete `ids` (customers the Mint service has); resolves with the request id and its message. */
   async function ask(team: string, user: string, ids: string[]) {
+    for (const id of ids) fakes.mint.customers.add(id);
     const channel = team === A ? CHANNEL_A : CHANNEL_B;
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { team_id: team, user_id: user });
     await submitIn(team, view, user, { [REASON_BLOCK]: `Ticket of ${team}` });

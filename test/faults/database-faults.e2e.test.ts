@@ -85,6 +85,7 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
   it('going away while running: not ready, a decision changes nothing and says why, then it works again', async () => {
     app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)) });
     await waitReady(app, true);
+    for (const id of ['cus_db_1', 'cus_db_2']) fakes.mint.customers.add(id); // customers the Mint service has
     const { view } = await app.commandOpeningModal('delete cus_db_1 cus_db_2');
     await app.submitView(view, { [REASON_BLOCK]: 'outage drill' });
     await fakes.slack.waitForCall(

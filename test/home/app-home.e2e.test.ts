@@ -51,6 +51,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   }
 
   async function requestDeletion(ids: string) {
+    for (const id of ids.split(' ')) fakes.mint.customers.add(id); // customers the Mint service has
     const { view } = await app.commandOpeningModal(`delete ${ids}`, { user_id: ALICE });
     await app.submitView(view, { [REASON_BLOCK]: 'cleanup' }, ALICE);
     const post = await fakes.slack.waitForCall(

@@ -12,8 +12,19 @@ export class DeletionFlow {
     readonly approvalChannel: string,
   ) {}
 
-  /** `user` asks to delete `ids` through `app`; resolves with the request id and its approval message's ts. */
-  async request(app: RunningApp, ids: string[], user: string, reason = 'GDPR erasure requests #42') {
+  /**
+   * `user` asks to delete `ids` through `app`; resolves with the request id and its approval message's ts.
+   * The customers exist in the fake Mint service (so a deletion deletes them all) unless `existing` is false:
+   * then only those the test made exist, and the service answers the others as not found.
+   */
+  async request(
+    app: RunningApp,
+    ids: string[],
+    user: string,
+    reason = 'GDPR erasure requests #42',
+    { existing = true }: { existing?: boolean } = {},
+  ) {
+    if (existing) for (const id of ids) this.fakes.mint.customers.add(id);
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     expect(await app.submitView(view, { [REASON_BLOCK]: reason }, user)).toMatchObject({ response_action: 'update' });
     const notice = await this.fakes.slack.waitForCall(

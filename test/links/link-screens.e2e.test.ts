@@ -65,5 +65,7 @@ describe('link screens', () => {
     await running.app.submitView(view, { [B.nftId]: 'nft-slow' });
     await fakes.slack.viewUpdate(view.id);
     await expectScreen('links/link-modal--timed-out', modalScreen(fakes.slack, view.id));
+    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
+    await expectScreen('links/link-dm--timed-out', messageText(dm.params, { where: 'DM' }));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplatePage, recordHighlights } from '../../src/mint-api/responses.js';
+import { notFoundCount, parseTemplatePage, recordHighlights } from '../../src/mint-api/responses.js';
 
 const items = [{ id: 't1' }, { id: 't2' }];
 
@@ -55,5 +55,19 @@ describe('recordHighlights', () => {
       ['nested', '…'],
       ['long', 'z'.repeat(80)],
     ]);
+  });
+});
+
+describe('notFoundCount', () => {
+  it('reads how many customers a delete answer says were not found, as a list or a count', () => {
+    expect(notFoundCount({ deleted: ['a', 'b'], notFound: ['c'] }, 3)).toBe(1);
+    expect(notFoundCount({ not_found: 2 }, 3)).toBe(2);
+    expect(notFoundCount({ missing: ['x', 'y', 'z', 'w'] }, 3)).toBe(3); // never more than were sent
+  });
+
+  it('is undefined when the answer names none not found', () => {
+    expect(notFoundCount({ deleted: ['a'] }, 1)).toBeUndefined();
+    expect(notFoundCount({ notFound: [] }, 1)).toBeUndefined();
+    expect(notFoundCount({ notFound: 'none' }, 1)).toBeUndefined();
   });
 });

@@ -187,6 +187,11 @@ describe('the request pipeline', () => {
     const early = await receiver.deliver(viewSubmission({ id: 'V2', callback_id: 'early' }, {}));
     expect(early).toMatchObject({ response_action: 'update', view: { title: { text: 'Early form' } } });
     expect(JSON.stringify(early)).toContain('Not allowed.');
+    // A modal with its own title (e.g. "Approve DR-…") keeps it: the notice replaces what the person read.
+    const titled = { id: 'V4', callback_id: 'early', title: { type: 'plain_text', text: 'Approve DR-ABC234' } };
+    expect(await receiver.deliver(viewSubmission(titled, {}))).toMatchObject({
+      view: { title: { text: 'Approve DR-ABC234' } },
+    });
     expect(outcome()).toBe('refused');
 
     on.form('late', 'Late form', async ({ ack }) => {

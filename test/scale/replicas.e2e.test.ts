@@ -35,6 +35,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
 
   it('gives exactly one deletion when approvals arrive at all three at once, and complete audit rows', async () => {
     const [a, b, c] = replicas as [RunningApp, RunningApp, RunningApp];
+    for (const id of ['cus_r1', 'cus_r2']) fakes.mint.customers.add(id); // customers the Mint service has
     const { view } = await a.commandOpeningModal('delete cus_r1 cus_r2');
     await a.submitView(view, { [REASON_BLOCK]: 'replica drill' });
     const post = await fakes.slack.waitForCall('chat.postMessage', (call) => call.params.channel === APPROVAL);

@@ -56,7 +56,8 @@ describe('settings screens', () => {
         DAN,
       );
       await expectScreen('settings/settings-form--errors', modalScreen(fakes.slack, form.id, { viewer: DAN }));
-      // Once each value reads well, what Slack says of it: approvers too few, a channel without the app.
+      // Slack's errors (approvers too few, a channel without the app) came with the others at once; once those
+      // are fixed, Slack's remain.
       await settings.save(running.app, form, { [FIELDS.quorum]: '3', [FIELDS.channel]: 'C0CHANNEL1' }, DAN);
       await expectScreen('settings/settings-form--unreachable', modalScreen(fakes.slack, form.id, { viewer: DAN }));
     } finally {

@@ -48,4 +48,14 @@ describe('wallet screens', () => {
     const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
     await expectScreen('wallets/wallet-dm--failed', messageText(dm.params, { where: 'DM' }));
   });
+
+  it('failed without knowing: the service did not answer in time', async () => {
+    fakes.mint.failNext('create_wallet', { mode: 'hang' });
+    const { view } = await running.app.commandOpeningModal('wallet');
+    await running.app.submitView(view, { [B.customerId]: 'cus_slow' });
+    await fakes.slack.viewUpdate(view.id);
+    await expectScreen('wallets/wallet-modal--timed-out', modalScreen(fakes.slack, view.id));
+    const dm = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
+    await expectScreen('wallets/wallet-dm--timed-out', messageText(dm.params, { where: 'DM' }));
+  });
 });

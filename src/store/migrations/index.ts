@@ -15,6 +15,7 @@ import * as homeTabsByWorkspace from './013-home-tabs-by-workspace.js';
 import * as settledDeletionAsks from './014-settled-deletion-asks.js';
 import * as bulkRetries from './015-bulk-retries.js';
 import * as mintCallOutcomes from './016-mint-call-outcomes.js';
+import * as deletionNotFound from './017-deletion-not-found.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014-settled-deletion-asks': settledDeletionAsks,
   '015-bulk-retries': bulkRetries,
   '016-mint-call-outcomes': mintCallOutcomes,
+  '017-deletion-not-found': deletionNotFound,
 };
 
 export const migrationProvider: MigrationProvider = {
