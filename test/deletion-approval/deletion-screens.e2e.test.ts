@@ -124,7 +124,7 @@ describe('deletion request screens', () => {
 
   it('is done, but the Mint service did not know one of the customers', async () => {
     fakes.mint.customers.add(IDS[0] ?? '');
-    const { ts } = await flow.request(app, IDS.slice(0, 2), ALICE, 'Duplicate accounts');
+    const { ts } = await flow.request(app, IDS.slice(0, 2), ALICE, 'Duplicate accounts', { existing: false });
     await flow.approve(app, ts, BEN);
     await flow.approve(app, ts, CHLOE);
     await flow.waitForStatus(ts, '*Deleted*');
