@@ -82,8 +82,9 @@ export async function checkApprovalChannel(
 }
 
 /**
- * The approvers resolve to people, and enough of them for the largest quorum besides the requester (who never
- * approves their own request): two items, the approvers and the quorum.
+ * The approvers resolve to people, and enough of them for the largest quorum: two items, the approvers and the
+ * quorum. The requester never approves their own request: with exactly as many approvers as the quorum, a
+ * request by one of them can never be approved (a warning: others' requests still can); fewer blocks.
  */
 export async function checkApprovers(
   client: WebClient,
@@ -113,30 +114,26 @@ export async function checkApprovers(
       : pass('approvers', `Deletion approvers: ${named} (${count(people.size, 'person', 'people')})`),
   ];
   const needed = Math.max(quorum.approvals, quorum.large?.approvals ?? 0);
-  const fix = `Add approvers ${where}, or lower the quorum.`;
+  const rule = `Quorum: each request needs ${count(needed, 'approval')}`;
+  const approversAre = count(people.size, 'approver');
   if (people.size < needed)
     items.push(
       fail(
         'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, but the approvers are ${count(people.size, 'person', 'people')}: no request can ever be approved`,
-        fix,
+        `${rule}, but there ${people.size === 1 ? 'is' : 'are'} ${approversAre}: no request can ever be approved`,
+        `Add approvers ${where}, or lower the quorum.`,
       ),
     );
-  else if (people.size < needed + 1)
+  // Exactly as many: the requester never approves their own request, so only theirs cannot be approved.
+  else if (people.size === needed)
     items.push(
-      fail(
+      warn(
         'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, and the approvers are ${count(people.size, 'person', 'people')}: a request made by one of them can never be approved`,
-        fix,
+        `${rule} from the ${approversAre}, never the requester’s own: a request by one of the approvers can never be approved`,
+        `Add an approver ${where}, or lower the quorum, if approvers request deletions too.`,
       ),
     );
-  else
-    items.push(
-      pass(
-        'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, from ${count(people.size, 'approver')} besides the requester`,
-      ),
-    );
+  else items.push(pass('quorum', `${rule} from the ${approversAre}, never the requester’s own`));
   return items;
 }
 

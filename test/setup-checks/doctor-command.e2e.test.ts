@@ -94,7 +94,7 @@ describe('npm run doctor', () => {
     );
     expect(out).toContain(`✓ Approval channel ${APPROVAL_CHANNEL}: exists, and the app is a member`);
     expect(out).toContain('✓ Deletion approvers: U0BOB0001 and U0CAROL01 (2 people)');
-    expect(out).toContain('✓ Quorum: 1 approval needed, from 2 approvers besides the requester');
+    expect(out).toContain('✓ Quorum: each request needs 1 approval from the 2 approvers, never the requester’s own');
     expect(out).toContain('✓ Audit viewers: the deletion approvers');
     expect(out).toContain('✓ Settings admins: the workspace’s admins and owners');
     expect(out).toMatch(/✓ Mint service: took the key on the last call, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
@@ -170,19 +170,31 @@ describe('npm run doctor', () => {
       '    -> Replace or remove them in Settings on App Home (or DELETION_APPROVERS).',
     ]);
 
-    const tooFew = await doctor({ ...goodEnv(url), DELETION_QUORUM: '2' });
-    expect(tooFew.code).toBe(1);
-    expect(problems(tooFew.out)).toEqual([
-      '✗ Quorum: 2 approvals needed, and the approvers are 2 people: a request made by one of them can never be approved',
-      '    -> Add approvers in Settings on App Home (or DELETION_APPROVERS), or lower the quorum.',
+    // As many approvers as the quorum: others' requests can be approved, the approvers' own never; not blocking.
+    const asMany = await doctor({ ...goodEnv(url), DELETION_QUORUM: '2' });
+    expect(problems(asMany.out)).toEqual([
+      '! Quorum: each request needs 2 approvals from the 2 approvers, never the requester’s own: a request by one of the approvers can never be approved',
+      '    -> Add an approver in Settings on App Home (or DELETION_APPROVERS), or lower the quorum, if approvers request deletions too.',
     ]);
+    expect(asMany.out).toContain('Nothing blocks the setup.');
+    expect(asMany.code).toBe(0);
 
     // A user group counts its members: three people for a quorum of 2.
     fakes.slack.userGroups.set('S0OPS0001', ['U0BOB0001', 'U0CAROL01', 'U0DAVE001']);
     try {
       const group = await doctor({ ...goodEnv(url), DELETION_APPROVERS: 'S0OPS0001', DELETION_QUORUM: '2' });
-      expect(group.out).toContain('✓ Quorum: 2 approvals needed, from 3 approvers besides the requester');
+      expect(group.out).toContain(
+        '✓ Quorum: each request needs 2 approvals from the 3 approvers, never the requester’s own',
+      );
       expect(group.code).toBe(0);
+
+      // Fewer approvers than the quorum (the configuration cannot count a group's members): it blocks.
+      const tooFew = await doctor({ ...goodEnv(url), DELETION_APPROVERS: 'S0OPS0001', DELETION_QUORUM: '4' });
+      expect(tooFew.code).toBe(1);
+      expect(problems(tooFew.out)).toEqual([
+        '✗ Quorum: each request needs 4 approvals, but there are 3 approvers: no request can ever be approved',
+        '    -> Add approvers in Settings on App Home (or DELETION_APPROVERS), or lower the quorum.',
+      ]);
     } finally {
       fakes.slack.userGroups.delete('S0OPS0001');
     }
