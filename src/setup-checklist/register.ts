@@ -3,7 +3,7 @@ import type { CapabilityDeps } from '../deps.js';
 import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { listen } from '../request-pipeline/listen.js';
 import { refused } from '../request-pipeline/request-ended.js';
-import { checkMigrated } from '../setup-checks/database-check.js';
+import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
 import { checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
 import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
@@ -44,7 +44,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     const team = teamId ?? deps.settings.homeTeamId;
     const client = await deps.workspaces.slack(team);
     const operator = distributed ? [] : await operatorItems();
-    const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', config.slack.apiUrl);
+    const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', undefined); // no URL in Slack
     if (!identity) return [...operator, item];
     const workspace = await checkWorkspaceSetup({
       client,
@@ -70,11 +70,15 @@ export function register(app: App, deps: CapabilityDeps): void {
   /** Single-workspace mode: the database and the mode, which the operator set up. */
   async function operatorItems(): Promise<SetupItem[]> {
     const database = await checkMigrated(deps.store, undefined).catch((error: unknown) =>
-      fail('database', `Database: ${(error as Error).message}`, 'Check DATABASE_URL and that the database runs.'),
+      fail(
+        'database',
+        `Database: ${databaseProblemForSlack(error, config.store)}`,
+        'Check DATABASE_URL and that the database runs.',
+      ),
     );
     const mode =
       config.mode === 'socket' && config.slack.appToken
-        ? await checkSocketMode(patientSlackClient(deps, logger, config.slack.appToken), config.slack.apiUrl)
+        ? await checkSocketMode(patientSlackClient(deps, logger, config.slack.appToken), undefined)
         : await checkHttpMode(config.slack.publicUrl);
     return [database, mode];
   }

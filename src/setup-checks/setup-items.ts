@@ -63,3 +63,21 @@ export function listed(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
+
+/**
+ * A URL as a report shows it: never its userinfo (`https://user:password@host` would print a credential).
+ * Unchanged when it has none.
+ */
+export function shownUrl(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return withoutUserinfo(url);
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
+/** Text with the userinfo of every URL in it taken out (an error message can quote the URL it was given). */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1');
+}

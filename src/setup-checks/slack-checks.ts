@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { BOT_SCOPES } from '../installations/bot-scopes.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import { fail, listed, pass, type SetupItem, warn } from './setup-items.js';
+import { fail, listed, pass, type SetupItem, shownUrl, warn, withoutUserinfo } from './setup-items.js';
 
 /** Who the bot token belongs to, when Slack took it. */
 export interface BotIdentity {
@@ -26,7 +26,7 @@ const REINSTALL = {
 export async function checkBotToken(
   client: WebClient,
   owner: TokenOwner,
-  apiUrl: string,
+  apiUrl: string | undefined,
 ): Promise<{ item: SetupItem; identity: BotIdentity | undefined }> {
   let answer: Awaited<ReturnType<WebClient['auth']['test']>>;
   try {
@@ -37,7 +37,7 @@ export async function checkBotToken(
       return {
         item: fail(
           'bot-token',
-          `Slack bot token: could not reach Slack at ${apiUrl} (${reasonOf(error)})`,
+          `Slack bot token: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
           'Check the network and SLACK_API_URL, then run this again.',
         ),
         identity: undefined,
@@ -85,7 +85,7 @@ export async function checkBotToken(
 }
 
 /** Socket Mode: the app-level token opens a connection (apps.connections.open; the URL is not used). */
-export async function checkSocketMode(appClient: WebClient, apiUrl: string): Promise<SetupItem> {
+export async function checkSocketMode(appClient: WebClient, apiUrl: string | undefined): Promise<SetupItem> {
   try {
     await appClient.apps.connections.open();
     return pass('mode', 'Socket Mode: the app-level token opens a connection');
@@ -94,7 +94,7 @@ export async function checkSocketMode(appClient: WebClient, apiUrl: string): Pro
     if (code === undefined)
       return fail(
         'mode',
-        `Socket Mode: could not reach Slack at ${apiUrl} (${reasonOf(error)})`,
+        `Socket Mode: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
         'Check the network and SLACK_API_URL, then run this again.',
       );
     const fix =
@@ -120,10 +120,11 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
       'Set PUBLIC_URL to the https address Slack sends requests to (the URL given to npm run manifest -- --http).',
     );
   const events = `${publicUrl.replace(/\/+$/, '')}/slack/events`;
+  const shown = shownUrl(events);
   if (!events.startsWith('https://'))
     return fail(
       'mode',
-      `HTTP mode: ${events} is not https`,
+      `HTTP mode: ${shown} is not https`,
       'Slack sends requests to https addresses only: serve the app behind HTTPS and set PUBLIC_URL to that address.',
     );
   try {
@@ -134,24 +135,29 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();
-    if (response.status === 401) return pass('mode', `HTTP mode: ${events} reaches the app`);
+    if (response.status === 401) return pass('mode', `HTTP mode: ${shown} reaches the app`);
     return fail(
       'mode',
-      `HTTP mode: ${events} answers ${response.status}, not as the app does`,
+      `HTTP mode: ${shown} answers ${response.status}, not as the app does`,
       'Have the proxy forward PUBLIC_URL/slack/events to this app’s PORT, and set PUBLIC_URL to the address in the app’s Slack settings.',
     );
   } catch (error) {
     return fail(
       'mode',
-      `HTTP mode: ${events} does not answer (${reasonOf(error)})`,
+      `HTTP mode: ${shown} does not answer (${reasonOf(error)})`,
       'Check that the app runs and the proxy forwards PUBLIC_URL to its PORT; PUBLIC_URL must be the address in the app’s Slack settings.',
     );
   }
 }
 
+/** ` at URL` (never its userinfo), or nothing where the reader is not the operator (`undefined`). */
+function at(apiUrl: string | undefined): string {
+  return apiUrl ? ` at ${shownUrl(apiUrl)}` : '';
+}
+
 function reasonOf(error: unknown): string {
   const e = error as { original?: { message?: string }; cause?: { code?: string; message?: string }; message?: string };
-  return e.cause?.code ?? e.original?.message ?? e.cause?.message ?? e.message ?? String(error);
+  return withoutUserinfo(e.cause?.code ?? e.original?.message ?? e.cause?.message ?? e.message ?? String(error));
 }
 
 function capitalized(text: string): string {
