@@ -5,7 +5,7 @@ import { listen } from '../request-pipeline/listen.js';
 import { refused } from '../request-pipeline/request-ended.js';
 import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
-import { checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
+import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
 import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
 import { patientSlackClient } from '../slack-api/patient-client.js';
 import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
@@ -44,6 +44,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     const team = teamId ?? deps.settings.homeTeamId;
     const client = await deps.workspaces.slack(team);
     const operator = distributed ? [] : await operatorItems();
+    if (operator.some((item) => item.slackUnreachable)) return [...operator, BOT_TOKEN_NOT_CHECKED];
     const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', undefined); // no URL in Slack
     if (!identity) return [...operator, item];
     const workspace = await checkWorkspaceSetup({

@@ -10,7 +10,7 @@ import { effectiveSettings, envDefaults } from '../workspace-settings/settings-m
 import { configSecrets } from '../config/config.js';
 import { checkDatabase } from './database-check.js';
 import { PLAIN_NAMING, pass, type SetupItem } from './setup-items.js';
-import { checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
+import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
 import { type MintAccountState, checkWorkspaceSetup } from './workspace-checks.js';
 
 /** What `npm run doctor` found: the operator's items, then each workspace's. */
@@ -42,7 +42,7 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
     const operator = [pass('configuration', 'Configuration: every variable the app needs is set'), database, mode];
     const workspaces = distributed
       ? await installedWorkspaces(config, store, clientFor)
-      : [await operatorWorkspace(config, store, clientFor)];
+      : [await operatorWorkspace(config, store, clientFor, mode.slackUnreachable === true)];
     return { heading, operator, workspaces, workspacesBlock: !distributed };
   } finally {
     await store?.close().catch(() => undefined);
@@ -54,10 +54,13 @@ async function operatorWorkspace(
   config: Config,
   store: Store | undefined,
   clientFor: (token: string) => WebClient,
+  slackUnreachable: boolean,
 ): Promise<{ title: string; items: SetupItem[] }> {
+  const unnamed = 'The workspace (SLACK_BOT_TOKEN)';
+  if (slackUnreachable) return { title: unnamed, items: [BOT_TOKEN_NOT_CHECKED] };
   const client = clientFor(config.slack.botToken ?? '');
   const { item, identity } = await checkBotToken(client, 'operator', config.slack.apiUrl);
-  if (!identity) return { title: 'Workspace of SLACK_BOT_TOKEN', items: [item] };
+  if (!identity) return { title: unnamed, items: [item] };
   const apiKey = config.mint.apiKey ?? '';
   const items = await checkWorkspaceSetup({
     client,

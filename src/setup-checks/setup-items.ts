@@ -16,6 +16,8 @@ export interface SetupItem {
   summary: string;
   /** What to do, one line (set when the item does not pass). */
   fix?: string;
+  /** Set when the check could not reach Slack at all: the checks after it that need Slack are not run. */
+  slackUnreachable?: true;
 }
 
 export const pass = (key: string, summary: string): SetupItem => ({ key, state: 'pass', summary });

@@ -84,6 +84,13 @@ export async function checkBotToken(
   };
 }
 
+/** The bot token's item when an earlier check found Slack unreachable: one cause, one problem. */
+export const BOT_TOKEN_NOT_CHECKED = warn(
+  'bot-token',
+  'Slack bot token: not checked, since Slack could not be reached (above)',
+  'Run this again once Slack answers.',
+);
+
 /** Socket Mode: the app-level token opens a connection (apps.connections.open; the URL is not used). */
 export async function checkSocketMode(appClient: WebClient, apiUrl: string | undefined): Promise<SetupItem> {
   try {
@@ -92,11 +99,14 @@ export async function checkSocketMode(appClient: WebClient, apiUrl: string | und
   } catch (error) {
     const code = slackErrorCode(error);
     if (code === undefined)
-      return fail(
-        'mode',
-        `Socket Mode: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
-        'Check the network and SLACK_API_URL, then run this again.',
-      );
+      return {
+        ...fail(
+          'mode',
+          `Socket Mode: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
+          'Check the network and SLACK_API_URL, then run this again.',
+        ),
+        slackUnreachable: true,
+      };
     const fix =
       code === 'not_allowed_token_type'
         ? 'Turn Socket Mode on in the app’s settings (Socket Mode -> Enable), or unset SLACK_APP_TOKEN to run in HTTP mode.'

@@ -149,7 +149,7 @@ export async function checkPeopleLists(
       key: 'audit-viewers',
       title: 'Audit viewers',
       among: settings.auditViewers,
-      unset: 'the deletion approvers (none named apart)',
+      unset: 'the deletion approvers, since no one else is named',
       variable: 'AUDIT_VIEWERS',
     },
     {
@@ -220,7 +220,7 @@ export function checkMintService(
       `Mint service: did not answer the last call, ${when}${last.status ? ` (${last.status})` : ''}`,
       'Check MINT_API_BASE_URL and the service’s status; the app keeps trying on its own.',
     );
-  return pass('mint', `Mint service: took the key on the last call, ${when}`);
+  return pass('mint', `Mint service: answered ${when}`);
 }
 
 /** The users and user groups a list names, as the reader sees them. */

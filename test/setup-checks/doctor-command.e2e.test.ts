@@ -10,6 +10,7 @@ import { MintCallRecorder, OPERATOR_ACCOUNT } from '../../src/mint-accounts/mint
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
+import { freePort } from '../kit/free-port.js';
 import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
 import { testLogger } from '../kit/test-logger.js';
@@ -95,9 +96,10 @@ describe('npm run doctor', () => {
     expect(out).toContain(`✓ Approval channel ${APPROVAL_CHANNEL}: exists, and the app is a member`);
     expect(out).toContain('✓ Deletion approvers: U0BOB0001 and U0CAROL01 (2 people)');
     expect(out).toContain('✓ Quorum: each request needs 1 approval from the 2 approvers, never the requester’s own');
-    expect(out).toContain('✓ Audit viewers: the deletion approvers');
+    expect(out).toContain('✓ Audit viewers: the deletion approvers, since no one else is named');
+    expect(out).toContain(`Workspace Test (${TEST_TEAM_ID})`);
     expect(out).toContain('✓ Settings admins: the workspace’s admins and owners');
-    expect(out).toMatch(/✓ Mint service: took the key on the last call, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(out).toMatch(/✓ Mint service: answered \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(problems(out)).toEqual([]);
     expect(out).toContain('Nothing blocks the setup.');
     expect(code).toBe(0);
@@ -125,6 +127,22 @@ describe('npm run doctor', () => {
     expect(wrong.out).toContain('✗ Slack bot token: Slack refuses it (invalid_auth)');
     expect(wrong.out).toContain('-> Copy the Bot User OAuth Token (xoxb-...)');
     expect(wrong.out).not.toContain('xoxb-1111-2222-notTheAppsToken');
+  });
+
+  it('with Slack unreachable names one cause and counts one problem, in a workspace it cannot name', async () => {
+    const { url } = await preparedDatabase();
+    const apiUrl = `http://ops:hunter2@127.0.0.1:${await freePort()}/api/`; // nothing listens there
+    const { code, out } = await doctor({ ...goodEnv(url), SLACK_API_URL: apiUrl });
+    expect(code).toBe(1);
+    expect(problems(out)).toEqual([
+      expect.stringMatching(/^✗ Socket Mode: could not reach Slack at http:\/\/127\.0\.0\.1:\d+\/api\/ \(/),
+      '    -> Check the network and SLACK_API_URL, then run this again.',
+      '! Slack bot token: not checked, since Slack could not be reached (above)',
+      '    -> Run this again once Slack answers.',
+    ]);
+    expect(out).toContain('The workspace (SLACK_BOT_TOKEN)');
+    expect(out).toContain('1 problem blocks the setup');
+    expect(out).not.toContain('hunter2');
   });
 
   it('names a scope the manifest asks for that the token lacks', async () => {
