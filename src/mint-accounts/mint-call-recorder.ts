@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logging/create-logger.js';
-import type { MintCallOutcome, MintCallOutcomeRows } from '../store/mint-call-outcomes.js';
+import type { MintCallOutcome, MintCallOutcomeRows, StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
 
 /** The account of the operator's MINT_API_KEY (single-workspace mode) in the outcomes table. */
 export const OPERATOR_ACCOUNT = '';
@@ -21,6 +21,9 @@ export function mintKeyId(apiKey: string): string {
 export class MintCallRecorder {
   private readonly written = new Map<string, { keyId: string; outcome: MintCallOutcome; at: number }>();
   private readonly pending = new Set<Promise<void>>();
+  /** Every account's last call in this process, written or not (the database row can be a minute older). */
+  private readonly seen = new Map<string, StoredMintCallOutcome>();
+  private readonly listeners: Array<(account: string) => void> = [];
 
   constructor(
     private readonly rows: Pick<MintCallOutcomeRows, 'save'>,
@@ -34,8 +37,25 @@ export class MintCallRecorder {
     return (outcome, status) => this.record(account, keyId, outcome, status);
   }
 
+  /** Tells `listener` the account of each call as it ends (what shows the last call is out of date). */
+  onCall(listener: (account: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * The account's last call: the newer of the database's row (any process's) and this process's last call,
+   * so that what people see matches the time this process's Home shows.
+   */
+  latest(account: string, stored: StoredMintCallOutcome | undefined): StoredMintCallOutcome | undefined {
+    const here = this.seen.get(account);
+    if (!here) return stored;
+    return !stored || here.at.getTime() >= stored.at.getTime() ? here : stored;
+  }
+
   private record(account: string, keyId: string, outcome: MintCallOutcome, status: number | undefined): void {
     const at = this.now();
+    this.seen.set(account, { account, keyId, outcome, status, at: new Date(at) });
+    for (const listener of this.listeners) listener(account);
     const last = this.written.get(account);
     if (last && last.keyId === keyId && last.outcome === outcome && at - last.at < SAME_OUTCOME_WRITE_MS) return;
     const noted = { keyId, outcome, at };

@@ -6,7 +6,7 @@ import { refused } from '../request-pipeline/request-ended.js';
 import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
 import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
-import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
+import { type MintAccountState, checkMintService, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
 import { patientSlackClient } from '../slack-api/patient-client.js';
 import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
 import { SetupReports } from './setup-reports.js';
@@ -52,21 +52,39 @@ export function register(app: App, deps: CapabilityDeps): void {
       settings: deps.settings.current(team).values,
       place: deps.settings.envOnly ? 'env' : 'slack',
       naming: SLACK_NAMING,
-      mint: async () => {
-        if (!distributed)
-          return {
-            account: { kind: 'operator', keyId: mintKeyId(config.mint.apiKey ?? '') },
-            last: await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT),
-          };
-        const account = await deps.mintAccounts.account(team);
-        const state: MintAccountState = account
-          ? { kind: 'connected', connectedAt: account.connectedAt }
-          : { kind: 'none' };
-        return { account: state, last: team ? await deps.store.mintCallOutcomes.get(team) : undefined };
-      },
+      mint: () => mintState(team),
     });
     return [...operator, item, ...workspace];
   }
+
+  /** The workspace's Mint account, and its last call: the newest this process made, or any process recorded. */
+  async function mintState(team: string | undefined) {
+    if (!distributed) {
+      const stored = await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT);
+      return {
+        account: { kind: 'operator', keyId: mintKeyId(config.mint.apiKey ?? '') } satisfies MintAccountState,
+        last: deps.mintCalls ? deps.mintCalls.latest(OPERATOR_ACCOUNT, stored) : stored,
+      };
+    }
+    const account = await deps.mintAccounts.account(team);
+    const state: MintAccountState = account
+      ? { kind: 'connected', connectedAt: account.connectedAt }
+      : { kind: 'none' };
+    const stored = team ? await deps.store.mintCallOutcomes.get(team) : undefined;
+    return { account: state, last: team && deps.mintCalls ? deps.mintCalls.latest(team, stored) : stored };
+  }
+
+  // A Mint call ended: the Mint item of the workspace's checklist says so at its next Home publish.
+  deps.mintCalls?.onCall((account) =>
+    reports.replaceItem(
+      (teamId) => !distributed || teamId === account,
+      'mint',
+      async (teamId) => {
+        const { account: state, last } = await mintState(teamId ?? deps.settings.homeTeamId);
+        return checkMintService(state, last, SLACK_NAMING);
+      },
+    ),
+  );
 
   /** Single-workspace mode: the database and the mode, which the operator set up. */
   async function operatorItems(): Promise<SetupItem[]> {

@@ -23,6 +23,8 @@ export interface SetupReportsOptions {
 export class SetupReports {
   private readonly reports = new Map<string, SetupReport>();
   private readonly running = new Map<string, Promise<SetupReport>>();
+  /** `team key` of the items being replaced: a burst of calls (a bulk job) is one replacement at a time. */
+  private readonly replacing = new Set<string>();
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -67,6 +69,34 @@ export class SetupReports {
       });
     this.running.set(key, run);
     return run;
+  }
+
+  /**
+   * Replaces one item of each report at hand that `teams` selects (the Mint item after a call, say) with what
+   * `item` computes, without asking Slack again; Homes are told when what the checklist shows changes.
+   */
+  replaceItem(
+    teams: (teamId: string | undefined) => boolean,
+    key: string,
+    item: (teamId: string | undefined) => Promise<SetupItem>,
+  ): void {
+    for (const stored of this.reports.keys()) {
+      const teamId = stored || undefined;
+      const pending = `${stored} ${key}`;
+      if (!teams(teamId) || this.replacing.has(pending)) continue;
+      this.replacing.add(pending);
+      this.background(
+        item(teamId)
+          .then((fresh) => {
+            const current = this.reports.get(stored);
+            if (!current) return;
+            const items = current.items.map((old) => (old.key === key ? fresh : old));
+            this.reports.set(stored, { ...current, items });
+            if (shown(current.items) !== shown(items)) this.changed(teamId);
+          })
+          .finally(() => this.replacing.delete(pending)),
+      );
+    }
   }
 
   /** Forgets a workspace's report (its Mint account changed, say): the next look checks again. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_RECHECK_ACTION } from '../../src/setup-checklist/checklist-view.js';
+import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { SettingsFlow } from '../kit/settings-flow.js';
@@ -65,6 +66,18 @@ describe('the Setup checklist on App Home', () => {
     expect(published()).toBe(2);
 
     expect(checklistOf(await settings.home(app, ALICE))).toBeUndefined();
+  });
+
+  it('shows the Mint service’s answer from the next publish after a real call, at the time Home’s footer says', async () => {
+    await app.command(`templates ${DEMO_CONTRACT_ID}`);
+    await app.waitForIdle();
+    const home = await settings.home(app, ADMIN);
+    const checklist = checklistOf(home) ?? '';
+    const checked = /:heavy_check_mark: Mint service: answered <!date\^(\d+)\^/.exec(checklist);
+    const footer = /Mint service: answered <!date\^(\d+)\^/.exec(textOf(home.blocks?.at(-1)));
+    expect(checked, checklist).not.toBeNull();
+    // The same call, timed by the client and by the recorder within the same moment.
+    expect(Math.abs(Number(checked?.[1]) - Number(footer?.[1]))).toBeLessThanOrEqual(1);
   });
 
   it('does not ask Slack again at each publish: one report serves the Homes until it is old', async () => {
