@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { listen } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
+import { RequestEnded, refused } from '../request-pipeline/request-ended.js';
 import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
 import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
@@ -10,6 +10,9 @@ import { type MintAccountState, checkMintService, checkWorkspaceSetup } from '..
 import { patientSlackClient } from '../slack-api/patient-client.js';
 import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
 import { SetupReports } from './setup-reports.js';
+
+/** How long the Socket Mode item's answer is used before apps.connections.open is asked again. */
+const SOCKET_CHECK_MS = 5 * 60_000;
 
 /**
  * The Setup checklist at the top of App Home, for settings admins only, while some check of the workspace's
@@ -97,9 +100,21 @@ export function register(app: App, deps: CapabilityDeps): void {
     );
     const mode =
       config.mode === 'socket' && config.slack.appToken
-        ? await checkSocketMode(patientSlackClient(deps, logger, config.slack.appToken), undefined)
+        ? await socketModeItem(config.slack.appToken)
         : await checkHttpMode(config.slack.publicUrl);
     return [database, mode];
+  }
+
+  /**
+   * apps.connections.open is Tier 1 (about one a minute) and is what Socket Mode itself needs to reconnect: the
+   * checklist asks it at most once per SOCKET_CHECK_MS, and shows the last answer in between.
+   */
+  let socketChecked: { item: SetupItem; at: number } | undefined;
+  async function socketModeItem(appToken: string): Promise<SetupItem> {
+    if (socketChecked && Date.now() - socketChecked.at < SOCKET_CHECK_MS) return socketChecked.item;
+    const item = await checkSocketMode(patientSlackClient(deps, logger, appToken), undefined);
+    socketChecked = { item, at: Date.now() };
+    return item;
   }
 
   deps.home.add({
@@ -108,7 +123,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     blocks: async (userId, teamId) => {
       if (!(await isAdmin(userId, teamId))) return [];
       const report = reports.peek(teamId, settingsBasis(teamId));
-      return report ? checklistBlocks(report.items, new Date(report.at)) : [];
+      return report ? checklistBlocks(report, { checking: reports.checking(teamId), now: Date.now() }) : [];
     },
   });
 
@@ -116,7 +131,19 @@ export function register(app: App, deps: CapabilityDeps): void {
     const teamId = body.team?.id ?? body.user.team_id;
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
-    await reports.recheck(teamId, settingsBasis(teamId), { fresh: true });
+    const press = reports.press(teamId, settingsBasis(teamId));
+    if (press.kind === 'too-soon')
+      throw new RequestEnded(
+        'busy',
+        `:hourglass: The setup was checked ${Math.round((Date.now() - press.checkedAt) / 1000)} s ago: press Check again in ${Math.ceil(press.againInMs / 1000)} s.`,
+      );
+    deps.home.refresh([body.user.id]); // the checklist says "checking…" while it runs
+    await press.done;
     deps.home.refresh([body.user.id]);
+    if (press.kind === 'joined')
+      throw new RequestEnded(
+        'busy',
+        ':hourglass: A check of the setup was already under way when you pressed: your Home shows its result.',
+      );
   });
 }
