@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { REFUSED_BY_MINTLINK_HEADER } from '../http-front/slack-http-server.js';
 import { BOT_SCOPES } from '../installations/bot-scopes.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import { fail, listed, pass, type SetupItem, shownUrl, warn, withoutUserinfo } from './setup-items.js';
@@ -142,15 +143,11 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
+      redirect: 'manual', // Slack does not follow redirects: a login wall's redirect must not pass
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();
-    if (response.status === 401) return pass('mode', `HTTP mode: ${shown} reaches the app`);
-    return fail(
-      'mode',
-      `HTTP mode: ${shown} answers ${response.status}, not as the app does`,
-      'Have the proxy forward PUBLIC_URL/slack/events to this app’s PORT, and set PUBLIC_URL to the address in the app’s Slack settings.',
-    );
+    return judgeEventsAnswer(shown, response);
   } catch (error) {
     return fail(
       'mode',
@@ -163,6 +160,30 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
 /** ` at URL` (never its userinfo), or nothing where the reader is not the operator (`undefined`). */
 function at(apiUrl: string | undefined): string {
   return apiUrl ? ` at ${shownUrl(apiUrl)}` : '';
+}
+
+/**
+ * The app answers an unsigned request 401 with its own header (REFUSED_BY_MINTLINK_HEADER): any other answer,
+ * a redirect or a 401 without it, is something in front of the app (a login wall, a proxy) or another server.
+ */
+export function judgeEventsAnswer(shown: string, response: Pick<Response, 'status' | 'headers'>): SetupItem {
+  const forward =
+    'Have the proxy forward PUBLIC_URL/slack/events to this app’s PORT, with no login in front, and set PUBLIC_URL to the address in the app’s Slack settings.';
+  if (response.status === 401 && response.headers.get(REFUSED_BY_MINTLINK_HEADER))
+    return pass('mode', `HTTP mode: ${shown} reaches the app`);
+  if (response.status >= 300 && response.status < 400)
+    return fail(
+      'mode',
+      `HTTP mode: ${shown} redirects (${response.status}${response.headers.get('location') ? ` to ${shownUrl(response.headers.get('location') ?? '')}` : ''}), and Slack does not follow redirects: a login wall or a proxy is in front of the app`,
+      forward,
+    );
+  return fail(
+    'mode',
+    response.status === 401
+      ? `HTTP mode: ${shown} answers 401, but not as the app does: a login wall or a proxy is in front of it`
+      : `HTTP mode: ${shown} answers ${response.status}, not as the app does`,
+    forward,
+  );
 }
 
 function reasonOf(error: unknown): string {
