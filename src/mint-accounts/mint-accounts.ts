@@ -9,7 +9,7 @@ import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
-import type { MintCallRecorder } from './mint-call-recorder.js';
+import { type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 import { SharedPools } from './shared-pools.js';
 
@@ -152,6 +152,21 @@ export class MintAccounts {
     if (!this.box || !teamId) return undefined;
     const stored = await this.stored(teamId);
     return stored && withoutKey(stored);
+  }
+
+  /**
+   * The id (mintKeyId) of the key the workspace's account holds now, what its recorded calls are matched
+   * against; undefined when none is connected or its key cannot be opened.
+   */
+  async keyId(teamId: string | undefined): Promise<string | undefined> {
+    if (!this.box || !teamId) return undefined;
+    const stored = await this.stored(teamId);
+    if (!stored) return undefined;
+    try {
+      return mintKeyId(this.box.open(stored.sealedKey, mintKeySealContext(teamId)));
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -71,7 +71,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     }
     const account = await deps.mintAccounts.account(team);
     const state: MintAccountState = account
-      ? { kind: 'connected', connectedAt: account.connectedAt }
+      ? { kind: 'connected', keyId: await deps.mintAccounts.keyId(team) }
       : { kind: 'none' };
     const stored = team ? await deps.store.mintCallOutcomes.get(team) : undefined;
     return { account: state, last: team && deps.mintCalls ? deps.mintCalls.latest(team, stored) : stored };

@@ -2,6 +2,7 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
 import { sealContext } from '../installations/installation-store.js';
 import { createSecretScrubber } from '../logging/secret-scrubber.js';
+import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
 import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { webClientOptions } from '../slack-api/web-client-options.js';
@@ -125,7 +126,7 @@ async function installedWorkspaces(
       mint: async () => {
         const account = await store.mintAccounts.get(teamId);
         const state: MintAccountState = account
-          ? { kind: 'connected', connectedAt: account.connectedAt }
+          ? { kind: 'connected', keyId: openedKeyId(box, account.sealedKey, teamId) }
           : { kind: 'none' };
         return { account: state, last: await store.mintCallOutcomes.get(teamId) };
       },
@@ -133,6 +134,15 @@ async function installedWorkspaces(
     found.push({ title, items: [item, ...items] });
   }
   return found;
+}
+
+/** The id of a workspace's sealed Mint key (undefined when no key of SECRETS_KEYS opens it). */
+function openedKeyId(box: SecretBox, sealedKey: string, teamId: string): string | undefined {
+  try {
+    return mintKeyId(box.open(sealedKey, mintKeySealContext(teamId)));
+  } catch {
+    return undefined;
+  }
 }
 
 async function settingsInForce(config: Config, store: Store | undefined, teamId: string) {

@@ -181,7 +181,10 @@ export async function checkPeopleLists(
 
 /** How the workspace's Mint account stands, for the Mint item. */
 export type MintAccountState =
-  { kind: 'operator'; keyId: string } | { kind: 'connected'; connectedAt: Date } | { kind: 'none' };
+  | { kind: 'operator'; keyId: string }
+  /** `keyId`: the key connected now (undefined: it cannot be opened, so no call is credited to it). */
+  | { kind: 'connected'; keyId: string | undefined }
+  | { kind: 'none' };
 
 /**
  * The Mint service answered with this key: the last real call of the account, as every process recorded it
@@ -202,9 +205,8 @@ export function checkMintService(
       'Mint service: no Mint account is connected',
       'An admin of this workspace connects it on App Home (Connect your Mint account).',
     );
-  const current =
-    last !== undefined &&
-    (account.kind === 'operator' ? last.keyId === account.keyId : last.at.getTime() >= account.connectedAt.getTime());
+  // By the key's id, never by time: a call made with the old key must not be credited to a new one.
+  const current = last !== undefined && account.keyId !== undefined && last.keyId === account.keyId;
   if (!last || !current)
     return warn(
       'mint',

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configVariables } from '../../src/config/config-schema.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
-import { MintCallRecorder, OPERATOR_ACCOUNT } from '../../src/mint-accounts/mint-call-recorder.js';
+import { MintCallRecorder, OPERATOR_ACCOUNT, mintKeyId } from '../../src/mint-accounts/mint-call-recorder.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
@@ -340,6 +340,19 @@ describe('npm run doctor in distribution mode', () => {
       expect(out).toContain("The workspaces' 1 problem does not block the deployment");
       expect(out).not.toContain(other);
       expect(code).toBe(0);
+
+      // A call made with another key (the one replaced), recorded after the connection: not this key's.
+      const store = app.openStore();
+      try {
+        const call = { account: TEST_TEAM_ID, outcome: 'accepted' as const, status: 200 };
+        const later = new Date(Date.now() + 60_000);
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId('the-replaced-key'), at: later });
+        expect((await doctor(env)).out).toContain('    ! Mint service: not called with this key yet');
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId(TEST_MINT_API_KEY), at: later });
+        expect((await doctor(env)).out).not.toContain('Mint service: not called with this key yet');
+      } finally {
+        await store.close();
+      }
     } finally {
       await app.stop();
     }
