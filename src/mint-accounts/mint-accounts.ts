@@ -15,7 +15,7 @@ import { SharedPools } from './shared-pools.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
-  store: Pick<Store, 'mintAccounts' | 'transaction'>;
+  store: Pick<Store, 'mintAccounts' | 'mintCallOutcomes' | 'transaction'>;
   /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode (where config requires it). */
   mintApi: MintApiClient | undefined;
   scrub: Scrubber;
@@ -226,6 +226,8 @@ export class MintAccounts {
         });
       return gone;
     });
+    // How the removed key's last call ended says nothing once the key is gone, and names it (its digest).
+    await this.deps.store.mintCallOutcomes.delete(teamId);
     this.forget(teamId);
     if (removed) this.emit({ teamId, change: 'removed' });
     return removed && withoutKey(removed);
