@@ -9,7 +9,7 @@ import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
-import { type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
+import { keyIdSecret, type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 import { SharedPools } from './shared-pools.js';
 
@@ -163,7 +163,7 @@ export class MintAccounts {
     const stored = await this.stored(teamId);
     if (!stored) return undefined;
     try {
-      return mintKeyId(this.box.open(stored.sealedKey, mintKeySealContext(teamId)));
+      return mintKeyId(this.box.open(stored.sealedKey, mintKeySealContext(teamId)), keyIdSecret(this.deps.config));
     } catch {
       return undefined;
     }

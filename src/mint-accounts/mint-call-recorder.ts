@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import type { Config } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintCallOutcome, MintCallOutcomeRows, StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
 
@@ -8,9 +9,29 @@ export const OPERATOR_ACCOUNT = '';
 /** A calm service is written at most this often: a call a second must not be a write a second. */
 export const SAME_OUTCOME_WRITE_MS = 60_000;
 
-/** Names a key without revealing it: the first 16 hex digits of its SHA-256. */
-export function mintKeyId(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16);
+/**
+ * Names a key without revealing it: the first 16 hex digits of its HMAC-SHA256 under `idKey` (keyIdSecret), so
+ * that a copy of the database alone cannot test guessed keys against it.
+ */
+export function mintKeyId(apiKey: string, idKey: string | Buffer): string {
+  return createHmac('sha256', idKey).update(apiKey, 'utf8').digest('hex').slice(0, 16);
+}
+
+/**
+ * The secret the key ids are made under, one the app already keeps in its environment, never in the database:
+ * in distribution mode the first key of SECRETS_KEYS (the keys that seal the Mint keys themselves); in
+ * single-workspace mode, which has no SECRETS_KEYS, the Slack secret its mode needs (SLACK_SIGNING_SECRET in
+ * HTTP mode, SLACK_APP_TOKEN in Socket Mode), kept beside MINT_API_KEY. Rotating it makes the last recorded call
+ * unmatched until the next call, which the setup doctor reports as "not called with this key yet".
+ */
+export function keyIdSecret(
+  config: Pick<Config, 'secretKeys' | 'distribution'> & {
+    slack?: Pick<Config['slack'], 'signingSecret' | 'appToken' | 'botToken'>;
+  },
+): string | Buffer {
+  const first = config.distribution ? config.secretKeys[0] : undefined;
+  if (first) return first.bytes;
+  return config.slack?.signingSecret ?? config.slack?.appToken ?? config.slack?.botToken ?? '';
 }
 
 /**
@@ -28,12 +49,14 @@ export class MintCallRecorder {
   constructor(
     private readonly rows: Pick<MintCallOutcomeRows, 'save'>,
     private readonly logger: Logger,
+    /** keyIdSecret(config). */
+    private readonly idKey: string | Buffer,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The `onCallEnded` of the client of `account` made with `apiKey`. */
   forAccount(account: string, apiKey: string): (outcome: MintCallOutcome, status: number | undefined) => void {
-    const keyId = mintKeyId(apiKey);
+    const keyId = mintKeyId(apiKey, this.idKey);
     return (outcome, status) => this.record(account, keyId, outcome, status);
   }
 

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { listen } from '../request-pipeline/listen.js';
 import { RequestEnded, refused } from '../request-pipeline/request-ended.js';
 import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
@@ -65,7 +65,10 @@ export function register(app: App, deps: CapabilityDeps): void {
     if (!distributed) {
       const stored = await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT);
       return {
-        account: { kind: 'operator', keyId: mintKeyId(config.mint.apiKey ?? '') } satisfies MintAccountState,
+        account: {
+          kind: 'operator',
+          keyId: mintKeyId(config.mint.apiKey ?? '', keyIdSecret(config)),
+        } satisfies MintAccountState,
         last: deps.mintCalls ? deps.mintCalls.latest(OPERATOR_ACCOUNT, stored) : stored,
       };
     }

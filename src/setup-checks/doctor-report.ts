@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import { sealContext } from '../installations/installation-store.js';
 import { createSecretScrubber } from '../logging/secret-scrubber.js';
 import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
-import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { webClientOptions } from '../slack-api/web-client-options.js';
 import type { Store } from '../store/store.js';
@@ -69,7 +69,7 @@ async function operatorWorkspace(
     place: config.settings.source,
     naming: PLAIN_NAMING,
     mint: async () => ({
-      account: { kind: 'operator', keyId: mintKeyId(apiKey) },
+      account: { kind: 'operator', keyId: mintKeyId(apiKey, keyIdSecret(config)) },
       last: await store?.mintCallOutcomes.get(OPERATOR_ACCOUNT).catch(() => undefined),
     }),
   });
@@ -126,7 +126,7 @@ async function installedWorkspaces(
       mint: async () => {
         const account = await store.mintAccounts.get(teamId);
         const state: MintAccountState = account
-          ? { kind: 'connected', keyId: openedKeyId(box, account.sealedKey, teamId) }
+          ? { kind: 'connected', keyId: openedKeyId(box, account.sealedKey, teamId, keyIdSecret(config)) }
           : { kind: 'none' };
         return { account: state, last: await store.mintCallOutcomes.get(teamId) };
       },
@@ -137,9 +137,9 @@ async function installedWorkspaces(
 }
 
 /** The id of a workspace's sealed Mint key (undefined when no key of SECRETS_KEYS opens it). */
-function openedKeyId(box: SecretBox, sealedKey: string, teamId: string): string | undefined {
+function openedKeyId(box: SecretBox, sealedKey: string, teamId: string, idKey: string | Buffer): string | undefined {
   try {
-    return mintKeyId(box.open(sealedKey, mintKeySealContext(teamId)));
+    return mintKeyId(box.open(sealedKey, mintKeySealContext(teamId)), idKey);
   } catch {
     return undefined;
   }

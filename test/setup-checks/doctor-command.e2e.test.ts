@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configVariables } from '../../src/config/config-schema.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
 import { MintCallRecorder, OPERATOR_ACCOUNT, mintKeyId } from '../../src/mint-accounts/mint-call-recorder.js';
+import { parseSecretKey, type SecretKey } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
@@ -46,7 +47,10 @@ function goodEnv(databaseUrl: string): Record<string, string> {
 }
 
 /** A database the app has migrated, and where the Mint service took (or refused) `apiKey` on a real call. */
-async function preparedDatabase(apiKey = TEST_MINT_API_KEY): Promise<{ url: string; store: Store }> {
+async function preparedDatabase(
+  apiKey = TEST_MINT_API_KEY,
+  idKey: string = fakes.slack.appToken,
+): Promise<{ url: string; store: Store }> {
   const db = sqliteDatabase();
   const store = openStore(db.location);
   stores.push(store);
@@ -54,6 +58,7 @@ async function preparedDatabase(apiKey = TEST_MINT_API_KEY): Promise<{ url: stri
   const recorder = new MintCallRecorder(
     store.mintCallOutcomes,
     testLogger('warn', (text) => text),
+    idKey, // what single-workspace mode names keys under (keyIdSecret): Socket Mode's app token by default
   );
   const client = new MintApiClient({
     baseUrl: fakes.mint.url,
@@ -283,7 +288,7 @@ describe('npm run doctor', () => {
   });
 
   it('in HTTP mode without PUBLIC_URL says what it could not check, without blocking', async () => {
-    const { url } = await preparedDatabase();
+    const { url } = await preparedDatabase(TEST_MINT_API_KEY, 'a-signing-secret-for-http-mode');
     const { code, out } = await doctor({
       ...goodEnv(url),
       SLACK_APP_TOKEN: '',
@@ -346,9 +351,10 @@ describe('npm run doctor in distribution mode', () => {
       try {
         const call = { account: TEST_TEAM_ID, outcome: 'accepted' as const, status: 200 };
         const later = new Date(Date.now() + 60_000);
-        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId('the-replaced-key'), at: later });
+        const idKey = (parseSecretKey(app.env.SECRETS_KEYS?.split(',')[0] ?? '') as SecretKey).bytes;
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId('the-replaced-key', idKey), at: later });
         expect((await doctor(env)).out).toContain('    ! Mint service: not called with this key yet');
-        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId(TEST_MINT_API_KEY), at: later });
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId(TEST_MINT_API_KEY, idKey), at: later });
         expect((await doctor(env)).out).not.toContain('Mint service: not called with this key yet');
       } finally {
         await store.close();
