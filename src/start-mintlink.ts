@@ -12,7 +12,7 @@ import type { Logger } from './logging/create-logger.js';
 import type { Scrubber } from './logging/secret-scrubber.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MintApiClient } from './mint-api/mint-api-client.js';
-import { MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
+import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
 import { openStore, type Store } from './store/store.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
@@ -56,7 +56,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
   const readiness = new Readiness(store, scrub, work, describeError);
   // The operator's one Mint account (single-workspace mode); in distribution mode each workspace connects its own.
   const { apiKey } = config.mint;
-  const mintCalls = new MintCallRecorder(store.mintCallOutcomes, logger);
+  const mintCalls = new MintCallRecorder(store.mintCallOutcomes, logger, keyIdSecret(config));
   const mintApi = apiKey
     ? new MintApiClient({
         ...config.mint,

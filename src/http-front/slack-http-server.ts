@@ -49,6 +49,12 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
   });
 }
 
+/**
+ * Set on the app's own refusal of a request to the Slack endpoint: the setup doctor tells the app's answer to an
+ * unsigned request from a login wall's or a proxy's 401.
+ */
+export const REFUSED_BY_MINTLINK_HEADER = 'x-mintlink-refused';
+
 /** How long a refused client gets to read its answer before the connection is closed under it. */
 const REFUSAL_LINGER_MS = 1_000;
 
@@ -66,7 +72,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number): void
     socket.end();
     setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
   };
-  res.writeHead(status, { connection: 'close' }).end();
+  res.writeHead(status, { connection: 'close', [REFUSED_BY_MINTLINK_HEADER]: 'slack-signature' }).end();
 }
 
 /**

@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import { operatorCommand } from '../config/operator-command.js';
 import { SecretBox } from '../secrets/secret-box.js';
-import { describeDatabaseError } from '../lifecycle/database-error.js';
+import { describeDatabaseError, postgresTarget } from '../lifecycle/database-error.js';
 import { openStore, type Store } from '../store/store.js';
 import { resealAll } from './reseal.js';
 
@@ -23,10 +24,28 @@ async function reseal(config: Config): Promise<number> {
     return 1;
   }
   const box = new SecretBox(config.secretKeys);
+  const location = config.store;
+  // Never creates or migrates a database: run in the wrong folder, that would report success on an empty
+  // database and the operator would then drop the key the real one's secrets are sealed with.
+  if (location.engine === 'sqlite' && location.path !== ':memory:' && !existsSync(location.path)) {
+    process.stderr.write(
+      `No database at ${location.path}: nothing resealed. Run this where the app runs, with its DATABASE_URL (or .env).\n`,
+    );
+    return 1;
+  }
   let store: Store | undefined;
   try {
-    store = openStore(config.store);
-    await store.migrate();
+    store = openStore(location);
+    const { applied, pending } = await store.migrationState();
+    if (pending.length > 0) {
+      const where = location.engine === 'sqlite' ? location.path : postgresPlace(location.url);
+      process.stderr.write(
+        applied.length === 0
+          ? `The app has never run against ${where} (no tables): nothing resealed. Run this where the app runs, with its DATABASE_URL (or .env).\n`
+          : `${where} is not migrated to this version (${pending.length} pending): nothing resealed. Start this version of the app once (it migrates at start), then run this again.\n`,
+      );
+      return 1;
+    }
     const { installations, mintAccounts } = await resealAll(store, box);
     process.stdout.write(
       `Resealed ${counted(installations.resealed, 'installation')} with key ${box.currentKeyId}; ${alreadyWere(installations.current)}.\n` +
@@ -54,6 +73,11 @@ async function reseal(config: Config): Promise<number> {
 /** `node dist/mintlink.mjs secrets <args>`. */
 export function runSecretsCommand(args: readonly string[]): Promise<number> {
   return operatorCommand(args, { name: 'secrets', verb: 'reseal', usage: USAGE, run: reseal });
+}
+
+function postgresPlace(url: string): string {
+  const { database, host, port } = postgresTarget(url);
+  return `PostgreSQL database ${database} on ${host}:${port}`;
 }
 
 const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

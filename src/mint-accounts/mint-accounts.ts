@@ -9,13 +9,13 @@ import type { StoredMintAccount } from '../store/mint-accounts.js';
 import type { Store } from '../store/store.js';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
-import type { MintCallRecorder } from './mint-call-recorder.js';
+import { keyIdSecret, type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 import { SharedPools } from './shared-pools.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
-  store: Pick<Store, 'mintAccounts' | 'transaction'>;
+  store: Pick<Store, 'mintAccounts' | 'mintCallOutcomes' | 'transaction'>;
   /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode (where config requires it). */
   mintApi: MintApiClient | undefined;
   scrub: Scrubber;
@@ -155,6 +155,21 @@ export class MintAccounts {
   }
 
   /**
+   * The id (mintKeyId) of the key the workspace's account holds now, what its recorded calls are matched
+   * against; undefined when none is connected or its key cannot be opened.
+   */
+  async keyId(teamId: string | undefined): Promise<string | undefined> {
+    if (!this.box || !teamId) return undefined;
+    const stored = await this.stored(teamId);
+    if (!stored) return undefined;
+    try {
+      return mintKeyId(this.box.open(stored.sealedKey, mintKeySealContext(teamId)), keyIdSecret(this.deps.config));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Connects a workspace's account, or replaces its key: sealed, stored and audited together (the audit entry
    * names the last four characters, never the key). The base URL is kept only when the operator allows one per
    * workspace. Calls from now on use the new key.
@@ -211,6 +226,8 @@ export class MintAccounts {
         });
       return gone;
     });
+    // How the removed key's last call ended says nothing once the key is gone, and names it (its digest).
+    await this.deps.store.mintCallOutcomes.delete(teamId);
     this.forget(teamId);
     if (removed) this.emit({ teamId, change: 'removed' });
     return removed && withoutKey(removed);

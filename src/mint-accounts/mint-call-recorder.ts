@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import type { Config } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
-import type { MintCallOutcome, MintCallOutcomeRows } from '../store/mint-call-outcomes.js';
+import type { MintCallOutcome, MintCallOutcomeRows, StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
 
 /** The account of the operator's MINT_API_KEY (single-workspace mode) in the outcomes table. */
 export const OPERATOR_ACCOUNT = '';
@@ -8,9 +9,29 @@ export const OPERATOR_ACCOUNT = '';
 /** A calm service is written at most this often: a call a second must not be a write a second. */
 export const SAME_OUTCOME_WRITE_MS = 60_000;
 
-/** Names a key without revealing it: the first 16 hex digits of its SHA-256. */
-export function mintKeyId(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16);
+/**
+ * Names a key without revealing it: the first 16 hex digits of its HMAC-SHA256 under `idKey` (keyIdSecret), so
+ * that a copy of the database alone cannot test guessed keys against it.
+ */
+export function mintKeyId(apiKey: string, idKey: string | Buffer): string {
+  return createHmac('sha256', idKey).update(apiKey, 'utf8').digest('hex').slice(0, 16);
+}
+
+/**
+ * The secret the key ids are made under, one the app already keeps in its environment, never in the database:
+ * in distribution mode the first key of SECRETS_KEYS (the keys that seal the Mint keys themselves); in
+ * single-workspace mode, which has no SECRETS_KEYS, the Slack secret its mode needs (SLACK_SIGNING_SECRET in
+ * HTTP mode, SLACK_APP_TOKEN in Socket Mode), kept beside MINT_API_KEY. Rotating it makes the last recorded call
+ * unmatched until the next call, which the setup doctor reports as "not called with this key yet".
+ */
+export function keyIdSecret(
+  config: Pick<Config, 'secretKeys' | 'distribution'> & {
+    slack?: Pick<Config['slack'], 'signingSecret' | 'appToken' | 'botToken'>;
+  },
+): string | Buffer {
+  const first = config.distribution ? config.secretKeys[0] : undefined;
+  if (first) return first.bytes;
+  return config.slack?.signingSecret ?? config.slack?.appToken ?? config.slack?.botToken ?? '';
 }
 
 /**
@@ -21,21 +42,43 @@ export function mintKeyId(apiKey: string): string {
 export class MintCallRecorder {
   private readonly written = new Map<string, { keyId: string; outcome: MintCallOutcome; at: number }>();
   private readonly pending = new Set<Promise<void>>();
+  /** Every account's last call in this process, written or not (the database row can be a minute older). */
+  private readonly seen = new Map<string, StoredMintCallOutcome>();
+  private readonly listeners: Array<(account: string) => void> = [];
 
   constructor(
     private readonly rows: Pick<MintCallOutcomeRows, 'save'>,
     private readonly logger: Logger,
+    /** keyIdSecret(config). */
+    private readonly idKey: string | Buffer,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The `onCallEnded` of the client of `account` made with `apiKey`. */
   forAccount(account: string, apiKey: string): (outcome: MintCallOutcome, status: number | undefined) => void {
-    const keyId = mintKeyId(apiKey);
+    const keyId = mintKeyId(apiKey, this.idKey);
     return (outcome, status) => this.record(account, keyId, outcome, status);
+  }
+
+  /** Tells `listener` the account of each call as it ends (what shows the last call is out of date). */
+  onCall(listener: (account: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * The account's last call: the newer of the database's row (any process's) and this process's last call,
+   * so that what people see matches the time this process's Home shows.
+   */
+  latest(account: string, stored: StoredMintCallOutcome | undefined): StoredMintCallOutcome | undefined {
+    const here = this.seen.get(account);
+    if (!here) return stored;
+    return !stored || here.at.getTime() >= stored.at.getTime() ? here : stored;
   }
 
   private record(account: string, keyId: string, outcome: MintCallOutcome, status: number | undefined): void {
     const at = this.now();
+    this.seen.set(account, { account, keyId, outcome, status, at: new Date(at) });
+    for (const listener of this.listeners) listener(account);
     const last = this.written.get(account);
     if (last && last.keyId === keyId && last.outcome === outcome && at - last.at < SAME_OUTCOME_WRITE_MS) return;
     const noted = { keyId, outcome, at };

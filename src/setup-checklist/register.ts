@@ -1,15 +1,18 @@
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
-import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { listen } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
-import { checkMigrated } from '../setup-checks/database-check.js';
+import { RequestEnded, refused } from '../request-pipeline/request-ended.js';
+import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
-import { checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
-import { type MintAccountState, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
+import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
+import { type MintAccountState, checkMintService, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
 import { patientSlackClient } from '../slack-api/patient-client.js';
 import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
 import { SetupReports } from './setup-reports.js';
+
+/** How long the Socket Mode item's answer is used before apps.connections.open is asked again. */
+const SOCKET_CHECK_MS = 5 * 60_000;
 
 /**
  * The Setup checklist at the top of App Home, for settings admins only, while some check of the workspace's
@@ -44,39 +47,77 @@ export function register(app: App, deps: CapabilityDeps): void {
     const team = teamId ?? deps.settings.homeTeamId;
     const client = await deps.workspaces.slack(team);
     const operator = distributed ? [] : await operatorItems();
-    const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', config.slack.apiUrl);
+    if (operator.some((item) => item.slackUnreachable)) return [...operator, BOT_TOKEN_NOT_CHECKED];
+    const { item, identity } = await checkBotToken(client, distributed ? 'workspace' : 'operator', undefined); // no URL in Slack
     if (!identity) return [...operator, item];
     const workspace = await checkWorkspaceSetup({
       client,
       settings: deps.settings.current(team).values,
       place: deps.settings.envOnly ? 'env' : 'slack',
       naming: SLACK_NAMING,
-      mint: async () => {
-        if (!distributed)
-          return {
-            account: { kind: 'operator', keyId: mintKeyId(config.mint.apiKey ?? '') },
-            last: await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT),
-          };
-        const account = await deps.mintAccounts.account(team);
-        const state: MintAccountState = account
-          ? { kind: 'connected', connectedAt: account.connectedAt }
-          : { kind: 'none' };
-        return { account: state, last: team ? await deps.store.mintCallOutcomes.get(team) : undefined };
-      },
+      mint: () => mintState(team),
     });
     return [...operator, item, ...workspace];
   }
 
+  /** The workspace's Mint account, and its last call: the newest this process made, or any process recorded. */
+  async function mintState(team: string | undefined) {
+    if (!distributed) {
+      const stored = await deps.store.mintCallOutcomes.get(OPERATOR_ACCOUNT);
+      return {
+        account: {
+          kind: 'operator',
+          keyId: mintKeyId(config.mint.apiKey ?? '', keyIdSecret(config)),
+        } satisfies MintAccountState,
+        last: deps.mintCalls ? deps.mintCalls.latest(OPERATOR_ACCOUNT, stored) : stored,
+      };
+    }
+    const account = await deps.mintAccounts.account(team);
+    const state: MintAccountState = account
+      ? { kind: 'connected', keyId: await deps.mintAccounts.keyId(team) }
+      : { kind: 'none' };
+    const stored = team ? await deps.store.mintCallOutcomes.get(team) : undefined;
+    return { account: state, last: team && deps.mintCalls ? deps.mintCalls.latest(team, stored) : stored };
+  }
+
+  // A Mint call ended: the Mint item of the workspace's checklist says so at its next Home publish.
+  deps.mintCalls?.onCall((account) =>
+    reports.replaceItem(
+      (teamId) => !distributed || teamId === account,
+      'mint',
+      async (teamId) => {
+        const { account: state, last } = await mintState(teamId ?? deps.settings.homeTeamId);
+        return checkMintService(state, last, SLACK_NAMING);
+      },
+    ),
+  );
+
   /** Single-workspace mode: the database and the mode, which the operator set up. */
   async function operatorItems(): Promise<SetupItem[]> {
     const database = await checkMigrated(deps.store, undefined).catch((error: unknown) =>
-      fail('database', `Database: ${(error as Error).message}`, 'Check DATABASE_URL and that the database runs.'),
+      fail(
+        'database',
+        `Database: ${databaseProblemForSlack(error, config.store)}`,
+        'Check DATABASE_URL and that the database runs.',
+      ),
     );
     const mode =
       config.mode === 'socket' && config.slack.appToken
-        ? await checkSocketMode(patientSlackClient(deps, logger, config.slack.appToken), config.slack.apiUrl)
+        ? await socketModeItem(config.slack.appToken)
         : await checkHttpMode(config.slack.publicUrl);
     return [database, mode];
+  }
+
+  /**
+   * apps.connections.open is Tier 1 (about one a minute) and is what Socket Mode itself needs to reconnect: the
+   * checklist asks it at most once per SOCKET_CHECK_MS, and shows the last answer in between.
+   */
+  let socketChecked: { item: SetupItem; at: number } | undefined;
+  async function socketModeItem(appToken: string): Promise<SetupItem> {
+    if (socketChecked && Date.now() - socketChecked.at < SOCKET_CHECK_MS) return socketChecked.item;
+    const item = await checkSocketMode(patientSlackClient(deps, logger, appToken), undefined);
+    socketChecked = { item, at: Date.now() };
+    return item;
   }
 
   deps.home.add({
@@ -85,7 +126,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     blocks: async (userId, teamId) => {
       if (!(await isAdmin(userId, teamId))) return [];
       const report = reports.peek(teamId, settingsBasis(teamId));
-      return report ? checklistBlocks(report.items, new Date(report.at)) : [];
+      return report ? checklistBlocks(report, { checking: reports.checking(teamId), now: Date.now() }) : [];
     },
   });
 
@@ -93,7 +134,19 @@ export function register(app: App, deps: CapabilityDeps): void {
     const teamId = body.team?.id ?? body.user.team_id;
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
-    await reports.recheck(teamId, settingsBasis(teamId), { fresh: true });
+    const press = reports.press(teamId, settingsBasis(teamId));
+    if (press.kind === 'too-soon')
+      throw new RequestEnded(
+        'busy',
+        `:hourglass: The setup was checked ${Math.round((Date.now() - press.checkedAt) / 1000)} s ago: press Check again in ${Math.ceil(press.againInMs / 1000)} s.`,
+      );
+    deps.home.refresh([body.user.id]); // the checklist says "checking…" while it runs
+    await press.done;
     deps.home.refresh([body.user.id]);
+    if (press.kind === 'joined')
+      throw new RequestEnded(
+        'busy',
+        ':hourglass: A check of the setup was already under way when you pressed: your Home shows its result.',
+      );
   });
 }

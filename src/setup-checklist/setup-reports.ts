@@ -3,15 +3,31 @@ import type { SetupItem } from '../setup-checks/setup-items.js';
 /** A report is checked again in the background when it is older than this (Slack and the database asked again). */
 export const REPORT_TTL_MS = 5 * 60_000;
 
+/**
+ * A person's "Check again" starts a fresh check at most this often per workspace. A full check asks Slack about
+ * a dozen times (users.info, Tier 4; conversations.info, Tier 3; usergroups.users.list, Tier 2: 20 a minute):
+ * once per 30 s keeps the slowest tier at 2 a minute however many admins press, and is still soon enough for
+ * someone who just fixed something in Slack.
+ */
+export const RECHECK_COOLDOWN_MS = 30_000;
+
+/** What a press of "Check again" did. */
+export type RecheckPress =
+  | { kind: 'started' | 'joined'; done: Promise<SetupReport> }
+  | { kind: 'too-soon'; checkedAt: number; againInMs: number };
+
 export interface SetupReport {
   items: SetupItem[];
   at: number;
+  /** A person asked for it (Check again): once every item passes, Home says so for a while. */
+  asked?: boolean;
   /** What it was checked against (the settings in force): another value makes it stale at once. */
   basis: string;
 }
 
 export interface SetupReportsOptions {
   ttlMs?: number;
+  cooldownMs?: number;
   now?: () => number;
 }
 
@@ -23,7 +39,10 @@ export interface SetupReportsOptions {
 export class SetupReports {
   private readonly reports = new Map<string, SetupReport>();
   private readonly running = new Map<string, Promise<SetupReport>>();
+  /** `team key` of the items being replaced: a burst of calls (a bulk job) is one replacement at a time. */
+  private readonly replacing = new Set<string>();
   private readonly ttlMs: number;
+  private readonly cooldownMs: number;
   private readonly now: () => number;
 
   constructor(
@@ -34,7 +53,8 @@ export class SetupReports {
     options: SetupReportsOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? REPORT_TTL_MS;
-    this.now = options.now ?? Date.now;
+    this.cooldownMs = options.cooldownMs ?? RECHECK_COOLDOWN_MS;
+    this.now = options.now ?? (() => Date.now());
   }
 
   /** The report at hand for a workspace (undefined: not checked yet); starts a check when it is due. */
@@ -45,16 +65,32 @@ export class SetupReports {
     return report;
   }
 
+  /** Whether a check of the workspace is under way (Home says "checking…"). */
+  checking(teamId: string | undefined): boolean {
+    return this.running.has(teamId ?? '');
+  }
+
   /**
-   * Checks the workspace (one check at a time per workspace). A background look shares the check under way;
-   * `fresh` (a person asked) waits for it and checks again, since it may have asked Slack before the fix.
+   * A person pressed "Check again": joins a check under way, refuses one sooner than the cooldown after the last
+   * (unless the settings changed since), or starts one.
    */
-  recheck(teamId: string | undefined, basis: string, options: { fresh?: boolean } = {}): Promise<SetupReport> {
+  press(teamId: string | undefined, basis: string): RecheckPress {
     const key = teamId ?? '';
     const under = this.running.get(key);
-    if (under && !options.fresh) return under;
-    const run = (under ? under.catch(() => undefined) : Promise.resolve())
-      .then(() => this.check(teamId))
+    if (under) return { kind: 'joined', done: under.then((report) => this.markAsked(key, report)) };
+    const last = this.reports.get(key);
+    const since = last ? this.now() - last.at : Infinity;
+    if (last && last.basis === basis && since < this.cooldownMs)
+      return { kind: 'too-soon', checkedAt: last.at, againInMs: this.cooldownMs - since };
+    return { kind: 'started', done: this.recheck(teamId, basis).then((report) => this.markAsked(key, report)) };
+  }
+
+  /** Checks the workspace, one check at a time per workspace: a look while one runs shares it. */
+  recheck(teamId: string | undefined, basis: string): Promise<SetupReport> {
+    const key = teamId ?? '';
+    const under = this.running.get(key);
+    if (under) return under;
+    const run = this.check(teamId)
       .then((items) => {
         const before = this.reports.get(key);
         const report = { items, at: this.now(), basis };
@@ -67,6 +103,40 @@ export class SetupReports {
       });
     this.running.set(key, run);
     return run;
+  }
+
+  private markAsked(key: string, report: SetupReport): SetupReport {
+    const asked = { ...report, asked: true };
+    if (this.reports.get(key) === report) this.reports.set(key, asked);
+    return asked;
+  }
+
+  /**
+   * Replaces one item of each report at hand that `teams` selects (the Mint item after a call, say) with what
+   * `item` computes, without asking Slack again; Homes are told when what the checklist shows changes.
+   */
+  replaceItem(
+    teams: (teamId: string | undefined) => boolean,
+    key: string,
+    item: (teamId: string | undefined) => Promise<SetupItem>,
+  ): void {
+    for (const stored of this.reports.keys()) {
+      const teamId = stored || undefined;
+      const pending = `${stored} ${key}`;
+      if (!teams(teamId) || this.replacing.has(pending)) continue;
+      this.replacing.add(pending);
+      this.background(
+        item(teamId)
+          .then((fresh) => {
+            const current = this.reports.get(stored);
+            if (!current) return;
+            const items = current.items.map((old) => (old.key === key ? fresh : old));
+            this.reports.set(stored, { ...current, items });
+            if (shown(current.items) !== shown(items)) this.changed(teamId);
+          })
+          .finally(() => this.replacing.delete(pending)),
+      );
+    }
   }
 
   /** Forgets a workspace's report (its Mint account changed, say): the next look checks again. */

@@ -77,3 +77,24 @@ export async function checkMigrated(store: Store, where: string | undefined): Pr
     none ? START_ONCE : 'Start this version of the app (npm start): it applies the migrations at start.',
   );
 }
+
+/**
+ * Why the database cannot be used, in the doctor's words (describeDatabaseError), for people in Slack: the
+ * operator's host, port, file path and any URL replaced, since they tell a workspace nothing it can act on and
+ * tell an attacker where the database is.
+ */
+export function databaseProblemForSlack(error: unknown, location: StoreLocation): string {
+  let text = describeDatabaseError(error, location);
+  if (location.engine === 'sqlite') text = text.split(location.path).join('the database file');
+  else {
+    const { host, port } = postgresTarget(location.url);
+    text = text
+      .split(`${host}:${port}`)
+      .join('the database server')
+      .split(`host "${host}"`)
+      .join('the database server’s host')
+      .split(host)
+      .join('the database server');
+  }
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '(an address)');
+}

@@ -2,7 +2,8 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
 import { sealContext } from '../installations/installation-store.js';
 import { createSecretScrubber } from '../logging/secret-scrubber.js';
-import { OPERATOR_ACCOUNT, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
+import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { webClientOptions } from '../slack-api/web-client-options.js';
 import type { Store } from '../store/store.js';
@@ -10,7 +11,7 @@ import { effectiveSettings, envDefaults } from '../workspace-settings/settings-m
 import { configSecrets } from '../config/config.js';
 import { checkDatabase } from './database-check.js';
 import { PLAIN_NAMING, pass, type SetupItem } from './setup-items.js';
-import { checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
+import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
 import { type MintAccountState, checkWorkspaceSetup } from './workspace-checks.js';
 
 /** What `npm run doctor` found: the operator's items, then each workspace's. */
@@ -42,7 +43,7 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
     const operator = [pass('configuration', 'Configuration: every variable the app needs is set'), database, mode];
     const workspaces = distributed
       ? await installedWorkspaces(config, store, clientFor)
-      : [await operatorWorkspace(config, store, clientFor)];
+      : [await operatorWorkspace(config, store, clientFor, mode.slackUnreachable === true)];
     return { heading, operator, workspaces, workspacesBlock: !distributed };
   } finally {
     await store?.close().catch(() => undefined);
@@ -54,10 +55,13 @@ async function operatorWorkspace(
   config: Config,
   store: Store | undefined,
   clientFor: (token: string) => WebClient,
+  slackUnreachable: boolean,
 ): Promise<{ title: string; items: SetupItem[] }> {
+  const unnamed = 'The workspace (SLACK_BOT_TOKEN)';
+  if (slackUnreachable) return { title: unnamed, items: [BOT_TOKEN_NOT_CHECKED] };
   const client = clientFor(config.slack.botToken ?? '');
   const { item, identity } = await checkBotToken(client, 'operator', config.slack.apiUrl);
-  if (!identity) return { title: 'Workspace of SLACK_BOT_TOKEN', items: [item] };
+  if (!identity) return { title: unnamed, items: [item] };
   const apiKey = config.mint.apiKey ?? '';
   const items = await checkWorkspaceSetup({
     client,
@@ -65,7 +69,7 @@ async function operatorWorkspace(
     place: config.settings.source,
     naming: PLAIN_NAMING,
     mint: async () => ({
-      account: { kind: 'operator', keyId: mintKeyId(apiKey) },
+      account: { kind: 'operator', keyId: mintKeyId(apiKey, keyIdSecret(config)) },
       last: await store?.mintCallOutcomes.get(OPERATOR_ACCOUNT).catch(() => undefined),
     }),
   });
@@ -122,7 +126,7 @@ async function installedWorkspaces(
       mint: async () => {
         const account = await store.mintAccounts.get(teamId);
         const state: MintAccountState = account
-          ? { kind: 'connected', connectedAt: account.connectedAt }
+          ? { kind: 'connected', keyId: openedKeyId(box, account.sealedKey, teamId, keyIdSecret(config)) }
           : { kind: 'none' };
         return { account: state, last: await store.mintCallOutcomes.get(teamId) };
       },
@@ -130,6 +134,15 @@ async function installedWorkspaces(
     found.push({ title, items: [item, ...items] });
   }
   return found;
+}
+
+/** The id of a workspace's sealed Mint key (undefined when no key of SECRETS_KEYS opens it). */
+function openedKeyId(box: SecretBox, sealedKey: string, teamId: string, idKey: string | Buffer): string | undefined {
+  try {
+    return mintKeyId(box.open(sealedKey, mintKeySealContext(teamId)), idKey);
+  } catch {
+    return undefined;
+  }
 }
 
 async function settingsInForce(config: Config, store: Store | undefined, teamId: string) {

@@ -16,6 +16,8 @@ export interface SetupItem {
   summary: string;
   /** What to do, one line (set when the item does not pass). */
   fix?: string;
+  /** Set when the check could not reach Slack at all: the checks after it that need Slack are not run. */
+  slackUnreachable?: true;
 }
 
 export const pass = (key: string, summary: string): SetupItem => ({ key, state: 'pass', summary });
@@ -62,4 +64,22 @@ export function count(n: number, one: string, many = `${one}s`): string {
 export function listed(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/**
+ * A URL as a report shows it: never its userinfo (`https://user:password@host` would print a credential).
+ * Unchanged when it has none.
+ */
+export function shownUrl(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return withoutUserinfo(url);
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
+/** Text with the userinfo of every URL in it taken out (an error message can quote the URL it was given). */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1');
 }

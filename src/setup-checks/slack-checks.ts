@@ -1,7 +1,8 @@
 import type { WebClient } from '@slack/web-api';
+import { REFUSED_BY_MINTLINK_HEADER } from '../http-front/slack-http-server.js';
 import { BOT_SCOPES } from '../installations/bot-scopes.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import { fail, listed, pass, type SetupItem, warn } from './setup-items.js';
+import { fail, listed, pass, type SetupItem, shownUrl, warn, withoutUserinfo } from './setup-items.js';
 
 /** Who the bot token belongs to, when Slack took it. */
 export interface BotIdentity {
@@ -26,7 +27,7 @@ const REINSTALL = {
 export async function checkBotToken(
   client: WebClient,
   owner: TokenOwner,
-  apiUrl: string,
+  apiUrl: string | undefined,
 ): Promise<{ item: SetupItem; identity: BotIdentity | undefined }> {
   let answer: Awaited<ReturnType<WebClient['auth']['test']>>;
   try {
@@ -37,7 +38,7 @@ export async function checkBotToken(
       return {
         item: fail(
           'bot-token',
-          `Slack bot token: could not reach Slack at ${apiUrl} (${reasonOf(error)})`,
+          `Slack bot token: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
           'Check the network and SLACK_API_URL, then run this again.',
         ),
         identity: undefined,
@@ -84,19 +85,29 @@ export async function checkBotToken(
   };
 }
 
+/** The bot token's item when an earlier check found Slack unreachable: one cause, one problem. */
+export const BOT_TOKEN_NOT_CHECKED = warn(
+  'bot-token',
+  'Slack bot token: not checked, since Slack could not be reached (above)',
+  'Run this again once Slack answers.',
+);
+
 /** Socket Mode: the app-level token opens a connection (apps.connections.open; the URL is not used). */
-export async function checkSocketMode(appClient: WebClient, apiUrl: string): Promise<SetupItem> {
+export async function checkSocketMode(appClient: WebClient, apiUrl: string | undefined): Promise<SetupItem> {
   try {
     await appClient.apps.connections.open();
     return pass('mode', 'Socket Mode: the app-level token opens a connection');
   } catch (error) {
     const code = slackErrorCode(error);
     if (code === undefined)
-      return fail(
-        'mode',
-        `Socket Mode: could not reach Slack at ${apiUrl} (${reasonOf(error)})`,
-        'Check the network and SLACK_API_URL, then run this again.',
-      );
+      return {
+        ...fail(
+          'mode',
+          `Socket Mode: could not reach Slack${at(apiUrl)} (${reasonOf(error)})`,
+          'Check the network and SLACK_API_URL, then run this again.',
+        ),
+        slackUnreachable: true,
+      };
     const fix =
       code === 'not_allowed_token_type'
         ? 'Turn Socket Mode on in the app’s settings (Socket Mode -> Enable), or unset SLACK_APP_TOKEN to run in HTTP mode.'
@@ -120,10 +131,11 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
       'Set PUBLIC_URL to the https address Slack sends requests to (the URL given to npm run manifest -- --http).',
     );
   const events = `${publicUrl.replace(/\/+$/, '')}/slack/events`;
+  const shown = shownUrl(events);
   if (!events.startsWith('https://'))
     return fail(
       'mode',
-      `HTTP mode: ${events} is not https`,
+      `HTTP mode: ${shown} is not https`,
       'Slack sends requests to https addresses only: serve the app behind HTTPS and set PUBLIC_URL to that address.',
     );
   try {
@@ -131,27 +143,52 @@ export async function checkHttpMode(publicUrl: string | undefined, timeoutMs = 5
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
+      redirect: 'manual', // Slack does not follow redirects: a login wall's redirect must not pass
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();
-    if (response.status === 401) return pass('mode', `HTTP mode: ${events} reaches the app`);
-    return fail(
-      'mode',
-      `HTTP mode: ${events} answers ${response.status}, not as the app does`,
-      'Have the proxy forward PUBLIC_URL/slack/events to this app’s PORT, and set PUBLIC_URL to the address in the app’s Slack settings.',
-    );
+    return judgeEventsAnswer(shown, response);
   } catch (error) {
     return fail(
       'mode',
-      `HTTP mode: ${events} does not answer (${reasonOf(error)})`,
+      `HTTP mode: ${shown} does not answer (${reasonOf(error)})`,
       'Check that the app runs and the proxy forwards PUBLIC_URL to its PORT; PUBLIC_URL must be the address in the app’s Slack settings.',
     );
   }
 }
 
+/** ` at URL` (never its userinfo), or nothing where the reader is not the operator (`undefined`). */
+function at(apiUrl: string | undefined): string {
+  return apiUrl ? ` at ${shownUrl(apiUrl)}` : '';
+}
+
+/**
+ * The app answers an unsigned request 401 with its own header (REFUSED_BY_MINTLINK_HEADER): any other answer,
+ * a redirect or a 401 without it, is something in front of the app (a login wall, a proxy) or another server.
+ */
+export function judgeEventsAnswer(shown: string, response: Pick<Response, 'status' | 'headers'>): SetupItem {
+  const forward =
+    'Have the proxy forward PUBLIC_URL/slack/events to this app’s PORT, with no login in front, and set PUBLIC_URL to the address in the app’s Slack settings.';
+  if (response.status === 401 && response.headers.get(REFUSED_BY_MINTLINK_HEADER))
+    return pass('mode', `HTTP mode: ${shown} reaches the app`);
+  if (response.status >= 300 && response.status < 400)
+    return fail(
+      'mode',
+      `HTTP mode: ${shown} redirects (${response.status}${response.headers.get('location') ? ` to ${shownUrl(response.headers.get('location') ?? '')}` : ''}), and Slack does not follow redirects: a login wall or a proxy is in front of the app`,
+      forward,
+    );
+  return fail(
+    'mode',
+    response.status === 401
+      ? `HTTP mode: ${shown} answers 401, but not as the app does: a login wall or a proxy is in front of it`
+      : `HTTP mode: ${shown} answers ${response.status}, not as the app does`,
+    forward,
+  );
+}
+
 function reasonOf(error: unknown): string {
   const e = error as { original?: { message?: string }; cause?: { code?: string; message?: string }; message?: string };
-  return e.cause?.code ?? e.original?.message ?? e.cause?.message ?? e.message ?? String(error);
+  return withoutUserinfo(e.cause?.code ?? e.original?.message ?? e.cause?.message ?? e.message ?? String(error));
 }
 
 function capitalized(text: string): string {

@@ -82,8 +82,9 @@ export async function checkApprovalChannel(
 }
 
 /**
- * The approvers resolve to people, and enough of them for the largest quorum besides the requester (who never
- * approves their own request): two items, the approvers and the quorum.
+ * The approvers resolve to people, and enough of them for the largest quorum: two items, the approvers and the
+ * quorum. The requester never approves their own request: with exactly as many approvers as the quorum, a
+ * request by one of them can never be approved (a warning: others' requests still can); fewer blocks.
  */
 export async function checkApprovers(
   client: WebClient,
@@ -113,30 +114,26 @@ export async function checkApprovers(
       : pass('approvers', `Deletion approvers: ${named} (${count(people.size, 'person', 'people')})`),
   ];
   const needed = Math.max(quorum.approvals, quorum.large?.approvals ?? 0);
-  const fix = `Add approvers ${where}, or lower the quorum.`;
+  const rule = `Quorum: each request needs ${count(needed, 'approval')}`;
+  const approversAre = count(people.size, 'approver');
   if (people.size < needed)
     items.push(
       fail(
         'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, but the approvers are ${count(people.size, 'person', 'people')}: no request can ever be approved`,
-        fix,
+        `${rule}, but there ${people.size === 1 ? 'is' : 'are'} ${approversAre}: no request can ever be approved`,
+        `Add approvers ${where}, or lower the quorum.`,
       ),
     );
-  else if (people.size < needed + 1)
+  // Exactly as many: the requester never approves their own request, so only theirs cannot be approved.
+  else if (people.size === needed)
     items.push(
-      fail(
+      warn(
         'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, and the approvers are ${count(people.size, 'person', 'people')}: a request made by one of them can never be approved`,
-        fix,
+        `${rule} from the ${approversAre}, never the requester’s own: a request by one of the approvers can never be approved`,
+        `Add an approver ${where}, or lower the quorum, if approvers request deletions too.`,
       ),
     );
-  else
-    items.push(
-      pass(
-        'quorum',
-        `Quorum: ${count(needed, 'approval')} needed, from ${count(people.size, 'approver')} besides the requester`,
-      ),
-    );
+  else items.push(pass('quorum', `${rule} from the ${approversAre}, never the requester’s own`));
   return items;
 }
 
@@ -152,7 +149,7 @@ export async function checkPeopleLists(
       key: 'audit-viewers',
       title: 'Audit viewers',
       among: settings.auditViewers,
-      unset: 'the deletion approvers (none named apart)',
+      unset: 'the deletion approvers, since no one else is named',
       variable: 'AUDIT_VIEWERS',
     },
     {
@@ -184,7 +181,10 @@ export async function checkPeopleLists(
 
 /** How the workspace's Mint account stands, for the Mint item. */
 export type MintAccountState =
-  { kind: 'operator'; keyId: string } | { kind: 'connected'; connectedAt: Date } | { kind: 'none' };
+  | { kind: 'operator'; keyId: string }
+  /** `keyId`: the key connected now (undefined: it cannot be opened, so no call is credited to it). */
+  | { kind: 'connected'; keyId: string | undefined }
+  | { kind: 'none' };
 
 /**
  * The Mint service answered with this key: the last real call of the account, as every process recorded it
@@ -205,9 +205,8 @@ export function checkMintService(
       'Mint service: no Mint account is connected',
       'An admin of this workspace connects it on App Home (Connect your Mint account).',
     );
-  const current =
-    last !== undefined &&
-    (account.kind === 'operator' ? last.keyId === account.keyId : last.at.getTime() >= account.connectedAt.getTime());
+  // By the key's id, never by time: a call made with the old key must not be credited to a new one.
+  const current = last !== undefined && account.keyId !== undefined && last.keyId === account.keyId;
   if (!last || !current)
     return warn(
       'mint',
@@ -223,7 +222,7 @@ export function checkMintService(
       `Mint service: did not answer the last call, ${when}${last.status ? ` (${last.status})` : ''}`,
       'Check MINT_API_BASE_URL and the service’s status; the app keeps trying on its own.',
     );
-  return pass('mint', `Mint service: took the key on the last call, ${when}`);
+  return pass('mint', `Mint service: answered ${when}`);
 }
 
 /** The users and user groups a list names, as the reader sees them. */

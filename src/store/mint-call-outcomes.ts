@@ -53,4 +53,9 @@ export class MintCallOutcomeRows {
       .onConflict((oc) => oc.column('account').doUpdateSet(row))
       .execute();
   }
+
+  /** Forgets an account's last call (its Mint account removed, or the app uninstalled from the workspace). */
+  async delete(account: string): Promise<void> {
+    await this.db.deleteFrom('mint_call_outcomes').where('account', '=', account).execute();
+  }
 }

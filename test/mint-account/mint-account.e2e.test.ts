@@ -307,6 +307,12 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
+    await createLink('nft-before-uninstall');
+    await createLink('nft-b-before', INSTALLER_B, OTHER_TEAM_ID);
+    const recorded = async () => (await rows('select account from mint_call_outcomes order by account')).length === 2;
+    for (const deadline = Date.now() + 5_000; !(await recorded()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the recorder writes after the call ends
+    expect(await recorded()).toBe(true);
 
     await uninstallEvent(flow.app, TEST_TEAM_ID);
     await flow.app.waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
@@ -314,6 +320,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
       true,
     );
     expect(await rows('select team_id from mint_accounts')).toEqual([{ team_id: OTHER_TEAM_ID }]);
+    expect(await rows('select account from mint_call_outcomes')).toEqual([{ account: OTHER_TEAM_ID }]);
     expect((await audit()).at(-1)).toMatchObject({
       actor_id: 'system',
       team_id: TEST_TEAM_ID,

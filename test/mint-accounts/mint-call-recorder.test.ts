@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MintCallRecorder, SAME_OUTCOME_WRITE_MS, mintKeyId } from '../../src/mint-accounts/mint-call-recorder.js';
 import type { StoredMintCallOutcome } from '../../src/store/mint-call-outcomes.js';
@@ -10,6 +11,7 @@ describe('the record of the Mint service’s last answer', () => {
     const recorder = new MintCallRecorder(
       { save: async (outcome) => void written.push(outcome) },
       testLogger('warn', (text) => text),
+      'id-key',
       () => now,
     );
     const operator = recorder.forAccount('', 'key-one-abcdef');
@@ -32,7 +34,7 @@ describe('the record of the Mint service’s last answer', () => {
       ['', 'refused', 401],
       ['T0OTHER01', 'accepted', 200],
     ]);
-    expect(written[3]?.keyId).toBe(mintKeyId('key-two-123456'));
+    expect(written[3]?.keyId).toBe(mintKeyId('key-two-123456', 'id-key'));
     expect(JSON.stringify(written)).not.toContain('key-one-abcdef'); // a digest names the key, never the key
   });
 
@@ -52,6 +54,7 @@ describe('the record of the Mint service’s last answer', () => {
         (text) => text,
         (line) => (logs += line),
       ),
+      'id-key',
     );
     const record = recorder.forAccount('', 'some-key-000000');
     record('accepted', 201);
@@ -61,5 +64,13 @@ describe('the record of the Mint service’s last answer', () => {
     await recorder.flush();
     expect(written).toEqual(['accepted']);
     expect(logs).toContain('could not record how the Mint service answered');
+  });
+
+  it('names a key by an HMAC under the app’s own secret, never its plain SHA-256', () => {
+    const key = 'mint-key-0123456789';
+    const plain = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    expect(mintKeyId(key, 'secret-a')).not.toBe(plain);
+    expect(mintKeyId(key, 'secret-a')).not.toBe(mintKeyId(key, 'secret-b'));
+    expect(mintKeyId(key, 'secret-a')).toMatch(/^[0-9a-f]{16}$/);
   });
 });

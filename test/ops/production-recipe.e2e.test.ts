@@ -217,6 +217,42 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
       await store.close();
     }
   });
+
+  it('refuses a database that does not exist, or that the app never migrated: nothing created, nothing resealed', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mintlink-reseal-'));
+    const env = (databasePath: string) => ({
+      ...bareEnv(),
+      SLACK_CLIENT_ID: '1234567890.1234567890',
+      SLACK_CLIENT_SECRET: randomBytes(16).toString('hex'),
+      SLACK_STATE_SECRET: randomBytes(32).toString('hex'),
+      SLACK_SIGNING_SECRET: randomBytes(16).toString('hex'),
+      SECRETS_KEYS: key().bytes.toString('base64'),
+      MINT_API_BASE_URL: 'https://mint.example.com',
+      DATABASE_URL: `file:${databasePath}`,
+    });
+    const missing = join(folder, 'wrong-folder.sqlite');
+    expect(await npmRun(dir, 'secrets', ['reseal'], env(missing))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `No database at ${missing}: nothing resealed. Run this where the app runs, with its DATABASE_URL (or .env).\n`,
+    });
+    expect(existsSync(missing)).toBe(false);
+
+    const empty = join(folder, 'empty.sqlite');
+    new SQLite(empty).close(); // the file, without one table
+    expect(await npmRun(dir, 'secrets', ['reseal'], env(empty))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `The app has never run against ${empty} (no tables): nothing resealed. Run this where the app runs, with its DATABASE_URL (or .env).\n`,
+    });
+    const store = openStore({ engine: 'sqlite', path: empty });
+    try {
+      expect((await store.migrationState()).applied).toEqual([]);
+    } finally {
+      await store.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the operator commands when the database cannot be used', () => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SETUP_RECHECK_ACTION } from '../../src/setup-checklist/checklist-view.js';
+import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { SettingsFlow } from '../kit/settings-flow.js';
@@ -35,7 +36,14 @@ describe('the Setup checklist on App Home', () => {
   /** The admin's Home with the checklist, as on screen (its button is clicked later). */
   let withChecklist: SlackView;
 
+  /** Moves the app's clock past the cooldown of Check again (Date.now, shared by the app, Slack and the test). */
+  let shifted = 0;
+  const pastCooldown = () => {
+    shifted += 31_000;
+  };
   beforeAll(async () => {
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + shifted);
     fakes.slack.channelsWithoutBot.add(APPROVAL);
     app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
   });
@@ -43,6 +51,7 @@ describe('the Setup checklist on App Home', () => {
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     expectNoSecretsLeaked(fakes.slack, app);
     await app?.stop();
+    vi.restoreAllMocks();
   });
 
   it('shows settings admins what fails at the top of Home, each with what to do, and nobody else', async () => {
@@ -67,6 +76,18 @@ describe('the Setup checklist on App Home', () => {
     expect(checklistOf(await settings.home(app, ALICE))).toBeUndefined();
   });
 
+  it('shows the Mint service’s answer from the next publish after a real call, at the time Home’s footer says', async () => {
+    await app.command(`templates ${DEMO_CONTRACT_ID}`);
+    await app.waitForIdle();
+    const home = await settings.home(app, ADMIN);
+    const checklist = checklistOf(home) ?? '';
+    const checked = /:heavy_check_mark: Mint service: answered <!date\^(\d+)\^/.exec(checklist);
+    const footer = /Mint service: answered <!date\^(\d+)\^/.exec(textOf(home.blocks?.at(-1)));
+    expect(checked, checklist).not.toBeNull();
+    // The same call, timed by the client and by the recorder within the same moment.
+    expect(Math.abs(Number(checked?.[1]) - Number(footer?.[1]))).toBeLessThanOrEqual(1);
+  });
+
   it('does not ask Slack again at each publish: one report serves the Homes until it is old', async () => {
     const asked = () => fakes.slack.callsTo('conversations.info').length;
     const before = asked();
@@ -75,12 +96,35 @@ describe('the Setup checklist on App Home', () => {
     expect(asked()).toBe(before);
   });
 
-  it('checks again on the button, and goes away once every check passes', async () => {
+  it('joins presses to the check under way, and tells a press too soon after the last check', async () => {
+    pastCooldown();
+    const asked = () => fakes.slack.callsTo('auth.test').length;
+    const before = asked();
+    const home = fakes.slack.view(ADMIN);
+    await Promise.all([1, 2, 3, 4, 5].map(() => app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN)));
+    await app.waitForIdle();
+    expect(asked()).toBe(before + 1); // five presses at once: one check
+    const notes = () =>
+      fakes.slack.calls
+        .filter((c) => c.method.startsWith('chat.post') && textOf(c.params).includes(':hourglass:'))
+        .map((c) => textOf(c.params));
+    expect(notes().filter((n) => n.includes('already under way')).length).toBe(4);
+
+    await app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN);
+    await app.waitForIdle();
+    expect(asked()).toBe(before + 1);
+    expect(notes().at(-1)).toMatch(/The setup was checked \d+ s ago: press Check again in \d+ s\./);
+  });
+
+  it('checks again on the button, and says so once every check passes', async () => {
+    pastCooldown();
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     const home = fakes.slack.view(ADMIN);
     await app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN);
     await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
-    expect(textOf(fakes.slack.view(ADMIN))).not.toContain('Setup checklist');
+    await app.waitForIdle();
+    expect(textOf(fakes.slack.view(ADMIN))).toContain(':heavy_check_mark: *Setup complete*: every check passes');
+    expect(textOf(await settings.home(app, ALICE))).not.toContain('Setup complete');
   });
 
   it('refuses the button to someone who is not a settings admin', async () => {
@@ -93,9 +137,10 @@ describe('the Setup checklist on App Home', () => {
     expect(textOf(told.at(-1)?.params)).toContain('Only settings admins can check the setup.');
   });
 
-  it('as its settings admin reads it: the failing checks, and nothing once all pass (golden screens)', async () => {
+  it('as its settings admin reads it: the failing checks, and Setup complete once all pass (golden screens)', async () => {
     fakes.slack.channelsWithoutBot.add(APPROVAL);
     fakes.slack.grantedScopes.delete('files:write');
+    pastCooldown();
     await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
     await fakes.slack.waitFor(
       () => checklistOf(fakes.slack.view(ADMIN))?.includes('files:write'),
@@ -106,6 +151,7 @@ describe('the Setup checklist on App Home', () => {
 
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     fakes.slack.grantedScopes.add('files:write');
+    pastCooldown();
     await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
     await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
     await expectScreen('home/setup-checklist--all-pass', homeText(topOf(fakes.slack.view(ADMIN)), { viewer: ADMIN }));

@@ -3,45 +3,66 @@ import { SetupReports } from '../../src/setup-checklist/setup-reports.js';
 import { fail, pass, type SetupItem } from '../../src/setup-checks/setup-items.js';
 
 describe('the setup reports App Home shows', () => {
-  it('shares a check under way with Home, but checks again after it when a person asks', async () => {
-    let answer: SetupItem[] = [fail('approval-channel', 'not a member', 'Invite the app.')];
-    const started: Array<() => void> = [];
-    const checks: Promise<SetupItem[]>[] = [];
-    const background: Promise<unknown>[] = [];
-    const changed: Array<string | undefined> = [];
-    const reports = new SetupReports(
-      () => {
-        const seen = answer; // what Slack said when the check asked
-        const check = new Promise<SetupItem[]>((resolve) => started.push(() => resolve(seen)));
-        checks.push(check);
-        return check;
-      },
-      (teamId) => changed.push(teamId),
-      (work) => background.push(work),
-    );
+  it('shares a check under way with Home, and checks again when the settings change', async () => {
+    const { reports, checks, finish } = harness();
     expect(reports.peek('T1', 'settings v1')).toBeUndefined(); // nothing yet: a check starts in the background
     expect(reports.peek('T1', 'settings v1')).toBeUndefined(); // the same check, not a second
+    expect(checks()).toBe(1);
+    finish([pass('approval-channel', 'member')]);
     await settled();
-    expect(checks).toHaveLength(1);
-
-    answer = [pass('approval-channel', 'member')]; // fixed while the first check runs
-    const asked = reports.recheck('T1', 'settings v1', { fresh: true });
-    started.shift()?.();
-    await background[0];
-    await settled();
-    expect(checks).toHaveLength(2); // the person's check started after the first ended
-    started.shift()?.();
-    expect((await asked).items.map((i) => i.state)).toEqual(['pass']);
-    expect(changed).toEqual(['T1', 'T1']); // the checklist appeared, then went away
-
     expect(reports.peek('T1', 'settings v1')?.items.map((i) => i.state)).toEqual(['pass']);
-    await settled();
-    expect(checks).toHaveLength(2); // fresh: no check
+    expect(checks()).toBe(1); // fresh: no check
     reports.peek('T1', 'settings v2'); // the settings changed: checked again
+    expect(checks()).toBe(2);
+  });
+
+  it('joins presses to the check under way, and starts a fresh one at most once per cooldown', async () => {
+    const { reports, checks, finish, clock } = harness();
+    const presses = Array.from({ length: 20 }, () => reports.press('T1', 'v1'));
+    expect(checks()).toBe(1); // 20 presses at once: one check
+    expect(presses.map((p) => p.kind)).toEqual(['started', ...Array<string>(19).fill('joined')]);
+    expect(reports.checking('T1')).toBe(true);
+    finish([fail('approval-channel', 'not a member', 'Invite the app.')]);
+    for (const press of presses) if (press.kind !== 'too-soon') expect((await press.done).asked).toBe(true);
+    expect(reports.checking('T1')).toBe(false);
+
+    clock.now += 29_000;
+    const soon = reports.press('T1', 'v1');
+    expect(soon).toMatchObject({ kind: 'too-soon', againInMs: 1_000 });
+    expect(checks()).toBe(1);
+    expect(reports.press('T2', 'v1').kind).toBe('started'); // per workspace
+    expect(reports.press('T1', 'v2').kind).toBe('started'); // the settings changed: not too soon
+    clock.now += 1_000;
+    finish([pass('approval-channel', 'member')]);
+    finish([pass('approval-channel', 'member')]);
     await settled();
-    expect(checks).toHaveLength(3);
+    expect(reports.press('T2', 'v1').kind).toBe('too-soon');
+    clock.now += 30_000;
+    expect(reports.press('T2', 'v1').kind).toBe('started');
+    expect(checks()).toBe(4);
   });
 });
+
+function harness() {
+  const started: Array<(items: SetupItem[]) => void> = [];
+  const clock = { now: 1_000_000 };
+  const reports = new SetupReports(
+    () => new Promise<SetupItem[]>((resolve) => started.push(resolve)),
+    () => undefined,
+    () => undefined,
+    { now: () => clock.now },
+  );
+  let count = 0;
+  return {
+    reports,
+    clock,
+    checks: () => count + started.length,
+    finish: (items: SetupItem[]) => {
+      count += 1;
+      started.shift()?.(items);
+    },
+  };
+}
 
 /** Lets the promise callbacks queued so far run. */
 function settled(): Promise<void> {

@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configVariables } from '../../src/config/config-schema.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
-import { MintCallRecorder, OPERATOR_ACCOUNT } from '../../src/mint-accounts/mint-call-recorder.js';
+import { MintCallRecorder, OPERATOR_ACCOUNT, mintKeyId } from '../../src/mint-accounts/mint-call-recorder.js';
+import { parseSecretKey, type SecretKey } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
+import { freePort } from '../kit/free-port.js';
 import { TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
 import { testLogger } from '../kit/test-logger.js';
@@ -45,7 +47,10 @@ function goodEnv(databaseUrl: string): Record<string, string> {
 }
 
 /** A database the app has migrated, and where the Mint service took (or refused) `apiKey` on a real call. */
-async function preparedDatabase(apiKey = TEST_MINT_API_KEY): Promise<{ url: string; store: Store }> {
+async function preparedDatabase(
+  apiKey = TEST_MINT_API_KEY,
+  idKey: string = fakes.slack.appToken,
+): Promise<{ url: string; store: Store }> {
   const db = sqliteDatabase();
   const store = openStore(db.location);
   stores.push(store);
@@ -53,6 +58,7 @@ async function preparedDatabase(apiKey = TEST_MINT_API_KEY): Promise<{ url: stri
   const recorder = new MintCallRecorder(
     store.mintCallOutcomes,
     testLogger('warn', (text) => text),
+    idKey, // what single-workspace mode names keys under (keyIdSecret): Socket Mode's app token by default
   );
   const client = new MintApiClient({
     baseUrl: fakes.mint.url,
@@ -94,10 +100,11 @@ describe('npm run doctor', () => {
     );
     expect(out).toContain(`✓ Approval channel ${APPROVAL_CHANNEL}: exists, and the app is a member`);
     expect(out).toContain('✓ Deletion approvers: U0BOB0001 and U0CAROL01 (2 people)');
-    expect(out).toContain('✓ Quorum: 1 approval needed, from 2 approvers besides the requester');
-    expect(out).toContain('✓ Audit viewers: the deletion approvers');
+    expect(out).toContain('✓ Quorum: each request needs 1 approval from the 2 approvers, never the requester’s own');
+    expect(out).toContain('✓ Audit viewers: the deletion approvers, since no one else is named');
+    expect(out).toContain(`Workspace Test (${TEST_TEAM_ID})`);
     expect(out).toContain('✓ Settings admins: the workspace’s admins and owners');
-    expect(out).toMatch(/✓ Mint service: took the key on the last call, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(out).toMatch(/✓ Mint service: answered \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(problems(out)).toEqual([]);
     expect(out).toContain('Nothing blocks the setup.');
     expect(code).toBe(0);
@@ -125,6 +132,22 @@ describe('npm run doctor', () => {
     expect(wrong.out).toContain('✗ Slack bot token: Slack refuses it (invalid_auth)');
     expect(wrong.out).toContain('-> Copy the Bot User OAuth Token (xoxb-...)');
     expect(wrong.out).not.toContain('xoxb-1111-2222-notTheAppsToken');
+  });
+
+  it('with Slack unreachable names one cause and counts one problem, in a workspace it cannot name', async () => {
+    const { url } = await preparedDatabase();
+    const apiUrl = `http://ops:hunter2@127.0.0.1:${await freePort()}/api/`; // nothing listens there
+    const { code, out } = await doctor({ ...goodEnv(url), SLACK_API_URL: apiUrl });
+    expect(code).toBe(1);
+    expect(problems(out)).toEqual([
+      expect.stringMatching(/^✗ Socket Mode: could not reach Slack at http:\/\/127\.0\.0\.1:\d+\/api\/ \(/),
+      '    -> Check the network and SLACK_API_URL, then run this again.',
+      '! Slack bot token: not checked, since Slack could not be reached (above)',
+      '    -> Run this again once Slack answers.',
+    ]);
+    expect(out).toContain('The workspace (SLACK_BOT_TOKEN)');
+    expect(out).toContain('1 problem blocks the setup');
+    expect(out).not.toContain('hunter2');
   });
 
   it('names a scope the manifest asks for that the token lacks', async () => {
@@ -170,19 +193,31 @@ describe('npm run doctor', () => {
       '    -> Replace or remove them in Settings on App Home (or DELETION_APPROVERS).',
     ]);
 
-    const tooFew = await doctor({ ...goodEnv(url), DELETION_QUORUM: '2' });
-    expect(tooFew.code).toBe(1);
-    expect(problems(tooFew.out)).toEqual([
-      '✗ Quorum: 2 approvals needed, and the approvers are 2 people: a request made by one of them can never be approved',
-      '    -> Add approvers in Settings on App Home (or DELETION_APPROVERS), or lower the quorum.',
+    // As many approvers as the quorum: others' requests can be approved, the approvers' own never; not blocking.
+    const asMany = await doctor({ ...goodEnv(url), DELETION_QUORUM: '2' });
+    expect(problems(asMany.out)).toEqual([
+      '! Quorum: each request needs 2 approvals from the 2 approvers, never the requester’s own: a request by one of the approvers can never be approved',
+      '    -> Add an approver in Settings on App Home (or DELETION_APPROVERS), or lower the quorum, if approvers request deletions too.',
     ]);
+    expect(asMany.out).toContain('Nothing blocks the setup.');
+    expect(asMany.code).toBe(0);
 
     // A user group counts its members: three people for a quorum of 2.
     fakes.slack.userGroups.set('S0OPS0001', ['U0BOB0001', 'U0CAROL01', 'U0DAVE001']);
     try {
       const group = await doctor({ ...goodEnv(url), DELETION_APPROVERS: 'S0OPS0001', DELETION_QUORUM: '2' });
-      expect(group.out).toContain('✓ Quorum: 2 approvals needed, from 3 approvers besides the requester');
+      expect(group.out).toContain(
+        '✓ Quorum: each request needs 2 approvals from the 3 approvers, never the requester’s own',
+      );
       expect(group.code).toBe(0);
+
+      // Fewer approvers than the quorum (the configuration cannot count a group's members): it blocks.
+      const tooFew = await doctor({ ...goodEnv(url), DELETION_APPROVERS: 'S0OPS0001', DELETION_QUORUM: '4' });
+      expect(tooFew.code).toBe(1);
+      expect(problems(tooFew.out)).toEqual([
+        '✗ Quorum: each request needs 4 approvals, but there are 3 approvers: no request can ever be approved',
+        '    -> Add approvers in Settings on App Home (or DELETION_APPROVERS), or lower the quorum.',
+      ]);
     } finally {
       fakes.slack.userGroups.delete('S0OPS0001');
     }
@@ -253,7 +288,7 @@ describe('npm run doctor', () => {
   });
 
   it('in HTTP mode without PUBLIC_URL says what it could not check, without blocking', async () => {
-    const { url } = await preparedDatabase();
+    const { url } = await preparedDatabase(TEST_MINT_API_KEY, 'a-signing-secret-for-http-mode');
     const { code, out } = await doctor({
       ...goodEnv(url),
       SLACK_APP_TOKEN: '',
@@ -310,6 +345,20 @@ describe('npm run doctor in distribution mode', () => {
       expect(out).toContain("The workspaces' 1 problem does not block the deployment");
       expect(out).not.toContain(other);
       expect(code).toBe(0);
+
+      // A call made with another key (the one replaced), recorded after the connection: not this key's.
+      const store = app.openStore();
+      try {
+        const call = { account: TEST_TEAM_ID, outcome: 'accepted' as const, status: 200 };
+        const later = new Date(Date.now() + 60_000);
+        const idKey = (parseSecretKey(app.env.SECRETS_KEYS?.split(',')[0] ?? '') as SecretKey).bytes;
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId('the-replaced-key', idKey), at: later });
+        expect((await doctor(env)).out).toContain('    ! Mint service: not called with this key yet');
+        await store.mintCallOutcomes.save({ ...call, keyId: mintKeyId(TEST_MINT_API_KEY, idKey), at: later });
+        expect((await doctor(env)).out).not.toContain('Mint service: not called with this key yet');
+      } finally {
+        await store.close();
+      }
     } finally {
       await app.stop();
     }
