@@ -41,6 +41,9 @@ export class SetupReports {
   private readonly running = new Map<string, Promise<SetupReport>>();
   /** `team key` of the items being replaced: a burst of calls (a bulk job) is one replacement at a time. */
   private readonly replacing = new Set<string>();
+  /** When someone last started a fresh check by pressing: the cooldown runs from there, never from a check Home
+   * started in the background (a person who just fixed something gets a fresh check on their first press). */
+  private readonly pressedAt = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly cooldownMs: number;
   private readonly now: () => number;
@@ -72,16 +75,18 @@ export class SetupReports {
 
   /**
    * A person pressed "Check again": joins a check under way, refuses one sooner than the cooldown after the last
-   * (unless the settings changed since), or starts one.
+   * pressed one (unless the settings changed since), or starts one.
    */
   press(teamId: string | undefined, basis: string): RecheckPress {
     const key = teamId ?? '';
     const under = this.running.get(key);
     if (under) return { kind: 'joined', done: under.then((report) => this.markAsked(key, report)) };
     const last = this.reports.get(key);
-    const since = last ? this.now() - last.at : Infinity;
+    const pressed = this.pressedAt.get(key);
+    const since = pressed === undefined ? Infinity : this.now() - pressed;
     if (last && last.basis === basis && since < this.cooldownMs)
       return { kind: 'too-soon', checkedAt: last.at, againInMs: this.cooldownMs - since };
+    this.pressedAt.set(key, this.now());
     return { kind: 'started', done: this.recheck(teamId, basis).then((report) => this.markAsked(key, report)) };
   }
 

@@ -16,6 +16,15 @@ describe('the setup reports App Home shows', () => {
     expect(checks()).toBe(2);
   });
 
+  it("starts a fresh check on a press right after Home's own background check", async () => {
+    const { reports, checks, finish } = harness();
+    reports.peek('T1', 'v1');
+    finish([fail('approval-channel', 'not a member', 'Invite the app.')]);
+    await settled();
+    expect(reports.press('T1', 'v1').kind).toBe('started'); // the person may just have fixed it
+    expect(checks()).toBe(2);
+  });
+
   it('joins presses to the check under way, and starts a fresh one at most once per cooldown', async () => {
     const { reports, checks, finish, clock } = harness();
     const presses = Array.from({ length: 20 }, () => reports.press('T1', 'v1'));
