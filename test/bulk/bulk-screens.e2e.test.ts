@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressMessage } from '../../src/bulk/progress-message.js';
 import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import type { BulkJob, RowCounts } from '../../src/store/bulk-jobs.js';
+import type { RowCounts } from '../../src/store/bulk-jobs.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import { ephemeralText, messageText, modalText, stabilize } from '../kit/screen-text.js';
 import { expectScreen } from '../kit/screens.js';
 import { stableJobIds } from './bulk-job-ids.js';
+import { bulkJob } from './bulk-job-fixture.js';
 import { ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
 
 /*
@@ -121,37 +122,19 @@ describe('bulk job screens', () => {
 describe('bulk progress in the middle of a run', () => {
   const now = new Date();
   const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
-  const job: BulkJob = {
+  const job = bulkJob({
     id: 'BK-7RUN42',
     teamId: 'T0TEST001',
     requesterId: ALICE,
-    kind: 'links',
-    status: 'running',
     sourceName: 'spring-campaign.csv',
-    columns: ['email'],
-    defaults: {},
     totalRows: 2_400,
     validRows: 2_380,
     createdAt: minutesAgo(5),
     updatedAt: now,
     startedAt: minutesAgo(5),
-    finishedAt: undefined,
-    changedBy: undefined,
-    note: undefined,
-    cancelledBy: undefined,
-    auditId: 'a',
     messageChannel: 'D0ALICE01',
-    messageTs: '1.1',
-    progressAt: undefined,
-    progressDigest: undefined,
-    finishClaimedAt: undefined,
-    finishAttempts: 0,
-    resultsFileId: undefined,
-    resultsNote: undefined,
-    retryOf: undefined,
-    retriedAs: undefined,
-    heldRows: 0,
-  };
+  });
+
   const counts: RowCounts = {
     invalid: 20,
     pending: 1_180,

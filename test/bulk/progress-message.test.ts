@@ -3,40 +3,10 @@ import { progressMessage, type Progress } from '../../src/bulk/progress-message.
 import type { BulkJob, RowCounts } from '../../src/store/bulk-jobs.js';
 import { messageProblems } from '../kit/block-kit-limits.js';
 import { textOf } from '../kit/slack-checks.js';
+import { bulkJob } from './bulk-job-fixture.js';
 
 const now = new Date('2030-01-01T12:00:00Z');
-const job = (over: Partial<BulkJob> = {}): BulkJob => ({
-  id: 'BK-ABC234',
-  teamId: 'T1',
-  requesterId: 'U1',
-  kind: 'links',
-  status: 'running',
-  sourceName: '*bold* <!channel> `x`.csv',
-  columns: ['email'],
-  defaults: {},
-  totalRows: 5_000,
-  validRows: 4_000,
-  createdAt: now,
-  updatedAt: now,
-  startedAt: now,
-  finishedAt: undefined,
-  changedBy: undefined,
-  note: undefined,
-  cancelledBy: undefined,
-  auditId: 'a',
-  messageChannel: 'D1',
-  messageTs: '1.1',
-  progressAt: undefined,
-  progressDigest: undefined,
-  finishClaimedAt: undefined,
-  finishAttempts: 0,
-  resultsFileId: undefined,
-  resultsNote: undefined,
-  retryOf: undefined,
-  retriedAs: undefined,
-  heldRows: 0,
-  ...over,
-});
+const job = (over: Partial<BulkJob> = {}): BulkJob => bulkJob(over);
 const counts = (over: Partial<RowCounts> = {}): RowCounts => ({
   invalid: 1_000,
   pending: 2_000,
