@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { StoreLocation } from '../../src/config/config.js';
+import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 /** PostgreSQL for store tests; CI sets it (see .ci/run). */
@@ -105,4 +107,16 @@ export function useMigratedStore(create: () => Promise<TestDatabase>) {
       return other;
     },
   };
+}
+
+/**
+ * The app's migrations on `db`, stepped through one by one by a migration test (migrateTo a name, seed rows as an
+ * older version left them, then migrateToLatest). On PostgreSQL its own table lives in the test's schema.
+ */
+export async function appMigrator<DB>(db: Kysely<DB>, engine: EngineName): Promise<Migrator> {
+  const schema =
+    engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  return new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
 }

@@ -1,23 +1,14 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import { openStore } from '../../src/store/store.js';
-import { describeEachEngine } from '../kit/store-engines.js';
+import { appMigrator, describeEachEngine } from '../kit/store-engines.js';
 
 describeEachEngine('migration 013 (home tabs by workspace)', (engine, create) => {
   it('keeps the Homes of a database that ran 001-012, those without a workspace adopted later', async () => {
     const database = await create();
     const db = openDatabase(database.location);
-    const schema =
-      engine === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-        : undefined;
-    const migrator = new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const migrator = await appMigrator(db, engine);
     const to012 = await migrator.migrateTo('012-workspaces');
     expect(to012.error).toBeUndefined();
     await sql`insert into home_tabs (user_id, team_id, hash, published_at) values
@@ -45,11 +36,7 @@ describeEachEngine('migration 013 (home tabs by workspace)', (engine, create) =>
 
     // And back down to 012: one row per user again.
     const db2 = openDatabase(database.location);
-    const back = new Migrator({
-      db: db2,
-      provider: migrationProvider,
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const back = await appMigrator(db2, engine);
     expect((await back.migrateTo('012-workspaces')).error).toBeUndefined();
     const rows = await sql<{
       user_id: string;

@@ -1,10 +1,9 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { DELETION_ASKED_OPERATION } from '../../src/store/deletion-requests.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import { openStore } from '../../src/store/store.js';
-import { describeEachEngine } from '../kit/store-engines.js';
+import { appMigrator, describeEachEngine } from '../kit/store-engines.js';
 
 describeEachEngine('migration 014 (settled deletion asks)', (engine, create) => {
   it('gives the asking entries left pending the status of their ended requests', async () => {
@@ -39,15 +38,7 @@ describeEachEngine('migration 014 (settled deletion asks)', (engine, create) => 
     // As the code before settled nothing: the requests ended, their asking entries stayed pending.
     await sql`update deletion_requests set status = 'rejected' where id = ${rejected}`.execute(db);
     await sql`update deletion_requests set status = 'done' where id = ${done}`.execute(db);
-    const schema =
-      engine === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-        : undefined;
-    const migrator = new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const migrator = await appMigrator(db, engine);
     expect((await migrator.migrateTo('013-home-tabs-by-workspace')).error).toBeUndefined();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     const outcomes = await sql<{ detail: string; outcome: string }>`select detail, outcome from audit_log`.execute(db);
