@@ -1,4 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
@@ -13,6 +16,16 @@ export const list = (value: string | undefined, fallback: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * A working folder for a benchmark's databases, logs and profiles, removed when the benchmark's process exits
+ * (however it ends) unless `keep` (profiles or logs were asked for: the folder is printed and left to read).
+ */
+export function benchFolder(prefix: string, keep = false): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  if (!keep) process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -12,8 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +27,7 @@ import type { BenchArrival, FakeSlack } from '../kit/fake-slack.js';
 import { freePort } from '../kit/free-port.js';
 import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
-import { type Load, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
+import { type Load, benchFolder, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
 const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution]   (or: npx tsx test/bench/bench.ts)
 
@@ -201,7 +200,7 @@ async function main(): Promise<void> {
     SLACK_API_URL: fixtures.apiUrl,
   };
   const mintEnv = { MINT_API_BASE_URL: fixtures.mintUrl, MINT_API_KEY: TEST_MINT_API_KEY };
-  const cwd = mkdtempSync(join(tmpdir(), 'mintlink-bench-'));
+  const cwd = benchFolder('mintlink-bench-', Boolean(process.env.BENCH_PROFILE));
   if (process.env.BENCH_PROFILE) process.stdout.write(`profiles in ${cwd}\n`);
   const { target: app, startMs } = await startTarget('app', startArguments(), cwd, {
     ...baseEnv,

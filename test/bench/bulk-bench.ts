@@ -7,8 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +20,7 @@ import { freePort } from '../kit/free-port.js';
 import { formBody, slashCommand, viewSubmission, type SlackView } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import { stateValues } from '../kit/view-state.js';
-import { firstLine, sleep, stopProcess } from './bench-kit.js';
+import { benchFolder, firstLine, sleep, stopProcess } from './bench-kit.js';
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_BULK_CONCURRENCY ?? 4);
@@ -55,7 +54,7 @@ export async function runBulkBench(): Promise<void> {
   });
   process.once('exit', () => fixturesProcess.kill('SIGKILL'));
   const fixtures = JSON.parse(await firstLine(fixturesProcess)) as Fixtures;
-  const cwd = mkdtempSync(join(tmpdir(), 'mintlink-bulk-bench-'));
+  const cwd = benchFolder('mintlink-bulk-bench-');
   const databasePath = join(cwd, 'bench.sqlite');
   const port = await freePort();
   const app = spawn(process.execPath, startArguments(), {

@@ -10,8 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +30,7 @@ import { TEST_APP_ID, TEST_TEAM_ID } from '../kit/slack-ids.js';
 import { eventCallback, formBody, inTeam, slashCommand, type SlackUrls } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import type { BenchWorkspace } from './bench-workspaces.js';
-import { type Load, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
+import { type Load, benchFolder, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -155,7 +154,7 @@ export async function runDistributionBench(): Promise<void> {
   for (const schema of Object.values(schemas)) await admin.query(`create schema ${schema}`);
   progress(`schemas ${Object.values(schemas).join(', ')} created`);
   const deployments: Deployment[] = [];
-  const cwd = mkdtempSync(join(tmpdir(), 'mintlink-distribution-bench-'));
+  const cwd = benchFolder('mintlink-distribution-bench-', LOGS || PROFILE);
   try {
     const secretsKeys = randomBytes(32).toString('base64');
     const seedStarted = performance.now();
@@ -321,8 +320,7 @@ export async function runDistributionBench(): Promise<void> {
     await stopProcess(fixturesProcess);
     for (const schema of Object.values(schemas)) await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
-    if (!LOGS && !PROFILE) rmSync(cwd, { recursive: true, force: true });
-    else process.stdout.write(`replicas' logs and profiles kept in ${cwd}\n`);
+    if (LOGS || PROFILE) process.stdout.write(`replicas' logs and profiles kept in ${cwd}\n`);
   }
   process.exit(process.exitCode ?? 0);
 }

@@ -11,12 +11,11 @@
  * The mock Mint service runs at its default latency (none). About 40 seconds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from '../sandbox/browser-kit.js';
+import { benchFolder } from './bench-kit.js';
 
 const STARTS = Number(process.env.BENCH_SANDBOX_STARTS ?? 5);
 const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 40);
@@ -34,7 +33,7 @@ async function startSandbox(): Promise<Running> {
     env: {
       PATH: process.env.PATH ?? '',
       SANDBOX_PORT: '0',
-      SANDBOX_DATA_DIR: mkdtempSync(join(tmpdir(), 'sandbox-bench-')),
+      SANDBOX_DATA_DIR: benchFolder('sandbox-bench-'),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
