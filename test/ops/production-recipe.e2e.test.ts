@@ -377,10 +377,12 @@ describe('node dist/mintlink.mjs with an argument', () => {
 
 describe('where npm run build was never run', () => {
   it.each([
+    ['start', []],
     ['settings', ['show']],
     ['secrets', ['reseal']],
     ['manifest', []],
     ['mock-api', []],
+    ['doctor', []],
   ])('npm run -s %s says so in one line', async (script, args) => {
     const unbuilt = mkdtempSync(join(tmpdir(), 'mintlink-unbuilt-'));
     copyFileSync(join(repoRoot, 'package.json'), join(unbuilt, 'package.json'));
