@@ -137,10 +137,14 @@ export class ListenerApp extends SlackDriver {
     return app;
   }
 
-  /** The app's own database (in memory: only the app's connection sees it). Do not close it. */
-  get store(): Store {
+  /**
+   * The app's own database, for checking what it recorded: in memory, only the app's connection sees it, so
+   * this is that connection, whose close() leaves it open (the tests written for RunningApp close what they open).
+   */
+  openStore(): Store {
     if (!this.running) throw new Error('the app is not started');
-    return this.running.store;
+    const store: Store = Object.create(this.running.store, { close: { value: () => Promise.resolve() } });
+    return store;
   }
 
   protected get hasEnded(): boolean {
