@@ -8,6 +8,7 @@ import type { Approvers } from './approvers/approvers.js';
 import type { CommandRegistry } from './commands/command-registry.js';
 import type { Config } from './config/config.js';
 import type { Readiness } from './lifecycle/readiness.js';
+import type { SlackInProcess } from './slack-api/slack-in-process.js';
 import type { Logger } from './logging/create-logger.js';
 import type { Scrubber } from './logging/secret-scrubber.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   work: WorkBudget;
   /** Keeps how each Mint account's last real call ended, in the database (read by the setup doctor). */
   mintCalls?: MintCallRecorder;
+  /** Slack in the test's own process instead of the network (the listener tests' fast tier); never set by main(). */
+  slackInProcess?: SlackInProcess;
 }
 
 /** A capability's part of App Home. */

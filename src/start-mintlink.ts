@@ -13,6 +13,7 @@ import type { Scrubber } from './logging/secret-scrubber.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MintApiClient } from './mint-api/mint-api-client.js';
 import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
+import type { SlackInProcess } from './slack-api/slack-in-process.js';
 import { openStore, type Store } from './store/store.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
@@ -28,6 +29,18 @@ export interface RunningMintlink {
    * work and closes every connection. Resolves when everything has stopped.
    */
   stop(why?: { signal: NodeJS.Signals }): Promise<void>;
+  /** The requests and background work running now (what `mintlink_work_in_flight` reports). */
+  workInFlight(): number;
+  /** The app's own store (a test started in-process reads what the app recorded through it). */
+  store: Store;
+}
+
+/** What a test's own process puts in place of the network and of waits that only cost it time. */
+export interface InProcessOptions {
+  /** Slack in the test's process: Bolt's requests from its receiver, the Web API calls to its fetch. */
+  slack?: SlackInProcess;
+  /** The Mint client's first wait before trying a call again (250 ms in the app). */
+  mintRetryBaseDelayMs?: number;
 }
 
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
@@ -38,7 +51,12 @@ export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; rea
  * belongs to the process (the environment, signals, exit codes, tracing) is main()'s; this is the part tests
  * start in-process, on a spare port, the same way.
  */
-export async function startMintlink(config: Config, logger: Logger, scrub: Scrubber): Promise<StartOutcome> {
+export async function startMintlink(
+  config: Config,
+  logger: Logger,
+  scrub: Scrubber,
+  inProcess: InProcessOptions = {},
+): Promise<StartOutcome> {
   const work = new WorkBudget(config.maxWorkInFlight);
   let store: Store;
   try {
@@ -65,6 +83,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
         metrics,
         logger: logger.child({ component: 'mint-api' }),
         onCallEnded: mintCalls.forAccount(OPERATOR_ACCOUNT, apiKey),
+        ...(inProcess.mintRetryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: inProcess.mintRetryBaseDelayMs }),
       })
     : undefined;
   const { app, start, stop, prepare, startBackgroundWork } = createApp({
@@ -77,6 +96,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     readiness,
     work,
     mintCalls,
+    ...(inProcess.slack ? { slackInProcess: inProcess.slack } : {}),
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);
@@ -150,6 +170,8 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
       metricsPort: metricsListener?.port,
       ready,
       stop: (why) => (stopped ??= stopAll(why)),
+      workInFlight: () => work.count,
+      store,
     },
   };
 }

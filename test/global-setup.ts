@@ -1,4 +1,3 @@
-import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,18 +6,20 @@ import pg from 'pg';
 import { testSchemaPrefix } from './kit/store-engines.js';
 
 /**
- * Before the run: build dist/ once (end-to-end tests start `node dist/mintlink.mjs`, the bundle `npm start`
- * runs), and give the run a temporary directory and a schema prefix of its own. After it: remove both, so a
- * run leaves nothing behind, whatever its tests forgot or a failure cut short. The workers and the app
- * processes they start inherit TMPDIR, so every temporary file lands in the run's directory.
+ * Before the run: give it a temporary directory and a schema prefix of its own. After it: remove both, so a run
+ * leaves nothing behind, whatever its tests forgot or a failure cut short. The workers and the app processes
+ * they start inherit TMPDIR, so every temporary file lands in the run's directory. Both projects of
+ * test/vitest.config.ts name this file; when a run has files of both, the second call finds the run's directory
+ * made already (this process made it) and leaves it to the first.
  */
 export default function setup(): () => Promise<void> {
-  execSync('npm run build --silent', { stdio: 'inherit' });
+  if (process.env.MINTLINK_TEST_RUN_PID === String(process.pid)) return () => Promise.resolve();
   const runDir = mkdtempSync(join(tmpdir(), 'mintlink-test-run-'));
   chmodSync(runDir, 0o755); // tests acting as another user (user nobody) must reach their folders inside
   const run = randomBytes(4).toString('hex');
   process.env.TMPDIR = runDir;
   process.env.MINTLINK_TEST_RUN = run;
+  process.env.MINTLINK_TEST_RUN_PID = String(process.pid);
   return async () => {
     rmSync(runDir, { recursive: true, force: true });
     await dropSchemas(testSchemaPrefix(run));

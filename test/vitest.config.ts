@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that need dist/ (they start `node dist/mintlink.mjs` or import the built modules): every
+ * `*.e2e.test.ts`, and these two.
+ */
+const NEEDS_BUILD = ['test/**/*.e2e.test.ts', 'test/settings/show-settings.test.ts', 'test/store/store.test.ts'];
+
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     // End-to-end files start real app processes; a few in parallel keeps the run short on 2 cores.
     maxWorkers: 3,
     // A worker imports the app's modules once for all the files it runs, not once per file: importing (vite's
@@ -16,5 +20,26 @@ export default defineConfig({
     // The third fails a run that leaves a golden screen no test produces (test/kit/screens.ts).
     reporters: ['default', 'json', './test/kit/obsolete-screens-reporter.ts'],
     outputFile: { json: 'test-results.json' },
+    // Vitest runs a project's global setup only when the run has a file of that project: one fast file
+    // runs without building dist/.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: NEEDS_BUILD,
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: NEEDS_BUILD,
+          globalSetup: ['test/global-setup-build.ts', 'test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
 import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
@@ -93,6 +94,16 @@ export type SlackTraffic =
   | { kind: 'response'; id: string; body: Record<string, unknown>; status: number; problems: string[] };
 
 export const TRIGGER_TTL_MS = 3_000;
+
+/** What the stand-in reads of a request: Node's, or one handed over in the same process (`fetch`). */
+type SlackRequest = Pick<IncomingMessage, 'url' | 'method' | 'headers'> & AsyncIterable<Buffer> & { resume(): unknown };
+
+/** What it writes of its answer: Node's response, or one read back in the same process (`fetch`). */
+interface SlackResponse {
+  writeHead(status: number, headers?: Record<string, string>): SlackResponse;
+  end(body?: string | Buffer): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
 
 export interface FakeSlackOptions {
   /** Where a line goes for each request refused as malformed or failed (standard error by default). */
@@ -337,6 +348,38 @@ export class FakeSlack {
     return `${this.url}/api/`;
   }
 
+  /**
+   * The stand-in answering in the caller's own process: a `fetch` for the app's Web API calls and response_url
+   * posts (its AppDeps.slackInProcess) that takes the same path as a request over loopback, the same checks
+   * and records, without a socket or HTTP parsing. A post held open (a silent response_url) ends only when the
+   * caller's signal aborts, as over the network.
+   */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const body = Buffer.from(await request.arrayBuffer());
+    const req: SlackRequest = Object.assign(Readable.from(body.length > 0 ? [body] : []), {
+      url: `${url.pathname}${url.search}`,
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+    });
+    return new Promise<Response>((resolve, reject) => {
+      let status = 200;
+      let headers: Record<string, string> = {};
+      const res: SlackResponse = {
+        writeHead: (written, writtenHeaders = {}) => {
+          status = written;
+          headers = writtenHeaders;
+          return res;
+        },
+        end: (written) => resolve(new Response(written ?? null, { status, headers })),
+        once: () => res,
+      };
+      request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true });
+      this.handle(req, res).catch(reject);
+    });
+  };
+
   /** A fresh response_url, as Slack puts in every command and interaction. */
   responseUrl(): string {
     const id = randomUUID();
@@ -549,7 +592,7 @@ export class FakeSlack {
     for (const watcher of this.watchers) watcher(traffic);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: SlackRequest, res: SlackResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
     // Files move as bytes, not text: handled before the body is read as a string.
     if (path.startsWith('/upload/')) return this.receiveUpload(path.slice('/upload/'.length), req, res);
@@ -843,7 +886,7 @@ export class FakeSlack {
    * sends the browser back to the app's redirect URL as Slack does once the person clicked Allow (a code) or
    * Cancel (`error=access_denied`), keeping the state. Who installs is `nextInstall`.
    */
-  private consentScreen(req: IncomingMessage, res: ServerResponse): void {
+  private consentScreen(req: SlackRequest, res: SlackResponse): void {
     req.resume();
     const query = new URL(req.url ?? '/', this.url).searchParams;
     const app = this.oauthApp;
@@ -935,9 +978,9 @@ export class FakeSlack {
   }
 
   /** Slack's upload service: raw bytes (or a form), 200 when they arrived, the length checked at completion. */
-  private async receiveUpload(fileId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async receiveUpload(fileId: string, req: SlackRequest, res: SlackResponse): Promise<void> {
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    for await (const chunk of req) chunks.push(chunk);
     const upload = this.uploads.get(fileId);
     if (req.method !== 'POST' || !upload) return void res.writeHead(404).end('not found');
     upload.content = Buffer.concat(chunks);
@@ -973,7 +1016,7 @@ export class FakeSlack {
   }
 
   /** `url_private(_download)`: the bot token in an Authorization header, as Slack requires for private files. */
-  private serveFile(path: string, req: IncomingMessage, res: ServerResponse): void {
+  private serveFile(path: string, req: SlackRequest, res: SlackResponse): void {
     req.resume();
     const fileId = /^\/files-pri\/[^/-]+-([^/]+)\//.exec(path)?.[1] ?? '';
     const file = this.hostedFiles.get(fileId);
@@ -1108,13 +1151,13 @@ export class FakeSlack {
     this.benchArrivals.push({ kind, id, at: performance.timeOrigin + performance.now() });
   }
 
-  private holdSilently(id: string, res: ServerResponse): void {
+  private holdSilently(id: string, res: SlackResponse): void {
     if (this.benchTracking) this.noteArrival('silent', id);
     this.silentOpen += 1;
     res.once('close', () => (this.silentOpen -= 1)); // only when the client gives up, or at stop()
   }
 
-  private handleBench(req: IncomingMessage, path: string, res: ServerResponse): void {
+  private handleBench(req: SlackRequest, path: string, res: SlackResponse): void {
     if (req.method === 'GET' && path === '/__bench/arrivals') {
       const since = Number(new URL(req.url ?? '/', this.url).searchParams.get('since') ?? 0) || 0;
       const arrivals = this.benchArrivals.slice(since).map((a) => [a.kind, a.id, a.at]);
@@ -1133,7 +1176,7 @@ export class FakeSlack {
    * https://api.slack.com/changelog/2016-05-17-changes-to-errors-for-incoming-webhooks), 400 `invalid_blocks`
    * for Block Kit beyond the limits. Load tests (recording off) post to URLs made up in another process.
    */
-  private handleResponseUrl(id: string, raw: string, res: ServerResponse): void {
+  private handleResponseUrl(id: string, raw: string, res: SlackResponse): void {
     if (this.benchTracking) {
       this.noteArrival(/"response_type"\s*:\s*"in_channel"/.test(raw) ? 'in_channel' : 'response', id);
     }
@@ -1194,7 +1237,7 @@ function channelName(id: string): string {
   return CHANNELS.find((c) => c.id === id)?.name ?? id.toLowerCase();
 }
 
-function pathOf(req: IncomingMessage): string {
+function pathOf(req: SlackRequest): string {
   return (req.url ?? '/').replace(/\?.*$/, '');
 }
 
@@ -1213,12 +1256,12 @@ function tryJson(value: string): unknown {
   }
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(res: SlackResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: SlackRequest): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  for await (const chunk of req) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }

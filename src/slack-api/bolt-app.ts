@@ -49,6 +49,11 @@ function boltTransport(deps: AppDeps): BoltTransport {
     // Error for each one that has none).
     convoStore: false as const,
   };
+  if (deps.slackInProcess) {
+    const { receiver } = deps.slackInProcess;
+    const app = new TracedApp({ ...common, receiver });
+    return { app, start: async () => void (await receiver.start()), stop: async () => void (await receiver.stop()) };
+  }
   if (config.mode === 'socket') {
     const app = new TracedApp({
       ...common,

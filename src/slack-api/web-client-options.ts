@@ -12,6 +12,11 @@ import {
 export interface SlackCallHooks {
   scrub: Scrubber;
   count?: (method: string, error: string) => void;
+  /**
+   * Where the requests go: the network (the built-in fetch) unless a stand-in answers them in the same process
+   * (the listener tests' fake Slack, see AppDeps.slackInProcess).
+   */
+  transport?: typeof fetch;
 }
 
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
@@ -59,7 +64,7 @@ function retryConfig(options: RetryOptions): RetryOptions {
 export function slackFetch(deadlineMs: number, slackApiUrl: string, hooks: SlackCallHooks): typeof fetch {
   const send = async (input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], method: string) => {
     try {
-      const response = await fetch(input, {
+      const response = await (hooks.transport ?? globalThis.fetch)(input, {
         ...init,
         ...(typeof init?.body === 'string' ? { body: hooks.scrub(init.body) } : {}),
         signal: init?.signal ?? AbortSignal.timeout(deadlineMs),

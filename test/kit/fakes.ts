@@ -3,7 +3,9 @@ import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { AppProcess } from './app-process.js';
 import { FakeSlack } from './fake-slack.js';
 import { InProcessApp } from './in-process-app.js';
+import { ListenerApp, type ListenerAppOptions } from './listener-app.js';
 import { TEST_MINT_API_KEY, type AppOptions, type RunningApp } from './running-app.js';
+import type { SlackDriver } from './slack-driver.js';
 
 export interface Fakes {
   readonly slack: FakeSlack;
@@ -12,6 +14,8 @@ export interface Fakes {
   startApp(mode: 'http' | 'socket', options?: Partial<AppOptions>): Promise<InProcessApp>;
   /** Starts the real app against these fakes as `npm start` does, in a process of its own. */
   startProcess(mode: 'http' | 'socket', options?: Partial<AppOptions>): Promise<AppProcess>;
+  /** Starts the real app against these fakes in this process, fed through Bolt's receiver (the fast tier). */
+  startListenerApp(options?: Partial<ListenerAppOptions>): Promise<ListenerApp>;
 }
 
 /**
@@ -47,6 +51,7 @@ export function useFakes(): Fakes {
       InProcessApp.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
     startProcess: (mode, options = {}) =>
       AppProcess.start({ mode, slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
+    startListenerApp: (options = {}) => ListenerApp.start({ slack: fakes.slack, mintUrl: fakes.mint.url, ...options }),
   };
   return fakes;
 }
@@ -60,6 +65,14 @@ export function useApp(
   return useRunning(() => fakes.startApp(mode, options));
 }
 
+/**
+ * The real app for the tests of one describe block in the fast tier (test/kit/listener-app.ts): in this
+ * process, Slack's requests handed to Bolt's receiver, an in-memory database; stopped after them.
+ */
+export function useListenerApp(fakes: Fakes, options: Partial<ListenerAppOptions> = {}): { readonly app: ListenerApp } {
+  return useRunning(() => fakes.startListenerApp(options));
+}
+
 /** The same, as a process of its own: for tests of what only a process has (its memory, signals). */
 export function useAppProcess(
   fakes: Fakes,
@@ -69,7 +82,7 @@ export function useAppProcess(
   return useRunning(() => fakes.startProcess(mode, options));
 }
 
-function useRunning<A extends RunningApp>(start: () => Promise<A>): { readonly app: A } {
+function useRunning<A extends SlackDriver>(start: () => Promise<A>): { readonly app: A } {
   let app: A | undefined;
   beforeAll(async () => {
     app = await start();

@@ -5,20 +5,10 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
-import {
-  buttonClick,
-  eventCallback,
-  formBody,
-  inTeam,
-  globalShortcut,
-  slashCommand,
-  viewButtonClick,
-  viewSubmission,
-  type PostedMessage,
-  type SlackView,
-} from './slack-payloads.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
-import { responseUrls, stateValues, type Entry } from './view-state.js';
+import { SlackDriver, type Ack } from './slack-driver.js';
+import { formBody } from './slack-payloads.js';
+
+export type { CommandResult } from './slack-driver.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
@@ -42,15 +32,6 @@ export interface SignOptions {
   signature?: string | null;
   /** Slack's retry headers: the same request sent again because the first ack seemed slow. */
   retryNum?: number;
-}
-
-export interface CommandResult {
-  /** The fields sent, including the response_url and trigger_id. */
-  fields: Record<string, string>;
-  /** HTTP status of the request (HTTP mode). */
-  status: number | undefined;
-  /** What the app acknowledged with (HTTP response body or the Socket Mode ack payload). */
-  ack: Record<string, unknown> | undefined;
 }
 
 /** Where an app under test runs: its port, its environment and a working directory of its own. */
@@ -89,33 +70,19 @@ export async function appSetting(options: AppOptions): Promise<AppSetting> {
 }
 
 /**
- * The real app as Slack sees it, wherever it runs (a child process: app-process.ts; in the test's own process:
- * in-process-app.ts): requests signed as Slack signs them, or sent over the fake Socket Mode connection, and
- * what the app logged.
+ * The real app as Slack sees it over the network, wherever it runs (a child process: app-process.ts; in the
+ * test's own process: in-process-app.ts): requests signed as Slack signs them, or sent over the fake Socket
+ * Mode connection.
  */
-export abstract class RunningApp {
-  protected output = '';
-  /**
-   * The workspace requests come from (distribution mode): commands, interactions and events are sent as from
-   * it (see inTeam). The test workspace unless a test changes it.
-   */
-  teamId = TEST_TEAM_ID;
-
+export abstract class RunningApp extends SlackDriver {
   protected constructor(
     readonly mode: 'http' | 'socket',
     readonly port: number,
     readonly env: Record<string, string>,
-    protected readonly slack: FakeSlack,
-  ) {}
-
-  /** True once the app has stopped or exited. */
-  protected abstract get hasEnded(): boolean;
-
-  /** Stops the app (a process: with this signal) and resolves with its exit code. */
-  abstract stop(signal?: NodeJS.Signals): Promise<number | null>;
-
-  /** Resolves with the exit code once the app has ended. */
-  abstract get exitCode(): Promise<number | null>;
+    slack: FakeSlack,
+  ) {
+    super(slack);
+  }
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -127,37 +94,7 @@ export abstract class RunningApp {
     return openStore(url.startsWith('file:') ? { engine: 'sqlite', path: url.slice(5) } : { engine: 'postgres', url });
   }
 
-  /** Everything the app wrote (its log lines; a process's stderr too). */
-  get logs(): string {
-    return this.output;
-  }
-
-  /** The JSON log lines written so far. */
-  get logLines(): Array<Record<string, unknown> & { msg?: string; level?: string }> {
-    return this.output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string; level?: string });
-  }
-
-  async waitForLog(
-    predicate: (line: Record<string, unknown> & { msg?: string }) => boolean,
-    timeoutMs = 5_000,
-  ): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.logLines.some((line) => predicate(line))) {
-      if (this.hasEnded) throw new Error(`the app ended before the expected log line:\n${this.output}`);
-      if (Date.now() > deadline)
-        throw new Error(`expected log line did not appear within ${timeoutMs} ms:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  /**
-   * Resolves once the app has no work in flight (its `mintlink_work_in_flight` gauge reads 0): every request
-   * and background refresh counts there until its last call ends, so this is the signal that whatever the
-   * test's requests started has finished (used before checking that something did NOT happen).
-   */
+  /** Reads the app's `mintlink_work_in_flight` gauge on /metrics until it is 0. */
   async waitForIdle(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // /metrics is on METRICS_PORT when the app has one, and needs METRICS_TOKEN when it is set.
@@ -191,44 +128,17 @@ export abstract class RunningApp {
     return fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body });
   }
 
-  /** Sends `/mintlink <text>` the way Slack does in this mode and returns what the app acknowledged. */
-  async command(text: string, overrides: Record<string, string> = {}): Promise<CommandResult> {
-    const fields = inTeam(slashCommand(this.slack, text, overrides), this.teamId);
+  protected async sendCommand(fields: Record<string, string>): Promise<{ status: number | undefined; ack: Ack }> {
     if (this.mode === 'socket') {
       const ack = await this.slack.socketMode.send('slash_commands', fields);
-      return {
-        fields,
-        status: undefined,
-        ack: ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined,
-      };
+      return { status: undefined, ack: ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined };
     }
     const response = await this.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded');
     const raw = await response.text();
-    return { fields, status: response.status, ack: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined };
+    return { status: response.status, ack: raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined };
   }
 
-  /** Sends a command that opens a modal; resolves with the command, the views.open call and the view. */
-  async commandOpeningModal(text: string, overrides: Record<string, string> = {}) {
-    const { fields, ack } = await this.command(text, overrides);
-    const open = await this.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
-    return { fields, ack, open, view: this.slack.lastOpenedView() };
-  }
-
-  /**
-   * Opens a form with `/mintlink text`, submits `entries`, and resolves with Slack's side: the form, the ack,
-   * the view the modal shows next (the outcome) and the direct message the app sent the user.
-   */
-  async submitFormFromCommand(text: string, entries: Record<string, Entry>) {
-    const { view } = await this.commandOpeningModal(text);
-    const ack = await this.submitView(view, entries);
-    const outcome = await this.slack.viewUpdate(view.id);
-    const dm = await this.slack.waitForCall('chat.postMessage', (c) => c.params.channel === TEST_USER_ID);
-    return { view, ack, outcome, dm: dm.params };
-  }
-
-  /** Sends an interaction payload (block_actions, view_submission, shortcut...) and returns the ack. */
-  async interact(sent: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    const payload = inTeam(sent, this.teamId);
+  protected async sendInteraction(payload: Record<string, unknown>): Promise<Ack> {
     if (this.mode === 'socket') {
       const ack = await this.slack.socketMode.send('interactive', payload);
       return ack.payload && Object.keys(ack.payload).length > 0 ? ack.payload : undefined;
@@ -243,56 +153,7 @@ export abstract class RunningApp {
     return raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
   }
 
-  /**
-   * Submits a modal as a user would: the view's inputs keep their initial values unless `entries` sets
-   * them. Slack's side of the ack (new view, inline errors) is applied to the fake.
-   */
-  async submitView(
-    view: SlackView,
-    entries: Record<string, Entry> = {},
-    userId = TEST_USER_ID,
-  ): Promise<Record<string, unknown> | undefined> {
-    const values = stateValues(view, entries);
-    const ack = await this.interact(
-      viewSubmission(
-        view,
-        values,
-        userId,
-        responseUrls(view, values, () => this.slack.responseUrl()),
-      ),
-    );
-    this.slack.applySubmissionAck(view.id, ack);
-    return ack;
-  }
-
-  /** Clicks a button of a message; resolves with the click's response_url (where the app answers). */
-  async click(message: PostedMessage, actionId: string, userId = TEST_USER_ID): Promise<string> {
-    const payload = buttonClick(this.slack, message, actionId, userId);
-    await this.interact(payload);
-    return payload.response_url as string;
-  }
-
-  /** Clicks a button inside a modal; the modal's inputs hold `entries` (or their initial values). */
-  async clickInView(
-    view: SlackView,
-    actionId: string,
-    entries: Record<string, Entry> = {},
-    userId = TEST_USER_ID,
-  ): Promise<void> {
-    await this.interact(viewButtonClick(this.slack, view, actionId, stateValues(view, entries), userId));
-  }
-
-  /** Clicks a button on a Home tab (`value` picks one of several with the same action). */
-  async clickOnHome(home: SlackView, actionId: string, userId: string, value?: string): Promise<void> {
-    await this.interact(viewButtonClick(this.slack, home, actionId, {}, userId, value));
-  }
-
-  /**
-   * Delivers an Events API event, as Slack does in this mode (events are acknowledged at once); `retryNum`
-   * marks it as Slack's retry of an earlier delivery (HTTP mode).
-   */
-  async event(event: Record<string, unknown>, retryNum?: number): Promise<void> {
-    const callback = inTeam(eventCallback(event), this.teamId);
+  protected async sendEvent(callback: Record<string, unknown>, retryNum?: number): Promise<void> {
     if (this.mode === 'socket') {
       await this.slack.socketMode.send('events_api', callback);
       return;
@@ -300,16 +161,5 @@ export abstract class RunningApp {
     const sign = retryNum === undefined ? {} : { retryNum };
     const response = await this.postSigned('/slack/events', JSON.stringify(callback), 'application/json', sign);
     if (response.status !== 200) throw new Error(`event answered ${response.status}: ${await response.text()}`);
-  }
-
-  async shortcut(callbackId: string, userId = TEST_USER_ID): Promise<Record<string, unknown> | undefined> {
-    return this.interact(globalShortcut(this.slack, callbackId, userId));
-  }
-
-  /** A workflow runs one of the app's custom steps: Slack's function_executed event. Returns the execution id. */
-  async runStep(callbackId: string, inputs: Record<string, unknown>): Promise<string> {
-    const event = this.slack.stepExecution(callbackId, inputs);
-    await this.event(event);
-    return String(event.function_execution_id);
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { RunningApp } from './running-app.js';
+import type { SlackDriver } from './slack-driver.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './app-process.js';
 import { messageProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
@@ -18,7 +18,7 @@ export function expectNoRejectedResponses(slack: FakeSlack): void {
  * No secret in anything the app sent to Slack (apart from the token a Web API call authenticates with),
  * nor in anything it logged: the app's own secrets and every workflow execution token Slack handed it.
  */
-export function expectNoSecretsLeaked(slack: FakeSlack, app: RunningApp): void {
+export function expectNoSecretsLeaked(slack: FakeSlack, app: SlackDriver): void {
   const params = slack.calls.map(({ params: { token: _authentication, ...rest } }) => rest);
   const sentToSlack = JSON.stringify([params, slack.responses]);
   const secrets = [

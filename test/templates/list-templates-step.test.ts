@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LIST_TEMPLATES_STEP } from '../../src/templates/list-templates-step.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
-describe.each(['http', 'socket'] as const)('the "List NFT templates" workflow step (%s mode)', (mode) => {
+describe('the "List NFT templates" workflow step', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, mode, { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '400' } });
 
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { WALLET_BLOCKS as B } from '../../src/wallets/wallet-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { messageText, modalText } from '../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../kit/screens.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
@@ -9,7 +9,7 @@ import { TEST_USER_ID } from '../kit/slack-ids.js';
 
 describe('wallet screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
 
   it('the form: empty, prefilled from the command, with an inline error', async () => {
     const { view } = await running.app.commandOpeningModal('wallet');

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CREATE_WALLET_STEP } from '../../src/wallets/create-wallet-step.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { userContext } from '../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
-describe.each(['http', 'socket'] as const)('the "Create wallet" workflow step (%s mode)', (mode) => {
+describe('the "Create wallet" workflow step', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, mode, { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '400' } });
 
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));

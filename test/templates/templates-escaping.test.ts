@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { demoTemplates } from '../../src/mock-mint-api/demo-templates.js';
-import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
+import { useFakes, useListenerApp, type Fakes } from '../kit/fakes.js';
+import type { SlackDriver } from '../kit/slack-driver.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
 import { expectNoRejectedResponses, expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
 
@@ -19,7 +19,7 @@ const mrkdwnTexts = (message: Message): string[] =>
     .match(/\{"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g)
     ?.map((m) => JSON.parse(`${m}}`).text as string) ?? [];
 
-async function list(fakes: Fakes, app: RunningApp, text: string) {
+async function list(fakes: Fakes, app: SlackDriver, text: string) {
   const { fields, ack } = await app.command(text);
   const [posted] = await fakes.slack.waitForResponse(fields.response_url ?? '');
   return { ack, message: posted?.body as Message };
@@ -27,7 +27,7 @@ async function list(fakes: Fakes, app: RunningApp, text: string) {
 
 describe('templates: what users and the service write is escaped (http mode)', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '1500' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '1500' } });
 
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);

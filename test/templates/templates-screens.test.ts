@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
 import { expectNoRejectedResponses, expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
 import { ephemeralText, messageText } from '../kit/screen-text.js';
@@ -18,7 +18,7 @@ type Message = PostedMessage & Record<string, unknown>;
 
 describe('templates page screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '1500' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '1500' } });
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);
     expectNoRejectedResponses(fakes.slack);

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { LINK_BLOCKS as B } from '../../src/links/link-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { messageText, modalText } from '../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../kit/screens.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
@@ -11,7 +11,7 @@ const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000);
 
 describe('link screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
 
   it('the form: empty, prefilled from the command, with inline errors', async () => {
     const { view } = await running.app.commandOpeningModal('link');

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
 import { BROWSE_BLOCKS as B } from '../../src/templates/browse-templates-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { modalText } from '../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../kit/screens.js';
 import { TEST_CHANNEL_ID } from '../kit/slack-ids.js';
@@ -10,7 +10,7 @@ import { TEST_CHANNEL_ID } from '../kit/slack-ids.js';
 
 describe('browse templates form screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
   const viewOf = (ack: Record<string, unknown> | undefined) => (ack as { view: Record<string, unknown> }).view;
 
   async function openForm() {

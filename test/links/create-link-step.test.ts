@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { useApp, useFakes } from '../kit/fakes.js';
+import { useFakes, useListenerApp } from '../kit/fakes.js';
 import { userContext } from '../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
@@ -8,9 +8,9 @@ import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const inDays = (days: number) => new Date(Math.floor((Date.now() + days * 86_400_000) / 1000) * 1000);
 
-describe.each(['http', 'socket'] as const)('the "Create mint link" workflow step (%s mode)', (mode) => {
+describe('the "Create mint link" workflow step', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, mode, { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '400' } });
 
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));

@@ -1,0 +1,11 @@
+import type { Receiver } from '@slack/bolt';
+
+/**
+ * Slack in the same process as the app, for the listener tests' fast tier (test/kit/listener-app.ts): Bolt takes
+ * its requests from `receiver` (as Bolt's own tests feed an App) instead of HTTP or Socket Mode, and, when `fetch` is
+ * given, every Web API call and response_url post goes to it instead of the network. Everything else is the app as it runs.
+ */
+export interface SlackInProcess {
+  receiver: Receiver;
+  fetch?: typeof fetch;
+}
