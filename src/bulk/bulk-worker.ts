@@ -321,7 +321,7 @@ export class BulkWorker {
     });
     if (paused.won) {
       this.ctx.logger.warn({ jobId: ref.id, team: ref.teamId, reason }, 'bulk job paused by the app');
-      this.ctx.home.refresh([paused.job.requesterId]);
+      this.ctx.home.refreshIn(paused.job.teamId, [paused.job.requesterId]);
     }
   }
 
