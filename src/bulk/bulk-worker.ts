@@ -60,6 +60,7 @@ interface TeamTurn {
  */
 export class BulkWorker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** The workspaces with jobs to work, replaced whole at each refresh from the database (never grows past it). */
   private teams = new Map<string, TeamTurn>();
   private next = 0;
   private stopping = false;

@@ -25,7 +25,7 @@ export interface HomeSources {
  */
 export class HomePublisher implements HomeTab {
   private readonly entries: HomeEntry[] = [];
-  /** Per user: the publish under way, and whether another must follow it (changes came meanwhile). */
+  /** Per user: the publish under way, and whether another must follow it (both emptied when it ends). */
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
 
