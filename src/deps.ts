@@ -62,15 +62,17 @@ export interface HomeEntry {
 export interface HomeTab {
   add(entry: HomeEntry): void;
   /**
-   * Refreshes, in the background, the Home of these users and of every user with a Home for whom `alsoFor`
-   * says yes (say, the approvers of that workspace after a deletion request changed).
-   */
-  refresh(userIds: readonly string[], alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>): void;
-  /**
    * Refreshes, in the background, the Homes these users have in workspace `teamId` (those who opened one):
-   * only theirs are read and published, however many Homes the app has.
+   * only theirs are read and published, however many Homes the app has. (Undefined: a job or request kept
+   * from before workspaces were recorded.)
    */
-  refreshIn(teamId: string, userIds: Iterable<string>): void;
+  refreshIn(teamId: string | undefined, userIds: Iterable<string>): void;
+  /**
+   * Refreshes, in the background, the Home of everyone with one in workspace `teamId` for whom `who` says yes
+   * (everyone's when not given), say its admins after its settings changed: only that workspace's Homes are
+   * read, a page at a time.
+   */
+  refreshWorkspace(teamId: string, who?: (userId: string) => Promise<boolean>): void;
 }
 
 /** Periodic work a capability runs while the app is up (the deletion sweeper). Returns how to stop it. */

@@ -9,6 +9,12 @@ export type ApproverCheck = { approver: true } | { approver: false; problem?: st
 /** 'always': do not trust the cache; 'before refusing': trust a cached yes, confirm a cached no. */
 export type AskSlack = 'always' | 'before refusing';
 
+/**
+ * The bound of the group members kept: member ids, summed over the groups kept (the least recently used group
+ * goes first). A group larger than this is read for each check and not kept.
+ */
+export const GROUP_MEMBERS_KEPT = 200_000;
+
 export interface ApproversOptions {
   /** How long an answer from Slack serves clicks and Home tabs. */
   ttlMs?: number;
@@ -16,6 +22,8 @@ export interface ApproversOptions {
   deadlineMs?: number;
   /** The cache's clock (tests move it instead of waiting). */
   clock?: { now(): number };
+  /** At most this many member ids are kept, over every group (GROUP_MEMBERS_KEPT). */
+  maxMembersKept?: number;
 }
 
 /**
@@ -44,6 +52,9 @@ export class Approvers {
     this.deadlineMs = options.deadlineMs ?? 1_500;
     this.groups = new LRUCache<string, Set<string>>({
       max: 1_000,
+      // A group costs its members: a few large groups fill the bound as many small ones do.
+      maxSize: options.maxMembersKept ?? GROUP_MEMBERS_KEPT,
+      sizeCalculation: (members) => Math.max(1, members.size),
       ttl: options.ttlMs ?? 60_000,
       // Staleness read from the clock on every check (the default caches it for a millisecond of real time).
       ...(options.clock ? { perf: options.clock, ttlResolution: 0 } : {}),
@@ -54,6 +65,11 @@ export class Approvers {
         return new Set((await client.usergroups.users.list({ usergroup: group ?? '' })).users ?? []);
       },
     });
+  }
+
+  /** How many groups, and member ids over them, are kept now. */
+  get kept(): { groups: number; members: number } {
+    return { groups: this.groups.size, members: this.groups.calculatedSize };
   }
 
   /**

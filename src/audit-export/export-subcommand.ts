@@ -18,16 +18,16 @@ export function exportSubcommand(ctx: ExportContext, viewers: AuditViewers): Sub
     arguments: '[days] [operation] [@user]',
     description:
       'Export the audit log as a CSV file to your DM (default the last 30 days; audit viewers only), e.g. `audit 90 customers.delete`.',
-    run: async ({ ack, command, args }) => {
-      const check = await viewers.check(command.user_id, command.team_id);
-      if (!check.viewer) throw refused(viewers.refusal(check, command.team_id));
+    run: async ({ ack, command, args, teamId }) => {
+      const check = await viewers.check(command.user_id, teamId);
+      if (!check.viewer) throw refused(viewers.refusal(check, teamId));
       const parsed = parseExportArgs(args);
       if (!parsed.ok) throw invalidInput(`:warning: ${escapeMrkdwn(parsed.problem)}\n${USAGE}`);
       await ack({
         response_type: 'ephemeral',
         text: `:hourglass_flowing_sand: Exporting the audit log (${describeRequest(parsed.request)}). The CSV file will arrive in your direct messages with the app.`,
       });
-      await runExport(ctx, { userId: command.user_id, teamId: command.team_id }, parsed.request);
+      await runExport(ctx, { userId: command.user_id, teamId }, parsed.request);
     },
   };
 }

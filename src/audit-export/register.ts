@@ -3,7 +3,6 @@ import { Slots } from '../admission/slots.js';
 import type { CapabilityDeps } from '../deps.js';
 import { listen } from '../request-pipeline/listen.js';
 import { refused } from '../request-pipeline/request-ended.js';
-import { teamOf } from '../request-pipeline/deliver-once.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { AuditViewers } from './audit-viewers.js';
@@ -58,19 +57,17 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).
-  on.button(EXPORT_AUDIT_HOME_ACTION, async ({ body, client }) => {
-    const team = teamOf(body);
+  on.button(EXPORT_AUDIT_HOME_ACTION, async ({ body, client, teamId: team }) => {
     const check = await viewers.check(body.user.id, team);
     const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check, team));
     await openModal(client, body.trigger_id, view);
     return check.viewer ? undefined : 'refused';
   });
 
-  on.form(EXPORT_FORM_CALLBACK, 'Export audit log', async ({ ack, body, view }) => {
+  on.form(EXPORT_FORM_CALLBACK, 'Export audit log', async ({ ack, body, view, teamId: team }) => {
     const form = readExportForm(view.state.values);
     if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
     // Asked afresh: someone removed from the viewers since the form opened cannot export.
-    const team = teamOf(body);
     const check = await viewers.check(body.user.id, team);
     if (!check.viewer) throw refused(viewers.refusal(check, team));
     await ack({

@@ -5,7 +5,7 @@ import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
-import { jobsIn, mayControl, requestTeam, type BulkContext } from './bulk-context.js';
+import { jobsIn, mayControl, type BulkContext } from './bulk-context.js';
 import { readPreview } from './bulk-preview.js';
 import { sendResults } from './finish-job.js';
 import { updateProgress, updateProgressSoon } from './progress.js';
@@ -25,7 +25,7 @@ export const NO_SUCH_JOB = ':no_entry: This bulk job does not exist in this work
 export function handleControl(ctx: BulkContext, control: Control, nudge: () => void) {
   return async (args: ButtonRequest): Promise<void> => {
     const userId = args.body.user.id;
-    const teamId = requestTeam(args.body);
+    const teamId = args.teamId;
     const job = await jobsIn(ctx, teamId).get(args.action.value ?? '');
     if (!job) throw refused(NO_SUCH_JOB);
     const may = await mayControl(ctx, job, userId);
@@ -53,7 +53,7 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
     }
     ctx.logger.info({ jobId: job.id, by: userId }, `bulk job ${DONE[control]}`);
     if (control === 'resume') nudge();
-    ctx.home.refresh([job.requesterId, userId]);
+    ctx.home.refreshIn(job.teamId, [job.requesterId, userId]);
     await updateProgress(ctx, job).catch(() => undefined); // now if the 2 s allow; else the next tick
   };
 }
@@ -75,7 +75,7 @@ function stateText(job: BulkJob): string {
  */
 export function handleErrorsFile(ctx: BulkContext) {
   return async (args: ButtonRequest): Promise<void> => {
-    const jobs = jobsIn(ctx, requestTeam(args.body));
+    const jobs = jobsIn(ctx, args.teamId);
     const job = await jobs.get(args.action.value ?? '');
     const userId = args.body.user.id;
     if (!job || job.requesterId !== userId) throw refused(':no_entry: This check no longer exists.');
@@ -120,7 +120,7 @@ async function* invalidRows(jobs: BulkJobs, job: BulkJob): AsyncGenerator<string
 /** "Send the results file" on an ended job of the click's workspace whose file could not be sent. */
 export function handleResendResults(ctx: BulkContext) {
   return async (args: ButtonRequest): Promise<void> => {
-    const jobs = jobsIn(ctx, requestTeam(args.body));
+    const jobs = jobsIn(ctx, args.teamId);
     const job = await jobs.get(args.action.value ?? '');
     if (!job) throw refused(NO_SUCH_JOB);
     if (job.status !== 'done') throw refused(':no_entry: This bulk job has not ended.');
@@ -129,7 +129,7 @@ export function handleResendResults(ctx: BulkContext) {
     const sent = await ctx.work.track(sendResults(ctx, job, await jobs.counts(job.id)));
     if (!sent.fileId) throw upstreamFailed(`:warning: ${sent.note ?? 'The results file could not be sent.'}`);
     await jobs.setResultsFile(job.id, sent.fileId);
-    ctx.home.refresh([job.requesterId, args.body.user.id]); // no longer listed there as undelivered
+    ctx.home.refreshIn(job.teamId, [job.requesterId, args.body.user.id]); // no longer listed there as undelivered
     await ctx.work.track(updateProgressSoon(ctx, job));
   };
 }

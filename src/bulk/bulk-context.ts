@@ -6,7 +6,6 @@ import type { Readiness } from '../lifecycle/readiness.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Scrubber } from '../logging/secret-scrubber.js';
 import type { MintAccounts } from '../mint-accounts/mint-accounts.js';
-import { teamOf } from '../request-pipeline/deliver-once.js';
 import type { BulkJobs } from '../store/bulk-jobs.js';
 import type { Store } from '../store/store.js';
 import type { Workspaces } from '../workspaces/workspaces.js';
@@ -56,14 +55,6 @@ export interface BulkContext {
  */
 export function jobsIn(ctx: Pick<BulkContext, 'store'>, teamId: string | undefined): BulkJobs {
   return teamId === undefined ? ctx.store.bulkJobs : ctx.store.bulkJobs.inTeam(teamId);
-}
-
-/**
- * The workspace a request comes from, as Slack signed it: what its ids are looked up in. A request naming
- * another workspace's job (a forged button value or view metadata) finds nothing there.
- */
-export function requestTeam(body: { team?: { id: string } | null; user?: { team_id?: string } }): string {
-  return teamOf(body);
 }
 
 /** Who may pause, resume or cancel a job: its requester, or an approver of the job's workspace. */

@@ -8,7 +8,7 @@ import { openModalToUpdate } from '../slack-ui/open-modal.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { BulkJob, BulkJobs, NewBulkRow } from '../store/bulk-jobs.js';
 import { NO_SUCH_JOB } from './bulk-buttons.js';
-import { jobsIn, requestTeam, type BulkContext } from './bulk-context.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { readPreview } from './bulk-preview.js';
 import { checkingView } from './bulk-views.js';
@@ -30,9 +30,9 @@ const PAGE_ROWS = 500;
  * (Start marks it: see BulkJobs.start), so no row is sent twice by retries.
  */
 export function handleRetry(ctx: BulkContext) {
-  return async ({ body, action, client }: ButtonRequest): Promise<void> => {
+  return async ({ body, action, client, teamId }: ButtonRequest): Promise<void> => {
     const userId = body.user.id;
-    const jobs = jobsIn(ctx, requestTeam(body));
+    const jobs = jobsIn(ctx, teamId);
     const job = await jobs.get(action.value ?? '');
     if (!job) throw refused(NO_SUCH_JOB);
     if (job.requesterId !== userId)

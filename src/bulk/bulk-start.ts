@@ -4,7 +4,7 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { checkedValues } from '../slack-ui/view-state.js';
 import type { BulkJob, BulkJobs } from '../store/bulk-jobs.js';
-import { jobsIn, requestTeam, type BulkContext } from './bulk-context.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { alreadyRetriedText } from './bulk-retry.js';
 import { HELD_ROWS_BLOCK, HELD_ROWS_CHOICE, startedView } from './bulk-views.js';
@@ -25,10 +25,9 @@ export function nothingChosenText(held: number): string {
  * (outcome unknown before) go with it only when the person ticked them.
  */
 export function handleStart(ctx: BulkContext, nudge: () => void) {
-  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
+  return async ({ ack, body, view, client, teamId }: FormRequest): Promise<Ended> => {
     const jobId = view.private_metadata;
     const userId = body.user.id;
-    const teamId = requestTeam(body);
     const jobs = jobsIn(ctx, teamId);
     const offersHeld = view.blocks.some((block) => block.block_id === HELD_ROWS_BLOCK);
     const includeHeld = checkedValues(view.state.values, HELD_ROWS_BLOCK).includes(HELD_ROWS_CHOICE);
@@ -82,7 +81,7 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
       // The job runs all the same; its results file still comes, and Home shows it.
       ctx.logger.warn({ err: error, jobId }, 'could not post the progress message');
     }
-    ctx.home.refresh([userId]);
+    ctx.home.refreshIn(teamId, [userId]);
     if (retried) {
       // The retried job's message no longer offers the retry: it says which job took its rows.
       await ctx.work.track(updateProgressSoon(ctx, retried)).catch((error: unknown) => {

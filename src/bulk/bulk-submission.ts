@@ -6,7 +6,7 @@ import { downloadSlackFile, type Download } from '../slack-api/download-file.js'
 import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
 import type { BulkRow, NewBulkRow, StoredDraft } from '../store/bulk-jobs.js';
 import { updateModal } from '../slack-ui/update-modal.js';
-import { jobsIn, requestTeam, type BulkContext } from './bulk-context.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
 import {
   BULK_BLOCKS,
   DRAFTS_KEPT,
@@ -31,7 +31,7 @@ export const CHECK_BUSY_TEXT =
  * Nothing is sent.
  */
 export function handleBulkFormSubmission(ctx: BulkContext) {
-  return async ({ ack, body, view, client, context }: FormRequest): Promise<Ended> => {
+  return async ({ ack, body, view, client, context, teamId }: FormRequest): Promise<Ended> => {
     const values = readBulkForm(view.state.values);
     const errors = formErrors(values, new Date());
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
@@ -45,7 +45,12 @@ export function handleBulkFormSubmission(ctx: BulkContext) {
     try {
       const sourceName = values.files[0]?.name ?? 'pasted text';
       await ack({ response_action: 'update', view: checkingView(sourceName) });
-      const checked = await checkSource(ctx, values, body, context.botToken ?? ctx.botToken);
+      const checked = await checkSource(
+        ctx,
+        values,
+        { teamId, userId: body.user.id },
+        context.botToken ?? ctx.botToken,
+      );
       if (!checked.ok) {
         const problem = `*${sourceName === 'pasted text' ? 'The pasted text' : 'The file'} cannot be used.* ${escapeMrkdwn(checked.problem)}`;
         await updateModal(client, view.id, bulkFormView({ kind: values.kind, problem }), ctx.logger);
@@ -70,7 +75,7 @@ type Checked =
 async function checkSource(
   ctx: BulkContext,
   values: BulkFormValues,
-  body: FormRequest['body'],
+  asker: { teamId: string; userId: string },
   botToken: string | undefined,
 ): Promise<Checked> {
   const source = await sourceBytes(ctx, values, botToken);
@@ -86,11 +91,10 @@ async function checkSource(
     }
   }
   try {
-    const teamId = requestTeam(body);
-    const draft = await jobsIn(ctx, teamId).createDraft(
+    const draft = await jobsIn(ctx, asker.teamId).createDraft(
       {
-        teamId,
-        requesterId: body.user.id,
+        teamId: asker.teamId,
+        requesterId: asker.userId,
         kind: values.kind,
         sourceName: values.files[0]?.name ?? 'pasted text',
         columns: table.columns,

@@ -60,6 +60,7 @@ interface TeamTurn {
  */
 export class BulkWorker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** The workspaces with jobs to work, replaced whole at each refresh from the database (never grows past it). */
   private teams = new Map<string, TeamTurn>();
   private next = 0;
   private stopping = false;
@@ -321,7 +322,7 @@ export class BulkWorker {
     });
     if (paused.won) {
       this.ctx.logger.warn({ jobId: ref.id, team: ref.teamId, reason }, 'bulk job paused by the app');
-      this.ctx.home.refresh([paused.job.requesterId]);
+      this.ctx.home.refreshIn(paused.job.teamId, [paused.job.requesterId]);
     }
   }
 

@@ -42,7 +42,7 @@ export async function finishJob(ctx: BulkContext, ref: JobRef): Promise<void> {
   const done = await jobs.complete(jobId, claimed, sent);
   if (!done.won) return; // another process took over meanwhile (this one was too slow): it shows the end
   ctx.logger.info({ jobId, ...counts, resultsFile: sent.fileId }, 'bulk job finished');
-  ctx.home.refresh([claimed.requesterId]);
+  ctx.home.refreshIn(claimed.teamId, [claimed.requesterId]);
   await updateProgressSoon(ctx, ref).catch((error: unknown) => {
     // The progress ticker looks after ended jobs for a while: it shows the end at its next turn.
     ctx.logger.warn({ err: error, jobId }, 'could not show the end of a bulk job yet; will try again');

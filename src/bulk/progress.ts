@@ -66,7 +66,7 @@ export async function updateProgress(ctx: BulkContext, ref: JobRef, now = new Da
   // A job that stopped (paused, ended) still changes while its rows in flight settle: the requester's Home
   // shows the same counts as this message, without their opening it again. A running job's Home entry moves
   // at its start, pause and end only, not with each row.
-  if (job.status !== 'running') ctx.home.refresh([job.requesterId]);
+  if (job.status !== 'running') ctx.home.refreshIn(job.teamId, [job.requesterId]);
   return true;
 }
 

@@ -6,6 +6,8 @@ import type { Ended } from '../request-pipeline/listen.js';
 /** What a subcommand receives: the command, its words after the subcommand name, and Bolt's helpers. */
 export interface SubcommandContext {
   command: SlashCommand;
+  /** The workspace the command is for, decided by the request pipeline (not `command.team_id`: see request-workspace.ts). */
+  teamId: string;
   /** The words after the subcommand's name (split on any whitespace). */
   args: string[];
   /** The text after the subcommand's name, untouched. */

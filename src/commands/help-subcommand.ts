@@ -3,6 +3,7 @@ import { usageMessage } from './usage-message.js';
 
 export function helpSubcommand(registry: CommandRegistry): Subcommand {
   // Built once per command name (/mintlink, or a dev copy's): the registry is complete by the first request.
+  // Bounded: Slack sends only the commands the app's manifest declares.
   const usage = new Map<string, ReturnType<typeof usageMessage>>();
   return {
     name: 'help',

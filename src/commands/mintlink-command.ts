@@ -15,7 +15,7 @@ export const MINTLINK_COMMAND = /^\/mintlink(-[a-z0-9-]+)?$/;
  */
 export function registerMintlinkCommand(on: Listen, registry: CommandRegistry, deps: { logger: Logger }): void {
   registry.register(helpSubcommand(registry));
-  on.command(MINTLINK_COMMAND, async ({ command, ack, respond, client, context }) => {
+  on.command(MINTLINK_COMMAND, async ({ command, ack, respond, client, context, teamId }) => {
     const { word, rest, args } = splitCommandText(command.text);
     // eslint-disable-next-line unicorn/no-array-callback-reference -- the registry's lookup by name, not Array#find
     const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
@@ -26,6 +26,7 @@ export function registerMintlinkCommand(on: Listen, registry: CommandRegistry, d
     }
     return subcommand.run({
       command,
+      teamId,
       args: word ? args : [],
       rest: word ? rest : '',
       ack,

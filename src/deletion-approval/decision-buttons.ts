@@ -22,7 +22,7 @@ type Rule = (ctx: DeletionContext, request: DeletionRequest, userId: string) => 
  * ends with why.
  */
 async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest> {
-  const teamId = workspaceOf(ctx, args.body);
+  const teamId = workspaceOf(ctx, args.teamId);
   const id = args.action.value;
   const found = id ? await ctx.store.deletionRequests.forTeam(teamId).get(id) : undefined;
   if (!found) throw refused(`:no_entry: ${notFoundText(id)}`);
@@ -87,7 +87,7 @@ export function handleRetryButton(ctx: DeletionContext) {
 export function handleCancelButton(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const { body, action } = args;
-    const teamId = workspaceOf(ctx, body);
+    const teamId = workspaceOf(ctx, args.teamId);
     const id = action.value ?? '';
     const result = await auditedTransition(ctx, teamId, body.user.id, 'customers.delete.cancel', (requests) =>
       requests.cancel(id, body.user.id),

@@ -32,14 +32,14 @@ const DECISIONS = {
  * winner gets the decided request and must still ack.
  */
 async function decide(
-  { body, view }: FormRequest,
+  { body, view, teamId: requestTeam }: FormRequest,
   ctx: DeletionContext,
   kind: DecisionKind,
   note?: string,
 ): Promise<DeletionRequest> {
   const userId = body.user.id;
   const decision = DECISIONS[kind];
-  const teamId = workspaceOf(ctx, body);
+  const teamId = workspaceOf(ctx, requestTeam);
   const id = verifiedRequestId(ctx.decisionKey, kind, view.private_metadata, userId);
   if (id === undefined) {
     ctx.logger.warn(
@@ -70,7 +70,7 @@ export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
     // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
     // and the approver is told how to connect it. (Rejecting never needs it.)
-    const mint = await ctx.mintIn(workspaceOf(ctx, args.body));
+    const mint = await ctx.mintIn(workspaceOf(ctx, args.teamId));
     const approved = await decide(args, ctx, 'approve');
     if (approved.status === 'pending') {
       // Counted, but more approvals are needed: every place the request shows gets "1 of 2 approvals".

@@ -4,7 +4,6 @@ import type { Logger } from '../logging/create-logger.js';
 import type { MintApiClient } from '../mint-api/mint-api-client.js';
 import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
-import { teamOf } from '../request-pipeline/deliver-once.js';
 import { refused } from '../request-pipeline/request-ended.js';
 import type { WorkspaceReach } from './workspace-reach.js';
 import { type DeletionSettingsCheck, type SetUpBy, notConfiguredText } from './deletion-settings.js';
@@ -61,14 +60,11 @@ export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'set
 }
 
 /**
- * The workspace a request from Slack was sent for (single-workspace mode: the app's own if Slack names none).
- * Ids it carries in values or metadata are looked up in this workspace only.
+ * The workspace a request from Slack is for, as the pipeline decided it (single-workspace mode: the app's own
+ * if Slack named none). Ids it carries in values or metadata are looked up in this workspace only.
  */
-export function workspaceOf(
-  ctx: Pick<DeletionContext, 'defaultTeam'>,
-  body: { team?: { id: string } | null; user?: { team_id?: string } },
-): string {
-  const team = teamOf(body) || ctx.defaultTeam();
+export function workspaceOf(ctx: Pick<DeletionContext, 'defaultTeam'>, requestTeam: string): string {
+  const team = requestTeam || ctx.defaultTeam();
   if (!team) throw refused(':no_entry: Slack did not say which workspace this comes from, so nothing was done.');
   return team;
 }

@@ -21,8 +21,8 @@ import type { Ended, FormRequest } from '../request-pipeline/listen.js';
  * not be stored or posted, why, in the form, still filled.
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
-  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
-    const teamId = workspaceOf(ctx, body);
+  return async ({ ack, body, view, client, teamId: requestTeam }: FormRequest): Promise<Ended> => {
+    const teamId = workspaceOf(ctx, requestTeam);
     const settings = settingsOrRefusal(ctx, teamId);
     // The deletion would run with the workspace's own Mint account: without one, nothing is asked.
     await ctx.mintIn(teamId);

@@ -40,7 +40,7 @@ export function requestDeletionStep(ctx: DeletionContext) {
 }
 
 async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<StepResult> {
-  const teamId = run.teamId ?? ctx.defaultTeam();
+  const teamId = run.teamId || ctx.defaultTeam();
   if (!teamId)
     return {
       error: 'Slack did not say which workspace this workflow runs in. Nothing was requested.',

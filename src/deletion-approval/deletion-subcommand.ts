@@ -11,8 +11,8 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     aliases: ['delete-customers'],
     arguments: '[customerIds...]',
     description: 'Request deletion of customers; it runs only once approvers other than you approve it (opens a form).',
-    run: async ({ ack, command, rest, client }) => {
-      const teamId = workspaceOf(ctx, { team: { id: command.team_id } });
+    run: async ({ ack, command, rest, client, teamId: requestTeam }) => {
+      const teamId = workspaceOf(ctx, requestTeam);
       const settings = settingsOrRefusal(ctx, teamId); // set up in this workspace, or the person is told how
       await ctx.mintIn(teamId); // its own Mint account connected, or the person is told how
       await ack();

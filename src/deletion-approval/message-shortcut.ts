@@ -18,9 +18,9 @@ type Args = ShortcutRequest<MessageShortcut>;
  * is submitted.
  */
 export function openFormFromMessage(ctx: DeletionContext) {
-  return async ({ shortcut, client }: Args): Promise<void> => {
+  return async ({ shortcut, client, teamId: requestTeam }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
-    const teamId = workspaceOf(ctx, shortcut);
+    const teamId = workspaceOf(ctx, requestTeam);
     const configured = ctx.settingsIn(teamId);
     const view = !configured.ok
       ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy))

@@ -61,8 +61,8 @@ export function register(app: App, deps: CapabilityDeps): void {
     stepTokenKey: tokenSealingKey(deps.config.slack.keySource),
   };
   /** The request form, in the workspace asked from (or why it cannot be asked there). */
-  const openRequestForm = async ({ body, client }: FormOpener): Promise<void> => {
-    const configured = ctx.settingsIn(workspaceOf(ctx, body));
+  const openRequestForm = async ({ body, client, teamId }: FormOpener): Promise<void> => {
+    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
     const view = configured.ok
       ? deletionRequestView({ quorum: configured.settings.quorum })
       : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy));
@@ -81,10 +81,10 @@ export function register(app: App, deps: CapabilityDeps): void {
   on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
   on.step(REQUEST_DELETION_STEP, 'the deletion request', requestDeletionStep(ctx));
   on.button(DELETION_HOME_ACTIONS.requestDeletion, openRequestForm);
-  on.button(ADD_IDS_BOX_ACTION, async ({ body, client }) => {
+  on.button(ADD_IDS_BOX_ACTION, async ({ body, client, teamId }) => {
     const view = body.view;
     if (!view) return;
-    const configured = ctx.settingsIn(workspaceOf(ctx, body));
+    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
     await client.views
       .update({
@@ -113,16 +113,17 @@ export function register(app: App, deps: CapabilityDeps): void {
     [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
     [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
   ] as const) {
-    on.button(actionId, async ({ body, client }) =>
-      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, body), body.user.id)),
+    on.button(actionId, async ({ body, client, teamId }) =>
+      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, teamId), body.user.id)),
     );
   }
 }
 
 /** What opening the request form needs of a shortcut or a button. */
 interface FormOpener {
-  body: { trigger_id: string; team?: { id: string } | null; user?: { team_id?: string } };
+  body: { trigger_id: string };
   client: WebClient;
+  teamId: string;
 }
 
 /** The message a form was opened from, carried over when the form is rebuilt. */

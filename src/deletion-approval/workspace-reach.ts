@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logging/create-logger.js';
 import { WorkspaceGone } from '../workspaces/workspaces.js';
 
@@ -9,7 +10,8 @@ import { WorkspaceGone } from '../workspaces/workspaces.js';
  * every pass, until it can be reached again.
  */
 export class WorkspaceReach {
-  private readonly gone = new Set<string>();
+  /** Gone workspaces already logged (bounded: the oldest is let go, and logged again if still gone). */
+  private readonly gone = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(
     private readonly slackIn: (teamId: string) => Promise<WebClient>,
@@ -25,7 +27,7 @@ export class WorkspaceReach {
     } catch (error) {
       if (!(error instanceof WorkspaceGone)) throw error;
       if (!this.gone.has(teamId)) {
-        this.gone.add(teamId);
+        this.gone.set(teamId, true);
         this.logger.warn({ team: teamId, reason: error.message }, 'workspace gone: its deletion work is skipped');
       }
       return undefined;

@@ -25,7 +25,7 @@ export interface HomeSources {
  */
 export class HomePublisher implements HomeTab {
   private readonly entries: HomeEntry[] = [];
-  /** Per user: the publish under way, and whether another must follow it (changes came meanwhile). */
+  /** Per user: the publish under way, and whether another must follow it (both emptied when it ends). */
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
 
@@ -88,41 +88,39 @@ export class HomePublisher implements HomeTab {
     return run;
   }
 
-  refresh(
-    userIds: readonly string[],
-    alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,
-  ): void {
-    void this.sources.work
-      .track(this.refreshNow(userIds, alsoFor))
-      .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
-  }
-
-  refreshIn(teamId: string, userIds: Iterable<string>): void {
+  refreshIn(teamId: string | undefined, userIds: Iterable<string>): void {
     const asked = [...new Set(userIds)];
-    const refreshed = (async () => {
+    if (asked.length === 0) return;
+    this.inBackground(async () => {
       for (const { userId } of await this.sources.store.homeTabs.amongIn(teamId, asked))
-        await this.publish(userId, teamId).catch((error: unknown) =>
-          this.sources.logger.warn({ err: error, user: userId }, 'could not refresh a Home tab'),
-        );
-    })();
+        await this.republish(userId, teamId);
+    });
+  }
+
+  refreshWorkspace(teamId: string, who?: (userId: string) => Promise<boolean>): void {
+    this.inBackground(async () => {
+      let after = '';
+      for (;;) {
+        const page = await this.sources.store.homeTabs.inWorkspace(teamId, after);
+        for (const { userId } of page) if (!who || (await who(userId))) await this.republish(userId, teamId);
+        const last = page.at(-1);
+        if (!last) return;
+        after = last.userId;
+      }
+    });
+  }
+
+  private inBackground(refresh: () => Promise<void>): void {
     void this.sources.work
-      .track(refreshed)
+      .track(refresh())
       .catch((error: unknown) => this.sources.logger.warn({ err: error }, 'could not refresh Home tabs'));
   }
 
-  private async refreshNow(
-    userIds: readonly string[],
-    alsoFor?: (userId: string, teamId: string | undefined) => Promise<boolean>,
-  ): Promise<void> {
-    const asked = new Set(userIds);
-    const homes: Array<{ userId: string; teamId: string | undefined }> = [];
-    for (const home of await this.sources.store.homeTabs.withHome())
-      if (asked.has(home.userId) || (alsoFor && (await alsoFor(home.userId, home.teamId)))) homes.push(home);
-    for (const { userId, teamId } of homes) {
-      await this.publish(userId, teamId).catch((error: unknown) =>
-        this.sources.logger.warn({ err: error, user: userId }, 'could not refresh a Home tab'),
-      );
-    }
+  /** A refresh goes on with the other Homes when one cannot be published. */
+  private republish(userId: string, teamId: string | undefined): Promise<void> {
+    return this.publish(userId, teamId).catch((error: unknown) =>
+      this.sources.logger.warn({ err: error, user: userId }, 'could not refresh a Home tab'),
+    );
   }
 
   private async publishOnce(userId: string, teamId: string | undefined, hash: string | undefined): Promise<void> {

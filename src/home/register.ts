@@ -10,17 +10,17 @@ import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
 /** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
 export function register(app: App, deps: AppDeps & { publisher: HomePublisher }): void {
   const on = listen(app, deps);
-  on.homeOpened(async ({ event, body }) => {
+  on.homeOpened(async ({ event, teamId }) => {
     if (event.tab !== 'home') return;
     // The version the user sees now (Slack sends the view's hash; the event type does not name it).
     const onScreen =
       event.view && 'hash' in event.view && typeof event.view.hash === 'string' ? event.view.hash : undefined;
     await deps.publisher
-      .publish(event.user, body.team_id, onScreen)
+      .publish(event.user, teamId, onScreen)
       .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
   });
-  on.button(ALL_ACTIVITY_ACTION, async ({ body, client }) => {
-    const entries = await deps.store.audit.list({ actorId: body.user.id, teamId: body.team?.id, limit: 100 });
+  on.button(ALL_ACTIVITY_ACTION, async ({ body, client, teamId }) => {
+    const entries = await deps.store.audit.list({ actorId: body.user.id, teamId, limit: 100 });
     const requestStates = await approvedRequestStates(deps.store, entries);
     await openModal(
       client,

@@ -34,6 +34,7 @@ interface Kept<V> {
  */
 export class KeptRows<V> {
   private readonly kept: LRUCache<string, Kept<V>>;
+  /** Reads under way (each removed when it ends). */
   private readonly reading = new Map<string, Promise<V | undefined>>();
   /**
    * Moved by each `forget`: a read that started before a change made here (a key removed, an installation

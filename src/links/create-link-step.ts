@@ -110,7 +110,7 @@ async function createLink(
     request,
     run.origin,
   );
-  deps.home.refresh([actor.userId]);
+  deps.home.refreshIn(actor.teamId, [actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   const [url] = linkUrls(outcome.result);
   return { outputs: { ...(url ? { link_url: url } : {}), summary: answerSummary(outcome.result) } };

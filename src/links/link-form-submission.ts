@@ -13,8 +13,8 @@ import { withMintAccount } from '../mint-accounts/require-account.js';
  * with what went wrong. The requester also gets the result as a DM.
  */
 export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
-    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+  return async ({ ack, body, view, client, teamId }: FormRequest): Promise<Ended> => {
+    const actor = { userId: body.user.id, teamId };
     // The account may have been removed since the form opened: the modal then says how to connect one.
     const mint = await withMintAccount(deps.mintAccounts, actor.teamId, ack);
     if (!mint) return 'refused';
@@ -27,7 +27,7 @@ export function handleLinkFormSubmission(deps: Pick<CapabilityDeps, 'mintAccount
     const logger = deps.logger.child({ operation: 'link.create', user: actor.userId });
     const outcome = await createLinkAudited({ mint, store: deps.store, logger }, actor, request);
 
-    deps.home.refresh([actor.userId]);
+    deps.home.refreshIn(actor.teamId, [actor.userId]);
     if (outcome.ok) {
       await updateModal(client, view.id, linkCreatedView(request, outcome.result), logger);
       await sendDirectMessage(client, actor.userId, linkCreatedMessage(request, outcome.result), logger);

@@ -1,7 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../deps.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../mint-accounts/not-connected.js';
-import { teamOf } from '../request-pipeline/deliver-once.js';
 import { type ButtonRequest, listen } from '../request-pipeline/listen.js';
 import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
 import { openModal } from '../slack-ui/open-modal.js';
@@ -29,13 +28,16 @@ export function register(app: App, deps: CapabilityDeps): void {
   const admins = new AccountAdmins(deps.store, deps.settingsAdmins);
   deps.home.add(mintAccountHomeEntry(accounts, admins));
   if (accounts.distributed) deps.background.add(() => accounts.start());
-  /** The Homes of a workspace's admins (cached checks: a Home shows what a minute-old answer says anyway). */
-  const adminsOf = (teamId: string) => async (userId: string, team: string | undefined) =>
-    team === teamId && (await admins.check(userId, teamId)).admin;
+  /**
+   * Refreshes the Homes of a workspace's admins, and of `userId` who changed its account (cached checks: a
+   * Home shows what a minute-old answer says anyway).
+   */
+  const refreshAdminsOf = (teamId: string, userId?: string) =>
+    deps.home.refreshWorkspace(teamId, async (user) => user === userId || (await admins.check(user, teamId)).admin);
 
   // The service refused the key, or takes it again: its admins see it without opening Home again.
   accounts.onChange(({ teamId, change }) => {
-    if (change === 'refused' || change === 'accepted') deps.home.refresh([], adminsOf(teamId));
+    if (change === 'refused' || change === 'accepted') refreshAdminsOf(teamId);
   });
   deps.workspaces.onUninstall(async (teamId) => {
     const removed = await accounts.remove(teamId, { by: 'system', origin: 'app uninstalled' });
@@ -64,8 +66,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   }
 
   /** Connect and Replace open the same form: from Home or a message (views.open), or over a notice modal (push). */
-  const openConnectForm = async ({ body, client }: ButtonRequest) => {
-    const teamId = teamOf(body);
+  const openConnectForm = async ({ body, client, teamId }: ButtonRequest) => {
     const current = await accounts.account(teamId);
     await requireAdmin(body.user.id, teamId, current ? 'mint_account.replace' : 'mint_account.connect');
     const view = connectFormView({
@@ -85,8 +86,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   on.button(CONNECT_MINT_ACCOUNT_ACTION, openConnectForm);
   on.button(REPLACE_MINT_KEY_ACTION, openConnectForm);
 
-  on.form(CONNECT_FORM_CALLBACK, 'Mint account', async ({ ack, body, view, client }) => {
-    const teamId = teamOf(body);
+  on.form(CONNECT_FORM_CALLBACK, 'Mint account', async ({ ack, body, view, client, teamId }) => {
     const replacing = (await accounts.account(teamId)) !== undefined;
     await requireAdmin(body.user.id, teamId, replacing ? 'mint_account.replace' : 'mint_account.connect');
     const checked = checkConnectForm(view.state.values, {
@@ -106,17 +106,16 @@ export function register(app: App, deps: CapabilityDeps): void {
       previous ? 'a workspace replaced its Mint API key' : 'a workspace connected its Mint account',
     );
     await updateModal(client, view.id, connectedView(account, previous), logger);
-    deps.home.refresh([body.user.id], adminsOf(teamId));
+    refreshAdminsOf(teamId, body.user.id);
   });
 
   on.button(
     REMOVE_MINT_ACCOUNT_ACTION,
-    async ({ body }) => {
-      const teamId = teamOf(body);
+    async ({ body, teamId }) => {
       await requireAdmin(body.user.id, teamId, 'mint_account.remove');
       const removed = await accounts.remove(teamId, { by: body.user.id });
       if (removed) logger.info({ team: teamId, user: body.user.id }, 'a workspace removed its Mint account');
-      deps.home.refresh([body.user.id], adminsOf(teamId));
+      refreshAdminsOf(teamId, body.user.id);
     },
     { once: true },
   );

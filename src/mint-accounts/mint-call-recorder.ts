@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { MintCallOutcome, MintCallOutcomeRows, StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
@@ -40,10 +41,17 @@ export function keyIdSecret(
  * most one a minute per account; never awaited by the call itself.
  */
 export class MintCallRecorder {
-  private readonly written = new Map<string, { keyId: string; outcome: MintCallOutcome; at: number }>();
+  /** Per account, the last outcome written (one an account not used for long is written again: harmless). */
+  private readonly written = new LRUCache<string, { keyId: string; outcome: MintCallOutcome; at: number }>({
+    max: 10_000,
+  });
+  /** Writes under way (each ends with its query's deadline). */
   private readonly pending = new Set<Promise<void>>();
-  /** Every account's last call in this process, written or not (the database row can be a minute older). */
-  private readonly seen = new Map<string, StoredMintCallOutcome>();
+  /**
+   * The last call of each account used in this process, written or not (the database row can be a minute
+   * older); the least recently used accounts are let go past the bound, and read from the database.
+   */
+  private readonly seen = new LRUCache<string, StoredMintCallOutcome>({ max: 10_000 });
   private readonly listeners: Array<(account: string) => void> = [];
 
   constructor(

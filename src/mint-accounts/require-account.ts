@@ -22,15 +22,17 @@ export function needingMintAccount(subcommand: Subcommand, accounts: Pick<MintAc
   return {
     ...subcommand,
     run: async (context) => {
-      await accounts.forTeam(context.command.team_id); // throws before the ack: the answer is the refusal
+      await accounts.forTeam(context.teamId); // throws before the ack: the answer is the refusal
       return subcommand.run(context);
     },
   };
 }
 
 interface FormOpening {
-  body: { trigger_id: string; team?: { id: string } | null; user: { id: string; team_id?: string } };
+  body: { trigger_id: string };
   client: WebClient;
+  /** The request's workspace (request-workspace.ts). */
+  teamId: string;
 }
 
 /**
@@ -39,9 +41,9 @@ interface FormOpening {
  * modal, and a modal is where they look.
  */
 export function openFormNeedingMintAccount(accounts: Pick<MintAccounts, 'forTeam'>, form: () => ModalView) {
-  return async ({ body, client }: FormOpening): Promise<Ended> => {
+  return async ({ body, client, teamId }: FormOpening): Promise<Ended> => {
     try {
-      await accounts.forTeam(body.team?.id ?? body.user.team_id);
+      await accounts.forTeam(teamId);
     } catch (error) {
       if (!(error instanceof RequestEnded)) throw error;
       await openModal(client, body.trigger_id, noAccountModal(error));

@@ -7,6 +7,7 @@ import { mintConnectionPool } from '../mint-api/mint-api-client.js';
  * the last client using it is dropped (undici lets the requests in flight finish first).
  */
 export class SharedPools {
+  /** Bounded by the clients in use (at most the accounts' client cache): a pool goes with its last user. */
   private readonly pools = new Map<string, { pool: Pool; users: number }>();
 
   acquire(origin: string): Pool {

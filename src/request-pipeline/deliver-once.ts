@@ -6,22 +6,15 @@ import type { Store } from '../store/store.js';
  * The same form submission delivered twice (a proxy's retry, a double click) has the same view, version and
  * values; a form corrected after an inline error has other values, and counts as new.
  */
-export function submissionKey(body: ViewSubmitAction): string {
+export function submissionKey(body: ViewSubmitAction, teamId: string): string {
   const { view } = body;
-  return digest(['submission', teamOf(body), view.id, view.hash, JSON.stringify(view.state.values)]);
+  return digest(['submission', teamId, view.id, view.hash, JSON.stringify(view.state.values)]);
 }
 
 /** The same click delivered twice has the same user, button and action time. */
-export function clickKey(body: BlockAction<ButtonAction>): string {
+export function clickKey(body: BlockAction<ButtonAction>, teamId: string): string {
   const action = body.actions[0];
-  return digest([
-    'click',
-    teamOf(body),
-    body.user.id,
-    action?.action_id ?? '',
-    action?.value ?? '',
-    action?.action_ts ?? '',
-  ]);
+  return digest(['click', teamId, body.user.id, action?.action_id ?? '', action?.value ?? '', action?.action_ts ?? '']);
 }
 
 /**
@@ -39,11 +32,6 @@ export async function firstDelivery(
   } catch {
     return true;
   }
-}
-
-/** The workspace a request came from (the user's, in an org-wide install). */
-export function teamOf(body: { team?: { id: string } | null; user?: { team_id?: string } }): string {
-  return body.team?.id ?? body.user?.team_id ?? '';
 }
 
 function digest(parts: readonly string[]): string {

@@ -25,8 +25,9 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { Store } from '../store/store.js';
-import { clickKey, firstDelivery, submissionKey, teamOf } from './deliver-once.js';
+import { clickKey, firstDelivery, submissionKey } from './deliver-once.js';
 import { AlreadyHandled, RequestEnded } from './request-ended.js';
+import { requestWorkspace } from './request-workspace.js';
 import { type StepResult, type StepRun, stepListener } from './step-listener.js';
 import type { Uninstall } from '../workspaces/workspaces.js';
 
@@ -37,23 +38,32 @@ import type { Uninstall } from '../workspaces/workspaces.js';
 export type Ended = Outcome | undefined | void;
 
 type Bolt<Args> = Args & AllMiddlewareArgs;
+/**
+ * Every request carries the workspace it is for, decided once by the pipeline (request-workspace.ts): the
+ * installation's, which is not always the person's (Slack Connect). Rows are read and changed in it only.
+ */
+export interface InWorkspace {
+  teamId: string;
+}
 /** A slash command; `ack` must be called within Slack's 3 seconds, before any slow work. */
-export type CommandRequest = Omit<Bolt<SlackCommandMiddlewareArgs>, 'next'>;
+export type CommandRequest = Omit<Bolt<SlackCommandMiddlewareArgs>, 'next'> & InWorkspace;
 /** A button click, already acknowledged (and, with `once`, the first delivery of it). */
-export type ButtonRequest = Omit<Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>, 'ack' | 'next'>;
+export type ButtonRequest = Omit<Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>, 'ack' | 'next'> &
+  InWorkspace;
 /**
  * A modal submitted. `ack` answers Slack (inline errors, update, push, clear); after any ack but inline errors,
  * a second delivery of the same submission ends inside `ack`, so the code after it runs once.
  */
-export type FormRequest = Omit<Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>, 'next'>;
+export type FormRequest = Omit<Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>, 'next'> & InWorkspace;
 /** A global or message shortcut, already acknowledged: its trigger_id is good for 3 seconds. */
 export type ShortcutRequest<Shortcut extends GlobalShortcut | MessageShortcut> = Omit<
   Bolt<SlackShortcutMiddlewareArgs<Shortcut>>,
   'ack' | 'next'
->;
-export type HomeOpenedRequest = Omit<Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>, 'next'>;
+> &
+  InWorkspace;
+export type HomeOpenedRequest = Omit<Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>, 'next'> & InWorkspace;
 /** A select that loads its options from the app (an external select); answered with no options if it fails. */
-export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggestion'>>, 'next'>;
+export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggestion'>>, 'next'> & InWorkspace;
 
 /**
  * The one way a capability listens to Slack. Each method registers a typed listener, reached through Bolt's
@@ -188,7 +198,8 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
 
   return {
     command(name, listener) {
-      app.command(name, async ({ next: _next, ...args }) => {
+      app.command(name, async ({ next: _next, ...bolt }) => {
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         let acked = false;
         const ack: AckFn<string | RespondArguments> = (response) => {
           acked = true;
@@ -206,15 +217,17 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     button(actionId, listener, options = {}) {
-      addRoute(routes.buttons, actionId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.buttons, actionId, async ({ next: _next, ack, ...bolt }) => {
         await ack();
-        if (options.once && !(await firstDelivery(store, clickKey(args.body), teamOf(args.body)))) return;
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+        if (options.once && !(await firstDelivery(store, clickKey(args.body, args.teamId), args.teamId))) return;
         await settle(args.context, tellClicker(args), () => listener(args));
       });
     },
 
     form(callbackId, title, listener) {
-      addRoute(routes.forms, callbackId, async ({ next: _next, ...args }) => {
+      addRoute(routes.forms, callbackId, async ({ next: _next, ...bolt }) => {
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         let acked = false;
         const answer = (response?: ViewResponseAction) => {
           acked = true;
@@ -227,7 +240,8 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
             return;
           }
           // The same submission delivered again (a proxy's retry, a double press) stops here.
-          if (!(await firstDelivery(store, submissionKey(args.body), teamOf(args.body)))) throw new AlreadyHandled();
+          if (!(await firstDelivery(store, submissionKey(args.body, args.teamId), args.teamId)))
+            throw new AlreadyHandled();
         };
         const tell: Tell = (text) => {
           const view = noticeModal(args.view.title?.text || title, text);
@@ -240,8 +254,9 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     shortcut(callbackId, listener) {
-      addRoute(routes.shortcuts, callbackId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.shortcuts, callbackId, async ({ next: _next, ack, ...bolt }) => {
         await ack();
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         const tell: Tell = (text) =>
           tellUser({ client: args.client, channelId: undefined, userId: args.body.user.id, logger }, text);
         await settle(args.context, tell, () => listener(args));
@@ -249,8 +264,9 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     messageShortcut(callbackId, listener) {
-      addRoute(routes.messageShortcuts, callbackId, async ({ next: _next, ack, ...args }) => {
+      addRoute(routes.messageShortcuts, callbackId, async ({ next: _next, ack, ...bolt }) => {
         await ack();
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         const recipient = { client: args.client, channelId: args.body.channel.id, userId: args.body.user.id, logger };
         await settle(
           args.context,
@@ -284,12 +300,15 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
       app.event('app_home_opened', async ({ next: _next, ...args }) => {
         // Nobody is waiting on an event's answer: a failure is logged, the person opens Home again.
         const tell: Tell = () => Promise.resolve();
-        await settle(args.context, tell, () => listener(args));
+        await settle(args.context, tell, () =>
+          listener({ ...args, teamId: requestWorkspace(args.context, args.body) }),
+        );
       });
     },
 
     options(actionId, listener) {
-      addRoute(routes.options, actionId, async ({ next: _next, ...args }) => {
+      addRoute(routes.options, actionId, async ({ next: _next, ...bolt }) => {
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         let acked = false;
         const ack: OptionsRequest['ack'] = (response) => {
           acked = true;

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
 import { firstDelivery } from './deliver-once.js';
+import { requestWorkspace } from './request-workspace.js';
 import type { Store } from '../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
@@ -18,7 +19,8 @@ export interface StepRun {
   inputs: Record<string, unknown>;
   executionId: string;
   workflowExecutionId: string | undefined;
-  teamId: string | undefined;
+  /** The workspace the workflow runs in, decided by the pipeline as for every request (request-workspace.ts). */
+  teamId: string;
   /** Where the audit log says the operation came from: the workflow execution. */
   origin: string;
   logger: Logger;
@@ -40,7 +42,8 @@ export function stepListener(
     const request = requestOf(args.context);
     const executionId = event.function_execution_id;
     const logger = deps.logger.child({ step: step.callbackId, functionExecution: executionId });
-    if (!(await firstDelivery(deps.store, `step:${executionId}`, body.team_id))) {
+    const teamId = requestWorkspace(args.context, body);
+    if (!(await firstDelivery(deps.store, `step:${executionId}`, teamId))) {
       logger.info('step execution delivered again; already handled');
       return;
     }
@@ -52,7 +55,7 @@ export function stepListener(
         executionId,
         workflowExecutionId: event.workflow_execution_id,
         origin: event.workflow_execution_id ? `workflow ${event.workflow_execution_id}` : 'workflow',
-        teamId: typeof body.team_id === 'string' ? body.team_id : undefined,
+        teamId,
         logger,
       });
     } catch (error) {

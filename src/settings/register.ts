@@ -39,28 +39,31 @@ export function register(app: App, deps: CapabilityDeps): void {
     maxConcurrency: maxBulkConcurrency(deps.config),
   };
   deps.home.add(settingsHomeEntry(ctx));
-  const teamOf = (body: { team: { id: string } | null; user: { team_id?: string } }) =>
-    body.team?.id ?? body.user.team_id ?? deps.settings.homeTeamId ?? '';
+  /** The request's workspace (single-workspace mode: the app's own, if Slack named none). */
+  const workspaceOf = (request: { teamId: string }) => request.teamId || deps.settings.homeTeamId || '';
 
-  on.button(OPEN_SETTINGS_ACTION, async ({ body, client }) => {
-    const view = await openSettings(ctx, body.user.id, teamOf(body));
+  on.button(OPEN_SETTINGS_ACTION, async (request) => {
+    const { body, client } = request;
+    const view = await openSettings(ctx, body.user.id, workspaceOf(request));
     await openModal(client, body.trigger_id, view.view);
     return view.refused ? 'refused' : undefined;
   });
 
   // The user-group pickers: the workspace's groups matching what the admin typed.
-  on.options(USER_GROUPS_ACTION, async ({ ack, body }) => {
+  on.options(USER_GROUPS_ACTION, async (request) => {
+    const { ack, body } = request;
+    const team = workspaceOf(request);
     // Only the settings form has these pickers: nobody else gets the workspace's groups listed.
-    if (!(await ctx.admins.check(body.user.id, teamOf(body))).admin) return ack({ options: [] });
-    const team = teamOf(body);
+    if (!(await ctx.admins.check(body.user.id, team)).admin) return ack({ options: [] });
     const groups = await ctx.groups.matching(body.value, team).catch(() => []);
     await ack({ options: groups.map((g) => groupOption(g.id, (id) => ctx.groups.label(id, team))) });
   });
 
-  on.form(SETTINGS_FORM_CALLBACK, 'Mintlink settings', async ({ ack, body, view, client }) => {
+  on.form(SETTINGS_FORM_CALLBACK, 'Mintlink settings', async (request) => {
+    const { ack, body, view, client } = request;
     const version = versionOf(view.private_metadata);
     const outcome = await saveSettings(ctx, {
-      teamId: teamOf(body),
+      teamId: workspaceOf(request),
       userId: body.user.id,
       fromVersion: version,
       submitted: readSettingsForm(view.state.values, version ?? -1),

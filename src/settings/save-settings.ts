@@ -218,7 +218,8 @@ export async function announceChange(
     });
   }
   // Everyone's Home in the workspace shows the settings (the approvers, the channel): refreshed there only.
-  ctx.home.refresh([userId], (_user, team) => Promise.resolve(team === teamId));
+  if (teamId) ctx.home.refreshWorkspace(teamId);
+  else ctx.home.refreshIn(teamId, [userId]);
   return failed;
 }
 

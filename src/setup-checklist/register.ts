@@ -31,7 +31,10 @@ export function register(app: App, deps: CapabilityDeps): void {
   const reports = new SetupReports(
     (teamId) => checkSetup(teamId),
     // What the checklist shows changed: the Homes of the workspace's settings admins show it now.
-    (teamId) => deps.home.refresh([], async (userId, team) => team === teamId && (await isAdmin(userId, team))),
+    (teamId) => {
+      const team = teamId ?? deps.settings.homeTeamId;
+      if (team) deps.home.refreshWorkspace(team, (userId) => isAdmin(userId, team));
+    },
     (work) =>
       void deps.work
         .track(work)
@@ -130,8 +133,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     },
   });
 
-  on.button(SETUP_RECHECK_ACTION, async ({ body }) => {
-    const teamId = body.team?.id ?? body.user.team_id;
+  on.button(SETUP_RECHECK_ACTION, async ({ body, teamId }) => {
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
     const press = reports.press(teamId, settingsBasis(teamId));
@@ -140,9 +142,9 @@ export function register(app: App, deps: CapabilityDeps): void {
         'busy',
         `:hourglass: The setup was checked ${Math.round((Date.now() - press.checkedAt) / 1000)} s ago: press Check again in ${Math.ceil(press.againInMs / 1000)} s.`,
       );
-    deps.home.refresh([body.user.id]); // the checklist says "checking…" while it runs
+    deps.home.refreshIn(teamId, [body.user.id]); // the checklist says "checking…" while it runs
     await press.done;
-    deps.home.refresh([body.user.id]);
+    deps.home.refreshIn(teamId, [body.user.id]);
     if (press.kind === 'joined')
       throw new RequestEnded(
         'busy',

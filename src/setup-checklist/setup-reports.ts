@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SetupItem } from '../setup-checks/setup-items.js';
 
 /** A report is checked again in the background when it is older than this (Slack and the database asked again). */
@@ -37,13 +38,15 @@ export interface SetupReportsOptions {
  * background, once at a time per workspace; `changed` is told when what the checklist shows changes.
  */
 export class SetupReports {
-  private readonly reports = new Map<string, SetupReport>();
+  /** Bounded: a workspace whose report was let go gets a fresh check on its next Home, as a new one does. */
+  private readonly reports = new LRUCache<string, SetupReport>({ max: 10_000 });
+  /** Checks under way (each ends with its calls' deadlines). */
   private readonly running = new Map<string, Promise<SetupReport>>();
-  /** `team key` of the items being replaced: a burst of calls (a bulk job) is one replacement at a time. */
+  /** `team key` of the items being replaced (under way only): a burst of calls (a bulk job) is one replacement at a time. */
   private readonly replacing = new Set<string>();
   /** When someone last started a fresh check by pressing: the cooldown runs from there, never from a check Home
    * started in the background (a person who just fixed something gets a fresh check on their first press). */
-  private readonly pressedAt = new Map<string, number>();
+  private readonly pressedAt = new LRUCache<string, number>({ max: 10_000 });
   private readonly ttlMs: number;
   private readonly cooldownMs: number;
   private readonly now: () => number;

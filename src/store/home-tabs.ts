@@ -43,15 +43,15 @@ export class HomeTabs {
       .execute();
   }
 
-  /** Which of these users have a Home in workspace `teamId`. */
-  async amongIn(teamId: string, userIds: readonly string[]): Promise<HomeTab[]> {
+  /** Which of these users have a Home in workspace `teamId` (undefined: rows of no workspace, from before). */
+  async amongIn(teamId: string | undefined, userIds: readonly string[]): Promise<HomeTab[]> {
     const tabs: HomeTab[] = [];
     // In slices: a statement's parameters are bounded (a user group of approvers may be large).
     for (let start = 0; start < userIds.length; start += 500) {
       const rows = await this.db
         .selectFrom('home_tabs')
         .selectAll()
-        .where('team_id', '=', teamId)
+        .where('team_id', '=', teamId ?? '')
         .where('user_id', 'in', userIds.slice(start, start + 500))
         .execute();
       tabs.push(...rows.map((row) => toTab(row)));
@@ -59,9 +59,19 @@ export class HomeTabs {
     return tabs;
   }
 
-  /** Everyone with a Home, and their workspace. */
-  async withHome(): Promise<HomeTab[]> {
-    const rows = await this.db.selectFrom('home_tabs').selectAll().execute();
+  /**
+   * A page of the Homes of workspace `teamId`, by user id after `afterUserId`: only that workspace's rows are
+   * read (the primary key, workspace then user, is the index), a page at a time however many Homes it has.
+   */
+  async inWorkspace(teamId: string, afterUserId = '', limit = 500): Promise<HomeTab[]> {
+    const rows = await this.db
+      .selectFrom('home_tabs')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('user_id', '>', afterUserId)
+      .orderBy('user_id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => toTab(row));
   }
 }

@@ -11,9 +11,9 @@ import type { Ended, FormRequest } from '../request-pipeline/listen.js';
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
 export function handleBrowseTemplatesSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger' | 'store'>) {
-  return async ({ ack, body, view, client, respond }: FormRequest): Promise<Ended> => {
+  return async ({ ack, body, view, client, respond, teamId }: FormRequest): Promise<Ended> => {
     // The account may have been removed since the form opened: the modal then says how to connect one.
-    const mint = await withMintAccount(deps.mintAccounts, body.team?.id ?? body.user.team_id, ack);
+    const mint = await withMintAccount(deps.mintAccounts, teamId, ack);
     if (!mint) return 'refused';
     const values = readBrowseForm(view.state.values);
     const checked = checkContractId(values.contractId);

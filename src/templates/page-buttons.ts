@@ -1,6 +1,5 @@
 import type { KnownBlock } from '@slack/types';
 import type { CapabilityDeps } from '../deps.js';
-import { teamOf } from '../request-pipeline/deliver-once.js';
 import type { ButtonRequest, Ended } from '../request-pipeline/listen.js';
 import { RequestEnded, invalidInput } from '../request-pipeline/request-ended.js';
 import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
@@ -15,12 +14,13 @@ import { loadingMessage } from './template-page-message.js';
  * cannot be loaded, the message is put back as it was and only the clicker is told why.
  */
 export function handlePageButton(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger'>) {
-  return async ({ body, action, respond, client }: ButtonRequest): Promise<Ended> => {
+  return async ({ body, action, respond, client, teamId }: ButtonRequest): Promise<Ended> => {
     const logger = deps.logger.child({ action: action.action_id, user: body.user.id });
     const state = decodePageState(action.value);
     if (!state) throw invalidInput('This button no longer works. Run `/mintlink templates` again.');
-    // The clicker's workspace's account (a shared channel's page is paged with each clicker's own).
-    const mint = await deps.mintAccounts.forTeam(teamOf(body));
+    // The account of the workspace whose installation the click reached (in a shared channel, also for a
+    // person of another organisation).
+    const mint = await deps.mintAccounts.forTeam(teamId);
     // The page as Slack shows it now, to put back if the next one cannot be loaded.
     const blocks: unknown = body.message?.blocks;
     const shown = Array.isArray(blocks) ? (blocks as KnownBlock[]) : [];

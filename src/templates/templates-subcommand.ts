@@ -16,12 +16,12 @@ export function templatesSubcommand(deps: Pick<CapabilityDeps, 'mintAccounts' | 
     name: 'templates',
     arguments: TEMPLATES_USAGE,
     description: "Browse a contract's NFT templates in this conversation, page by page (anyone here can page).",
-    run: async ({ ack, args, command, respond, client, logger }) => {
+    run: async ({ ack, args, command, respond, client, logger, teamId }) => {
       const parsed = parseTemplatesArgs(args, command.command);
       // The problem is mrkdwn in which the user's words are already escaped.
       if (!parsed.ok) throw invalidInput(`:warning: ${parsed.problem}`);
       // Before the ack: without a Mint account, the command's answer says how to connect one.
-      const mint = await deps.mintAccounts.forTeam(command.team_id);
+      const mint = await deps.mintAccounts.forTeam(teamId);
       await ack();
       const loaded = await loadTemplatePage({ mint, logger }, parsed.state);
       // The reason quotes the service's own message: whatever of it is not escaped yet is escaped here.

@@ -50,7 +50,7 @@ async function createWallet(
     request,
     run.origin,
   );
-  deps.home.refresh([actor.userId]);
+  deps.home.refreshIn(actor.teamId, [actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   // The spec: without a userId the service creates a new user; with one, the wallet is the customer's.
   return {

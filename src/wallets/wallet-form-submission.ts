@@ -9,8 +9,8 @@ import { withMintAccount } from '../mint-accounts/require-account.js';
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
 export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {
-  return async ({ ack, body, view, client }: FormRequest): Promise<Ended> => {
-    const actor = { userId: body.user.id, teamId: body.team?.id ?? body.user.team_id };
+  return async ({ ack, body, view, client, teamId }: FormRequest): Promise<Ended> => {
+    const actor = { userId: body.user.id, teamId };
     // The account may have been removed since the form opened: the modal then says how to connect one.
     const mint = await withMintAccount(deps.mintAccounts, actor.teamId, ack);
     if (!mint) return 'refused';
@@ -23,7 +23,7 @@ export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintAccou
     const logger = deps.logger.child({ operation: 'wallet.create', user: actor.userId });
     const outcome = await createWalletAudited({ mint, store: deps.store, logger }, actor, request);
 
-    deps.home.refresh([actor.userId]);
+    deps.home.refreshIn(actor.teamId, [actor.userId]);
     if (outcome.ok) {
       await updateModal(client, view.id, walletCreatedView(request), logger);
       await sendDirectMessage(client, actor.userId, walletCreatedMessage(request), logger);

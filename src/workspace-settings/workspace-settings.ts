@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/config.js';
 import { startPeriodic } from '../lifecycle/periodic-work.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -25,9 +26,13 @@ export const DEFAULT_POLL_MS = 1_000;
  */
 export class WorkspaceSettingsSource {
   readonly defaults: WorkspaceSettings;
+  /** The rows of workspace_settings, read whole by the poll: bounded by that table (a row per workspace set up). */
   private readonly rows = new Map<string, StoredWorkspaceSettings>();
-  /** What `current` gave per workspace, until its row changes (read on every click and Home tab). */
-  private readonly computed = new Map<string, EffectiveSettings>();
+  /**
+   * What `current` gave per workspace, until its row changes (read on every click and Home tab); the least
+   * recently used are computed again past the bound.
+   */
+  private readonly computed = new LRUCache<string, EffectiveSettings>({ max: 10_000 });
   private homeTeam: string | undefined;
   private quietUntil = 0;
   private readonly pollMs: number;

@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Approvers } from '../../src/approvers/approvers.js';
+import { UserGroups } from '../../src/settings/user-groups.js';
 import { createLogger } from '../../src/logging/create-logger.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 
@@ -94,5 +95,39 @@ describe('Approvers', () => {
       problem: 'the members of <!subteam^S404> could not be read (no_such_subteam)',
     });
     expect(approvers.mentions()).toBe('<!subteam^S404>');
+  });
+
+  it('keeps group members within its bound however many groups are looked up, and still answers rightly', async () => {
+    const groups = Array.from({ length: 60 }, (_, i) => `S${String(i).padStart(3, '0')}`);
+    for (const [i, group] of groups.entries())
+      slack.userGroups.set(
+        group,
+        Array.from({ length: 25 }, (_, n) => `U${i}x${n}`),
+      );
+    const approvers = new Approvers({ users: [], userGroups: [] }, client, logger, { maxMembersKept: 200 });
+    for (const [i, group] of groups.entries()) {
+      expect(await approvers.check(`U${i}x3`, { among: { users: [], userGroups: [group] } })).toEqual({
+        approver: true,
+      });
+      expect(approvers.kept.members).toBeLessThanOrEqual(200);
+    }
+    expect(approvers.kept).toEqual({ groups: 8, members: 200 }); // the 8 groups of 25 looked up last
+    // One looked up long ago was let go: asked from Slack again, and answered rightly.
+    const asked = slack.callsTo('usergroups.users.list').length;
+    expect(await approvers.check('U0x1', { among: { users: [], userGroups: ['S000'] } })).toEqual({ approver: true });
+    expect(slack.callsTo('usergroups.users.list')).toHaveLength(asked + 1);
+  });
+
+  it('keeps the settings pickers’ lists of groups within their bound, over many workspaces', async () => {
+    slack.userGroups.clear();
+    for (let i = 0; i < 30; i += 1) slack.userGroups.set(`S${i}`, []);
+    const groups = new UserGroups(() => Promise.resolve(client), logger, { maxGroups: 100 });
+    for (let team = 0; team < 20; team += 1) {
+      expect(await groups.matching('', `T${team}`)).toHaveLength(30);
+      expect(groups.kept).toBeLessThanOrEqual(100);
+    }
+    expect(groups.kept).toBe(90); // the three workspaces asked last
+    expect(groups.label('S7', 'T19')).toBe('@s7 (Group S7)');
+    expect(groups.label('S7', 'T0')).toBeUndefined(); // let go: read again when its picker asks
   });
 });

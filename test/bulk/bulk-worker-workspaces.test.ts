@@ -96,7 +96,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
         statusFor: async (teamId) => (teamId === SENDING ? account.status : undefined),
       },
       approvers: new Approvers({ users: [], userGroups: [] }, client, logger),
-      home: { add: () => undefined, refresh: () => undefined, refreshIn: () => undefined },
+      home: { add: () => undefined, refreshIn: () => undefined, refreshWorkspace: () => undefined },
       work,
       readiness,
       botToken: undefined,

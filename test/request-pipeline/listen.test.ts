@@ -259,3 +259,90 @@ describe('the request pipeline', () => {
     expect(outcome()).toBe('upstream_error');
   });
 });
+
+describe('the workspace a request is for', () => {
+  const HOME = 'T0HOME0001';
+  const EXT = 'T0EXTERN01';
+  const ORG = 'E0ORG00001';
+
+  /** A Bolt App as distribution mode has it: `authorize` says which installation serves the request. */
+  function appAuthorizedAs(installation: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean }) {
+    const own = new PayloadReceiver();
+    const app = new App({
+      receiver: own,
+      authorize: (source) =>
+        Promise.resolve({
+          botToken: 'xoxb-pipeline-test',
+          botId: 'B0BOT0001',
+          botUserId: 'U0BOT0001',
+          // InstallProvider.authorize: a workspace's installation names its team; an org-wide one, none (Bolt
+          // then takes the payload's).
+          ...(installation.teamId ? { teamId: installation.teamId } : {}),
+          enterpriseId: installation.enterpriseId ?? source.enterpriseId,
+        }),
+      clientOptions: { slackApiUrl: slack.apiUrl },
+    });
+    const logger = createLogger({
+      level: 'error',
+      scrub: (text) => text,
+      pretty: false,
+      destination: new PassThrough(),
+    });
+    return { receiver: own, on: listen(app, { logger, store }) };
+  }
+
+  /** A click by a person of `userTeam` on a message whose click names `team`. */
+  function clickFrom(team: string | null, userTeam: string) {
+    const click = buttonClick(slack, message, 'press');
+    click.team = team === null ? null : { id: team, domain: 'x' };
+    (click.user as { team_id: string }).team_id = userTeam;
+    return click;
+  }
+
+  /** A form submitted by a person of `userTeam` (named in `team` too), of an installation in `installedIn`. */
+  function submissionFrom(userTeam: string, installedIn: string | undefined) {
+    const submission = viewSubmission({ id: 'V0CONNECT1', callback_id: 'decide' }, {});
+    submission.team = { id: userTeam, domain: 'x' };
+    (submission.user as { team_id: string }).team_id = userTeam;
+    if (installedIn) (submission.view as Record<string, unknown>).app_installed_team_id = installedIn;
+    return submission;
+  }
+
+  it('is the installation’s workspace for every kind of request, not the person’s (Slack Connect)', async () => {
+    const { receiver: own, on: listening } = appAuthorizedAs({ teamId: HOME, isEnterpriseInstall: false });
+    const seen: Record<string, string> = {};
+    listening.button('press', ({ teamId }) => Promise.resolve(void (seen.button = teamId)));
+    listening.form('decide', 'Decide', async ({ ack, teamId }) => {
+      seen.form = teamId;
+      await ack();
+    });
+    listening.command('/mintlink', async ({ ack, teamId }) => {
+      seen.command = teamId;
+      await ack();
+    });
+    await own.deliver(clickFrom(HOME, EXT));
+    await own.deliver(submissionFrom(EXT, HOME));
+    await own.deliver(slashCommand(slack, 'help', { team_id: HOME, user_id: 'U0EXTERN01' }));
+    expect(seen).toEqual({ button: HOME, form: HOME, command: HOME });
+  });
+
+  it('is the person’s own workspace in an org-wide installation, whatever else the payload names', async () => {
+    const { receiver: own, on: listening } = appAuthorizedAs({ enterpriseId: ORG, isEnterpriseInstall: true });
+    const seen: string[] = [];
+    listening.button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
+    listening.form('decide', 'Decide', async ({ ack, teamId }) => {
+      seen.push(teamId);
+      await ack();
+    });
+    const orgWide = <T extends Record<string, unknown>>(payload: T) => ({
+      ...payload,
+      enterprise: { id: ORG, name: 'Org' },
+      is_enterprise_install: true,
+    });
+    await own.deliver(orgWide(clickFrom(null, 'T0ORGWS001'))); // an org-wide install's click names no team
+    await own.deliver(orgWide(clickFrom(null, 'T0ORGWS002')));
+    // A form whose installation Slack names by the organisation: the person's workspace, never the org's id.
+    await own.deliver(orgWide(submissionFrom('T0ORGWS002', ORG)));
+    expect(seen).toEqual(['T0ORGWS001', 'T0ORGWS002', 'T0ORGWS002']);
+  });
+});

@@ -128,11 +128,11 @@ describeEachEngine('store', (engine, create) => {
     expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(0);
     const byActor = Object.fromEntries((await store.audit.list()).map((e) => [e.actorId, e.teamId]));
     expect(byActor).toEqual({ U1: 'T1', U2: 'T2' });
-    const homes = await store.homeTabs.withHome();
-    expect(homes.sort((a, b) => a.userId.localeCompare(b.userId))).toEqual([
+    expect(await store.homeTabs.inWorkspace('T1')).toEqual([
       { userId: 'U1', teamId: 'T1', hash: 'h' },
       { userId: 'U3', teamId: 'T1', hash: 'new' },
     ]);
+    expect(await store.homeTabs.inWorkspace('')).toEqual([]);
     await db.drop();
   });
 
@@ -146,11 +146,30 @@ describeEachEngine('store', (engine, create) => {
     expect(await store.homeTabs.get('U1', 'T1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
     await store.homeTabs.save({ userId: 'U1', teamId: 'T2', hash: 'other' }, t(1)); // a Grid user's other Home
     await store.homeTabs.save({ userId: 'U2', teamId: undefined, hash: undefined }, t(1));
-    const withHome = await store.homeTabs.withHome();
-    expect(withHome.sort((a, b) => `${a.userId}${a.teamId}`.localeCompare(`${b.userId}${b.teamId}`))).toEqual([
-      { userId: 'U1', teamId: 'T1', hash: 'h3' },
-      { userId: 'U1', teamId: 'T2', hash: 'other' },
-      { userId: 'U2', teamId: undefined, hash: undefined },
+    expect(await store.homeTabs.inWorkspace('T1')).toEqual([{ userId: 'U1', teamId: 'T1', hash: 'h3' }]);
+    expect(await store.homeTabs.inWorkspace('T2')).toEqual([{ userId: 'U1', teamId: 'T2', hash: 'other' }]);
+    expect(await store.homeTabs.inWorkspace('')).toEqual([{ userId: 'U2', teamId: undefined, hash: undefined }]);
+    await db.drop();
+  });
+
+  it('reads the Homes of one workspace only, a page at a time by user id', async () => {
+    const { store, db } = await open();
+    await store.migrate();
+    for (const user of ['U5', 'U1', 'U3', 'U2', 'U4'])
+      await store.homeTabs.save({ userId: user, teamId: 'T1', hash: 'h' });
+    for (const user of ['U1', 'U0', 'U9']) await store.homeTabs.save({ userId: user, teamId: 'T2', hash: 'h' });
+    const pages: string[][] = [];
+    for (let after = ''; ;) {
+      const page = await store.homeTabs.inWorkspace('T1', after, 2);
+      if (page.length === 0) break;
+      expect(page.every((tab) => tab.teamId === 'T1')).toBe(true);
+      pages.push(page.map((tab) => tab.userId));
+      after = page.at(-1)?.userId ?? '';
+    }
+    expect(pages).toEqual([['U1', 'U2'], ['U3', 'U4'], ['U5']]);
+    expect((await store.homeTabs.amongIn('T2', ['U1', 'U2', 'U9'])).map((tab) => tab.userId).sort()).toEqual([
+      'U1',
+      'U9',
     ]);
     await db.drop();
   });
