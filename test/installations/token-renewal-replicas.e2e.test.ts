@@ -40,7 +40,9 @@ describe('token rotation on two replicas', () => {
     expect(refreshes).toHaveLength(1);
     const logs = [a, b].map((replica) => replica.logs).join('\n');
     expect(logs).not.toContain('invalid_refresh_token');
-    const problems = [a, b].flatMap((replica) => replica.logLines.filter((l) => l.level === 'error' || l.level === 'warn'));
+    const problems = [a, b].flatMap((replica) =>
+      replica.logLines.filter((l) => l.level === 'error' || l.level === 'warn'),
+    );
     expect(problems.map((l) => l.msg)).toEqual([]);
     // Both served every request, all with the one renewed token.
     const opened = fakes.slack.callsTo('views.open');

@@ -3,11 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
-import {
-  type RenewToken,
-  SqlInstallationStore,
-  sealContext,
-} from '../../src/installations/installation-store.js';
+import { type RenewToken, SqlInstallationStore, sealContext } from '../../src/installations/installation-store.js';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
 import type { Store } from '../../src/store/store.js';
 import { describeEachEngine, useMigratedStore } from '../kit/store-engines.js';
@@ -85,10 +81,10 @@ describeEachEngine('token renewal across replicas', (_engine, create) => {
     // Bolt is never handed what it would renew with on its own.
     expect(fetched.every((i) => i.bot?.refreshToken === undefined && i.bot?.expiresAt === undefined)).toBe(true);
     const stored = await db.store.installations.get(ID);
-    expect(box.open(stored?.sealed.botRefreshToken ?? '', sealContext(ID, 'botRefreshToken'))).toBe(
-      'xoxe-1-renewed-1',
+    expect(box.open(stored?.sealed.botRefreshToken ?? '', sealContext(ID, 'botRefreshToken'))).toBe('xoxe-1-renewed-1');
+    expect((stored?.details as { bot: { expiresAt: number } }).bot.expiresAt).toBeGreaterThan(
+      Date.now() / 1000 + 40_000,
     );
-    expect((stored?.details as { bot: { expiresAt: number } }).bot.expiresAt).toBeGreaterThan(Date.now() / 1000 + 40_000);
     const warnings = [...a.lines, ...b.lines].filter((l) => l.level >= 40);
     expect(warnings).toEqual([]);
     expect([...a.lines, ...b.lines].filter((l) => l.msg === 'token renewed')).toHaveLength(1);

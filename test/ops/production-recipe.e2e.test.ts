@@ -205,7 +205,8 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(
         `Resealed 1 installation with key ${newKey.id}; 0 already were.\n` +
-          `Resealed 0 Mint API keys with key ${newKey.id}; 0 already were.\n`,
+          `Resealed 0 Mint API keys with key ${newKey.id}; 0 already were.\n` +
+          `Resealed 0 workflow step tokens with key ${newKey.id}; 0 already were.\n`,
       );
       const withNewKeyOnly = new SqlInstallationStore(store, new SecretBox([newKey]), quiet, noRenewal);
       const fetched = await withNewKeyOnly.fetchInstallation({
