@@ -16,7 +16,7 @@ export const configHints = {
   SLACK_STATE_SECRET:
     'distribution mode: a random secret of at least 32 characters that signs the OAuth state of each install (e.g. the output of `openssl rand -hex 32`)',
   SECRETS_KEYS:
-    'distribution mode: comma list of AES-256 keys, each the base64 of 32 random bytes (`openssl rand -base64 32`); the first seals the stored tokens and keys, the others (older) still open them; after adding a new key first, run `npm run secrets -- reseal`',
+    'required in distribution mode, recommended in single-workspace mode: comma list of AES-256 keys, each the base64 of 32 random bytes (`openssl rand -base64 32`); the first seals the stored tokens and keys and signs the deletion decision forms, the others (older) still open and verify them; after adding a new key first, run `npm run secrets -- reseal`',
   PUBLIC_URL:
     'HTTP mode: the https address Slack sends requests to, e.g. https://mintlink.example.com (the URL given to `npm run manifest -- --http`); `npm run doctor` checks that it reaches the app; unset: not checked',
   SLACK_API_URL: 'leave unset for https://slack.com/api/ (GovSlack: https://slack-gov.com/api/)',

@@ -23,8 +23,9 @@ export interface Config {
     /** Single-workspace mode's one bot token; undefined in distribution mode (each installation has its own). */
     botToken: string | undefined;
     /**
-     * What the app's own signing keys (decision metadata, sealed workflow tokens) are derived from: the bot
-     * token in single-workspace mode, the signing secret in distribution mode.
+     * What the key after SECRETS_KEYS' (decision metadata, sealed workflow tokens) is derived from: the bot
+     * token in single-workspace mode, the signing secret in distribution mode. The only key when SECRETS_KEYS
+     * is unset; otherwise what opens and verifies what was sealed and signed with it before.
      */
     keySource: string;
     /** Present in HTTP mode (required there); optional in Socket Mode. */

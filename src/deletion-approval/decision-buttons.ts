@@ -56,7 +56,7 @@ export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' |
   return async (args: Args): Promise<void> => {
     const request = await allowedRequest(args, ctx, decision === 'approve' ? approveRefusal : decisionRefusal);
     // The view is bound to this request (and this approver): a changed id is refused on submission.
-    const metadata = signDecisionMetadata(ctx.decisionKey, decision, request.id, args.body.user.id);
+    const metadata = signDecisionMetadata(ctx.decisionKeys, decision, request.id, args.body.user.id);
     const view = decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
     await openModal(args.client, args.body.trigger_id, view);
   };

@@ -40,7 +40,7 @@ async function decide(
   const userId = body.user.id;
   const decision = DECISIONS[kind];
   const teamId = workspaceOf(ctx, requestTeam);
-  const id = verifiedRequestId(ctx.decisionKey, kind, view.private_metadata, userId);
+  const id = verifiedRequestId(ctx.decisionKeys, kind, view.private_metadata, userId);
   if (id === undefined) {
     ctx.logger.warn(
       { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },

@@ -6,6 +6,8 @@ import type { Store } from '../store/store.js';
 import type { Approvers } from '../approvers/approvers.js';
 import { refused } from '../request-pipeline/request-ended.js';
 import type { WorkspaceReach } from './workspace-reach.js';
+import type { DecisionKeys } from './decision-metadata.js';
+import type { StepTokenSeal } from '../workflow-steps/sealed-token.js';
 import { type DeletionSettingsCheck, type SetUpBy, notConfiguredText } from './deletion-settings.js';
 
 /**
@@ -44,12 +46,12 @@ export interface DeletionContext {
    */
   defaultTeam(): string | undefined;
   /**
-   * Signs and checks the private_metadata of decision views (see decision-metadata.ts): derived from the
-   * bot token, so the same on every replica.
+   * Sign and check the private_metadata of decision views (see decision-metadata.ts): from SECRETS_KEYS, so
+   * the same on every replica.
    */
-  decisionKey: Buffer;
+  decisionKeys: DecisionKeys;
   /** Seals workflow execution tokens kept while a request waits (see workflow-steps/sealed-token.ts). */
-  stepTokenKey: Buffer;
+  stepTokens: StepTokenSeal;
 }
 
 /** The settings of the workspace, or the refusal that says deletion is not set up there. */

@@ -28,7 +28,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     await ctx.mintIn(teamId);
     const boxes = boxesOf(view.private_metadata);
     const signedSource = signedSourceOf(view.private_metadata);
-    const source = verifySource(ctx.decisionKey, teamId, signedSource);
+    const source = verifySource(ctx.decisionKeys, teamId, signedSource);
     const values = readDeletionForm(view.state.values, boxes);
     const checked = checkDeletionForm(values);
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });

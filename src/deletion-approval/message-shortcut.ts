@@ -27,7 +27,7 @@ export function openFormFromMessage(ctx: DeletionContext) {
       : deletionRequestView({
           prefill: ids,
           quorum: configured.settings.quorum,
-          source: signSource(ctx.decisionKey, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
+          source: signSource(ctx.decisionKeys, teamId, { channel: shortcut.channel.id, ts: shortcut.message.ts }),
           ...(ids.length === 0 ? { problem: 'No customer IDs were found in the message. Enter them below.' } : {}),
         });
     await openModal(client, shortcut.trigger_id, view);

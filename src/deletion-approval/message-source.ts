@@ -3,6 +3,7 @@ import { splitCustomerIds } from '../mint-api/customer-ids.js';
 import { customerIdSchema } from '../mint-api/schemas.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/create-logger.js';
+import type { DecisionKeys } from './decision-metadata.js';
 
 /** The message a deletion request was asked from (the message shortcut). */
 export interface MessageSource {
@@ -12,7 +13,7 @@ export interface MessageSource {
 
 /*
  * The source travels in the form's private_metadata, which comes back from the client: it is signed with the
- * decision key, for the workspace the form was opened in, so a forged submission cannot attach another
+ * decision keys (the first signs, any verifies: see decision-metadata.ts), for the workspace the form was opened in, so a forged submission cannot attach another
  * message's permalink to a request, nor a message of another workspace.
  */
 
@@ -22,19 +23,22 @@ export function sourceChannelOf(signed: string | undefined): string | undefined 
   return channel && /^[CDG][A-Z0-9]{2,20}$/.test(channel) ? channel : undefined;
 }
 
-export function signSource(key: Buffer, teamId: string, source: MessageSource): string {
-  return `${source.channel}:${source.ts}:${mac(key, teamId, source)}`;
+export function signSource(keys: DecisionKeys, teamId: string, source: MessageSource): string {
+  return `${source.channel}:${source.ts}:${mac(keys[0], teamId, source)}`;
 }
 
 /** The source a form submitted in workspace `teamId` carries, if the app signed it for that workspace. */
-export function verifySource(key: Buffer, teamId: string, signed: unknown): MessageSource | undefined {
+export function verifySource(keys: DecisionKeys, teamId: string, signed: unknown): MessageSource | undefined {
   if (typeof signed !== 'string') return undefined;
   const match = /^([CDG][A-Z0-9]{2,20}):(\d{1,12}\.\d{1,8}):([A-Za-z0-9_-]{43})$/.exec(signed);
   if (!match?.[1] || !match[2] || !match[3]) return undefined;
   const source = { channel: match[1], ts: match[2] };
-  const expected = Buffer.from(mac(key, teamId, source));
   const given = Buffer.from(match[3]);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? source : undefined;
+  const signedByOne = keys.some((key) => {
+    const expected = Buffer.from(mac(key, teamId, source));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+  return signedByOne ? source : undefined;
 }
 
 function mac(key: Buffer, teamId: string, source: MessageSource): string {

@@ -2,7 +2,6 @@ import type { WebClient } from '@slack/web-api';
 import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
 import { slackErrorCode } from '../slack-api/slack-error-code.js';
 import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../store/deletion-requests.js';
-import { sealToken } from '../workflow-steps/sealed-token.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { refreshHomesShowing } from './refresh-homes.js';
@@ -126,7 +125,7 @@ async function storeRequest(
       await tx.stepCompletions.add(ask.teamId, {
         requestId: request.id,
         functionExecutionId: ask.step.functionExecutionId,
-        sealedToken: sealToken(ctx.stepTokenKey, ask.step.token),
+        sealedToken: ctx.stepTokens.seal(ask.step.token, request.id),
       });
     return request;
   });

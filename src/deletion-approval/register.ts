@@ -5,7 +5,7 @@ import { listen } from '../request-pipeline/listen.js';
 import { noticeModal } from '../slack-ui/notice-modal.js';
 import { openModal } from '../slack-ui/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
-import { decisionMetadataKey } from './decision-metadata.js';
+import { decisionMetadataKeys } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
 import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
@@ -20,7 +20,7 @@ import {
 import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
 import { startStepCompleter } from './step-completion.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
-import { tokenSealingKey } from '../workflow-steps/sealed-token.js';
+import { stepTokenSeal } from '../workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';
@@ -57,8 +57,8 @@ export function register(app: App, deps: CapabilityDeps): void {
     // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
     // single-workspace mode; in distribution mode, nobody's.
     defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
-    decisionKey: decisionMetadataKey(deps.config.slack.keySource),
-    stepTokenKey: tokenSealingKey(deps.config.slack.keySource),
+    decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
+    stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
   };
   /** The request form, in the workspace asked from (or why it cannot be asked there). */
   const openRequestForm = async ({ body, client, teamId }: FormOpener): Promise<void> => {

@@ -1,7 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { CANCELLED_BY_REQUESTER, ENDED_STATUSES, type DeletionRequest } from '../store/deletion-requests.js';
 import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../workflow-steps/report-step.js';
-import { unsealToken } from '../workflow-steps/sealed-token.js';
 import type { DeletionContext } from './deletion-context.js';
 import { startPeriodic } from '../lifecycle/periodic-work.js';
 
@@ -84,7 +83,7 @@ export async function completeWaitingStep(
   const claim = await steps.claim(teamId, request.id, STEP_CLAIM_LEASE_MS);
   if (!claim) return;
   const logger = ctx.logger.child({ requestId: request.id, functionExecution: claim.functionExecutionId });
-  const token = unsealToken(ctx.stepTokenKey, claim.sealedToken);
+  const token = ctx.stepTokens.open(claim.sealedToken, claim.requestId);
   try {
     // Execution tokens are short-lived; a request decided hours later is reported with the bot token.
     const reported = await reportStepEnd(slack, claim.functionExecutionId, end, [token, undefined]);

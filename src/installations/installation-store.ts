@@ -1,4 +1,5 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -21,17 +22,59 @@ export function sealContext(id: string, field: TokenField): string {
   return `installation ${id} ${field}`;
 }
 
-/** Bolt renews a token that expires within two hours (InstallProvider.authorize). */
-const RENEWAL_WINDOW_SECONDS = 7_200;
-/** How long a request waits for another's renewal of the same token (Slack's 3 s to ack come first). */
-const RENEWAL_WAIT_MS = 1_500;
+/** Slack's answer to the renewal of one token (oauth.v2.access with grant_type=refresh_token). */
+export interface RenewedToken {
+  token: string;
+  refreshToken: string;
+  /** Seconds from now until the new token expires. */
+  expiresIn: number;
+}
 
-/** Whether Bolt will renew this installation's bot token when it authorizes a request with it now. */
-function renewsNow(installation: Installation): boolean {
-  const { bot } = installation;
-  return (
-    !!bot?.refreshToken && bot.expiresAt !== undefined && bot.expiresAt - Date.now() / 1000 <= RENEWAL_WINDOW_SECONDS
-  );
+/** Renews one token with its refresh token at Slack, which takes each refresh token once. */
+export type RenewToken = (refreshToken: string) => Promise<RenewedToken>;
+
+/** A token that expires within two hours is renewed (Bolt's own rule, InstallProvider.authorize). */
+const RENEWAL_WINDOW_SECONDS = 7_200;
+/** How long one replica's claim on renewing an installation's tokens holds: past the Slack call's deadline. */
+const RENEWAL_LEASE_MS = 30_000;
+/** How long a request waits for another replica's renewal of the same tokens (Slack's 3 s to ack come first). */
+const RENEWAL_WAIT_MS = 2_000;
+/** How often a waiting request looks at the stored tokens meanwhile. */
+const RENEWAL_POLL_MS = 50;
+
+type TokenOwner = 'bot' | 'user';
+
+/** The tokens of the installation (its bot's, its installer's) that are to be renewed now. */
+function dueForRenewal(installation: Installation, nowSeconds = Date.now() / 1000): TokenOwner[] {
+  return (['bot', 'user'] as const).filter((owner) => {
+    const tokens = installation[owner];
+    return (
+      !!tokens?.refreshToken &&
+      tokens.expiresAt !== undefined &&
+      tokens.expiresAt - nowSeconds <= RENEWAL_WINDOW_SECONDS
+    );
+  });
+}
+
+/** The refresh tokens as one value: what changes when anyone renews the installation's tokens (or reinstalls). */
+function refreshTokensOf(installation: Installation): string {
+  return JSON.stringify([installation.bot?.refreshToken ?? null, installation.user.refreshToken ?? null]);
+}
+
+/**
+ * The installation as Bolt's authorize() gets it: a copy (Bolt changes what it is given), without the refresh
+ * tokens and expiry times. Bolt would renew a token about to expire on its own, on each replica; the store
+ * renews it once for all of them (fetchInstallation).
+ */
+function forBolt(installation: Installation): Installation {
+  const copy = structuredClone(installation);
+  delete copy.user.refreshToken;
+  delete copy.user.expiresAt;
+  if (copy.bot) {
+    delete copy.bot.refreshToken;
+    delete copy.bot.expiresAt;
+  }
+  return copy;
 }
 
 /** No installation for a request's workspace (not installed, or uninstalled): Bolt refuses the request. */
@@ -39,8 +82,14 @@ export class NoInstallationError extends Error {}
 
 /**
  * Bolt's InstallationStore over the app's database: what the OAuth flow stores and what Bolt's authorize()
- * fetches for each request (and stores again when it rotates tokens). Tokens are sealed before they are
- * written and opened when read; the rest of the installation is kept as Bolt gave it.
+ * fetches for each request. Tokens are sealed before they are written and opened when read; the rest of the
+ * installation is kept as Bolt gave it.
+ *
+ * With token rotation, a token about to expire is renewed here, not by Bolt: Slack takes each refresh token
+ * once, so of several replicas (or requests) renewing the same installation at once all but one would be
+ * refused with `invalid_refresh_token`, and so would their requests. One request per replica renews (the others
+ * of that replica share it), and one replica of all: the one whose compare-and-set on the stored refresh
+ * tokens takes the renewal's lease; the others wait for the renewed tokens in the database and use them.
  */
 export class SqlInstallationStore implements InstallationStore {
   /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
@@ -51,17 +100,14 @@ export class SqlInstallationStore implements InstallationStore {
    * installation may go; the org's next request from it then records it again.
    */
   private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
-  /**
-   * Installations whose token is being renewed by a request of this replica, and how the others learn it is
-   * stored: Slack takes a refresh token once, so requests that come meanwhile wait for the new token instead
-   * of renewing too (their renewal would be refused, and so would they).
-   */
-  private readonly renewals = new Map<string, { stored: Promise<void>; done: () => void }>();
+  /** The renewal under way on this replica, by installation: requests that come meanwhile share it. */
+  private readonly renewals = new Map<string, Promise<Installation>>();
 
   constructor(
     private readonly store: Store,
     private readonly box: SecretBox,
     private readonly logger: Logger,
+    private readonly renewToken: RenewToken,
   ) {
     this.kept = new KeptRows(
       {
@@ -84,17 +130,7 @@ export class SqlInstallationStore implements InstallationStore {
       isEnterpriseInstall: installation.isEnterpriseInstall === true,
     });
     if (!id) throw new Error('an installation with neither a team nor an enterprise');
-    const plain: Partial<Record<TokenField, string>> = {
-      botToken: installation.bot?.token,
-      botRefreshToken: installation.bot?.refreshToken,
-      userToken: installation.user.token,
-      userRefreshToken: installation.user.refreshToken,
-    };
-    const sealed: StoredInstallation['sealed'] = {};
-    for (const field of TOKEN_FIELDS) {
-      const value = plain[field];
-      if (value) sealed[field] = this.box.seal(value, sealContext(id, field));
-    }
+    const sealed = this.sealed(id, installation);
     await this.store.installations.save({
       id,
       teamId: installation.team?.id,
@@ -105,12 +141,11 @@ export class SqlInstallationStore implements InstallationStore {
       details: withoutSecrets(installation),
     });
     this.kept.forget(id);
-    this.renewed(id);
     this.logger.info(
       {
         installation: id,
         enterpriseInstall: installation.isEnterpriseInstall === true,
-        rotating: !!plain.botRefreshToken,
+        rotating: !!installation.bot?.refreshToken,
       },
       'installation stored',
     );
@@ -128,25 +163,90 @@ export class SqlInstallationStore implements InstallationStore {
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
     if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
-    if (!renewsNow(installation)) return structuredClone(installation); // Bolt changes what it is given when it rotates tokens
-    const renewal = this.renewals.get(id);
+    if (dueForRenewal(installation).length === 0) return forBolt(installation);
+    let renewal = this.renewals.get(id);
     if (!renewal) {
-      // This request's authorization renews the token (Bolt does, then stores it): the others wait for that.
-      let done: () => void = () => undefined;
-      const stored = new Promise<void>((resolve) => (done = resolve));
-      this.renewals.set(id, { stored, done });
-      setTimeout(() => this.renewed(id), RENEWAL_WAIT_MS * 2).unref(); // a renewal that failed: the next tries
-      return structuredClone(installation);
+      renewal = this.renewOnce(id, installation).finally(() => this.renewals.delete(id));
+      this.renewals.set(id, renewal);
     }
-    await Promise.race([renewal.stored, new Promise((resolve) => setTimeout(resolve, RENEWAL_WAIT_MS).unref())]);
-    return structuredClone((await this.kept.get(id)) ?? installation);
+    return forBolt(await renewal);
   }
 
-  /** The renewal of an installation's token ended (stored, or given up on): requests waiting for it go on. */
-  private renewed(id: string): void {
-    const renewal = this.renewals.get(id);
-    this.renewals.delete(id);
-    renewal?.done();
+  /**
+   * The installation with its tokens renewed, once for every replica: by this one when its compare-and-set on
+   * the stored refresh tokens (still `seen`'s) takes the renewal's lease; otherwise by the replica that holds
+   * it, whose renewed tokens this one waits for (a while) in the database.
+   */
+  private async renewOnce(id: string, seen: Installation): Promise<Installation> {
+    const waitUntil = Date.now() + RENEWAL_WAIT_MS;
+    for (;;) {
+      const stored = await this.store.installations.get(id);
+      if (!stored) throw new NoInstallationError(`no installation ${id}`);
+      const current = this.opened(stored);
+      // Renewed meanwhile (by another replica, before this one's kept copy was checked), or reinstalled.
+      if (refreshTokensOf(current) !== refreshTokensOf(seen) || dueForRenewal(current).length === 0) {
+        this.kept.forget(id);
+        return current;
+      }
+      if (await this.store.installations.claimRenewal(id, stored.sealed, RENEWAL_LEASE_MS))
+        return this.renewClaimed(stored, current);
+      if (Date.now() >= waitUntil) return this.unrenewed(id, current, 'another replica is renewing it');
+      await sleep(RENEWAL_POLL_MS);
+    }
+  }
+
+  /** Renews the due tokens at Slack under this replica's lease, and stores them (which ends the lease). */
+  private async renewClaimed(stored: StoredInstallation, current: Installation): Promise<Installation> {
+    const { id } = stored;
+    const renewed = structuredClone(current);
+    for (const owner of dueForRenewal(current)) {
+      const tokens = renewed[owner];
+      if (!tokens?.refreshToken) continue;
+      try {
+        const answer = await this.renewToken(tokens.refreshToken);
+        tokens.token = answer.token;
+        tokens.refreshToken = answer.refreshToken;
+        tokens.expiresAt = Math.floor(Date.now() / 1000) + answer.expiresIn;
+      } catch (error) {
+        this.logger.warn({ installation: id, owner, err: error }, 'Slack did not renew a token');
+      }
+    }
+    if (refreshTokensOf(renewed) === refreshTokensOf(current)) {
+      // Nothing renewed: the lease goes (or lapses), and the next request, on any replica, tries again.
+      await this.store.installations.releaseRenewal(id, stored.sealed).catch(() => undefined);
+      return this.unrenewed(id, current, 'Slack did not renew it');
+    }
+    // What Slack renewed is stored even when another of its tokens was not: the old refresh token is spent.
+    const saved = await this.store.installations.storeRenewed(
+      id,
+      stored.sealed,
+      this.sealed(id, renewed),
+      withoutSecrets(renewed),
+    );
+    this.kept.forget(id);
+    if (!saved) {
+      this.logger.warn({ installation: id }, 'reinstalled while its token was renewed: the newer tokens stand');
+      const now = await this.store.installations.get(id);
+      if (!now) throw new NoInstallationError(`no installation ${id}`);
+      return this.opened(now);
+    }
+    this.logger.info({ installation: id }, 'token renewed');
+    return renewed;
+  }
+
+  /**
+   * Tokens that could not be renewed now: the current ones work until they expire (the next request tries
+   * again); an expired one fails the request's authorization, and this line says why.
+   */
+  private unrenewed(id: string, current: Installation, why: string): Installation {
+    const nowSeconds = Date.now() / 1000;
+    const expired = (['bot', 'user'] as const).some((owner) => {
+      const tokens = current[owner];
+      return !!tokens?.refreshToken && tokens.expiresAt !== undefined && tokens.expiresAt <= nowSeconds;
+    });
+    this.logger.warn({ installation: id, expired }, `token not renewed now: ${why}`);
+    if (expired) throw new Error(`the token of installation ${id} expired and is not renewed (${why})`);
+    return current;
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
@@ -176,6 +276,22 @@ export class SqlInstallationStore implements InstallationStore {
     if (!(await this.store.installations.exists(installationId({ teamId }) ?? '')))
       await this.store.installations.noteTeam(teamId, id);
     this.orgTeamsNoted.set(teamId, id);
+  }
+
+  /** The installation's tokens, each sealed for its own row and column. */
+  private sealed(id: string, installation: Installation): StoredInstallation['sealed'] {
+    const plain: Partial<Record<TokenField, string>> = {
+      botToken: installation.bot?.token,
+      botRefreshToken: installation.bot?.refreshToken,
+      userToken: installation.user.token,
+      userRefreshToken: installation.user.refreshToken,
+    };
+    const sealed: StoredInstallation['sealed'] = {};
+    for (const field of TOKEN_FIELDS) {
+      const value = plain[field];
+      if (value) sealed[field] = this.box.seal(value, sealContext(id, field));
+    }
+    return sealed;
   }
 
   private opened(stored: StoredInstallation): Installation {

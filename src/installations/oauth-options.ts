@@ -1,11 +1,14 @@
 import type { HTTPReceiverOptions } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
+import { boltLogger } from '../logging/bolt-logger.js';
 import type { Logger } from '../logging/create-logger.js';
+import { type SlackCallHooks, webClientOptions } from '../slack-api/web-client-options.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { Store } from '../store/store.js';
 import { BOT_SCOPES } from './bot-scopes.js';
 import { installFailed, installPage, installPageHeaders, installSucceeded } from './install-pages.js';
-import { SqlInstallationStore } from './installation-store.js';
+import { type RenewToken, SqlInstallationStore } from './installation-store.js';
 import { OnceOnlyStateStore, STATE_TTL_SECONDS } from './oauth-state.js';
 
 export const INSTALL_PATH = '/slack/install';
@@ -19,19 +22,22 @@ export function authorizationUrl(apiUrl: string): string {
 /**
  * Distribution mode's part of Bolt's HTTPReceiver: Bolt's own OAuth flow (InstallProvider) on /slack/install
  * and /slack/oauth_redirect, installations in the app's database with their tokens sealed, a state that works
- * once, and the app's pages for each outcome. Bolt authorizes each request from the installation store, and
- * rotates a token that expires within two hours (storing the new one).
+ * once, and the app's pages for each outcome. Bolt authorizes each request from the installation store, which
+ * renews a token that expires within two hours (once for every replica: see SqlInstallationStore).
  */
 export function oauthReceiverOptions(
   config: Config,
   distribution: NonNullable<Config['distribution']>,
   store: Store,
   logger: Logger,
+  hooks: SlackCallHooks,
 ): { options: Partial<HTTPReceiverOptions>; installations: SqlInstallationStore } {
+  const installationsLogger = logger.child({ component: 'installations' });
   const installations = new SqlInstallationStore(
     store,
     new SecretBox(config.secretKeys),
-    logger.child({ component: 'installations' }),
+    installationsLogger,
+    slackTokenRenewal(config.slack.apiUrl, distribution, hooks, installationsLogger),
   );
   const states = new OnceOnlyStateStore(distribution.stateSecret, store.onceKeys);
   return {
@@ -61,5 +67,35 @@ export function oauthReceiverOptions(
         },
       },
     },
+  };
+}
+
+/**
+ * Renews a token at Slack (token rotation): oauth.v2.access with the app's credentials and the refresh token.
+ * A call that may have reached Slack is never sent again (oauth.v2.access is one of UNREPEATABLE_METHODS): the
+ * refresh token would be spent by the first, and the second refused.
+ */
+export function slackTokenRenewal(
+  apiUrl: string,
+  distribution: NonNullable<Config['distribution']>,
+  hooks: SlackCallHooks,
+  logger: Logger,
+): RenewToken {
+  // The body carries the client secret and the refresh token to Slack, where they belong: the scrubber that
+  // keeps secrets out of every other call's body would blank them (logs are scrubbed as ever).
+  const client = new WebClient(undefined, {
+    ...webClientOptions(apiUrl, { ...hooks, scrub: (text) => text }),
+    logger: boltLogger(logger),
+  });
+  return async (refreshToken) => {
+    const answer = await client.oauth.v2.access({
+      client_id: distribution.clientId,
+      client_secret: distribution.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+    });
+    if (!answer.access_token || !answer.refresh_token || typeof answer.expires_in !== 'number')
+      throw new Error('oauth.v2.access answered without a renewed token');
+    return { token: answer.access_token, refreshToken: answer.refresh_token, expiresIn: answer.expires_in };
   };
 }

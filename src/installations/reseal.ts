@@ -2,6 +2,7 @@ import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { StoredInstallation } from '../store/installations.js';
 import type { Store } from '../store/store.js';
+import type { StepTokenSeal } from '../workflow-steps/sealed-token.js';
 import { sealContext } from './installation-store.js';
 
 /** What resealing did to one kind of stored secret. */
@@ -19,18 +20,26 @@ export interface ResealReport {
   installations: ResealCounts;
   /** Workspaces' Mint API keys, by workspace id. */
   mintAccounts: ResealCounts;
+  /** Workflow execution tokens kept while their deletion request waits, by request id. */
+  stepTokens: ResealCounts;
 }
 
 const FIELDS = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'] as const;
 
 /**
  * Seals every stored secret again with the newest key of SECRETS_KEYS (the first), so the older keys can be
- * dropped from the list afterwards: installations' tokens and workspaces' Mint API keys. Safe to run while the
- * app runs, and again: a value already sealed with the newest key is left as it is, and one changed meanwhile
- * (a token rotated, a key replaced) is left to its newer value.
+ * dropped from the list afterwards: installations' tokens, workspaces' Mint API keys and the workflow execution
+ * tokens of steps waiting on a deletion request (also those sealed with the key derived from the bot token or
+ * signing secret, or in their first format). Safe to run while the app runs, and again: a value already sealed
+ * with the newest key is left as it is, and one changed meanwhile (a token rotated, a key replaced, a step
+ * completed) is left to its newer value.
  */
-export async function resealAll(store: Store, box: SecretBox): Promise<ResealReport> {
-  return { installations: await resealInstallations(store, box), mintAccounts: await resealMintKeys(store, box) };
+export async function resealAll(store: Store, box: SecretBox, stepTokens: StepTokenSeal): Promise<ResealReport> {
+  return {
+    installations: await resealInstallations(store, box),
+    mintAccounts: await resealMintKeys(store, box),
+    stepTokens: await resealStepTokens(store, stepTokens),
+  };
 }
 
 async function resealInstallations(store: Store, box: SecretBox): Promise<ResealCounts> {
@@ -72,6 +81,24 @@ async function resealMintKeys(store: Store, box: SecretBox): Promise<ResealCount
     } catch {
       counts.failed.push(account.teamId);
     }
+  }
+  return counts;
+}
+
+async function resealStepTokens(store: Store, seal: StepTokenSeal): Promise<ResealCounts> {
+  const counts: ResealCounts = { resealed: 0, current: 0, failed: [] };
+  for (const { requestId, sealedToken } of await store.stepCompletions.keptTokens()) {
+    if (!seal.isStale(sealedToken)) {
+      counts.current += 1;
+      continue;
+    }
+    const token = seal.open(sealedToken, requestId);
+    if (token === undefined) {
+      counts.failed.push(requestId);
+      continue;
+    }
+    if (await store.stepCompletions.replaceSealedToken(requestId, sealedToken, seal.seal(token, requestId)))
+      counts.resealed += 1;
   }
   return counts;
 }

@@ -4,6 +4,7 @@ import { operatorCommand } from '../config/operator-command.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { describeDatabaseError, postgresTarget } from '../lifecycle/database-error.js';
 import { openStore, type Store } from '../store/store.js';
+import { stepTokenSeal } from '../workflow-steps/sealed-token.js';
 import { resealAll } from './reseal.js';
 
 /*
@@ -12,15 +13,17 @@ import { resealAll } from './reseal.js';
  */
 const USAGE = `Usage: npm run -s secrets -- reseal
 
-Seals every secret the app stores (installations' bot and refresh tokens, workspaces' Mint API keys) again
-with the first key of SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart the app (it opens values sealed
+Seals every secret the app stores (installations' bot and refresh tokens, workspaces' Mint API keys, the
+workflow execution tokens of steps waiting on a deletion request) again with the first key of SECRETS_KEYS. Rotate a key: put the new key first in SECRETS_KEYS and restart the app (it opens values sealed
 with any listed key and seals new ones with the first), run this, then drop the old key from the list.
 Safe to run while the app runs, and to run again. Prints counts and installation and workspace ids only,
 never a secret.`;
 
 async function reseal(config: Config): Promise<number> {
   if (config.secretKeys.length === 0) {
-    process.stderr.write('SECRETS_KEYS is not set: there is nothing sealed to reseal (single-workspace mode).\n');
+    process.stderr.write(
+      'SECRETS_KEYS is not set: there is no key to reseal with. (Single-workspace mode then seals workflow step tokens with a key derived from SLACK_BOT_TOKEN; set SECRETS_KEYS, restart the app, then run this to seal them with your own key.)\n',
+    );
     return 1;
   }
   const box = new SecretBox(config.secretKeys);
@@ -46,10 +49,15 @@ async function reseal(config: Config): Promise<number> {
       );
       return 1;
     }
-    const { installations, mintAccounts } = await resealAll(store, box);
+    const { installations, mintAccounts, stepTokens } = await resealAll(
+      store,
+      box,
+      stepTokenSeal(config.secretKeys, config.slack.keySource),
+    );
     process.stdout.write(
       `Resealed ${counted(installations.resealed, 'installation')} with key ${box.currentKeyId}; ${alreadyWere(installations.current)}.\n` +
-        `Resealed ${counted(mintAccounts.resealed, 'Mint API key')} with key ${box.currentKeyId}; ${alreadyWere(mintAccounts.current)}.\n`,
+        `Resealed ${counted(mintAccounts.resealed, 'Mint API key')} with key ${box.currentKeyId}; ${alreadyWere(mintAccounts.current)}.\n` +
+        `Resealed ${counted(stepTokens.resealed, 'workflow step token')} with key ${box.currentKeyId}; ${alreadyWere(stepTokens.current)}.\n`,
     );
     if (installations.failed.length > 0)
       process.stderr.write(
@@ -59,7 +67,11 @@ async function reseal(config: Config): Promise<number> {
       process.stderr.write(
         `Could not open the Mint API keys of ${mintAccounts.failed.length === 1 ? 'workspace' : 'workspaces'} ${mintAccounts.failed.join(', ')} with any key of SECRETS_KEYS: keep every key they were sealed with listed, or have an admin of each connect its Mint account again (App Home).\n`,
       );
-    return installations.failed.length + mintAccounts.failed.length === 0 ? 0 : 1;
+    if (stepTokens.failed.length > 0)
+      process.stderr.write(
+        `Could not open the workflow step tokens of deletion ${stepTokens.failed.length === 1 ? 'request' : 'requests'} ${stepTokens.failed.join(', ')} with any key of SECRETS_KEYS, nor with the key derived from the bot token or signing secret: keep every key they were sealed with listed. Those steps are still completed when their request ends, with the bot token.\n`,
+      );
+    return installations.failed.length + mintAccounts.failed.length + stepTokens.failed.length === 0 ? 0 : 1;
   } catch (error) {
     process.stderr.write(
       `Resealing stopped: the database cannot be used (${describeDatabaseError(error, config.store)}). Run it again once the database answers: what was resealed stays resealed.\n`,

@@ -65,7 +65,7 @@ function boltTransport(deps: AppDeps): BoltTransport {
   }
   const signingSecret = config.slack.signingSecret ?? '';
   const oauth = config.distribution
-    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger)
+    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger, slackCallHooks(deps))
     : undefined;
   const receiver = new HTTPReceiver({
     ...oauth?.options,

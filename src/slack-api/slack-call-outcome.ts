@@ -15,6 +15,8 @@ export const UNREPEATABLE_METHODS: ReadonlySet<string> = new Set([
   'chat.meMessage',
   'chat.scheduleMessage',
   'files.completeUploadExternal',
+  // Token rotation: Slack takes a refresh token once, so a renewal sent twice is refused the second time.
+  'oauth.v2.access',
 ]);
 
 /** ok:false errors that Slack documents as "it's possible some aspect of the operation succeeded". */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { InstallationsTable, Tables } from './tables.js';
 
@@ -47,6 +47,7 @@ export class InstallationRows {
       user_refresh_token: installation.sealed.userRefreshToken ?? null,
       details: JSON.stringify(installation.details),
       updated_at: databaseNow(this.engine),
+      renewal_until: null, // new tokens: a renewal of the old ones under way can no longer store its own
     };
     await this.db
       .insertInto('installations')
@@ -99,8 +100,66 @@ export class InstallationRows {
           }),
         ),
       )
+      // Never under a renewal: its compare-and-set on the refresh tokens as they were would fail, and the
+      // renewed tokens (the old ones spent at Slack) would be lost. The next reseal takes the renewed ones.
+      .where((eb) => eb.or([eb('renewal_until', 'is', null), eb('renewal_until', '<', databaseNow(this.engine))]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Token rotation: takes the lease on renewing this installation's tokens for `leaseMs`, if its refresh tokens
+   * are still `from` (nobody renewed them meanwhile) and no other replica holds a lease now. True: this caller
+   * renews them (once, for every replica), then stores them with `storeRenewed` or gives up with
+   * `releaseRenewal`. Timed by the database's clock, the same for every replica.
+   */
+  async claimRenewal(id: string, from: StoredInstallation['sealed'], leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('installations')
+      .set({ renewal_until: databaseNow(this.engine, leaseMs) })
+      .where('id', '=', id)
+      .where((eb) => refreshTokensAre(eb, from))
+      .where((eb) => eb.or([eb('renewal_until', 'is', null), eb('renewal_until', '<', databaseNow(this.engine))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Stores renewed tokens (sealed) and the installation's new details (their expiry times) if the refresh
+   * tokens are still `from`, and ends the lease: false when the installation changed meanwhile (reinstalled,
+   * uninstalled), whose tokens then stand.
+   */
+  async storeRenewed(
+    id: string,
+    from: StoredInstallation['sealed'],
+    sealed: StoredInstallation['sealed'],
+    details: Record<string, unknown>,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('installations')
+      .set({
+        bot_token: sealed.botToken ?? null,
+        bot_refresh_token: sealed.botRefreshToken ?? null,
+        user_token: sealed.userToken ?? null,
+        user_refresh_token: sealed.userRefreshToken ?? null,
+        details: JSON.stringify(details),
+        updated_at: databaseNow(this.engine),
+        renewal_until: null,
+      })
+      .where('id', '=', id)
+      .where((eb) => refreshTokensAre(eb, from))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** A renewal that failed gives its lease up (if its tokens are still `from`): the next request tries again. */
+  async releaseRenewal(id: string, from: StoredInstallation['sealed']): Promise<void> {
+    await this.db
+      .updateTable('installations')
+      .set({ renewal_until: null })
+      .where('id', '=', id)
+      .where((eb) => refreshTokensAre(eb, from))
+      .execute();
   }
 
   /** Deletes an installation and what it learnt of its workspaces; true when there was one. */
@@ -156,6 +215,18 @@ export class InstallationRows {
       .execute();
     return rows.map((row) => row.team_id);
   }
+}
+
+/** The installation's refresh tokens are still these sealed values (none: still none). */
+function refreshTokensAre(eb: ExpressionBuilder<Tables, 'installations'>, from: StoredInstallation['sealed']) {
+  return eb.and([
+    from.botRefreshToken === undefined
+      ? eb('bot_refresh_token', 'is', null)
+      : eb('bot_refresh_token', '=', from.botRefreshToken),
+    from.userRefreshToken === undefined
+      ? eb('user_refresh_token', 'is', null)
+      : eb('user_refresh_token', '=', from.userRefreshToken),
+  ]);
 }
 
 function toStored(row: InstallationsTable): StoredInstallation {

@@ -162,6 +162,33 @@ export class StepCompletions {
     return Number(result.numUpdatedRows);
   }
 
+  /** Every token still kept (steps not completed), with its request: for `secrets reseal`. */
+  async keptTokens(): Promise<{ requestId: string; sealedToken: string }[]> {
+    const rows = await this.db
+      .selectFrom('step_completions')
+      .select(['request_id', 'sealed_token'])
+      .where('state', '!=', 'completed')
+      .where('sealed_token', '!=', '')
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => ({ requestId: row.request_id, sealedToken: row.sealed_token }));
+  }
+
+  /**
+   * Replaces the sealed token of a step (resealing with a newer key) if it is still `from` and the step is not
+   * completed: false when it changed meanwhile (completed, its token erased).
+   */
+  async replaceSealedToken(requestId: string, from: string, sealed: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('step_completions')
+      .set({ sealed_token: sealed })
+      .where('request_id', '=', requestId)
+      .where('sealed_token', '=', from)
+      .where('state', '!=', 'completed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** The sealed token kept for a request's step ('' once completed), for checks. */
   async sealedTokenOf(teamId: string, requestId: string): Promise<string | undefined> {
     const row = await this.db

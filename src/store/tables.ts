@@ -230,6 +230,8 @@ export interface InstallationsTable {
   details: string;
   installed_at: string;
   updated_at: string;
+  /** While a replica renews the tokens (rotation): until when its lease holds (see InstallationRows.claimRenewal). */
+  renewal_until: string | null;
 }
 
 /** A workspace's own Mint account (distribution mode); the key is sealed, never stored in clear. */

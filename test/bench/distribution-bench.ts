@@ -343,7 +343,9 @@ async function seed(url: string, secretsKeys: string, workspaces: BenchWorkspace
   const store = openStore({ engine: 'postgres', url });
   try {
     await store.migrate();
-    const installations = new SqlInstallationStore(store, box, pino({ level: 'silent' }));
+    const installations = new SqlInstallationStore(store, box, pino({ level: 'silent' }), () =>
+      Promise.reject(new Error('no renewal while seeding')),
+    );
     for (let i = 0; i < workspaces.length; i += 20) {
       await Promise.all(
         workspaces.slice(i, i + 20).map((w) =>

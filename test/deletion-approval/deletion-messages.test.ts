@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decisionMetadataKey, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
+import { decisionMetadataKeys, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
 import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
 import { stepEnd } from '../../src/deletion-approval/step-completion.js';
 import {
@@ -97,7 +97,7 @@ describe('deletion messages', () => {
 
   it('show every ID in the approval modal, within the modal limits', () => {
     const ids = longest(1000);
-    const metadata = signDecisionMetadata(decisionMetadataKey('xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
+    const metadata = signDecisionMetadata(decisionMetadataKeys([], 'xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
     const view = approveView(request('pending', ids), metadata);
     expect(viewProblems(view)).toEqual([]);
     expect(ids.every((id) => JSON.stringify(view).includes(id))).toBe(true);
@@ -106,7 +106,7 @@ describe('deletion messages', () => {
   });
 
   it('count the customers in words that agree with the number', () => {
-    const metadata = signDecisionMetadata(decisionMetadataKey('xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
+    const metadata = signDecisionMetadata(decisionMetadataKeys([], 'xoxb-test'), 'approve', 'DR-ABC123', 'U0BOB');
     expect(JSON.stringify(approveView(request('pending', ['c-1']), metadata))).toContain(
       'Approving deletes this *1 customer* for good',
     );

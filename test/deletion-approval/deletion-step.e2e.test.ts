@@ -5,7 +5,9 @@ import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.
 import type { RunningApp } from '../kit/running-app.js';
 import { useFakes, type Fakes } from '../kit/fakes.js';
 import { userContext } from '../kit/slack-payloads.js';
+import { randomBytes } from 'node:crypto';
 import { runSql } from '../kit/raw-sql.js';
+import { sealedInFirstFormat } from '../kit/sealed-step-token.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
 import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
@@ -185,6 +187,22 @@ describeEachEngine('the "Request deletion" workflow step', (_engine, create) => 
     expect(ended.endedWith).toBe(fakes.slack.botToken);
     expect(fakes.slack.failedCalls.map((c) => c.answer?.error)).toEqual(['token_expired']);
     fakes.slack.reset(); // the refused call was the point of this test
+  });
+
+  it('a step waiting across the upgrade (its token sealed the first way) is completed with its token once SECRETS_KEYS is set', async () => {
+    const { execution, requestId, ts } = await flow.ask(app, ['cus_u1']);
+    const token = flow.execution(execution)?.token ?? '';
+    // As the version before stored it: sealed with a key derived from the bot token, in its own format.
+    await runSql(db.databaseUrl, 'update step_completions set sealed_token = ? where request_id = ?', [
+      sealedInFirstFormat(app.env.SLACK_BOT_TOKEN ?? '', token),
+      requestId,
+    ]);
+    const upgraded = await flow.start('http', { SECRETS_KEYS: randomBytes(32).toString('base64') });
+    extraApps.push(upgraded);
+    await flow.decide(upgraded, ts, 'approve');
+    const ended = await fakes.slack.stepEnd(execution);
+    expect(ended.state).toBe('completed');
+    expect(ended.endedWith).toBe(token); // its own token opened, not the bot token's fallback
   });
 
   it('is completed by the sweeper when Slack could not be told at first', async () => {

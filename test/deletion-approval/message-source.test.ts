@@ -24,13 +24,20 @@ describe('customer IDs in a message', () => {
 });
 
 describe('the signed message source', () => {
-  const key = Buffer.alloc(32, 7);
+  const key = [Buffer.alloc(32, 7)] as const;
   it('verifies what it signed, in the workspace it signed it for, and nothing changed', () => {
     const signed = signSource(key, 'T0TEAM001', { channel: 'C0CHANNEL1', ts: '1763900000.123456' });
     expect(verifySource(key, 'T0TEAM001', signed)).toEqual({ channel: 'C0CHANNEL1', ts: '1763900000.123456' });
     expect(verifySource(key, 'T0TEAM001', signed.replace('C0CHANNEL1', 'C0CHANNEL2'))).toBeUndefined();
     expect(verifySource(key, 'T0TEAM002', signed)).toBeUndefined();
-    expect(verifySource(Buffer.alloc(32, 8), 'T0TEAM001', signed)).toBeUndefined();
+    expect(verifySource([Buffer.alloc(32, 8)], 'T0TEAM001', signed)).toBeUndefined();
     expect(verifySource(key, 'T0TEAM001', 42)).toBeUndefined();
+  });
+
+  it('verifies a source signed with an older key still listed (a form open while a key was added)', () => {
+    const signed = signSource(key, 'T0TEAM001', { channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    const rotated = [Buffer.alloc(32, 9), ...key] as const;
+    expect(verifySource(rotated, 'T0TEAM001', signed)).toEqual({ channel: 'C0CHANNEL1', ts: '1763900000.123456' });
+    expect(signSource(rotated, 'T0TEAM001', { channel: 'C0CHANNEL1', ts: '1763900000.123456' })).not.toBe(signed);
   });
 });

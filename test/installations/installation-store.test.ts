@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { expect, it } from 'vitest';
 import { pino } from 'pino';
-import { NoInstallationError, SqlInstallationStore } from '../../src/installations/installation-store.js';
+import { NoInstallationError, SqlInstallationStore, sealContext } from '../../src/installations/installation-store.js';
 import { resealAll } from '../../src/installations/reseal.js';
+import { stepTokenSeal } from '../../src/workflow-steps/sealed-token.js';
+import { sealedInFirstFormat } from '../kit/sealed-step-token.js';
 import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
 import { openStore } from '../../src/store/store.js';
@@ -11,6 +13,9 @@ import { describeEachEngine } from '../kit/store-engines.js';
 
 const key = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
 const quiet = pino({ level: 'silent' });
+const SIGNING_SECRET = 'signing-secret-0123456789abcdef';
+/** For stores whose tests renew no token. */
+const noRenewal = () => Promise.reject(new Error('no token is renewed in this test'));
 
 function workspaceInstall(teamId: string, token: string, refreshToken?: string): Installation {
   return {
@@ -37,7 +42,11 @@ describeEachEngine('installation store', (_engine, create) => {
     const store = openStore(db.location);
     await store.migrate();
     const oldKey = key();
-    const installations = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet);
+    const installations = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet, noRenewal);
+    const refreshTokenStored = async (box: SecretBox, id: string) => {
+      const sealed = (await store.installations.get(id))?.sealed.botRefreshToken ?? '';
+      return box.open(sealed, sealContext(id, 'botRefreshToken'));
+    };
 
     await installations.storeInstallation(workspaceInstall('T0AAAAAAA1', 'xoxe.xoxb-a-secret', 'xoxe-1-refresh-a'));
     await installations.storeInstallation({
@@ -57,8 +66,10 @@ describeEachEngine('installation store', (_engine, create) => {
       isEnterpriseInstall: false,
     });
     expect(a.bot?.token).toBe('xoxe.xoxb-a-secret');
-    expect(a.bot?.refreshToken).toBe('xoxe-1-refresh-a');
-    expect(a.bot?.expiresAt).toBe(1_900_000_000);
+    // Bolt gets neither the refresh token nor the expiry: the store renews tokens, once for every replica.
+    expect(a.bot?.refreshToken).toBeUndefined();
+    expect(a.bot?.expiresAt).toBeUndefined();
+    expect(await refreshTokenStored(new SecretBox([oldKey]), 'TT0AAAAAAA1')).toBe('xoxe-1-refresh-a');
     expect(a.team?.name).toBe('Acme');
     const org = await installations.fetchInstallation({
       teamId: 'T0ANYWS001',
@@ -76,7 +87,7 @@ describeEachEngine('installation store', (_engine, create) => {
     const stolen = (await store.installations.get('TT0AAAAAAA1'))?.sealed ?? {};
     const bRow = await store.installations.get('TT0BBBBBBB1');
     await store.installations.replaceSealed('TT0BBBBBBB1', bRow?.sealed ?? {}, { botToken: stolen.botToken });
-    const fresh = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet);
+    const fresh = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet, noRenewal);
     await expect(
       fresh.fetchInstallation({ teamId: 'T0BBBBBBB1', enterpriseId: undefined, isEnterpriseInstall: false }),
     ).rejects.toThrow(/moved from another row/);
@@ -97,28 +108,76 @@ describeEachEngine('installation store', (_engine, create) => {
     // Rotation: a new key first, the old one still listed, then everything resealed.
     const newKey = key();
     const rotated = new SecretBox([newKey, oldKey]);
-    expect(await resealAll(store, rotated)).toEqual({
+    const steps = stepTokenSeal([newKey, oldKey], SIGNING_SECRET);
+    expect(await resealAll(store, rotated, steps)).toEqual({
       installations: { resealed: 2, current: 0, failed: [] },
       mintAccounts: { resealed: 1, current: 0, failed: ['T0LOSTKEY1'] },
+      stepTokens: { resealed: 0, current: 0, failed: [] },
     });
-    expect(await resealAll(store, rotated)).toEqual({
+    expect(await resealAll(store, rotated, steps)).toEqual({
       installations: { resealed: 0, current: 2, failed: [] },
       mintAccounts: { resealed: 0, current: 1, failed: ['T0LOSTKEY1'] },
+      stepTokens: { resealed: 0, current: 0, failed: [] },
     });
     const resealedKey = (await store.mintAccounts.get('T0AAAAAAA1'))?.sealedKey ?? '';
     expect(new SecretBox([newKey]).open(resealedKey, mintKeySealContext('T0AAAAAAA1'))).toBe('mint-key-of-a-1234');
-    const onlyNew = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
+    const onlyNew = new SqlInstallationStore(store, new SecretBox([newKey]), quiet, noRenewal);
     const again = await onlyNew.fetchInstallation({
       teamId: 'T0AAAAAAA1',
       enterpriseId: undefined,
       isEnterpriseInstall: false,
     });
-    expect(again.bot?.refreshToken).toBe('xoxe-1-refresh-a');
+    expect(again.bot?.token).toBe('xoxe.xoxb-a-secret');
+    expect(await refreshTokenStored(new SecretBox([newKey]), 'TT0AAAAAAA1')).toBe('xoxe-1-refresh-a');
 
     await onlyNew.deleteInstallation({ teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false });
     await expect(
       onlyNew.fetchInstallation({ teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false }),
     ).rejects.toBeInstanceOf(NoInstallationError);
+    await store.close();
+    await db.drop();
+  });
+
+  it('reseals the workflow tokens of waiting steps after a key rotation, those sealed before the upgrade too', async () => {
+    const db = await create();
+    const store = openStore(db.location);
+    await store.migrate();
+    const [oldKey, newKey, lostKey] = [key(), key(), key()];
+    const waitingStep = async (sealed: (requestId: string) => string) => {
+      const request = await store.deletionRequests.create({
+        teamId: 'T1',
+        requesterId: 'U1',
+        customerIds: ['c1'],
+        duplicatesRemoved: 0,
+        reason: 'r',
+        ttlMs: 3_600_000,
+        approvalsNeeded: 1,
+        approvers: { users: [], userGroups: [] },
+      });
+      await store.stepCompletions.add('T1', {
+        requestId: request.id,
+        functionExecutionId: `Fx${request.id}`,
+        sealedToken: sealed(request.id),
+      });
+      return request.id;
+    };
+    const firstFormat = await waitingStep(() => sealedInFirstFormat(SIGNING_SECRET, 'xwfp-first-format'));
+    const oldKeys = await waitingStep((id) => stepTokenSeal([oldKey], SIGNING_SECRET).seal('xwfp-old-key', id));
+    const lost = await waitingStep((id) => stepTokenSeal([lostKey], SIGNING_SECRET).seal('xwfp-lost', id));
+    const completed = await waitingStep((id) => stepTokenSeal([oldKey], SIGNING_SECRET).seal('xwfp-done', id));
+    expect(await store.stepCompletions.claim('T1', completed, 60_000)).toBeDefined();
+    await store.stepCompletions.finish('T1', completed, 'completed');
+
+    const rotated = stepTokenSeal([newKey, oldKey], SIGNING_SECRET);
+    const box = new SecretBox([newKey, oldKey]);
+    expect((await resealAll(store, box, rotated)).stepTokens).toEqual({ resealed: 2, current: 0, failed: [lost] });
+    expect((await resealAll(store, box, rotated)).stepTokens).toEqual({ resealed: 0, current: 2, failed: [lost] });
+    // Both open with the new key alone now, bound to their request as before.
+    const onlyNew = stepTokenSeal([newKey], 'another signing secret');
+    const opened = async (id: string) => onlyNew.open((await store.stepCompletions.sealedTokenOf('T1', id)) ?? '', id);
+    expect(await opened(firstFormat)).toBe('xwfp-first-format');
+    expect(await opened(oldKeys)).toBe('xwfp-old-key');
+    expect(await store.stepCompletions.sealedTokenOf('T1', completed)).toBe('');
     await store.close();
     await db.drop();
   });

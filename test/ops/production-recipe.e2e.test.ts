@@ -184,9 +184,10 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
     const store = openStore({ engine: 'sqlite', path: databasePath });
     const [oldKey, newKey] = [key(), key()];
     const quiet = pino({ level: 'silent' });
+    const noRenewal = () => Promise.reject(new Error('no token is renewed in this test'));
     try {
       await store.migrate();
-      await new SqlInstallationStore(store, new SecretBox([oldKey]), quiet).storeInstallation(
+      await new SqlInstallationStore(store, new SecretBox([oldKey]), quiet, noRenewal).storeInstallation(
         installation('T0AAAAAAA1', 'xoxb-sealed-with-the-old-key'),
       );
       const env = {
@@ -204,9 +205,10 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(
         `Resealed 1 installation with key ${newKey.id}; 0 already were.\n` +
-          `Resealed 0 Mint API keys with key ${newKey.id}; 0 already were.\n`,
+          `Resealed 0 Mint API keys with key ${newKey.id}; 0 already were.\n` +
+          `Resealed 0 workflow step tokens with key ${newKey.id}; 0 already were.\n`,
       );
-      const withNewKeyOnly = new SqlInstallationStore(store, new SecretBox([newKey]), quiet);
+      const withNewKeyOnly = new SqlInstallationStore(store, new SecretBox([newKey]), quiet, noRenewal);
       const fetched = await withNewKeyOnly.fetchInstallation({
         teamId: 'T0AAAAAAA1',
         enterpriseId: undefined,

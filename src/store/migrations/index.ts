@@ -16,6 +16,7 @@ import * as settledDeletionAsks from './014-settled-deletion-asks.js';
 import * as bulkRetries from './015-bulk-retries.js';
 import * as mintCallOutcomes from './016-mint-call-outcomes.js';
 import * as deletionNotFound from './017-deletion-not-found.js';
+import * as tokenRenewalLease from './018-token-renewal-lease.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015-bulk-retries': bulkRetries,
   '016-mint-call-outcomes': mintCallOutcomes,
   '017-deletion-not-found': deletionNotFound,
+  '018-token-renewal-lease': tokenRenewalLease,
 };
 
 export const migrationProvider: MigrationProvider = {
