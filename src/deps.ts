@@ -12,6 +12,7 @@ import type { Logger } from './logging/create-logger.js';
 import type { Scrubber } from './logging/secret-scrubber.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
+import type { HostResolver } from './mint-api/public-address.js';
 import type { Store } from './store/store.js';
 import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 import type { Workspaces } from './workspaces/workspaces.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   work: WorkBudget;
   /** Keeps how each Mint account's last real call ended, in the database (read by the setup doctor). */
   mintCalls?: MintCallRecorder;
+  /** Resolves the hosts of workspaces' own Mint base URLs: the system's resolver unless a test gives its own. */
+  resolveHost?: HostResolver;
 }
 
 /** A capability's part of App Home. */

@@ -14,6 +14,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { MintApiClient } from './mint-api/mint-api-client.js';
 import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
 import { openStore, type Store } from './store/store.js';
+import type { HostResolver } from './mint-api/public-address.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +31,12 @@ export interface RunningMintlink {
   stop(why?: { signal: NodeJS.Signals }): Promise<void>;
 }
 
+/** What a test may give the app in place of the system's own (main() gives none). */
+export interface StartSeams {
+  /** Resolves the hosts of workspaces' own Mint base URLs, so that no test needs DNS. */
+  resolveHost?: HostResolver;
+}
+
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
 
 /**
@@ -38,7 +45,12 @@ export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; rea
  * belongs to the process (the environment, signals, exit codes, tracing) is main()'s; this is the part tests
  * start in-process, on a spare port, the same way.
  */
-export async function startMintlink(config: Config, logger: Logger, scrub: Scrubber): Promise<StartOutcome> {
+export async function startMintlink(
+  config: Config,
+  logger: Logger,
+  scrub: Scrubber,
+  seams: StartSeams = {},
+): Promise<StartOutcome> {
   const work = new WorkBudget(config.maxWorkInFlight);
   let store: Store;
   try {
@@ -77,6 +89,7 @@ export async function startMintlink(config: Config, logger: Logger, scrub: Scrub
     readiness,
     work,
     mintCalls,
+    ...seams,
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);

@@ -19,6 +19,7 @@ import {
 } from './slack-payloads.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { responseUrls, stateValues, type Entry } from './view-state.js';
+import type { HostResolver } from '../../src/mint-api/public-address.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
@@ -33,6 +34,8 @@ export interface AppOptions {
   expectExit?: boolean;
   /** Files to create in the working directory first, e.g. `.env` (read by a process only: main() reads it). */
   files?: Record<string, string>;
+  /** How the app resolves the hosts of workspaces' own Mint base URLs (in-process only): no test needs DNS. */
+  resolveHost?: HostResolver;
 }
 
 export interface SignOptions {
