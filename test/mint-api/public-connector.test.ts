@@ -23,7 +23,7 @@ const key = readFileSync(new URL('./tls/mint-acme-example.key.pem', import.meta.
 
 interface Seen {
   host: string | undefined;
-  servername: string | false | undefined;
+  servername: string | false | null | undefined;
   path: string | undefined;
 }
 let server: Server;
