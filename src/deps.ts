@@ -13,6 +13,7 @@ import type { Logger } from './logging/create-logger.js';
 import type { Scrubber } from './logging/secret-scrubber.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { MintApiClient } from './mint-api/mint-api-client.js';
+import type { HostResolver } from './mint-api/public-address.js';
 import type { Store } from './store/store.js';
 import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
 import type { Workspaces } from './workspaces/workspaces.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   mintCalls?: MintCallRecorder;
   /** Slack in the test's own process instead of the network (the listener tests' fast tier); never set by main(). */
   slackInProcess?: SlackInProcess;
+  /** Resolves the hosts of workspaces' own Mint base URLs: the system's resolver unless a test gives its own. */
+  resolveHost?: HostResolver;
 }
 
 /** A capability's part of App Home. */

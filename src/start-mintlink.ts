@@ -15,6 +15,7 @@ import { MintApiClient } from './mint-api/mint-api-client.js';
 import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
 import type { SlackInProcess } from './slack-api/slack-in-process.js';
 import { openStore, type Store } from './store/store.js';
+import type { HostResolver } from './mint-api/public-address.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -35,12 +36,17 @@ export interface RunningMintlink {
   store: Store;
 }
 
-/** What a test's own process puts in place of the network and of waits that only cost it time. */
-export interface InProcessOptions {
+/**
+ * What a test may give the app in place of the system's own (main() gives none): the network, the resolver,
+ * and waits that only cost a test time.
+ */
+export interface StartSeams {
   /** Slack in the test's process: Bolt's requests from its receiver, the Web API calls to its fetch. */
   slack?: SlackInProcess;
   /** The Mint client's first wait before trying a call again (250 ms in the app). */
   mintRetryBaseDelayMs?: number;
+  /** Resolves the hosts of workspaces' own Mint base URLs, so that no test needs DNS. */
+  resolveHost?: HostResolver;
 }
 
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
@@ -55,7 +61,7 @@ export async function startMintlink(
   config: Config,
   logger: Logger,
   scrub: Scrubber,
-  inProcess: InProcessOptions = {},
+  seams: StartSeams = {},
 ): Promise<StartOutcome> {
   const work = new WorkBudget(config.maxWorkInFlight);
   let store: Store;
@@ -83,7 +89,7 @@ export async function startMintlink(
         metrics,
         logger: logger.child({ component: 'mint-api' }),
         onCallEnded: mintCalls.forAccount(OPERATOR_ACCOUNT, apiKey),
-        ...(inProcess.mintRetryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: inProcess.mintRetryBaseDelayMs }),
+        ...(seams.mintRetryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: seams.mintRetryBaseDelayMs }),
       })
     : undefined;
   const { app, start, stop, prepare, startBackgroundWork } = createApp({
@@ -96,7 +102,8 @@ export async function startMintlink(
     readiness,
     work,
     mintCalls,
-    ...(inProcess.slack ? { slackInProcess: inProcess.slack } : {}),
+    ...(seams.slack ? { slackInProcess: seams.slack } : {}),
+    ...(seams.resolveHost ? { resolveHost: seams.resolveHost } : {}),
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);

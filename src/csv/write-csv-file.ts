@@ -42,16 +42,18 @@ export async function writeCsvFile(
 }
 
 /**
- * A cell a spreadsheet may run: a tab or a carriage return first, or, after any run of whitespace (spaces,
- * NBSP, tabs, line feeds, carriage returns, the other Unicode spaces) and of characters that take no room
- * (Unicode's Default_Ignorable_Code_Point: zero-width space and joiners, word joiner, BOM, soft hyphen,
- * direction marks, embeddings and isolates, invisible operators, variation selectors, Hangul fillers, tags...),
- * a formula's first character: `=`, `+`, `-`, `@`, or a look-alike of one (fullwidth ＝ ＋ － ＠, small
- * ﹦ ﹢ ﹣ ﹫, the minus sign −), which a person or a spreadsheet may take for the ASCII one. A formula behind such a run still runs in some
- * spreadsheets, and a reader cannot see the run.
+ * A cell a spreadsheet may run: a tab or a carriage return first, or, after any run of characters a reader
+ * does not see as the cell's start, a formula's first character: `=`, `+`, `-`, `@`, or a look-alike of one
+ * (fullwidth ＝ ＋ － ＠, small ﹦ ﹢ ﹣ ﹫, the minus sign −), which a person or a spreadsheet may take for the
+ * ASCII one. The run is judged by Unicode class, not by a list, so no character of a class slips through:
+ * controls (Cc: NUL, line breaks, NEL U+0085...), format characters (Cf: zero-width joiners, BOM, direction
+ * marks, isolates, tags...), combining marks (Mn, Me: a mark put before `=` combines with nothing), separators
+ * (Z: every Unicode space, line and paragraph separator), whitespace, and what else takes no room (Unicode's
+ * Default_Ignorable_Code_Point: variation selectors, Hangul fillers, U+180E...). A formula behind such a run
+ * still runs in some spreadsheets, and a reader cannot see the run.
  */
 const UNSAFE_START =
-  /^(?:[\t\r]|[\s\p{Default_Ignorable_Code_Point}\u180E]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B\u2212])/u;
+  /^(?:[\t\r]|[\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Z}\s\p{Default_Ignorable_Code_Point}\u180E]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B\u2212])/u;
 
 /**
  * A cell a spreadsheet would run as a formula (see UNSAFE_START) gets a leading apostrophe, so opening the

@@ -7,7 +7,14 @@ import { openModal } from '../slack-ui/open-modal.js';
 import { slackErrorText } from '../slack-ui/slack-error-text.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import { AccountAdmins } from './account-admins.js';
-import { CONNECT_FORM_CALLBACK, checkConnectForm, connectFormView, connectedView, savingView } from './connect-form.js';
+import {
+  ACCOUNT_BLOCKS,
+  CONNECT_FORM_CALLBACK,
+  checkConnectForm,
+  connectFormView,
+  connectedView,
+  savingView,
+} from './connect-form.js';
 import { REMOVE_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION, mintAccountHomeEntry } from './home-entry.js';
 
 type Operation = 'mint_account.connect' | 'mint_account.replace' | 'mint_account.remove';
@@ -95,6 +102,10 @@ export function register(app: App, deps: CapabilityDeps): void {
     });
     // Inline errors only: the key typed stays in Slack's form, and is never sent back to it.
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
+    // Where the host leads now (a name may lead elsewhere later: every connection checks again).
+    const reached = checked.baseUrl ? await accounts.checkBaseUrlAddress(checked.baseUrl) : undefined;
+    if (reached && !reached.ok)
+      return ack({ response_action: 'errors', errors: { [ACCOUNT_BLOCKS.baseUrl]: reached.problem } });
     await ack({ response_action: 'update', view: savingView(replacing) }); // a second delivery ends here
     const { account, previous } = await accounts.connect(
       teamId,

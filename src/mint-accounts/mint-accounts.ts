@@ -11,7 +11,15 @@ import { KeptRows } from '../lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
 import { keyIdSecret, type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
-import { SharedPools } from './shared-pools.js';
+import { SharedPools, type PoolKind } from './shared-pools.js';
+import {
+  NonPublicAddressError,
+  publicAddressOf,
+  systemResolver,
+  type AddressPolicy,
+  type HostResolver,
+} from '../mint-api/public-address.js';
+import { isLoopbackUrl, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
@@ -23,6 +31,8 @@ export interface MintAccountsDeps {
   logger: Logger;
   /** Keeps each account's last real call in the database (for the setup doctor). */
   mintCalls?: MintCallRecorder | undefined;
+  /** Resolves the host names of workspaces' own base URLs (the system's resolver by default; tests: their own). */
+  resolveHost?: HostResolver | undefined;
 }
 
 export interface MintAccountsOptions {
@@ -63,11 +73,20 @@ export function mintKeySealContext(teamId: string): string {
 export const REFUSED_KEY_ADVICE =
   'An admin of this workspace can replace the Mint API key in Mintlink’s App Home (Replace key).';
 
+/** Told when a workspace's own base URL leads to an address that is not public. */
+export const REFUSED_ADDRESS_ADVICE =
+  'An admin of this workspace can correct the Mint service base URL in Mintlink’s App Home (Replace key).';
+
+/** How long the connect form waits for the lookup of a base URL's host: Slack waits 3 s for the answer. */
+const FORM_LOOKUP_TIMEOUT_MS = 1_500;
+
 /** One account's client, and what it was made from (a replaced key, or a key resealed, makes another). */
 interface AccountClient {
   sealedKey: string;
   baseUrl: string;
   origin: string;
+  /** Its connections: the operator's URL as configured, or a workspace's own, to public addresses only. */
+  poolKind: PoolKind;
   client: MintApiClient;
   /** The refusal as this replica knows it: the database is written only when it changes. */
   refusedStatus: number | undefined;
@@ -87,7 +106,10 @@ export class MintAccounts {
   /** What this replica read of each workspace's account (none too), checked against the database (start()). */
   private readonly rows: KeptRows<StoredMintAccount>;
   private readonly clients: LRUCache<string, AccountClient>;
-  private readonly pools = new SharedPools();
+  private readonly pools: SharedPools;
+  /** What a workspace's own base URL may reach: public addresses, and this host too in development. */
+  private readonly addressPolicy: AddressPolicy;
+  private readonly resolveHost: HostResolver;
   private readonly listeners: Array<(event: MintAccountEvent) => void> = [];
   /** Writes of a refusal under way (awaited on close). */
   private readonly pending = new Set<Promise<void>>();
@@ -97,6 +119,10 @@ export class MintAccounts {
     private readonly options: MintAccountsOptions = {},
   ) {
     this.box = deps.config.distribution ? new SecretBox(deps.config.secretKeys) : undefined;
+    // The operator's own MINT_API_BASE_URL on this host is a development setup (the mock service).
+    this.addressPolicy = { allowLoopback: isLoopbackUrl(deps.config.mint.baseUrl) };
+    this.resolveHost = deps.resolveHost ?? systemResolver;
+    this.pools = new SharedPools({ ...this.addressPolicy, resolve: this.resolveHost });
     this.rows = new KeptRows(
       {
         read: (teamId) => this.deps.store.mintAccounts.getVersioned(teamId),
@@ -106,7 +132,8 @@ export class MintAccounts {
     );
     this.clients = new LRUCache({
       max: options.maxClients ?? MAX_CLIENTS,
-      dispose: (dropped) => this.track(dropped.client.close().then(() => this.pools.release(dropped.origin))),
+      dispose: (dropped) =>
+        this.track(dropped.client.close().then(() => this.pools.release(dropped.origin, dropped.poolKind))),
     });
   }
 
@@ -166,6 +193,30 @@ export class MintAccounts {
       return mintKeyId(this.box.open(stored.sealedKey, mintKeySealContext(teamId)), keyIdSecret(this.deps.config));
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Whether a workspace's own base URL (checked as written by checkMintBaseUrl) leads to a public address now,
+   * looked up as a call would: the connect form's inline error when it does not. Every call checks again when
+   * it connects, since a name may resolve elsewhere later.
+   */
+  async checkBaseUrlAddress(baseUrl: string): Promise<Checked<string>> {
+    const { hostname } = new URL(baseUrl);
+    try {
+      await publicAddressOf(hostname, this.addressPolicy, this.resolveHost, FORM_LOOKUP_TIMEOUT_MS);
+      return { ok: true, value: baseUrl };
+    } catch (error) {
+      if (error instanceof NonPublicAddressError)
+        return {
+          ok: false,
+          problem: `${error.message}: Mintlink sends your key to public addresses only. Enter the public URL of your Mint service.`,
+        };
+      const code = error instanceof Error && 'code' in error ? error.code : undefined;
+      if (code === 'ENOTFOUND' || code === 'ENODATA')
+        return { ok: false, problem: `${hostname} has no address on the internet: check how it is spelled.` };
+      this.deps.logger.warn({ err: error }, 'could not look up the host of a Mint base URL typed in the connect form');
+      return { ok: false, problem: `${hostname} could not be looked up just now: try again in a moment.` };
     }
   }
 
@@ -264,8 +315,10 @@ export class MintAccounts {
 
   private clientOf(account: StoredMintAccount, box: SecretBox): MintApiClient {
     const { teamId } = account;
-    const baseUrl =
-      this.deps.config.mintBaseUrlPerWorkspace && account.baseUrl ? account.baseUrl : this.deps.config.mint.baseUrl;
+    const own = this.deps.config.mintBaseUrlPerWorkspace && account.baseUrl ? account.baseUrl : undefined;
+    const baseUrl = own ?? this.deps.config.mint.baseUrl;
+    // A URL a workspace's admin typed is reached at public addresses only; the operator's own is trusted as set.
+    const poolKind: PoolKind = own ? 'public-only' : 'operator';
     const known = this.clients.get(teamId);
     if (known && known.sealedKey === account.sealedKey && known.baseUrl === baseUrl) return known.client;
     let apiKey: string;
@@ -280,6 +333,7 @@ export class MintAccounts {
       sealedKey: account.sealedKey,
       baseUrl,
       origin,
+      poolKind,
       refusedStatus: account.refused?.status,
       client: new MintApiClient({
         ...this.options.client,
@@ -289,10 +343,11 @@ export class MintAccounts {
         scrub: this.deps.scrub,
         ...(this.deps.metrics ? { metrics: this.deps.metrics } : {}),
         logger: this.deps.logger.child({ component: 'mint-api', team: teamId }),
-        connections: this.pools.acquire(origin),
+        connections: this.pools.acquire(origin, poolKind),
         onServiceAnswer: (status) => this.noteAnswer(teamId, made, status),
         ...(this.deps.mintCalls ? { onCallEnded: this.deps.mintCalls.forAccount(teamId, apiKey) } : {}),
         refusedKeyAdvice: REFUSED_KEY_ADVICE,
+        refusedAddressAdvice: REFUSED_ADDRESS_ADVICE,
       }),
     };
     this.clients.set(teamId, made); // a client made from an older key is dropped (and closed)

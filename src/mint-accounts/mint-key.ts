@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { isPlaceholderText } from '../config/config-schema.js';
+import { hostOf, writtenHostNotPublic } from '../mint-api/public-address.js';
 
 /** The longest API key taken: far beyond any real one, short enough to be sure it is not a paste gone wrong. */
 export const MAX_KEY_CHARS = 256;
@@ -44,11 +45,13 @@ export function lastFour(key: string): string {
 }
 
 /**
- * A workspace's own base URL for the Mint service (when the operator allows one): https to a public address.
- * This host and private networks (127.x, 10.x, 192.168.x, 169.254.x, ...) are refused, so a workspace's
- * admin cannot make the app call services beside it, unless the operator's own MINT_API_BASE_URL is on this
- * host (a development setup with the mock service: then http to this host is taken too). No credentials,
- * query or fragment: the key travels in its own header, and `/v1/...` paths are appended.
+ * A workspace's own base URL for the Mint service (when the operator allows one), as written: https, to a
+ * host that is not one of this host's names or addresses, a private, link-local, reserved or otherwise
+ * non-public address, or the name of a metadata service (see writtenHostNotPublic); the addresses a name
+ * resolves to are checked when it is saved and when each connection is made (MintAccounts). The one exception
+ * is development: when the operator's own MINT_API_BASE_URL is on this host (the mock service), this host is
+ * taken too, and http to it. No credentials, query or fragment: the key travels in its own header, and
+ * `/v1/...` paths are appended.
  */
 export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl: string): Checked<string | undefined> {
   const text = (raw ?? '').trim();
@@ -56,13 +59,16 @@ export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl
   const problem = 'Enter the base URL of the Mint service, such as https://mint.example.com.';
   if (text.length > 500 || !URL.canParse(text)) return { ok: false, problem };
   const url = new URL(text);
-  const development = isLoopback(new URL(operatorBaseUrl).hostname);
-  if (isPrivate(url.hostname) && !(development && isLoopback(url.hostname)))
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, problem: 'The base URL must start with https://.' };
+  const development = isLoopbackUrl(operatorBaseUrl);
+  const notPublic = writtenHostNotPublic(url.hostname, { allowLoopback: development });
+  if (notPublic)
     return {
       ok: false,
-      problem: 'The base URL must be a public address of the Mint service, not this host or a private network.',
+      problem: `${notPublic.message}: the base URL must be a public address of the Mint service.`,
     };
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && development && isLoopback(url.hostname)))
+  if (url.protocol !== 'https:' && !(development && isLoopbackUrl(text)))
     return { ok: false, problem: 'The base URL must start with https://.' };
   if (url.username || url.password)
     return { ok: false, problem: 'Leave the user name and password out of the URL: the API key is sent on its own.' };
@@ -70,28 +76,9 @@ export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl
   return { ok: true, value: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 
-/** This host, or an address of a private, link-local or unique-local network, written as such. */
-function isPrivate(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isLoopback(host) || host.endsWith('.localhost') || host === '0.0.0.0' || host === '::') return true;
-  if (isIP(host) === 4) {
-    const [a = 0, b = 0] = host.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (isIP(host) === 6) return /^(fc|fd|fe8|fe9|fea|feb)/.test(host) || host.startsWith('::ffff:');
-  return false;
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
+/** Whether a URL's host is this very host, as written: localhost, 127.x or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = hostOf(new URL(url).hostname);
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1';

@@ -29,6 +29,7 @@ const DEFAULT_HALF_OPEN_AFTER_MS = 10_000;
  */
 function isOutage(error: unknown): boolean {
   if (!(error instanceof MintApiError)) return false;
+  if (error.details.addressRefused) return false; // the app's own refusal: nothing reached the service
   if (error.status !== undefined) return error.status >= 500;
   return error.kind === 'network' || error.kind === 'timeout';
 }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Pool, RetryAgent, type Dispatcher, type RetryHandler } from 'undici';
+import { Pool, RetryAgent, type Dispatcher, type RetryHandler, type buildConnector } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logging/create-logger.js';
 import { createSecretScrubber } from '../logging/secret-scrubber.js';
@@ -20,6 +20,7 @@ import {
   type ListTemplatesRequest,
 } from './schemas.js';
 import { ServicePause } from './service-pause.js';
+import { NonPublicAddressError } from './public-address.js';
 import type { MintCallOutcome } from '../store/mint-call-outcomes.js';
 import { SpanKind, inSpan } from '../observability/tracing.js';
 
@@ -65,15 +66,20 @@ export interface MintApiClientOptions {
   onCallEnded?: (outcome: MintCallOutcome, status: number | undefined) => void;
   /** What a person can do when the service refuses this key (401/403); the operator's MINT_API_KEY by default. */
   refusedKeyAdvice?: string;
+  /** What a person can do when the service's address is not a public one (see publicOnlyConnector). */
+  refusedAddressAdvice?: string;
 }
 
 /** Far more than any answer of the spec's four operations; beyond it undici ends the response. */
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_PAUSE_MS = 5_000;
 
-/** Connections to the Mint service at `origin`, as a client opens them: one pool may serve several clients. */
-export function mintConnectionPool(origin: string): Pool {
-  return new Pool(origin, { maxResponseSize: MAX_RESPONSE_BYTES });
+/**
+ * Connections to the Mint service at `origin`, as a client opens them: one pool may serve several clients.
+ * `connect`: how connections are opened (publicOnlyConnector for a URL a workspace's admin typed).
+ */
+export function mintConnectionPool(origin: string, connect?: buildConnector.connector): Pool {
+  return new Pool(origin, { maxResponseSize: MAX_RESPONSE_BYTES, ...(connect ? { connect } : {}) });
 }
 
 /**
@@ -257,17 +263,28 @@ export class MintApiClient {
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
     // Noted already by the retry decision, as undici works today; the final answer must not depend on that.
     this.pause.noteAnswer(status, retryAfterMs);
-    throw new MintApiError(kind, `The Mint service answered ${status}${serviceMessage ? `: ${serviceMessage}` : '.'}`, {
-      status,
-      ...(serviceMessage ? { serviceMessage } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
-      ...(kind === 'unauthorized' && this.options.refusedKeyAdvice ? { advice: this.options.refusedKeyAdvice } : {}),
-    });
+    // A redirect is never followed: the key would go wherever the answer points, a private address included.
+    const redirect = status >= 300 && status < 400 ? ' (a redirect, which Mintlink does not follow)' : '';
+    throw new MintApiError(
+      kind,
+      `The Mint service answered ${status}${redirect}${serviceMessage ? `: ${serviceMessage}` : '.'}`,
+      {
+        status,
+        ...(serviceMessage ? { serviceMessage } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
+        ...(kind === 'unauthorized' && this.options.refusedKeyAdvice ? { advice: this.options.refusedKeyAdvice } : {}),
+      },
+    );
   }
 
   /** `changes`: the request is one that changes something (not GET), so an unclear end matters. */
   private toMintApiError(error: unknown, signal: AbortSignal, changes: boolean): MintApiError {
     if (error instanceof MintApiError) return error;
+    if (error instanceof NonPublicAddressError) {
+      const message = `${error.message}, and Mintlink sends a workspace’s key to public addresses only.`;
+      const advice = this.options.refusedAddressAdvice;
+      return new MintApiError('network', message, { addressRefused: true, ...(advice ? { advice } : {}) });
+    }
     const seconds = this.options.timeoutMs / 1000;
     const code = (error as { code?: string }).code;
     if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

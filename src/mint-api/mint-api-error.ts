@@ -15,8 +15,13 @@ export interface MintApiErrorDetails {
    * sending, or a success answer that could not be read): the user must check before trying again.
    */
   outcomeUnknown?: boolean;
-  /** For a refused key (401/403): what a person can do about it, when the app knows better than the default. */
+  /** For a refused key (401/403) or address: what a person can do about it, when the app knows better. */
   advice?: string;
+  /**
+   * The app did not connect: the service's address (a workspace's own base URL) is not a public one. Nothing
+   * was sent, and the service is not down: it is the address that must change.
+   */
+  addressRefused?: boolean;
 }
 
 /** The one error the Mint API client throws. `message` is safe to show and log; the stack is not logged. */

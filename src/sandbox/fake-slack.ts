@@ -9,6 +9,7 @@ import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { asText } from './as-text.js';
 import { CHANNELS } from './people.js';
+import { addressedToLoopback, notLoopbackRefusal } from './loopback-host.js';
 
 export interface RecordedCall {
   method: string;
@@ -594,6 +595,14 @@ export class FakeSlack {
 
   private async handle(req: SlackRequest, res: SlackResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
+    // It holds the workspace's tokens and acts for anyone, as the page does: a page of another site that points
+    // its own name at this machine (DNS rebinding) must not reach it through the browser.
+    if (!addressedToLoopback(req)) {
+      const why = notLoopbackRefusal('the Slack stand-in', req);
+      this.log(`slack stand-in: ${req.method ?? 'GET'} ${path} refused (403): ${why}`);
+      req.resume();
+      return json(res, 403, { ok: false, error: 'unknown_host', detail: why });
+    }
     // Files move as bytes, not text: handled before the body is read as a string.
     if (path.startsWith('/upload/')) return this.receiveUpload(path.slice('/upload/'.length), req, res);
     if (path.startsWith('/files-pri/')) return this.serveFile(path, req, res);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { TEST_APP_ID } from './slack-ids.js';
+import { addressedToLoopback } from './loopback-host.js';
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
@@ -25,7 +26,12 @@ export class FakeSocketMode {
   private readonly pinger: NodeJS.Timeout;
 
   constructor(server: Server) {
-    this.wss = new WebSocketServer({ server, path: '/socket' });
+    // Loopback names only, as every request to the stand-in (see addressedToLoopback).
+    this.wss = new WebSocketServer({
+      server,
+      path: '/socket',
+      verifyClient: (info: { req: IncomingMessage }) => addressedToLoopback(info.req),
+    });
     this.wss.on('connection', (ws) => {
       this.opened += 1;
       this.connections.add(ws);

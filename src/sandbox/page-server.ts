@@ -8,6 +8,7 @@ import type { ManifestFacts } from './manifest-facts.js';
 import { mrkdwnHtml, plainTextHtml, type Directory } from './mrkdwn-html.js';
 import { APPROVALS, CHANNELS, PEOPLE, TEAM_NAME, WORKSPACE_URL, appDmId, personById, userGroupById } from './people.js';
 import type { Json, SandboxMessage, Workspace } from './workspace.js';
+import { addressedToLoopback, notLoopbackRefusal } from './loopback-host.js';
 
 /*
  * The sandbox's page: plain HTML, CSS and JavaScript (src/sandbox/page/), the state each person sees as JSON
@@ -108,9 +109,11 @@ export class PageServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A page of another site must not drive the sandbox through the browser (DNS rebinding): loopback names only.
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(host) && host !== this.listenHost())
+    if (!addressedToLoopback(req, this.listenHost())) {
+      this.deps.log(`sandbox page: refused ${req.method ?? 'GET'}: ${notLoopbackRefusal('the page', req)}`);
+      req.resume();
       return send(res, 403, { error: 'unknown Host' });
+    }
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const asset = ASSETS[url.pathname];
     if (req.method === 'GET' && asset) return this.serveAsset(asset, res);

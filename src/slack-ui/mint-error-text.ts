@@ -38,6 +38,8 @@ export function mintErrorText(error: MintApiError, thing: string, created?: stri
     case 'timeout':
       return `${error.message}${unknown || ' Try again in a moment.'}`;
     case 'network':
+      if (error.details.addressRefused)
+        return `The app did not connect to the Mint service: ${escapeMrkdwn(error.message)}${error.details.advice ? ` ${error.details.advice}` : ''}${nothing}`;
       return `The app could not reach the Mint service.${unknown || `${nothing} Try again in a moment.`}`;
     case 'bad_response':
       return `The Mint service answered in a way the app could not read.${unknown}`;

@@ -79,8 +79,28 @@ const FORMULA_STARTS = [
   '\uFE6B',
   '\u2212',
 ];
-/** The first character that is not invisible, found one by one (independently of the guard's pattern). */
-const firstVisible = (text: string) => [...text].find((ch) => !INVISIBLE.includes(ch) && !/\s/.test(ch));
+/**
+ * Every code point of the classes a reader does not see as a cell's start, enumerated over all of Unicode:
+ * controls (Cc), format characters (Cf), combining marks (Mn, Me) and separators (Zs, Zl, Zp).
+ */
+const CLASSES = ['Cc', 'Cf', 'Mn', 'Me', 'Z'] as const;
+const MEMBERS = Object.fromEntries(
+  CLASSES.map((name) => {
+    const pattern = new RegExp(`^\\p{${name}}$`, 'u');
+    const found: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue; // lone surrogates are not characters
+      const ch = String.fromCodePoint(code);
+      if (pattern.test(ch)) found.push(ch);
+    }
+    return [name, found];
+  }),
+) as Record<(typeof CLASSES)[number], string[]>;
+const CLASS_MEMBERS = new Set(Object.values(MEMBERS).flat());
+
+/** The first character a reader sees, found one by one (independently of the guard's pattern). */
+const firstVisible = (text: string) =>
+  [...text].find((ch) => !INVISIBLE.includes(ch) && !/\s/.test(ch) && !CLASS_MEMBERS.has(ch));
 const NUM_RUNS = { numRuns: 500 };
 
 describe('safeCell, property-based', () => {
@@ -113,6 +133,37 @@ describe('safeCell, property-based', () => {
       ),
       NUM_RUNS,
     );
+  });
+
+  it('sees a formula behind any run of controls, format characters, combining marks and separators', () => {
+    // Each class whole, so the test does not depend on which of its members a random draw picks.
+    expect(MEMBERS.Cc).toHaveLength(65);
+    for (const name of CLASSES) {
+      expect(MEMBERS[name].length).toBeGreaterThan(0);
+      for (const ch of MEMBERS[name]) {
+        for (const start of ['=', '+', '-', '@'])
+          expect(safeCell(`${ch}${start}1`), `U+${ch.codePointAt(0)?.toString(16)}`).toBe(`'${ch}${start}1`);
+        if (!/[\t\r]/.test(ch)) expect(safeCell(`${ch}a=1`)).toBe(`${ch}a=1`); // a visible character first
+      }
+    }
+    const runOfClasses = fc
+      .array(
+        fc.constantFrom(...CLASSES).chain((name) => fc.constantFrom(...MEMBERS[name])),
+        { minLength: 1, maxLength: 8 },
+      )
+      .map((run) => run.join(''));
+    fc.assert(
+      fc.property(runOfClasses, fc.constantFrom(...FORMULA_STARTS), anyText, (run, start, rest) => {
+        const cell = `${run}${start}${rest}`;
+        expect(safeCell(cell)).toBe(`'${cell}`);
+      }),
+      NUM_RUNS,
+    );
+  });
+
+  it('sees a formula behind NUL, NEL (U+0085) and a combining mark', () => {
+    for (const cell of ['\u0000=1+1', '\u0085=1', '\u0301=1', '\u20DD+cmd', '\u0000\u0085\u0301@SUM(A1)', '\u2028-2'])
+      expect(safeCell(cell)).toBe(`'${cell}`);
   });
 
   it('leaves a cell alone when its first visible character is anything else and it starts with no tab or CR', () => {

@@ -42,7 +42,12 @@ export class InProcessApp extends RunningApp {
       },
     });
     const logger = createLogger({ level: loaded.config.logLevel, scrub, pretty: false, destination: logs });
-    const outcome = await startMintlink(loaded.config, logger, scrub);
+    const outcome = await startMintlink(
+      loaded.config,
+      logger,
+      scrub,
+      options.resolveHost ? { resolveHost: options.resolveHost } : {},
+    );
     if (!outcome.ok) {
       logger.fatal(outcome.reason);
       app.end(1);

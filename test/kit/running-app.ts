@@ -9,6 +9,7 @@ import { SlackDriver, type Ack } from './slack-driver.js';
 import { formBody } from './slack-payloads.js';
 
 export type { CommandResult } from './slack-driver.js';
+import type { HostResolver } from '../../src/mint-api/public-address.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';
@@ -23,6 +24,8 @@ export interface AppOptions {
   expectExit?: boolean;
   /** Files to create in the working directory first, e.g. `.env` (read by a process only: main() reads it). */
   files?: Record<string, string>;
+  /** How the app resolves the hosts of workspaces' own Mint base URLs (in-process only): no test needs DNS. */
+  resolveHost?: HostResolver;
 }
 
 export interface SignOptions {

@@ -21,6 +21,7 @@ import {
   oauthApp,
   uninstallEvent,
 } from '../kit/workspaces.js';
+import { expectScreen, modalScreen } from '../kit/screens.js';
 
 /** Installs workspace A, so administers its Mint account. */
 const INSTALLER_A = TEST_USER_ID;
@@ -335,6 +336,9 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 });
 
+/** The names the next tests type, as their DNS resolves them (no test needs DNS). */
+const OWN_DNS: Record<string, string> = { 'mint.acme.example': '10.0.0.5' };
+
 describe('a workspace’s own Mint service address, when the operator allows one', () => {
   const fakes = useFakes();
   const regional = new MockMintService({ apiKey: KEY_A });
@@ -343,7 +347,14 @@ describe('a workspace’s own Mint service address, when the operator allows one
   afterAll(async () => regional.close());
   beforeEach(async () => {
     regional.reset();
-    app = await fakes.startApp('http', { env: { ...DISTRIBUTION_ENV, MINT_API_BASE_URL_PER_WORKSPACE: 'true' } });
+    app = await fakes.startApp('http', {
+      env: { ...DISTRIBUTION_ENV, MINT_API_BASE_URL_PER_WORKSPACE: 'true' },
+      resolveHost: async (hostname) => {
+        const address = OWN_DNS[hostname];
+        if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+        return [{ address, family: 4 }];
+      },
+    });
     fakes.slack.oauthApp = oauthApp(app);
   });
   afterEach(async () => app.stop());
@@ -364,7 +375,25 @@ describe('a workspace’s own Mint service address, when the operator allows one
     });
     expect(wrong).toEqual({
       response_action: 'errors',
-      errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('not this host or a private network') },
+      errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('169.254.169.254 is a link-local address') },
+    });
+    // A name is looked up when saved: one that leads to a private network is refused inline, naming why.
+    const hidden = await app.submitView(form, {
+      [ACCOUNT_BLOCKS.apiKey]: KEY_A,
+      [ACCOUNT_BLOCKS.baseUrl]: 'https://mint.acme.example/api',
+    });
+    fakes.slack.applySubmissionAck(form.id, hidden);
+    await expectScreen('mint-account/connect-form--private-address', modalScreen(fakes.slack, form.id));
+    expect(
+      await app.submitView(form, {
+        [ACCOUNT_BLOCKS.apiKey]: KEY_A,
+        [ACCOUNT_BLOCKS.baseUrl]: 'https://nowhere.acme.example',
+      }),
+    ).toEqual({
+      response_action: 'errors',
+      errors: {
+        [ACCOUNT_BLOCKS.baseUrl]: 'nowhere.acme.example has no address on the internet: check how it is spelled.',
+      },
     });
     await app.submitView(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_A, [ACCOUNT_BLOCKS.baseUrl]: `${regional.url}/` });
     expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Mint account connected');

@@ -14,6 +14,7 @@ import {
   UnreadableMintAccount,
 } from '../../src/mint-accounts/not-connected.js';
 import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
+import type { HostResolver } from '../../src/mint-api/public-address.js';
 import type { MintApiError } from '../../src/mint-api/mint-api-error.js';
 import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
 import { RequestEnded } from '../../src/request-pipeline/request-ended.js';
@@ -61,7 +62,9 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
   let logs = '';
   const made: MintAccounts[] = [];
 
-  function accounts(options: MintAccountsOptions & { perWorkspaceUrl?: boolean; single?: boolean } = {}) {
+  function accounts(
+    options: MintAccountsOptions & { perWorkspaceUrl?: boolean; single?: boolean; resolveHost?: HostResolver } = {},
+  ) {
     const scrub = createSecretScrubber([OPERATOR_KEY]);
     const logger = testLogger('debug', scrub, (text) => (logs += text));
     const service = new MintAccounts(
@@ -78,6 +81,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
         mintApi: operator,
         scrub,
         logger,
+        ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
       },
       { ...options, client: { retryBaseDelayMs: 10, ...options.client } },
     );
@@ -274,6 +278,47 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     await notAllowed.connect(TEAM_B, { apiKey: KEY_B, baseUrl: otherMint.url }, { by: ADMIN });
     expect((await notAllowed.account(TEAM_B))?.baseUrl).toBeUndefined();
     await (await notAllowed.forTeam(TEAM_B)).createLink(link);
+    expect(mint.requestsTo('create_link')).toHaveLength(1);
+  });
+
+  it('checks a workspace’s own URL where it connects: a name public when saved and private later is refused', async () => {
+    const table: Record<string, string> = { 'mint.acme.example': '93.184.215.14' };
+    const lookups: string[] = [];
+    const resolveHost: HostResolver = async (hostname) => {
+      lookups.push(hostname);
+      const address = table[hostname];
+      if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [{ address, family: 4 }];
+    };
+    const service = accounts({ perWorkspaceUrl: true, resolveHost, client: { maxRetries: 0 } });
+    const url = 'https://mint.acme.example/api';
+    expect(await service.checkBaseUrlAddress(url)).toEqual({ ok: true, value: url });
+    await service.connect(TEAM_A, { apiKey: KEY_A, baseUrl: url }, { by: ADMIN });
+
+    table['mint.acme.example'] = '10.0.0.5'; // the name's owner points it at a private address after the save
+    const client = await service.forTeam(TEAM_A);
+    for (let call = 1; call <= 6; call++) {
+      const error = (await failure(client.createLink(link))) as MintApiError;
+      expect(error.details).toMatchObject({ addressRefused: true });
+      expect(mintErrorText(error, 'the mint link', 'created')).toBe(
+        'The app did not connect to the Mint service: mint.acme.example resolves to 10.0.0.5, a private network address, and Mintlink sends a workspace’s key to public addresses only. An admin of this workspace can correct the Mint service base URL in Mintlink’s App Home (Replace key). Nothing was created.',
+      );
+    }
+    // Each call looked the name up itself; the refusals are not an outage of the service (its circuit stays closed).
+    expect(lookups).toEqual(Array(7).fill('mint.acme.example'));
+    expect(client.status.circuit).toBe('closed');
+    expect(await service.checkBaseUrlAddress(url)).toEqual({
+      ok: false,
+      problem:
+        'mint.acme.example resolves to 10.0.0.5, a private network address: Mintlink sends your key to public addresses only. Enter the public URL of your Mint service.',
+    });
+    expect(await service.checkBaseUrlAddress('https://nowhere.acme.example')).toEqual({
+      ok: false,
+      problem: 'nowhere.acme.example has no address on the internet: check how it is spelled.',
+    });
+    // The operator's own URL (on this host, as in development) is used as it is, unchecked.
+    await service.connect(TEAM_B, { apiKey: KEY_B }, { by: ADMIN });
+    await (await service.forTeam(TEAM_B)).createLink(link);
     expect(mint.requestsTo('create_link')).toHaveLength(1);
   });
 

@@ -44,18 +44,36 @@ describe('a workspace’s own base URL', () => {
   it.each([
     ['mint.example.com', 'Enter the base URL'],
     ['http://mint.example.com', 'must start with https://'],
-    ['http://169.254.169.254', 'not this host or a private network'],
-    ['https://127.0.0.1:9464', 'not this host or a private network'],
-    ['https://localhost', 'not this host or a private network'],
-    ['https://10.0.0.5', 'not this host or a private network'],
-    ['https://192.168.1.10', 'not this host or a private network'],
-    ['https://[::1]:5432', 'not this host or a private network'],
-    ['https://[fd00::1]', 'not this host or a private network'],
+    ['http://169.254.169.254', '169.254.169.254 is a link-local address'],
+    ['https://127.0.0.1:9464', '127.0.0.1 is an address of this very host'],
+    ['https://localhost', 'localhost is a name of this very host'],
+    ['https://localhost.', 'localhost is a name of this very host'],
+    ['https://foo.localhost.', 'foo.localhost is a name of this very host'],
+    ['https://10.0.0.5', '10.0.0.5 is a private network address'],
+    ['https://192.168.1.10', '192.168.1.10 is a private network address'],
+    ['https://[::1]:5432', '::1 is an address of this very host'],
+    ['https://[::7f00:1]', '::7f00:1 is an IPv4-compatible IPv6 address'],
+    ['https://[64:ff9b::a9fe:a9fe]', 'the NAT64 form of a link-local address'],
+    ['https://198.18.0.1', 'a benchmarking address'],
+    ['https://224.0.0.1', 'a multicast address'],
+    ['https://[fec0::1]', 'a site-local address'],
+    ['https://[fd00::1]', 'a private network address (IPv6 unique local)'],
+    ['https://metadata.google.internal', 'the name of a cloud metadata service'],
     ['ftp://mint.example.com', 'must start with https://'],
     ['https://user:pw@mint.example.com', 'user name and password'],
     ['https://mint.example.com/?key=1', 'no ?query'],
   ])('refuses %j', (raw, problem) => {
     const checked = checkMintBaseUrl(raw, OPERATOR);
     expect(checked.ok ? '' : checked.problem).toContain(problem);
+  });
+
+  it('in development takes this host only: the operator’s own service on it does not open private networks', () => {
+    const development = 'http://127.0.0.1:4010';
+    expect(checkMintBaseUrl('http://localhost:4011/', development)).toEqual({
+      ok: true,
+      value: 'http://localhost:4011',
+    });
+    for (const raw of ['http://10.0.0.5', 'https://169.254.169.254', 'https://[::ffff:7f00:1]'])
+      expect(checkMintBaseUrl(raw, development).ok, raw).toBe(false);
   });
 });
