@@ -362,7 +362,8 @@ export class FakeSlack {
     const req: SlackRequest = Object.assign(Readable.from(body.length > 0 ? [body] : []), {
       url: `${url.pathname}${url.search}`,
       method: request.method,
-      headers: Object.fromEntries(request.headers),
+      // The Host an HTTP client sends (fetch keeps it out of a Request's headers), checked as over the network.
+      headers: { ...Object.fromEntries(request.headers), host: url.host },
     });
     return new Promise<Response>((resolve, reject) => {
       let status = 200;
