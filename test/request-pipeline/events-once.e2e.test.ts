@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../kit/fakes.js';
 import type { RunningApp } from '../kit/running-app.js';
-import { eventCallback } from '../kit/slack-payloads.js';
+import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
+import { eventCallback, userContext } from '../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
 import { deliverEvent } from '../kit/workspaces.js';
@@ -24,6 +25,21 @@ const publishesTo = (fakes: ReturnType<typeof useFakes>, user: string) =>
 describe('an event Slack delivers again does its work once (HTTP)', () => {
   const fakes = useFakes();
   const running = useApp(fakes, 'http');
+
+  it('runs a workflow step once and acknowledges its retry (Bolt leaves a step’s ack to its listener)', async () => {
+    const app = running.app;
+    const step = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-once', acting_user: userContext() });
+    const event = eventCallback(step);
+    await deliverEvent(app, event);
+    const ended = await fakes.slack.stepEnd(String(step.function_execution_id));
+    expect(ended.state).toBe('completed');
+    await deliverEvent(app, event, 1); // answered 200 at once: unacknowledged, Bolt would answer 404 after 3 s
+    await app.waitForLog((line) => line.msg === AGAIN && line.retryNum === 1);
+    await app.waitForIdle();
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
+    expect(fakes.slack.calls.filter((call) => call.method.startsWith('functions.'))).toHaveLength(1);
+    expect(app.logs).not.toContain('was not acknowledged');
+  });
 
   it('publishes Home once for app_home_opened and its retry with the retry headers', async () => {
     const app = running.app;
