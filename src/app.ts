@@ -45,6 +45,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   background.push(() => workspaces.keepAdopting(() => workspaceSettings.homeTeamId));
+  background.push(() => workspaces.keepOrgWorkspaces());
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });

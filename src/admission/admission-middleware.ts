@@ -18,6 +18,23 @@ const BUSY_NOTICES_AT_ONCE = 16;
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 
 /**
+ * Events that change which workspaces the app serves. They are never turned away: Slack has had its 200 for an
+ * event before any middleware runs and does not send it again, so one turned away would never apply (a removed
+ * workspace's installation kept, its work going on). They are rare and quick.
+ */
+const NEVER_BUSY_EVENTS: ReadonlySet<string> = new Set([
+  'app_uninstalled',
+  'tokens_revoked',
+  'team_access_revoked',
+  'app_uninstalled_team',
+  'team_access_granted',
+]);
+
+function neverBusy(args: Args): boolean {
+  return 'event' in args && NEVER_BUSY_EVENTS.has(args.event.type);
+}
+
+/**
  * Admission control, as Bolt global middleware: every request takes a place in the work budget for as long as
  * its listeners run (after the ack too); when the budget is full it is answered "busy" at once, in the way
  * its kind allows, and nothing queues.
@@ -34,6 +51,10 @@ export function admission(
       } finally {
         budget.release();
       }
+      return;
+    }
+    if (neverBusy(args)) {
+      await args.next();
       return;
     }
     const request = requestOf(args.context); // described by the access log, which runs first

@@ -103,6 +103,11 @@ export class SqlInstallationStore implements InstallationStore {
   /** The renewal under way on this replica, by installation: requests that come meanwhile share it. */
   private readonly renewals = new Map<string, Promise<Installation>>();
 
+  /** Told after each installation is stored (see onStored). */
+  private readonly storedListeners: Array<
+    (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void
+  > = [];
+
   constructor(
     private readonly store: Store,
     private readonly box: SecretBox,
@@ -141,6 +146,12 @@ export class SqlInstallationStore implements InstallationStore {
       details: withoutSecrets(installation),
     });
     this.kept.forget(id);
+    const stored = {
+      id,
+      enterpriseId: installation.enterprise?.id,
+      orgWide: installation.isEnterpriseInstall === true,
+    };
+    for (const listener of this.storedListeners) listener(stored);
     this.logger.info(
       {
         installation: id,
@@ -253,11 +264,42 @@ export class SqlInstallationStore implements InstallationStore {
     const id = installationId(query);
     if (!id) return;
     const deleted = await this.store.installations.delete(id);
-    // After the delete: a request read in between would otherwise keep the row it found.
-    this.kept.forget(id);
-    // Its records of the workspaces it served went with it: a reinstall records them again.
-    for (const [team, noted] of this.orgTeamsNoted.entries()) if (noted === id) this.orgTeamsNoted.delete(team);
+    this.forgetDeleted(id);
     if (deleted) this.logger.info({ installation: id }, 'installation deleted');
+  }
+
+  /**
+   * After the delete: a request read in between would otherwise keep the row it found. Its records of the
+   * workspaces it served went with it: a reinstall records them again.
+   */
+  private forgetDeleted(id: string): void {
+    this.kept.forget(id);
+    for (const [team, noted] of this.orgTeamsNoted.entries()) if (noted === id) this.orgTeamsNoted.delete(team);
+  }
+
+  /** Tells `listener` of each installation stored from now on (installed, installed again, renewed). */
+  onStored(listener: (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void): void {
+    this.storedListeners.push(listener);
+  }
+
+  /** A workspace left an org-wide installation: its next request from it (if any) records it again. */
+  forgetOrgTeam(teamId: string): void {
+    this.orgTeamsNoted.delete(teamId);
+  }
+
+  /**
+   * Deletes the installation only if it is still the one read at `version` (see InstallationRows): an
+   * uninstall decided on what it read never removes an installation made or renewed after that.
+   */
+  async deleteIfUnchanged(query: InstallationQuery<boolean>, version: Date): Promise<boolean> {
+    const id = installationId(query);
+    if (!id) return false;
+    const deleted = await this.store.installations.deleteIfUnchanged(id, version);
+    if (deleted) {
+      this.forgetDeleted(id);
+      this.logger.info({ installation: id }, 'installation deleted');
+    }
+    return deleted;
   }
 
   /** The check of the kept installations, as background work (see KeptRows). */

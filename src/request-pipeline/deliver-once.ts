@@ -18,6 +18,18 @@ export function clickKey(body: BlockAction<ButtonAction>, teamId: string): strin
 }
 
 /**
+ * The key of an Events API delivery. Slack sends an event again when its first delivery's ack seemed slow or
+ * failed (up to three retries, the last about five minutes after the first: over HTTP with the
+ * `x-slack-retry-num` and `x-slack-retry-reason` headers, over Socket Mode with the envelope's `retry_attempt`
+ * and `retry_reason`), always with the same `event_id`, which Slack gives no other event.
+ */
+export function eventKey(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('event_id' in body)) return undefined;
+  const { event_id: eventId } = body;
+  return typeof eventId === 'string' && eventId !== '' ? `event:${eventId}` : undefined;
+}
+
+/**
  * True the first time this key is seen by any replica: the caller does the work; later deliveries do not.
  * Call it after the ack: it asks the database, which must not delay Slack's 3 seconds. With the database
  * away it says true: the work itself needs the database too, and is the one to tell the user it cannot run.

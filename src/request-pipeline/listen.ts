@@ -1,12 +1,14 @@
 import type {
   AckFn,
   AllMiddlewareArgs,
+  AnyMiddlewareArgs,
   App,
   BlockAction,
   Context,
   ButtonAction,
   GlobalShortcut,
   MessageShortcut,
+  Middleware,
   RespondArguments,
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
@@ -25,11 +27,11 @@ import { noticeModal } from '../slack-ui/notice-modal.js';
 import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { Store } from '../store/store.js';
-import { clickKey, firstDelivery, submissionKey } from './deliver-once.js';
+import { clickKey, eventKey, firstDelivery, submissionKey } from './deliver-once.js';
 import { AlreadyHandled, RequestEnded } from './request-ended.js';
 import { requestWorkspace } from './request-workspace.js';
 import { type StepResult, type StepRun, stepListener } from './step-listener.js';
-import type { Uninstall } from '../workspaces/workspaces.js';
+import type { OrgWorkspaces, Uninstall } from '../workspaces/workspaces.js';
 
 /**
  * How a listener's work ended when it did not throw: nothing means it went as asked; an outcome says
@@ -96,6 +98,12 @@ export interface Listen {
    * the bot). Slack sends these without a token to authorize; nobody waits on the answer.
    */
   uninstalled(listener: (uninstall: Uninstall) => Promise<void>): void;
+  /**
+   * Workspaces of an Enterprise Grid organization left its org-wide installation (`team_access_revoked`, or
+   * `app_uninstalled_team` naming this app and a workspace), or joined it (`team_access_granted`). The org's
+   * installation stays, for its other workspaces.
+   */
+  orgWorkspaces(change: 'left' | 'joined', listener: (workspaces: OrgWorkspaces) => Promise<void>): void;
 }
 
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
@@ -123,9 +131,10 @@ const routesOfApp = new WeakMap<App, Routes>();
  * single cost of a request in `npm run bench` (see docs/benchmark.md). A click or submission nobody listens to
  * is acknowledged at once rather than left for Slack to time out.
  */
-function routesOf(app: App): Routes {
+function routesOf(app: App, deps: PipelineDeps): Routes {
   const known = routesOfApp.get(app);
   if (known) return known;
+  app.use(eventsOnce(deps));
   const routes: Routes = {
     buttons: new Map(),
     forms: new Map(),
@@ -152,6 +161,34 @@ function routesOf(app: App): Routes {
   return routes;
 }
 
+type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys'> };
+
+/**
+ * Every event does its work once, whatever Slack delivers again and whichever replica it reaches: the first
+ * delivery of an `event_id` claims it for every replica (a once-key in the database, kept far longer than
+ * Slack's retries go on), and a later delivery ends here, before any listener: an uninstall, a Home opened, a
+ * workflow step, and any event a capability adds.
+ */
+function eventsOnce(deps: PipelineDeps): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const key = eventKey(args.body);
+    if (!key || (await firstDelivery(deps.store, key, args.context.teamId))) {
+      await args.next();
+      return;
+    }
+    deps.logger.info(
+      {
+        ...requestLogFields(requestOf(args.context)),
+        retryNum: args.context.retryNum,
+        retryReason: args.context.retryReason,
+      },
+      'event delivered again; already handled',
+    );
+    // Bolt leaves a workflow step's ack to its listener: unanswered, Slack would send it yet again.
+    if ('ack' in args && typeof args.ack === 'function') await args.ack();
+  };
+}
+
 function dispatch<Args>(
   route: ((args: Args) => Promise<void>) | undefined,
   args: Args,
@@ -169,9 +206,9 @@ function addRoute<Args>(
   map.set(id, route);
 }
 
-export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onceKeys'> }): Listen {
+export function listen(app: App, deps: PipelineDeps): Listen {
   const { logger, store } = deps;
-  const routes = routesOf(app);
+  const routes = routesOf(app, deps);
 
   /** Runs the listener and settles the request's outcome; every way it can end is handled here. */
   async function settle(context: object, tell: Tell, run: () => Promise<Ended>): Promise<void> {
@@ -277,7 +314,12 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     },
 
     uninstalled(listener) {
-      const handle = (context: Context, reason: Uninstall['reason']) =>
+      const handle = (
+        context: Context,
+        eventTime: number | undefined,
+        reason: Uninstall['reason'],
+        botUserIds?: string[],
+      ) =>
         settle(
           context,
           () => Promise.resolve(),
@@ -287,12 +329,43 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
               enterpriseId: context.enterpriseId,
               isEnterpriseInstall: context.isEnterpriseInstall === true,
               reason,
+              eventTime,
+              ...(botUserIds ? { botUserIds } : {}),
             }),
         );
-      app.event('app_uninstalled', ({ context }) => handle(context, 'app_uninstalled'));
-      app.event('tokens_revoked', async ({ event, context }) => {
+      app.event('app_uninstalled', ({ body, context }) => handle(context, eventTimeOf(body), 'app_uninstalled'));
+      app.event('tokens_revoked', async ({ body, event, context }) => {
         // User tokens alone (the app asks for none) leave the bot working: only a revoked bot token removes it.
-        if ((event.tokens.bot ?? []).length > 0) await handle(context, 'tokens_revoked');
+        const bots = event.tokens.bot ?? [];
+        if (bots.length > 0) await handle(context, eventTimeOf(body), 'tokens_revoked', bots);
+      });
+    },
+
+    orgWorkspaces(change, listener) {
+      const handle = (context: Context, workspaces: Omit<OrgWorkspaces, 'enterpriseId'>) =>
+        settle(
+          context,
+          () => Promise.resolve(),
+          () => listener({ enterpriseId: context.enterpriseId, ...workspaces }),
+        );
+      if (change === 'joined') {
+        app.event('team_access_granted', ({ body, event, context }) =>
+          handle(context, { teamIds: event.team_ids, reason: 'team_access_granted', eventTime: eventTimeOf(body) }),
+        );
+        return;
+      }
+      app.event('team_access_revoked', ({ body, event, context }) =>
+        handle(context, { teamIds: event.team_ids, reason: 'team_access_revoked', eventTime: eventTimeOf(body) }),
+      );
+      app.event('app_uninstalled_team', async ({ body, event, context }) => {
+        // Sent to admin apps about any app: only this app's removal, from one workspace, is about us. Its removal
+        // from the whole organization (the event naming the org itself) comes as app_uninstalled.
+        if (event.app_id !== body.api_app_id || event.team_id === context.enterpriseId) return;
+        await handle(context, {
+          teamIds: [event.team_id],
+          reason: 'app_uninstalled_team',
+          eventTime: eventTimeOf(body),
+        });
       });
     },
 
@@ -335,6 +408,11 @@ export function listen(app: App, deps: { logger: Logger; store: Pick<Store, 'onc
     return (text) =>
       respondSafely(args.respond, { response_type: 'ephemeral', replace_original: false, text }, recipient, text);
   }
+}
+
+/** When Slack says an event happened (the envelope's `event_time`, in seconds), if it says. */
+function eventTimeOf(body: { event_time?: unknown }): number | undefined {
+  return typeof body.event_time === 'number' && Number.isFinite(body.event_time) ? body.event_time : undefined;
 }
 
 /** What the person is told when a listener fails unexpectedly. */

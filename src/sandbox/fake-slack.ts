@@ -294,6 +294,11 @@ export class FakeSlack {
   private readonly codes = new Map<string, FakeInstall>();
   /** Bot tokens issued through oauth.v2.access, valid like `botToken` for their installation. */
   readonly issuedTokens = new Map<string, IssuedToken>();
+  /**
+   * The workspaces of each Enterprise Grid organization its org-wide installation was approved for, by
+   * enterprise id: what auth.teams.list answers an org-wide token, a page at a time.
+   */
+  readonly orgWorkspaces = new Map<string, Array<{ id: string; name: string }>>();
   /** Refresh tokens issued with rotation on, and the installation they renew (each works once). */
   private readonly refreshTokens = new Map<string, IssuedToken>();
 
@@ -455,6 +460,7 @@ export class FakeSlack {
     this.canned.clear();
     this.responseUrlAnswers.clear();
     this.revokedTokens.clear();
+    this.orgWorkspaces.clear();
     this.unknownUsers.clear();
     this.deactivatedUsers.clear();
     this.grantedScopes.clear();
@@ -723,6 +729,8 @@ export class FakeSlack {
           bot_id: TEST_BOT_ID,
         };
       }
+      case 'auth.teams.list':
+        return this.teamsList(params, token);
       case 'apps.connections.open':
         return { ok: true, url: this.socketMode.url(this.url) };
       case 'chat.postMessage': {
@@ -975,6 +983,34 @@ export class FakeSlack {
       is_enterprise_install: orgWide,
       ...(refreshToken ? { refresh_token: refreshToken, expires_in: app.expiresIn } : {}),
     };
+  }
+
+  /**
+   * auth.teams.list: the workspaces an org-wide token's organization approved the app for, `limit` at a time
+   * (Slack's default 100, at most 1000) from `cursor`; a workspace token's own workspace.
+   */
+  private teamsList(params: Record<string, unknown>, token?: string): Record<string, unknown> {
+    const issued = token === undefined ? undefined : this.issuedTokens.get(token);
+    if (issued?.teamId || !issued?.enterpriseId)
+      return {
+        ok: true,
+        teams: [{ id: issued?.teamId ?? TEST_TEAM_ID, name: 'Test' }],
+        response_metadata: { next_cursor: '' },
+      };
+    const limit = params.limit === undefined ? 100 : Number(params.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return { ok: false, error: 'invalid_limit' };
+    const cursor = asText(params.cursor);
+    const start = cursor
+      ? Number(
+          Buffer.from(cursor, 'base64url')
+            .toString('utf8')
+            .replace(/^team:/, ''),
+        )
+      : 0;
+    if (!Number.isInteger(start) || start < 0) return { ok: false, error: 'invalid_cursor' };
+    const all = this.orgWorkspaces.get(issued.enterpriseId) ?? [];
+    const next = start + limit < all.length ? Buffer.from(`team:${start + limit}`).toString('base64url') : '';
+    return { ok: true, teams: all.slice(start, start + limit), response_metadata: { next_cursor: next } };
   }
 
   private issue(issued: IssuedToken, app: FakeOAuthApp): { token: string; refreshToken: string | undefined } {

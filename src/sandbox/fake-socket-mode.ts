@@ -70,8 +70,16 @@ export class FakeSocketMode {
     });
   }
 
-  /** Sends an envelope to one connected client (as Slack does) and resolves with the app's ack. */
-  async send(type: EnvelopeType, payload: Record<string, unknown>, timeoutMs = 5_000): Promise<Ack> {
+  /**
+   * Sends an envelope to one connected client (as Slack does) and resolves with the app's ack. `retry`: Slack's
+   * retry of an event whose first envelope was not acknowledged (the envelope's retry_attempt, retry_reason).
+   */
+  async send(
+    type: EnvelopeType,
+    payload: Record<string, unknown>,
+    timeoutMs = 5_000,
+    retry?: { attempt: number; reason: string },
+  ): Promise<Ack> {
     const ws = [...this.connections][0];
     if (!ws) throw new Error('no Socket Mode client connected');
     const envelopeId = randomUUID();
@@ -86,7 +94,13 @@ export class FakeSocketMode {
       });
     });
     ws.send(
-      JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+      JSON.stringify({
+        envelope_id: envelopeId,
+        type,
+        payload,
+        accepts_response_payload: type !== 'events_api',
+        ...(retry ? { retry_attempt: retry.attempt, retry_reason: retry.reason } : {}),
+      }),
     );
     return acked;
   }

@@ -13,6 +13,11 @@ export interface StoredInstallation {
   /** The rest of the installation, without secrets (JSON-parsed). */
   details: Record<string, unknown>;
   installedAt: Date;
+  /**
+   * When its tokens were last written: installed, installed again, or renewed (by the database's clock). An
+   * uninstall that Slack says happened before then is not about these tokens: Slack revokes an uninstalled
+   * workspace's tokens, refresh token too, so only a new installation or a renewal of live tokens writes later.
+   */
   updatedAt: Date;
 }
 
@@ -169,6 +174,36 @@ export class InstallationRows {
     return Number(result.numDeletedRows) === 1;
   }
 
+  /**
+   * Deletes an installation (and what it learnt of its workspaces) only if it is still the one read at
+   * `version` (its updatedAt): false when it was installed again or its tokens renewed meanwhile, or it is gone.
+   */
+  async deleteIfUnchanged(id: string, version: Date): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const result = await tx
+        .deleteFrom('installations')
+        .where('id', '=', id)
+        .where('updated_at', '=', version.toISOString())
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) return false;
+      await tx.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /** The org-wide installations, with the version of each (its updated_at). */
+  async orgWide(): Promise<Array<{ id: string; enterpriseId: string; version: string }>> {
+    const rows = await this.db
+      .selectFrom('installations')
+      .select(['id', 'enterprise_id', 'updated_at'])
+      .where('is_enterprise_install', '=', 1)
+      .orderBy('id')
+      .execute();
+    return rows.flatMap((row) =>
+      row.enterprise_id ? [{ id: row.id, enterpriseId: row.enterprise_id, version: row.updated_at }] : [],
+    );
+  }
+
   /** The `updated_at` of each of these installations that still exists (one query, for many replicas' caches). */
   async versions(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
@@ -194,6 +229,19 @@ export class InstallationRows {
       .values({ team_id: teamId, ...row })
       .onConflict((oc) => oc.column('team_id').doUpdateSet(row))
       .execute();
+  }
+
+  /**
+   * Forgets that an org-wide installation serves a workspace (the workspace left it); true when it was known.
+   * A record naming another installation stays.
+   */
+  async forgetTeam(teamId: string, installationId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('installation_teams')
+      .where('team_id', '=', teamId)
+      .where('installation_id', '=', installationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   }
 
   /** The org-wide installation known to serve a workspace, if any. */

@@ -2,12 +2,16 @@ import type { Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 
-/** A delivery is only ever repeated within minutes (a proxy's retry, a double click): a day is plenty. */
+/**
+ * A delivery is only ever repeated within minutes: a proxy's retry, a double click, or Slack's retries of an
+ * event (three at most: at once, after about a minute, after about five minutes). A day is far beyond them.
+ */
 const KEPT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Keys of work that must happen once whatever delivers it twice (the same form submission sent again by a
- * proxy, a button clicked twice): the first to claim a key does the work, on any replica.
+ * proxy, a button clicked twice, an event Slack sends again): the first to claim a key does the work, on any
+ * replica.
  */
 export class OnceKeys {
   private prunedAt = 0;

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
 import { startPeriodic } from '../lifecycle/periodic-work.js';
 import type { Logger } from '../logging/create-logger.js';
+import { installationId, type StoredInstallation } from '../store/installations.js';
 import type { Store } from '../store/store.js';
 
 /** Bolt's own authorization of a workspace (InstallProvider.authorize): it renews a token about to expire. */
@@ -19,6 +20,29 @@ export interface Uninstall {
   /** An Enterprise Grid org-wide installation was removed: every workspace it served goes with it. */
   isEnterpriseInstall: boolean;
   reason: 'app_uninstalled' | 'tokens_revoked';
+  /** When Slack says it happened (the event's `event_time`, in seconds). */
+  eventTime: number | undefined;
+  /** `tokens_revoked`: the bot users whose tokens Slack revoked. */
+  botUserIds?: string[];
+}
+
+/** Workspaces of an Enterprise Grid organization that left, or joined, its org-wide installation. */
+export interface OrgWorkspaces {
+  enterpriseId: string | undefined;
+  teamIds: string[];
+  reason: 'team_access_revoked' | 'app_uninstalled_team' | 'team_access_granted';
+  /** When Slack says it happened (the event's `event_time`, in seconds). */
+  eventTime: number | undefined;
+}
+
+/** What Workspaces needs of the installation store (installation-store.ts) beyond Bolt's authorization. */
+export interface WorkspaceInstallations {
+  /** Deletes it only if it is still the one read at `version`; false when it was written since, or is gone. */
+  deleteIfUnchanged(query: InstallationQuery<boolean>, version: Date): Promise<boolean>;
+  /** A workspace left an org-wide installation: this replica's note of it goes. */
+  forgetOrgTeam(teamId: string): void;
+  /** Told after each installation is stored (installed, installed again, renewed). */
+  onStored(listener: (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void): void;
 }
 
 export type WorkspacesMode =
@@ -30,8 +54,7 @@ export type WorkspacesMode =
       authorize: AuthorizeWorkspace;
       /** A client (patient with rate limits, with the app's hooks) for one bot token. */
       clientFor: (token: string) => WebClient;
-      /** Deletes an installation and forgets it on this replica (Bolt's InstallationStore.deleteInstallation). */
-      deleteInstallation: (query: InstallationQuery<boolean>) => Promise<void>;
+      installations: WorkspaceInstallations;
     };
 
 /**
@@ -42,6 +65,15 @@ const QUERY_CACHE_MS = 5_000;
 
 /** How often rows without a workspace are looked for, in single-workspace mode. */
 const ADOPT_EVERY_MS = 60_000;
+
+/**
+ * How often each org-wide installation's workspaces are listed from Slack again (auth.teams.list), besides
+ * when an installation is stored: a workspace the organization added while no replica heard of it.
+ */
+const ORG_WORKSPACES_EVERY_MS = 60 * 60 * 1000;
+/** auth.teams.list's largest page, and how many pages are read at most (Tier 2: 20+ a minute). */
+const TEAMS_PAGE = 200;
+const TEAMS_PAGES_AT_MOST = 250;
 
 /** The workspace is gone (never installed, or uninstalled): background work for it stops. */
 export class WorkspaceGone extends Error {}
@@ -102,6 +134,10 @@ export class Workspaces {
       throw error;
     }
     if (!token) throw new WorkspaceGone(`the installation of workspace ${teamId} has no bot token`);
+    return this.clientFor(mode, token);
+  }
+
+  private clientFor(mode: Extract<WorkspacesMode, { kind: 'distributed' }>, token: string): WebClient {
     let client = this.clients.get(token);
     if (!client) {
       client = mode.clientFor(token);
@@ -130,18 +166,68 @@ export class Workspaces {
   }
 
   /**
-   * The app was removed (or its bot token revoked): every capability stops that workspace's work, then the
-   * installation is deleted, so no replica authorizes the workspace again after its next check (2 s).
-   * Reinstalling starts afresh with "Add to Slack".
+   * The app was removed (or its bot token revoked): the installation is deleted, so no replica authorizes the
+   * workspace again after its next check (2 s), and every capability stops that workspace's work. Reinstalling
+   * starts afresh with "Add to Slack".
+   * An uninstall that is not about the current installation (Slack says it happened before the installation's
+   * tokens were written, or it names a bot user that is not the installed one: a late delivery after a
+   * reinstall) changes nothing, and says so in one log line.
    */
   async uninstalled(uninstall: Uninstall): Promise<void> {
     const { teamId, enterpriseId, isEnterpriseInstall } = uninstall;
     const orgInstallation = isEnterpriseInstall && enterpriseId ? `E${enterpriseId}` : undefined;
     const teams = new Set<string>(teamId && !orgInstallation ? [teamId] : []);
-    // An org-wide installation removed: the workspaces it served, never one with an installation of its own.
+    // An org-wide installation removed: the workspaces it served, never one with an installation of its own
+    // (read before the installation's deletion, which forgets them).
     if (orgInstallation)
       for (const team of await this.store.installations.teamsOf(orgInstallation))
         if (!(await this.hasOwnInstallation(team))) teams.add(team);
+    if (this.mode.kind === 'distributed' && !(await this.removeInstallation(this.mode, uninstall))) return;
+    await this.stopWork(teams);
+    this.logger.info(
+      { team: teamId, enterprise: enterpriseId, workspaces: teams.size, reason: uninstall.reason },
+      'the app was removed from a workspace: its work is stopped',
+    );
+  }
+
+  /**
+   * Deletes the installation an uninstall is about: true when it is gone (or there was none: its workspace's
+   * work is stopped all the same), false when the uninstall is not about the current installation.
+   */
+  private async removeInstallation(
+    mode: Extract<WorkspacesMode, { kind: 'distributed' }>,
+    uninstall: Uninstall,
+  ): Promise<boolean> {
+    const query = {
+      teamId: uninstall.teamId,
+      enterpriseId: uninstall.enterpriseId,
+      isEnterpriseInstall: uninstall.isEnterpriseInstall,
+    };
+    const id = installationId(query);
+    const installation = id ? await this.store.installations.get(id) : undefined;
+    if (!id || !installation) return true;
+    let why = notAbout(installation, uninstall);
+    if (!why) {
+      // Only the installation read above: one written meanwhile (a reinstall) is not this uninstall's.
+      if (await mode.installations.deleteIfUnchanged(query, installation.updatedAt)) return true;
+      if (!(await this.store.installations.exists(id))) return true; // the other event of the pair, on another replica
+      why = 'the installation was written again while the uninstall ran';
+    }
+    this.logger.info(
+      {
+        installation: id,
+        reason: uninstall.reason,
+        eventTime: uninstall.eventTime,
+        installationWrittenAt: installation.updatedAt.toISOString(),
+        why,
+      },
+      'an uninstall that is not about the current installation: nothing changed',
+    );
+    return false;
+  }
+
+  /** Every capability stops each workspace's work; a part that fails does not stop the others. */
+  private async stopWork(teams: Iterable<string>): Promise<void> {
     for (const team of teams) {
       for (const handler of this.handlers) {
         try {
@@ -153,12 +239,127 @@ export class Workspaces {
       }
       this.queries.delete(team);
     }
-    if (this.mode.kind === 'distributed')
-      await this.mode.deleteInstallation({ teamId, enterpriseId, isEnterpriseInstall });
+  }
+
+  /**
+   * Workspaces left an organization's org-wide installation (`team_access_revoked`, `app_uninstalled_team`):
+   * each one's work stops and its data goes as in an uninstall of that workspace alone; the org's installation
+   * stays for its other workspaces. A workspace served by an installation of its own, or known to be another
+   * organization's, is not touched.
+   */
+  async orgWorkspacesLeft(left: OrgWorkspaces): Promise<void> {
+    const org = left.enterpriseId ? `E${left.enterpriseId}` : undefined;
+    const stopped: string[] = [];
+    const kept: string[] = [];
+    for (const team of new Set(left.teamIds)) {
+      const servedBy = await this.store.installations.installationOfTeam(team);
+      if ((await this.hasOwnInstallation(team)) || (servedBy !== undefined && servedBy !== org)) {
+        kept.push(team);
+        continue;
+      }
+      if (org && servedBy) await this.store.installations.forgetTeam(team, org);
+      if (this.mode.kind === 'distributed') this.mode.installations.forgetOrgTeam(team);
+      stopped.push(team);
+    }
+    await this.stopWork(stopped);
     this.logger.info(
-      { team: teamId, enterprise: enterpriseId, workspaces: teams.size, reason: uninstall.reason },
-      'the app was removed from a workspace: its work is stopped',
+      { enterprise: left.enterpriseId, workspaces: stopped, kept, reason: left.reason },
+      'workspaces left the org-wide installation: their work is stopped',
     );
+  }
+
+  /** Workspaces joined an organization's org-wide installation (`team_access_granted`): recorded as its. */
+  async orgWorkspacesJoined(joined: OrgWorkspaces): Promise<void> {
+    const org = joined.enterpriseId ? `E${joined.enterpriseId}` : undefined;
+    if (this.mode.kind !== 'distributed' || !org || !(await this.store.installations.exists(org))) return;
+    const recorded = await this.recordOrgTeams(org, joined.teamIds);
+    this.logger.info(
+      { enterprise: joined.enterpriseId, workspaces: recorded, reason: joined.reason },
+      'workspaces joined the org-wide installation',
+    );
+  }
+
+  /**
+   * Background work in distribution mode: the workspaces of each org-wide installation, listed from Slack
+   * (auth.teams.list, with the installation's own bot token) when it is stored and every hour, so that
+   * background work reaches a workspace none of whose people has used the app yet.
+   */
+  keepOrgWorkspaces(): () => Promise<void> {
+    const { mode } = this;
+    if (mode.kind !== 'distributed') return () => Promise.resolve();
+    mode.installations.onStored((stored) => {
+      if (!stored.orgWide || !stored.enterpriseId) return;
+      void this.listOrgWorkspaces({ id: stored.id, enterpriseId: stored.enterpriseId }).catch((error: unknown) =>
+        this.logger.warn(
+          { err: error, installation: stored.id },
+          'could not list the org’s workspaces; tried again within an hour',
+        ),
+      );
+    });
+    return startPeriodic({
+      everyMs: ORG_WORKSPACES_EVERY_MS,
+      run: async () => {
+        for (const org of await this.store.installations.orgWide()) {
+          try {
+            await this.listOrgWorkspaces(org);
+          } catch (error) {
+            this.logger.warn(
+              { err: error, installation: org.id },
+              'could not list the org’s workspaces; tried again within an hour',
+            );
+          }
+        }
+      },
+      failed: (error) =>
+        this.logger.warn({ err: error }, 'could not read the org-wide installations; tried again within an hour'),
+    });
+  }
+
+  /** Records the workspaces Slack lists for an org-wide installation (every page of auth.teams.list). */
+  async listOrgWorkspaces(org: { id: string; enterpriseId: string }): Promise<void> {
+    const { mode } = this;
+    if (mode.kind !== 'distributed') return;
+    const { botToken } = await mode.authorize({
+      teamId: undefined,
+      enterpriseId: org.enterpriseId,
+      isEnterpriseInstall: true,
+    });
+    if (!botToken) return;
+    const client = this.clientFor(mode, botToken);
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < TEAMS_PAGES_AT_MOST; page += 1) {
+      const answer = await client.auth.teams.list({ limit: TEAMS_PAGE, ...(cursor ? { cursor } : {}) });
+      for (const team of answer.teams ?? []) if (team.id) listed.push(team.id);
+      cursor = answer.response_metadata?.next_cursor || undefined;
+      if (!cursor) break;
+    }
+    const recorded = await this.recordOrgTeams(org.id, listed);
+    this.logger.info(
+      { installation: org.id, workspaces: listed.length, recorded: recorded.length },
+      'the org-wide installation’s workspaces listed from Slack',
+    );
+  }
+
+  /**
+   * Records workspaces as served by an org-wide installation, but never one with an installation of its own;
+   * returns those newly recorded.
+   */
+  private async recordOrgTeams(org: string, teamIds: readonly string[]): Promise<string[]> {
+    const known = new Set(await this.store.installations.teamsOf(org));
+    const fresh = [...new Set(teamIds)].filter((team) => !known.has(team));
+    const recorded: string[] = [];
+    for (let i = 0; i < fresh.length; i += 500) {
+      const chunk = fresh.slice(i, i + 500);
+      const own = await this.store.installations.versions(chunk.map((team) => `T${team}`));
+      for (const team of chunk) {
+        if (own.has(`T${team}`)) continue;
+        await this.store.installations.noteTeam(team, org);
+        this.queries.delete(team);
+        recorded.push(team);
+      }
+    }
+    return recorded;
   }
 
   private hasOwnInstallation(teamId: string): Promise<boolean> {
@@ -185,7 +386,7 @@ export class Workspaces {
  * authorization and a patient client per workspace token.
  */
 export function createWorkspaces(
-  installs: { authorize: AuthorizeWorkspace; installations: InstallationStoreLike } | undefined,
+  installs: { authorize: AuthorizeWorkspace; installations: WorkspaceInstallations } | undefined,
   patientClientFor: (token?: string) => WebClient,
   store: Pick<Store, 'installations' | 'adoptRowsWithoutWorkspace'>,
   logger: Logger,
@@ -196,16 +397,34 @@ export function createWorkspaces(
       kind: 'distributed',
       authorize: installs.authorize,
       clientFor: (token) => patientClientFor(token),
-      deleteInstallation: (query) => installs.installations.deleteInstallation(query),
+      installations: installs.installations,
     },
     store,
     logger,
   );
 }
 
-/** What Workspaces needs of Bolt's InstallationStore. */
-interface InstallationStoreLike {
-  deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
+/**
+ * Why an uninstall is not about this installation, if it is not: Slack says it happened before the
+ * installation's tokens were written (whole seconds: Slack's event_time has no finer part), or it names bot
+ * users of which none is the installed one.
+ */
+function notAbout(installation: StoredInstallation, uninstall: Uninstall): string | undefined {
+  const writtenAt = Math.floor(installation.updatedAt.getTime() / 1000);
+  if (uninstall.eventTime !== undefined && uninstall.eventTime < writtenAt)
+    return 'it happened before the current installation was written';
+  const installedBot = botUserOf(installation);
+  if (uninstall.botUserIds && installedBot && !uninstall.botUserIds.includes(installedBot))
+    return 'it names a bot user that is not the installed one';
+  return undefined;
+}
+
+/** The installed bot's user id, as the installation keeps it (Bolt's `bot.userId`). */
+function botUserOf(installation: StoredInstallation): string | undefined {
+  const { bot } = installation.details;
+  return typeof bot === 'object' && bot !== null && 'userId' in bot && typeof bot.userId === 'string'
+    ? bot.userId
+    : undefined;
 }
 
 /** Whether Bolt's authorization failed because there is no installation (it wraps the store's error). */

@@ -182,3 +182,50 @@ describeEachEngine('installation store', (_engine, create) => {
     await db.drop();
   });
 });
+
+describeEachEngine('an installation deleted only as it was read', (_engine, create) => {
+  it('deletes the version read, never one written since; org-wide rows and their workspaces', async () => {
+    const db = await create();
+    const store = openStore(db.location);
+    await store.migrate();
+    try {
+      const installations = new SqlInstallationStore(store, new SecretBox([key()]), quiet, noRenewal);
+      const query = { teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false };
+      await installations.storeInstallation(workspaceInstall('T0AAAAAAA1', 'xoxb-first'));
+      const read = await store.installations.get('TT0AAAAAAA1');
+      if (!read) throw new Error('not stored');
+      // Installed again after the read, a few milliseconds on (the version is the database clock, to the millisecond).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await installations.storeInstallation(workspaceInstall('T0AAAAAAA1', 'xoxb-second'));
+      expect(await installations.deleteIfUnchanged(query, read.updatedAt)).toBe(false);
+      expect((await installations.fetchInstallation(query)).bot?.token).toBe('xoxb-second');
+
+      const current = await store.installations.get('TT0AAAAAAA1');
+      if (!current) throw new Error('gone');
+      expect(await installations.deleteIfUnchanged(query, current.updatedAt)).toBe(true);
+      await expect(installations.fetchInstallation(query)).rejects.toBeInstanceOf(NoInstallationError);
+
+      await installations.storeInstallation({
+        ...workspaceInstall('T0IGNORED1', 'xoxb-org'),
+        team: undefined,
+        enterprise: { id: 'E0ORG00001', name: 'Globex' },
+        isEnterpriseInstall: true,
+      });
+      expect(await store.installations.orgWide()).toEqual([
+        { id: 'EE0ORG00001', enterpriseId: 'E0ORG00001', version: expect.any(String) },
+      ]);
+      await store.installations.noteTeam('T0GRIDWS01', 'EE0ORG00001');
+      await store.installations.noteTeam('T0GRIDWS02', 'EE0ORG00001');
+      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EOTHERORG')).toBe(false);
+      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001')).toBe(true);
+      expect(await store.installations.teamsOf('EE0ORG00001')).toEqual(['T0GRIDWS02']);
+      const org = await store.installations.get('EE0ORG00001');
+      if (!org) throw new Error('no org');
+      expect(await store.installations.deleteIfUnchanged('EE0ORG00001', org.updatedAt)).toBe(true);
+      expect(await store.installations.teamsOf('EE0ORG00001')).toEqual([]);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+});

@@ -106,25 +106,46 @@ export function botTokenOf(slack: FakeSlack, teamId: string): string {
   return token;
 }
 
-/** `app_uninstalled` (or `tokens_revoked` naming the bot) from a workspace, signed as Slack signs it. */
-export async function uninstallEvent(
-  app: RunningApp,
+/** The bot user Slack created for a workspace's installation (the newest, after a reinstall). */
+export function botUserOf(slack: FakeSlack, teamId: string): string {
+  const issued = slack.issuedTokens.get(botTokenOf(slack, teamId));
+  if (!issued) throw new Error(`no token was issued to ${teamId}`);
+  return issued.botUserId;
+}
+
+export interface UninstallEventOptions {
+  enterpriseId?: string;
+  orgWide?: boolean;
+  /** When Slack says it happened (seconds); now unless given. */
+  eventTime?: number;
+  /** `tokens_revoked`: the bot users it names. */
+  botUserIds?: string[];
+}
+
+/** An Events API event id as Slack makes them (each event its own; a retry keeps its event's). */
+export function newEventId(): string {
+  return `Ev${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+}
+
+/** The body of `app_uninstalled` (or `tokens_revoked` naming bot users) from a workspace, as Slack sends it. */
+export function uninstallPayload(
   teamId: string,
   type: 'app_uninstalled' | 'tokens_revoked' = 'app_uninstalled',
-  where: { enterpriseId?: string; orgWide?: boolean } = {},
-): Promise<void> {
+  where: UninstallEventOptions = {},
+): Record<string, unknown> {
+  const eventTime = where.eventTime ?? Math.floor(Date.now() / 1000);
   const event =
     type === 'app_uninstalled'
-      ? { type, event_ts: `${Date.now() / 1000}` }
-      : { type, tokens: { oauth: [], bot: ['U0BOT0001'] }, event_ts: `${Date.now() / 1000}` };
-  const body = {
+      ? { type, event_ts: `${eventTime}.000100` }
+      : { type, tokens: { oauth: [], bot: where.botUserIds ?? ['U0BOT0001'] }, event_ts: `${eventTime}.000100` };
+  return {
     token: 'deprecated',
     team_id: teamId,
     ...(where.enterpriseId ? { enterprise_id: where.enterpriseId } : {}),
     api_app_id: TEST_APP_ID,
     type: 'event_callback',
-    event_id: `Ev${Date.now()}${Math.floor(Math.random() * 1e6)}`,
-    event_time: Math.floor(Date.now() / 1000),
+    event_id: newEventId(),
+    event_time: eventTime,
     event,
     ...(where.orgWide ? { is_enterprise_install: true } : {}),
     authorizations: [
@@ -137,8 +158,58 @@ export async function uninstallEvent(
       },
     ],
   };
-  const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
+}
+
+/**
+ * An event of an org-wide installation about some of its organization's workspaces (`team_access_revoked`,
+ * `team_access_granted`), as Slack sends it: no team in the envelope, the organization's authorization.
+ */
+export function orgWorkspacesPayload(
+  type: 'team_access_revoked' | 'team_access_granted',
+  enterpriseId: string,
+  teamIds: string[],
+): Record<string, unknown> {
+  const eventTime = Math.floor(Date.now() / 1000);
+  return {
+    token: 'deprecated',
+    team_id: null,
+    enterprise_id: enterpriseId,
+    api_app_id: TEST_APP_ID,
+    type: 'event_callback',
+    event_id: newEventId(),
+    event_time: eventTime,
+    event: { type, team_ids: teamIds, event_ts: `${eventTime}.000200` },
+    is_enterprise_install: true,
+    authorizations: [
+      { team_id: null, enterprise_id: enterpriseId, user_id: 'U0BOT0001', is_bot: true, is_enterprise_install: true },
+    ],
+  };
+}
+
+/**
+ * Delivers an Events API body signed as Slack signs it; with `retryNum`, as Slack's retry of it (the
+ * `x-slack-retry-num` and `x-slack-retry-reason` headers).
+ */
+export async function deliverEvent(app: RunningApp, body: Record<string, unknown>, retryNum?: number): Promise<void> {
+  const response = await app.postSigned(
+    '/slack/events',
+    JSON.stringify(body),
+    'application/json',
+    retryNum === undefined ? {} : { retryNum },
+  );
   expect(response.status).toBe(200);
+}
+
+/** `app_uninstalled` (or `tokens_revoked` naming bot users) from a workspace, signed; resolves with its body. */
+export async function uninstallEvent(
+  app: RunningApp,
+  teamId: string,
+  type: 'app_uninstalled' | 'tokens_revoked' = 'app_uninstalled',
+  where: UninstallEventOptions = {},
+): Promise<Record<string, unknown>> {
+  const body = uninstallPayload(teamId, type, where);
+  await deliverEvent(app, body);
+  return body;
 }
 
 /**

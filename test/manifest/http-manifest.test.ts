@@ -54,7 +54,14 @@ describe('the HTTP-mode manifest', () => {
     });
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: EVENTS_URL,
-      bot_events: ['app_home_opened', 'function_executed', 'app_uninstalled', 'tokens_revoked'],
+      bot_events: [
+        'app_home_opened',
+        'function_executed',
+        'app_uninstalled',
+        'tokens_revoked',
+        'team_access_revoked',
+        'team_access_granted',
+      ],
     });
   });
 

@@ -110,6 +110,8 @@ describe('manifest.yml', () => {
       'function_executed',
       'app_uninstalled',
       'tokens_revoked',
+      'team_access_revoked',
+      'team_access_granted',
     ]);
     expect(manifest.settings).toMatchObject({ interactivity: { is_enabled: true }, socket_mode_enabled: true });
   });

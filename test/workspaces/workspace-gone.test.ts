@@ -29,7 +29,11 @@ describe('Workspaces.slack: gone only when there is no installation', () => {
         kind: 'distributed',
         authorize: () => Promise.reject(wrapped(failure)),
         clientFor: (token) => new WebClient(token),
-        deleteInstallation: () => Promise.resolve(),
+        installations: {
+          deleteIfUnchanged: () => Promise.resolve(false),
+          forgetOrgTeam: () => undefined,
+          onStored: () => undefined,
+        },
       },
       store,
       logger,

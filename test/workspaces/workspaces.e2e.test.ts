@@ -7,6 +7,7 @@ import {
   OTHER_TEAM_ID,
   OTHER_USER_ID,
   botTokenOf,
+  botUserOf,
   inTeam,
   installWorkspace,
   uninstallEvent,
@@ -60,7 +61,9 @@ describe('distribution mode: each workspace with its own token, and uninstalls',
 
   it('treats a revoked bot token as an uninstall', async () => {
     await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    await uninstallEvent(app(), OTHER_TEAM_ID, 'tokens_revoked');
+    await uninstallEvent(app(), OTHER_TEAM_ID, 'tokens_revoked', {
+      botUserIds: [botUserOf(fakes.slack, OTHER_TEAM_ID)],
+    });
     await app().waitForLog(
       (line) =>
         line.msg === 'the app was removed from a workspace: its work is stopped' && line.reason === 'tokens_revoked',
