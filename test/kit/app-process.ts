@@ -11,9 +11,11 @@ export function startArguments(): string[] {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts: { start: string };
   };
-  // `exec node ...`: the shell npm runs the script in gives its place to node, which then gets the signals.
-  const [node, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
-  if (node !== 'node') throw new Error('the start script must be `[exec] node ...`');
+  // `[check; ]exec node ...`: the shell npm runs the script in gives its place to node, which then gets the
+  // signals; what comes before (the check that dist/ is built) is the shell's.
+  const command = packageJson.scripts.start.split(/;\s*(?=exec\s)/).at(-1) ?? '';
+  const [node, ...args] = command.replace(/^exec\s+/, '').split(/\s+/);
+  if (node !== 'node') throw new Error('the start script must end with `exec node ...`');
   return args.map((arg) => (arg.startsWith('dist/') ? fileURLToPath(new URL(`../../${arg}`, import.meta.url)) : arg));
 }
 

@@ -22,7 +22,7 @@ describe('the start script', () => {
     const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts.start).toMatch(/^exec node (--[a-z-]+=\d+ )*dist\/mintlink\.mjs$/);
+    expect(scripts.start).toMatch(/(^|; )exec node (--[a-z-]+=\d+ )*dist\/mintlink\.mjs$/);
     expect(scripts.prestart).toBeUndefined();
     expect(scripts.poststart).toBeUndefined();
   });
