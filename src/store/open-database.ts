@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { StoreLocation } from '../config/config.js';
 import { SqliteFileError, sqliteFileProblem } from '../lifecycle/sqlite-file-problem.js';
 import type { Logger } from '../logging/create-logger.js';
+import { PostgresDialectLightIntrospection } from './postgres-dialect.js';
 import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 import { pastSpan } from '../observability/tracing.js';
@@ -42,7 +43,10 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
   const lost = (error: Error) => logger?.warn({ err: { message: error.message } }, 'database connection lost');
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: querySpans('postgresql') });
+  return new Kysely<Tables>({
+    dialect: new PostgresDialectLightIntrospection({ pool }),
+    log: querySpans('postgresql'),
+  });
 }
 
 /** Opens the file, creating it and its directory when missing; a problem comes as a SqliteFileError. */
