@@ -37,7 +37,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
       context(
         last
           ? `The deletion runs once, as soon as you press the button.${progress ? ` ${progress}; yours is the last one needed.` : ''} The requester and the approval channel see the outcome.`
-          : `${progress}. Yours is counted; the deletion runs once, when the last of the ${r.approvalsNeeded} approvals needed is given.`,
+          : `${progress}. The deletion runs once, when the last of the ${r.approvalsNeeded} approvals needed is given.`,
       ),
     ],
   });

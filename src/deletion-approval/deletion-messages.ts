@@ -41,7 +41,9 @@ export function statusLine(r: DeletionRequest, toRequester = false): string {
         ? `:arrow_forward: ${approved}. Trying again (attempt ${r.attempts}, started by ${by(r.runBy)})…`
         : `:arrow_forward: ${approved}. Deleting…`;
     case 'done':
-      return `:white_check_mark: ${approved}. ${deletedText(r)}${detail ? `\nThe service answered: ${detail}` : ''}`;
+      // The service's answer is not specified: when its counts were read, the line above says them; otherwise
+      // what it answered is shown as it came.
+      return `:white_check_mark: ${approved}. ${deletedText(r)}${detail && r.notFoundCount === undefined ? `\nThe service answered: ${detail}` : ''}`;
     case 'failed':
       return toRequester
         ? `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${withoutRetryAdvice(detail)}\nOnly an approver can try it again (no new approval needed): ask one of them${r.approvalChannelId ? ` in <#${r.approvalChannelId}>` : ''} if it is not done.`

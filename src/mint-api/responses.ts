@@ -82,13 +82,14 @@ const NOT_FOUND_KEY = /^(not[_-]?found|missing)$/i;
 
 /**
  * How many of `sent` customers a delete answer says were not found: a list or a count under a "not found"
- * field (`notFound`, `not_found`, `missing`), capped at what was sent; undefined when it names none.
+ * field (`notFound`, `not_found`, `missing`), capped at what was sent (0 for an empty list); undefined when
+ * the answer has no such field, or one that is neither.
  */
 export function notFoundCount(answer: MintRecord, sent: number): number | undefined {
   for (const [key, value] of Object.entries(answer)) {
     if (!NOT_FOUND_KEY.test(key)) continue;
     const count = Array.isArray(value) ? value.length : value;
-    if (typeof count === 'number' && Number.isInteger(count) && count > 0) return Math.min(count, sent);
+    if (typeof count === 'number' && Number.isInteger(count) && count >= 0) return Math.min(count, sent);
   }
   return undefined;
 }

@@ -139,4 +139,12 @@ describe('deletion messages', () => {
     expect(done(['a', 'b'], 2)).toMatch(/\*Nothing deleted\* <!date[^>]*>: the 2 customers were not found\.$/);
     expect(done(['a'], 1)).toMatch(/\*Nothing deleted\* <!date[^>]*>: the customer was not found\.$/);
   });
+
+  it("shows the service's answer as it came only when its counts could not be read", () => {
+    const done = (notFoundCount: number | undefined) =>
+      statusLine({ ...request('done', ['a', 'b']), outcomeDetail: 'deleted: 2 items, result: ok', notFoundCount });
+    expect(done(undefined)).toContain('\nThe service answered: deleted: 2 items, result: ok');
+    expect(done(0)).not.toContain('The service answered');
+    expect(done(1)).not.toContain('The service answered');
+  });
 });

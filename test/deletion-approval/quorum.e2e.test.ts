@@ -73,7 +73,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
 
     const first = await flow.openDecision(app, ts, 'approve', BOB);
     expect(first).toMatchObject({ submit: { text: 'Approve' } }); // not the last approval: nothing is deleted yet
-    expect(textOf(first)).toContain('*0 of 2 approvals* so far. Yours is counted; the deletion runs once');
+    expect(textOf(first)).toContain('*0 of 2 approvals* so far. The deletion runs once');
     const ack = await app.submitView(first, {}, BOB);
     expect(textOf(ack)).toContain(`Your approval is recorded: *1 of 2 approvals*: <@${BOB}>`);
     await flow.waitForStatus(ts, `*1 of 2 approvals*: <@${BOB}>`);

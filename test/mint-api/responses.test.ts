@@ -63,11 +63,13 @@ describe('notFoundCount', () => {
     expect(notFoundCount({ deleted: ['a', 'b'], notFound: ['c'] }, 3)).toBe(1);
     expect(notFoundCount({ not_found: 2 }, 3)).toBe(2);
     expect(notFoundCount({ missing: ['x', 'y', 'z', 'w'] }, 3)).toBe(3); // never more than were sent
+    expect(notFoundCount({ deleted: ['a'], notFound: [] }, 1)).toBe(0);
+    expect(notFoundCount({ not_found: 0 }, 1)).toBe(0);
   });
 
-  it('is undefined when the answer names none not found', () => {
+  it('is undefined when the answer does not say', () => {
     expect(notFoundCount({ deleted: ['a'] }, 1)).toBeUndefined();
-    expect(notFoundCount({ notFound: [] }, 1)).toBeUndefined();
+    expect(notFoundCount({ notFound: -1 }, 1)).toBeUndefined();
     expect(notFoundCount({ notFound: 'none' }, 1)).toBeUndefined();
   });
 });
