@@ -1,6 +1,5 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LRUCache } from 'lru-cache';
 import { KeptRows } from '../lifecycle/kept-rows.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -94,12 +93,6 @@ export class NoInstallationError extends Error {}
 export class SqlInstallationStore implements InstallationStore {
   /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
   private readonly kept: KeptRows<Installation>;
-  /**
-   * Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). A note
-   * lapses after a while: an uninstall on another replica deletes the records, and a workspace's own
-   * installation may go; the org's next request from it then records it again.
-   */
-  private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
   /** The renewal under way on this replica, by installation: requests that come meanwhile share it. */
   private readonly renewals = new Map<string, Promise<Installation>>();
 
@@ -173,7 +166,6 @@ export class SqlInstallationStore implements InstallationStore {
       );
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
-    if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
     if (dueForRenewal(installation).length === 0) return forBolt(installation);
     let renewal = this.renewals.get(id);
     if (!renewal) {
@@ -270,21 +262,15 @@ export class SqlInstallationStore implements InstallationStore {
 
   /**
    * After the delete: a request read in between would otherwise keep the row it found. Its records of the
-   * workspaces it served went with it: a reinstall records them again.
+   * workspaces it served went with it: a reinstall lists them again (auth.teams.list).
    */
   private forgetDeleted(id: string): void {
     this.kept.forget(id);
-    for (const [team, noted] of this.orgTeamsNoted.entries()) if (noted === id) this.orgTeamsNoted.delete(team);
   }
 
   /** Tells `listener` of each installation stored from now on (installed, installed again, renewed). */
   onStored(listener: (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void): void {
     this.storedListeners.push(listener);
-  }
-
-  /** A workspace left an org-wide installation: its next request from it (if any) records it again. */
-  forgetOrgTeam(teamId: string): void {
-    this.orgTeamsNoted.delete(teamId);
   }
 
   /**
@@ -305,19 +291,6 @@ export class SqlInstallationStore implements InstallationStore {
   /** The check of the kept installations, as background work (see KeptRows). */
   start(): () => Promise<void> {
     return this.kept.start(INSTALLATION_REVALIDATE_MS, this.logger, 'installations');
-  }
-
-  /**
-   * Background work finds a workspace's token from its team id alone: for a workspace of an org-wide install,
-   * the first request from it records which installation serves it (once per process and workspace).
-   */
-  private async noteOrgTeam(teamId: string, id: string): Promise<void> {
-    if (this.orgTeamsNoted.get(teamId) === id) return;
-    // A workspace with an installation of its own is never recorded as the org's: a person of another
-    // customer acting in the org's channels (Slack Connect) must not tie that customer's workspace to it.
-    if (!(await this.store.installations.exists(installationId({ teamId }) ?? '')))
-      await this.store.installations.noteTeam(teamId, id);
-    this.orgTeamsNoted.set(teamId, id);
   }
 
   /** The installation's tokens, each sealed for its own row and column. */

@@ -213,14 +213,15 @@ export async function uninstallEvent(
 }
 
 /**
- * A click by `userId` of workspace `teamId` on a button of an org-wide installation's message (its payload has
- * no team: Slack names the user's own team in user.team_id), signed as Slack signs it; resolves once handled.
+ * A click by `userId` of workspace `teamId` on a button (`actionId`, one nobody listens to unless given) of an
+ * org-wide installation's message (its payload has no team: Slack names the user's own team in user.team_id),
+ * signed as Slack signs it; resolves once handled, with the click's response_url.
  */
 export async function orgInstallClick(
   app: RunningApp,
   slack: FakeSlack,
-  where: { teamId: string; userId: string; enterpriseId: string; channelId: string },
-): Promise<void> {
+  where: { teamId: string; userId: string; enterpriseId: string; channelId: string; actionId?: string },
+): Promise<string> {
   const click = {
     type: 'block_actions',
     user: { id: where.userId, username: 'u', name: 'u', team_id: where.teamId },
@@ -233,7 +234,9 @@ export async function orgInstallClick(
     is_enterprise_install: true,
     channel: { id: where.channelId, name: 'shared' },
     response_url: slack.responseUrl(),
-    actions: [{ type: 'button', action_id: 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      { type: 'button', action_id: where.actionId ?? 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` },
+    ],
   };
   const sent = await app.postSigned(
     '/slack/events',
@@ -242,4 +245,5 @@ export async function orgInstallClick(
   );
   expect(sent.status).toBe(200);
   await app.waitForIdle();
+  return click.response_url;
 }
