@@ -162,14 +162,15 @@ export function uninstallPayload(
 
 /**
  * An event of an org-wide installation about some of its organization's workspaces (`team_access_revoked`,
- * `team_access_granted`), as Slack sends it: no team in the envelope, the organization's authorization.
+ * `team_access_granted`), as Slack sends it: no team in the envelope, the organization's authorization; it
+ * happened at `eventTime` (seconds), now unless given.
  */
 export function orgWorkspacesPayload(
   type: 'team_access_revoked' | 'team_access_granted',
   enterpriseId: string,
   teamIds: string[],
+  eventTime = Math.floor(Date.now() / 1000),
 ): Record<string, unknown> {
-  const eventTime = Math.floor(Date.now() / 1000);
   return {
     token: 'deprecated',
     team_id: null,
