@@ -1,6 +1,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeptRows } from '../lifecycle/kept-rows.js';
+import { SLACK_CALL_DEADLINE_MS } from '../slack-api/web-client-options.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { installationId, type StoredInstallation } from '../store/installations.js';
@@ -34,8 +35,16 @@ export type RenewToken = (refreshToken: string) => Promise<RenewedToken>;
 
 /** A token that expires within two hours is renewed (Bolt's own rule, InstallProvider.authorize). */
 const RENEWAL_WINDOW_SECONDS = 7_200;
-/** How long one replica's claim on renewing an installation's tokens holds: past the Slack call's deadline. */
-const RENEWAL_LEASE_MS = 30_000;
+/** Attempts at storing renewed tokens (the old refresh token is spent at Slack: they exist only in memory). */
+const STORE_RENEWED_ATTEMPTS = 4;
+/** The wait before each further attempt. */
+const STORE_RENEWED_BACKOFF_MS = [250, 1_000, 3_000];
+/**
+ * How long one replica's claim on renewing an installation's tokens holds: past both Slack calls' deadlines
+ * (the bot's token and the installer's, one after the other) and every attempt at storing them, so that no
+ * other replica renews with a refresh token this one has spent.
+ */
+const RENEWAL_LEASE_MS = 2 * SLACK_CALL_DEADLINE_MS + 30_000;
 /** How long a request waits for another replica's renewal of the same tokens (Slack's 3 s to ack come first). */
 const RENEWAL_WAIT_MS = 2_000;
 /** How often a waiting request looks at the stored tokens meanwhile. */
@@ -220,12 +229,7 @@ export class SqlInstallationStore implements InstallationStore {
       return this.unrenewed(id, current, 'Slack did not renew it');
     }
     // What Slack renewed is stored even when another of its tokens was not: the old refresh token is spent.
-    const saved = await this.store.installations.storeRenewed(
-      id,
-      stored.sealed,
-      this.sealed(id, renewed),
-      withoutSecrets(renewed),
-    );
+    const saved = await this.storeRenewed(id, stored.sealed, renewed);
     this.kept.forget(id);
     if (!saved) {
       this.logger.warn({ installation: id }, 'reinstalled while its token was renewed: the newer tokens stand');
@@ -235,6 +239,31 @@ export class SqlInstallationStore implements InstallationStore {
     }
     this.logger.info({ installation: id }, 'token renewed');
     return renewed;
+  }
+
+  /**
+   * Stores renewed tokens, trying again from memory while the database fails (the old refresh token is spent:
+   * lost, these would leave the installation with tokens Slack no longer renews). Within the lease.
+   */
+  private async storeRenewed(id: string, from: StoredInstallation['sealed'], renewed: Installation): Promise<boolean> {
+    const sealed = this.sealed(id, renewed);
+    const details = withoutSecrets(renewed);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.store.installations.storeRenewed(id, from, sealed, details);
+      } catch (error) {
+        const backoff = STORE_RENEWED_BACKOFF_MS[attempt - 1];
+        if (attempt >= STORE_RENEWED_ATTEMPTS || backoff === undefined) {
+          this.logger.error(
+            { installation: id, err: error, attempts: attempt },
+            'renewed tokens could not be stored: the installation must be installed again if they expire',
+          );
+          throw error;
+        }
+        this.logger.warn({ installation: id, err: error, attempt }, 'renewed tokens not stored yet; trying again');
+        await sleep(backoff);
+      }
+    }
   }
 
   /**
