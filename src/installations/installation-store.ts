@@ -1,7 +1,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LRUCache } from 'lru-cache';
 import { KeptRows } from '../lifecycle/kept-rows.js';
+import { SLACK_CALL_DEADLINE_MS } from '../slack-api/web-client-options.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { installationId, type StoredInstallation } from '../store/installations.js';
@@ -35,8 +35,16 @@ export type RenewToken = (refreshToken: string) => Promise<RenewedToken>;
 
 /** A token that expires within two hours is renewed (Bolt's own rule, InstallProvider.authorize). */
 const RENEWAL_WINDOW_SECONDS = 7_200;
-/** How long one replica's claim on renewing an installation's tokens holds: past the Slack call's deadline. */
-const RENEWAL_LEASE_MS = 30_000;
+/** Attempts at storing renewed tokens (the old refresh token is spent at Slack: they exist only in memory). */
+const STORE_RENEWED_ATTEMPTS = 4;
+/** The wait before each further attempt. */
+const STORE_RENEWED_BACKOFF_MS = [250, 1_000, 3_000];
+/**
+ * How long one replica's claim on renewing an installation's tokens holds: past both Slack calls' deadlines
+ * (the bot's token and the installer's, one after the other) and every attempt at storing them, so that no
+ * other replica renews with a refresh token this one has spent.
+ */
+const RENEWAL_LEASE_MS = 2 * SLACK_CALL_DEADLINE_MS + 30_000;
 /** How long a request waits for another replica's renewal of the same tokens (Slack's 3 s to ack come first). */
 const RENEWAL_WAIT_MS = 2_000;
 /** How often a waiting request looks at the stored tokens meanwhile. */
@@ -94,12 +102,6 @@ export class NoInstallationError extends Error {}
 export class SqlInstallationStore implements InstallationStore {
   /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
   private readonly kept: KeptRows<Installation>;
-  /**
-   * Workspaces already recorded as served by an org-wide installation (`team id -> installation id`). A note
-   * lapses after a while: an uninstall on another replica deletes the records, and a workspace's own
-   * installation may go; the org's next request from it then records it again.
-   */
-  private readonly orgTeamsNoted = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
   /** The renewal under way on this replica, by installation: requests that come meanwhile share it. */
   private readonly renewals = new Map<string, Promise<Installation>>();
 
@@ -173,7 +175,6 @@ export class SqlInstallationStore implements InstallationStore {
       );
       throw new NoInstallationError(`no installation for ${id ?? 'a request without a team'}`);
     }
-    if (query.isEnterpriseInstall && query.teamId) await this.noteOrgTeam(query.teamId, id);
     if (dueForRenewal(installation).length === 0) return forBolt(installation);
     let renewal = this.renewals.get(id);
     if (!renewal) {
@@ -228,12 +229,7 @@ export class SqlInstallationStore implements InstallationStore {
       return this.unrenewed(id, current, 'Slack did not renew it');
     }
     // What Slack renewed is stored even when another of its tokens was not: the old refresh token is spent.
-    const saved = await this.store.installations.storeRenewed(
-      id,
-      stored.sealed,
-      this.sealed(id, renewed),
-      withoutSecrets(renewed),
-    );
+    const saved = await this.storeRenewed(id, stored.sealed, renewed);
     this.kept.forget(id);
     if (!saved) {
       this.logger.warn({ installation: id }, 'reinstalled while its token was renewed: the newer tokens stand');
@@ -243,6 +239,31 @@ export class SqlInstallationStore implements InstallationStore {
     }
     this.logger.info({ installation: id }, 'token renewed');
     return renewed;
+  }
+
+  /**
+   * Stores renewed tokens, trying again from memory while the database fails (the old refresh token is spent:
+   * lost, these would leave the installation with tokens Slack no longer renews). Within the lease.
+   */
+  private async storeRenewed(id: string, from: StoredInstallation['sealed'], renewed: Installation): Promise<boolean> {
+    const sealed = this.sealed(id, renewed);
+    const details = withoutSecrets(renewed);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.store.installations.storeRenewed(id, from, sealed, details);
+      } catch (error) {
+        const backoff = STORE_RENEWED_BACKOFF_MS[attempt - 1];
+        if (attempt >= STORE_RENEWED_ATTEMPTS || backoff === undefined) {
+          this.logger.error(
+            { installation: id, err: error, attempts: attempt },
+            'renewed tokens could not be stored: the installation must be installed again if they expire',
+          );
+          throw error;
+        }
+        this.logger.warn({ installation: id, err: error, attempt }, 'renewed tokens not stored yet; trying again');
+        await sleep(backoff);
+      }
+    }
   }
 
   /**
@@ -270,21 +291,15 @@ export class SqlInstallationStore implements InstallationStore {
 
   /**
    * After the delete: a request read in between would otherwise keep the row it found. Its records of the
-   * workspaces it served went with it: a reinstall records them again.
+   * workspaces it served went with it: a reinstall lists them again (auth.teams.list).
    */
   private forgetDeleted(id: string): void {
     this.kept.forget(id);
-    for (const [team, noted] of this.orgTeamsNoted.entries()) if (noted === id) this.orgTeamsNoted.delete(team);
   }
 
   /** Tells `listener` of each installation stored from now on (installed, installed again, renewed). */
   onStored(listener: (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void): void {
     this.storedListeners.push(listener);
-  }
-
-  /** A workspace left an org-wide installation: its next request from it (if any) records it again. */
-  forgetOrgTeam(teamId: string): void {
-    this.orgTeamsNoted.delete(teamId);
   }
 
   /**
@@ -305,19 +320,6 @@ export class SqlInstallationStore implements InstallationStore {
   /** The check of the kept installations, as background work (see KeptRows). */
   start(): () => Promise<void> {
     return this.kept.start(INSTALLATION_REVALIDATE_MS, this.logger, 'installations');
-  }
-
-  /**
-   * Background work finds a workspace's token from its team id alone: for a workspace of an org-wide install,
-   * the first request from it records which installation serves it (once per process and workspace).
-   */
-  private async noteOrgTeam(teamId: string, id: string): Promise<void> {
-    if (this.orgTeamsNoted.get(teamId) === id) return;
-    // A workspace with an installation of its own is never recorded as the org's: a person of another
-    // customer acting in the org's channels (Slack Connect) must not tie that customer's workspace to it.
-    if (!(await this.store.installations.exists(installationId({ teamId }) ?? '')))
-      await this.store.installations.noteTeam(teamId, id);
-    this.orgTeamsNoted.set(teamId, id);
   }
 
   /** The installation's tokens, each sealed for its own row and column. */

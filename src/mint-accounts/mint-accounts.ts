@@ -19,7 +19,7 @@ import {
   type AddressPolicy,
   type HostResolver,
 } from '../mint-api/public-address.js';
-import { isLoopbackUrl, type Checked } from './mint-key.js';
+import { isOperatorsOrigin, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
@@ -107,7 +107,7 @@ export class MintAccounts {
   private readonly rows: KeptRows<StoredMintAccount>;
   private readonly clients: LRUCache<string, AccountClient>;
   private readonly pools: SharedPools;
-  /** What a workspace's own base URL may reach: public addresses, and this host too in development. */
+  /** What a workspace's own base URL may reach (its operator's origin aside): public addresses only. */
   private readonly addressPolicy: AddressPolicy;
   private readonly resolveHost: HostResolver;
   private readonly listeners: Array<(event: MintAccountEvent) => void> = [];
@@ -119,8 +119,8 @@ export class MintAccounts {
     private readonly options: MintAccountsOptions = {},
   ) {
     this.box = deps.config.distribution ? new SecretBox(deps.config.secretKeys) : undefined;
-    // The operator's own MINT_API_BASE_URL on this host is a development setup (the mock service).
-    this.addressPolicy = { allowLoopback: isLoopbackUrl(deps.config.mint.baseUrl) };
+    // Never this host: a workspace's URL on it is taken only as the operator's own origin (isOperatorsOrigin).
+    this.addressPolicy = { allowLoopback: false };
     this.resolveHost = deps.resolveHost ?? systemResolver;
     this.pools = new SharedPools({ ...this.addressPolicy, resolve: this.resolveHost });
     this.rows = new KeptRows(
@@ -202,6 +202,7 @@ export class MintAccounts {
    * it connects, since a name may resolve elsewhere later.
    */
   async checkBaseUrlAddress(baseUrl: string): Promise<Checked<string>> {
+    if (isOperatorsOrigin(baseUrl, this.deps.config.mint.baseUrl)) return { ok: true, value: baseUrl };
     const { hostname } = new URL(baseUrl);
     try {
       await publicAddressOf(hostname, this.addressPolicy, this.resolveHost, FORM_LOOKUP_TIMEOUT_MS);
@@ -317,8 +318,10 @@ export class MintAccounts {
     const { teamId } = account;
     const own = this.deps.config.mintBaseUrlPerWorkspace && account.baseUrl ? account.baseUrl : undefined;
     const baseUrl = own ?? this.deps.config.mint.baseUrl;
-    // A URL a workspace's admin typed is reached at public addresses only; the operator's own is trusted as set.
-    const poolKind: PoolKind = own ? 'public-only' : 'operator';
+    // A URL a workspace's admin typed is reached at public addresses only; the operator's own origin is trusted
+    // as set, whoever names it.
+    const poolKind: PoolKind =
+      own && !isOperatorsOrigin(own, this.deps.config.mint.baseUrl) ? 'public-only' : 'operator';
     const known = this.clients.get(teamId);
     if (known && known.sealedKey === account.sealedKey && known.baseUrl === baseUrl) return known.client;
     let apiKey: string;

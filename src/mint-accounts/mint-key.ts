@@ -49,9 +49,10 @@ export function lastFour(key: string): string {
  * host that is not one of this host's names or addresses, a private, link-local, reserved or otherwise
  * non-public address, or the name of a metadata service (see writtenHostNotPublic); the addresses a name
  * resolves to are checked when it is saved and when each connection is made (MintAccounts). The one exception
- * is development: when the operator's own MINT_API_BASE_URL is on this host (the mock service), this host is
- * taken too, and http to it. No credentials, query or fragment: the key travels in its own header, and
- * `/v1/...` paths are appended.
+ * is the operator's own origin (scheme, host and port of MINT_API_BASE_URL, a path of its own allowed): it is
+ * trusted as the operator set it, on this host too (the mock service in development), http included. Nothing
+ * else on this host is: another port of it may be a sidecar's admin or proxy API. No credentials, query or
+ * fragment: the key travels in its own header, and `/v1/...` paths are appended.
  */
 export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl: string): Checked<string | undefined> {
   const text = (raw ?? '').trim();
@@ -61,19 +62,27 @@ export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl
   const url = new URL(text);
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, problem: 'The base URL must start with https://.' };
-  const development = isLoopbackUrl(operatorBaseUrl);
-  const notPublic = writtenHostNotPublic(url.hostname, { allowLoopback: development });
+  const operators = isOperatorsOrigin(url.href, operatorBaseUrl);
+  const notPublic = operators ? undefined : writtenHostNotPublic(url.hostname, { allowLoopback: false });
   if (notPublic)
     return {
       ok: false,
       problem: `${notPublic.message}: the base URL must be a public address of the Mint service.`,
     };
-  if (url.protocol !== 'https:' && !(development && isLoopbackUrl(text)))
+  if (url.protocol !== 'https:' && !(operators && isLoopbackUrl(text)))
     return { ok: false, problem: 'The base URL must start with https://.' };
   if (url.username || url.password)
     return { ok: false, problem: 'Leave the user name and password out of the URL: the API key is sent on its own.' };
   if (url.search || url.hash) return { ok: false, problem: 'The base URL has no ?query or #fragment.' };
   return { ok: true, value: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+}
+
+/**
+ * Whether a URL is of the operator's own origin (MINT_API_BASE_URL's scheme, host and port, as URL.origin
+ * normalises them): what a workspace's base URL may name that no address check applies to.
+ */
+export function isOperatorsOrigin(url: string, operatorBaseUrl: string): boolean {
+  return URL.canParse(url) && URL.canParse(operatorBaseUrl) && new URL(url).origin === new URL(operatorBaseUrl).origin;
 }
 
 /** Whether a URL's host is this very host, as written: localhost, 127.x or ::1. */

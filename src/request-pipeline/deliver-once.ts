@@ -26,7 +26,14 @@ export function clickKey(body: BlockAction<ButtonAction>, teamId: string): strin
 export function eventKey(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || !('event_id' in body)) return undefined;
   const { event_id: eventId } = body;
-  return typeof eventId === 'string' && eventId !== '' ? `event:${eventId}` : undefined;
+  if (typeof eventId !== 'string' || eventId === '') return undefined;
+  // Scoped by the app and the workspace (or organization) too: Slack promises event ids unique, but a key
+  // one app or workspace could choose must never suppress another's event.
+  const named = (field: string) => {
+    const value = field in body ? (body as Record<string, unknown>)[field] : undefined;
+    return typeof value === 'string' ? value : '';
+  };
+  return `event:${digest([named('api_app_id'), named('team_id') || named('enterprise_id'), eventId])}`;
 }
 
 /**

@@ -28,7 +28,8 @@ import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
 import { updateModal } from '../slack-ui/update-modal.js';
 import type { Store } from '../store/store.js';
 import { clickKey, eventKey, firstDelivery, submissionKey } from './deliver-once.js';
-import { AlreadyHandled, RequestEnded } from './request-ended.js';
+import { AlreadyHandled, RequestEnded, refused } from './request-ended.js';
+import { NOT_SERVED_TEXT, OrgWorkspaceCheck } from './org-workspace.js';
 import { requestWorkspace } from './request-workspace.js';
 import { type StepResult, type StepRun, stepListener } from './step-listener.js';
 import type { OrgWorkspaces, Uninstall } from '../workspaces/workspaces.js';
@@ -121,6 +122,8 @@ interface Routes {
   shortcuts: Map<string, (args: ShortcutArgs<GlobalShortcut>) => Promise<void>>;
   messageShortcuts: Map<string, (args: ShortcutArgs<MessageShortcut>) => Promise<void>>;
   options: Map<string, (args: OptionsArgs) => Promise<void>>;
+  /** Whether an org-wide installation serves the workspace a request names (one per app: its cache). */
+  orgWorkspaces: OrgWorkspaceCheck;
 }
 
 const routesOfApp = new WeakMap<App, Routes>();
@@ -141,6 +144,7 @@ function routesOf(app: App, deps: PipelineDeps): Routes {
     shortcuts: new Map(),
     messageShortcuts: new Map(),
     options: new Map(),
+    orgWorkspaces: new OrgWorkspaceCheck(deps.store),
   };
   routesOfApp.set(app, routes);
   app.action<BlockAction<ButtonAction>>({ type: 'block_actions' }, (args) =>
@@ -161,7 +165,7 @@ function routesOf(app: App, deps: PipelineDeps): Routes {
   return routes;
 }
 
-type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys'> };
+type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations'> };
 
 /**
  * Every event does its work once, whatever Slack delivers again and whichever replica it reaches: the first
@@ -210,10 +214,25 @@ export function listen(app: App, deps: PipelineDeps): Listen {
   const { logger, store } = deps;
   const routes = routesOf(app, deps);
 
-  /** Runs the listener and settles the request's outcome; every way it can end is handled here. */
-  async function settle(context: object, tell: Tell, run: () => Promise<Ended>): Promise<void> {
+  /**
+   * Runs the listener and settles the request's outcome; every way it can end is handled here. A request for
+   * `teamId` through an org-wide installation that does not serve it (org-workspace.ts) ends refused first.
+   */
+  async function settle(
+    context: Context,
+    teamId: string | undefined,
+    tell: Tell,
+    run: () => Promise<Ended>,
+  ): Promise<void> {
     const request = requestOf(context);
     try {
+      if (teamId !== undefined && !(await routes.orgWorkspaces.serves(context, teamId))) {
+        logger.warn(
+          { ...requestLogFields(request), team: teamId, enterprise: context.enterpriseId },
+          'request through an org-wide installation from a workspace it does not serve: refused',
+        );
+        throw refused(NOT_SERVED_TEXT);
+      }
       const outcome = await run();
       if (outcome) noteOutcome(request, outcome);
     } catch (error) {
@@ -248,7 +267,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
           if (!acked) return quietly(ack(answer));
           return quietly(respondSafely(args.respond, answer, { ...recipient, logger }, text));
         };
-        await settle(args.context, tell, () => listener({ ...args, ack }));
+        await settle(args.context, args.teamId, tell, () => listener({ ...args, ack }));
         if (!acked) await ack(); // a listener that forgot: Slack shows nothing rather than an error
       });
     },
@@ -258,7 +277,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
         await ack();
         const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         if (options.once && !(await firstDelivery(store, clickKey(args.body, args.teamId), args.teamId))) return;
-        await settle(args.context, tellClicker(args), () => listener(args));
+        await settle(args.context, args.teamId, tellClicker(args), () => listener(args));
       });
     },
 
@@ -285,7 +304,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
           if (!acked) return quietly(answer({ response_action: 'update', view }));
           return updateModal(args.client, args.view.id, view, logger);
         };
-        await settle(args.context, tell, () => listener({ ...args, ack }));
+        await settle(args.context, args.teamId, tell, () => listener({ ...args, ack }));
         if (!acked) await answer(); // a listener that forgot: the modal closes rather than spins
       });
     },
@@ -296,7 +315,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
         const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
         const tell: Tell = (text) =>
           tellUser({ client: args.client, channelId: undefined, userId: args.body.user.id, logger }, text);
-        await settle(args.context, tell, () => listener(args));
+        await settle(args.context, args.teamId, tell, () => listener(args));
       });
     },
 
@@ -307,6 +326,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
         const recipient = { client: args.client, channelId: args.body.channel.id, userId: args.body.user.id, logger };
         await settle(
           args.context,
+          args.teamId,
           (text) => tellUser(recipient, text),
           () => listener(args),
         );
@@ -322,6 +342,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
       ) =>
         settle(
           context,
+          undefined, // about an installation, which it names itself
           () => Promise.resolve(),
           () =>
             listener({
@@ -345,6 +366,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
       const handle = (context: Context, workspaces: Omit<OrgWorkspaces, 'enterpriseId'>) =>
         settle(
           context,
+          undefined, // the organization's own news of its workspaces
           () => Promise.resolve(),
           () => listener({ enterpriseId: context.enterpriseId, ...workspaces }),
         );
@@ -373,9 +395,8 @@ export function listen(app: App, deps: PipelineDeps): Listen {
       app.event('app_home_opened', async ({ next: _next, ...args }) => {
         // Nobody is waiting on an event's answer: a failure is logged, the person opens Home again.
         const tell: Tell = () => Promise.resolve();
-        await settle(args.context, tell, () =>
-          listener({ ...args, teamId: requestWorkspace(args.context, args.body) }),
-        );
+        const teamId = requestWorkspace(args.context, args.body);
+        await settle(args.context, teamId, tell, () => listener({ ...args, teamId }));
       });
     },
 
@@ -390,6 +411,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
         // The person sees an empty list; there is nothing else to tell them in.
         await settle(
           args.context,
+          args.teamId,
           () => Promise.resolve(),
           () => listener({ ...args, ack }),
         );
@@ -398,7 +420,10 @@ export function listen(app: App, deps: PipelineDeps): Listen {
     },
 
     step(callbackId, thing, work) {
-      app.function(callbackId, stepListener({ store, logger }, { callbackId, thing }, work));
+      app.function(
+        callbackId,
+        stepListener({ store, logger, orgWorkspaces: routes.orgWorkspaces }, { callbackId, thing }, work),
+      );
     },
   };
 

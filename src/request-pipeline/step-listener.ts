@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../logging/create-logger.js';
 import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
 import { firstDelivery } from './deliver-once.js';
+import { NOT_SERVED_TEXT, type OrgWorkspaceCheck } from './org-workspace.js';
 import { requestWorkspace } from './request-workspace.js';
 import type { Store } from '../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
@@ -33,7 +34,7 @@ export interface StepRun {
  * fails it with a text the workflow's people can act on, and is logged.
  */
 export function stepListener(
-  deps: { store: Pick<Store, 'onceKeys'>; logger: Logger },
+  deps: { store: Pick<Store, 'onceKeys'>; logger: Logger; orgWorkspaces: OrgWorkspaceCheck },
   step: { callbackId: string; thing: string },
   work: (run: StepRun) => Promise<StepResult>,
 ): (args: StepArgs) => Promise<void> {
@@ -49,15 +50,22 @@ export function stepListener(
     }
     let result: StepResult;
     try {
-      result = await work({
-        args,
-        inputs: event.inputs ?? {},
-        executionId,
-        workflowExecutionId: event.workflow_execution_id,
-        origin: event.workflow_execution_id ? `workflow ${event.workflow_execution_id}` : 'workflow',
-        teamId,
-        logger,
-      });
+      if (!(await deps.orgWorkspaces.serves(args.context, teamId))) {
+        logger.warn(
+          { ...requestLogFields(request), team: teamId, enterprise: args.context.enterpriseId },
+          'step through an org-wide installation from a workspace it does not serve: refused',
+        );
+        result = { error: NOT_SERVED_TEXT, outcome: 'refused' };
+      } else
+        result = await work({
+          args,
+          inputs: event.inputs ?? {},
+          executionId,
+          workflowExecutionId: event.workflow_execution_id,
+          origin: event.workflow_execution_id ? `workflow ${event.workflow_execution_id}` : 'workflow',
+          teamId,
+          logger,
+        });
     } catch (error) {
       noteOutcome(request, 'failed');
       logger.error({ ...requestLogFields(request), err: error }, 'step failed unexpectedly');

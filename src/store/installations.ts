@@ -170,6 +170,7 @@ export class InstallationRows {
   /** Deletes an installation and what it learnt of its workspaces; true when there was one. */
   async delete(id: string): Promise<boolean> {
     await this.db.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
+    await this.db.deleteFrom('installation_team_departures').where('installation_id', '=', id).execute();
     const result = await this.db.deleteFrom('installations').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
@@ -187,6 +188,7 @@ export class InstallationRows {
         .executeTakeFirst();
       if (Number(result.numDeletedRows) !== 1) return false;
       await tx.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
+      await tx.deleteFrom('installation_team_departures').where('installation_id', '=', id).execute();
       return true;
     });
   }
@@ -221,27 +223,90 @@ export class InstallationRows {
     return row !== undefined;
   }
 
-  /** Records that an org-wide installation serves a workspace (seen in its requests). */
-  async noteTeam(teamId: string, installationId: string): Promise<void> {
-    const row = { installation_id: installationId, seen_at: databaseNow(this.engine) };
-    await this.db
+  /**
+   * Records that an org-wide installation serves a workspace, as Slack says (auth.teams.list,
+   * team_access_granted), with the database's time as when it joined. A workspace recorded as another
+   * installation's is never taken from it (only that installation's removal, or the workspace leaving it,
+   * frees it): true when this call recorded it, false when it was recorded already (as this installation's or
+   * another's).
+   */
+  async recordTeam(teamId: string, installationId: string): Promise<boolean> {
+    const now = databaseNow(this.engine);
+    const result = await this.db
       .insertInto('installation_teams')
-      .values({ team_id: teamId, ...row })
-      .onConflict((oc) => oc.column('team_id').doUpdateSet(row))
-      .execute();
+      .values({ team_id: teamId, installation_id: installationId, seen_at: now, joined_at: now })
+      .onConflict((oc) => oc.column('team_id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   /**
-   * Forgets that an org-wide installation serves a workspace (the workspace left it); true when it was known.
-   * A record naming another installation stays.
+   * The org-wide installation known to serve a workspace, and since when (null: recorded before join times
+   * were kept).
    */
-  async forgetTeam(teamId: string, installationId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('installation_teams')
+  async membershipOf(teamId: string): Promise<{ installationId: string; joinedAt: Date | undefined } | undefined> {
+    const row = await this.db
+      .selectFrom('installation_teams')
+      .select(['installation_id', 'joined_at'])
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
+    return (
+      row && { installationId: row.installation_id, joinedAt: row.joined_at ? new Date(row.joined_at) : undefined }
+    );
+  }
+
+  /**
+   * Forgets that an org-wide installation serves a workspace (the workspace left it at `leftAt`, as Slack
+   * says), unless it joined after that (a late delivery of an earlier leave), and remembers when it left, so
+   * that a join Slack says happened before then changes nothing. True when the record was removed. A record
+   * naming another installation stays.
+   */
+  async forgetTeam(teamId: string, installationId: string, leftAt: Date): Promise<boolean> {
+    const left = leftAt.toISOString();
+    // Slack's event times are whole seconds: a join within the leave's second is not after it.
+    const leftSecondEnd = new Date(Math.floor(leftAt.getTime() / 1000) * 1000 + 999).toISOString();
+    return this.db.transaction().execute(async (tx) => {
+      const result = await tx
+        .deleteFrom('installation_teams')
+        .where('team_id', '=', teamId)
+        .where('installation_id', '=', installationId)
+        .where((eb) => eb.or([eb('joined_at', 'is', null), eb('joined_at', '<=', leftSecondEnd)]))
+        .executeTakeFirst();
+      await tx
+        .insertInto('installation_team_departures')
+        .values({ team_id: teamId, installation_id: installationId, left_at: left })
+        .onConflict((oc) =>
+          oc
+            .columns(['team_id', 'installation_id'])
+            .doUpdateSet({ left_at: left })
+            .where('installation_team_departures.left_at', '<', left),
+        )
+        .execute();
+      return Number(result.numDeletedRows) === 1;
+    });
+  }
+
+  /** When Slack last said the workspace left this org-wide installation, if it did. */
+  async departedAt(teamId: string, installationId: string): Promise<Date | undefined> {
+    const row = await this.db
+      .selectFrom('installation_team_departures')
+      .select('left_at')
       .where('team_id', '=', teamId)
       .where('installation_id', '=', installationId)
       .executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    return row ? new Date(row.left_at) : undefined;
+  }
+
+  /**
+   * Forgets departures too old for a late join to be delivered after them (Slack's retries end within
+   * minutes); returns how many. Workspaces leave rarely: one statement takes them all.
+   */
+  async pruneDepartures(keptMs: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('installation_team_departures')
+      .where('left_at', '<', databaseNow(this.engine, -keptMs))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** The org-wide installation known to serve a workspace, if any. */

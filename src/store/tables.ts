@@ -254,6 +254,15 @@ export interface InstallationTeamsTable {
   team_id: string;
   installation_id: string;
   seen_at: string;
+  /** When it was recorded as the installation's (migration 019); null for a row recorded before. */
+  joined_at: string | null;
+}
+
+/** When Slack says a workspace left an org-wide installation (migration 019). */
+export interface InstallationTeamDeparturesTable {
+  team_id: string;
+  installation_id: string;
+  left_at: string;
 }
 
 /** How an account's last real call to the Mint service ended (migration 014). */
@@ -283,5 +292,6 @@ export interface Tables {
   installations: InstallationsTable;
   mint_accounts: MintAccountsTable;
   installation_teams: InstallationTeamsTable;
+  installation_team_departures: InstallationTeamDeparturesTable;
   mint_call_outcomes: MintCallOutcomesTable;
 }

@@ -39,8 +39,6 @@ export interface OrgWorkspaces {
 export interface WorkspaceInstallations {
   /** Deletes it only if it is still the one read at `version`; false when it was written since, or is gone. */
   deleteIfUnchanged(query: InstallationQuery<boolean>, version: Date): Promise<boolean>;
-  /** A workspace left an org-wide installation: this replica's note of it goes. */
-  forgetOrgTeam(teamId: string): void;
   /** Told after each installation is stored (installed, installed again, renewed). */
   onStored(listener: (stored: { id: string; enterpriseId: string | undefined; orgWide: boolean }) => void): void;
 }
@@ -244,23 +242,38 @@ export class Workspaces {
   /**
    * Workspaces left an organization's org-wide installation (`team_access_revoked`, `app_uninstalled_team`):
    * each one's work stops and its data goes as in an uninstall of that workspace alone; the org's installation
-   * stays for its other workspaces. A workspace served by an installation of its own, or known to be another
-   * organization's, is not touched.
+   * stays for its other workspaces. Only a workspace recorded as this organization's is touched: not one served
+   * by an installation of its own, another organization's, or one never recorded. A leave that Slack says
+   * happened before the workspace joined again (a late delivery) changes nothing, and says so in one log line.
    */
   async orgWorkspacesLeft(left: OrgWorkspaces): Promise<void> {
     const org = left.enterpriseId ? `E${left.enterpriseId}` : undefined;
+    const leftAt = left.eventTime !== undefined ? new Date(left.eventTime * 1000) : new Date();
     const stopped: string[] = [];
     const kept: string[] = [];
+    const rejoined: string[] = [];
     for (const team of new Set(left.teamIds)) {
-      const servedBy = await this.store.installations.installationOfTeam(team);
-      if ((await this.hasOwnInstallation(team)) || (servedBy !== undefined && servedBy !== org)) {
+      const membership = await this.store.installations.membershipOf(team);
+      if (!org || membership?.installationId !== org || (await this.hasOwnInstallation(team))) {
         kept.push(team);
         continue;
       }
-      if (org && servedBy) await this.store.installations.forgetTeam(team, org);
-      if (this.mode.kind === 'distributed') this.mode.installations.forgetOrgTeam(team);
+      const joinedAt = membership.joinedAt && Math.floor(membership.joinedAt.getTime() / 1000);
+      // Compare-and-set in forgetTeam: a join recorded since the read above stands too.
+      const joinedSince = left.eventTime !== undefined && joinedAt !== undefined && left.eventTime < joinedAt;
+      if (joinedSince || !(await this.store.installations.forgetTeam(team, org, leftAt))) {
+        rejoined.push(team);
+        continue;
+      }
+      this.queries.delete(team);
       stopped.push(team);
     }
+    if (rejoined.length > 0)
+      this.logger.info(
+        { enterprise: left.enterpriseId, workspaces: rejoined, reason: left.reason, eventTime: left.eventTime },
+        'a leave that happened before the workspaces joined the org-wide installation again: nothing changed',
+      );
+    if (rejoined.length > 0 && stopped.length === 0 && kept.length === 0) return;
     await this.stopWork(stopped);
     this.logger.info(
       { enterprise: left.enterpriseId, workspaces: stopped, kept, reason: left.reason },
@@ -268,11 +281,27 @@ export class Workspaces {
     );
   }
 
-  /** Workspaces joined an organization's org-wide installation (`team_access_granted`): recorded as its. */
+  /**
+   * Workspaces joined an organization's org-wide installation (`team_access_granted`): recorded as its. A join
+   * that Slack says happened before the workspace last left (a late delivery) changes nothing, and says so.
+   */
   async orgWorkspacesJoined(joined: OrgWorkspaces): Promise<void> {
     const org = joined.enterpriseId ? `E${joined.enterpriseId}` : undefined;
     if (this.mode.kind !== 'distributed' || !org || !(await this.store.installations.exists(org))) return;
-    const recorded = await this.recordOrgTeams(org, joined.teamIds);
+    const current: string[] = [];
+    const stale: string[] = [];
+    for (const team of new Set(joined.teamIds)) {
+      const departed = await this.store.installations.departedAt(team, org);
+      if (joined.eventTime !== undefined && departed && joined.eventTime * 1000 < departed.getTime()) stale.push(team);
+      else current.push(team);
+    }
+    if (stale.length > 0)
+      this.logger.info(
+        { enterprise: joined.enterpriseId, workspaces: stale, reason: joined.reason, eventTime: joined.eventTime },
+        'a join that happened before the workspaces left the org-wide installation: nothing changed',
+      );
+    if (current.length === 0) return;
+    const recorded = await this.recordOrgTeams(org, current);
     this.logger.info(
       { enterprise: joined.enterpriseId, workspaces: recorded, reason: joined.reason },
       'workspaces joined the org-wide installation',
@@ -342,8 +371,8 @@ export class Workspaces {
   }
 
   /**
-   * Records workspaces as served by an org-wide installation, but never one with an installation of its own;
-   * returns those newly recorded.
+   * Records workspaces as served by an org-wide installation, but never one with an installation of its own,
+   * nor one recorded as another installation's; returns those newly recorded.
    */
   private async recordOrgTeams(org: string, teamIds: readonly string[]): Promise<string[]> {
     const known = new Set(await this.store.installations.teamsOf(org));
@@ -353,8 +382,7 @@ export class Workspaces {
       const chunk = fresh.slice(i, i + 500);
       const own = await this.store.installations.versions(chunk.map((team) => `T${team}`));
       for (const team of chunk) {
-        if (own.has(`T${team}`)) continue;
-        await this.store.installations.noteTeam(team, org);
+        if (own.has(`T${team}`) || !(await this.store.installations.recordTeam(team, org))) continue;
         this.queries.delete(team);
         recorded.push(team);
       }

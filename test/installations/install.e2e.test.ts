@@ -120,6 +120,7 @@ describe('distribution mode: Add to Slack', () => {
   });
 
   it('installs org-wide on Enterprise Grid and authorizes the org’s workspaces', async () => {
+    fakes.slack.orgWorkspaces.set('E0GRID0001', [{ id: 'T0GRIDWS01', name: 'Grid workspace' }]);
     fakes.slack.nextInstall = {
       teamId: 'T0GRIDWS01',
       teamName: 'Grid workspace',
@@ -128,6 +129,7 @@ describe('distribution mode: Add to Slack', () => {
       userId: 'W0ORGADMIN',
     };
     const { page } = await install(app());
+    await app().waitForLog((line) => line.msg === 'the org-wide installation’s workspaces listed from Slack');
     expect(page.html).toContain('the Globex organization');
     const row = (await installations()).find((r) => r.id === 'EE0GRID0001');
     expect(row?.is_enterprise_install).toBe(1);

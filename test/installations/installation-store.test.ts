@@ -214,15 +214,25 @@ describeEachEngine('an installation deleted only as it was read', (_engine, crea
       expect(await store.installations.orgWide()).toEqual([
         { id: 'EE0ORG00001', enterpriseId: 'E0ORG00001', version: expect.any(String) },
       ]);
-      await store.installations.noteTeam('T0GRIDWS01', 'EE0ORG00001');
-      await store.installations.noteTeam('T0GRIDWS02', 'EE0ORG00001');
-      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EOTHERORG')).toBe(false);
-      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001')).toBe(true);
+      expect(await store.installations.recordTeam('T0GRIDWS01', 'EE0ORG00001')).toBe(true);
+      expect(await store.installations.recordTeam('T0GRIDWS02', 'EE0ORG00001')).toBe(true);
+      // A workspace recorded as one installation's is never taken by another's (Slack Connect, issue 29 review).
+      expect(await store.installations.recordTeam('T0GRIDWS02', 'EEOTHERORG')).toBe(false);
+      expect(await store.installations.installationOfTeam('T0GRIDWS02')).toBe('EE0ORG00001');
+      const now = new Date(Date.now() + 5_000);
+      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EOTHERORG', now)).toBe(false);
+      // A leave that happened before the workspace joined is about an earlier membership: the record stays.
+      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001', new Date(Date.now() - 240_000))).toBe(
+        false,
+      );
+      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001', now)).toBe(true);
+      expect((await store.installations.departedAt('T0GRIDWS01', 'EE0ORG00001'))?.getTime()).toBe(now.getTime());
       expect(await store.installations.teamsOf('EE0ORG00001')).toEqual(['T0GRIDWS02']);
       const org = await store.installations.get('EE0ORG00001');
       if (!org) throw new Error('no org');
       expect(await store.installations.deleteIfUnchanged('EE0ORG00001', org.updatedAt)).toBe(true);
       expect(await store.installations.teamsOf('EE0ORG00001')).toEqual([]);
+      expect(await store.installations.departedAt('T0GRIDWS01', 'EE0ORG00001')).toBeUndefined();
     } finally {
       await store.close();
       await db.drop();

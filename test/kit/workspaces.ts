@@ -162,14 +162,15 @@ export function uninstallPayload(
 
 /**
  * An event of an org-wide installation about some of its organization's workspaces (`team_access_revoked`,
- * `team_access_granted`), as Slack sends it: no team in the envelope, the organization's authorization.
+ * `team_access_granted`), as Slack sends it: no team in the envelope, the organization's authorization; it
+ * happened at `eventTime` (seconds), now unless given.
  */
 export function orgWorkspacesPayload(
   type: 'team_access_revoked' | 'team_access_granted',
   enterpriseId: string,
   teamIds: string[],
+  eventTime = Math.floor(Date.now() / 1000),
 ): Record<string, unknown> {
-  const eventTime = Math.floor(Date.now() / 1000);
   return {
     token: 'deprecated',
     team_id: null,
@@ -213,14 +214,15 @@ export async function uninstallEvent(
 }
 
 /**
- * A click by `userId` of workspace `teamId` on a button of an org-wide installation's message (its payload has
- * no team: Slack names the user's own team in user.team_id), signed as Slack signs it; resolves once handled.
+ * A click by `userId` of workspace `teamId` on a button (`actionId`, one nobody listens to unless given) of an
+ * org-wide installation's message (its payload has no team: Slack names the user's own team in user.team_id),
+ * signed as Slack signs it; resolves once handled, with the click's response_url.
  */
 export async function orgInstallClick(
   app: RunningApp,
   slack: FakeSlack,
-  where: { teamId: string; userId: string; enterpriseId: string; channelId: string },
-): Promise<void> {
+  where: { teamId: string; userId: string; enterpriseId: string; channelId: string; actionId?: string },
+): Promise<string> {
   const click = {
     type: 'block_actions',
     user: { id: where.userId, username: 'u', name: 'u', team_id: where.teamId },
@@ -233,7 +235,9 @@ export async function orgInstallClick(
     is_enterprise_install: true,
     channel: { id: where.channelId, name: 'shared' },
     response_url: slack.responseUrl(),
-    actions: [{ type: 'button', action_id: 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      { type: 'button', action_id: where.actionId ?? 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` },
+    ],
   };
   const sent = await app.postSigned(
     '/slack/events',
@@ -242,4 +246,5 @@ export async function orgInstallClick(
   );
   expect(sent.status).toBe(200);
   await app.waitForIdle();
+  return click.response_url;
 }

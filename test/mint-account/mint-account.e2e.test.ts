@@ -22,6 +22,16 @@ import {
   uninstallEvent,
 } from '../kit/workspaces.js';
 import { expectScreen, modalScreen } from '../kit/screens.js';
+import { queryRows } from '../kit/raw-sql.js';
+
+/** The base URL a workspace's Mint account was saved with. */
+async function connectedBaseUrl(app: InProcessApp, teamId: string): Promise<unknown> {
+  const [row] = await queryRows(
+    app.env.DATABASE_URL ?? '',
+    `select base_url from mint_accounts where team_id = '${teamId}'`,
+  );
+  return row?.base_url;
+}
 
 /** Installs workspace A, so administers its Mint account. */
 const INSTALLER_A = TEST_USER_ID;
@@ -347,7 +357,9 @@ describe('a workspace’s own Mint service address, when the operator allows one
   afterAll(async () => regional.close());
   beforeEach(async () => {
     regional.reset();
+    // The operator's own service is the regional one: on this host, only its origin may be named by a workspace.
     app = await fakes.startApp('http', {
+      mintUrl: regional.url,
       env: { ...DISTRIBUTION_ENV, MINT_API_BASE_URL_PER_WORKSPACE: 'true' },
       resolveHost: async (hostname) => {
         const address = OWN_DNS[hostname];
@@ -367,7 +379,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
     await app.interact(viewButtonClick(fakes.slack, fakes.slack.view(INSTALLER_A), CONNECT_MINT_ACCOUNT_ACTION, {}));
     await fakes.slack.waitForCall('views.open');
     const form = fakes.slack.lastOpenedView();
-    expect(textOf(form)).toContain(`Empty: ${fakes.mint.url}`);
+    expect(textOf(form)).toContain(`Empty: ${regional.url}`);
 
     const wrong = await app.submitView(form, {
       [ACCOUNT_BLOCKS.apiKey]: KEY_A,
@@ -376,6 +388,15 @@ describe('a workspace’s own Mint service address, when the operator allows one
     expect(wrong).toEqual({
       response_action: 'errors',
       errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('169.254.169.254 is a link-local address') },
+    });
+    // Another port of this host (a sidecar's admin API, say) is not the operator's service.
+    const elsewhere = await app.submitView(form, {
+      [ACCOUNT_BLOCKS.apiKey]: KEY_A,
+      [ACCOUNT_BLOCKS.baseUrl]: fakes.mint.url,
+    });
+    expect(elsewhere).toEqual({
+      response_action: 'errors',
+      errors: { [ACCOUNT_BLOCKS.baseUrl]: expect.stringContaining('127.0.0.1 is an address of this very host') },
     });
     // A name is looked up when saved: one that leads to a private network is refused inline, naming why.
     const hidden = await app.submitView(form, {
@@ -396,6 +417,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
       },
     });
     await app.submitView(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_A, [ACCOUNT_BLOCKS.baseUrl]: `${regional.url}/` });
+    expect(await connectedBaseUrl(app, TEST_TEAM_ID)).toBe(regional.url);
     expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Mint account connected');
 
     const { fields } = await app.command('link');

@@ -28,7 +28,7 @@ describe('an API key pasted into the connect form', () => {
 
 describe('a workspace’s own base URL', () => {
   const OPERATOR = 'https://mint.example.com';
-  it('takes https to a public address, without a trailing slash; this host only in development', () => {
+  it('takes https to a public address, without a trailing slash; this host only as the operator’s own origin', () => {
     expect(checkMintBaseUrl('https://eu.mint.example.com/api/', OPERATOR)).toEqual({
       ok: true,
       value: 'https://eu.mint.example.com/api',
@@ -67,13 +67,22 @@ describe('a workspace’s own base URL', () => {
     expect(checked.ok ? '' : checked.problem).toContain(problem);
   });
 
-  it('in development takes this host only: the operator’s own service on it does not open private networks', () => {
+  it('on this host takes the operator’s own origin only: no other port or name of it, no private network', () => {
     const development = 'http://127.0.0.1:4010';
-    expect(checkMintBaseUrl('http://localhost:4011/', development)).toEqual({
+    expect(checkMintBaseUrl('http://127.0.0.1:4010/regional/', development)).toEqual({
       ok: true,
-      value: 'http://localhost:4011',
+      value: 'http://127.0.0.1:4010/regional',
     });
-    for (const raw of ['http://10.0.0.5', 'https://169.254.169.254', 'https://[::ffff:7f00:1]'])
+    // Another port of this host may be a sidecar's admin API (Envoy's, Dapr's): never a workspace's to name.
+    for (const raw of [
+      'http://localhost:4011/',
+      'http://127.0.0.1:15000',
+      'https://127.0.0.1:4010',
+      'http://localhost:4010',
+      'http://10.0.0.5',
+      'https://169.254.169.254',
+      'https://[::ffff:7f00:1]',
+    ])
       expect(checkMintBaseUrl(raw, development).ok, raw).toBe(false);
   });
 });

@@ -328,6 +328,9 @@ describe('the workspace a request is for', () => {
 
   it('is the person’s own workspace in an org-wide installation, whatever else the payload names', async () => {
     const { receiver: own, on: listening } = appAuthorizedAs({ enterpriseId: ORG, isEnterpriseInstall: true });
+    // The organization's workspaces, as Slack lists them (auth.teams.list).
+    await store.installations.recordTeam('T0ORGWS001', `E${ORG}`);
+    await store.installations.recordTeam('T0ORGWS002', `E${ORG}`);
     const seen: string[] = [];
     listening.button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
     listening.form('decide', 'Decide', async ({ ack, teamId }) => {
@@ -343,6 +346,12 @@ describe('the workspace a request is for', () => {
     await own.deliver(orgWide(clickFrom(null, 'T0ORGWS002')));
     // A form whose installation Slack names by the organisation: the person's workspace, never the org's id.
     await own.deliver(orgWide(submissionFrom('T0ORGWS002', ORG)));
+    expect(seen).toEqual(['T0ORGWS001', 'T0ORGWS002', 'T0ORGWS002']);
+
+    // A person of a workspace the organization's installation does not serve (a channel shared with another
+    // organization): refused before the listener, never scoped to that workspace.
+    await own.deliver(orgWide(clickFrom(null, 'T0FOREIGN1')));
+    await own.deliver(orgWide(submissionFrom('T0FOREIGN1', ORG)));
     expect(seen).toEqual(['T0ORGWS001', 'T0ORGWS002', 'T0ORGWS002']);
   });
 });

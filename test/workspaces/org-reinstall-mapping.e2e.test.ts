@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { queryRows } from '../kit/raw-sql.js';
+import { CREATE_LINK_HOME_ACTION } from '../../src/links/register.js';
 import { DISTRIBUTION_ENV, install, oauthApp, orgInstallClick, uninstallEvent } from '../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
@@ -8,17 +9,18 @@ const GRID_WORKSPACE = 'T0GRIDWS01';
 const GRID_USER = 'W0GRIDUSR1';
 
 /*
- * Review probe (issue 22 fixes): which org-wide installation serves a workspace is noted once per process
- * (installation-store.ts orgTeamsNoted). An org-wide uninstall deletes those notes; after the organization
- * installs the app again, its workspaces' requests must note them again, or background work for them finds
- * no installation (WorkspaceGone) until the process restarts.
+ * Review probe (issue 22 fixes): an org-wide uninstall deletes the records of the workspaces it served; after
+ * the organization installs the app again, they must be recorded again (listed from Slack, auth.teams.list),
+ * or their requests are refused and background work for them finds no installation (WorkspaceGone).
  */
 describe('an org-wide installation removed and installed again', () => {
   const fakes = useFakes();
   const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
 
   const installOrg = async () => {
+    const from = running.app.logLines.length;
     fakes.slack.oauthApp = oauthApp(running.app);
+    fakes.slack.orgWorkspaces.set(GRID_ORG, [{ id: GRID_WORKSPACE, name: 'Grid workspace' }]);
     fakes.slack.nextInstall = {
       teamId: GRID_WORKSPACE,
       teamName: 'Grid workspace',
@@ -27,6 +29,11 @@ describe('an org-wide installation removed and installed again', () => {
       userId: 'W0ORGADMIN',
     };
     expect((await install(running.app)).page.html).toContain('the Globex organization');
+    await running.app.waitForLog(() =>
+      running.app.logLines
+        .slice(from)
+        .some((line) => line.msg === 'the org-wide installation’s workspaces listed from Slack'),
+    );
   };
 
   const clickInGridWorkspace = () =>
@@ -35,9 +42,14 @@ describe('an org-wide installation removed and installed again', () => {
       userId: GRID_USER,
       enterpriseId: GRID_ORG,
       channelId: 'C0GRID0001',
+      actionId: CREATE_LINK_HOME_ACTION,
     });
+  const refusals = () =>
+    running.app.logLines.filter(
+      (line) => line.msg === 'request through an org-wide installation from a workspace it does not serve: refused',
+    );
 
-  it('notes its workspaces again from their requests', async () => {
+  it('records its workspaces again, and serves their requests', async () => {
     const app = running.app;
     const served = () =>
       queryRows(app.env.DATABASE_URL ?? '', `select team_id, installation_id from installation_teams`);
@@ -52,5 +64,6 @@ describe('an org-wide installation removed and installed again', () => {
     await installOrg();
     await clickInGridWorkspace();
     expect(await served()).toEqual([{ team_id: GRID_WORKSPACE, installation_id: `E${GRID_ORG}` }]);
+    expect(refusals()).toEqual([]);
   });
 });

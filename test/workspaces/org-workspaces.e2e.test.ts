@@ -19,6 +19,8 @@ const GRID_ORG = 'E0GRID0001';
 const ORG_INSTALLATION = `E${GRID_ORG}`;
 const LISTED = 'the org-wide installation’s workspaces listed from Slack';
 const LEFT = 'workspaces left the org-wide installation: their work is stopped';
+const REJOINED = 'a leave that happened before the workspaces joined the org-wide installation again: nothing changed';
+const STALE_JOIN = 'a join that happened before the workspaces left the org-wide installation: nothing changed';
 
 /** The organization's workspaces, as auth.teams.list names them. */
 const gridWorkspaces = (count: number) =>
@@ -143,5 +145,39 @@ describe('an org-wide installation and its workspaces', () => {
     await deliverEvent(app, orgWorkspacesPayload('team_access_granted', GRID_ORG, ['T0GRIDNEW1', 'T0GRIDNEW2']));
     await app.waitForLog((line) => line.msg === 'workspaces joined the org-wide installation');
     expect(await served()).toEqual(expect.arrayContaining(['T0GRIDNEW1', 'T0GRIDNEW2']));
+  });
+
+  it('a leave or a join delivered late (Slack’s retry) after the opposite, newer one changes nothing', async () => {
+    const app = running.app;
+    fakes.slack.orgWorkspaces.set(GRID_ORG, gridWorkspaces(1));
+    await installOrg();
+    const from = app.logLines.length;
+    const logged = (msg: string) => app.logLines.slice(from).filter((line) => line.msg === msg);
+    const now = Math.floor(Date.now() / 1000);
+    const keys = async () =>
+      (await rows(`select team_id from mint_accounts where team_id = 'T0GRIDNEW1'`)).map((row) => row.team_id);
+
+    // The workspace left four minutes ago and joined again since; its Mint account was connected after that.
+    await deliverEvent(app, orgWorkspacesPayload('team_access_granted', GRID_ORG, ['T0GRIDNEW1'], now));
+    await app.waitForLog(() => logged('workspaces joined the org-wide installation').length > 0);
+    await connectMintAccount(app, 'T0GRIDNEW1');
+    // Slack's last retry of the leave comes now.
+    await deliverEvent(app, orgWorkspacesPayload('team_access_revoked', GRID_ORG, ['T0GRIDNEW1'], now - 240), 2);
+    await app.waitForLog(() => logged(REJOINED).length > 0);
+    expect(logged(REJOINED)[0]).toMatchObject({
+      workspaces: ['T0GRIDNEW1'],
+      eventTime: now - 240,
+    });
+    expect(logged(LEFT)).toEqual([]);
+    expect(await served()).toContain('T0GRIDNEW1');
+    expect(await keys()).toEqual(['T0GRIDNEW1']);
+
+    // It leaves now; a join from before that, delivered late, does not bring it back.
+    await deliverEvent(app, orgWorkspacesPayload('team_access_revoked', GRID_ORG, ['T0GRIDNEW1'], now + 1));
+    await app.waitForLog(() => logged(LEFT).length > 0);
+    expect(await keys()).toEqual([]);
+    await deliverEvent(app, orgWorkspacesPayload('team_access_granted', GRID_ORG, ['T0GRIDNEW1'], now - 60), 1);
+    await app.waitForLog(() => logged(STALE_JOIN).length > 0);
+    expect(await served()).not.toContain('T0GRIDNEW1');
   });
 });

@@ -31,7 +31,6 @@ describe('Workspaces.slack: gone only when there is no installation', () => {
         clientFor: (token) => new WebClient(token),
         installations: {
           deleteIfUnchanged: () => Promise.resolve(false),
-          forgetOrgTeam: () => undefined,
           onStored: () => undefined,
         },
       },

@@ -17,6 +17,7 @@ import * as bulkRetries from './015-bulk-retries.js';
 import * as mintCallOutcomes from './016-mint-call-outcomes.js';
 import * as deletionNotFound from './017-deletion-not-found.js';
 import * as tokenRenewalLease from './018-token-renewal-lease.js';
+import * as orgWorkspaceTimes from './019-org-workspace-times.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016-mint-call-outcomes': mintCallOutcomes,
   '017-deletion-not-found': deletionNotFound,
   '018-token-renewal-lease': tokenRenewalLease,
+  '019-org-workspace-times': orgWorkspaceTimes,
 };
 
 export const migrationProvider: MigrationProvider = {
