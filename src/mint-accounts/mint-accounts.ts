@@ -19,7 +19,7 @@ import {
   type AddressPolicy,
   type HostResolver,
 } from '../mint-api/public-address.js';
-import { isOperatorsOrigin, type Checked } from './mint-key.js';
+import { isOperatorsOrigin, PUBLIC_ONLY, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
@@ -44,6 +44,11 @@ export interface MintAccountsOptions {
   checkEveryMs?: number;
   /** Accounts whose clients are kept at once (the least used is dropped first, and made again when needed). */
   maxClients?: number;
+  /**
+   * What a workspace's own base URL may reach: public addresses only (the app never sets it). A test of a
+   * workspace's own service on this host (there is no public address on a test machine) takes loopback too.
+   */
+  addressPolicy?: AddressPolicy;
 }
 
 /** A workspace's account as the app shows it: never the key, only its last four characters. */
@@ -120,7 +125,7 @@ export class MintAccounts {
   ) {
     this.box = deps.config.distribution ? new SecretBox(deps.config.secretKeys) : undefined;
     // Never this host: a workspace's URL on it is taken only as the operator's own origin (isOperatorsOrigin).
-    this.addressPolicy = { allowLoopback: false };
+    this.addressPolicy = options.addressPolicy ?? { allowLoopback: false };
     this.resolveHost = deps.resolveHost ?? systemResolver;
     this.pools = new SharedPools({ ...this.addressPolicy, resolve: this.resolveHost });
     this.rows = new KeptRows(
@@ -211,7 +216,7 @@ export class MintAccounts {
       if (error instanceof NonPublicAddressError)
         return {
           ok: false,
-          problem: `${error.message}: Mintlink sends your key to public addresses only. Enter the public URL of your Mint service.`,
+          problem: `${error.message}: ${PUBLIC_ONLY}`,
         };
       const code = error instanceof Error && 'code' in error ? error.code : undefined;
       if (code === 'ENOTFOUND' || code === 'ENODATA')

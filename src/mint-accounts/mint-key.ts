@@ -44,6 +44,10 @@ export function lastFour(key: string): string {
   return key.slice(-4);
 }
 
+/** Why a base URL on a non-public address is refused, and what to do: said the same way at every check. */
+export const PUBLIC_ONLY =
+  'Mintlink sends your key to public addresses only. Enter the public URL of your Mint service.';
+
 /**
  * A workspace's own base URL for the Mint service (when the operator allows one), as written: https, to a
  * host that is not one of this host's names or addresses, a private, link-local, reserved or otherwise
@@ -67,7 +71,7 @@ export function checkMintBaseUrl(raw: string | null | undefined, operatorBaseUrl
   if (notPublic)
     return {
       ok: false,
-      problem: `${notPublic.message}: the base URL must be a public address of the Mint service.`,
+      problem: `${notPublic.message}: ${PUBLIC_ONLY}`,
     };
   if (url.protocol !== 'https:' && !(operators && isLoopbackUrl(text)))
     return { ok: false, problem: 'The base URL must start with https://.' };

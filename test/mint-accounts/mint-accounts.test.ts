@@ -267,7 +267,8 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
   });
 
   it('uses a workspace’s own base URL only when the operator allows it', async () => {
-    const allowed = accounts({ perWorkspaceUrl: true });
+    // otherMint is on this host, as every test service is: taken here as the public service it stands for.
+    const allowed = accounts({ perWorkspaceUrl: true, addressPolicy: { allowLoopback: true } });
     await allowed.connect(TEAM_A, { apiKey: KEY_A, baseUrl: otherMint.url }, { by: ADMIN });
     await (await allowed.forTeam(TEAM_A)).createLink(link);
     expect(otherMint.requestsTo('create_link')).toHaveLength(1);
