@@ -1,5 +1,5 @@
 // Block Kit, drawn as Slack's clients draw it: messages, modals and the Home tab. Every text object arrives
-// with `html` made safe by the server (src/sandbox/mrkdwn-html.ts); anything else is set as text, never as
+// with `html` made safe by the server (sandbox/src/mrkdwn-html.ts); anything else is set as text, never as
 // markup. Inputs keep what the person entered; `collectValues` reads it back as Slack's `view.state.values`.
 
 /** @typedef {{ surface: 'message'|'modal'|'home', errors?: Record<string,string>, people: any[], conversations: any[],

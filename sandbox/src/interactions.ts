@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 // What a person types reaches Slack with its control characters escaped (the client does it), as the app escapes.
-import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
+import { escapeMrkdwn } from '../../src/platform/blocks/mrkdwn.js';
 import { messageProblems, optionsAnswerProblems } from './block-kit-limits.js';
 import type { FakeSlack } from './fake-slack.js';
 import type { ManifestFacts, StepDeclaration } from './manifest-facts.js';

@@ -11,12 +11,12 @@ import type { Json, SandboxMessage, Workspace } from './workspace.js';
 import { addressedToLoopback, notLoopbackRefusal } from './loopback-host.js';
 
 /*
- * The sandbox's page: plain HTML, CSS and JavaScript (src/sandbox/page/), the state each person sees as JSON
+ * The sandbox's page: plain HTML, CSS and JavaScript (sandbox/page/), the state each person sees as JSON
  * with every text already turned into safe HTML, live updates over Server-Sent Events, the page's actions,
  * files chosen on the page (hosted as Slack hosts a user's file), and downloads of the files the app shared.
  */
 
-const PAGE_DIR = new URL('../../src/sandbox/page/', import.meta.url);
+const PAGE_DIR = new URL('../../sandbox/page/', import.meta.url);
 const ASSETS: Record<string, string> = {
   '/': 'index.html',
   '/app.js': 'app.js',

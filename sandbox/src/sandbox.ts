@@ -1,4 +1,4 @@
-import { MockMintService } from '../mock-mint-api/mock-mint-service.js';
+import { MockMintService } from '../../src/operator/mock-mint-api/mock-mint-service.js';
 import { launchApp, planApp, type AppPlan, type Launch } from './app-child.js';
 import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';

@@ -1,6 +1,6 @@
-import { loadConfig, loadDotEnv } from '../config/load-config.js';
+import { loadConfig, loadDotEnv } from '../platform/ops/config/load-config.js';
 import { type DoctorReport, runDoctor } from './doctor-report.js';
-import { blocks, type SetupItem } from './setup-items.js';
+import { blocks, type SetupItem } from '../tenancy/setup-checks/setup-items.js';
 
 const USAGE = `Usage: npm run -s doctor
 

@@ -1,18 +1,23 @@
 import { LogLevel, WebClient } from '@slack/web-api';
-import type { Config } from '../config/config.js';
-import { sealContext } from '../installations/installation-store.js';
-import { createSecretScrubber } from '../logging/secret-scrubber.js';
-import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
-import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import { webClientOptions } from '../slack-api/web-client-options.js';
-import type { Store } from '../store/store.js';
-import { effectiveSettings, envDefaults } from '../workspace-settings/settings-model.js';
-import { configSecrets } from '../config/config.js';
-import { checkDatabase } from './database-check.js';
-import { PLAIN_NAMING, pass, type SetupItem } from './setup-items.js';
-import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from './slack-checks.js';
-import { type MintAccountState, checkWorkspaceSetup } from './workspace-checks.js';
+import type { Config } from '../platform/ops/config/config.js';
+import { sealContext } from '../tenancy/installations/installation-store.js';
+import { createSecretScrubber } from '../platform/ops/telemetry/secret-scrubber.js';
+import { mintKeySealContext } from '../tenancy/mint-accounts/mint-accounts.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../tenancy/mint-accounts/mint-call-recorder.js';
+import { SecretBox } from '../platform/secrets/secret-box.js';
+import { webClientOptions } from '../platform/slack/web-api/web-client-options.js';
+import type { Store } from '../platform/store/store.js';
+import { effectiveSettings, envDefaults } from '../tenancy/workspaces/settings-model.js';
+import { configSecrets } from '../platform/ops/config/config.js';
+import { checkDatabase } from '../tenancy/setup-checks/database-check.js';
+import { PLAIN_NAMING, pass, type SetupItem } from '../tenancy/setup-checks/setup-items.js';
+import {
+  BOT_TOKEN_NOT_CHECKED,
+  checkBotToken,
+  checkHttpMode,
+  checkSocketMode,
+} from '../tenancy/setup-checks/slack-checks.js';
+import { type MintAccountState, checkWorkspaceSetup } from '../tenancy/setup-checks/workspace-checks.js';
 
 /** What `npm run doctor` found: the operator's items, then each workspace's. */
 export interface DoctorReport {

@@ -1,4 +1,4 @@
-// manifest.yml, built into the artifact as text (esbuild's text loader; src/manifest/manifest-file.d.ts):
+// manifest.yml, built into the artifact as text (esbuild's text loader; src/operator/manifest-file.d.ts):
 // production ships dist/, not the repository's files.
 import manifestYaml from '../../manifest.yml';
 import { distributedManifest, httpManifest, slackEventsUrl } from './http-manifest.js';

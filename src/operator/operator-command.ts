@@ -1,5 +1,5 @@
-import type { Config } from './config.js';
-import { loadConfig, loadDotEnv } from './load-config.js';
+import type { Config } from '../platform/ops/config/config.js';
+import { loadConfig, loadDotEnv } from '../platform/ops/config/load-config.js';
 
 /**
  * An operator's command (`npm run -s settings -- show`, `npm run -s secrets -- reseal`): one verb, run where

@@ -1,9 +1,9 @@
-import { mintKeySealContext } from '../mint-accounts/mint-accounts.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import type { StoredInstallation } from '../store/installations.js';
-import type { Store } from '../store/store.js';
-import type { StepTokenSeal } from '../workflow-steps/sealed-token.js';
-import { sealContext } from './installation-store.js';
+import { mintKeySealContext } from '../tenancy/mint-accounts/mint-accounts.js';
+import type { SecretBox } from '../platform/secrets/secret-box.js';
+import type { StoredInstallation } from '../platform/store/installations.js';
+import type { Store } from '../platform/store/store.js';
+import type { StepTokenSeal } from '../platform/slack/workflow-steps/sealed-token.js';
+import { sealContext } from '../tenancy/installations/installation-store.js';
 
 /** What resealing did to one kind of stored secret. */
 export interface ResealCounts {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { Config } from '../config/config.js';
-import { operatorCommand } from '../config/operator-command.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import { describeDatabaseError, postgresTarget } from '../lifecycle/database-error.js';
-import { openStore, type Store } from '../store/store.js';
-import { stepTokenSeal } from '../workflow-steps/sealed-token.js';
+import type { Config } from '../platform/ops/config/config.js';
+import { operatorCommand } from './operator-command.js';
+import { SecretBox } from '../platform/secrets/secret-box.js';
+import { describeDatabaseError, postgresTarget } from '../platform/ops/lifecycle/database-error.js';
+import { openStore, type Store } from '../platform/store/store.js';
+import { stepTokenSeal } from '../platform/slack/workflow-steps/sealed-token.js';
 import { resealAll } from './reseal.js';
 
 /*

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { Config } from '../config/config.js';
-import { operatorCommand } from '../config/operator-command.js';
-import { describeDatabaseError } from '../lifecycle/database-error.js';
-import { openStore, type Store } from '../store/store.js';
+import type { Config } from '../platform/ops/config/config.js';
+import { operatorCommand } from './operator-command.js';
+import { describeDatabaseError } from '../platform/ops/lifecycle/database-error.js';
+import { openStore, type Store } from '../platform/store/store.js';
 import { showSettings } from './show-settings.js';
 
 /*

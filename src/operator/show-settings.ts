@@ -1,5 +1,5 @@
-import type { Config } from '../config/config.js';
-import type { Store } from '../store/store.js';
+import type { Config } from '../platform/ops/config/config.js';
+import type { Store } from '../platform/store/store.js';
 import {
   type EffectiveSettings,
   SETTINGS,
@@ -7,7 +7,7 @@ import {
   describeValue,
   effectiveSettings,
   envDefaults,
-} from '../workspace-settings/settings-model.js';
+} from '../tenancy/workspaces/settings-model.js';
 
 /**
  * The database settings are read from: one the app has used (its tables exist), or one it has not used yet

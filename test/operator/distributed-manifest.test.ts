@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { distributedManifest, httpManifest } from '../../src/manifest/http-manifest.js';
+import { distributedManifest, httpManifest } from '../../src/operator/http-manifest.js';
 
 const sharedSchema = new URL('../../../shared/slack-manifest-schema/manifest.schema.1.0.0.json', import.meta.url);
 const schemaFile = existsSync(sharedSchema)

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { httpManifest, slackEventsUrl } from '../../src/manifest/http-manifest.js';
+import { httpManifest, slackEventsUrl } from '../../src/operator/http-manifest.js';
 
 /*
  * `npm run -s manifest -- --http https://host`: manifest.yml turned to HTTP mode, checked against Slack's official

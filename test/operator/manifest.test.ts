@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_DELETION_STEP, REQUEST_DELETION_STEP_INPUTS } from '../../src/deletion-approval/deletion-step.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
-import { BULK_SHORTCUT } from '../../src/bulk/register.js';
-import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
-import { DELETION_STEP_OUTPUTS } from '../../src/deletion-approval/step-completion.js';
-import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/links/create-link-step.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { LIST_TEMPLATES_STEP, LIST_TEMPLATES_STEP_INPUTS } from '../../src/templates/list-templates-step.js';
-import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register.js';
-import { CREATE_WALLET_STEP, CREATE_WALLET_STEP_INPUTS } from '../../src/wallets/create-wallet-step.js';
-import { CREATE_WALLET_SHORTCUT } from '../../src/wallets/register.js';
+import { REQUEST_DELETION_STEP, REQUEST_DELETION_STEP_INPUTS } from '../../src/capabilities/deletions/deletion-step.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/capabilities/deletions/message-shortcut.js';
+import { BULK_SHORTCUT } from '../../src/capabilities/bulk/register.js';
+import { REQUEST_DELETION_SHORTCUT } from '../../src/capabilities/deletions/register.js';
+import { DELETION_STEP_OUTPUTS } from '../../src/capabilities/deletions/step-completion.js';
+import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/capabilities/links/create-link-step.js';
+import { CREATE_LINK_SHORTCUT } from '../../src/capabilities/links/register.js';
+import {
+  LIST_TEMPLATES_STEP,
+  LIST_TEMPLATES_STEP_INPUTS,
+} from '../../src/capabilities/templates/list-templates-step.js';
+import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/capabilities/templates/register.js';
+import { CREATE_WALLET_STEP, CREATE_WALLET_STEP_INPUTS } from '../../src/capabilities/wallets/create-wallet-step.js';
+import { CREATE_WALLET_SHORTCUT } from '../../src/capabilities/wallets/register.js';
 
 /*
  * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load-config.js';
-import { showSettings } from '../../src/settings/show-settings.js';
-import { openStore } from '../../src/store/store.js';
+import { loadConfig } from '../../src/platform/ops/config/load-config.js';
+import { showSettings } from '../../src/operator/show-settings.js';
+import { openStore } from '../../src/platform/store/store.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
 
 const ENV = {

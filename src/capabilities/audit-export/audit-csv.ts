@@ -1,6 +1,6 @@
-import { safeCell } from '../csv/write-csv-file.js';
-import type { AuditEntry } from '../store/audit-log.js';
-import type { Approval } from '../store/deletion-approvals.js';
+import { safeCell } from '../../platform/csv/write-csv-file.js';
+import type { AuditEntry } from '../../platform/store/audit-log.js';
+import type { Approval } from '../../platform/store/deletion-approvals.js';
 
 /** The export's columns, in order: its header row. */
 export const AUDIT_CSV_COLUMNS = [

@@ -1,5 +1,5 @@
-import type { DeletionApprovers } from '../config/config.js';
-import type { Approvers } from '../approvers/approvers.js';
+import type { DeletionApprovers } from '../../platform/ops/config/config.js';
+import type { Approvers } from '../../tenancy/workspaces/approvers.js';
 
 export type ViewerCheck = { viewer: true } | { viewer: false; problem?: string };
 

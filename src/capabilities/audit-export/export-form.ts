@@ -1,9 +1,9 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { InputBlock, ModalView } from '@slack/types';
-import { context } from '../slack-ui/blocks.js';
-import { INPUT_ACTION_ID, textInput, wholeNumberInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { textValue } from '../slack-ui/view-state.js';
+import { context } from '../../platform/blocks/blocks.js';
+import { INPUT_ACTION_ID, textInput, wholeNumberInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { textValue } from '../../platform/blocks/view-state.js';
 import { DEFAULT_DAYS, type ExportRequest, MAX_DAYS, daysProblem, operationProblem } from './export-request.js';
 
 export const EXPORT_FORM_CALLBACK = 'audit_export_form';

@@ -1,6 +1,6 @@
-import type { Subcommand } from '../commands/command-registry.js';
-import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
-import { invalidInput, refused } from '../request-pipeline/request-ended.js';
+import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
+import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import { invalidInput, refused } from '../../platform/slack/pipeline/request-ended.js';
 import type { AuditViewers } from './audit-viewers.js';
 import { describeRequest, parseExportArgs } from './export-request.js';
 import { type ExportContext, runExport } from './run-export.js';

@@ -1,7 +1,7 @@
-import type { WorkBudget } from '../admission/work-budget.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Store } from '../store/store.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Store } from '../../platform/store/store.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement: each batch is a short transaction, so writers never wait long behind it. */

@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * A UTF-8 text file as an upload source (`{ stream, length }` of src/slack-api/upload-file.ts) whose chunks are
+ * A UTF-8 text file as an upload source (`{ stream, length }` of src/platform/slack/web-api/upload-file.ts) whose chunks are
  * strings. A file read stream hands out a new Buffer for each chunk, memory outside V8's heap that only a
  * collection gives back, and little else is allocated during an upload to cause one: a 20 MB export would
  * leave 20 MB of spent chunks in the process for a while. Here the file is read into one reused buffer and

@@ -1,8 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import type { AuditPeriod } from '../store/audit-history.js';
-import type { Approval } from '../store/deletion-approvals.js';
-import type { Store } from '../store/store.js';
+import type { AuditPeriod } from '../../platform/store/audit-history.js';
+import type { Approval } from '../../platform/store/deletion-approvals.js';
+import type { Store } from '../../platform/store/store.js';
 import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
 
 /**

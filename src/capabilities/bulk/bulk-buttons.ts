@@ -1,10 +1,10 @@
-import { writeCsvFile } from '../csv/write-csv-file.js';
-import { uploadFile } from '../slack-api/upload-file.js';
-import type { ButtonRequest } from '../request-pipeline/listen.js';
-import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
-import { slackErrorText } from '../slack-ui/slack-error-text.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import type { BulkJob, BulkJobs, JobTransition } from '../store/bulk-jobs.js';
+import { writeCsvFile } from '../../platform/csv/write-csv-file.js';
+import { uploadFile } from '../../platform/slack/web-api/upload-file.js';
+import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
+import { refused, upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
+import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import type { BulkJob, BulkJobs, JobTransition } from '../../platform/store/bulk-jobs.js';
 import { jobsIn, mayControl, type BulkContext } from './bulk-context.js';
 import { readPreview } from './bulk-preview.js';
 import { sendResults } from './finish-job.js';

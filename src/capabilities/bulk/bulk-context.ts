@@ -1,14 +1,14 @@
-import type { Slots } from '../admission/slots.js';
-import type { WorkBudget } from '../admission/work-budget.js';
-import type { Approvers } from '../approvers/approvers.js';
-import type { HomeTab } from '../deps.js';
-import type { Readiness } from '../lifecycle/readiness.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Scrubber } from '../logging/secret-scrubber.js';
-import type { MintAccounts } from '../mint-accounts/mint-accounts.js';
-import type { BulkJobs } from '../store/bulk-jobs.js';
-import type { Store } from '../store/store.js';
-import type { Workspaces } from '../workspaces/workspaces.js';
+import type { Slots } from '../../platform/slack/admission/slots.js';
+import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
+import type { Approvers } from '../../tenancy/workspaces/approvers.js';
+import type { HomeTab } from '../../deps.js';
+import type { Readiness } from '../../platform/ops/health/readiness.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
+import type { MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
+import type { BulkJobs } from '../../platform/store/bulk-jobs.js';
+import type { Store } from '../../platform/store/store.js';
+import type { Workspaces } from '../../tenancy/workspaces/workspaces.js';
 import type { GoneWorkspaces } from './gone-workspaces.js';
 
 /** What the bulk flow works with. */

@@ -1,12 +1,12 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
-import { LINK_COLUMNS, WALLET_COLUMNS } from '../mint-api/row-requests.js';
-import { LINK_TYPES, WALLET_OPTIONS } from '../mint-api/schemas.js';
-import type { BulkKind } from '../store/bulk-jobs.js';
-import { actionsRow, button, context, problemBanner, section } from '../slack-ui/blocks.js';
-import { enumChoices } from '../slack-ui/choices.js';
-import { checkboxInput, dateTimeInput, fileInput, selectInput, textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
+import { LINK_COLUMNS, WALLET_COLUMNS } from '../../platform/mint/row-requests.js';
+import { LINK_TYPES, WALLET_OPTIONS } from '../../platform/mint/schemas.js';
+import type { BulkKind } from '../../platform/store/bulk-jobs.js';
+import { actionsRow, button, context, problemBanner, section } from '../../platform/blocks/blocks.js';
+import { enumChoices } from '../../platform/blocks/choices.js';
+import { checkboxInput, dateTimeInput, fileInput, selectInput, textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
 import {
   checkedValues,
   dateTimeValue,
@@ -14,7 +14,7 @@ import {
   selectedValue,
   textValue,
   type AttachedFile,
-} from '../slack-ui/view-state.js';
+} from '../../platform/blocks/view-state.js';
 
 export const BULK_FORM_CALLBACK = 'bulk_form';
 

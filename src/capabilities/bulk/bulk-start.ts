@@ -1,9 +1,9 @@
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import { checkedValues } from '../slack-ui/view-state.js';
-import type { BulkJob, BulkJobs } from '../store/bulk-jobs.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import { checkedValues } from '../../platform/blocks/view-state.js';
+import type { BulkJob, BulkJobs } from '../../platform/store/bulk-jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { alreadyRetriedText } from './bulk-retry.js';

@@ -1,4 +1,4 @@
-import { formSubcommand } from '../commands/form-subcommand.js';
+import { formSubcommand } from '../../platform/slack/commands/form-subcommand.js';
 import { bulkFormView } from './bulk-form.js';
 
 /** `/mintlink bulk [links|wallets]`: the "Bulk create" form, with what to create chosen. */

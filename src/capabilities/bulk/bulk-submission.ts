@@ -1,11 +1,11 @@
-import { CsvTableProblem } from '../csv/read-csv.js';
-import type { LinkDefaults } from '../mint-api/row-requests.js';
-import type { CreateLinkRequest } from '../mint-api/schemas.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { downloadSlackFile, type Download } from '../slack-api/download-file.js';
-import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
-import type { BulkRow, NewBulkRow, StoredDraft } from '../store/bulk-jobs.js';
-import { updateModal } from '../slack-ui/update-modal.js';
+import { CsvTableProblem } from '../../platform/csv/read-csv.js';
+import type { LinkDefaults } from '../../platform/mint/row-requests.js';
+import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { downloadSlackFile, type Download } from '../../platform/slack/web-api/download-file.js';
+import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import type { BulkRow, NewBulkRow, StoredDraft } from '../../platform/store/bulk-jobs.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import {
   BULK_BLOCKS,

@@ -1,13 +1,13 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
-import type { BulkJob, BulkKind, BulkRow } from '../store/bulk-jobs.js';
+import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
-import { actionsRow, context, section } from '../slack-ui/blocks.js';
-import { checkboxInput } from '../slack-ui/inputs.js';
-import { enumLabel } from '../slack-ui/choices.js';
-import { modal } from '../slack-ui/modal.js';
-import { bold, escapeAndCut, inlineCode } from '../slack-ui/mrkdwn.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import { actionsRow, context, section } from '../../platform/blocks/blocks.js';
+import { checkboxInput } from '../../platform/blocks/inputs.js';
+import { enumLabel } from '../../platform/blocks/choices.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { bold, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 
 export const BULK_PREVIEW_CALLBACK = 'bulk_preview';
 export const BULK_ACTIONS = {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { linkUrls } from '../mint-api/link-urls.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import { MintApiError } from '../mint-api/mint-api-error.js';
-import { createLinkRequestSchema, createWalletRequestSchema } from '../mint-api/schemas.js';
-import { RequestEnded } from '../request-pipeline/request-ended.js';
-import { SYSTEM_ACTOR, type ClaimedRow, type JobRef } from '../store/bulk-jobs.js';
+import { linkUrls } from '../../platform/mint/link-urls.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import { MintApiError } from '../../platform/mint/mint-api-error.js';
+import { createLinkRequestSchema, createWalletRequestSchema } from '../../platform/mint/schemas.js';
+import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
+import { SYSTEM_ACTOR, type ClaimedRow, type JobRef } from '../../platform/store/bulk-jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { finishJob } from './finish-job.js';
 import { rowDisposition } from './row-disposition.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../logging/create-logger.js';
-import { WorkspaceGone } from '../workspaces/workspaces.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { WorkspaceGone } from '../../tenancy/workspaces/workspaces.js';
 
 /** Workspaces remembered as gone at most: beyond it the oldest are forgotten (and logged again if met). */
 const REMEMBERED = 10_000;

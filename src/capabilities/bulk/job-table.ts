@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { matchHeader, readCsv, type CsvRecord } from '../csv/read-csv.js';
+import { matchHeader, readCsv, type CsvRecord } from '../../platform/csv/read-csv.js';
 import {
   LINK_COLUMNS,
   WALLET_COLUMNS,
@@ -9,8 +9,8 @@ import {
   type CellProblem,
   type LinkDefaults,
   type RowRequest,
-} from '../mint-api/row-requests.js';
-import type { BulkKind, NewBulkRow } from '../store/bulk-jobs.js';
+} from '../../platform/mint/row-requests.js';
+import type { BulkKind, NewBulkRow } from '../../platform/store/bulk-jobs.js';
 import { MAX_ROWS, MAX_TABLE_BYTES } from './bulk-form.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
-import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
-import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../store/bulk-jobs.js';
-import { actionsRow, context, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { bold } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
+import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../../platform/store/bulk-jobs.js';
+import { actionsRow, context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { bold } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
 
 const BAR_CELLS = 20;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MessageContent } from '../slack-ui/blocks.js';
-import type { BulkJob, BulkJobs, JobRef } from '../store/bulk-jobs.js';
+import type { MessageContent } from '../../platform/blocks/blocks.js';
+import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
 /** A progress message is updated at most once in this time, by whichever process gets to it. */
 export const PROGRESS_GAP_MS = 2_000;

@@ -1,4 +1,4 @@
-import { MintApiError } from '../mint-api/mint-api-error.js';
+import { MintApiError } from '../../platform/mint/mint-api-error.js';
 
 /**
  * What a failed row becomes. The spec says nothing about the service's errors, and a proxy in front of it

@@ -1,11 +1,11 @@
-import { writeCsvFile } from '../csv/write-csv-file.js';
-import { LINK_COLUMNS, WALLET_COLUMNS } from '../mint-api/row-requests.js';
-import type { ButtonRequest } from '../request-pipeline/listen.js';
-import { upstreamFailed } from '../request-pipeline/request-ended.js';
-import { uploadFile } from '../slack-api/upload-file.js';
-import { slackErrorText } from '../slack-ui/slack-error-text.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import type { BulkKind } from '../store/bulk-jobs.js';
+import { writeCsvFile } from '../../platform/csv/write-csv-file.js';
+import { LINK_COLUMNS, WALLET_COLUMNS } from '../../platform/mint/row-requests.js';
+import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
+import { upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
+import { uploadFile } from '../../platform/slack/web-api/upload-file.js';
+import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import type { BulkKind } from '../../platform/store/bulk-jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { bulkFormView } from './bulk-form.js';
 

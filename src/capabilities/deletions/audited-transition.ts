@@ -1,4 +1,4 @@
-import type { Transition, WorkspaceDeletionRequests } from '../store/deletion-requests.js';
+import type { Transition, WorkspaceDeletionRequests } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 
 /**

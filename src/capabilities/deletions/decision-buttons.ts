@@ -1,5 +1,5 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { openModal } from '../slack-ui/open-modal.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
 import { auditedTransition } from './audited-transition.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
@@ -9,8 +9,8 @@ import { approveView, rejectView } from './decision-views.js';
 import { publishRequest } from './publish-request.js';
 import { runDeletion } from './run-deletion.js';
 import { approveRefusal } from './record-approval.js';
-import type { ButtonRequest, Ended } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
+import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
 
 type Args = ButtonRequest;
 

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { SecretKey } from '../secrets/secret-box.js';
+import type { SecretKey } from '../../platform/secrets/secret-box.js';
 
 /*
  * A decision modal (Approve… / Reject…) carries the id of the request it was opened for in its

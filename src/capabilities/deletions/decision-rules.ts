@@ -1,6 +1,6 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
-import type { AskSlack } from '../approvers/approvers.js';
+import type { AskSlack } from '../../tenancy/workspaces/approvers.js';
 import { alreadyDecidedText } from './deletion-messages.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import { textValue } from '../slack-ui/view-state.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import { textValue } from '../../platform/blocks/view-state.js';
 import { auditedTransition } from './audited-transition.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
@@ -16,8 +16,8 @@ import {
 import { publishAndNotify, publishRequest } from './publish-request.js';
 import { approvalRecordedView, approvalRefusedText, recordApproval } from './record-approval.js';
 import { runDeletion } from './run-deletion.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
 
 const DECISIONS = {
   approve: { status: 'approved', operation: 'customers.delete.approve' },

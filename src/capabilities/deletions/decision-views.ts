@@ -1,10 +1,10 @@
 import type { ModalView } from '@slack/types';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { context, section } from '../slack-ui/blocks.js';
-import { textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { escapeAndCut } from '../slack-ui/mrkdwn.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { context, section } from '../../platform/blocks/blocks.js';
+import { textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { escapeAndCut } from '../../platform/blocks/mrkdwn.js';
 import { idSections, statusLine } from './deletion-messages.js';
 import { customerCount } from './customer-count.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';

@@ -1,13 +1,13 @@
 import type { WebClient } from '@slack/web-api';
-import type { HomeTab } from '../deps.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { Store } from '../store/store.js';
-import type { Approvers } from '../approvers/approvers.js';
-import { refused } from '../request-pipeline/request-ended.js';
+import type { HomeTab } from '../../deps.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { Store } from '../../platform/store/store.js';
+import type { Approvers } from '../../tenancy/workspaces/approvers.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import type { WorkspaceReach } from './workspace-reach.js';
 import type { DecisionKeys } from './decision-metadata.js';
-import type { StepTokenSeal } from '../workflow-steps/sealed-token.js';
+import type { StepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { type DeletionSettingsCheck, type SetUpBy, notConfiguredText } from './deletion-settings.js';
 
 /**
@@ -50,7 +50,7 @@ export interface DeletionContext {
    * the same on every replica.
    */
   decisionKeys: DecisionKeys;
-  /** Seals workflow execution tokens kept while a request waits (see workflow-steps/sealed-token.ts). */
+  /** Seals workflow execution tokens kept while a request waits (see platform/slack/workflow-steps/sealed-token.ts). */
   stepTokens: StepTokenSeal;
 }
 

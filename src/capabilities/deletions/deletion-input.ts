@@ -1,5 +1,5 @@
-import { customerIdProblems, withoutRepeats } from '../mint-api/customer-ids.js';
-import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
+import { customerIdProblems, withoutRepeats } from '../../platform/mint/customer-ids.js';
+import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-settings.js';
 
 export type DeletionInputCheck =

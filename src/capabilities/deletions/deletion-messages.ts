@@ -1,8 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
 

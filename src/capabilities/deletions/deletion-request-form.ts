@@ -1,16 +1,16 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
-import { context, problemBanner } from '../slack-ui/blocks.js';
-import { textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { textValue } from '../slack-ui/view-state.js';
-import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
+import { context, problemBanner } from '../../platform/blocks/blocks.js';
+import { textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { textValue } from '../../platform/blocks/view-state.js';
+import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
-import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
+import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-settings.js';
 import { approvalRule } from './quorum.js';
-import type { DeletionQuorum } from '../config/config.js';
+import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
 export const DELETION_FORM_CALLBACK = 'deletion_request_form';
 export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';

@@ -1,4 +1,4 @@
-import { updateModal } from '../slack-ui/update-modal.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
 import {
   boxesOf,
@@ -9,11 +9,11 @@ import {
 } from './deletion-request-form.js';
 import { permalinkOf, verifySource } from './message-source.js';
 import { openDeletionRequest } from './open-request.js';
-import { escapeMrkdwn } from '../slack-ui/mrkdwn.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { splitCustomerIds } from '../mint-api/customer-ids.js';
+import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 
 /**
  * A deletion request submitted: checked (inline errors), then opened (open-request.ts) with the permalink of

@@ -1,5 +1,5 @@
-import type { DeletionApprovers, DeletionQuorum } from '../config/config.js';
-import type { WorkspaceSettings } from '../workspace-settings/settings-model.js';
+import type { DeletionApprovers, DeletionQuorum } from '../../platform/ops/config/config.js';
+import type { WorkspaceSettings } from '../../tenancy/workspaces/settings-model.js';
 
 export const MAX_REASON_LENGTH = 1000;
 

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { splitCustomerIds } from '../mint-api/customer-ids.js';
+import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import {
   describeInput,
   readStepInputs,
   stepText,
   stepTextList,
   stepUserContext,
-} from '../workflow-steps/step-inputs.js';
-import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
+} from '../../platform/slack/workflow-steps/step-inputs.js';
+import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
 import type { DeletionContext } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
 import { completeWaitingStep } from './step-completion.js';
 import { whoSetsUp } from './deletion-settings.js';
-import { RequestEnded } from '../request-pipeline/request-ended.js';
+import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const REQUEST_DELETION_STEP = 'request_customer_deletion_step';

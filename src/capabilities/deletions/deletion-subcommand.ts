@@ -1,6 +1,6 @@
-import type { Subcommand } from '../commands/command-registry.js';
-import { openModal } from '../slack-ui/open-modal.js';
-import { splitCustomerIds } from '../mint-api/customer-ids.js';
+import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 

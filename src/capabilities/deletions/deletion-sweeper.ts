@@ -1,8 +1,8 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify } from './publish-request.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
 export interface SweeperTiming {
   /** A run older than this cannot still be going (its Mint call has a time budget). */

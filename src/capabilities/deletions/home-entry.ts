@@ -1,10 +1,10 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { HomeEntry } from '../deps.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
-import { listModal } from '../slack-ui/list-modal.js';
-import { italic } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { HomeEntry } from '../../deps.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { listModal } from '../../platform/blocks/list-modal.js';
+import { italic } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
 import { cancelButton, decisionButtons, retryButtons } from './deletion-messages.js';

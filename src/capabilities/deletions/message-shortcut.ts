@@ -1,7 +1,7 @@
 import type { MessageShortcut } from '@slack/bolt';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { openModal } from '../slack-ui/open-modal.js';
-import type { ShortcutRequest } from '../request-pipeline/listen.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import type { ShortcutRequest } from '../../platform/slack/pipeline/listen.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { notConfiguredText } from './deletion-settings.js';

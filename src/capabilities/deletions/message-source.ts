@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { splitCustomerIds } from '../mint-api/customer-ids.js';
-import { customerIdSchema } from '../mint-api/schemas.js';
+import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
+import { customerIdSchema } from '../../platform/mint/schemas.js';
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { DecisionKeys } from './decision-metadata.js';
 
 /** The message a deletion request was asked from (the message shortcut). */

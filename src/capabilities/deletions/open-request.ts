@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../store/deletion-requests.js';
+import { failedCallOutcome, type FailedCallOutcome } from '../../platform/slack/web-api/slack-call-outcome.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
+import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { refreshHomesShowing } from './refresh-homes.js';

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { sendDirectMessage } from '../slack-ui/direct-message.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
 import type { DeletionContext } from './deletion-context.js';
 import { approvalMessage, outcomeMessage, requesterMessage } from './deletion-messages.js';
 import { refreshHomesShowing } from './refresh-homes.js';

@@ -1,6 +1,6 @@
-import type { DeletionQuorum } from '../config/config.js';
+import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 import { customerCount } from './customer-count.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 
 /*
  * Multi-party approval: a request needs DELETION_QUORUM distinct approvers (DELETION_QUORUM_LARGE from

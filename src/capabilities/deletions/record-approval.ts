@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
-import type { ApprovalResult } from '../store/deletion-approvals.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
+import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import type { DeletionContext } from './deletion-context.js';
 import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
 import { decisionRefusal } from './decision-rules.js';

@@ -1,4 +1,4 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 
 /**

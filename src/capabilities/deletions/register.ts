@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { openModal } from '../slack-ui/open-modal.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { decisionMetadataKeys } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
@@ -20,7 +20,7 @@ import {
 import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
 import { startStepCompleter } from './step-completion.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
-import { stepTokenSeal } from '../workflow-steps/sealed-token.js';
+import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';

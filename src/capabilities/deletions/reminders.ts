@@ -1,19 +1,19 @@
 import type { WebClient } from '@slack/web-api';
-import type { WorkBudget } from '../admission/work-budget.js';
-import type { BackgroundWork, CapabilityDeps } from '../deps.js';
-import { message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { sendDirectMessage } from '../slack-ui/direct-message.js';
-import { slackDate } from '../slack-ui/slack-date.js';
-import { failedCallOutcome } from '../slack-api/slack-call-outcome.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import type { ReminderKind } from '../store/deletion-reminders.js';
+import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
+import type { BackgroundWork, CapabilityDeps } from '../../deps.js';
+import { message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { failedCallOutcome } from '../../platform/slack/web-api/slack-call-outcome.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import type { ReminderKind } from '../../platform/store/deletion-reminders.js';
 import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { sweeperTiming } from './deletion-sweeper.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
 const HOUR_MS = 3_600_000;
 /** The requester is warned this long before the request expires (or at half its life, when that is shorter). */

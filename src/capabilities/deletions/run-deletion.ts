@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import { runAudited } from '../audit/run-audited.js';
-import { notFoundCount, recordHighlights, type MintRecord } from '../mint-api/responses.js';
-import type { DeletionRequest } from '../store/deletion-requests.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import { runAudited } from '../../platform/mint/run-audited.js';
+import { notFoundCount, recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify, publishRequest } from './publish-request.js';
 

@@ -1,8 +1,12 @@
 import type { WebClient } from '@slack/web-api';
-import { CANCELLED_BY_REQUESTER, ENDED_STATUSES, type DeletionRequest } from '../store/deletion-requests.js';
-import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../workflow-steps/report-step.js';
+import {
+  CANCELLED_BY_REQUESTER,
+  ENDED_STATUSES,
+  type DeletionRequest,
+} from '../../platform/store/deletion-requests.js';
+import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../../platform/slack/workflow-steps/report-step.js';
 import type { DeletionContext } from './deletion-context.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
 /** Output names of the "Request deletion" step, as declared in manifest.yml. */
 export const DELETION_STEP_OUTPUTS = {

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
-import type { MessageContent } from '../slack-ui/blocks.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MessageContent } from '../../platform/blocks/blocks.js';
 
 /**
  * Replies in a thread, one message after the other, with a client that waits out Slack's rate limit

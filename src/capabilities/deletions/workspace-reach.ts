@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../logging/create-logger.js';
-import { WorkspaceGone } from '../workspaces/workspaces.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { WorkspaceGone } from '../../tenancy/workspaces/workspaces.js';
 
 /**
  * How background work (sweeper, reminders, step completion) reaches a workspace's Slack: with that

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { WorkBudget } from '../admission/work-budget.js';
-import type { HomeEntry, HomeTab } from '../deps.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
-import type { Store } from '../store/store.js';
+import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
+import type { HomeEntry, HomeTab } from '../../deps.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
+import type { Store } from '../../platform/store/store.js';
 import { approvedRequestStates } from './request-states.js';
 import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
 

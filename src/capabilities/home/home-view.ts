@@ -1,11 +1,11 @@
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { HomeEntry } from '../deps.js';
-import type { MintServiceStatus } from '../mint-api/mint-api-client.js';
-import type { AuditEntry } from '../store/audit-log.js';
-import { actionsRow, button, context, divider, header, section } from '../slack-ui/blocks.js';
-import { LIMITS } from '../slack-ui/limits.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { HomeEntry } from '../../deps.js';
+import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
+import type { AuditEntry } from '../../platform/store/audit-log.js';
+import { actionsRow, button, context, divider, header, section } from '../../platform/blocks/blocks.js';
+import { LIMITS } from '../../platform/blocks/limits.js';
+import { inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 
 export const ACTIVITY_SHOWN = 10;
 export const ALL_ACTIVITY_ACTION = 'home_all_activity';

@@ -1,8 +1,8 @@
 import type { App } from '@slack/bolt';
-import type { AppDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { listModal } from '../slack-ui/list-modal.js';
-import { openModal } from '../slack-ui/open-modal.js';
+import type { AppDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { listModal } from '../../platform/blocks/list-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
 import type { HomePublisher } from './home-publisher.js';
 import { approvedRequestStates } from './request-states.js';
 import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';

@@ -1,6 +1,6 @@
-import type { AuditEntry } from '../store/audit-log.js';
-import type { DeletionStatus } from '../store/deletion-requests.js';
-import type { Store } from '../store/store.js';
+import type { AuditEntry } from '../../platform/store/audit-log.js';
+import type { DeletionStatus } from '../../platform/store/deletion-requests.js';
+import type { Store } from '../../platform/store/store.js';
 
 /** The operation whose activity line follows the request it approved: an approval is one step of a request. */
 const FOLLOWS_ITS_REQUEST = 'customers.delete.approve';

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import type { CapabilityDeps } from '../deps.js';
-import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
-import { type CreateLinkRequest, LINK_TYPES, WALLET_OPTIONS, createLinkRequestSchema } from '../mint-api/schemas.js';
-import { plainText } from '../workflow-steps/step-failure.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import {
+  type CreateLinkRequest,
+  LINK_TYPES,
+  WALLET_OPTIONS,
+  createLinkRequestSchema,
+} from '../../platform/mint/schemas.js';
+import { plainText } from '../../platform/slack/workflow-steps/step-failure.js';
 import {
   readStepInputs,
   requestProblemsText,
@@ -12,11 +17,11 @@ import {
   stepTextList,
   stepTimestamp,
   stepUserContext,
-} from '../workflow-steps/step-inputs.js';
-import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
+} from '../../platform/slack/workflow-steps/step-inputs.js';
+import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { createLinkAudited } from './create-link.js';
-import { linkUrls } from '../mint-api/link-urls.js';
-import { mintClientForStep } from '../mint-accounts/require-account.js';
+import { linkUrls } from '../../platform/mint/link-urls.js';
+import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_LINK_STEP = 'create_mint_link_step';

@@ -1,10 +1,10 @@
-import { type Actor, type AuditedOutcome, runAudited } from '../audit/run-audited.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { MintRecord } from '../mint-api/responses.js';
-import type { CreateLinkRequest } from '../mint-api/schemas.js';
-import type { Store } from '../store/store.js';
-import { linkUrls } from '../mint-api/link-urls.js';
+import { type Actor, type AuditedOutcome, runAudited } from '../../platform/mint/run-audited.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { MintRecord } from '../../platform/mint/responses.js';
+import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
+import type { Store } from '../../platform/store/store.js';
+import { linkUrls } from '../../platform/mint/link-urls.js';
 
 /**
  * POST /v1/link under the audit log: the one way a link is created, from the form or from a workflow step

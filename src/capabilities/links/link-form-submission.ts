@@ -1,11 +1,11 @@
-import type { CapabilityDeps } from '../deps.js';
+import type { CapabilityDeps } from '../../deps.js';
 import { createLinkAudited } from './create-link.js';
-import { sendDirectMessage } from '../slack-ui/direct-message.js';
-import { updateModal } from '../slack-ui/update-modal.js';
+import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { checkLinkForm, linkFormView, readLinkForm } from './link-form.js';
 import { creatingLinkView, linkCreatedMessage, linkCreatedView, linkFailedMessage } from './link-views.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { withMintAccount } from '../mint-accounts/require-account.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { withMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 
 /**
  * "Create mint link" submitted: wrong fields get inline errors (no call); otherwise the modal shows

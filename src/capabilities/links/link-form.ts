@@ -7,9 +7,9 @@ import {
   WALLET_OPTIONS,
   createLinkRequestSchema,
   type CreateLinkRequest,
-} from '../mint-api/schemas.js';
-import { problemBanner } from '../slack-ui/blocks.js';
-import { enumChoices } from '../slack-ui/choices.js';
+} from '../../platform/mint/schemas.js';
+import { problemBanner } from '../../platform/blocks/blocks.js';
+import { enumChoices } from '../../platform/blocks/choices.js';
 import {
   checkboxInput,
   dateTimeInput,
@@ -17,10 +17,10 @@ import {
   selectInput,
   textInput,
   wholeNumberInput,
-} from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { checkedValues, dateTimeValue, selectedValue, textValue } from '../slack-ui/view-state.js';
-import { customerIdProblems, splitCustomerIds } from '../mint-api/customer-ids.js';
+} from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { checkedValues, dateTimeValue, selectedValue, textValue } from '../../platform/blocks/view-state.js';
+import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 
 export const LINK_FORM_CALLBACK = 'link_form';
 

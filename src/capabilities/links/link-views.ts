@@ -1,13 +1,13 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { recordHighlights, type MintRecord } from '../mint-api/responses.js';
-import type { CreateLinkRequest } from '../mint-api/schemas.js';
-import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { enumLabel } from '../slack-ui/choices.js';
-import { LIMITS, truncate } from '../slack-ui/limits.js';
-import { modal } from '../slack-ui/modal.js';
-import { escapeMrkdwn, inlineCode, linkUrl, escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
-import { linkUrls } from '../mint-api/link-urls.js';
+import { recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
+import { context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { enumLabel } from '../../platform/blocks/choices.js';
+import { LIMITS, truncate } from '../../platform/blocks/limits.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { escapeMrkdwn, inlineCode, linkUrl, escapeStrayMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { linkUrls } from '../../platform/mint/link-urls.js';
 
 const TITLE = 'Create mint link';
 const IDS_SHOWN = 20;

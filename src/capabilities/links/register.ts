@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { openFormNeedingMintAccount } from '../mint-accounts/require-account.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { openFormNeedingMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 import { CREATE_LINK_STEP, createLinkStep } from './create-link-step.js';
 import { LINK_FORM_CALLBACK, linkFormView } from './link-form.js';
 import { handleLinkFormSubmission } from './link-form-submission.js';

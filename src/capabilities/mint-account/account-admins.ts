@@ -1,6 +1,6 @@
-import { installationId } from '../store/installations.js';
-import type { Store } from '../store/store.js';
-import type { AdminCheck, SettingsAdmins } from '../workspace-settings/settings-admins.js';
+import { installationId } from '../../platform/store/installations.js';
+import type { Store } from '../../platform/store/store.js';
+import type { AdminCheck, SettingsAdmins } from '../../tenancy/workspaces/settings-admins.js';
 
 /**
  * Who may connect, replace and remove a workspace's Mint account: the person who installed the app there

@@ -1,11 +1,11 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
-import type { MintAccount } from '../mint-accounts/mint-accounts.js';
-import { checkMintBaseUrl, checkMintKey } from '../mint-accounts/mint-key.js';
-import { context, section } from '../slack-ui/blocks.js';
-import { INPUT_ACTION_ID, textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
+import type { MintAccount } from '../../tenancy/mint-accounts/mint-accounts.js';
+import { checkMintBaseUrl, checkMintKey } from '../../tenancy/mint-accounts/mint-key.js';
+import { context, section } from '../../platform/blocks/blocks.js';
+import { INPUT_ACTION_ID, textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 
 export const CONNECT_FORM_CALLBACK = 'mint_account_form';
 

@@ -1,10 +1,10 @@
 import type { Button, KnownBlock } from '@slack/types';
-import type { HomeEntry } from '../deps.js';
-import type { MintAccount, MintAccounts } from '../mint-accounts/mint-accounts.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../mint-accounts/not-connected.js';
-import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { HomeEntry } from '../../deps.js';
+import type { MintAccount, MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
+import { CONNECT_MINT_ACCOUNT_ACTION } from '../../tenancy/mint-accounts/not-connected.js';
+import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { AccountAdmins } from './account-admins.js';
 
 export const REPLACE_MINT_KEY_ACTION = 'mint_account_replace';

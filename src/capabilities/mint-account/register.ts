@@ -1,11 +1,11 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../mint-accounts/not-connected.js';
-import { type ButtonRequest, listen } from '../request-pipeline/listen.js';
-import { refused, upstreamFailed } from '../request-pipeline/request-ended.js';
-import { openModal } from '../slack-ui/open-modal.js';
-import { slackErrorText } from '../slack-ui/slack-error-text.js';
-import { updateModal } from '../slack-ui/update-modal.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { CONNECT_MINT_ACCOUNT_ACTION } from '../../tenancy/mint-accounts/not-connected.js';
+import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
+import { refused, upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { AccountAdmins } from './account-admins.js';
 import {
   ACCOUNT_BLOCKS,

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { withDeadline } from '../lifecycle/with-deadline.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import {
   type People,
   type WorkspaceSettings,
@@ -9,9 +9,9 @@ import {
   QUORUM_RANGE,
   REMIND_HOURS_RANGE,
   TTL_HOURS_RANGE,
-} from '../workspace-settings/settings-model.js';
+} from '../../tenancy/workspaces/settings-model.js';
 import { FIELDS, type Field, type SubmittedSettings } from './settings-form.js';
-import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
+import type { SettingsAdmins } from '../../tenancy/workspaces/settings-admins.js';
 
 /** Problems by input, in words for the admin (Slack shows each under its input). */
 export type FieldErrors = Partial<Record<Field, string>>;

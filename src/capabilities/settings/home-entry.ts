@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
-import type { HomeEntry } from '../deps.js';
-import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
-import { slackDate } from '../slack-ui/slack-date.js';
-import { type SettingName, SETTINGS, describeValue } from '../workspace-settings/settings-model.js';
+import type { HomeEntry } from '../../deps.js';
+import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { type SettingName, SETTINGS, describeValue } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
 import type { SettingsContext } from './save-settings.js';
 

@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import { noticeModal } from '../slack-ui/notice-modal.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { type SettingsContext, notAdminText } from './save-settings.js';
 import { readOnlySettingsView, settingsFormView } from './settings-form.js';
 

@@ -1,11 +1,11 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { refused } from '../request-pipeline/request-ended.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { openModal } from '../slack-ui/open-modal.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import { maxBulkConcurrency } from '../workspace-settings/settings-model.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
 import { OPEN_SETTINGS_ACTION, settingsHomeEntry } from './home-entry.js';
 import { openSettings } from './open-settings.js';
 import { type SettingsContext, announceChange, saveSettings } from './save-settings.js';

@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import type { HomeTab } from '../deps.js';
-import type { Logger } from '../logging/create-logger.js';
-import { context, message, section } from '../slack-ui/blocks.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import type { Store } from '../store/store.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../store/workspace-settings.js';
+import type { HomeTab } from '../../deps.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { context, message, section } from '../../platform/blocks/blocks.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
+import type { Store } from '../../platform/store/store.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
 import {
   type EffectiveSettings,
   type SettingName,
@@ -14,10 +14,10 @@ import {
   describeValue,
   sameValue,
   storedValue,
-} from '../workspace-settings/settings-model.js';
-import type { WorkspaceSettingsSource } from '../workspace-settings/workspace-settings.js';
+} from '../../tenancy/workspaces/settings-model.js';
+import type { WorkspaceSettingsSource } from '../../tenancy/workspaces/workspace-settings.js';
 import { type FieldErrors, parseSubmitted, slackProblems } from './check-settings.js';
-import type { SettingsAdmins } from '../workspace-settings/settings-admins.js';
+import type { SettingsAdmins } from '../../tenancy/workspaces/settings-admins.js';
 import { type Field, type SubmittedSettings, blockId } from './settings-form.js';
 import type { UserGroups } from './user-groups.js';
 

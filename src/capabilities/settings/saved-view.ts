@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { SETTINGS } from '../workspace-settings/settings-model.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { SETTINGS } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
 import type { SettingChange } from './save-settings.js';
 

@@ -1,8 +1,8 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { ViewOutput } from '@slack/bolt';
-import { context, divider, header, section } from '../slack-ui/blocks.js';
-import { LIMITS, truncate } from '../slack-ui/limits.js';
-import { modal } from '../slack-ui/modal.js';
+import { context, divider, header, section } from '../../platform/blocks/blocks.js';
+import { LIMITS, truncate } from '../../platform/blocks/limits.js';
+import { modal } from '../../platform/blocks/modal.js';
 import {
   type EffectiveSettings,
   type People,
@@ -16,7 +16,7 @@ import {
   SETTING_NAMES,
   TTL_HOURS_RANGE,
   describeValue,
-} from '../workspace-settings/settings-model.js';
+} from '../../tenancy/workspaces/settings-model.js';
 
 export const SETTINGS_FORM_CALLBACK = 'settings_form';
 /** The action of the user-group pickers: their options are loaded from Slack as the admin types. */

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import { withDeadline } from '../lifecycle/with-deadline.js';
-import type { Logger } from '../logging/create-logger.js';
+import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 
 /** How long the workspace's list of user groups serves the pickers (usergroups.list is Tier 2). */
 const TTL_MS = 60_000;

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
-import type { SetupItem } from '../setup-checks/setup-items.js';
-import { actionsRow, button, context, divider, section } from '../slack-ui/blocks.js';
-import { slackDate } from '../slack-ui/slack-date.js';
+import type { SetupItem } from '../../tenancy/setup-checks/setup-items.js';
+import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 
 export const SETUP_RECHECK_ACTION = 'home_setup_recheck';
 

@@ -1,13 +1,22 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../mint-accounts/mint-call-recorder.js';
-import { listen } from '../request-pipeline/listen.js';
-import { RequestEnded, refused } from '../request-pipeline/request-ended.js';
-import { checkMigrated, databaseProblemForSlack } from '../setup-checks/database-check.js';
-import { fail, SLACK_NAMING, type SetupItem } from '../setup-checks/setup-items.js';
-import { BOT_TOKEN_NOT_CHECKED, checkBotToken, checkHttpMode, checkSocketMode } from '../setup-checks/slack-checks.js';
-import { type MintAccountState, checkMintService, checkWorkspaceSetup } from '../setup-checks/workspace-checks.js';
-import { patientSlackClient } from '../slack-api/patient-client.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../../tenancy/mint-accounts/mint-call-recorder.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
+import { checkMigrated, databaseProblemForSlack } from '../../tenancy/setup-checks/database-check.js';
+import { fail, SLACK_NAMING, type SetupItem } from '../../tenancy/setup-checks/setup-items.js';
+import {
+  BOT_TOKEN_NOT_CHECKED,
+  checkBotToken,
+  checkHttpMode,
+  checkSocketMode,
+} from '../../tenancy/setup-checks/slack-checks.js';
+import {
+  type MintAccountState,
+  checkMintService,
+  checkWorkspaceSetup,
+} from '../../tenancy/setup-checks/workspace-checks.js';
+import { patientSlackClient } from '../../platform/slack/web-api/patient-client.js';
 import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
 import { SetupReports } from './setup-reports.js';
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { SetupItem } from '../setup-checks/setup-items.js';
+import type { SetupItem } from '../../tenancy/setup-checks/setup-items.js';
 
 /** A report is checked again in the background when it is older than this (Slack and the database asked again). */
 export const REPORT_TTL_MS = 5 * 60_000;

@@ -1,10 +1,10 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { InputBlock, ModalView } from '@slack/types';
-import { contractIdSchema } from '../mint-api/schemas.js';
-import { problemBanner } from '../slack-ui/blocks.js';
-import { INPUT_ACTION_ID, textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { textValue } from '../slack-ui/view-state.js';
+import { contractIdSchema } from '../../platform/mint/schemas.js';
+import { problemBanner } from '../../platform/blocks/blocks.js';
+import { INPUT_ACTION_ID, textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { textValue } from '../../platform/blocks/view-state.js';
 
 export const BROWSE_FORM_CALLBACK = 'browse_templates_form';
 export const BROWSE_BLOCKS = { contractId: 'contract_id', conversation: 'conversation' } as const;

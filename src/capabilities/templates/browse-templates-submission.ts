@@ -1,13 +1,13 @@
-import type { CapabilityDeps } from '../deps.js';
-import { withMintAccount } from '../mint-accounts/require-account.js';
-import { context, section } from '../slack-ui/blocks.js';
-import { modal } from '../slack-ui/modal.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
-import { updateModal } from '../slack-ui/update-modal.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { withMintAccount } from '../../tenancy/mint-accounts/require-account.js';
+import { context, section } from '../../platform/blocks/blocks.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { browseTemplatesView, checkContractId, readBrowseForm } from './browse-templates-form.js';
 import { loadTemplatePage } from './load-page.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 
 /** Posts the first page to the chosen conversation (its response_url), then says so in the modal. */
 export function handleBrowseTemplatesSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'logger' | 'store'>) {

@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import type { CapabilityDeps } from '../deps.js';
-import { MintApiError } from '../mint-api/mint-api-error.js';
-import { listTemplatesRequestSchema } from '../mint-api/schemas.js';
-import { mintFailureText } from '../workflow-steps/step-failure.js';
-import { readStepInputs, requestProblemsText, stepInteger, stepText } from '../workflow-steps/step-inputs.js';
-import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { MintApiError } from '../../platform/mint/mint-api-error.js';
+import { listTemplatesRequestSchema } from '../../platform/mint/schemas.js';
+import { mintFailureText } from '../../platform/slack/workflow-steps/step-failure.js';
+import {
+  readStepInputs,
+  requestProblemsText,
+  stepInteger,
+  stepText,
+} from '../../platform/slack/workflow-steps/step-inputs.js';
+import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
-import { mintClientForStep } from '../mint-accounts/require-account.js';
+import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
 import { templateFields } from './template-fields.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */

@@ -1,9 +1,9 @@
-import type { Logger } from '../logging/create-logger.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import { MintApiError } from '../mint-api/mint-api-error.js';
-import type { MessageContent } from '../slack-ui/blocks.js';
-import { mintErrorText } from '../slack-ui/mint-error-text.js';
-import { inlineCode } from '../slack-ui/mrkdwn.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import { MintApiError } from '../../platform/mint/mint-api-error.js';
+import type { MessageContent } from '../../platform/blocks/blocks.js';
+import { mintErrorText } from '../../platform/blocks/mint-error-text.js';
+import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import type { PageState } from './page-state.js';
 import { templatePageMessage } from './template-page-message.js';
 

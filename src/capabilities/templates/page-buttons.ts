@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
-import type { CapabilityDeps } from '../deps.js';
-import type { ButtonRequest, Ended } from '../request-pipeline/listen.js';
-import { RequestEnded, invalidInput } from '../request-pipeline/request-ended.js';
-import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
-import { respondSafely } from '../slack-ui/respond-safely.js';
+import type { CapabilityDeps } from '../../deps.js';
+import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
+import { RequestEnded, invalidInput } from '../../platform/slack/pipeline/request-ended.js';
+import { escapeStrayMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import { respondSafely } from '../../platform/blocks/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { decodePageState } from './page-state.js';
 import { loadingMessage } from './template-page-message.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TEMPLATE_ORDERS, contractIdSchema, listTemplatesRequestSchema } from '../mint-api/schemas.js';
-import { LIMITS } from '../slack-ui/limits.js';
+import { TEMPLATE_ORDERS, contractIdSchema, listTemplatesRequestSchema } from '../../platform/mint/schemas.js';
+import { LIMITS } from '../../platform/blocks/limits.js';
 
 /** Which page a message shows. It travels in the buttons, so any replica can serve any click. */
 export interface PageState {

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { openFormNeedingMintAccount } from '../mint-accounts/require-account.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { openFormNeedingMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 import { BROWSE_FORM_CALLBACK, browseTemplatesView } from './browse-templates-form.js';
 import { handleBrowseTemplatesSubmission } from './browse-templates-submission.js';
 import { LIST_TEMPLATES_STEP, listTemplatesStep } from './list-templates-step.js';

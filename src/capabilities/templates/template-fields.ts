@@ -1,4 +1,4 @@
-import { isRecord } from '../mint-api/responses.js';
+import { isRecord } from '../../platform/mint/responses.js';
 
 /*
  * The spec does not show a template's fields, so they are looked for under common names; anything else

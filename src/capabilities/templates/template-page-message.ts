@@ -1,8 +1,8 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
-import type { TemplatePage } from '../mint-api/responses.js';
-import { context, header, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { LIMITS } from '../slack-ui/limits.js';
-import { bold, cutText, escapeAndCut, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import type { TemplatePage } from '../../platform/mint/responses.js';
+import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { LIMITS } from '../../platform/blocks/limits.js';
+import { bold, cutText, escapeAndCut, escapeMrkdwn, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { encodePageState, type PageState } from './page-state.js';
 import { templateFields } from './template-fields.js';
 

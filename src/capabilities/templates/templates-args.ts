@@ -1,5 +1,5 @@
-import { TEMPLATE_LIMIT, contractIdSchema } from '../mint-api/schemas.js';
-import { cutText, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import { TEMPLATE_LIMIT, contractIdSchema } from '../../platform/mint/schemas.js';
+import { cutText, escapeMrkdwn, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { DEFAULT_LIMIT, DEFAULT_ORDER, type PageState } from './page-state.js';
 
 export const TEMPLATES_USAGE = '<contractId> [limit] [asc|desc]';

@@ -1,10 +1,10 @@
-import type { CapabilityDeps } from '../deps.js';
-import type { Subcommand } from '../commands/command-registry.js';
-import { escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
-import { respondSafely } from '../slack-ui/respond-safely.js';
+import type { CapabilityDeps } from '../../deps.js';
+import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
+import { escapeStrayMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import { respondSafely } from '../../platform/blocks/respond-safely.js';
 import { loadTemplatePage } from './load-page.js';
 import { TEMPLATES_USAGE, parseTemplatesArgs } from './templates-args.js';
-import { RequestEnded, invalidInput } from '../request-pipeline/request-ended.js';
+import { RequestEnded, invalidInput } from '../../platform/slack/pipeline/request-ended.js';
 
 /**
  * `/mintlink templates <contractId> [limit] [asc|desc]`: bad input is answered at once (no call); otherwise

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { createWalletAudited } from './create-wallet.js';
-import type { CapabilityDeps } from '../deps.js';
-import { type CreateWalletRequest, createWalletRequestSchema } from '../mint-api/schemas.js';
-import { plainText } from '../workflow-steps/step-failure.js';
-import { readStepInputs, requestProblemsText, stepText, stepUserContext } from '../workflow-steps/step-inputs.js';
-import type { StepResult, StepRun } from '../request-pipeline/step-listener.js';
-import { mintClientForStep } from '../mint-accounts/require-account.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { type CreateWalletRequest, createWalletRequestSchema } from '../../platform/mint/schemas.js';
+import { plainText } from '../../platform/slack/workflow-steps/step-failure.js';
+import {
+  readStepInputs,
+  requestProblemsText,
+  stepText,
+  stepUserContext,
+} from '../../platform/slack/workflow-steps/step-inputs.js';
+import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
+import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
 export const CREATE_WALLET_STEP = 'create_wallet_step';

@@ -1,9 +1,9 @@
-import { type Actor, type AuditedOutcome, runAudited } from '../audit/run-audited.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { MintRecord } from '../mint-api/responses.js';
-import type { CreateWalletRequest } from '../mint-api/schemas.js';
-import type { Store } from '../store/store.js';
+import { type Actor, type AuditedOutcome, runAudited } from '../../platform/mint/run-audited.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { MintRecord } from '../../platform/mint/responses.js';
+import type { CreateWalletRequest } from '../../platform/mint/schemas.js';
+import type { Store } from '../../platform/store/store.js';
 
 /**
  * POST /v1/wallet under the audit log: the one way a wallet is created, from the form or from a workflow step

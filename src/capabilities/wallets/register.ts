@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
-import { openFormNeedingMintAccount } from '../mint-accounts/require-account.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { openFormNeedingMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 import { CREATE_WALLET_STEP, createWalletStep } from './create-wallet-step.js';
 import { WALLET_FORM_CALLBACK, walletFormView } from './wallet-form.js';
 import { handleWalletFormSubmission } from './wallet-form-submission.js';

@@ -1,11 +1,11 @@
-import type { CapabilityDeps } from '../deps.js';
+import type { CapabilityDeps } from '../../deps.js';
 import { createWalletAudited } from './create-wallet.js';
-import { sendDirectMessage } from '../slack-ui/direct-message.js';
-import { updateModal } from '../slack-ui/update-modal.js';
+import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import { checkWalletForm, readWalletForm, walletFormView } from './wallet-form.js';
 import { creatingWalletView, walletCreatedMessage, walletCreatedView, walletFailedMessage } from './wallet-views.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { withMintAccount } from '../mint-accounts/require-account.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { withMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 
 /** "Create wallet" submitted: POST /v1/wallet with {} or {userId}; outcome in the modal and as a DM. */
 export function handleWalletFormSubmission(deps: Pick<CapabilityDeps, 'mintAccounts' | 'store' | 'logger' | 'home'>) {

@@ -1,11 +1,11 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
-import { customerIdProblems } from '../mint-api/customer-ids.js';
-import type { CreateWalletRequest } from '../mint-api/schemas.js';
-import { context, problemBanner } from '../slack-ui/blocks.js';
-import { textInput } from '../slack-ui/inputs.js';
-import { modal } from '../slack-ui/modal.js';
-import { textValue } from '../slack-ui/view-state.js';
+import { customerIdProblems } from '../../platform/mint/customer-ids.js';
+import type { CreateWalletRequest } from '../../platform/mint/schemas.js';
+import { context, problemBanner } from '../../platform/blocks/blocks.js';
+import { textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { textValue } from '../../platform/blocks/view-state.js';
 
 export const WALLET_FORM_CALLBACK = 'wallet_form';
 export const WALLET_BLOCKS = { customerId: 'customer_id' } as const;

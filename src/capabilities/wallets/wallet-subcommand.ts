@@ -1,7 +1,7 @@
-import type { Subcommand } from '../commands/command-registry.js';
-import { formSubcommand } from '../commands/form-subcommand.js';
-import type { MintAccounts } from '../mint-accounts/mint-accounts.js';
-import { needingMintAccount } from '../mint-accounts/require-account.js';
+import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
+import { formSubcommand } from '../../platform/slack/commands/form-subcommand.js';
+import type { MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
+import { needingMintAccount } from '../../tenancy/mint-accounts/require-account.js';
 import { walletFormView } from './wallet-form.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ModalView } from '@slack/types';
-import type { CreateWalletRequest } from '../mint-api/schemas.js';
-import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { modal } from '../slack-ui/modal.js';
-import { escapeMrkdwn, inlineCode, escapeStrayMrkdwn } from '../slack-ui/mrkdwn.js';
+import type { CreateWalletRequest } from '../../platform/mint/schemas.js';
+import { context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { escapeMrkdwn, inlineCode, escapeStrayMrkdwn } from '../../platform/blocks/mrkdwn.js';
 
 const TITLE = 'Create wallet';
 

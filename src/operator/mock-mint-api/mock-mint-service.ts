@@ -7,7 +7,7 @@ import {
   createWalletRequestSchema,
   deleteCustomersRequestSchema,
   listTemplatesRequestSchema,
-} from '../mint-api/schemas.js';
+} from '../../platform/mint/schemas.js';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID, demoTemplates, type MockTemplate } from './demo-templates.js';
 
 export type MockRoute = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';

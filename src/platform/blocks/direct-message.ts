@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
-import { failedCallOutcome, type FailedCallOutcome } from '../slack-api/slack-call-outcome.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import { failedCallOutcome, type FailedCallOutcome } from '../slack/web-api/slack-call-outcome.js';
 import type { MessageContent } from './blocks.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { context, section } from '../slack-ui/blocks.js';
-import { LIMITS } from '../slack-ui/limits.js';
-import { modal } from '../slack-ui/modal.js';
+import { context, section } from './blocks.js';
+import { LIMITS } from './limits.js';
+import { modal } from './modal.js';
 
 /** Characters of lines per section: under the 3000 limit. */
 const SECTION_CHARS = 2900;

@@ -1,4 +1,4 @@
-import type { MintApiError } from '../mint-api/mint-api-error.js';
+import type { MintApiError } from '../mint/mint-api-error.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { upstreamFailed } from '../request-pipeline/request-ended.js';
+import { upstreamFailed } from '../slack/pipeline/request-ended.js';
 import { slackErrorText } from './slack-error-text.js';
 
 /**

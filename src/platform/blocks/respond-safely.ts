@@ -1,6 +1,6 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
 
 export interface Recipient {
   client: WebClient;

@@ -1,4 +1,4 @@
-import { failedCallOutcome } from '../slack-api/slack-call-outcome.js';
+import { failedCallOutcome } from '../slack/web-api/slack-call-outcome.js';
 /**
  * A Slack Web API failure, said for the user. The app's client fails fast on rate limits (it does not wait
  * minutes), so this says when to try again instead.

@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import { slackErrorCode } from '../slack/web-api/slack-error-code.js';
 
 /**
  * Replaces an open modal's view. Returns false when Slack refuses, typically because the user closed the

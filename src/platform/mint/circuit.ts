@@ -6,7 +6,7 @@ import {
   handleWhen,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
 import { MintApiError } from './mint-api-error.js';
 
 /** 'half-open': the open time is over and the next call goes through, as a test of the service. */

@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Pool, RetryAgent, type Dispatcher, type RetryHandler, type buildConnector } from 'undici';
 import type { z } from 'zod';
-import type { Logger } from '../logging/create-logger.js';
-import { createSecretScrubber } from '../logging/secret-scrubber.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import { createSecretScrubber } from '../ops/telemetry/secret-scrubber.js';
+import type { Metrics } from '../ops/telemetry/metrics.js';
 import { MintCircuit, type CircuitPosition, type MintCircuitOptions } from './circuit.js';
 import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
 import { isRecord, parseTemplatePage, type MintRecord, type TemplatePage } from './responses.js';
@@ -22,7 +22,7 @@ import {
 import { ServicePause } from './service-pause.js';
 import { NonPublicAddressError } from './public-address.js';
 import type { MintCallOutcome } from '../store/mint-call-outcomes.js';
-import { SpanKind, inSpan } from '../observability/tracing.js';
+import { SpanKind, inSpan } from '../ops/telemetry/tracing.js';
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
 

@@ -1,4 +1,4 @@
-import type { ExpectedFailure } from '../logging/error-serializer.js';
+import type { ExpectedFailure } from '../ops/telemetry/error-serializer.js';
 
 export type MintApiErrorKind =
   'rejected' | 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'timeout' | 'network' | 'bad_response';

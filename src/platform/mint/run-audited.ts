@@ -1,6 +1,6 @@
-import type { Logger } from '../logging/create-logger.js';
-import { MintApiError } from '../mint-api/mint-api-error.js';
-import { mintErrorText } from '../slack-ui/mint-error-text.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import { MintApiError } from './mint-api-error.js';
+import { mintErrorText } from '../blocks/mint-error-text.js';
 import type { Store } from '../store/store.js';
 
 export interface Actor {

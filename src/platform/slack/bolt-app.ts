@@ -1,15 +1,15 @@
 import { type App, AuthorizationError, HTTPReceiver } from '@slack/bolt';
-import type { AppDeps } from '../deps.js';
-import { healthRoutes } from '../health/health-routes.js';
-import { closeServer, listen, slackHttpServer } from '../http-front/slack-http-server.js';
-import { SLACK_BODY_LIMIT_BYTES } from '../http-front/slack-request-screen.js';
-import { boltLogger } from '../logging/bolt-logger.js';
-import { slackCallHooks } from '../observability/slack-call-hooks.js';
-import { TracedApp } from '../observability/traced-app.js';
-import { oauthReceiverOptions } from '../installations/oauth-options.js';
-import type { SqlInstallationStore } from '../installations/installation-store.js';
-import type { AuthorizeWorkspace } from '../workspaces/workspaces.js';
-import { webClientOptions } from './web-client-options.js';
+import type { AppDeps } from '../../deps.js';
+import { healthRoutes } from '../ops/health/health-routes.js';
+import { closeServer, listen, slackHttpServer } from './http-front/slack-http-server.js';
+import { SLACK_BODY_LIMIT_BYTES } from './http-front/slack-request-screen.js';
+import { boltLogger } from '../ops/telemetry/bolt-logger.js';
+import { slackCallHooks } from '../ops/telemetry/slack-call-hooks.js';
+import { TracedApp } from '../ops/telemetry/traced-app.js';
+import { oauthReceiverOptions } from '../../tenancy/installations/oauth-options.js';
+import type { SqlInstallationStore } from '../../tenancy/installations/installation-store.js';
+import type { AuthorizeWorkspace } from '../../tenancy/workspaces/workspaces.js';
+import { webClientOptions } from './web-api/web-client-options.js';
 
 export interface BoltTransport {
   app: App;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { DeletionApprovers } from '../config/config.js';
+import type { DeletionApprovers } from '../ops/config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
 import type { DeletionRequestsTable, Tables } from './tables.js';

@@ -3,12 +3,12 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { StoreLocation } from '../config/config.js';
-import { SqliteFileError, sqliteFileProblem } from '../lifecycle/sqlite-file-problem.js';
-import type { Logger } from '../logging/create-logger.js';
+import type { StoreLocation } from '../ops/config/config.js';
+import { SqliteFileError, sqliteFileProblem } from '../ops/lifecycle/sqlite-file-problem.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
 import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
-import { pastSpan } from '../observability/tracing.js';
+import { pastSpan } from '../ops/telemetry/tracing.js';
 
 /**
  * One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same.

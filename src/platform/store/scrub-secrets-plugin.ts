@@ -9,7 +9,7 @@ import {
   type UnknownRow,
   type ValueNode,
 } from 'kysely';
-import type { Scrubber } from '../logging/secret-scrubber.js';
+import type { Scrubber } from '../ops/telemetry/secret-scrubber.js';
 
 /**
  * The database's choke point for secrets: every string value of every query passes the app's scrubber

@@ -1,8 +1,8 @@
 import { Migrator, sql, type Kysely } from 'kysely';
-import type { StoreLocation } from '../config/config.js';
-import { withDeadline } from '../lifecycle/with-deadline.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Scrubber } from '../logging/secret-scrubber.js';
+import type { StoreLocation } from '../ops/config/config.js';
+import { withDeadline } from '../ops/lifecycle/with-deadline.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import type { Scrubber } from '../ops/telemetry/secret-scrubber.js';
 import { AuditHistory } from './audit-history.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionApprovals } from './deletion-approvals.js';

@@ -93,7 +93,7 @@ export interface DeletionRemindersTable {
 export interface StepCompletionsTable {
   request_id: string;
   function_execution_id: string;
-  /** The execution's token, sealed (src/workflow-steps/sealed-token.ts); emptied once the step is completed. */
+  /** The execution's token, sealed (src/platform/slack/workflow-steps/sealed-token.ts); emptied once the step is completed. */
   sealed_token: string;
   /** waiting -> completing -> completed (completing -> waiting when Slack could not be told). */
   state: string;

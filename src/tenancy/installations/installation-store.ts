@@ -1,11 +1,11 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { KeptRows } from '../lifecycle/kept-rows.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import { installationId, type StoredInstallation } from '../store/installations.js';
-import type { Store } from '../store/store.js';
+import { KeptRows } from '../../platform/ops/lifecycle/kept-rows.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import type { Store } from '../../platform/store/store.js';
 
 /**
  * How often a replica checks, in one query, that the installations it keeps are unchanged. Requests are

@@ -1,11 +1,11 @@
 import type { HTTPReceiverOptions } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import type { Config } from '../config/config.js';
-import { boltLogger } from '../logging/bolt-logger.js';
-import type { Logger } from '../logging/create-logger.js';
-import { type SlackCallHooks, webClientOptions } from '../slack-api/web-client-options.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import type { Store } from '../store/store.js';
+import type { Config } from '../../platform/ops/config/config.js';
+import { boltLogger } from '../../platform/ops/telemetry/bolt-logger.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { type SlackCallHooks, webClientOptions } from '../../platform/slack/web-api/web-client-options.js';
+import { SecretBox } from '../../platform/secrets/secret-box.js';
+import type { Store } from '../../platform/store/store.js';
 import { BOT_SCOPES } from './bot-scopes.js';
 import { installFailed, installPage, installPageHeaders, installSucceeded } from './install-pages.js';
 import { type RenewToken, SqlInstallationStore } from './installation-store.js';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { InstallURLOptions, StateStore } from '@slack/bolt';
-import type { OnceKeys } from '../store/once-keys.js';
+import type { OnceKeys } from '../../platform/store/once-keys.js';
 
 /** How long an install link works once the install page made it (Bolt's state cookie lives as long). */
 export const STATE_TTL_SECONDS = 600;

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { CapabilityDeps } from '../deps.js';
-import { listen } from '../request-pipeline/listen.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
 
 /**
  * A workspace removes the app (or revokes its bot token): its installation goes, then every capability stops

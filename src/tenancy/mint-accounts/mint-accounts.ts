@@ -1,13 +1,17 @@
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../config/config.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Scrubber } from '../logging/secret-scrubber.js';
-import type { Metrics } from '../metrics/metrics.js';
-import { MintApiClient, type MintApiClientOptions, type MintServiceStatus } from '../mint-api/mint-api-client.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import type { StoredMintAccount } from '../store/mint-accounts.js';
-import type { Store } from '../store/store.js';
-import { KeptRows } from '../lifecycle/kept-rows.js';
+import type { Config } from '../../platform/ops/config/config.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
+import type { Metrics } from '../../platform/ops/telemetry/metrics.js';
+import {
+  MintApiClient,
+  type MintApiClientOptions,
+  type MintServiceStatus,
+} from '../../platform/mint/mint-api-client.js';
+import { SecretBox } from '../../platform/secrets/secret-box.js';
+import type { StoredMintAccount } from '../../platform/store/mint-accounts.js';
+import type { Store } from '../../platform/store/store.js';
+import { KeptRows } from '../../platform/ops/lifecycle/kept-rows.js';
 import { lastFour } from './mint-key.js';
 import { keyIdSecret, type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
@@ -18,7 +22,7 @@ import {
   systemResolver,
   type AddressPolicy,
   type HostResolver,
-} from '../mint-api/public-address.js';
+} from '../../platform/mint/public-address.js';
 import { isLoopbackUrl, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {

@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../config/config.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { MintCallOutcome, MintCallOutcomeRows, StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
+import type { Config } from '../../platform/ops/config/config.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type {
+  MintCallOutcome,
+  MintCallOutcomeRows,
+  StoredMintCallOutcome,
+} from '../../platform/store/mint-call-outcomes.js';
 
 /** The account of the operator's MINT_API_KEY (single-workspace mode) in the outcomes table. */
 export const OPERATOR_ACCOUNT = '';

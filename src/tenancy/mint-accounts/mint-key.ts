@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { isPlaceholderText } from '../config/config-schema.js';
-import { hostOf, writtenHostNotPublic } from '../mint-api/public-address.js';
+import { isPlaceholderText } from '../../platform/ops/config/config-schema.js';
+import { hostOf, writtenHostNotPublic } from '../../platform/mint/public-address.js';
 
 /** The longest API key taken: far beyond any real one, short enough to be sure it is not a paste gone wrong. */
 export const MAX_KEY_CHARS = 256;

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import { RequestEnded } from '../request-pipeline/request-ended.js';
-import { actionsRow, button, context, section } from '../slack-ui/blocks.js';
+import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
+import { actionsRow, button, context, section } from '../../platform/blocks/blocks.js';
 
 /**
  * The button that opens the "Connect your Mint account" form: on App Home and wherever someone is told that

@@ -1,13 +1,13 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { Subcommand } from '../commands/command-registry.js';
-import type { MintApiClient } from '../mint-api/mint-api-client.js';
-import type { Ended, FormRequest } from '../request-pipeline/listen.js';
-import { RequestEnded } from '../request-pipeline/request-ended.js';
-import type { StepResult } from '../request-pipeline/step-listener.js';
-import { section } from '../slack-ui/blocks.js';
-import { modal } from '../slack-ui/modal.js';
-import { openModal } from '../slack-ui/open-modal.js';
+import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
+import type { StepResult } from '../../platform/slack/pipeline/step-listener.js';
+import { section } from '../../platform/blocks/blocks.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
 import type { MintAccounts } from './mint-accounts.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
 

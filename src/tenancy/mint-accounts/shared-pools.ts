@@ -1,6 +1,6 @@
 import type { Pool } from 'undici';
-import { mintConnectionPool } from '../mint-api/mint-api-client.js';
-import { publicOnlyConnector, type PublicOnlyOptions } from '../mint-api/public-connector.js';
+import { mintConnectionPool } from '../../platform/mint/mint-api-client.js';
+import { publicOnlyConnector, type PublicOnlyOptions } from '../../platform/mint/public-connector.js';
 
 /** Which connections: to the operator's MINT_API_BASE_URL as configured, or to a URL a workspace's admin typed. */
 export type PoolKind = 'operator' | 'public-only';

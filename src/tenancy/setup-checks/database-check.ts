@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { configHints } from '../config/config-schema.js';
-import type { StoreLocation } from '../config/config.js';
-import { describeDatabaseError, postgresTarget } from '../lifecycle/database-error.js';
-import { SqliteFileError } from '../lifecycle/sqlite-file-problem.js';
-import { openStore, type Store } from '../store/store.js';
+import { configHints } from '../../platform/ops/config/config-schema.js';
+import type { StoreLocation } from '../../platform/ops/config/config.js';
+import { describeDatabaseError, postgresTarget } from '../../platform/ops/lifecycle/database-error.js';
+import { SqliteFileError } from '../../platform/ops/lifecycle/sqlite-file-problem.js';
+import { openStore, type Store } from '../../platform/store/store.js';
 import { count, fail, pass, type SetupItem } from './setup-items.js';
 
 const START_ONCE =

@@ -1,4 +1,4 @@
-import { slackDate } from '../slack-ui/slack-date.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
 
 /*
  * What the setup doctor reports: one item per thing it asked Slack or the database, each passing or not, and

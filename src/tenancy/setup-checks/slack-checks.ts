@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import { REFUSED_BY_MINTLINK_HEADER } from '../http-front/slack-http-server.js';
+import { REFUSED_BY_MINTLINK_HEADER } from '../../platform/slack/http-front/slack-http-server.js';
 import { BOT_SCOPES } from '../installations/bot-scopes.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { fail, listed, pass, type SetupItem, shownUrl, warn, withoutUserinfo } from './setup-items.js';
 
 /** Who the bot token belongs to, when Slack took it. */

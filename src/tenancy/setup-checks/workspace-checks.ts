@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import type { StoredMintCallOutcome } from '../store/mint-call-outcomes.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
-import type { People, WorkspaceSettings } from '../workspace-settings/settings-model.js';
+import type { StoredMintCallOutcome } from '../../platform/store/mint-call-outcomes.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
+import type { People, WorkspaceSettings } from '../workspaces/settings-model.js';
 import { count, fail, listed, type Naming, pass, type SetupItem, warn } from './setup-items.js';
 
 /** Where the settings are changed: in Slack (Settings on App Home), or only in the environment. */

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import type { DeletionApprovers } from '../config/config.js';
-import { withDeadline } from '../lifecycle/with-deadline.js';
-import type { Logger } from '../logging/create-logger.js';
+import type { DeletionApprovers } from '../../platform/ops/config/config.js';
+import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 
 export type ApproverCheck = { approver: true } | { approver: false; problem?: string };
 

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import type { Approvers } from '../approvers/approvers.js';
-import { withDeadline } from '../lifecycle/with-deadline.js';
-import type { Logger } from '../logging/create-logger.js';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import type { Approvers } from './approvers.js';
+import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import type { People } from './settings-model.js';
 import type { WorkspaceSettingsSource } from './workspace-settings.js';
 

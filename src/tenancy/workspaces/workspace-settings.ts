@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../config/config.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Store } from '../store/store.js';
-import type { StoredWorkspaceSettings } from '../store/workspace-settings.js';
+import type { Config } from '../../platform/ops/config/config.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Store } from '../../platform/store/store.js';
+import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
 import { type EffectiveSettings, type WorkspaceSettings, effectiveSettings, envDefaults } from './settings-model.js';
 
 export interface WorkspaceSettingsOptions {

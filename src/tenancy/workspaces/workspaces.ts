@@ -2,10 +2,10 @@ import type { AuthorizeResult, InstallationQuery } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
-import { startPeriodic } from '../lifecycle/periodic-work.js';
-import type { Logger } from '../logging/create-logger.js';
-import { installationId, type StoredInstallation } from '../store/installations.js';
-import type { Store } from '../store/store.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import type { Store } from '../../platform/store/store.js';
 
 /** Bolt's own authorization of a workspace (InstallProvider.authorize): it renews a token about to expire. */
 export type AuthorizeWorkspace = (query: InstallationQuery<boolean>) => Promise<AuthorizeResult>;

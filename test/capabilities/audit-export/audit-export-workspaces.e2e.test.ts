@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { seedAuditLog } from '../kit/audit-seed.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/workspaces.js';
+import { seedAuditLog } from '../../kit/audit-seed.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../../kit/workspaces.js';
 
 const BOB = 'U0APPROV1'; // an approver, so an audit viewer, in both workspaces (the environment's default)
 

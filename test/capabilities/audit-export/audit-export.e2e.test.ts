@@ -1,16 +1,16 @@
-import { forgedHome } from '../kit/settings-flow.js';
+import { forgedHome } from '../../kit/settings-flow.js';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_CSV_COLUMNS } from '../../src/audit-export/audit-csv.js';
-import { EXPORT_BLOCKS } from '../../src/audit-export/export-form.js';
-import { EXPORT_AUDIT_HOME_ACTION } from '../../src/audit-export/register.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { seedAuditLog } from '../kit/audit-seed.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
-import { asText } from '../../src/sandbox/as-text.js';
+import { AUDIT_CSV_COLUMNS } from '../../../src/capabilities/audit-export/audit-csv.js';
+import { EXPORT_BLOCKS } from '../../../src/capabilities/audit-export/export-form.js';
+import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { seedAuditLog } from '../../kit/audit-seed.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
+import { asText } from '../../../sandbox/src/as-text.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // asks for deletions; not a viewer

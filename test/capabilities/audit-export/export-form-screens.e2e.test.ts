@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_BLOCKS as B } from '../../src/audit-export/export-form.js';
-import { EXPORT_AUDIT_HOME_ACTION } from '../../src/audit-export/register.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { ephemeralText, messageText, modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { SettingsFlow, forgedHome } from '../kit/settings-flow.js';
-import { textOf } from '../kit/slack-checks.js';
+import { EXPORT_BLOCKS as B } from '../../../src/capabilities/audit-export/export-form.js';
+import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
+import { textOf } from '../../kit/slack-checks.js';
 
 /* The "Export audit log" modal in each state, as the audit viewer (Dan) sees it, and as Eve (no rights) does. */
 

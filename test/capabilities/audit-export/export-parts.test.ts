@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inputsSummary, requestIdOf } from '../../src/audit-export/audit-csv.js';
-import { safeCell } from '../../src/csv/write-csv-file.js';
-import { describeRequest, parseExportArgs } from '../../src/audit-export/export-request.js';
-import { textFileSource } from '../../src/audit-export/text-file-source.js';
+import { inputsSummary, requestIdOf } from '../../../src/capabilities/audit-export/audit-csv.js';
+import { safeCell } from '../../../src/platform/csv/write-csv-file.js';
+import { describeRequest, parseExportArgs } from '../../../src/capabilities/audit-export/export-request.js';
+import { textFileSource } from '../../../src/capabilities/audit-export/text-file-source.js';
 
 describe('audit export arguments', () => {
   it('reads days, an operation and a person in any order, with defaults', () => {

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppProcess } from '../kit/app-process.js';
-import { seedAuditLog } from '../kit/audit-seed.js';
-import { useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import type { AppProcess } from '../../kit/app-process.js';
+import { seedAuditLog } from '../../kit/audit-seed.js';
+import { useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const VIEWER = 'U0AUDIT01';
 const ROWS = 100_000;

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useApp, useAppProcess, useFakes, type Fakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import type { SlackView } from '../kit/slack-payloads.js';
-import type { Entry } from '../kit/view-state.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useApp, useAppProcess, useFakes, type Fakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import type { SlackView } from '../../kit/slack-payloads.js';
+import type { Entry } from '../../kit/view-state.js';
 import { checkCsv, linkCsv, previewOf, viewWhen } from './bulk-kit.js';
 
 const B = BULK_BLOCKS;

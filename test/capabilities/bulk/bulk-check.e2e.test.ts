@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
-import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { DM, checkCsv, csvRows, ended, linkCsv, previewOf, start, viewWhen } from './bulk-kit.js';
 
 const B = BULK_BLOCKS;

@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
 
 /** How many times the mock service was asked to create a link for each email. */

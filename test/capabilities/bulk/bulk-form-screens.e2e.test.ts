@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest';
-import { BULK_BLOCKS as B } from '../../src/bulk/bulk-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
+import { BULK_BLOCKS as B } from '../../../src/capabilities/bulk/bulk-form.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { viewWhen } from './bulk-kit.js';
 
 /* The "Bulk create" form in each state (its preview, progress and results: bulk-screens.e2e.test.ts). */

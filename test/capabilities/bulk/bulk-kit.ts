@@ -1,12 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
-import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
-import type { RunningApp } from '../kit/running-app.js';
-import type { FakeSlack } from '../kit/fake-slack.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import type { PostedMessage, SlackView } from '../kit/slack-payloads.js';
-import type { Entry } from '../kit/view-state.js';
-import { textOf } from '../kit/slack-checks.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import type { FakeSlack } from '../../kit/fake-slack.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
+import type { Entry } from '../../kit/view-state.js';
+import { textOf } from '../../kit/slack-checks.js';
 
 /* Steps of the bulk flow as a user takes them, for the end-to-end tests. */
 

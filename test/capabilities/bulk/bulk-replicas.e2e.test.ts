@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
-import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
+import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../../kit/store-engines.js';
 import { csvRows, ended, linkCsv, previewOf, start } from './bulk-kit.js';
 
 /** Two processes on one PostgreSQL working the same job: rows are claimed with FOR UPDATE SKIP LOCKED. */

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_CSV_ACTION } from '../../src/bulk/bulk-form.js';
-import { BULK_ACTIONS, HELD_ROWS_BLOCK } from '../../src/bulk/bulk-views.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { ephemeralText, messageText, modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import type { PostedMessage, SlackView } from '../kit/slack-payloads.js';
+import { SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
+import { BULK_ACTIONS, HELD_ROWS_BLOCK } from '../../../src/capabilities/bulk/bulk-views.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
 import { stableJobIds } from './bulk-job-ids.js';
 import { DM, ended, linkCsv, previewOf, progress, start, viewWhen } from './bulk-kit.js';
 

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { NO_SUCH_JOB } from '../../src/bulk/bulk-buttons.js';
-import { BULK_ACTIONS, HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../src/bulk/bulk-views.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { buttonClick, type PostedMessage, type SlackView } from '../kit/slack-payloads.js';
-import { OTHER_TEAM_ID, inTeam } from '../kit/workspaces.js';
+import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
+import { BULK_ACTIONS, HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../../src/capabilities/bulk/bulk-views.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { buttonClick, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
+import { OTHER_TEAM_ID, inTeam } from '../../kit/workspaces.js';
 import { DM, csvRows, ended, linkCsv, previewOf, progress, start, viewWhen } from './bulk-kit.js';
 
 const APPROVER = 'U0APPROV1';

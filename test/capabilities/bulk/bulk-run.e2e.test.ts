@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import { BULK_HOME_ACTION } from '../../src/bulk/home-entry.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
+import { BULK_HOME_ACTION } from '../../../src/capabilities/bulk/home-entry.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { DM, csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
 
 const APPROVER = 'U0APPROV1';

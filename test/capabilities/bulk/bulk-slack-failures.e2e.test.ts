@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
-import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
 
 /*

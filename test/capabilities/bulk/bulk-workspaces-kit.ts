@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { BULK_BLOCKS } from '../../src/bulk/bulk-form.js';
-import type { FakeSlack } from '../kit/fake-slack.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { textOf } from '../kit/slack-checks.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import type { FakeSlack } from '../../kit/fake-slack.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { textOf } from '../../kit/slack-checks.js';
 import {
   buttonClick,
   formBody,
@@ -11,9 +11,9 @@ import {
   viewSubmission,
   type PostedMessage,
   type SlackView,
-} from '../kit/slack-payloads.js';
-import { responseUrls, stateValues, type Entry } from '../kit/view-state.js';
-import { inTeam } from '../kit/workspaces.js';
+} from '../../kit/slack-payloads.js';
+import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
+import { inTeam } from '../../kit/workspaces.js';
 import { viewWhen } from './bulk-kit.js';
 
 /** A job as started: its id, and its progress message (in the requester's DM). */

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_SUCH_JOB } from '../../src/bulk/bulk-buttons.js';
-import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import { REMOVED_NOTE, REMOVED_ROW_ERROR } from '../../src/bulk/stop-workspace.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { eventCallback } from '../kit/slack-payloads.js';
+import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
+import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
+import { REMOVED_NOTE, REMOVED_ROW_ERROR } from '../../../src/capabilities/bulk/stop-workspace.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { eventCallback } from '../../kit/slack-payloads.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -14,7 +14,7 @@ import {
   inTeam,
   installWorkspace,
   uninstallEvent,
-} from '../kit/workspaces.js';
+} from '../../kit/workspaces.js';
 import { csvRows, ended, linkCsv, progress } from './bulk-kit.js';
 import { BulkUser, forgedButton, rowNumberOf, type StartedJob } from './bulk-workspaces-kit.js';
 

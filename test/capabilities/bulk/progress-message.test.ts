@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { progressMessage, type Progress } from '../../src/bulk/progress-message.js';
-import type { BulkJob, RowCounts } from '../../src/store/bulk-jobs.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
-import { textOf } from '../kit/slack-checks.js';
+import { progressMessage, type Progress } from '../../../src/capabilities/bulk/progress-message.js';
+import type { BulkJob, RowCounts } from '../../../src/platform/store/bulk-jobs.js';
+import { messageProblems } from '../../kit/block-kit-limits.js';
+import { textOf } from '../../kit/slack-checks.js';
 import { bulkJob } from './bulk-job-fixture.js';
 
 const now = new Date('2030-01-01T12:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rowDisposition } from '../../src/bulk/row-disposition.js';
-import { MintApiError } from '../../src/mint-api/mint-api-error.js';
+import { rowDisposition } from '../../../src/capabilities/bulk/row-disposition.js';
+import { MintApiError } from '../../../src/platform/mint/mint-api-error.js';
 
 const answered = (kind: MintApiError['kind'], status: number, retryAfterSeconds?: number) =>
   new MintApiError(kind, `answered ${status}`, {

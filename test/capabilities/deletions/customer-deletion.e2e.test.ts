@@ -1,15 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { ADD_IDS_BOX_ACTION, REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
-import { useFakes, type Fakes } from '../kit/fakes.js';
-import { runSql } from '../kit/raw-sql.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { buttonClick } from '../kit/slack-payloads.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { TEST_DATABASE_URL, describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import {
+  ADD_IDS_BOX_ACTION,
+  REASON_BLOCK,
+  idsBlock,
+} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { messageProblems, viewProblems } from '../../kit/block-kit-limits.js';
+import { useFakes, type Fakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { buttonClick } from '../../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { TEST_DATABASE_URL, describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = TEST_USER_ID; // asks

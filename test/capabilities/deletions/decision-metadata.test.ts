@@ -5,8 +5,8 @@ import {
   decisionMetadataKeys,
   signDecisionMetadata,
   verifiedRequestId,
-} from '../../src/deletion-approval/decision-metadata.js';
-import { parseSecretKey, type SecretKey } from '../../src/secrets/secret-box.js';
+} from '../../../src/capabilities/deletions/decision-metadata.js';
+import { parseSecretKey, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
 
 const secretKey = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
 const [older, newer] = [secretKey(), secretKey()];

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import type { SlackView } from '../kit/slack-payloads.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import type { SlackView } from '../../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 
 /*
  * Submissions as a modified client could send them: values past the form's limits, and decision views whose

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { decisionMetadataKeys, signDecisionMetadata } from '../../src/deletion-approval/decision-metadata.js';
-import { approveView, rejectView } from '../../src/deletion-approval/decision-views.js';
-import { stepEnd } from '../../src/deletion-approval/step-completion.js';
+import { decisionMetadataKeys, signDecisionMetadata } from '../../../src/capabilities/deletions/decision-metadata.js';
+import { approveView, rejectView } from '../../../src/capabilities/deletions/decision-views.js';
+import { stepEnd } from '../../../src/capabilities/deletions/step-completion.js';
 import {
   approvalMessage,
   fullListMessages,
   outcomeMessage,
   requesterMessage,
   statusLine,
-} from '../../src/deletion-approval/deletion-messages.js';
-import type { DeletionRequest, DeletionStatus } from '../../src/store/deletion-requests.js';
-import { messageProblems, viewProblems } from '../kit/block-kit-limits.js';
+} from '../../../src/capabilities/deletions/deletion-messages.js';
+import type { DeletionRequest, DeletionStatus } from '../../../src/platform/store/deletion-requests.js';
+import { messageProblems, viewProblems } from '../../kit/block-kit-limits.js';
 
 const STATUSES: DeletionStatus[] = [
   'pending',

@@ -1,14 +1,18 @@
 import { describe, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import { ADD_IDS_BOX_ACTION, REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
-import { TEST_MINT_API_KEY } from '../kit/running-app.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { ephemeralText, modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { messageShortcut } from '../kit/slack-payloads.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import {
+  ADD_IDS_BOX_ACTION,
+  REASON_BLOCK,
+  idsBlock,
+} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { TEST_MINT_API_KEY } from '../../kit/running-app.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { ephemeralText, modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { messageShortcut } from '../../kit/slack-payloads.js';
 
 /*
  * The deletion request form and the approve / reject modals in each state, as the sandbox's people see them:
@@ -35,16 +39,16 @@ describe('deletion modal screens', () => {
 
   it('the request form: empty, prefilled, a second box, inline errors', async () => {
     const { view } = await running.app.commandOpeningModal('delete');
-    await expectScreen('deletion/request-form--empty', modalText(view));
+    await expectScreen('deletions/request-form--empty', modalText(view));
     const { view: prefilled } = await running.app.commandOpeningModal('delete cus_1 cus_2 cus_2');
-    await expectScreen('deletion/request-form--prefilled', modalText(prefilled));
+    await expectScreen('deletions/request-form--prefilled', modalText(prefilled));
 
     await running.app.clickInView(view, ADD_IDS_BOX_ACTION);
     await fakes.slack.viewUpdate(view.id);
-    await expectScreen('deletion/request-form--two-boxes', modalScreen(fakes.slack, view.id));
+    await expectScreen('deletions/request-form--two-boxes', modalScreen(fakes.slack, view.id));
 
     await running.app.submitView(view, { [idsBlock(1)]: 'ok b@d!', [REASON_BLOCK]: null });
-    await expectScreen('deletion/request-form--errors', modalScreen(fakes.slack, view.id));
+    await expectScreen('deletions/request-form--errors', modalScreen(fakes.slack, view.id));
   });
 
   it('the request form from a message, prefilled with the IDs in it', async () => {
@@ -55,29 +59,32 @@ describe('deletion modal screens', () => {
       }),
     );
     await fakes.slack.waitForCall('views.open');
-    await expectScreen('deletion/request-form--from-a-message', modalText(fakes.slack.lastOpenedView()));
+    await expectScreen('deletions/request-form--from-a-message', modalText(fakes.slack.lastOpenedView()));
   });
 
   it('working, then waiting for approval', async () => {
     const { view } = await running.app.commandOpeningModal('delete cus_1 cus_2');
     const ack = await running.app.submitView(view, { [REASON_BLOCK]: 'GDPR erasure request #42' });
-    await expectScreen('deletion/request-modal--working', modalText(viewOf(ack)));
+    await expectScreen('deletions/request-modal--working', modalText(viewOf(ack)));
     await fakes.slack.viewUpdate(view.id);
-    await expectScreen('deletion/request-modal--waiting-for-approval', modalScreen(fakes.slack, view.id));
+    await expectScreen('deletions/request-modal--waiting-for-approval', modalScreen(fakes.slack, view.id));
   });
 
   it('failed: too few approvers besides the requester, and the channel refusing the request', async () => {
     const { view } = await running.app.commandOpeningModal('delete cus_1', { user_id: BEN });
     await running.app.submitView(view, { [REASON_BLOCK]: 'Asked by the customer' }, BEN);
     await fakes.slack.viewUpdate(view.id);
-    await expectScreen('deletion/request-modal--too-few-approvers', modalScreen(fakes.slack, view.id, { viewer: BEN }));
+    await expectScreen(
+      'deletions/request-modal--too-few-approvers',
+      modalScreen(fakes.slack, view.id, { viewer: BEN }),
+    );
 
     fakes.slack.channelsWithoutBot.add(APPROVALS);
     try {
       const { view: again } = await running.app.commandOpeningModal('delete cus_1');
       await running.app.submitView(again, { [REASON_BLOCK]: 'Asked by the customer' });
       await fakes.slack.viewUpdate(again.id);
-      await expectScreen('deletion/request-modal--channel-refused', modalScreen(fakes.slack, again.id));
+      await expectScreen('deletions/request-modal--channel-refused', modalScreen(fakes.slack, again.id));
     } finally {
       fakes.slack.channelsWithoutBot.delete(APPROVALS);
     }
@@ -95,16 +102,16 @@ describe('deletion modal screens', () => {
       existing: false,
     });
     const first = await flow().openDecision(running.app, ts, 'approve', BEN);
-    await expectScreen('deletion/approve-modal--open', modalText(first, { viewer: BEN }));
+    await expectScreen('deletions/approve-modal--open', modalText(first, { viewer: BEN }));
     const recorded = await running.app.submitView(first, {}, BEN);
-    await expectScreen('deletion/approve-modal--1-of-2-recorded', modalText(viewOf(recorded), { viewer: BEN }));
+    await expectScreen('deletions/approve-modal--1-of-2-recorded', modalText(viewOf(recorded), { viewer: BEN }));
 
     const second = await flow().openDecision(running.app, ts, 'approve', CHLOE);
-    await expectScreen('deletion/approve-modal--open-1-of-2', modalText(second, { viewer: CHLOE }));
+    await expectScreen('deletions/approve-modal--open-1-of-2', modalText(second, { viewer: CHLOE }));
     const deleting = await running.app.submitView(second, {}, CHLOE);
-    await expectScreen('deletion/approve-modal--deleting', modalText(viewOf(deleting), { viewer: CHLOE }));
+    await expectScreen('deletions/approve-modal--deleting', modalText(viewOf(deleting), { viewer: CHLOE }));
     await fakes.slack.viewUpdate(second.id);
-    await expectScreen('deletion/approve-modal--done', modalScreen(fakes.slack, second.id, { viewer: CHLOE }));
+    await expectScreen('deletions/approve-modal--done', modalScreen(fakes.slack, second.id, { viewer: CHLOE }));
   });
 
   it('the approve modal when the deletion fails', async () => {
@@ -114,21 +121,21 @@ describe('deletion modal screens', () => {
     const view = await flow().openDecision(running.app, ts, 'approve', CHLOE);
     await running.app.submitView(view, {}, CHLOE);
     await fakes.slack.viewUpdate(view.id);
-    await expectScreen('deletion/approve-modal--failed', modalScreen(fakes.slack, view.id, { viewer: CHLOE }));
+    await expectScreen('deletions/approve-modal--failed', modalScreen(fakes.slack, view.id, { viewer: CHLOE }));
   });
 
   it('the reject modal: open, a reason too long, rejected; and a decision someone else made first', async () => {
     const { ts } = await flow().request(running.app, ['cus_5'], ALICE);
     const approving = await flow().openDecision(running.app, ts, 'approve', CHLOE);
     const view = await flow().openDecision(running.app, ts, 'reject', BEN);
-    await expectScreen('deletion/reject-modal--open', modalText(view, { viewer: BEN }));
+    await expectScreen('deletions/reject-modal--open', modalText(view, { viewer: BEN }));
     await running.app.submitView(view, { [REJECT_REASON_BLOCK]: 'x'.repeat(501) }, BEN);
-    await expectScreen('deletion/reject-modal--errors', modalScreen(fakes.slack, view.id, { viewer: BEN }));
+    await expectScreen('deletions/reject-modal--errors', modalScreen(fakes.slack, view.id, { viewer: BEN }));
     const rejected = await running.app.submitView(view, { [REJECT_REASON_BLOCK]: 'Not a GDPR request' }, BEN);
-    await expectScreen('deletion/reject-modal--rejected', modalText(viewOf(rejected), { viewer: BEN }));
+    await expectScreen('deletions/reject-modal--rejected', modalText(viewOf(rejected), { viewer: BEN }));
 
     const late = await running.app.submitView(approving, {}, CHLOE);
-    await expectScreen('deletion/approve-modal--already-rejected', modalText(viewOf(late), { viewer: CHLOE }));
+    await expectScreen('deletions/approve-modal--already-rejected', modalText(viewOf(late), { viewer: CHLOE }));
   });
 
   it('the decision buttons used by someone who may not decide', async () => {
@@ -136,7 +143,7 @@ describe('deletion modal screens', () => {
     const url = await running.app.click(flow().approvalMessage(ts), DELETION_ACTIONS.approve, 'U0EVE0001');
     const [answer] = await fakes.slack.waitForResponse(url);
     await expectScreen(
-      'deletion/approve-click--not-an-approver',
+      'deletions/approve-click--not-an-approver',
       ephemeralText(answer?.body ?? {}, { viewer: 'U0EVE0001' }),
     );
   });

@@ -10,14 +10,14 @@ import {
   deletionRequestView,
   idsBlock,
   readDeletionForm,
-} from '../../src/deletion-approval/deletion-request-form.js';
-import { MAX_REASON_LENGTH } from '../../src/deletion-approval/deletion-settings.js';
-import { unreachableQuorum } from '../../src/deletion-approval/quorum.js';
-import { DELETION_CUSTOMER_LIMIT } from '../../src/mint-api/schemas.js';
-import { deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
-import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
-import { viewProblems } from '../kit/block-kit-limits.js';
-import { asText } from '../../src/sandbox/as-text.js';
+} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { MAX_REASON_LENGTH } from '../../../src/capabilities/deletions/deletion-settings.js';
+import { unreachableQuorum } from '../../../src/capabilities/deletions/quorum.js';
+import { DELETION_CUSTOMER_LIMIT } from '../../../src/platform/mint/schemas.js';
+import { deleteCustomersRequestSchema } from '../../../src/platform/mint/schemas.js';
+import { INPUT_ACTION_ID } from '../../../src/platform/blocks/inputs.js';
+import { viewProblems } from '../../kit/block-kit-limits.js';
+import { asText } from '../../../sandbox/src/as-text.js';
 
 const boxesIn = (view: ReturnType<typeof deletionRequestView>) =>
   view.blocks.filter((b): b is InputBlock => b.type === 'input' && String(b.block_id).startsWith('customer_ids_'));

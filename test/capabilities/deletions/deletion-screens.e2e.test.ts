@@ -1,22 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
-import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { messageShortcut, userContext } from '../kit/slack-payloads.js';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { runSql } from '../kit/raw-sql.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import { ephemeralText, messageText } from '../kit/screen-text.js';
-import { expectScreen } from '../kit/screens.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
+import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { messageShortcut, userContext } from '../../kit/slack-payloads.js';
+import { useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import { ephemeralText, messageText } from '../../kit/screen-text.js';
+import { expectScreen } from '../../kit/screens.js';
 
 /*
  * What the people of a deletion request see, at every state it goes through: the message in the approval
  * channel, the requester's DM (edited in place) and the DMs they get at the end, the reminders in the
  * thread and the warning before expiry, and what a click on the approval message answers. Each is a golden
- * screen under test/screens/deletion/, read as the person who sees it would.
+ * screen under test/screens/deletions/, read as the person who sees it would.
  */
 
 const APPROVAL = 'C0APPROVE1'; // #deletion-approvals
@@ -98,28 +98,28 @@ describe('deletion request screens', () => {
     for (const customer of IDS) fakes.mint.customers.add(customer); // the service knows them: all are deleted
     const { id, ts } = await flow.request(app, IDS, ALICE, 'GDPR erasure, ticket #4312');
     const dm = await requesterDm(id);
-    await inChannel('deletion/approval-message--0-of-2', flow.approvalMessage(ts));
-    await inDm('deletion/requester-dm--waiting', dm());
+    await inChannel('deletions/approval-message--0-of-2', flow.approvalMessage(ts));
+    await inDm('deletions/requester-dm--waiting', dm());
 
     await flow.approve(app, ts, BEN);
     await flow.waitForStatus(ts, '*1 of 2 approvals*');
     await fakes.slack.waitFor(() => textOf(dm()).includes('*1 of 2 approvals*'), 5_000, 'the DM to show 1 of 2');
-    await inChannel('deletion/approval-message--1-of-2', flow.approvalMessage(ts));
-    await inDm('deletion/requester-dm--1-of-2', dm());
+    await inChannel('deletions/approval-message--1-of-2', flow.approvalMessage(ts));
+    await inDm('deletions/requester-dm--1-of-2', dm());
 
     fakes.mint.latencyMs = 1_500; // long enough to see the message while the deletion runs
     try {
       await flow.approve(app, ts, CHLOE);
       await flow.waitForStatus(ts, 'Deleting…');
-      await inChannel('deletion/approval-message--2-of-2-deleting', flow.approvalMessage(ts));
+      await inChannel('deletions/approval-message--2-of-2-deleting', flow.approvalMessage(ts));
     } finally {
       fakes.mint.latencyMs = 0;
     }
     await flow.waitForStatus(ts, '*Deleted*');
-    await inChannel('deletion/approval-message--approved-and-done', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--approved-and-done', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
-    await inDm('deletion/requester-dm--done', dm());
-    await inDm('deletion/requester-outcome-dm--done', await requesterEnd(id, '*Deleted*'));
+    await inDm('deletions/requester-dm--done', dm());
+    await inDm('deletions/requester-outcome-dm--done', await requesterEnd(id, '*Deleted*'));
   });
 
   it('is done, but the Mint service did not know one of the customers', async () => {
@@ -128,7 +128,7 @@ describe('deletion request screens', () => {
     await flow.approve(app, ts, BEN);
     await flow.approve(app, ts, CHLOE);
     await flow.waitForStatus(ts, '*Deleted*');
-    await inChannel('deletion/approval-message--done-one-not-found', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--done-one-not-found', flow.approvalMessage(ts));
   });
 
   it('is rejected with a reason', async () => {
@@ -137,10 +137,10 @@ describe('deletion request screens', () => {
     const view = await flow.openDecision(app, ts, 'reject', BEN);
     await app.submitView(view, { reject_reason: 'No ticket in the support queue matches this' }, BEN);
     await flow.waitForStatus(ts, '*Rejected*');
-    await inChannel('deletion/approval-message--rejected', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--rejected', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
-    await inDm('deletion/requester-dm--rejected', dm());
-    await inDm('deletion/requester-outcome-dm--rejected', await requesterEnd(id, '*Rejected*'));
+    await inDm('deletions/requester-dm--rejected', dm());
+    await inDm('deletions/requester-outcome-dm--rejected', await requesterEnd(id, '*Rejected*'));
   });
 
   it('fails at the Mint service, and an approver may try again', async () => {
@@ -150,10 +150,10 @@ describe('deletion request screens', () => {
     await flow.approve(app, ts, BEN);
     await flow.approve(app, ts, CHLOE);
     await flow.waitForStatus(ts, '*the deletion failed*');
-    await inChannel('deletion/approval-message--failed', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--failed', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
-    await inDm('deletion/requester-dm--failed', dm());
-    await inDm('deletion/requester-outcome-dm--failed', await requesterEnd(id, '*the deletion failed*'));
+    await inDm('deletions/requester-dm--failed', dm());
+    await inDm('deletions/requester-outcome-dm--failed', await requesterEnd(id, '*the deletion failed*'));
 
     // Another approver tries again: the message shows the second attempt, then the end.
     for (const customer of IDS.slice(0, 2)) fakes.mint.customers.add(customer);
@@ -161,12 +161,12 @@ describe('deletion request screens', () => {
     try {
       await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.retry, CHLOE);
       await flow.waitForStatus(ts, 'Trying again');
-      await inChannel('deletion/approval-message--trying-again', flow.approvalMessage(ts));
+      await inChannel('deletions/approval-message--trying-again', flow.approvalMessage(ts));
     } finally {
       fakes.mint.latencyMs = 0;
     }
     await flow.waitForStatus(ts, '*Deleted*');
-    await inChannel('deletion/approval-message--done-after-trying-again', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--done-after-trying-again', flow.approvalMessage(ts));
   });
 
   it('fails when the Mint service does not answer in time: the customers may be deleted anyway', async () => {
@@ -175,7 +175,7 @@ describe('deletion request screens', () => {
     await flow.approve(app, ts, BEN);
     await flow.approve(app, ts, CHLOE);
     await flow.waitForStatus(ts, '*the deletion failed*', 10_000);
-    await inChannel('deletion/approval-message--failed-no-answer', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--failed-no-answer', flow.approvalMessage(ts));
     await app.waitForIdle();
   });
 
@@ -191,23 +191,23 @@ describe('deletion request screens', () => {
       [JSON.stringify([BEN, CHLOE]), CHLOE, new Date().toISOString(), CHLOE, '2020-01-01T00:00:00.000Z', id],
     );
     await flow.waitForStatus(ts, '*the app stopped during the deletion*', 10_000);
-    await inChannel('deletion/approval-message--interrupted', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--interrupted', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
-    await inDm('deletion/requester-dm--interrupted', dm());
-    await inDm('deletion/requester-outcome-dm--interrupted', await requesterEnd(id, 'the app stopped'));
+    await inDm('deletions/requester-dm--interrupted', dm());
+    await inDm('deletions/requester-outcome-dm--interrupted', await requesterEnd(id, 'the app stopped'));
   });
 
   it('lists the first IDs of a long request, and all of them in its thread', async () => {
     const many = Array.from({ length: 45 }, (_, i) => `cus_${String(i + 1).padStart(4, '0')}`);
     const { ts } = await flow.request(app, many, ALICE, 'Closed reseller: all of its customers');
-    await inChannel('deletion/approval-message--long-list', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--long-list', flow.approvalMessage(ts));
     const [thread, ...more] = await fakes.slack.waitFor(
       () => (fakes.slack.threadReplies(APPROVAL, ts).length > 0 ? fakes.slack.threadReplies(APPROVAL, ts) : undefined),
       5_000,
       'the full list in the thread',
     );
     expect(more).toEqual([]);
-    await inChannel('deletion/thread-full-list--45-customers', { ...thread, thread_ts: ts });
+    await inChannel('deletions/thread-full-list--45-customers', { ...thread, thread_ts: ts });
     await app.click(
       (await requesterDm(/DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? ''))(),
       DELETION_ACTIONS.cancel,
@@ -224,7 +224,7 @@ describe('deletion request screens', () => {
     });
     const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL);
     const ts = String(post.answer?.ts);
-    await inChannel('deletion/approval-message--asked-by-a-workflow', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--asked-by-a-workflow', flow.approvalMessage(ts));
     const id = /DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? '';
     await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
@@ -242,7 +242,7 @@ describe('deletion request screens', () => {
     await app.submitView(fakes.slack.lastOpenedView(), { [REASON_BLOCK]: 'Asked in #general' }, ALICE);
     const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL);
     const ts = String(post.answer?.ts);
-    await inChannel('deletion/approval-message--asked-from-a-message', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--asked-from-a-message', flow.approvalMessage(ts));
     const id = /DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? '';
     await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
@@ -254,16 +254,16 @@ describe('deletion request screens', () => {
     const stale = flow.approvalMessage(ts);
     await app.click(dm(), DELETION_ACTIONS.cancel, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
-    await inChannel('deletion/approval-message--cancelled', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--cancelled', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => !textOf(dm()).includes(DELETION_ACTIONS.cancel), 5_000, 'the DM to lose Cancel');
-    await inDm('deletion/requester-dm--cancelled', dm());
+    await inDm('deletions/requester-dm--cancelled', dm());
     await app.waitForIdle();
     expect(laterDms(id)).toEqual([]); // they cancelled it themselves: the DM above says so, nothing more
 
     // An approver who clicks the message they still see is told why nothing happens.
     const url = await app.click(stale, DELETION_ACTIONS.approve, BEN);
     const [answer] = await fakes.slack.waitForResponse(url);
-    await toClicker('deletion/approve-click--already-cancelled', answer?.body, BEN);
+    await toClicker('deletions/approve-click--already-cancelled', answer?.body, BEN);
   });
 
   it('expires without a decision', async () => {
@@ -277,19 +277,19 @@ describe('deletion request screens', () => {
       [hoursAgo(3), hoursAgo(2), id],
     );
     await flow.waitForStatus(ts, '*Expired*', 10_000); // the sweeper's next pass
-    await inChannel('deletion/approval-message--expired', flow.approvalMessage(ts));
+    await inChannel('deletions/approval-message--expired', flow.approvalMessage(ts));
     await fakes.slack.waitFor(() => endedDm(dm), 5_000, 'the first DM to point to the outcome');
-    await inDm('deletion/requester-dm--expired', dm());
-    await inDm('deletion/requester-outcome-dm--expired', await requesterEnd(id, '*Expired*'));
+    await inDm('deletions/requester-dm--expired', dm());
+    await inDm('deletions/requester-outcome-dm--expired', await requesterEnd(id, '*Expired*'));
   });
 
   it('answers a click on the approval message from someone who may not decide', async () => {
     const { id, ts } = await flow.request(app, IDS.slice(0, 1), ALICE, 'Spam account');
     const own = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.approve, ALICE);
-    await toClicker('deletion/approve-click--own-request', (await fakes.slack.waitForResponse(own))[0]?.body, ALICE);
+    await toClicker('deletions/approve-click--own-request', (await fakes.slack.waitForResponse(own))[0]?.body, ALICE);
     const stranger = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.reject, EVE);
     await toClicker(
-      'deletion/reject-click--not-an-approver',
+      'deletions/reject-click--not-an-approver',
       (await fakes.slack.waitForResponse(stranger))[0]?.body,
       EVE,
     );
@@ -317,7 +317,7 @@ describe('deletion request screens', () => {
       8_000,
       'the reminder',
     );
-    await inChannel('deletion/thread-reminder--1-of-2', reminder, hoursFromNow(25));
+    await inChannel('deletions/thread-reminder--1-of-2', reminder, hoursFromNow(25));
     await dayLater.stop();
     later.length = 0;
 
@@ -336,7 +336,7 @@ describe('deletion request screens', () => {
       8_000,
       'the expiry warning',
     );
-    await inDm('deletion/requester-dm--expiry-warning', warning, hoursFromNow(70));
+    await inDm('deletions/requester-dm--expiry-warning', warning, hoursFromNow(70));
     await nearEnd.waitForIdle();
     await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
-import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes, type Fakes } from '../kit/fakes.js';
-import { userContext } from '../kit/slack-payloads.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes, type Fakes } from '../../kit/fakes.js';
+import { userContext } from '../../kit/slack-payloads.js';
 import { randomBytes } from 'node:crypto';
-import { runSql } from '../kit/raw-sql.js';
-import { sealedInFirstFormat } from '../kit/sealed-step-token.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { sealedInFirstFormat } from '../../kit/sealed-step-token.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = TEST_USER_ID; // the workflow asks on her behalf

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../src/deletion-approval/decision-views.js';
-import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
-import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
-import { openStore } from '../../src/store/store.js';
-import type { DeletionRequest } from '../../src/store/deletion-requests.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { runSql } from '../kit/raw-sql.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import { DELETION_HOME_ACTIONS } from '../../../src/capabilities/deletions/home-entry.js';
+import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import {
   buttonClick,
   eventCallback,
@@ -20,10 +20,10 @@ import {
   viewSubmission,
   type PostedMessage,
   type SlackView,
-} from '../kit/slack-payloads.js';
-import { textOf } from '../kit/slack-checks.js';
-import { sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { responseUrls, stateValues, type Entry } from '../kit/view-state.js';
+} from '../../kit/slack-payloads.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -31,7 +31,7 @@ import {
   inTeam,
   installWorkspace,
   uninstallEvent,
-} from '../kit/workspaces.js';
+} from '../../kit/workspaces.js';
 
 /*
  * Two workspaces install the app ("Add to Slack"); each has its own approval channel and approvers (A: the

@@ -1,11 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADD_IDS_BOX_ACTION, REASON_BLOCK, idsBlock } from '../../src/deletion-approval/deletion-request-form.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/deletion-approval/message-shortcut.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { messageShortcut } from '../kit/slack-payloads.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import {
+  ADD_IDS_BOX_ACTION,
+  REASON_BLOCK,
+  idsBlock,
+} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { messageShortcut } from '../../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 
 const APPROVAL = 'C0APPROVE';
 const MESSAGE_TS = '1763900000.123456';

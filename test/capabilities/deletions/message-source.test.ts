@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerIdsInMessage, signSource, verifySource } from '../../src/deletion-approval/message-source.js';
+import { customerIdsInMessage, signSource, verifySource } from '../../../src/capabilities/deletions/message-source.js';
 
 describe('customer IDs in a message', () => {
   it.each([

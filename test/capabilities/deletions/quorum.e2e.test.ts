@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
-import { DeletionFlow, buttonsOf } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import { runSql } from '../kit/raw-sql.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { messageProblems } from '../../kit/block-kit-limits.js';
+import { DeletionFlow, buttonsOf } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // asks; not an approver

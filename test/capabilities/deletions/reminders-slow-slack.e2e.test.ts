@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import { textOf } from '../kit/slack-checks.js';
-import { sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01';

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import { runSql } from '../kit/raw-sql.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // asks

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import type { DeletionRequest } from '../../src/store/deletion-requests.js';
-import { openStore } from '../../src/store/store.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { textOf } from '../kit/slack-checks.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { buttonClick, viewSubmission, type PostedMessage, type SlackView } from '../kit/slack-payloads.js';
-import { sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { responseUrls, stateValues } from '../kit/view-state.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, installWorkspace } from '../kit/workspaces.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
+import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes } from '../../kit/fakes.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { buttonClick, viewSubmission, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
+import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import { responseUrls, stateValues } from '../../kit/view-state.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, installWorkspace } from '../../kit/workspaces.js';
 
 /*
  * Slack Connect: workspace HOME installed the app and shares its approval channel with a connected

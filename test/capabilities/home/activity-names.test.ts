@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, activityLine } from '../../src/home/home-view.js';
+import { OPERATIONS, activityLine } from '../../../src/capabilities/home/home-view.js';
 
-const SRC = new URL('../../src', import.meta.url).pathname;
+const SRC = new URL('../../../src', import.meta.url).pathname;
 
 /** The audit operations the app's code records (`operation: 'x.y'`), read from its sources. */
 function recordedOperations(): string[] {

@@ -1,18 +1,18 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
-import { CREATE_LINK_HOME_ACTION } from '../../src/links/register.js';
-import { BROWSE_TEMPLATES_HOME_ACTION } from '../../src/templates/register.js';
-import { CREATE_WALLET_HOME_ACTION } from '../../src/wallets/register.js';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { viewProblems } from '../kit/block-kit-limits.js';
-import { useFakes } from '../kit/fakes.js';
-import { runSql } from '../kit/raw-sql.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { DELETION_HOME_ACTIONS } from '../../../src/capabilities/deletions/home-entry.js';
+import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
+import { BROWSE_TEMPLATES_HOME_ACTION } from '../../../src/capabilities/templates/register.js';
+import { CREATE_WALLET_HOME_ACTION } from '../../../src/capabilities/wallets/register.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../../kit/app-process.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { viewProblems } from '../../kit/block-kit-limits.js';
+import { useFakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // plain user, asks for deletions

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { eventCallback } from '../kit/slack-payloads.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, inTeam, installWorkspace } from '../kit/workspaces.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { eventCallback } from '../../kit/slack-payloads.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, inTeam, installWorkspace } from '../../kit/workspaces.js';
 
 /** One person of an Enterprise Grid organization: the same user id in both of its workspaces. */
 const GRID_USER = 'W0GRIDUSER1';

@@ -1,15 +1,15 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WorkBudget } from '../../src/admission/work-budget.js';
-import { HomePublisher } from '../../src/home/home-publisher.js';
+import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
+import { HomePublisher } from '../../../src/capabilities/home/home-publisher.js';
 import type { Kysely } from 'kysely';
-import { type HomeTab, HomeTabs } from '../../src/store/home-tabs.js';
-import { openDatabase } from '../../src/store/open-database.js';
-import type { Tables } from '../../src/store/tables.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { FakeSlack } from '../kit/fake-slack.js';
-import { sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { testLogger } from '../kit/test-logger.js';
+import { type HomeTab, HomeTabs } from '../../../src/platform/store/home-tabs.js';
+import { openDatabase } from '../../../src/platform/store/open-database.js';
+import type { Tables } from '../../../src/platform/store/tables.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { FakeSlack } from '../../kit/fake-slack.js';
+import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import { testLogger } from '../../kit/test-logger.js';
 
 /*
  * Home refreshes read the Homes of the workspace concerned only, and of the people concerned where they are

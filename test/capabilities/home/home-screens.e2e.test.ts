@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_ACTIONS } from '../../src/bulk/bulk-views.js';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { homeText, messageText, withNames } from '../kit/screen-text.js';
-import { expectScreen } from '../kit/screens.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
+import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { homeText, messageText, withNames } from '../../kit/screen-text.js';
+import { expectScreen } from '../../kit/screens.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { stableJobIds } from '../bulk/bulk-job-ids.js';
 import { ended, linkCsv, previewOf, progress, start } from '../bulk/bulk-kit.js';
 

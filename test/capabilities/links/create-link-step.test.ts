@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { userContext } from '../kit/slack-payloads.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
+import { CREATE_LINK_STEP } from '../../../src/capabilities/links/create-link-step.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { userContext } from '../../kit/slack-payloads.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const inDays = (days: number) => new Date(Math.floor((Date.now() + days * 86_400_000) / 1000) * 1000);

@@ -3,10 +3,10 @@
  * after each way the Mint service fails. Every behaviour of the form is in create-link.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
-import type { Entry } from '../kit/view-state.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
+import type { Entry } from '../../kit/view-state.js';
 
 const B = LINK_BLOCKS;
 

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import type { Entry } from '../kit/view-state.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
+import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import type { Entry } from '../../kit/view-state.js';
 
 const B = LINK_BLOCKS;
 const inDays = (days: number, hour = 10) => {

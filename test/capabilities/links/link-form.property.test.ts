@@ -1,9 +1,9 @@
 import type { ViewOutput } from '@slack/bolt';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINK_BLOCKS, checkLinkForm, readLinkForm } from '../../src/links/link-form.js';
-import { createLinkRequestSchema } from '../../src/mint-api/schemas.js';
-import { INPUT_ACTION_ID } from '../../src/slack-ui/inputs.js';
+import { LINK_BLOCKS, checkLinkForm, readLinkForm } from '../../../src/capabilities/links/link-form.js';
+import { createLinkRequestSchema } from '../../../src/platform/mint/schemas.js';
+import { INPUT_ACTION_ID } from '../../../src/platform/blocks/inputs.js';
 
 /*
  * The "Create mint link" form with whatever a submission can carry: Slack's state shapes with any values in

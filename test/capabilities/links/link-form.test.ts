@@ -6,8 +6,8 @@ import {
   linkFormView,
   readLinkForm,
   type LinkFormValues,
-} from '../../src/links/link-form.js';
-import { viewProblems } from '../kit/block-kit-limits.js';
+} from '../../../src/capabilities/links/link-form.js';
+import { viewProblems } from '../../kit/block-kit-limits.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const base: LinkFormValues = { nftId: 'nft-1', walletOptions: 'CUSTODIAL', type: 'GENERAL', active: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linkCreatedMessage, linkCreatedView, linkFailedMessage } from '../../src/links/link-views.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
+import { linkCreatedMessage, linkCreatedView, linkFailedMessage } from '../../../src/capabilities/links/link-views.js';
+import { messageProblems } from '../../kit/block-kit-limits.js';
 
 const request = { nftId: 'nft <!channel> &', walletOptions: 'CUSTODIAL' as const };
 /** No raw `<` or `>` (no mention, no link of the service's making), and every `&` an entity. */

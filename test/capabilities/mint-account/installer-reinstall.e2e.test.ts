@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../src/mint-account/connect-form.js';
-import { REMOVE_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION } from '../../src/mint-account/home-entry.js';
-import { useFakes } from '../kit/fakes.js';
-import { textOf } from '../kit/slack-checks.js';
-import type { SlackView } from '../kit/slack-payloads.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { installWorkspace } from '../kit/workspaces.js';
-import { KEY_A, KEY_B, useWorkspaces } from '../mint-accounts/workspace-flow.js';
+import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../../src/capabilities/mint-account/connect-form.js';
+import {
+  REMOVE_MINT_ACCOUNT_ACTION,
+  REPLACE_MINT_KEY_ACTION,
+} from '../../../src/capabilities/mint-account/home-entry.js';
+import { useFakes } from '../../kit/fakes.js';
+import { textOf } from '../../kit/slack-checks.js';
+import type { SlackView } from '../../kit/slack-payloads.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { installWorkspace } from '../../kit/workspaces.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 /** Installs workspace A first, and connects its Mint account. */
 const INSTALLER_A = TEST_USER_ID;

@@ -1,15 +1,18 @@
 import { describe, it } from 'vitest';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { ACCOUNT_BLOCKS } from '../../src/mint-account/connect-form.js';
-import { REMOVE_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION } from '../../src/mint-account/home-entry.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../../src/mint-accounts/not-connected.js';
-import { useFakes } from '../kit/fakes.js';
-import { confirmText, ephemeralText, modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { globalShortcut } from '../kit/slack-payloads.js';
-import { installWorkspace } from '../kit/workspaces.js';
-import { KEY_A, KEY_B, useWorkspaces } from '../mint-accounts/workspace-flow.js';
+import { CREATE_LINK_SHORTCUT } from '../../../src/capabilities/links/register.js';
+import { ACCOUNT_BLOCKS } from '../../../src/capabilities/mint-account/connect-form.js';
+import {
+  REMOVE_MINT_ACCOUNT_ACTION,
+  REPLACE_MINT_KEY_ACTION,
+} from '../../../src/capabilities/mint-account/home-entry.js';
+import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
+import { useFakes } from '../../kit/fakes.js';
+import { confirmText, ephemeralText, modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { globalShortcut } from '../../kit/slack-payloads.js';
+import { installWorkspace } from '../../kit/workspaces.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 /*
  * The Mint account modals of a workspace in distribution mode (each workspace connects its own account):

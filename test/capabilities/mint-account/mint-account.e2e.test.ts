@@ -1,18 +1,31 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../src/links/link-form.js';
-import { CREATE_LINK_HOME_ACTION, CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK, connectFormView } from '../../src/mint-account/connect-form.js';
-import { REMOVE_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION } from '../../src/mint-account/home-entry.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../../src/mint-accounts/not-connected.js';
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { KEY_A, KEY_B, useWorkspaces } from '../mint-accounts/workspace-flow.js';
-import type { InProcessApp } from '../kit/in-process-app.js';
-import { textOf } from '../kit/slack-checks.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { eventCallback, globalShortcut, userContext, viewButtonClick, type SlackView } from '../kit/slack-payloads.js';
+import { CREATE_LINK_STEP } from '../../../src/capabilities/links/create-link-step.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../../src/capabilities/links/link-form.js';
+import { CREATE_LINK_HOME_ACTION, CREATE_LINK_SHORTCUT } from '../../../src/capabilities/links/register.js';
+import {
+  ACCOUNT_BLOCKS,
+  CONNECT_FORM_CALLBACK,
+  connectFormView,
+} from '../../../src/capabilities/mint-account/connect-form.js';
+import {
+  REMOVE_MINT_ACCOUNT_ACTION,
+  REPLACE_MINT_KEY_ACTION,
+} from '../../../src/capabilities/mint-account/home-entry.js';
+import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
+import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
+import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+import type { InProcessApp } from '../../kit/in-process-app.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import {
+  eventCallback,
+  globalShortcut,
+  userContext,
+  viewButtonClick,
+  type SlackView,
+} from '../../kit/slack-payloads.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -20,8 +33,8 @@ import {
   installWorkspace,
   oauthApp,
   uninstallEvent,
-} from '../kit/workspaces.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
+} from '../../kit/workspaces.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
 
 /** Installs workspace A, so administers its Mint account. */
 const INSTALLER_A = TEST_USER_ID;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { announcement, changesBetween } from '../../src/settings/save-settings.js';
-import type { WorkspaceSettings } from '../../src/workspace-settings/settings-model.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
-import { textOf } from '../kit/slack-checks.js';
+import { announcement, changesBetween } from '../../../src/capabilities/settings/save-settings.js';
+import type { WorkspaceSettings } from '../../../src/tenancy/workspaces/settings-model.js';
+import { messageProblems } from '../../kit/block-kit-limits.js';
+import { textOf } from '../../kit/slack-checks.js';
 
 const settings = (approvers: string[], quorum: number): WorkspaceSettings => ({
   approvers: { users: approvers, userGroups: [] },

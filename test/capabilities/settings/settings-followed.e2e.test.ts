@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIELDS } from '../../src/settings/settings-form.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { ended, linkCsv, previewOf, start } from '../bulk/bulk-kit.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
-import { SettingsFlow } from '../kit/settings-flow.js';
-import { textOf } from '../kit/slack-checks.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+import { SettingsFlow } from '../../kit/settings-flow.js';
+import { textOf } from '../../kit/slack-checks.js';
 
 const ADMIN = 'U0ADMIN01';
 

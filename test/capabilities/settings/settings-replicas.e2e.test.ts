@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIELDS } from '../../src/settings/settings-form.js';
-import { DeletionFlow } from '../kit/deletion-flow.js';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { SettingsFlow } from '../kit/settings-flow.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
+import { DeletionFlow } from '../../kit/deletion-flow.js';
+import { useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { SettingsFlow } from '../../kit/settings-flow.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../../kit/store-engines.js';
 
 const APPROVAL = 'C0APPROVE';
 const ADMIN = 'U0ADMIN01';

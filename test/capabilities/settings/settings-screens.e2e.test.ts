@@ -1,10 +1,10 @@
 import { beforeAll, describe, it } from 'vitest';
-import { FIELDS } from '../../src/settings/settings-form.js';
-import { USER_GROUPS } from '../../src/sandbox/people.js';
-import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
-import { modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { SettingsFlow, forgedHome } from '../kit/settings-flow.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
+import { USER_GROUPS } from '../../../sandbox/src/people.js';
+import { useApp, useFakes, type Fakes } from '../../kit/fakes.js';
+import { modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
 
 /*
  * The Settings modal in each state, as the sandbox's settings admin (Dan) sees it, and as someone who is not

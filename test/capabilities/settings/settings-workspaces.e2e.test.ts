@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS } from '../../src/settings/settings-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { SettingsFlow } from '../kit/settings-flow.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import { textOf } from '../kit/slack-checks.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/workspaces.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { SettingsFlow } from '../../kit/settings-flow.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../../kit/workspaces.js';
 
 const APPROVAL = 'C0APPROVE';
 const ADMIN = 'U0ADMIN01'; // a workspace admin, as Slack reports (users.info), in both workspaces

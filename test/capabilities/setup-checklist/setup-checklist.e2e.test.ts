@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SETUP_RECHECK_ACTION } from '../../src/setup-checklist/checklist-view.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { SettingsFlow } from '../kit/settings-flow.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import type { SlackView } from '../kit/slack-payloads.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import { homeText } from '../kit/screen-text.js';
-import { expectScreen } from '../kit/screens.js';
+import { SETUP_RECHECK_ACTION } from '../../../src/capabilities/setup-checklist/checklist-view.js';
+import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { SettingsFlow } from '../../kit/settings-flow.js';
+import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import type { SlackView } from '../../kit/slack-payloads.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+import { homeText } from '../../kit/screen-text.js';
+import { expectScreen } from '../../kit/screens.js';
 
 const APPROVAL = 'C0APPROVE1'; // #deletion-approvals
 const ADMIN = 'U0DAN0001'; // Dan, a settings admin (SETTINGS_ADMINS)

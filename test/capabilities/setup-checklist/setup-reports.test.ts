@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SetupReports } from '../../src/setup-checklist/setup-reports.js';
-import { fail, pass, type SetupItem } from '../../src/setup-checks/setup-items.js';
+import { SetupReports } from '../../../src/capabilities/setup-checklist/setup-reports.js';
+import { fail, pass, type SetupItem } from '../../../src/tenancy/setup-checks/setup-items.js';
 
 describe('the setup reports App Home shows', () => {
   it('shares a check under way with Home, and checks again when the settings change', async () => {

@@ -1,10 +1,10 @@
 import { describe, it } from 'vitest';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { BROWSE_BLOCKS as B } from '../../src/templates/browse-templates-form.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { TEST_CHANNEL_ID } from '../kit/slack-ids.js';
+import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { BROWSE_BLOCKS as B } from '../../../src/capabilities/templates/browse-templates-form.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { TEST_CHANNEL_ID } from '../../kit/slack-ids.js';
 
 /* The "Browse templates" modal in each state (the page it posts is a message: see templates-screens). */
 

@@ -3,18 +3,18 @@
  * Slack sends them over HTTP (signed) and Socket Mode. Every behaviour of the page is in browse-templates.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BROWSE_BLOCKS } from '../../src/templates/browse-templates-form.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { useApp, useFakes, type Fakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import type { PostedMessage } from '../kit/slack-payloads.js';
+import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
+import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
+import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { useApp, useFakes, type Fakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import type { PostedMessage } from '../../kit/slack-payloads.js';
 import {
   expectNoRejectedResponses,
   expectNoRejectedSlackCalls,
   expectNoSecretsLeaked,
   textOf,
-} from '../kit/slack-checks.js';
+} from '../../kit/slack-checks.js';
 
 type Message = PostedMessage & Record<string, any>;
 

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BROWSE_BLOCKS } from '../../src/templates/browse-templates-form.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { useFakes, useListenerApp, type Fakes } from '../kit/fakes.js';
-import type { SlackDriver } from '../kit/slack-driver.js';
-import type { PostedMessage } from '../kit/slack-payloads.js';
+import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
+import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
+import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { useFakes, useListenerApp, type Fakes } from '../../kit/fakes.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
+import type { PostedMessage } from '../../kit/slack-payloads.js';
 import {
   expectNoRejectedResponses,
   expectNoRejectedSlackCalls,
   expectNoSecretsLeaked,
   textOf,
-} from '../kit/slack-checks.js';
+} from '../../kit/slack-checks.js';
 
 type Message = PostedMessage & Record<string, any>;
 

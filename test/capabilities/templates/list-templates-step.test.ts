@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LIST_TEMPLATES_STEP } from '../../src/templates/list-templates-step.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
+import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-templates-step.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
 
 describe('the "List NFT templates" workflow step', () => {
   const fakes = useFakes();

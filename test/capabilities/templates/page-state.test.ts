@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contractIdSchema } from '../../src/mint-api/schemas.js';
-import { decodePageState, encodePageState } from '../../src/templates/page-state.js';
+import { contractIdSchema } from '../../../src/platform/mint/schemas.js';
+import { decodePageState, encodePageState } from '../../../src/capabilities/templates/page-state.js';
 import { expectWithinSpec } from './within-spec.js';
 
 describe('page state in button values', () => {

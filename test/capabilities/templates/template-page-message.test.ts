@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ACTIONS, templatePageMessage } from '../../src/templates/template-page-message.js';
-import { decodePageState } from '../../src/templates/page-state.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
+import { PAGE_ACTIONS, templatePageMessage } from '../../../src/capabilities/templates/template-page-message.js';
+import { decodePageState } from '../../../src/capabilities/templates/page-state.js';
+import { messageProblems } from '../../kit/block-kit-limits.js';
 
 const state = (offset: number, limit: number, order: 'asc' | 'desc' = 'desc') => ({
   contractId: 'demo',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitCommandText } from '../../src/commands/command-registry.js';
-import { parseTemplatesArgs } from '../../src/templates/templates-args.js';
+import { splitCommandText } from '../../../src/platform/slack/commands/command-registry.js';
+import { parseTemplatesArgs } from '../../../src/capabilities/templates/templates-args.js';
 import { expectWithinSpec } from './within-spec.js';
 
 const parse = (text: string) => parseTemplatesArgs(text.split(/\s+/).filter(Boolean), '/mintlink');

@@ -1,9 +1,13 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { demoTemplates } from '../../src/mock-mint-api/demo-templates.js';
-import { useFakes, useListenerApp, type Fakes } from '../kit/fakes.js';
-import type { SlackDriver } from '../kit/slack-driver.js';
-import type { PostedMessage } from '../kit/slack-payloads.js';
-import { expectNoRejectedResponses, expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
+import { demoTemplates } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { useFakes, useListenerApp, type Fakes } from '../../kit/fakes.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
+import type { PostedMessage } from '../../kit/slack-payloads.js';
+import {
+  expectNoRejectedResponses,
+  expectNoRejectedSlackCalls,
+  expectNoSecretsLeaked,
+} from '../../kit/slack-checks.js';
 
 type Message = PostedMessage & Record<string, any>;
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import type { PostedMessage } from '../kit/slack-payloads.js';
-import { expectNoRejectedResponses, expectNoRejectedSlackCalls } from '../kit/slack-checks.js';
-import { ephemeralText, messageText } from '../kit/screen-text.js';
-import { expectScreen } from '../kit/screens.js';
+import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import type { PostedMessage } from '../../kit/slack-payloads.js';
+import { expectNoRejectedResponses, expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
+import { ephemeralText, messageText } from '../../kit/screen-text.js';
+import { expectScreen } from '../../kit/screens.js';
 
 /*
  * The page of a contract's templates that `/mintlink templates` posts in the conversation, as everyone in it

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { BROWSE_BLOCKS } from '../../src/templates/browse-templates-form.js';
-import { LIST_TEMPLATES_STEP } from '../../src/templates/list-templates-step.js';
-import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/templates/register.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { useFakes } from '../kit/fakes.js';
-import { textOf } from '../kit/slack-checks.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { globalShortcut, type PostedMessage } from '../kit/slack-payloads.js';
-import { OTHER_TEAM_ID, OTHER_USER_ID, installWorkspace } from '../kit/workspaces.js';
-import { KEY_A, KEY_B, useWorkspaces } from '../mint-accounts/workspace-flow.js';
+import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
+import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-templates-step.js';
+import { BROWSE_TEMPLATES_SHORTCUT } from '../../../src/capabilities/templates/register.js';
+import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
+import { useFakes } from '../../kit/fakes.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { globalShortcut, type PostedMessage } from '../../kit/slack-payloads.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID, installWorkspace } from '../../kit/workspaces.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 describe('templates in many workspaces, each with its own Mint account', () => {
   const fakes = useFakes();

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { listTemplatesRequestSchema } from '../../src/mint-api/schemas.js';
-import type { PageState } from '../../src/templates/page-state.js';
+import { listTemplatesRequestSchema } from '../../../src/platform/mint/schemas.js';
+import type { PageState } from '../../../src/capabilities/templates/page-state.js';
 
 /** The page a state asks for is a request the spec allows (the shared zod schema says so). */
 export function expectWithinSpec(state: PageState): void {

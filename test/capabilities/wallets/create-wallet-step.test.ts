@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CREATE_WALLET_STEP } from '../../src/wallets/create-wallet-step.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { userContext } from '../kit/slack-payloads.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../kit/slack-checks.js';
+import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { userContext } from '../../kit/slack-payloads.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
 
 describe('the "Create wallet" workflow step', () => {
   const fakes = useFakes();

@@ -3,11 +3,11 @@
  * over HTTP (signed) and Socket Mode. Every behaviour of the form is in create-wallet.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { WALLET_BLOCKS } from '../../src/wallets/wallet-form.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import type { Entry } from '../kit/view-state.js';
+import { WALLET_BLOCKS } from '../../../src/capabilities/wallets/wallet-form.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import type { Entry } from '../../kit/view-state.js';
 
 describe.each(['http', 'socket'] as const)('create a wallet (%s mode)', (mode) => {
   const fakes = useFakes();

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { WALLET_BLOCKS } from '../../src/wallets/wallet-form.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import type { Entry } from '../kit/view-state.js';
+import { WALLET_BLOCKS } from '../../../src/capabilities/wallets/wallet-form.js';
+import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import type { Entry } from '../../kit/view-state.js';
 
 describe('create a wallet', () => {
   const fakes = useFakes();

@@ -1,9 +1,9 @@
 import { describe, it } from 'vitest';
-import { WALLET_BLOCKS as B } from '../../src/wallets/wallet-form.js';
-import { useFakes, useListenerApp } from '../kit/fakes.js';
-import { messageText, modalText } from '../kit/screen-text.js';
-import { expectScreen, modalScreen } from '../kit/screens.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
+import { WALLET_BLOCKS as B } from '../../../src/capabilities/wallets/wallet-form.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { messageText, modalText } from '../../kit/screen-text.js';
+import { expectScreen, modalScreen } from '../../kit/screens.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
 
 /* The "Create wallet" modal and its DM in each state, as the person who made it sees them. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walletCreatedMessage, walletFailedMessage } from '../../src/wallets/wallet-views.js';
+import { walletCreatedMessage, walletFailedMessage } from '../../../src/capabilities/wallets/wallet-views.js';
 
 describe('wallet results', () => {
   it('escapes the reason (which quotes the service) in the notification text as in the blocks', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
+import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
+import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
 
 const KEY = 'mock-key-1';
 let mint: MockMintService;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../kit/free-port.js';
+import { freePort } from '../../kit/free-port.js';
 
-const packageDir = new URL('../..', import.meta.url).pathname;
+const packageDir = new URL('../../..', import.meta.url).pathname;
 
 /** `npm run mock-api` as a developer runs it (from dist/, which the test run has built). */
 function npmRunMockApi(port: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listModal } from '../../src/slack-ui/list-modal.js';
-import { viewProblems } from '../kit/block-kit-limits.js';
+import { listModal } from '../../../src/platform/blocks/list-modal.js';
+import { viewProblems } from '../../kit/block-kit-limits.js';
 
 describe('listModal', () => {
   it('packs lines into sections within the view limits and counts what does not fit', () => {

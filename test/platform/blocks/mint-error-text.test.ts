@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MintApiError } from '../../src/mint-api/mint-api-error.js';
-import { ServicePause } from '../../src/mint-api/service-pause.js';
-import { mintErrorText } from '../../src/slack-ui/mint-error-text.js';
+import { MintApiError } from '../../../src/platform/mint/mint-api-error.js';
+import { ServicePause } from '../../../src/platform/mint/service-pause.js';
+import { mintErrorText } from '../../../src/platform/blocks/mint-error-text.js';
 
 /** A refusal of the app's own pause, as the client makes it after the service answered `status`. */
 function pausedBy(status: number, retryAfterMs: number | undefined): MintApiError {

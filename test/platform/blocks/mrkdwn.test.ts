@@ -10,7 +10,7 @@ import {
   inlineCode,
   italic,
   linkUrl,
-} from '../../src/slack-ui/mrkdwn.js';
+} from '../../../src/platform/blocks/mrkdwn.js';
 
 /** Text as users and services send it: markup, mentions, entities, line breaks, astral characters, anything. */
 const anyText = fc.oneof(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CsvTableProblem, TABLE_COSTS, matchHeader, readCsv, type CsvRecord } from '../../src/csv/read-csv.js';
+import {
+  CsvTableProblem,
+  TABLE_COSTS,
+  matchHeader,
+  readCsv,
+  type CsvRecord,
+} from '../../../src/platform/csv/read-csv.js';
 
 /** Reads `text` whole: the header and every row, or the problem (said at once, or while reading the rows). */
 async function readAll(

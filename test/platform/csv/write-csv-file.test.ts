@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeCell, writeCsvFile } from '../../src/csv/write-csv-file.js';
+import { safeCell, writeCsvFile } from '../../../src/platform/csv/write-csv-file.js';
 
 describe('writeCsvFile', () => {
   it('writes rows as they come, quoted where needed, and removes the file on request', async () => {

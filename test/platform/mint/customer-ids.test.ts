@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { customerIdProblems, splitCustomerIds, withoutRepeats } from '../../src/mint-api/customer-ids.js';
-import { customerIdSchema, deleteCustomersRequestSchema } from '../../src/mint-api/schemas.js';
+import { customerIdProblems, splitCustomerIds, withoutRepeats } from '../../../src/platform/mint/customer-ids.js';
+import { customerIdSchema, deleteCustomersRequestSchema } from '../../../src/platform/mint/schemas.js';
 
 describe('customer IDs typed in one box', () => {
   it('splits on commas, semicolons, spaces and new lines', () => {

@@ -4,7 +4,7 @@ import {
   publicAddressOf,
   type HostResolver,
   type ResolvedAddress,
-} from '../../src/mint-api/public-address.js';
+} from '../../../src/platform/mint/public-address.js';
 
 /*
  * Which hosts a workspace's own Mint URL may lead to, through a test resolver (no test needs DNS): the bypasses

@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MintApiClient, mintConnectionPool } from '../../src/mint-api/mint-api-client.js';
-import { MintApiError } from '../../src/mint-api/mint-api-error.js';
-import type { HostResolver, ResolvedAddress } from '../../src/mint-api/public-address.js';
-import { publicOnlyConnector } from '../../src/mint-api/public-connector.js';
+import { MintApiClient, mintConnectionPool } from '../../../src/platform/mint/mint-api-client.js';
+import { MintApiError } from '../../../src/platform/mint/mint-api-error.js';
+import type { HostResolver, ResolvedAddress } from '../../../src/platform/mint/public-address.js';
+import { publicOnlyConnector } from '../../../src/platform/mint/public-connector.js';
 
 /*
  * A workspace's own Mint URL, reached over real HTTPS: the connection goes to the address the connector

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkRowRequest, walletRowRequest } from '../../src/mint-api/row-requests.js';
+import { linkRowRequest, walletRowRequest } from '../../../src/platform/mint/row-requests.js';
 
 const now = new Date('2030-01-01T00:00:00Z');
 const defaults = { nftId: 'nft-d', walletOptions: 'CUSTODIAL' as const, type: 'GENERAL' as const, isActive: true };

@@ -5,7 +5,7 @@ import {
   customerIdSchema,
   deleteCustomersRequestSchema,
   listTemplatesRequestSchema,
-} from '../../src/mint-api/schemas.js';
+} from '../../../src/platform/mint/schemas.js';
 
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];

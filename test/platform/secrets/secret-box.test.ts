@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSecretKey, SecretBox, SecretBoxError, type SecretKey } from '../../src/secrets/secret-box.js';
+import { parseSecretKey, SecretBox, SecretBoxError, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
 
 const key = (): SecretKey => {
   const parsed = parseSecretKey(randomBytes(32).toString('base64'));

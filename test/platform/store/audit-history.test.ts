@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/store.js';
-import type { AuditLogTable } from '../../src/store/tables.js';
-import { seedAuditLog } from '../kit/audit-seed.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import type { AuditLogTable } from '../../../src/platform/store/tables.js';
+import { seedAuditLog } from '../../kit/audit-seed.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-11-23T12:00:00.000Z');

@@ -1,8 +1,8 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { BulkJob, NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
-import type { Store } from '../../src/store/store.js';
-import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
+import type { BulkJob, NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';
 
 const A = 'T0AAAAAA1';
 const B = 'T0BBBBBB2';

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { BulkJob, NewBulkJob, NewBulkRow } from '../../src/store/bulk-jobs.js';
-import type { Store } from '../../src/store/store.js';
-import { describeEachEngine, useMigratedStore } from '../kit/store-engines.js';
+import type { BulkJob, NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
 const row = (rowNumber: number, extra: Partial<NewBulkRow> = {}): NewBulkRow => ({
   rowNumber,

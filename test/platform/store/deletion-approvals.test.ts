@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { Store } from '../../src/store/store.js';
-import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase, useMigratedStore } from '../kit/store-engines.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';
 
 const HOUR = 3_600_000;
 

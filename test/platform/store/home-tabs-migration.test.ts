@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/open-database.js';
-import { openStore } from '../../src/store/store.js';
-import { appMigrator, describeEachEngine } from '../kit/store-engines.js';
+import { openDatabase } from '../../../src/platform/store/open-database.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import { appMigrator, describeEachEngine } from '../../kit/store-engines.js';
 
 describeEachEngine('migration 013 (home tabs by workspace)', (engine, create) => {
   it('keeps the Homes of a database that ran 001-012, those without a workspace adopted later', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine } from '../kit/store-engines.js';
+import { createSecretScrubber } from '../../../src/platform/ops/telemetry/secret-scrubber.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { describeEachEngine } from '../../kit/store-engines.js';
 
 describeEachEngine('once keys and the secret scrubber in the store', (_engine, create) => {
   const opened: Store[] = [];

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { DELETION_ASKED_OPERATION } from '../../src/store/deletion-requests.js';
-import { openDatabase } from '../../src/store/open-database.js';
-import { openStore } from '../../src/store/store.js';
-import { appMigrator, describeEachEngine } from '../kit/store-engines.js';
+import { DELETION_ASKED_OPERATION } from '../../../src/platform/store/deletion-requests.js';
+import { openDatabase } from '../../../src/platform/store/open-database.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import { appMigrator, describeEachEngine } from '../../kit/store-engines.js';
 
 describeEachEngine('migration 014 (settled deletion asks)', (engine, create) => {
   it('gives the asking entries left pending the status of their ended requests', async () => {

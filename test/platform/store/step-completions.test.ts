@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/store.js';
-import { runSql } from '../kit/raw-sql.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { runSql } from '../../kit/raw-sql.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 describeEachEngine('workflow steps waiting for deletion requests', (_engine, create) => {
   let db: TestDatabase;

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseError } from '../../src/lifecycle/database-error.js';
-import { SqliteFileError } from '../../src/lifecycle/sqlite-file-problem.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { describeEachEngine, type TestDatabase } from '../kit/store-engines.js';
+import { describeDatabaseError } from '../../../src/platform/ops/lifecycle/database-error.js';
+import { SqliteFileError } from '../../../src/platform/ops/lifecycle/sqlite-file-problem.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 
 describeEachEngine('store', (engine, create) => {
   const opened: Array<{ store: Store; db: TestDatabase }> = [];
@@ -347,7 +347,7 @@ describe('an SQLite path that cannot be used', () => {
  * as anyone else, this process (file permissions already apply to it).
  */
 const otherUser = (() => {
-  const storeModule = fileURLToPath(new URL('../../dist/store/store.js', import.meta.url));
+  const storeModule = fileURLToPath(new URL('../../../dist/platform/store/store.js', import.meta.url));
   const script = (
     path: string,
   ) => `const { openStore } = await import(${JSON.stringify(pathToFileURL(storeModule).href)});
@@ -387,7 +387,7 @@ const otherUser = (() => {
 
 /** Runs the built store's migrations in a separate Node process; resolves with its exit code. */
 function migrateInChildProcess(databaseUrl: string): Promise<number | null> {
-  const storeModule = new URL('../../dist/store/store.js', import.meta.url).href;
+  const storeModule = new URL('../../../dist/platform/store/store.js', import.meta.url).href;
   const location = databaseUrl.startsWith('file:')
     ? { engine: 'sqlite', path: databaseUrl.slice(5) }
     : { engine: 'postgres', url: databaseUrl };

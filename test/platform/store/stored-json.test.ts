@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseJson } from '../../src/store/stored-json.js';
+import { parseJson } from '../../../src/platform/store/stored-json.js';
 
 describe('a JSON column read back through its schema', () => {
   const schema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });

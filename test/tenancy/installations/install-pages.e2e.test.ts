@@ -2,14 +2,14 @@ import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { STATE_TTL_SECONDS } from '../../src/installations/oauth-state.js';
-import type { AppProcess } from '../kit/app-process.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET, TEST_STATE_SECRET, oauthApp } from '../kit/workspaces.js';
-import { CHROMIUM, LAUNCH_ARGS, screenshot } from '../sandbox/browser-kit.js';
+import { STATE_TTL_SECONDS } from '../../../src/tenancy/installations/oauth-state.js';
+import type { AppProcess } from '../../kit/app-process.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET, TEST_STATE_SECRET, oauthApp } from '../../kit/workspaces.js';
+import { CHROMIUM, LAUNCH_ARGS, screenshot } from '../../sandbox/browser-kit.js';
 
 /*
  * "Add to Slack" as an installer's browser goes through it (Debian's Chromium, driven by playwright-core),
@@ -20,7 +20,7 @@ import { CHROMIUM, LAUNCH_ARGS, screenshot } from '../sandbox/browser-kit.js';
  * to docs/images/install-*.png.
  */
 
-const SHIFT_CLOCK = fileURLToPath(new URL('../kit/shift-clock.mjs', import.meta.url));
+const SHIFT_CLOCK = fileURLToPath(new URL('../../kit/shift-clock.mjs', import.meta.url));
 const DESKTOP = { width: 960, height: 800 };
 /** The narrowest phone screen in common use, in CSS pixels. */
 const PHONE = { width: 320, height: 640 };

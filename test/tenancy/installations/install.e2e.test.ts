@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../kit/fake-slack.js';
+import type { FakeSlack } from '../../kit/fake-slack.js';
 import {
   DISTRIBUTION_ENV,
   TEST_CLIENT_SECRET as CLIENT_SECRET,
   connectMintAccount,
   install,
   oauthApp,
-} from '../kit/workspaces.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+} from '../../kit/workspaces.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { BrowserClient } from './browser-client.js';
 
 /**

@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { expect, it } from 'vitest';
 import { pino } from 'pino';
-import { NoInstallationError, SqlInstallationStore, sealContext } from '../../src/installations/installation-store.js';
-import { resealAll } from '../../src/installations/reseal.js';
-import { stepTokenSeal } from '../../src/workflow-steps/sealed-token.js';
-import { sealedInFirstFormat } from '../kit/sealed-step-token.js';
-import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
-import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
-import { openStore } from '../../src/store/store.js';
-import { describeEachEngine } from '../kit/store-engines.js';
+import {
+  NoInstallationError,
+  SqlInstallationStore,
+  sealContext,
+} from '../../../src/tenancy/installations/installation-store.js';
+import { resealAll } from '../../../src/operator/reseal.js';
+import { stepTokenSeal } from '../../../src/platform/slack/workflow-steps/sealed-token.js';
+import { sealedInFirstFormat } from '../../kit/sealed-step-token.js';
+import { mintKeySealContext } from '../../../src/tenancy/mint-accounts/mint-accounts.js';
+import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import { describeEachEngine } from '../../kit/store-engines.js';
 
 const key = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
 const quiet = pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { eventCallback } from '../kit/slack-payloads.js';
-import { DISTRIBUTION_ENV, inTeam } from '../kit/workspaces.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { eventCallback } from '../../kit/slack-payloads.js';
+import { DISTRIBUTION_ENV, inTeam } from '../../kit/workspaces.js';
 
 /*
  * Review probe (issue 22, "Bad input"): a request from a workspace with no installation is refused with one

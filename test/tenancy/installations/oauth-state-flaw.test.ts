@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OnceOnlyStateStore, STATE_TTL_SECONDS } from '../../src/installations/oauth-state.js';
-import { openStore } from '../../src/store/store.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
+import { OnceOnlyStateStore, STATE_TTL_SECONDS } from '../../../src/tenancy/installations/oauth-state.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 
 const SECRET = 'state-secret-0123456789abcdef0123456789';
 

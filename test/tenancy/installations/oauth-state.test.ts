@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { BOT_SCOPES } from '../../src/installations/bot-scopes.js';
-import { OAuthStateError, OnceOnlyStateStore, STATE_TTL_SECONDS } from '../../src/installations/oauth-state.js';
-import { openStore } from '../../src/store/store.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
+import { BOT_SCOPES } from '../../../src/tenancy/installations/bot-scopes.js';
+import {
+  OAuthStateError,
+  OnceOnlyStateStore,
+  STATE_TTL_SECONDS,
+} from '../../../src/tenancy/installations/oauth-state.js';
+import { openStore } from '../../../src/platform/store/store.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 
 describe('the OAuth state', () => {
   async function stateStore() {
@@ -41,7 +45,7 @@ describe('the OAuth state', () => {
 
 describe('the bot scopes asked at install', () => {
   it('are manifest.yml’s', () => {
-    const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8')) as {
+    const manifest = parse(readFileSync(new URL('../../../manifest.yml', import.meta.url), 'utf8')) as {
       oauth_config: { scopes: { bot: string[] } };
     };
     expect([...BOT_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());

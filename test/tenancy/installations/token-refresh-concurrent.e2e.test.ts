@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { DISTRIBUTION_ENV, connectMintAccount, install, oauthApp } from '../kit/workspaces.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { DISTRIBUTION_ENV, connectMintAccount, install, oauthApp } from '../../kit/workspaces.js';
 
 /*
  * Token rotation: Slack takes a refresh token once. Requests of one workspace that come together while its

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { TEST_DATABASE_URL, postgresDatabase, sqliteDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { DISTRIBUTION_ENV, connectMintAccount, install, oauthApp } from '../kit/workspaces.js';
+import { useFakes } from '../../kit/fakes.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import { TEST_DATABASE_URL, postgresDatabase, sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import { DISTRIBUTION_ENV, connectMintAccount, install, oauthApp } from '../../kit/workspaces.js';
 
 /*
  * Token rotation with two replicas of the app on one database: Slack takes a refresh token once (the fake Slack

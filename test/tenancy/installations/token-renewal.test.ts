@@ -3,10 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
-import { type RenewToken, SqlInstallationStore, sealContext } from '../../src/installations/installation-store.js';
-import { parseSecretKey, SecretBox, type SecretKey } from '../../src/secrets/secret-box.js';
-import type { Store } from '../../src/store/store.js';
-import { describeEachEngine, useMigratedStore } from '../kit/store-engines.js';
+import {
+  type RenewToken,
+  SqlInstallationStore,
+  sealContext,
+} from '../../../src/tenancy/installations/installation-store.js';
+import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
 /*
  * Token rotation across replicas: Slack takes each refresh token once. Two replicas (two stores, each on its

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig } from '../../../src/platform/ops/config/load-config.js';
 
 const distribution = {
   SLACK_SIGNING_SECRET: 'signing-SECRET-0123456789',

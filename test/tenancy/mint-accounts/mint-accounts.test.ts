@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { testLogger } from '../kit/test-logger.js';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { testLogger } from '../../kit/test-logger.js';
+import { createSecretScrubber } from '../../../src/platform/ops/telemetry/secret-scrubber.js';
 import {
   MintAccounts,
   mintKeySealContext,
   type MintAccountEvent,
   type MintAccountsOptions,
-} from '../../src/mint-accounts/mint-accounts.js';
+} from '../../../src/tenancy/mint-accounts/mint-accounts.js';
 import {
   CONNECT_MINT_ACCOUNT_ACTION,
   NoMintAccount,
   UnreadableMintAccount,
-} from '../../src/mint-accounts/not-connected.js';
-import { MintApiClient } from '../../src/mint-api/mint-api-client.js';
-import type { HostResolver } from '../../src/mint-api/public-address.js';
-import type { MintApiError } from '../../src/mint-api/mint-api-error.js';
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
-import { RequestEnded } from '../../src/request-pipeline/request-ended.js';
-import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
-import { mintErrorText } from '../../src/slack-ui/mint-error-text.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { describeEachEngine } from '../kit/store-engines.js';
+} from '../../../src/tenancy/mint-accounts/not-connected.js';
+import { MintApiClient } from '../../../src/platform/mint/mint-api-client.js';
+import type { HostResolver } from '../../../src/platform/mint/public-address.js';
+import type { MintApiError } from '../../../src/platform/mint/mint-api-error.js';
+import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
+import { RequestEnded } from '../../../src/platform/slack/pipeline/request-ended.js';
+import { parseSecretKey, SecretBox } from '../../../src/platform/secrets/secret-box.js';
+import { mintErrorText } from '../../../src/platform/blocks/mint-error-text.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { describeEachEngine } from '../../kit/store-engines.js';
 
 const OPERATOR_KEY = 'operator-key-0a1b2c3d4e';
 const KEY_A = 'team-a-key-5f6e7d8c9b1234';

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MintCallRecorder, SAME_OUTCOME_WRITE_MS, mintKeyId } from '../../src/mint-accounts/mint-call-recorder.js';
-import type { StoredMintCallOutcome } from '../../src/store/mint-call-outcomes.js';
-import { testLogger } from '../kit/test-logger.js';
+import {
+  MintCallRecorder,
+  SAME_OUTCOME_WRITE_MS,
+  mintKeyId,
+} from '../../../src/tenancy/mint-accounts/mint-call-recorder.js';
+import type { StoredMintCallOutcome } from '../../../src/platform/store/mint-call-outcomes.js';
+import { testLogger } from '../../kit/test-logger.js';
 
 describe('the record of the Mint service’s last answer', () => {
   it('writes when the outcome or the key changes, and otherwise at most once a minute per account', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_CHARS, checkMintBaseUrl, checkMintKey, lastFour } from '../../src/mint-accounts/mint-key.js';
+import {
+  MAX_KEY_CHARS,
+  checkMintBaseUrl,
+  checkMintKey,
+  lastFour,
+} from '../../../src/tenancy/mint-accounts/mint-key.js';
 
 describe('an API key pasted into the connect form', () => {
   it('takes a key, dropping the spaces and line break a copy brings along at its ends', () => {

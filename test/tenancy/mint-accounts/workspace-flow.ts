@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../src/mint-account/connect-form.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../../src/mint-accounts/not-connected.js';
-import type { Fakes } from '../kit/fakes.js';
-import type { InProcessApp } from '../kit/in-process-app.js';
-import { queryRows } from '../kit/raw-sql.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
+import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../../src/capabilities/mint-account/connect-form.js';
+import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
+import type { Fakes } from '../../kit/fakes.js';
+import type { InProcessApp } from '../../kit/in-process-app.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 import {
   buttonClick,
   eventCallback,
@@ -13,9 +13,9 @@ import {
   viewSubmission,
   type PostedMessage,
   type SlackView,
-} from '../kit/slack-payloads.js';
-import { responseUrls, stateValues, type Entry } from '../kit/view-state.js';
-import { DISTRIBUTION_ENV, inTeam, oauthApp } from '../kit/workspaces.js';
+} from '../../kit/slack-payloads.js';
+import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
+import { DISTRIBUTION_ENV, inTeam, oauthApp } from '../../kit/workspaces.js';
 
 /*
  * Distribution mode driven as people in several workspaces use it: Homes, clicks, forms, commands and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeEventsAnswer } from '../../src/setup-checks/slack-checks.js';
-import { useFakes } from '../kit/fakes.js';
+import { judgeEventsAnswer } from '../../../src/tenancy/setup-checks/slack-checks.js';
+import { useFakes } from '../../kit/fakes.js';
 
 const EVENTS = 'https://mintlink.example.com/slack/events';
 

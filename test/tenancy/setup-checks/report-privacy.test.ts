@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { databaseProblemForSlack } from '../../src/setup-checks/database-check.js';
-import { shownUrl, withoutUserinfo } from '../../src/setup-checks/setup-items.js';
-import { checkBotToken, checkSocketMode } from '../../src/setup-checks/slack-checks.js';
+import { databaseProblemForSlack } from '../../../src/tenancy/setup-checks/database-check.js';
+import { shownUrl, withoutUserinfo } from '../../../src/tenancy/setup-checks/setup-items.js';
+import { checkBotToken, checkSocketMode } from '../../../src/tenancy/setup-checks/slack-checks.js';
 import { WebClient } from '@slack/web-api';
-import { freePort } from '../kit/free-port.js';
+import { freePort } from '../../kit/free-port.js';
 
 /** An error shaped like node-postgres's and Node.js's (a code, a message). */
 const failure = (code: string, message = `failure ${code}`) => Object.assign(new Error(message), { code });

@@ -1,9 +1,9 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Approvers } from '../../src/approvers/approvers.js';
-import { UserGroups } from '../../src/settings/user-groups.js';
-import { createLogger } from '../../src/logging/create-logger.js';
-import { FakeSlack } from '../kit/fake-slack.js';
+import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
+import { UserGroups } from '../../../src/capabilities/settings/user-groups.js';
+import { createLogger } from '../../../src/platform/ops/telemetry/create-logger.js';
+import { FakeSlack } from '../../kit/fake-slack.js';
 
 describe('Approvers', () => {
   let slack: FakeSlack;

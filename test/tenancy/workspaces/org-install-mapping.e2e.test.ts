@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -10,7 +10,7 @@ import {
   oauthApp,
   orgInstallClick,
   uninstallEvent,
-} from '../kit/workspaces.js';
+} from '../../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
 const GRID_WORKSPACE = 'T0GRIDWS01';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import { DISTRIBUTION_ENV, install, oauthApp, orgInstallClick, uninstallEvent } from '../kit/workspaces.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import { DISTRIBUTION_ENV, install, oauthApp, orgInstallClick, uninstallEvent } from '../../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
 const GRID_WORKSPACE = 'T0GRIDWS01';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import { TEST_APP_ID } from '../kit/slack-ids.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import { TEST_APP_ID } from '../../kit/slack-ids.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -13,7 +13,7 @@ import {
   newEventId,
   oauthApp,
   orgWorkspacesPayload,
-} from '../kit/workspaces.js';
+} from '../../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
 const ORG_INSTALLATION = `E${GRID_ORG}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import type { RunningApp } from '../kit/running-app.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import type { RunningApp } from '../../kit/running-app.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -11,7 +11,7 @@ import {
   installWorkspace,
   uninstallEvent,
   uninstallPayload,
-} from '../kit/workspaces.js';
+} from '../../kit/workspaces.js';
 
 const REMOVED = 'the app was removed from a workspace: its work is stopped';
 const NOT_ABOUT = 'an uninstall that is not about the current installation: nothing changed';

@@ -1,10 +1,10 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testLogger } from '../kit/test-logger.js';
-import { NoInstallationError } from '../../src/installations/installation-store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
-import { WorkspaceGone, Workspaces } from '../../src/workspaces/workspaces.js';
+import { testLogger } from '../../kit/test-logger.js';
+import { NoInstallationError } from '../../../src/tenancy/installations/installation-store.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+import { WorkspaceGone, Workspaces } from '../../../src/tenancy/workspaces/workspaces.js';
 
 /*
  * Review probe (issue 22): background work treats WorkspaceGone as "the workspace removed the app" (bulk

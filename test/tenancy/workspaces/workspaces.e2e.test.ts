@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { queryRows } from '../kit/raw-sql.js';
-import { TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+import { useApp, useFakes } from '../../kit/fakes.js';
+import { queryRows } from '../../kit/raw-sql.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
@@ -11,8 +11,8 @@ import {
   inTeam,
   installWorkspace,
   uninstallEvent,
-} from '../kit/workspaces.js';
-import { eventCallback } from '../kit/slack-payloads.js';
+} from '../../kit/workspaces.js';
+import { eventCallback } from '../../kit/slack-payloads.js';
 
 describe('distribution mode: each workspace with its own token, and uninstalls', () => {
   const fakes = useFakes();

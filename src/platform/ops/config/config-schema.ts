@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseSecretKey, type SecretKey } from '../secrets/secret-box.js';
+import { parseSecretKey, type SecretKey } from '../../secrets/secret-box.js';
 
 /** Where to find each variable: printed next to any problem so the operator can fix it in one pass. */
 export const configHints = {

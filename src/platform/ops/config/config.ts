@@ -1,4 +1,4 @@
-import type { SecretKey } from '../secrets/secret-box.js';
+import type { SecretKey } from '../../secrets/secret-box.js';
 import type { StoreLocation } from './config-schema.js';
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';

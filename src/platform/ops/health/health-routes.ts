@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
-import type { Readiness } from '../lifecycle/readiness.js';
-import type { Logger } from '../logging/create-logger.js';
+import type { Readiness } from './readiness.js';
+import type { Logger } from '../telemetry/create-logger.js';
 import type { Config } from '../config/config.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../telemetry/metrics.js';
 import { metricsResponder } from './metrics-access.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../telemetry/metrics.js';
 
 export type BearerCheck = 'allowed' | 'missing' | 'wrong';
 

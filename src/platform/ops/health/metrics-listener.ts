@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../telemetry/create-logger.js';
 
 export interface MetricsListener {
   /** The port it listens on (the configured one, or the one the OS chose for port 0). */

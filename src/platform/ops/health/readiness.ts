@@ -1,5 +1,5 @@
-import type { WorkBudget } from '../admission/work-budget.js';
-import type { Store } from '../store/store.js';
+import type { WorkBudget } from '../../slack/admission/work-budget.js';
+import type { Store } from '../../store/store.js';
 
 export type ReadinessState = { ready: true } | { ready: false; reason: string };
 

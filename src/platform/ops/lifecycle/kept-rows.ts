@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../telemetry/create-logger.js';
 import { startPeriodic } from './periodic-work.js';
 
 /** Where kept rows come from: one row with its version, and the versions of many in one query. */

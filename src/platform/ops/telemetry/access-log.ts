@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { Logger } from '../logging/create-logger.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Logger } from './create-logger.js';
+import type { Metrics } from './metrics.js';
 import { type RequestKind, type RequestRecord, attachRequest } from './request-context.js';
 
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];

@@ -39,7 +39,7 @@ export function createSecretScrubber(secrets: readonly string[]): Scrubber {
 
 /**
  * The ways a secret can be written in the texts the app sends: as is, or as Slack text escapes it (`&<>` as
- * entities; inside bold, italic or code, `*`, `_` and backticks replaced: see slack-ui/mrkdwn.ts), each of
+ * entities; inside bold, italic or code, `*`, `_` and backticks replaced: see platform/blocks/mrkdwn.ts), each of
  * those in JSON, in a URL or form, or both.
  */
 function spellings(secret: string): string[] {

@@ -1,7 +1,7 @@
-import type { Scrubber } from '../logging/secret-scrubber.js';
-import type { Metrics } from '../metrics/metrics.js';
-import type { SlackInProcess } from '../slack-api/slack-in-process.js';
-import type { SlackCallHooks } from '../slack-api/web-client-options.js';
+import type { Scrubber } from './secret-scrubber.js';
+import type { Metrics } from './metrics.js';
+import type { SlackInProcess } from '../../slack/slack-in-process.js';
+import type { SlackCallHooks } from '../../slack/web-api/web-client-options.js';
 
 /**
  * The app's scrubber and `mintlink_slack_api_calls_total`, for every Slack client the app makes; and Slack's

@@ -1,5 +1,5 @@
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from './create-logger.js';
 
 /**
  * The app's tracer. Until tracing is started it is OpenTelemetry's no-op tracer, so the spans made on every

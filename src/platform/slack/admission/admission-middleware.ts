@@ -1,8 +1,8 @@
 import type { AnyMiddlewareArgs, Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { Logger } from '../logging/create-logger.js';
-import type { Metrics } from '../metrics/metrics.js';
-import { noteOutcome, requestOf } from '../observability/request-context.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { Metrics } from '../../ops/telemetry/metrics.js';
+import { noteOutcome, requestOf } from '../../ops/telemetry/request-context.js';
+import { noticeModal } from '../../blocks/notice-modal.js';
 import { WorkBudget } from './work-budget.js';
 
 /** What a person is told when the app turns their request away because it is full. */

@@ -1,7 +1,7 @@
 import type { AckFn, RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/create-logger.js';
-import type { Ended } from '../request-pipeline/listen.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { Ended } from '../pipeline/listen.js';
 
 /** What a subcommand receives: the command, its words after the subcommand name, and Bolt's helpers. */
 export interface SubcommandContext {

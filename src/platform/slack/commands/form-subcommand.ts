@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import { openModal } from '../slack-ui/open-modal.js';
+import { openModal } from '../../blocks/open-modal.js';
 import type { Subcommand } from './command-registry.js';
 
 /** A subcommand that opens a form at once (the trigger expires in 3 s), prefilled with the command's text. */

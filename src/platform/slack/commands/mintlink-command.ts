@@ -1,7 +1,7 @@
-import type { Logger } from '../logging/create-logger.js';
-import { noteRequestId, requestOf } from '../observability/request-context.js';
-import type { Listen } from '../request-pipeline/listen.js';
-import { invalidInput } from '../request-pipeline/request-ended.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import { noteRequestId, requestOf } from '../../ops/telemetry/request-context.js';
+import type { Listen } from '../pipeline/listen.js';
+import { invalidInput } from '../pipeline/request-ended.js';
 import { type CommandRegistry, splitCommandText } from './command-registry.js';
 import { helpSubcommand } from './help-subcommand.js';
 import { unknownSubcommandMessage } from './usage-message.js';

@@ -1,5 +1,5 @@
-import { context, message, section, type MessageContent } from '../slack-ui/blocks.js';
-import { cutText, escapeMrkdwn, inlineCode } from '../slack-ui/mrkdwn.js';
+import { context, message, section, type MessageContent } from '../../blocks/blocks.js';
+import { cutText, escapeMrkdwn, inlineCode } from '../../blocks/mrkdwn.js';
 import type { CommandRegistry } from './command-registry.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
 import { WorkBudget } from '../admission/work-budget.js';
-import type { Logger } from '../logging/create-logger.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
 import { screenSlackRequest } from './slack-request-screen.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * The same form submission delivered twice (a proxy's retry, a double click) has the same view, version and

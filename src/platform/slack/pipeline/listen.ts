@@ -20,18 +20,18 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
-import { isDatabaseError } from '../lifecycle/database-error.js';
-import type { Logger } from '../logging/create-logger.js';
-import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
-import { noticeModal } from '../slack-ui/notice-modal.js';
-import { respondSafely, tellUser } from '../slack-ui/respond-safely.js';
-import { updateModal } from '../slack-ui/update-modal.js';
-import type { Store } from '../store/store.js';
+import { isDatabaseError } from '../../ops/lifecycle/database-error.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../../ops/telemetry/request-context.js';
+import { noticeModal } from '../../blocks/notice-modal.js';
+import { respondSafely, tellUser } from '../../blocks/respond-safely.js';
+import { updateModal } from '../../blocks/update-modal.js';
+import type { Store } from '../../store/store.js';
 import { clickKey, eventKey, firstDelivery, submissionKey } from './deliver-once.js';
 import { AlreadyHandled, RequestEnded } from './request-ended.js';
 import { requestWorkspace } from './request-workspace.js';
 import { type StepResult, type StepRun, stepListener } from './step-listener.js';
-import type { OrgWorkspaces, Uninstall } from '../workspaces/workspaces.js';
+import type { OrgWorkspaces, Uninstall } from '../../../tenancy/workspaces/workspaces.js';
 
 /**
  * How a listener's work ended when it did not throw: nothing means it went as asked; an outcome says

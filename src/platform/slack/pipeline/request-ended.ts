@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import type { Outcome } from '../observability/request-context.js';
+import type { Outcome } from '../../ops/telemetry/request-context.js';
 
 /** The outcomes a listener can end a request with, telling the person why. */
 export type ToldOutcome = Extract<Outcome, 'refused' | 'invalid_input' | 'upstream_error' | 'busy'>;

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { Logger } from '../logging/create-logger.js';
-import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../observability/request-context.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../../ops/telemetry/request-context.js';
 import { firstDelivery } from './deliver-once.js';
 import { requestWorkspace } from './request-workspace.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
 

@@ -1,10 +1,10 @@
 import { WebClient } from '@slack/web-api';
-import type { Config } from '../config/config.js';
-import { boltLogger } from '../logging/bolt-logger.js';
-import type { Logger } from '../logging/create-logger.js';
-import type { Scrubber } from '../logging/secret-scrubber.js';
-import type { Metrics } from '../metrics/metrics.js';
-import { slackCallHooks } from '../observability/slack-call-hooks.js';
+import type { Config } from '../../ops/config/config.js';
+import { boltLogger } from '../../ops/telemetry/bolt-logger.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { Scrubber } from '../../ops/telemetry/secret-scrubber.js';
+import type { Metrics } from '../../ops/telemetry/metrics.js';
+import { slackCallHooks } from '../../ops/telemetry/slack-call-hooks.js';
 import { patientWebClientOptions } from './web-client-options.js';
 
 /**

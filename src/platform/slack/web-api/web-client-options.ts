@@ -1,6 +1,6 @@
 import type { RetryOptions, WebClientOptions } from '@slack/web-api';
-import type { Scrubber } from '../logging/secret-scrubber.js';
-import { SpanKind, inSpan } from '../observability/tracing.js';
+import type { Scrubber } from '../../ops/telemetry/secret-scrubber.js';
+import { SpanKind, inSpan } from '../../ops/telemetry/tracing.js';
 import {
   SlackOutcomeUnknownError,
   UNREPEATABLE_METHODS,

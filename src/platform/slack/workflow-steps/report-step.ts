@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { slackErrorCode } from '../slack-api/slack-error-code.js';
+import { slackErrorCode } from '../web-api/slack-error-code.js';
 import { boundedStepError } from './step-failure.js';
 
 /** How a step ends: its outputs, or the error the workflow shows. */

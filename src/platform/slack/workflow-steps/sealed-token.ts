@@ -1,5 +1,5 @@
 import { createDecipheriv, hkdfSync } from 'node:crypto';
-import { SecretBox, type SecretKey, secretKeyId } from '../secrets/secret-box.js';
+import { SecretBox, type SecretKey, secretKeyId } from '../../secrets/secret-box.js';
 
 /*
  * A workflow execution's token (xwfp-...) is kept while its deletion request waits for a decision, so that

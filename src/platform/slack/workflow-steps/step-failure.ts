@@ -1,6 +1,6 @@
-import { isDatabaseError } from '../lifecycle/database-error.js';
-import { MintApiError } from '../mint-api/mint-api-error.js';
-import { mintErrorText } from '../slack-ui/mint-error-text.js';
+import { isDatabaseError } from '../../ops/lifecycle/database-error.js';
+import { MintApiError } from '../../mint/mint-api-error.js';
+import { mintErrorText } from '../../blocks/mint-error-text.js';
 
 /*
  * A failed step shows its error to the workflow's builder and runner as plain text (Workflow Builder's

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DELETION_CUSTOMER_LIMIT } from '../mint-api/schemas.js';
+import { DELETION_CUSTOMER_LIMIT } from '../../mint/schemas.js';
 
 /*
  * A custom step's inputs as Slack's function_executed event carries them: strings, integers, booleans,
  * timestamps (Unix seconds), user ids and arrays, each possibly absent, null or empty when the workflow
  * builder left an optional input unset. Each step reads its inputs with one zod object built from these,
- * then checks the request it makes with the same schema as the modal (src/mint-api/schemas.ts).
+ * then checks the request it makes with the same schema as the modal (src/platform/mint/schemas.ts).
  */
 
 const blank = (value: unknown) =>

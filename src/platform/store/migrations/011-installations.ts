@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Distribution mode's installations (Bolt's InstallationStore), one row per workspace, or per Enterprise Grid
- * organization for an org-wide install. Tokens are stored sealed (src/secrets/secret-box.ts), never in clear;
+ * organization for an org-wide install. Tokens are stored sealed (src/platform/secrets/secret-box.ts), never in clear;
  * `details` is the rest of Bolt's Installation as JSON, without any secret.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

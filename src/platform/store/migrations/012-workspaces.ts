@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Serving many workspaces (distribution mode):
- * - `mint_accounts`: each workspace's own Mint account, its API key sealed (src/secrets/secret-box.ts), the
+ * - `mint_accounts`: each workspace's own Mint account, its API key sealed (src/platform/secrets/secret-box.ts), the
  *   last four characters kept apart for display, and when the service last refused the key;
  * - `installation_teams`: which org-wide (Enterprise Grid) installation serves a workspace, learnt from its
  *   requests, so background work finds that workspace's token;

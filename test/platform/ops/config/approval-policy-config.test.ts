@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig } from '../../../../src/platform/ops/config/load-config.js';
 
 const valid = {
   SLACK_BOT_TOKEN: 'xoxb-1111-2222-abcdefSECRET',

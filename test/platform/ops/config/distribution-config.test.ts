@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { configSecrets } from '../../src/config/config.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { configSecrets } from '../../../../src/platform/ops/config/config.js';
+import { loadConfig } from '../../../../src/platform/ops/config/load-config.js';
 
 const KEY_NEW = randomBytes(32).toString('base64');
 const KEY_OLD = randomBytes(32).toString('base64');

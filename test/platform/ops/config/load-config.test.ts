@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { configSecrets } from '../../src/config/config.js';
-import { configHints } from '../../src/config/config-schema.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { configSecrets } from '../../../../src/platform/ops/config/config.js';
+import { configHints } from '../../../../src/platform/ops/config/config-schema.js';
+import { loadConfig } from '../../../../src/platform/ops/config/load-config.js';
 
 const valid = {
   SLACK_BOT_TOKEN: 'xoxb-1111-2222-abcdefSECRET',

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderToken } from '../../src/config/config-schema.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { isPlaceholderToken } from '../../../../src/platform/ops/config/config-schema.js';
+import { loadConfig } from '../../../../src/platform/ops/config/load-config.js';
 
 /** .env.example as the app reads it when copied to .env unchanged. */
-const example = parseEnv(readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')) as Record<
+const example = parseEnv(readFileSync(new URL('../../../../.env.example', import.meta.url), 'utf8')) as Record<
   string,
   string
 >;
@@ -49,7 +49,7 @@ describe('.env.example copied unchanged', () => {
   });
 
   it('says in its comments which variables make which mode', () => {
-    const comments = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+    const comments = readFileSync(new URL('../../../../.env.example', import.meta.url), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('#'))
       .map((line) => line.replace(/^#\s*/, ''))
@@ -69,7 +69,7 @@ describe('every value of .env.example that is to be replaced', () => {
   const uncommented = Object.fromEntries(
     Object.entries(
       parseEnv(
-        readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').replace(/^# ?([A-Z_]+=)/gm, '$1'),
+        readFileSync(new URL('../../../../.env.example', import.meta.url), 'utf8').replace(/^# ?([A-Z_]+=)/gm, '$1'),
       ) as Record<string, string>,
     ).filter(([name]) => !DISTRIBUTION_MODE.includes(name)),
   );

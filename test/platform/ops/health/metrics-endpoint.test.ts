@@ -1,9 +1,9 @@
 import { Agent, request } from 'node:http';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bearerTokenCheck, metricsResponder } from '../../src/health/metrics-access.js';
-import { startMetricsListener, type MetricsListener } from '../../src/health/metrics-listener.js';
-import { createLogger } from '../../src/logging/create-logger.js';
+import { bearerTokenCheck, metricsResponder } from '../../../../src/platform/ops/health/metrics-access.js';
+import { startMetricsListener, type MetricsListener } from '../../../../src/platform/ops/health/metrics-listener.js';
+import { createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

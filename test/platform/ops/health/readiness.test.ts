@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WorkBudget } from '../../src/admission/work-budget.js';
-import { Readiness } from '../../src/lifecycle/readiness.js';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { WorkBudget } from '../../../../src/platform/slack/admission/work-budget.js';
+import { Readiness } from '../../../../src/platform/ops/health/readiness.js';
+import { createSecretScrubber } from '../../../../src/platform/ops/telemetry/secret-scrubber.js';
 
 describe('Readiness', () => {
   const scrub = createSecretScrubber(['pw-secret-123']);

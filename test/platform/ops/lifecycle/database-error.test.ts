@@ -4,8 +4,8 @@ import {
   describePostgresError,
   isDatabaseError,
   postgresTarget,
-} from '../../src/lifecycle/database-error.js';
-import { SqliteFileError } from '../../src/lifecycle/sqlite-file-problem.js';
+} from '../../../../src/platform/ops/lifecycle/database-error.js';
+import { SqliteFileError } from '../../../../src/platform/ops/lifecycle/sqlite-file-problem.js';
 
 const URL_WITH_PASSWORD = 'postgres://app:pw-SECRET-77@db.internal:6543/mint';
 const postgres = { engine: 'postgres' as const, url: URL_WITH_PASSWORD };

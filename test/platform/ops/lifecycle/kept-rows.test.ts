@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeptRows } from '../../src/lifecycle/kept-rows.js';
+import { KeptRows } from '../../../../src/platform/ops/lifecycle/kept-rows.js';
 
 /** A table in memory that counts how it is read. */
 function table(rows: Record<string, { value: string; version: string }>) {

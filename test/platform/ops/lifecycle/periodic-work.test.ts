@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startPeriodic } from '../../src/lifecycle/periodic-work.js';
+import { startPeriodic } from '../../../../src/platform/ops/lifecycle/periodic-work.js';
 
 describe('startPeriodic', () => {
   afterEach(() => vi.useRealTimers());

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteFileError, sqliteFileProblem } from '../../src/lifecycle/sqlite-file-problem.js';
+import { SqliteFileError, sqliteFileProblem } from '../../../../src/platform/ops/lifecycle/sqlite-file-problem.js';
 
 const sqliteError = (code: string) => Object.assign(new Error(code), { code });
 const cantOpen = sqliteError('SQLITE_CANTOPEN');

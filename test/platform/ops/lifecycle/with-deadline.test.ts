@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../src/lifecycle/with-deadline.js';
+import { withDeadline } from '../../../../src/platform/ops/lifecycle/with-deadline.js';
 
 describe('withDeadline', () => {
   it('gives the value of a promise that settles in time', async () => {

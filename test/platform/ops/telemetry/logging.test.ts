@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { boltLogger } from '../../src/logging/bolt-logger.js';
-import { createLogger } from '../../src/logging/create-logger.js';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
-import { bold, codeBlock, escapeMrkdwn, inlineCode, italic } from '../../src/slack-ui/mrkdwn.js';
-import { MintApiError } from '../../src/mint-api/mint-api-error.js';
+import { boltLogger } from '../../../../src/platform/ops/telemetry/bolt-logger.js';
+import { createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
+import { createSecretScrubber } from '../../../../src/platform/ops/telemetry/secret-scrubber.js';
+import { bold, codeBlock, escapeMrkdwn, inlineCode, italic } from '../../../../src/platform/blocks/mrkdwn.js';
+import { MintApiError } from '../../../../src/platform/mint/mint-api-error.js';
 
 const SECRETS = ['xoxb-not-a-real-token-abc', 'signing-secret-42abcdef', 'mint+key/with.special*chars'];
 

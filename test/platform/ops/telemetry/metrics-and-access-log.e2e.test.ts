@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../src/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { TEST_CHANNEL_ID, TEST_TEAM_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+import { REASON_BLOCK } from '../../../../src/capabilities/deletions/deletion-request-form.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../../../src/capabilities/links/link-form.js';
+import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../../../kit/app-process.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { useFakes } from '../../../kit/fakes.js';
+import { TEST_CHANNEL_ID, TEST_TEAM_ID, TEST_USER_ID } from '../../../kit/slack-ids.js';
 
 /** /metrics tells the truth about real flows, and each request leaves one access-log line. */
 describe('metrics and the access log', () => {

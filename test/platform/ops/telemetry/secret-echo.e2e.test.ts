@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { TEST_MINT_API_KEY } from '../kit/app-process.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { expectNoSecretsLeaked, textOf } from '../kit/slack-checks.js';
+import { REASON_BLOCK } from '../../../../src/capabilities/deletions/deletion-request-form.js';
+import { DELETION_ACTIONS } from '../../../../src/capabilities/deletions/deletion-messages.js';
+import { LINK_BLOCKS } from '../../../../src/capabilities/links/link-form.js';
+import { TEST_MINT_API_KEY } from '../../../kit/app-process.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { useFakes } from '../../../kit/fakes.js';
+import { TEST_USER_ID } from '../../../kit/slack-ids.js';
+import { expectNoSecretsLeaked, textOf } from '../../../kit/slack-checks.js';
 
 const APPROVAL = 'C0APPROVE';
 const BOB = 'U0APPROV1';

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
+import { LINK_BLOCKS } from '../../../../src/capabilities/links/link-form.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { useFakes } from '../../../kit/fakes.js';
 
 interface ReceivedSpan {
   traceId: string;

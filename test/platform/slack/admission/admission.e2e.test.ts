@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUSY_TEXT } from '../../src/admission/admission-middleware.js';
-import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../src/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { encodePageState } from '../../src/templates/page-state.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { useFakes } from '../kit/fakes.js';
-import { userContext, viewSubmission } from '../kit/slack-payloads.js';
-import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
-import { stateValues } from '../kit/view-state.js';
+import { BUSY_TEXT } from '../../../../src/platform/slack/admission/admission-middleware.js';
+import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
+import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
+import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { useFakes } from '../../../kit/fakes.js';
+import { userContext, viewSubmission } from '../../../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../../kit/slack-checks.js';
+import { stateValues } from '../../../kit/view-state.js';
 
 /**
  * One budget of work in flight for the whole process (MAX_WORK_IN_FLIGHT): once full, every kind of request

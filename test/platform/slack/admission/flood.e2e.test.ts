@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { encodePageState } from '../../src/templates/page-state.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
-import type { AppProcess } from '../kit/app-process.js';
-import { useFakes } from '../kit/fakes.js';
-import { buttonClick } from '../kit/slack-payloads.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
+import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
+import type { AppProcess } from '../../../kit/app-process.js';
+import { useFakes } from '../../../kit/fakes.js';
+import { buttonClick } from '../../../kit/slack-payloads.js';
 
 const CLICKS = 500;
 const BUDGET = 20;
-/** Busy notes that need a call of their own have their own small budget (src/admission). */
+/** Busy notes that need a call of their own have their own small budget (src/platform/slack/admission). */
 const BUSY_NOTICES_AT_ONCE = 16;
 
 /**

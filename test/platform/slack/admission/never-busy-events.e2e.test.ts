@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { TEST_TEAM_ID } from '../kit/slack-ids.js';
-import { uninstallEvent } from '../kit/workspaces.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { useFakes } from '../../../kit/fakes.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { TEST_TEAM_ID } from '../../../kit/slack-ids.js';
+import { uninstallEvent } from '../../../kit/workspaces.js';
 
 /*
  * Slack has its 200 for an event before the admission middleware runs and never sends it again: an uninstall

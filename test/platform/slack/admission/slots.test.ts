@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Slots } from '../../src/admission/slots.js';
+import { Slots } from '../../../../src/platform/slack/admission/slots.js';
 
 /** A promise settled from the test, when the test says so. */
 function deferred<T = void>() {

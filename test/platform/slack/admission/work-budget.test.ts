@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkBudget } from '../../src/admission/work-budget.js';
+import { WorkBudget } from '../../../../src/platform/slack/admission/work-budget.js';
 
 /** A promise settled from the test, when the test says so. */
 function deferred<T>() {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CommandRegistry, splitCommandText, type Subcommand } from '../../src/commands/command-registry.js';
-import { unknownSubcommandMessage, usageMessage } from '../../src/commands/usage-message.js';
+import {
+  CommandRegistry,
+  splitCommandText,
+  type Subcommand,
+} from '../../../../src/platform/slack/commands/command-registry.js';
+import { unknownSubcommandMessage, usageMessage } from '../../../../src/platform/slack/commands/usage-message.js';
 
 const sub = (name: string, extra: Partial<Subcommand> = {}): Subcommand => ({
   name,

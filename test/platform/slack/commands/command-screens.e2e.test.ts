@@ -1,18 +1,18 @@
 import { describe, it } from 'vitest';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../src/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/links/register.js';
-import { REQUEST_DELETION_SHORTCUT } from '../../src/deletion-approval/register.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { ephemeralText, modalText } from '../kit/screen-text.js';
-import { expectScreen } from '../kit/screens.js';
-import { viewSubmission } from '../kit/slack-payloads.js';
-import { stateValues } from '../kit/view-state.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
+import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
+import { REQUEST_DELETION_SHORTCUT } from '../../../../src/capabilities/deletions/register.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { useApp, useFakes } from '../../../kit/fakes.js';
+import { ephemeralText, modalText } from '../../../kit/screen-text.js';
+import { expectScreen } from '../../../kit/screens.js';
+import { viewSubmission } from '../../../kit/slack-payloads.js';
+import { stateValues } from '../../../kit/view-state.js';
 
 /*
  * What `/mintlink` answers with text: help, the usage of each subcommand given wrong arguments, and every
  * refusal a person can meet from a command or a shortcut (not set up, not allowed, busy, too slow...).
- * (A workspace without a Mint account: test/mint-account/mint-account-screens.e2e.test.ts.)
+ * (A workspace without a Mint account: test/capabilities/mint-account/mint-account-screens.e2e.test.ts.)
  */
 
 const DAN = 'U0DAN0001';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, type AppProcess } from '../kit/app-process.js';
-import { messageProblems } from '../kit/block-kit-limits.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { formBody, slashCommand } from '../kit/slack-payloads.js';
+import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, type AppProcess } from '../../../kit/app-process.js';
+import { messageProblems } from '../../../kit/block-kit-limits.js';
+import { useApp, useFakes } from '../../../kit/fakes.js';
+import { formBody, slashCommand } from '../../../kit/slack-payloads.js';
 
 const SUBCOMMANDS = ['link', 'wallet', 'templates', 'delete', 'help'];
 

@@ -1,11 +1,11 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SLACK_BODY_LIMIT_BYTES } from '../../src/http-front/slack-request-screen.js';
-import { TEST_SIGNING_SECRET } from '../kit/app-process.js';
-import { useAppProcess, useFakes } from '../kit/fakes.js';
-import { formBody, slashCommand } from '../kit/slack-payloads.js';
-import { slackSignatureHeaders } from '../kit/slack-signature.js';
+import { SLACK_BODY_LIMIT_BYTES } from '../../../../src/platform/slack/http-front/slack-request-screen.js';
+import { TEST_SIGNING_SECRET } from '../../../kit/app-process.js';
+import { useAppProcess, useFakes } from '../../../kit/fakes.js';
+import { formBody, slashCommand } from '../../../kit/slack-payloads.js';
+import { slackSignatureHeaders } from '../../../kit/slack-signature.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 

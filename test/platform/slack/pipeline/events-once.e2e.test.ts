@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../kit/fakes.js';
-import type { RunningApp } from '../kit/running-app.js';
-import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { eventCallback, userContext } from '../kit/slack-payloads.js';
-import { TEST_USER_ID } from '../kit/slack-ids.js';
-import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { deliverEvent } from '../kit/workspaces.js';
+import { useApp, useFakes } from '../../../kit/fakes.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
+import { eventCallback, userContext } from '../../../kit/slack-payloads.js';
+import { TEST_USER_ID } from '../../../kit/slack-ids.js';
+import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../../../kit/store-engines.js';
+import { deliverEvent } from '../../../kit/workspaces.js';
 
 const AGAIN = 'event delivered again; already handled';
 

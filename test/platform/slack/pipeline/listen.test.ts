@@ -1,16 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { App, type Receiver, type ReceiverEvent } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/create-logger.js';
-import { createMetrics } from '../../src/metrics/metrics.js';
-import { accessLog } from '../../src/observability/access-log.js';
-import { listen, type Listen } from '../../src/request-pipeline/listen.js';
-import { invalidInput, refused } from '../../src/request-pipeline/request-ended.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { FakeSlack } from '../kit/fake-slack.js';
-import { buttonClick, slashCommand, viewSubmission } from '../kit/slack-payloads.js';
-import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
-import { sqliteDatabase } from '../kit/store-engines.js';
+import { createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
+import { createMetrics } from '../../../../src/platform/ops/telemetry/metrics.js';
+import { accessLog } from '../../../../src/platform/ops/telemetry/access-log.js';
+import { listen, type Listen } from '../../../../src/platform/slack/pipeline/listen.js';
+import { invalidInput, refused } from '../../../../src/platform/slack/pipeline/request-ended.js';
+import { openStore, type Store } from '../../../../src/platform/store/store.js';
+import { FakeSlack } from '../../../kit/fake-slack.js';
+import { buttonClick, slashCommand, viewSubmission } from '../../../kit/slack-payloads.js';
+import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../../kit/slack-ids.js';
+import { sqliteDatabase } from '../../../kit/store-engines.js';
 
 /**
  * The request pipeline on its own: a real Bolt App driven the way Bolt's own tests drive it (a receiver that

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadSlackFile } from '../../src/slack-api/download-file.js';
-import { FakeSlack } from '../kit/fake-slack.js';
+import { downloadSlackFile } from '../../../../src/platform/slack/web-api/download-file.js';
+import { FakeSlack } from '../../../kit/fake-slack.js';
 
 let slack: FakeSlack;
 beforeAll(async () => {

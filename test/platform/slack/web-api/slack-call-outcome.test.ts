@@ -1,10 +1,13 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { failedCallOutcome } from '../../src/slack-api/slack-call-outcome.js';
-import { slackErrorText } from '../../src/slack-ui/slack-error-text.js';
-import { patientWebClientOptions, webClientOptions } from '../../src/slack-api/web-client-options.js';
-import { FakeSlack } from '../kit/fake-slack.js';
-import { freePort } from '../kit/free-port.js';
+import { failedCallOutcome } from '../../../../src/platform/slack/web-api/slack-call-outcome.js';
+import { slackErrorText } from '../../../../src/platform/blocks/slack-error-text.js';
+import {
+  patientWebClientOptions,
+  webClientOptions,
+} from '../../../../src/platform/slack/web-api/web-client-options.js';
+import { FakeSlack } from '../../../kit/fake-slack.js';
+import { freePort } from '../../../kit/free-port.js';
 
 /* The one rule for posts the app must not make twice: a failed call is refused (send again) or unknown (never). */
 

@@ -8,10 +8,10 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { uploadFile } from '../../src/slack-api/upload-file.js';
-import { webClientOptions } from '../../src/slack-api/web-client-options.js';
-import { FakeSlack } from '../kit/fake-slack.js';
-import { TEST_CHANNEL_ID, TEST_USER_ID } from '../kit/slack-ids.js';
+import { uploadFile } from '../../../../src/platform/slack/web-api/upload-file.js';
+import { webClientOptions } from '../../../../src/platform/slack/web-api/web-client-options.js';
+import { FakeSlack } from '../../../kit/fake-slack.js';
+import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../../kit/slack-ids.js';
 
 /* The upload helper against the fake Slack: the three steps of files.uploadV2, and bytes that stream. */
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSecretKey, type SecretKey } from '../../src/secrets/secret-box.js';
-import { stepTokenSeal } from '../../src/workflow-steps/sealed-token.js';
-import { sealedInFirstFormat } from '../kit/sealed-step-token.js';
+import { parseSecretKey, type SecretKey } from '../../../../src/platform/secrets/secret-box.js';
+import { stepTokenSeal } from '../../../../src/platform/slack/workflow-steps/sealed-token.js';
+import { sealedInFirstFormat } from '../../../kit/sealed-step-token.js';
 
 const secretKey = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
 const token = 'xwfp-1-0123456789abcdef';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLinkRequestSchema } from '../../src/mint-api/schemas.js';
+import { createLinkRequestSchema } from '../../../../src/platform/mint/schemas.js';
 import {
   readStepInputs,
   requestProblemsText,
@@ -10,7 +10,7 @@ import {
   stepText,
   stepTextList,
   stepTimestamp,
-} from '../../src/workflow-steps/step-inputs.js';
+} from '../../../../src/platform/slack/workflow-steps/step-inputs.js';
 
 const titles = { name: 'Name', count: 'Count', when: 'When', on: 'On', ids: 'IDs', who: 'Who' };
 const schema = z.object({

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { REQUEST_DELETION_STEP } from '../../src/deletion-approval/deletion-step.js';
-import { CREATE_LINK_STEP } from '../../src/links/create-link-step.js';
-import { LIST_TEMPLATES_STEP } from '../../src/templates/list-templates-step.js';
-import { CREATE_WALLET_STEP } from '../../src/wallets/create-wallet-step.js';
-import { useApp, useFakes } from '../kit/fakes.js';
-import { userContext } from '../kit/slack-payloads.js';
-import { expectNoSecretsLeaked } from '../kit/slack-checks.js';
+import { REQUEST_DELETION_STEP } from '../../../../src/capabilities/deletions/deletion-step.js';
+import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
+import { LIST_TEMPLATES_STEP } from '../../../../src/capabilities/templates/list-templates-step.js';
+import { CREATE_WALLET_STEP } from '../../../../src/capabilities/wallets/create-wallet-step.js';
+import { useApp, useFakes } from '../../../kit/fakes.js';
+import { userContext } from '../../../kit/slack-payloads.js';
+import { expectNoSecretsLeaked } from '../../../kit/slack-checks.js';
 
 /**
- * Every step's end is reported through one path (request-pipeline/step-listener.ts → workflow-steps/report-step.ts): when the
+ * Every step's end is reported through one path (pipeline/step-listener.ts → workflow-steps/report-step.ts): when the
  * execution's token is refused by the time the work is done, the bot token ends the step, so no workflow is
  * left running for ever. (The deletion step's later completion has its own case in deletion-step.e2e.test.ts.)
  */
