@@ -4,7 +4,7 @@ import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
 import { refused, upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
 import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
-import type { BulkJob, BulkJobs, JobTransition } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs, JobTransition } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, mayControl, type BulkContext } from './bulk-context.js';
 import { readPreview } from './bulk-preview.js';
 import { sendResults } from './finish-job.js';

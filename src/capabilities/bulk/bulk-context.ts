@@ -6,7 +6,7 @@ import type { Readiness } from '../../platform/ops/health/readiness.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
 import type { MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
-import type { BulkJobs } from '../../platform/store/bulk-jobs.js';
+import type { BulkJobs } from '../../platform/store/bulk-jobs/jobs.js';
 import type { Store } from '../../platform/store/store.js';
 import type { Workspaces } from '../../tenancy/workspaces/workspaces.js';
 import type { GoneWorkspaces } from './gone-workspaces.js';

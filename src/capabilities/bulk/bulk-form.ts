@@ -2,7 +2,7 @@ import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { LINK_COLUMNS, WALLET_COLUMNS } from '../../platform/mint/row-requests.js';
 import { LINK_TYPES, WALLET_OPTIONS } from '../../platform/mint/schemas.js';
-import type { BulkKind } from '../../platform/store/bulk-jobs.js';
+import type { BulkKind } from '../../platform/store/bulk-jobs/jobs.js';
 import { actionsRow, button, context, problemBanner, section } from '../../platform/blocks/blocks.js';
 import { enumChoices } from '../../platform/blocks/choices.js';
 import { checkboxInput, dateTimeInput, fileInput, selectInput, textInput } from '../../platform/blocks/inputs.js';

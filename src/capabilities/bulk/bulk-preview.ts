@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import type { BulkJob, BulkJobs } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs } from '../../platform/store/bulk-jobs/jobs.js';
 import { ERRORS_SHOWN, FAILED_SHOWN, HELD_SHOWN, previewView } from './bulk-views.js';
 
 /**

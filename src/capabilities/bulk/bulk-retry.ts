@@ -6,7 +6,7 @@ import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { openModalToUpdate } from '../../platform/blocks/open-modal.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
-import type { BulkJob, BulkJobs, NewBulkRow } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs, NewBulkRow } from '../../platform/store/bulk-jobs/jobs.js';
 import { NO_SUCH_JOB } from './bulk-buttons.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { DRAFTS_KEPT } from './bulk-form.js';

@@ -3,7 +3,7 @@ import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { checkedValues } from '../../platform/blocks/view-state.js';
-import type { BulkJob, BulkJobs } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { alreadyRetriedText } from './bulk-retry.js';

@@ -4,7 +4,7 @@ import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 import { downloadSlackFile, type Download } from '../../platform/slack/web-api/download-file.js';
 import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
-import type { BulkRow, NewBulkRow, StoredDraft } from '../../platform/store/bulk-jobs.js';
+import type { BulkRow, NewBulkRow, StoredDraft } from '../../platform/store/bulk-jobs/jobs.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import {

@@ -1,5 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
-import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs/jobs.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { actionsRow, context, section } from '../../platform/blocks/blocks.js';
 import { checkboxInput } from '../../platform/blocks/inputs.js';

@@ -6,7 +6,7 @@ import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
 import { MintApiError } from '../../platform/mint/mint-api-error.js';
 import { createLinkRequestSchema, createWalletRequestSchema } from '../../platform/mint/schemas.js';
 import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
-import { SYSTEM_ACTOR, type ClaimedRow, type JobRef } from '../../platform/store/bulk-jobs.js';
+import { SYSTEM_ACTOR, type ClaimedRow, type JobRef } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { finishJob } from './finish-job.js';
 import { rowDisposition } from './row-disposition.js';

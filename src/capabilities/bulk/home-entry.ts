@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import type { HomeEntry } from '../../deps.js';
 import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { bold, escapeAndCut } from '../../platform/blocks/mrkdwn.js';
-import type { BulkJob, BulkJobs, BulkJobStatus } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs, BulkJobStatus } from '../../platform/store/bulk-jobs/jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
 

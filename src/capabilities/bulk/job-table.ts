@@ -10,7 +10,7 @@ import {
   type LinkDefaults,
   type RowRequest,
 } from '../../platform/mint/row-requests.js';
-import type { BulkKind, NewBulkRow } from '../../platform/store/bulk-jobs.js';
+import type { BulkKind, NewBulkRow } from '../../platform/store/bulk-jobs/jobs.js';
 import { MAX_ROWS, MAX_TABLE_BYTES } from './bulk-form.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
-import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../../platform/store/bulk-jobs.js';
+import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../../platform/store/bulk-jobs/jobs.js';
 import { actionsRow, context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { bold } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';

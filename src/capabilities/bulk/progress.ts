@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MessageContent } from '../../platform/blocks/blocks.js';
-import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs.js';
+import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
 import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';

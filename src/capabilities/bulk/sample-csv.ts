@@ -5,7 +5,7 @@ import { upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
 import { uploadFile } from '../../platform/slack/web-api/upload-file.js';
 import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
-import type { BulkKind } from '../../platform/store/bulk-jobs.js';
+import type { BulkKind } from '../../platform/store/bulk-jobs/jobs.js';
 import type { BulkContext } from './bulk-context.js';
 import { bulkFormView } from './bulk-form.js';
 

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs.js';
+import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { BulkContext } from './bulk-context.js';
 
 /** Why the jobs of a workspace that removed the app stopped: on each job, and in its audit entry. */

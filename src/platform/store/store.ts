@@ -7,7 +7,7 @@ import { AuditHistory } from './audit-history.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionApprovals } from './deletion-approvals.js';
 import { DeletionReminders } from './deletion-reminders.js';
-import { BulkJobs } from './bulk-jobs.js';
+import { BulkJobs } from './bulk-jobs/jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installations.js';

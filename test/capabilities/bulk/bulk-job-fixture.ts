@@ -1,4 +1,4 @@
-import type { BulkJob } from '../../../src/platform/store/bulk-jobs.js';
+import type { BulkJob } from '../../../src/platform/store/bulk-jobs/jobs.js';
 
 /** A bulk job as the store returns it, for tests that build its messages from fixed values: `over` sets the rest. */
 export function bulkJob(over: Partial<BulkJob> = {}): BulkJob {

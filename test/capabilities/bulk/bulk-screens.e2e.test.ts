@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressMessage } from '../../../src/capabilities/bulk/progress-message.js';
 import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
-import type { RowCounts } from '../../../src/platform/store/bulk-jobs.js';
+import type { RowCounts } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import { useApp, useFakes } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';

@@ -14,7 +14,7 @@ import { testLogger } from '../../kit/test-logger.js';
 import { MintApiClient } from '../../../src/platform/mint/mint-api-client.js';
 import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
 import { refused } from '../../../src/platform/slack/pipeline/request-ended.js';
-import type { BulkJob } from '../../../src/platform/store/bulk-jobs.js';
+import type { BulkJob } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import { openStore, type Store } from '../../../src/platform/store/store.js';
 import { WorkspaceGone } from '../../../src/tenancy/workspaces/workspaces.js';
 import { FakeSlack } from '../../kit/fake-slack.js';

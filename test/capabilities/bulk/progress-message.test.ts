@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { progressMessage, type Progress } from '../../../src/capabilities/bulk/progress-message.js';
-import type { BulkJob, RowCounts } from '../../../src/platform/store/bulk-jobs.js';
+import type { BulkJob, RowCounts } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import { messageProblems } from '../../kit/block-kit-limits.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { bulkJob } from './bulk-job-fixture.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packRows, unpackRows, type NewBulkRow } from '../../../src/platform/store/bulk-draft-rows.js';
+import { packRows, unpackRows, type NewBulkRow } from '../../../src/platform/store/bulk-jobs/draft-rows.js';
 
 async function unpacked(data: string): Promise<NewBulkRow[]> {
   const rows: NewBulkRow[] = [];

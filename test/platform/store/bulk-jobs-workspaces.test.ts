@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { BulkJob, NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs.js';
+import type { BulkJob, NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, expect, it, vi } from 'vitest';
-import type { NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs.js';
+import type { NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';
