@@ -1,7 +1,14 @@
 import { writeCsvFile } from '../../platform/csv/write-csv-file.js';
 import { uploadFile } from '../../platform/slack/web-api/upload-file.js';
 import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
-import type { BulkJob, BulkJobs, BulkRow, BulkRowStatus, JobRef, RowCounts } from '../../platform/store/bulk-jobs/jobs.js';
+import type {
+  BulkJob,
+  BulkJobs,
+  BulkRow,
+  BulkRowStatus,
+  JobRef,
+  RowCounts,
+} from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { updateProgressSoon } from './progress.js';
 import { MAYBE_CREATED } from './bulk-views.js';
