@@ -1,9 +1,14 @@
-// The structure rules of src/ (`npm run lint:deps`, run by CI): no import cycles, capabilities never reach
-// into each other, and the shared parts never depend on a capability or on the app's wiring.
-const capabilities =
-  '(links|wallets|bulk|templates|deletion-approval|audit-export|home|settings|mint-account|setup-checklist)';
-const shared =
-  '(admission|approvers|audit|commands|config|csv|health|lifecycle|logging|metrics|mint-api|mock-mint-api|observability|slack-api|slack-ui|store|http-front|workflow-steps|workspace-settings|installations|secrets|mint-accounts|setup-checks)';
+// The structure rules (`npm run lint:deps`, run by CI), the layers of src/ from the top down:
+//   src/*.ts (main, start-mintlink, app: the wiring; deps: what a capability is given)
+//   src/capabilities/<one>/   what a person does; never another capability
+//   src/operator/             the operator's commands; never a capability
+//   src/tenancy/              which workspace, token, Mint account, settings; never a capability
+//   src/platform/             what everything stands on; never a capability, the operator's commands or tenancy,
+//                             except the Slack layer (platform/slack/): a request is authorized and assigned to its
+//                             workspace there, through tenancy's installations and workspaces
+// No import cycles anywhere, and nothing in src/ knows the sandbox (sandbox/), which runs the built app.
+const top = '^src/[^/]+\\.ts$';
+const wiring = ['^src/app\\.ts$', '^src/main\\.ts$', '^src/start-mintlink\\.ts$'];
 
 module.exports = {
   forbidden: [
@@ -11,43 +16,59 @@ module.exports = {
       name: 'no-cycles',
       severity: 'error',
       comment: 'An import cycle (type-only imports included).',
-      from: { path: '^src/' },
+      from: { path: '^(src|sandbox)/' },
       to: { circular: true },
     },
     {
       name: 'capabilities-stay-apart',
       severity: 'error',
       comment: 'A capability uses another only through what src/deps.ts gives it (the Home tab, the command registry).',
-      from: { path: `^src/${capabilities}/` },
-      to: { path: `^src/${capabilities}/`, pathNot: '^src/$1/' },
+      from: { path: '^src/capabilities/([^/]+)/' },
+      to: { path: '^src/capabilities/', pathNot: '^src/capabilities/$1/' },
     },
     {
-      name: 'shared-parts-know-no-capability',
+      name: 'only-the-wiring-knows-capabilities',
       severity: 'error',
-      comment: 'Shared parts and the dependency types are used by the capabilities, never the other way round.',
-      from: { path: [`^src/${shared}/`, '^src/deps\\.ts$'] },
-      to: { path: [`^src/${capabilities}/`, '^src/app\\.ts$', '^src/main\\.ts$'] },
+      comment:
+        'Tenancy, the platform, the operator commands and the dependency types are used by the capabilities, never the other way round.',
+      from: { path: ['^src/(tenancy|platform|operator)/', '^src/deps\\.ts$'] },
+      to: { path: ['^src/capabilities/', ...wiring] },
+    },
+    {
+      name: 'only-the-entry-runs-operator-commands',
+      severity: 'error',
+      comment: 'The operator commands are loaded by main.ts alone, and only when asked for.',
+      from: { path: '^src/', pathNot: ['^src/operator/', '^src/main\\.ts$'] },
+      to: { path: '^src/operator/' },
+    },
+    {
+      name: 'platform-knows-no-tenancy',
+      severity: 'error',
+      comment:
+        'The platform serves any workspace without knowing which: only its Slack layer (the Bolt app authorizing through the installations, the pipeline finding the request’s workspace) reaches tenancy.',
+      from: { path: '^src/platform/', pathNot: '^src/platform/slack/' },
+      to: { path: ['^src/tenancy/', '^src/operator/', top] },
     },
     {
       name: 'nothing-knows-the-sandbox',
       severity: 'error',
       comment:
         'The sandbox (npm run sandbox) starts the built app as production does: no part of the app may depend on it or branch on it.',
-      from: { path: '^src/', pathNot: '^src/sandbox/' },
-      to: { path: '^src/sandbox/' },
+      from: { path: '^src/' },
+      to: { path: '^sandbox/' },
     },
     {
       name: 'sandbox-runs-the-built-app',
       severity: 'error',
       comment:
-        'The sandbox starts dist/mintlink.mjs in a process of its own; it may use shared parts (the mock Mint service), never the app or a capability in its own process.',
-      from: { path: '^src/sandbox/' },
-      to: { path: [`^src/${capabilities}/`, '^src/app\\.ts$', '^src/main\\.ts$'] },
+        'The sandbox starts dist/mintlink.mjs in a process of its own; it may use the platform and the mock Mint service, never the app, tenancy or a capability in its own process.',
+      from: { path: '^sandbox/' },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/operator/mock-mint-api/'] },
     },
     {
       name: 'no-unresolvable',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|sandbox)/' },
       to: { couldNotResolve: true },
     },
   ],

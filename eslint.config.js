@@ -23,22 +23,22 @@ export default tseslint.config(
     // `ids.map(inlineCode)` hands inlineCode the index as its second parameter (there, its maximum length): a
     // function passed by reference to map/filter/forEach/some/... receives the index and the array too, so
     // callbacks are arrow functions that pass only what the function is meant to get.
-    files: ['src/**/*.ts', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'sandbox/**/*.ts', 'test/**/*.ts'],
     plugins: { unicorn },
     rules: { 'unicorn/no-array-callback-reference': 'error' },
   },
   {
-    // Capabilities listen through the request pipeline (src/request-pipeline/listen.ts), which settles every
+    // Capabilities listen through the request pipeline (src/platform/slack/pipeline/listen.ts), which settles every
     // request's outcome, once-only delivery and failure telling; a bare Bolt listener would skip all of it.
     files: ['src/**/*.ts'],
-    ignores: ['src/request-pipeline/**', 'src/sandbox/**'],
+    ignores: ['src/platform/slack/pipeline/**'],
     rules: {
       'no-restricted-properties': [
         'error',
         ...['action', 'view', 'shortcut', 'command', 'function', 'event', 'options', 'message'].map((property) => ({
           object: 'app',
           property,
-          message: 'Register listeners with listen(app, deps) from src/request-pipeline/listen.ts.',
+          message: 'Register listeners with listen(app, deps) from src/platform/slack/pipeline/listen.ts.',
         })),
       ],
     },
@@ -55,11 +55,11 @@ export default tseslint.config(
     },
   },
   {
-    // Tests, and the Slack stand-in (src/sandbox, also the tests' fake Slack), read and hand out Slack's and the
+    // Tests, and the Slack stand-in (sandbox/, also the tests' fake Slack), read and hand out Slack's and the
     // Mint service's JSON (blocks, views, payloads) as loosely as it is sent, without a schema for each: `any`
     // is allowed there, and so is using it. Their test doubles implement async interfaces without awaiting.
     // The promise rules (floating, misused, thenable) still apply.
-    files: ['test/**/*.ts', 'src/sandbox/**/*.ts'],
+    files: ['test/**/*.ts', 'sandbox/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -72,7 +72,7 @@ export default tseslint.config(
   },
   {
     // The sandbox's page: plain browser scripts (ES modules).
-    files: ['src/sandbox/page/**/*.js'],
+    files: ['sandbox/page/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(

@@ -3,23 +3,23 @@
  * from app.ts), so any capability can depend on this module without an import cycle.
  */
 import type { KnownBlock } from '@slack/types';
-import type { WorkBudget } from './admission/work-budget.js';
-import type { Approvers } from './approvers/approvers.js';
-import type { CommandRegistry } from './commands/command-registry.js';
-import type { Config } from './config/config.js';
-import type { Readiness } from './lifecycle/readiness.js';
-import type { SlackInProcess } from './slack-api/slack-in-process.js';
-import type { Logger } from './logging/create-logger.js';
-import type { Scrubber } from './logging/secret-scrubber.js';
-import type { Metrics } from './metrics/metrics.js';
-import type { MintApiClient } from './mint-api/mint-api-client.js';
-import type { HostResolver } from './mint-api/public-address.js';
-import type { Store } from './store/store.js';
-import type { WorkspaceSettingsSource } from './workspace-settings/workspace-settings.js';
-import type { Workspaces } from './workspaces/workspaces.js';
-import type { SettingsAdmins } from './workspace-settings/settings-admins.js';
-import type { MintAccounts } from './mint-accounts/mint-accounts.js';
-import type { MintCallRecorder } from './mint-accounts/mint-call-recorder.js';
+import type { WorkBudget } from './platform/slack/admission/work-budget.js';
+import type { Approvers } from './tenancy/workspaces/approvers.js';
+import type { CommandRegistry } from './platform/slack/commands/command-registry.js';
+import type { Config } from './platform/ops/config/config.js';
+import type { Readiness } from './platform/ops/health/readiness.js';
+import type { SlackInProcess } from './platform/slack/slack-in-process.js';
+import type { Logger } from './platform/ops/telemetry/create-logger.js';
+import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
+import type { Metrics } from './platform/ops/telemetry/metrics.js';
+import type { MintApiClient } from './platform/mint/mint-api-client.js';
+import type { HostResolver } from './platform/mint/public-address.js';
+import type { Store } from './platform/store/store.js';
+import type { WorkspaceSettingsSource } from './tenancy/workspaces/workspace-settings.js';
+import type { Workspaces } from './tenancy/workspaces/workspaces.js';
+import type { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
+import type { MintAccounts } from './tenancy/mint-accounts/mint-accounts.js';
+import type { MintCallRecorder } from './tenancy/mint-accounts/mint-call-recorder.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {

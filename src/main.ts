@@ -1,8 +1,8 @@
-import { configSecrets } from './config/config.js';
-import { loadConfig, loadDotEnv } from './config/load-config.js';
-import { createLogger, type Logger } from './logging/create-logger.js';
-import { createSecretScrubber } from './logging/secret-scrubber.js';
-import { startTracing } from './observability/tracing.js';
+import { configSecrets } from './platform/ops/config/config.js';
+import { loadConfig, loadDotEnv } from './platform/ops/config/load-config.js';
+import { createLogger, type Logger } from './platform/ops/telemetry/create-logger.js';
+import { createSecretScrubber } from './platform/ops/telemetry/secret-scrubber.js';
+import { startTracing } from './platform/ops/telemetry/tracing.js';
 import { startMintlink } from './start-mintlink.js';
 
 /*
@@ -11,10 +11,10 @@ import { startMintlink } from './start-mintlink.js';
  * tool to run them. Each command is loaded only when asked for: starting the app never evaluates their code.
  */
 const OPERATOR_COMMANDS: Record<string, () => Promise<(args: readonly string[]) => Promise<number>>> = {
-  settings: async () => (await import('./settings/settings-command.js')).runSettingsCommand,
-  secrets: async () => (await import('./installations/secrets-command.js')).runSecretsCommand,
-  manifest: async () => (await import('./manifest/manifest-command.js')).runManifestCommand,
-  doctor: async () => (await import('./setup-checks/doctor-command.js')).runDoctorCommand,
+  settings: async () => (await import('./operator/settings-command.js')).runSettingsCommand,
+  secrets: async () => (await import('./operator/secrets-command.js')).runSecretsCommand,
+  manifest: async () => (await import('./operator/manifest-command.js')).runManifestCommand,
+  doctor: async () => (await import('./operator/doctor-command.js')).runDoctorCommand,
 };
 
 const USAGE = `Usage: node dist/mintlink.mjs [command]

@@ -1,21 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkBudget } from './admission/work-budget.js';
+import { WorkBudget } from './platform/slack/admission/work-budget.js';
 import { createApp } from './app.js';
-import type { Config } from './config/config.js';
-import { metricsResponder } from './health/metrics-access.js';
-import { startMetricsListener, type MetricsListener } from './health/metrics-listener.js';
-import { describeDatabaseError } from './lifecycle/database-error.js';
-import { Readiness } from './lifecycle/readiness.js';
-import { describeSlackStartError } from './lifecycle/slack-start-error.js';
-import { SqliteFileError } from './lifecycle/sqlite-file-problem.js';
-import type { Logger } from './logging/create-logger.js';
-import type { Scrubber } from './logging/secret-scrubber.js';
-import { createMetrics } from './metrics/metrics.js';
-import { MintApiClient } from './mint-api/mint-api-client.js';
-import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './mint-accounts/mint-call-recorder.js';
-import type { SlackInProcess } from './slack-api/slack-in-process.js';
-import { openStore, type Store } from './store/store.js';
-import type { HostResolver } from './mint-api/public-address.js';
+import type { Config } from './platform/ops/config/config.js';
+import { metricsResponder } from './platform/ops/health/metrics-access.js';
+import { startMetricsListener, type MetricsListener } from './platform/ops/health/metrics-listener.js';
+import { describeDatabaseError } from './platform/ops/lifecycle/database-error.js';
+import { Readiness } from './platform/ops/health/readiness.js';
+import { describeSlackStartError } from './platform/ops/lifecycle/slack-start-error.js';
+import { SqliteFileError } from './platform/ops/lifecycle/sqlite-file-problem.js';
+import type { Logger } from './platform/ops/telemetry/create-logger.js';
+import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
+import { createMetrics } from './platform/ops/telemetry/metrics.js';
+import { MintApiClient } from './platform/mint/mint-api-client.js';
+import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './tenancy/mint-accounts/mint-call-recorder.js';
+import type { SlackInProcess } from './platform/slack/slack-in-process.js';
+import { openStore, type Store } from './platform/store/store.js';
+import type { HostResolver } from './platform/mint/public-address.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -143,7 +143,7 @@ describe('an SQLite path that cannot be used (DATABASE_URL=file:...)', () => {
   });
 
   // Root reads and writes files whatever their permissions say, and the app runs as the tests' user: these
-  // cases are covered as user "nobody" in test/store/store.test.ts, and here when the tests do not run as root.
+  // cases are covered as user "nobody" in test/platform/store/store.test.ts, and here when the tests do not run as root.
   const root = process.getuid?.() === 0;
   it.skipIf(root)('a read-only file: exits 1 (skipped as root: root may write any file)', async () => {
     const path = join(tempDir(), 'db.sqlite');

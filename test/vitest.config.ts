@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
  * Files that need dist/ (they start `node dist/mintlink.mjs` or import the built modules): every
  * `*.e2e.test.ts`, and these two.
  */
-const NEEDS_BUILD = ['test/**/*.e2e.test.ts', 'test/settings/show-settings.test.ts', 'test/store/store.test.ts'];
+const NEEDS_BUILD = [
+  'test/**/*.e2e.test.ts',
+  'test/operator/show-settings.test.ts',
+  'test/platform/store/store.test.ts',
+];
 
 export default defineConfig({
   test: {

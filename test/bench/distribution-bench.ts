@@ -17,12 +17,15 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { Pool } from 'undici';
-import { INSTALLATION_REVALIDATE_MS, SqlInstallationStore } from '../../src/installations/installation-store.js';
-import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
-import { lastFour } from '../../src/mint-accounts/mint-key.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import {
+  INSTALLATION_REVALIDATE_MS,
+  SqlInstallationStore,
+} from '../../src/tenancy/installations/installation-store.js';
+import { mintKeySealContext } from '../../src/tenancy/mint-accounts/mint-accounts.js';
+import { lastFour } from '../../src/tenancy/mint-accounts/mint-key.js';
+import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
+import { parseSecretKey, SecretBox } from '../../src/platform/secrets/secret-box.js';
+import { openStore, type Store } from '../../src/platform/store/store.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
 import type { BenchArrival } from '../kit/fake-slack.js';
 import { freePort } from '../kit/free-port.js';

@@ -2,7 +2,7 @@
  * The benchmark's fake Slack and mock Mint service, in a process of their own so that the load generator
  * measures the apps, not its own event loop serving them. Prints their addresses as one JSON line.
  */
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
+import { MockMintService } from '../../src/operator/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { FakeSlack } from '../kit/fake-slack.js';
 import { benchWorkspaces } from './bench-workspaces.js';

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { DELETION_HOME_ACTIONS } from '../../src/deletion-approval/home-entry.js';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
+import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
+import { DELETION_HOME_ACTIONS } from '../../src/capabilities/deletions/home-entry.js';
+import { LINK_BLOCKS } from '../../src/capabilities/links/link-form.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { textOf } from '../kit/slack-checks.js';

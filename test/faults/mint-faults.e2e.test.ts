@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
+import { LINK_BLOCKS } from '../../src/capabilities/links/link-form.js';
+import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { freePort } from '../kit/free-port.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';

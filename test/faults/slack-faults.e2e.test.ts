@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINK_BLOCKS } from '../../src/links/link-form.js';
+import { LINK_BLOCKS } from '../../src/capabilities/links/link-form.js';
 import { useApp, useFakes } from '../kit/fakes.js';
 import { TEST_USER_ID } from '../kit/slack-ids.js';
 import { textOf } from '../kit/slack-checks.js';

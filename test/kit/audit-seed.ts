@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { AuditLogTable } from '../../src/store/tables.js';
+import type { AuditLogTable } from '../../src/platform/store/tables.js';
 
 const COLUMNS = ['id', 'at', 'actor_id', 'team_id', 'operation', 'inputs', 'outcome', 'detail'] as const;
 const BATCH = 1_000;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
+import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
 import type { RunningApp } from './running-app.js';
 import type { Fakes } from './fakes.js';
 import { textOf } from './slack-checks.js';

@@ -1,2 +1,2 @@
-// The one Slack stand-in, shared by the tests and the sandbox (npm run sandbox), lives in src/sandbox/.
-export * from '../../src/sandbox/fake-socket-mode.js';
+// The one Slack stand-in, shared by the tests and the sandbox (npm run sandbox), lives in sandbox/.
+export * from '../../sandbox/src/fake-socket-mode.js';

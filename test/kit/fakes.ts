@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { MockMintService } from '../../src/mock-mint-api/mock-mint-service.js';
+import { MockMintService } from '../../src/operator/mock-mint-api/mock-mint-service.js';
 import { AppProcess } from './app-process.js';
 import { FakeSlack } from './fake-slack.js';
 import { InProcessApp } from './in-process-app.js';

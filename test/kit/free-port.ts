@@ -1,2 +1,2 @@
-// One helper for the tests and the sandbox (npm run sandbox), which lives in src/sandbox/.
-export { freePort } from '../../src/sandbox/free-port.js';
+// One helper for the tests and the sandbox (npm run sandbox), which lives in sandbox/.
+export { freePort } from '../../sandbox/src/free-port.js';

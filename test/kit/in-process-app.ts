@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { configSecrets } from '../../src/config/config.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import { createLogger } from '../../src/logging/create-logger.js';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { configSecrets } from '../../src/platform/ops/config/config.js';
+import { loadConfig } from '../../src/platform/ops/config/load-config.js';
+import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js';
+import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { FakeSlack } from './fake-slack.js';
 import { appSetting, RunningApp, type AppOptions } from './running-app.js';

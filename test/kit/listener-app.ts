@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
-import { configSecrets } from '../../src/config/config.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import { createLogger } from '../../src/logging/create-logger.js';
-import { createSecretScrubber } from '../../src/logging/secret-scrubber.js';
+import { configSecrets } from '../../src/platform/ops/config/config.js';
+import { loadConfig } from '../../src/platform/ops/config/load-config.js';
+import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js';
+import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/platform/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
 import { SlackDriver, type Ack } from './slack-driver.js';

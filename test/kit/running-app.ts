@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/platform/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
@@ -9,7 +9,7 @@ import { SlackDriver, type Ack } from './slack-driver.js';
 import { formBody } from './slack-payloads.js';
 
 export type { CommandResult } from './slack-driver.js';
-import type { HostResolver } from '../../src/mint-api/public-address.js';
+import type { HostResolver } from '../../src/platform/mint/public-address.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-5e8f2a9c7b';
 export const TEST_MINT_API_KEY = 'mint-api-key-SECRET-7d1e9a4f';

@@ -19,9 +19,9 @@
  * Volatile values (what changes from one run to the next) are replaced so that a golden is byte-stable; see
  * `stabilize` below and the top of test/kit/screens.ts.
  */
-import { asText } from '../../src/sandbox/as-text.js';
-import { emojify } from '../../src/sandbox/mrkdwn-html.js';
-import { APP_NAME, APP_USER_ID, CHANNELS, PEOPLE, USER_GROUPS } from '../../src/sandbox/people.js';
+import { asText } from '../../sandbox/src/as-text.js';
+import { emojify } from '../../sandbox/src/mrkdwn-html.js';
+import { APP_NAME, APP_USER_ID, CHANNELS, PEOPLE, USER_GROUPS } from '../../sandbox/src/people.js';
 import { TEST_USER_ID } from './slack-ids.js';
 
 type Json = Record<string, any>;
@@ -35,7 +35,7 @@ export interface ScreenDirectory {
 }
 
 /**
- * The test workspace: the sandbox's people (src/sandbox/people.ts, each in a time zone of their own), its
+ * The test workspace: the sandbox's people (sandbox/src/people.ts, each in a time zone of their own), its
  * channels and user groups, and the app's bot user. Tests that use other ids add them (`withNames`).
  */
 export const WORKSPACE_DIRECTORY: ScreenDirectory = {

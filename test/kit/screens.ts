@@ -4,7 +4,7 @@
  *
  *   await expectScreen('links/link-form--empty', modalText(view));
  *   await expectScreen('links/link-form--errors', modalScreen(slack, view.id)); // with its inline errors
- *   await expectScreen('deletion/request--approved', messageText(slack.message(channel, ts), { viewer: BEN }));
+ *   await expectScreen('deletions/request--approved', messageText(slack.message(channel, ts), { viewer: BEN }));
  *
  * - Names are `<capability>/<surface>--<state>` (lowercase words joined by `-`); the file is
  *   test/screens/<name>.txt. A new golden is written on a developer's run; review it as the person who sees it.
@@ -23,7 +23,7 @@
  *   minutes, in the viewer's time zone: "Expires tomorrow at 10:30 AM" stays so whenever the test runs. A test
  *   that types a fixed date types one far from now (e.g. in 2099), or one relative to now; a fixed date in the app's
  *   own copy (an example date) must be more than a year away to stay as written.
- * - Each viewer has a fixed time zone (src/sandbox/people.ts): Alice Europe/Paris, Ben America/New_York,
+ * - Each viewer has a fixed time zone (sandbox/src/people.ts): Alice Europe/Paris, Ben America/New_York,
  *   Chloé Europe/Paris, Dan Asia/Tokyo, Eve UTC. Dates are formatted from numbers, not locale strings, so
  *   that ICU versions agree.
  * - Anything else volatile (a port in a URL the test builds, a random name) is the test's to fix: give it a

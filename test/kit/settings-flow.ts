@@ -1,5 +1,5 @@
-import { OPEN_SETTINGS_ACTION } from '../../src/settings/home-entry.js';
-import { type Field, blockId, versionOf } from '../../src/settings/settings-form.js';
+import { OPEN_SETTINGS_ACTION } from '../../src/capabilities/settings/home-entry.js';
+import { type Field, blockId, versionOf } from '../../src/capabilities/settings/settings-form.js';
 import type { Fakes } from './fakes.js';
 import type { RunningApp } from './running-app.js';
 import type { SlackView } from './slack-payloads.js';

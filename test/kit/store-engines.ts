@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe } from 'vitest';
-import type { StoreLocation } from '../../src/config/config.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { StoreLocation } from '../../src/platform/ops/config/config.js';
+import { migrationProvider } from '../../src/platform/store/migrations/index.js';
+import { openStore, type Store } from '../../src/platform/store/store.js';
 
 /** PostgreSQL for store tests; CI sets it (see .ci/run). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;

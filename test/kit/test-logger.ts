@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logging/create-logger.js';
+import { createLogger, type Logger } from '../../src/platform/ops/telemetry/create-logger.js';
 
 /**
  * The app's own logger (JSON lines, the given scrubber) for tests of a part built without the whole app:

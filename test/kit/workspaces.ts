@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { BrowserClient } from '../installations/browser-client.js';
+import { BrowserClient } from '../tenancy/installations/browser-client.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { RunningApp } from './running-app.js';
 export { inTeam } from './slack-payloads.js';
 import { formBody } from './slack-payloads.js';
 import { TEST_APP_ID, TEST_USER_ID } from './slack-ids.js';
 import { TEST_MINT_API_KEY } from './running-app.js';
-import { mintKeySealContext } from '../../src/mint-accounts/mint-accounts.js';
-import { lastFour } from '../../src/mint-accounts/mint-key.js';
-import { parseSecretKey, SecretBox } from '../../src/secrets/secret-box.js';
+import { mintKeySealContext } from '../../src/tenancy/mint-accounts/mint-accounts.js';
+import { lastFour } from '../../src/tenancy/mint-accounts/mint-key.js';
+import { parseSecretKey, SecretBox } from '../../src/platform/secrets/secret-box.js';
 
 /*
  * Distribution mode in tests: the app takes installs with "Add to Slack" (Bolt's OAuth flow against the fake
@@ -75,7 +75,7 @@ export async function installWorkspace(
 
 /**
  * A workspace's Mint account connected behind the app's back, sealed as the app seals a key an admin enters
- * (the connect form itself is tested in test/mint-account).
+ * (the connect form itself is tested in test/capabilities/mint-account).
  */
 export async function connectMintAccount(
   app: RunningApp,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 describe('the lint of array callbacks', () => {
   const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
 
-  it.each(['src/links/link-views.ts', 'test/links/link-views.test.ts'])(
+  it.each(['src/capabilities/links/link-views.ts', 'test/capabilities/links/link-views.test.ts'])(
     'refuses ids.map(inlineCode) in %s',
     async (file) => {
       const config = (await eslint.calculateConfigForFile(file)) as { rules?: Record<string, unknown[]> };

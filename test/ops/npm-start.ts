@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { configVariables } from '../../src/config/config-schema.js';
+import { configVariables } from '../../src/platform/ops/config/config-schema.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../kit/app-process.js';
 import type { Fakes } from '../kit/fakes.js';
 import { formBody, slashCommand } from '../kit/slack-payloads.js';

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
-import { PEOPLE } from '../../src/sandbox/people.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/src/sandbox.js';
+import { PEOPLE } from '../../sandbox/src/people.js';
 
 /*
  * One sandbox and one Chromium per test file (Debian's chromium, driven by playwright-core), and the

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { FakeSlack } from '../../src/sandbox/fake-slack.js';
+import { FakeSlack } from '../../sandbox/src/fake-slack.js';
 
 /*
  * The Slack stand-in holds the workspace's tokens and answers for anyone, as the sandbox's page does: a page of

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mrkdwnHtml, plainTextHtml } from '../../src/sandbox/mrkdwn-html.js';
+import { mrkdwnHtml, plainTextHtml } from '../../sandbox/src/mrkdwn-html.js';
 
 const directory = {
   user: (id: string) => ({ U0ANA: 'Ana Lima' })[id],

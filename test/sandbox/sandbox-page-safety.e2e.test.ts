@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERAL } from '../../src/sandbox/people.js';
+import { GENERAL } from '../../sandbox/src/people.js';
 import { person, useBrowserSandbox, type BrowserSandbox } from './browser-kit.js';
 
 /*

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPROVALS } from '../../src/sandbox/people.js';
+import { APPROVALS } from '../../sandbox/src/people.js';
 import { actAs, openApp, screenshot, useBrowserSandbox, type BrowserSandbox } from './browser-kit.js';
 
 /*

@@ -6,7 +6,7 @@ import { DeletionFlow } from '../kit/deletion-flow.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
-import { csvRows, ended, linkCsv, previewOf, start } from '../bulk/bulk-kit.js';
+import { csvRows, ended, linkCsv, previewOf, start } from '../capabilities/bulk/bulk-kit.js';
 
 const APPROVAL = 'C0APPROVE';
 const APPROVER = 'U0APPROV1';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/deletion-approval/deletion-messages.js';
-import { REASON_BLOCK } from '../../src/deletion-approval/deletion-request-form.js';
-import { DEMO_CONTRACT_ID } from '../../src/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../src/templates/template-page-message.js';
+import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
+import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
+import { PAGE_ACTIONS } from '../../src/capabilities/templates/template-page-message.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';

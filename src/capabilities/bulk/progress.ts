@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MessageContent } from '../../platform/blocks/blocks.js';
+import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs/jobs.js';
+import { jobsIn, type BulkContext } from './bulk-context.js';
+import { progressMessage } from './progress-message.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+
+/** A progress message is updated at most once in this time, by whichever process gets to it. */
+export const PROGRESS_GAP_MS = 2_000;
+/** How often each process looks for jobs whose message is due an update. */
+const TICK_MS = 500;
+/** The rate is read over this much of the recent past. */
+const RATE_WINDOW_MS = 60_000;
+/**
+ * Ended jobs are still looked after this long: a last update that failed (or never came, the process having
+ * stopped) or that a late update from another process undid is made good.
+ */
+const ENDED_WATCH_MS = 15 * 60_000;
+/**
+ * Live jobs looked after per tick, oldest first, of all workspaces together (each costs a few reads every
+ * tick, on every process): as many as before there were workspaces.
+ */
+const LIVE_WATCHED = 100;
+
+/**
+ * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a
+ * compare-and-set on the job) and if what it shows changed. Returns false when the gap had not passed.
+ * What the message shows is recorded as a digest once Slack took the update; an update that failed, or that
+ * overlapped another, clears it, so that the next turn sends the message again. The message is updated with
+ * the bot token of the job's workspace; a workspace without an installation is skipped (logged once).
+ */
+export async function updateProgress(ctx: BulkContext, ref: JobRef, now = new Date()): Promise<boolean> {
+  const jobs = jobsIn(ctx, ref.teamId);
+  const before = await jobs.get(ref.id);
+  if (!before?.messageChannel || !before.messageTs) return true; // not posted (yet): nothing to update
+  // A job that is not running shows nothing that changes with time: when its message shows what it would show
+  // now (a paused job, an ended one), there is nothing to do, and no turn to take from the other processes.
+  if (before.status !== 'running' && (await render(ctx, jobs, before, now)).digest === before.progressDigest)
+    return true;
+  const slack = await ctx.workspaces.slack(ref.teamId).catch((error: unknown) => {
+    if (ctx.gone.skip(ref.teamId, error, 'progress messages')) return undefined;
+    throw error;
+  });
+  if (!slack) return true;
+  ctx.gone.back(ref.teamId);
+  if (!(await jobs.claimProgress(ref.id, PROGRESS_GAP_MS))) return false;
+  const job = await jobs.get(ref.id);
+  if (!job?.messageChannel || !job.messageTs) return true;
+  const { content, digest } = await render(ctx, jobs, job, now);
+  if (digest === job.progressDigest) return true;
+  const jobId = job.id;
+  try {
+    await slack.chat.update({
+      channel: job.messageChannel,
+      ts: job.messageTs,
+      text: content.text,
+      blocks: content.blocks,
+    });
+  } catch (error) {
+    // Slack may or may not have applied it: the message is no longer known to show anything.
+    await jobs.recordProgress(jobId, undefined, job.progressDigest).catch(() => undefined);
+    throw error;
+  }
+  await jobs.recordProgress(jobId, digest, job.progressDigest);
+  // A job that stopped (paused, ended) still changes while its rows in flight settle: the requester's Home
+  // shows the same counts as this message, without their opening it again. A running job's Home entry moves
+  // at its start, pause and end only, not with each row.
+  if (job.status !== 'running') ctx.home.refreshIn(job.teamId, [job.requesterId]);
+  return true;
+}
+
+async function render(
+  ctx: BulkContext,
+  jobs: BulkJobs,
+  job: BulkJob,
+  now: Date,
+): Promise<{ content: MessageContent; digest: string }> {
+  const content = progressMessage({
+    job,
+    counts: await jobs.counts(job.id),
+    ratePerSecond: job.status === 'running' ? await ratePerSecond(jobs, job, now) : undefined,
+    mint: await ctx.mintAccounts.statusFor(job.teamId),
+    now,
+  });
+  return { content, digest: createHash('sha256').update(JSON.stringify(content)).digest('base64url') };
+}
+
+/** Updates the message as soon as the gap allows (the end of a job, which must be shown). */
+export async function updateProgressSoon(ctx: BulkContext, ref: JobRef): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    if (await updateProgress(ctx, ref)) return;
+    await sleep(PROGRESS_GAP_MS / 4);
+  }
+}
+
+async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<number | undefined> {
+  const since = Math.max(now.getTime() - RATE_WINDOW_MS, (job.startedAt ?? job.createdAt).getTime());
+  const seconds = (now.getTime() - since) / 1000;
+  if (seconds < 2) return undefined;
+  const settled = await jobs.settledSince(job.id, new Date(since));
+  return settled > 0 ? settled / seconds : undefined;
+}
+
+/**
+ * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
+ * last ENDED_WATCH_MS final: every TICK_MS each process offers to update them (ended ones every
+ * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
+ */
+export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
+  let quietUntil = 0;
+  let endedCheckedAt = 0;
+  const warn = (error: unknown) => {
+    if (Date.now() < quietUntil) return;
+    quietUntil = Date.now() + 60_000; // a database (or Slack) away for a while: one line a minute
+    ctx.logger.warn({ err: error }, 'could not update bulk progress; will try again');
+  };
+  const pass = async () => {
+    if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
+    // Every workspace's jobs: each is then read and updated within its own workspace.
+    const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing'], LIVE_WATCHED);
+    if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
+      endedCheckedAt = Date.now();
+      // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
+      // matter (the gap between updates, which they would, is timed by the database).
+      ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
+    }
+    // One message Slack refuses to update does not hold back the others.
+    for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
+  };
+  return startPeriodic({ everyMs: TICK_MS, atStart: false, run: pass, failed: warn });
+}

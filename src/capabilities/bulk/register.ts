@@ -1,0 +1,76 @@
+import type { App } from '@slack/bolt';
+import { Slots } from '../../platform/slack/admission/slots.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { openForm } from '../../platform/blocks/open-modal.js';
+import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
+import type { BulkContext } from './bulk-context.js';
+import { BULK_FORM_CALLBACK, SAMPLE_CSV_ACTION, bulkFormView } from './bulk-form.js';
+import { handleRetry } from './bulk-retry.js';
+import { handleSampleCsv } from './sample-csv.js';
+import { handleStart } from './bulk-start.js';
+import { bulkSubcommand } from './bulk-subcommand.js';
+import { handleBulkFormSubmission } from './bulk-submission.js';
+import { BULK_ACTIONS, BULK_PREVIEW_CALLBACK } from './bulk-views.js';
+import { BulkWorker } from './bulk-worker.js';
+import { BULK_HOME_ACTION, bulkHomeEntry } from './home-entry.js';
+import { startProgressTicker } from './progress.js';
+import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
+import { GoneWorkspaces } from './gone-workspaces.js';
+import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-disposition.js';
+import { stopWorkspaceJobs } from './stop-workspace.js';
+
+/** The global shortcut declared in manifest.yml. */
+export const BULK_SHORTCUT = 'bulk_create';
+
+/**
+ * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
+ * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file; each
+ * workspace's jobs apart from the others', and stopped when the workspace removes the app.
+ */
+export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
+  const logger = deps.logger.child({ capability: 'bulk' });
+  const ctx: BulkContext = {
+    store: deps.store,
+    logger,
+    workspaces: deps.workspaces,
+    mintAccounts: deps.mintAccounts,
+    approvers: deps.approvers,
+    home: deps.home,
+    work: deps.work,
+    readiness: deps.readiness,
+    botToken: deps.config.slack.botToken,
+    slackApiUrl: deps.config.slack.apiUrl,
+    concurrencyIn: (teamId) => deps.settings.current(teamId).values.bulkConcurrency,
+    maxConcurrency: maxBulkConcurrency(deps.config),
+    checkSlots: new Slots(deps.config.bulk.checkSlots),
+    scrub: deps.scrub,
+    mintTimeoutMs: deps.config.mint.timeoutMs,
+    credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
+    gone: new GoneWorkspaces(logger),
+  };
+  const worker = new BulkWorker(ctx);
+  const nudge = () => worker.nudge();
+  const openBulkForm = openForm(() => bulkFormView());
+
+  deps.commands.register(bulkSubcommand);
+  deps.home.add(bulkHomeEntry(ctx));
+  deps.background.add(() => worker.start());
+  deps.background.add(() => startProgressTicker(ctx));
+  deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
+
+  on.shortcut(BULK_SHORTCUT, openBulkForm);
+  on.button(BULK_HOME_ACTION, openBulkForm);
+  on.form(BULK_FORM_CALLBACK, 'Bulk create', handleBulkFormSubmission(ctx));
+  on.form(BULK_PREVIEW_CALLBACK, 'Bulk create', handleStart(ctx, nudge));
+  // The same click delivered twice changes a job once, and sends one file.
+  const once = { once: true };
+  on.button(BULK_ACTIONS.pause, handleControl(ctx, 'pause', nudge), once);
+  on.button(BULK_ACTIONS.resume, handleControl(ctx, 'resume', nudge), once);
+  on.button(BULK_ACTIONS.cancel, handleControl(ctx, 'cancel', nudge), once);
+  on.button(BULK_ACTIONS.errorsFile, handleErrorsFile(ctx), once);
+  on.button(BULK_ACTIONS.resendResults, handleResendResults(ctx), once);
+  on.button(BULK_ACTIONS.retry, handleRetry(ctx), once);
+  on.button(SAMPLE_CSV_ACTION, handleSampleCsv(ctx), once);
+}

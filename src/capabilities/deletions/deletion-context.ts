@@ -1,0 +1,72 @@
+import type { WebClient } from '@slack/web-api';
+import type { HomeTab } from '../../deps.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { Store } from '../../platform/store/store.js';
+import type { Approvers } from '../../tenancy/workspaces/approvers.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
+import type { WorkspaceReach } from './workspace-reach.js';
+import type { DecisionKeys } from './decision-metadata.js';
+import type { StepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
+import { type DeletionSettingsCheck, type SetUpBy, notConfiguredText } from './deletion-settings.js';
+
+/**
+ * What the deletion flow works with. Everything is per workspace (team id): its requests (read and changed
+ * only through `store.deletionRequests.forTeam(teamId)`), its settings, approvers, Slack token and Mint
+ * account. A request from Slack works in the workspace it was signed for, whatever ids it names.
+ */
+export interface DeletionContext {
+  store: Store;
+  logger: Logger;
+  /**
+   * The deletion settings in force in a workspace (read afresh at each use: admins change them from App Home),
+   * or what is missing while deletion is not set up there. (Undefined: the app's own workspace, when Slack has
+   * not said yet which that is: the environment's settings.)
+   */
+  settingsIn(teamId: string | undefined): DeletionSettingsCheck;
+  /** Whether settings admins can set up what is missing from App Home (not with SETTINGS_SOURCE=env). */
+  /** Who sets up what a workspace misses (see SetUpBy). */
+  readonly setUpBy: SetUpBy;
+  approvers: Approvers;
+  /** Home tabs to bring up to date after a change (requester and approvers). */
+  home: HomeTab;
+  /**
+   * The bot's client in a workspace, with that workspace's token, for posts no request carries a client for
+   * (background work, long threads): it waits out Slack's rate limits. Throws WorkspaceGone when the
+   * workspace has no installation.
+   */
+  slackIn(teamId: string): Promise<WebClient>;
+  /** The same for background work: a workspace that is gone is skipped (logged once), not an error. */
+  reach: WorkspaceReach;
+  /** The Mint client of the workspace's own account; a refusal saying how to connect one when it has none. */
+  mintIn(teamId: string): Promise<MintApiClient>;
+  /**
+   * The workspace meant when none is named (a Home tab recorded before workspaces were): the app's own in
+   * single-workspace mode; none in distribution mode.
+   */
+  defaultTeam(): string | undefined;
+  /**
+   * Sign and check the private_metadata of decision views (see decision-metadata.ts): from SECRETS_KEYS, so
+   * the same on every replica.
+   */
+  decisionKeys: DecisionKeys;
+  /** Seals workflow execution tokens kept while a request waits (see platform/slack/workflow-steps/sealed-token.ts). */
+  stepTokens: StepTokenSeal;
+}
+
+/** The settings of the workspace, or the refusal that says deletion is not set up there. */
+export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'setUpBy'>, teamId: string) {
+  const configured = ctx.settingsIn(teamId);
+  if (configured.ok) return configured.settings;
+  throw refused(notConfiguredText(configured.missing, ctx.setUpBy));
+}
+
+/**
+ * The workspace a request from Slack is for, as the pipeline decided it (single-workspace mode: the app's own
+ * if Slack named none). Ids it carries in values or metadata are looked up in this workspace only.
+ */
+export function workspaceOf(ctx: Pick<DeletionContext, 'defaultTeam'>, requestTeam: string): string {
+  const team = requestTeam || ctx.defaultTeam();
+  if (!team) throw refused(':no_entry: Slack did not say which workspace this comes from, so nothing was done.');
+  return team;
+}

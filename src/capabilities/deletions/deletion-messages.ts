@@ -1,0 +1,299 @@
+import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../../platform/blocks/mrkdwn.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { customerCount, repeatsDropped } from './customer-count.js';
+import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
+
+export const DELETION_ACTIONS = {
+  approve: 'deletion_approve',
+  reject: 'deletion_reject',
+  retry: 'deletion_retry',
+  cancel: 'deletion_cancel',
+} as const;
+
+/** IDs shown in the approval message itself; a longer list goes to its thread. */
+export const IDS_IN_MESSAGE = 20;
+/** Text per section of an ID list: under the 3000-character limit with room for the code fence. */
+const IDS_PER_SECTION_CHARS = 2900;
+/** Sections per thread message: ~9k characters keeps below the whole-message size Slack refuses. */
+const SECTIONS_PER_THREAD_MESSAGE = 3;
+
+const by = (user: string | undefined) => (user ? `<@${user}>` : 'someone');
+const when = (date: Date | undefined) => (date ? slackDate(date) : '');
+
+/**
+ * One line on where a request stands, for every message that shows it. `toRequester`: said to the person who
+ * asked (their DMs): their own cancel reads "You cancelled it", and a failure says what they can do.
+ */
+export function statusLine(r: DeletionRequest, toRequester = false): string {
+  const approved = `*Approved* by ${approvedByText(r)} ${when(r.decidedAt)}`;
+  const progress = approvalProgress(r);
+  const detail = r.outcomeDetail ? escapeAndCut(r.outcomeDetail, 600) : '';
+  switch (r.status) {
+    case 'pending':
+      return `:hourglass_flowing_sand: *Waiting for approval* until ${when(r.expiresAt)}.${progress ? ` ${progress}.` : ''}`;
+    case 'approved':
+      return `:arrow_forward: ${approved}. Deleting…`;
+    case 'running':
+      return r.attempts > 1
+        ? `:arrow_forward: ${approved}. Trying again (attempt ${r.attempts}, started by ${by(r.runBy)})…`
+        : `:arrow_forward: ${approved}. Deleting…`;
+    case 'done':
+      // The service's answer is not specified: when its counts were read, the line above says them; otherwise
+      // what it answered is shown as it came.
+      return `:white_check_mark: ${approved}. ${deletedText(r)}${detail && r.notFoundCount === undefined ? `\nThe service answered: ${detail}` : ''}`;
+    case 'failed':
+      return toRequester
+        ? `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${withoutRetryAdvice(detail)}\nOnly an approver can try it again (no new approval needed): ask one of them${r.approvalChannelId ? ` in <#${r.approvalChannelId}>` : ''} if it is not done.`
+        : `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
+    case 'attention':
+      return r.outcomeDetail?.startsWith('the app could not record')
+        ? `:rotating_light: ${approved}, but ${detail}. An approver can try again once the app is back (no new approval needed).`
+        : `:rotating_light: ${approved}, but *the app stopped during the deletion*: it is not known whether the customers were deleted. An approver can try again (no new approval needed).`;
+    case 'rejected':
+      return `:no_entry_sign: *Rejected* by ${by(r.decidedBy)} ${when(r.decidedAt)}.${r.decisionNote ? ` Reason: ${escapeAndCut(r.decisionNote, 600)}` : ''}`;
+    case 'cancelled':
+      return toRequester
+        ? `:heavy_multiplication_x: *You cancelled it* ${when(r.decidedAt)}. Nothing was deleted.`
+        : `:heavy_multiplication_x: *Cancelled* by the requester ${when(r.decidedAt)}. Nothing was deleted.`;
+    case 'expired':
+      return `:hourglass: *Expired* ${when(r.expiresAt)} without a decision. Nothing was deleted.`;
+  }
+}
+
+/** What a finished deletion did, as a sentence: customers the service did not find are not counted as deleted. */
+function deletedText(r: DeletionRequest): string {
+  const at = when(r.finishedAt);
+  const missing = r.notFoundCount ?? 0;
+  const deleted = r.customerIds.length - missing;
+  if (missing === 0) return `*Deleted* ${customerCount(deleted)} ${at}.`;
+  const wasNotFound = missing === 1 ? 'was not found' : 'were not found';
+  if (deleted === 0)
+    return `*Nothing deleted* ${at}: ${missing === 1 ? 'the customer' : `the ${missing} customers`} ${wasNotFound}.`;
+  return `*Deleted* ${customerCount(deleted)} ${at}; ${missing} ${wasNotFound}.`;
+}
+
+/**
+ * The Mint service's failure as the requester reads it: its advice to try again is for whoever can (the
+ * approvers), so it is left out; the rest (what failed, what the service said) stays.
+ */
+function withoutRetryAdvice(detail: string): string {
+  return detail.replace(/ ?Try again in [^.:]*\./g, '').replace(/ ?[Tt]ry again in a moment\./g, '');
+}
+
+/**
+ * Said when a click or a form names a request the workspace does not have: never made, or another
+ * workspace's (a forged id). Nothing of any other workspace is read to say it.
+ */
+export function notFoundText(id: string | undefined): string {
+  const shown = id ? ` ${escapeMrkdwn(cutText(id, 40))}` : ''; // the id comes from the client
+  return `Deletion request${shown} was not found in this workspace. Nothing was changed.`;
+}
+
+/** Said to someone who clicks on a request that is no longer waiting for a decision. */
+export function alreadyDecidedText(r: DeletionRequest): string {
+  switch (r.status) {
+    case 'pending':
+      return `Request ${r.id} is still waiting for a decision.`;
+    case 'rejected':
+      return `Request ${r.id} was already rejected by ${by(r.decidedBy)} ${when(r.decidedAt)}.`;
+    case 'cancelled':
+      return `Request ${r.id} was cancelled by the requester ${when(r.decidedAt)}; it cannot be decided.`;
+    case 'expired':
+      return `Request ${r.id} expired ${when(r.expiresAt)}; it cannot be decided. The requester can ask again.`;
+    default:
+      return `Request ${r.id} was already approved by ${approvedByText(r)} ${when(r.decidedAt)}.`;
+  }
+}
+
+/** The message in the approval channel; its buttons follow the status. */
+export function approvalMessage(r: DeletionRequest, approvers: string): MessageContent {
+  const count = r.customerIds.length;
+  const shown = r.customerIds
+    .slice(0, IDS_IN_MESSAGE)
+    .map((id) => inlineCode(id))
+    .join(', ');
+  const more = count > IDS_IN_MESSAGE ? `, and ${count - IDS_IN_MESSAGE} more: the full list is in the thread` : '';
+  const blocks: KnownBlock[] = [
+    header(`Customer deletion request ${r.id}`),
+    section(
+      `${by(r.requesterId)} asks to delete *${customerCount(count)}*${repeatsDropped(r.duplicatesRemoved)}.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+    ),
+    section(`*Customers:* ${shown}${more}`),
+    ...askedFrom(r),
+    context(
+      [
+        `Requested ${when(r.createdAt)}`,
+        `approvers: ${approvers || 'none configured'}`,
+        quorumNote(r),
+        'the requester cannot approve their own request',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+    section(statusLine(r)),
+  ];
+  const actions =
+    r.status === 'pending'
+      ? decisionButtons(r)
+      : r.status === 'failed' || r.status === 'attention'
+        ? retryButtons(r)
+        : undefined;
+  if (actions) blocks.push(actions);
+  return message(
+    `Customer deletion request ${r.id} by <@${r.requesterId}>: ${customerCount(count)} (${r.status})`,
+    blocks,
+  );
+}
+
+/** Where the request came from, when not the form: the message it was asked from, or a workflow. */
+function askedFrom(r: DeletionRequest): KnownBlock[] {
+  const parts: string[] = [];
+  if (r.contextUrl) parts.push(`*Context:* <${linkUrl(r.contextUrl)}|the message it was asked from>`);
+  if (r.origin?.startsWith('workflow'))
+    parts.push(`Asked by a Workflow Builder workflow on behalf of ${by(r.requesterId)}`);
+  return parts.length > 0 ? [context(parts.join(' · '))] : [];
+}
+
+const button = (
+  r: DeletionRequest,
+  actionId: string,
+  text: string,
+  style?: 'primary' | 'danger',
+  confirm?: Button['confirm'],
+): Button => ({
+  type: 'button',
+  action_id: actionId,
+  text: { type: 'plain_text', text },
+  value: r.id,
+  ...(style ? { style } : {}),
+  ...(confirm ? { confirm } : {}),
+});
+
+const confirmDialog = (
+  title: string,
+  text: string,
+  confirm: string,
+  deny: string,
+  style?: 'danger',
+): Button['confirm'] => ({
+  title: { type: 'plain_text', text: title },
+  text: { type: 'plain_text', text },
+  confirm: { type: 'plain_text', text: confirm },
+  deny: { type: 'plain_text', text: deny },
+  ...(style ? { style } : {}),
+});
+
+/** Approve… / Reject…: on the approval message and on approvers' Home tabs (the same handlers). */
+export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBlock {
+  return {
+    type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [
+      button(r, DELETION_ACTIONS.approve, 'Approve…', 'primary'),
+      button(r, DELETION_ACTIONS.reject, 'Reject…', 'danger'),
+    ],
+  };
+}
+
+/** "Try the deletion again" of a failed request: on its approval message and on its approvers' Homes. */
+export function retryButtons(r: DeletionRequest, blockId?: string): ActionsBlock {
+  const confirm = confirmDialog(
+    'Send the deletion again?',
+    `This sends the deletion of ${customerCount(r.customerIds.length)} to the Mint service again.`,
+    'Try again',
+    'Not now',
+    'danger',
+  );
+  return {
+    type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)],
+  };
+}
+
+/** Cancel request: in the requester's DM and on their Home tab. */
+export function cancelButton(r: DeletionRequest, blockId?: string): ActionsBlock {
+  const confirm = confirmDialog(
+    'Cancel this request?',
+    `Request ${r.id} will not be decided and nothing will be deleted.`,
+    'Cancel request',
+    'Keep it',
+  );
+  return {
+    type: 'actions',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [button(r, DELETION_ACTIONS.cancel, 'Cancel request', undefined, confirm)],
+  };
+}
+
+/**
+ * Sections listing every ID in code blocks, none over Slack's per-section limit. The IDs passed the schema
+ * when the request was made; they are escaped (and backticks replaced) all the same.
+ */
+export function idSections(ids: readonly string[]): KnownBlock[] {
+  const sections: KnownBlock[] = [];
+  let chunk: string[] = [];
+  let length = 0;
+  for (const id of ids.map((raw) => escapeMrkdwn(raw.replace(/`/g, "'")))) {
+    if (chunk.length > 0 && length + id.length + 2 > IDS_PER_SECTION_CHARS) {
+      sections.push(section(`\`\`\`${chunk.join(', ')}\`\`\``));
+      chunk = [];
+      length = 0;
+    }
+    chunk.push(id);
+    length += id.length + 2;
+  }
+  if (chunk.length > 0) sections.push(section(`\`\`\`${chunk.join(', ')}\`\`\``));
+  return sections;
+}
+
+/** The full list for the approval message's thread, when the message shows only part of it. */
+export function fullListMessages(r: DeletionRequest): MessageContent[] {
+  if (r.customerIds.length <= IDS_IN_MESSAGE) return [];
+  const sections = idSections(r.customerIds);
+  const parts = Math.ceil(sections.length / SECTIONS_PER_THREAD_MESSAGE);
+  return Array.from({ length: parts }, (_, i) => {
+    const title = `All ${customerCount(r.customerIds.length)} of request ${r.id}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`;
+    return message(title, [
+      context(`*${title}*`),
+      ...sections.slice(i * SECTIONS_PER_THREAD_MESSAGE, (i + 1) * SECTIONS_PER_THREAD_MESSAGE),
+    ]);
+  });
+}
+
+/**
+ * Whether the requester is told how the request ended in a DM of its own (outcomeMessage): when someone or
+ * something else ended it (decided, ran, expired, interrupted). A cancel is their own doing: the DM they
+ * cancelled from shows it.
+ */
+export function outcomeToldApart(r: Pick<DeletionRequest, 'status'>): boolean {
+  return ['done', 'failed', 'attention', 'rejected', 'expired'].includes(r.status);
+}
+
+/**
+ * The DM telling the requester where the request waits, with Cancel while it is pending, kept up to date in
+ * place. An outcome told apart is not repeated here: the new DM says it (an edit notifies nobody, a new message
+ * does), and this one only says where to look, so the requester reads each outcome once.
+ */
+export function requesterMessage(r: DeletionRequest): MessageContent {
+  const where = r.approvalChannelId ? `<#${r.approvalChannelId}>` : 'the approval channel';
+  const blocks: KnownBlock[] = [
+    section(
+      `:inbox_tray: Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}* was sent for approval in ${where}.`,
+    ),
+    outcomeToldApart(r) ? context(`It has ended: see the message about ${r.id} below.`) : section(statusLine(r, true)),
+  ];
+  if (r.status === 'pending') blocks.push(cancelButton(r));
+  return message(`Your deletion request ${r.id} (${customerCount(r.customerIds.length)}) is ${r.status}.`, blocks);
+}
+
+/** A DM to the requester when the request is decided or has run. */
+export function outcomeMessage(r: DeletionRequest): MessageContent {
+  const line = statusLine(r, true);
+  return message(`Your deletion request ${r.id}: ${r.status}`, [
+    section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`),
+  ]);
+}

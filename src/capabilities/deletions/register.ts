@@ -1,0 +1,133 @@
+import type { WebClient } from '@slack/web-api';
+import type { App } from '@slack/bolt';
+import type { CapabilityDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
+import { decisionMetadataKeys } from './decision-metadata.js';
+import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
+import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
+import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import { DELETION_ACTIONS } from './deletion-messages.js';
+import {
+  ADD_IDS_BOX_ACTION,
+  DELETION_FORM_CALLBACK,
+  boxesOf,
+  deletionRequestView,
+  signedSourceOf,
+} from './deletion-request-form.js';
+import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
+import { startStepCompleter } from './step-completion.js';
+import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
+import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
+import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
+import { deletionSettings, notConfiguredText } from './deletion-settings.js';
+import { WorkspaceReach } from './workspace-reach.js';
+import { cancelWorkspaceDeletions } from './workspace-removed.js';
+import { deletionSubcommand } from './deletion-subcommand.js';
+import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
+import { reminderWork } from './reminders.js';
+import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
+
+/** The global shortcut declared in manifest.yml. */
+export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
+
+/**
+ * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
+ * shortcut (IDs from a message), the workflow step, the request form, the approval message's buttons and
+ * modals, the requester's Cancel, its Home entry, the sweeper, reminders and step completion, and what
+ * happens when a workspace removes the app. Everything works within one workspace at a time: its requests,
+ * settings, approvers, token and Mint account.
+ */
+export function register(app: App, deps: CapabilityDeps): void {
+  const on = listen(app, deps);
+  const logger = deps.logger.child({ capability: 'deletion-approval' });
+  const slackIn = (teamId: string) => deps.workspaces.slack(teamId);
+  const ctx: DeletionContext = {
+    store: deps.store,
+    logger,
+    settingsIn: (teamId) => deletionSettings(deps.settings.current(teamId).values),
+    setUpBy: deps.config.distribution ? 'admin' : deps.settings.envOnly ? 'operator' : 'operator or admin',
+    approvers: deps.approvers,
+    home: deps.home,
+    slackIn,
+    reach: new WorkspaceReach(slackIn, logger),
+    mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
+    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
+    // single-workspace mode; in distribution mode, nobody's.
+    defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
+    decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
+    stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
+  };
+  /** The request form, in the workspace asked from (or why it cannot be asked there). */
+  const openRequestForm = async ({ body, client, teamId }: FormOpener): Promise<void> => {
+    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
+    const view = configured.ok
+      ? deletionRequestView({ quorum: configured.settings.quorum })
+      : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy));
+    await openModal(client, body.trigger_id, view);
+  };
+
+  deps.commands.register(deletionSubcommand(ctx));
+  deps.home.add(deletionHomeEntry(ctx));
+  const timing = sweeperTiming(deps.config.mint.timeoutMs);
+  deps.background.add(() => startDeletionSweeper(ctx, timing));
+  deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
+  deps.background.add(reminderWork(ctx, deps));
+  deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
+
+  on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);
+  on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
+  on.step(REQUEST_DELETION_STEP, 'the deletion request', requestDeletionStep(ctx));
+  on.button(DELETION_HOME_ACTIONS.requestDeletion, openRequestForm);
+  on.button(ADD_IDS_BOX_ACTION, async ({ body, client, teamId }) => {
+    const view = body.view;
+    if (!view) return;
+    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
+    // Same block ids as before: Slack keeps what was typed in the existing boxes.
+    await client.views
+      .update({
+        view_id: view.id,
+        hash: view.hash,
+        view: deletionRequestView({
+          boxes: boxesOf(view.private_metadata) + 1,
+          ...keptSource(view.private_metadata),
+          quorum: configured.ok ? configured.settings.quorum : undefined,
+        }),
+      })
+      .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
+  });
+
+  on.form(DELETION_FORM_CALLBACK, 'Request deletion', handleDeletionRequestSubmission(ctx));
+  on.button(DELETION_ACTIONS.approve, handleDecisionButton(ctx, 'approve'));
+  on.button(DELETION_ACTIONS.reject, handleDecisionButton(ctx, 'reject'));
+  // The same click delivered twice must not send the deletion twice (after a failure both would win).
+  on.button(DELETION_ACTIONS.retry, handleRetryButton(ctx), { once: true });
+  on.button(DELETION_ACTIONS.cancel, handleCancelButton(ctx));
+  on.form(APPROVE_FORM_CALLBACK, 'Approve deletion', handleApproveSubmission(ctx));
+  on.form(REJECT_FORM_CALLBACK, 'Reject deletion', handleRejectSubmission(ctx));
+
+  // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).
+  for (const [actionId, view] of [
+    [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
+    [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
+  ] as const) {
+    on.button(actionId, async ({ body, client, teamId }) =>
+      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, teamId), body.user.id)),
+    );
+  }
+}
+
+/** What opening the request form needs of a shortcut or a button. */
+interface FormOpener {
+  body: { trigger_id: string };
+  client: WebClient;
+  teamId: string;
+}
+
+/** The message a form was opened from, carried over when the form is rebuilt. */
+function keptSource(privateMetadata: string | undefined): { source?: string } {
+  const source = signedSourceOf(privateMetadata);
+  return source ? { source } : {};
+}

@@ -1,0 +1,35 @@
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../../deps.js';
+import { listen } from '../../platform/slack/pipeline/listen.js';
+import { listModal } from '../../platform/blocks/list-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import type { HomePublisher } from './home-publisher.js';
+import { approvedRequestStates } from './request-states.js';
+import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
+
+/** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
+export function register(app: App, deps: AppDeps & { publisher: HomePublisher }): void {
+  const on = listen(app, deps);
+  on.homeOpened(async ({ event, teamId }) => {
+    if (event.tab !== 'home') return;
+    // The version the user sees now (Slack sends the view's hash; the event type does not name it).
+    const onScreen =
+      event.view && 'hash' in event.view && typeof event.view.hash === 'string' ? event.view.hash : undefined;
+    await deps.publisher
+      .publish(event.user, teamId, onScreen)
+      .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
+  });
+  on.button(ALL_ACTIVITY_ACTION, async ({ body, client, teamId }) => {
+    const entries = await deps.store.audit.list({ actorId: body.user.id, teamId, limit: 100 });
+    const requestStates = await approvedRequestStates(deps.store, entries);
+    await openModal(
+      client,
+      body.trigger_id,
+      listModal(
+        'Your activity',
+        entries.map((entry) => activityLine(entry, requestStates)),
+        'The last 100 things you did with the app.',
+      ),
+    );
+  });
+}

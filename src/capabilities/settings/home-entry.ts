@@ -1,0 +1,43 @@
+import type { KnownBlock } from '@slack/types';
+import type { HomeEntry } from '../../deps.js';
+import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { type SettingName, SETTINGS, describeValue } from '../../tenancy/workspaces/settings-model.js';
+import { capitalize } from './settings-form.js';
+import type { SettingsContext } from './save-settings.js';
+
+export const OPEN_SETTINGS_ACTION = 'home_open_settings';
+
+const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum', 'requestTtlHours', 'auditViewers'];
+
+/** Settings on App Home: a summary and the button to the form, for settings admins only. */
+export function settingsHomeEntry(ctx: SettingsContext): HomeEntry {
+  return {
+    order: 60,
+    blocks: async (userId, teamId) => {
+      const settings = ctx.settings.current(teamId);
+      if (!(await ctx.admins.check(userId, settings.teamId)).admin) return [];
+      const lines = SHOWN.map(
+        (name) => `${capitalize(SETTINGS[name].title)}: ${describeValue(name, settings.values, 'slack')}`,
+      );
+      const last =
+        settings.updatedBy && settings.updatedAt
+          ? `Last changed by <@${settings.updatedBy}> ${slackDate(settings.updatedAt)}.`
+          : "Every value is the default from the app's environment.";
+      const blocks: KnownBlock[] = [
+        section(`*Settings* (you are a settings admin)\n${lines.join('\n')}`),
+        context(
+          ctx.settings.envOnly
+            ? 'Managed by the operator in the environment (SETTINGS_SOURCE=env): read-only here.'
+            : last,
+        ),
+        actionsRow(
+          'settings',
+          button(OPEN_SETTINGS_ACTION, ctx.settings.envOnly ? 'View settings' : 'Change settings'),
+        ),
+        divider(),
+      ];
+      return blocks;
+    },
+  };
+}

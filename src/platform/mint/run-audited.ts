@@ -1,0 +1,82 @@
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import { MintApiError } from './mint-api-error.js';
+import { mintErrorText } from '../blocks/mint-error-text.js';
+import type { Store } from '../store/store.js';
+
+export interface Actor {
+  userId: string;
+  teamId: string | undefined;
+}
+
+/** A failure's `outcome` is the Slack request's, when one asked for the operation (its listener returns it). */
+export type AuditedOutcome<T> =
+  { ok: true; result: T } | { ok: false; reason: string; outcome: 'failed' | 'upstream_error'; error?: MintApiError };
+
+export interface AuditedOperation<T> {
+  operation: string;
+  /** Where it came from when not from a person in Slack's UI, e.g. `workflow Wf0123`. */
+  origin?: string | undefined;
+  inputs: Record<string, unknown>;
+  /** What is being made, for messages: "the mint link". */
+  thing: string;
+  /** How it ends when it works: "created". */
+  done: string;
+  /** The audit detail of a success, e.g. the link URL. */
+  detail: (result: T) => string;
+}
+
+/**
+ * Runs one Mint operation under the audit log: recorded as pending first (if the database cannot take it,
+ * nothing runs), then completed with its outcome. Failures come back as a reason to show the user.
+ */
+export async function runAudited<T>(
+  deps: { store: Store; logger: Logger },
+  actor: Actor,
+  operation: AuditedOperation<T>,
+  work: () => Promise<T>,
+): Promise<AuditedOutcome<T>> {
+  let entryId: string;
+  try {
+    ({ id: entryId } = await deps.store.audit.start({
+      actorId: actor.userId,
+      teamId: actor.teamId,
+      operation: operation.operation,
+      origin: operation.origin,
+      inputs: operation.inputs,
+    }));
+  } catch (error) {
+    deps.logger.error({ err: error, operation: operation.operation }, 'audit log unavailable; operation not run');
+    return {
+      ok: false,
+      outcome: 'failed',
+      reason: `The app cannot record this in its audit log right now (database unavailable), so nothing was ${operation.done}. Try again in a moment.`,
+    };
+  }
+  const complete = (outcome: string, detail: string) =>
+    deps.store.audit.complete(entryId, outcome, detail).catch((error: unknown) => {
+      deps.logger.error({ err: error, entryId, outcome }, 'could not record the outcome in the audit log');
+    });
+
+  try {
+    const result = await work();
+    await complete('succeeded', operation.detail(result));
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof MintApiError) {
+      await complete('failed', error.message);
+      return {
+        ok: false,
+        outcome: 'upstream_error',
+        reason: mintErrorText(error, operation.thing, operation.done),
+        error,
+      };
+    }
+    deps.logger.error({ err: error, operation: operation.operation }, 'operation failed unexpectedly');
+    await complete('failed', 'internal error');
+    return {
+      ok: false,
+      outcome: 'failed',
+      reason: `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.`,
+    };
+  }
+}

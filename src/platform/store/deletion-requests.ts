@@ -1,0 +1,546 @@
+import { randomInt } from 'node:crypto';
+import type { DeletionApprovers } from '../ops/config/config.js';
+import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
+import { databaseNow } from './database-now.js';
+import type { DeletionRequestsTable, Tables } from './tables.js';
+import { z } from 'zod';
+import { parseJson } from './stored-json.js';
+
+/**
+ * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
+ * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
+ */
+export type DeletionStatus =
+  'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
+
+/** The statuses in which a request has ended for good (a failed one may still be retried by an approver). */
+export const ENDED_STATUSES: ReadonlySet<DeletionStatus> = new Set([
+  'done',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
+
+/** The audit operation of asking for a deletion: its entry's outcome follows the request (see settleAskedEntry). */
+export const DELETION_ASKED_OPERATION = 'customers.delete.request';
+
+/** What a cancel says when the requester cancels (the default reason). */
+export const CANCELLED_BY_REQUESTER = 'cancelled by the requester';
+
+export interface DeletionRequest {
+  id: string;
+  /** Its workspace ('' only on a row from before workspaces were recorded, until the start gives it one). */
+  teamId: string;
+  requesterId: string;
+  customerIds: string[];
+  duplicatesRemoved: number;
+  reason: string;
+  status: DeletionStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  updatedAt: Date;
+  decidedBy: string | undefined;
+  decidedAt: Date | undefined;
+  decisionNote: string | undefined;
+  approvalChannelId: string | undefined;
+  approvalMessageTs: string | undefined;
+  requesterMessageChannel: string | undefined;
+  requesterMessageTs: string | undefined;
+  runStartedAt: Date | undefined;
+  runBy: string | undefined;
+  finishedAt: Date | undefined;
+  outcomeDetail: string | undefined;
+  /** Of a finished deletion: how many customers the Mint service said it did not find (undefined: none named). */
+  notFoundCount: number | undefined;
+  attempts: number;
+  /** Approvals needed (see deletion-approvals.ts) and who approved so far, in order. */
+  approvalsNeeded: number;
+  approverIds: string[];
+  /** `workflow <execution id>` when a workflow step asked; undefined when a person did in Slack. */
+  origin: string | undefined;
+  /** The permalink of the message it was asked from (the message shortcut). */
+  contextUrl: string | undefined;
+  /**
+   * Who could approve it, fixed when it was opened (the settings then in force): a later change of the
+   * approvers never approves or blocks it. Undefined for requests from before this was recorded.
+   */
+  approvers: DeletionApprovers | undefined;
+}
+
+export interface NewDeletionRequest {
+  teamId: string | undefined;
+  requesterId: string;
+  customerIds: string[];
+  duplicatesRemoved: number;
+  reason: string;
+  /** How long it waits for a decision (from when the database stores it). */
+  ttlMs: number;
+  /** The quorum in force when it is made. */
+  approvalsNeeded: number;
+  /** The approvers in force when it is made. */
+  approvers: DeletionApprovers;
+  origin?: string | undefined;
+  contextUrl?: string | undefined;
+}
+
+export interface RequestFilter {
+  statuses?: DeletionStatus[];
+  requesterId?: string;
+  /** Leave out one user's own requests (approvers cannot decide those). */
+  notRequesterId?: string;
+  /** Leave out the requests this user approved already (waiting for other approvers). */
+  notApprovedBy?: string;
+}
+
+/** The result of a compare-and-set: the row after it, and whether this caller made the change. */
+export type Transition = { won: true; request: DeletionRequest } | { won: false; request: DeletionRequest | undefined };
+
+/** A request found by background work across workspaces, named with its workspace. */
+export interface RequestRef {
+  teamId: string;
+  id: string;
+}
+
+/**
+ * Deletion requests. Every change of status is a compare-and-set (UPDATE ... WHERE status = expected), so
+ * of any number of concurrent callers, on any number of replicas, exactly one wins.
+ *
+ * Every time is the database's (see databaseNow), written and judged in SQL: whether a run is still going,
+ * or a request has expired, is the same answer on every replica, whatever their own clocks say.
+ *
+ * Each request belongs to a workspace. Whatever a workspace's request (a click, a form, a step) reads or
+ * changes goes through `forTeam(teamId)`, whose every statement is confined to that workspace: an id of
+ * another workspace's request is not found there. Background work finds what is due across workspaces as
+ * RequestRefs, and handles each through its own workspace. `get`, `list` and `count` read across every
+ * workspace: for the operator's tools and tests, never to answer a workspace.
+ */
+export class DeletionRequests {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  /** The requests of one workspace, and nothing else. */
+  forTeam(teamId: string): WorkspaceDeletionRequests {
+    return new WorkspaceDeletionRequests(this.db, this.engine, teamId);
+  }
+
+  async create(input: NewDeletionRequest): Promise<DeletionRequest> {
+    const now = databaseNow(this.engine);
+    for (let attempt = 0; ; attempt += 1) {
+      const id = newRequestId();
+      const row: InsertObject<Tables, 'deletion_requests'> = {
+        id,
+        team_id: input.teamId ?? null,
+        requester_id: input.requesterId,
+        customer_ids: JSON.stringify(input.customerIds),
+        customer_count: input.customerIds.length,
+        duplicates_removed: input.duplicatesRemoved,
+        reason: input.reason,
+        status: 'pending',
+        created_at: now,
+        expires_at: databaseNow(this.engine, input.ttlMs),
+        updated_at: now,
+        decided_by: null,
+        decided_at: null,
+        decision_note: null,
+        approval_channel_id: null,
+        approval_message_ts: null,
+        requester_message_channel: null,
+        requester_message_ts: null,
+        run_started_at: null,
+        run_by: null,
+        finished_at: null,
+        outcome_detail: null,
+        not_found_count: null,
+        attempts: 0,
+        approvals_needed: input.approvalsNeeded,
+        approvals: 0,
+        approved_by: '[]',
+        origin: input.origin ?? null,
+        context_url: input.contextUrl ?? null,
+        approvers: JSON.stringify({ users: input.approvers.users, userGroups: input.approvers.userGroups }),
+      };
+      try {
+        return toRequest(
+          await this.db.insertInto('deletion_requests').values(row).returningAll().executeTakeFirstOrThrow(),
+        );
+      } catch (error) {
+        // An id taken already (one in a billion, in any workspace: ids are unique across them): draw another.
+        // Anything else is a real failure.
+        if (attempt >= 3 || (await this.get(id)) === undefined) throw error;
+      }
+    }
+  }
+
+  /** Pending requests past their expiry, in every workspace. */
+  async overdue(): Promise<RequestRef[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select(['id', 'team_id'])
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', databaseNow(this.engine))
+      .where('team_id', 'is not', null)
+      .execute();
+    return rows.map((row) => toRef(row));
+  }
+
+  /** Runs that cannot still be going, in every workspace: approved or running for longer than `leaseMs`. */
+  async staleRuns(leaseMs: number): Promise<RequestRef[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select(['id', 'team_id'])
+      .where((eb) => staleRun(this.engine, eb, leaseMs))
+      .where('team_id', 'is not', null)
+      .execute();
+    return rows.map((row) => toRef(row));
+  }
+
+  /** The workspaces with requests waiting for a decision (the reminders go through each). */
+  async teamsWithPending(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select('team_id')
+      .distinct()
+      .where('status', '=', 'pending')
+      .where('team_id', 'is not', null)
+      .orderBy('team_id')
+      .execute();
+    return rows.flatMap((r) => (r.team_id ? [r.team_id] : []));
+  }
+
+  /** How many requests are in each status, all workspaces together (for /metrics). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .select((eb) => ['status', eb.fn.countAll<string | number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
+  /** A request of any workspace (the operator's tools and tests; a workspace reads through forTeam). */
+  async get(id: string): Promise<DeletionRequest | undefined> {
+    const row = await this.db.selectFrom('deletion_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRequest(row) : undefined;
+  }
+
+  /** Requests of every workspace (the operator's tools and tests; a workspace reads through forTeam). */
+  async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
+    return new RequestReads(this.db, undefined).list(filter);
+  }
+
+  /** How many requests of every workspace match (the operator's tools and tests). */
+  async count(filter: RequestFilter = {}): Promise<number> {
+    return new RequestReads(this.db, undefined).count(filter);
+  }
+}
+
+/** The deletion requests of one workspace: every statement is confined to it (see DeletionRequests). */
+export class WorkspaceDeletionRequests {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+    readonly teamId: string,
+  ) {}
+
+  async get(id: string): Promise<DeletionRequest | undefined> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
+      .executeTakeFirst();
+    return row ? toRequest(row) : undefined;
+  }
+
+  async setApprovalMessage(id: string, channelId: string, ts: string): Promise<void> {
+    await this.db
+      .updateTable('deletion_requests')
+      .set({ approval_channel_id: channelId, approval_message_ts: ts })
+      .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
+      .execute();
+  }
+
+  async setRequesterMessage(id: string, channelId: string, ts: string): Promise<void> {
+    await this.db
+      .updateTable('deletion_requests')
+      .set({ requester_message_channel: channelId, requester_message_ts: ts })
+      .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
+      .execute();
+  }
+
+  /** pending -> approved or rejected, only before it expires. */
+  async decide(
+    id: string,
+    decision: 'approved' | 'rejected',
+    by: string,
+    note: string | undefined,
+  ): Promise<Transition> {
+    return this.transition(
+      id,
+      ['pending'],
+      { status: decision, decided_by: by, decided_at: databaseNow(this.engine), decision_note: note ?? null },
+      { unexpired: true },
+    );
+  }
+
+  /** Whether the request's time to be decided is over (by the database's clock), whatever its status. */
+  async hasExpired(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .select('id')
+      .where('id', '=', id)
+      .where('team_id', '=', this.teamId)
+      .where('expires_at', '<=', databaseNow(this.engine))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** pending -> cancelled, by the requester only; `note` says why when it is not their own choice. */
+  async cancel(id: string, by: string, note = CANCELLED_BY_REQUESTER): Promise<Transition> {
+    return this.transition(
+      id,
+      ['pending'],
+      { status: 'cancelled', decided_by: by, decided_at: databaseNow(this.engine), decision_note: note },
+      { requester: by },
+    );
+  }
+
+  /**
+   * Every pending request of the workspace -> cancelled by `by` (the app itself), saying `note`: when the
+   * workspace removed the app, nothing of it may wait any more. Resolves with the requests it cancelled.
+   */
+  async cancelAllPending(by: string, note: string): Promise<DeletionRequest[]> {
+    const now = databaseNow(this.engine);
+    return atomically(this.db, async (db) => {
+      const rows = await db
+        .updateTable('deletion_requests')
+        .set({ status: 'cancelled', decided_by: by, decided_at: now, decision_note: note, updated_at: now })
+        .where('team_id', '=', this.teamId)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .execute();
+      const cancelled = rows.map((row) => toRequest(row));
+      for (const request of cancelled) await settleAskedEntry(db, request);
+      return cancelled;
+    });
+  }
+
+  /** approved, failed or interrupted -> running: whoever wins sends the deletion; nobody else does. */
+  async claimRun(
+    id: string,
+    from: ReadonlyArray<'approved' | 'failed' | 'attention'>,
+    by: string,
+  ): Promise<Transition> {
+    return this.transition(
+      id,
+      from,
+      { status: 'running', run_started_at: databaseNow(this.engine), run_by: by, finished_at: null },
+      { countAttempt: true },
+    );
+  }
+
+  /** running -> done|failed; `notFound`: how many customers the service said it did not find, if it said. */
+  async finishRun(id: string, outcome: 'done' | 'failed', detail: string, notFound?: number): Promise<Transition> {
+    return this.transition(id, ['running'], {
+      status: outcome,
+      finished_at: databaseNow(this.engine),
+      outcome_detail: detail,
+      not_found_count: notFound ?? null,
+    });
+  }
+
+  /** pending -> expired, once its expiry has passed. */
+  async expire(id: string): Promise<Transition> {
+    return this.transition(
+      id,
+      ['pending'],
+      { status: 'expired', decision_note: 'expired without a decision' },
+      { expiredOnly: true },
+    );
+  }
+
+  /** approved|running -> attention, if still stale (see staleRuns): the process that had the run died. */
+  async interrupt(id: string, leaseMs: number): Promise<Transition> {
+    return this.transition(
+      id,
+      ['approved', 'running'],
+      { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' },
+      { staleLeaseMs: leaseMs },
+    );
+  }
+
+  async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {
+    return new RequestReads(this.db, this.teamId).list(filter);
+  }
+
+  async count(filter: RequestFilter = {}): Promise<number> {
+    return new RequestReads(this.db, this.teamId).count(filter);
+  }
+
+  private async transition(
+    id: string,
+    from: readonly DeletionStatus[],
+    changes: UpdateObject<Tables, 'deletion_requests'>,
+    guard: {
+      unexpired?: boolean;
+      expiredOnly?: boolean;
+      requester?: string;
+      countAttempt?: boolean;
+      staleLeaseMs?: number;
+    } = {},
+  ): Promise<Transition> {
+    const now = databaseNow(this.engine);
+    return atomically(this.db, async (db) => {
+      let update = db
+        .updateTable('deletion_requests')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', id)
+        .where('team_id', '=', this.teamId)
+        .where('status', 'in', from);
+      if (guard.countAttempt) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
+      if (guard.unexpired) update = update.where('expires_at', '>', now);
+      if (guard.expiredOnly) update = update.where('expires_at', '<=', now);
+      if (guard.requester) update = update.where('requester_id', '=', guard.requester);
+      const staleLeaseMs = guard.staleLeaseMs;
+      if (staleLeaseMs !== undefined) update = update.where((eb) => staleRun(this.engine, eb, staleLeaseMs));
+      const result = await update.executeTakeFirst();
+      const request = await new WorkspaceDeletionRequests(db, this.engine, this.teamId).get(id);
+      if (Number(result.numUpdatedRows) !== 1 || !request) return { won: false, request };
+      await settleAskedEntry(db, request);
+      return { won: true, request };
+    });
+  }
+}
+
+/**
+ * The audit entry of a request's asking (recorded `pending` when it was opened, by its requester) follows the
+ * request's status: approved, running, done, failed, rejected, cancelled, expired, attention. Every change of
+ * status calls it, in the transaction of the change, so the requester's activity on Home and the audit CSV say
+ * how the request stands, never `pending` for one that ended, however it ended.
+ */
+export async function settleAskedEntry(
+  db: Kysely<Tables>,
+  request: Pick<DeletionRequest, 'id' | 'requesterId' | 'status'>,
+): Promise<void> {
+  await db
+    .updateTable('audit_log')
+    .set({ outcome: request.status })
+    .where('actor_id', '=', request.requesterId) // the entries' index: the requester's own entries only
+    .where('operation', '=', DELETION_ASKED_OPERATION)
+    .where('detail', '=', request.id)
+    .execute();
+}
+
+/** Runs `work` in a transaction: the caller's when it is in one already, else one of its own. */
+function atomically<T>(db: Kysely<Tables>, work: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Approved or running for longer than `leaseMs`, by the database's clock (both times are its own). */
+function staleRun(engine: 'sqlite' | 'postgres', eb: ExpressionBuilder<Tables, 'deletion_requests'>, leaseMs: number) {
+  const before = databaseNow(engine, -leaseMs);
+  return eb.or([
+    eb.and([eb('status', '=', 'running'), eb('run_started_at', '<', before)]),
+    eb.and([eb('status', '=', 'approved'), eb('decided_at', '<', before)]),
+  ]);
+}
+
+/** Lists and counts, of one workspace or (teamId undefined: the operator's tools) of all. */
+class RequestReads {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly teamId: string | undefined,
+  ) {}
+
+  async list(filter: RequestFilter & { limit?: number }): Promise<DeletionRequest[]> {
+    const rows = await this.db
+      .selectFrom('deletion_requests')
+      .selectAll()
+      .where((eb) => this.matching(eb, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(filter.limit ?? 100)
+      .execute();
+    return rows.map((row) => toRequest(row));
+  }
+
+  async count(filter: RequestFilter): Promise<number> {
+    const row = await this.db
+      .selectFrom('deletion_requests')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where((eb) => this.matching(eb, filter))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private matching(eb: ExpressionBuilder<Tables, 'deletion_requests'>, filter: RequestFilter) {
+    const workspace = this.teamId === undefined ? [] : [eb('team_id', '=', this.teamId)];
+    return eb.and([...workspace, matchesFilter(eb, filter)]);
+  }
+}
+
+/** The requests `filter` asks for (every condition given; none given: all). */
+function matchesFilter(eb: ExpressionBuilder<Tables, 'deletion_requests'>, filter: RequestFilter) {
+  return eb.and([
+    ...(filter.statuses?.length ? [eb('status', 'in', filter.statuses)] : []),
+    ...(filter.requesterId ? [eb('requester_id', '=', filter.requesterId)] : []),
+    ...(filter.notRequesterId ? [eb('requester_id', '!=', filter.notRequesterId)] : []),
+    ...(filter.notApprovedBy ? [eb('approved_by', 'not like', approverPattern(filter.notApprovedBy))] : []),
+  ]);
+}
+
+/** Matches `approved_by` (a JSON array of Slack ids, which hold no LIKE wildcards) when it names the user. */
+const approverPattern = (userId: string) => `%${JSON.stringify(userId)}%`;
+
+/** Short ids people can read out: DR- and 6 letters/digits without look-alikes. */
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+function newRequestId(): string {
+  return `DR-${Array.from({ length: 6 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
+}
+
+/** A request's recorded approvers, as stored. */
+const approversSchema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });
+
+function toRef(row: { id: string; team_id: string | null }): RequestRef {
+  return { id: row.id, teamId: row.team_id ?? '' };
+}
+
+function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
+  const date = (value: string | null) => (value ? new Date(value) : undefined);
+  return {
+    id: row.id,
+    teamId: row.team_id ?? '',
+    requesterId: row.requester_id,
+    customerIds: JSON.parse(row.customer_ids) as string[],
+    duplicatesRemoved: row.duplicates_removed,
+    reason: row.reason,
+    status: row.status as DeletionStatus,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+    updatedAt: new Date(row.updated_at),
+    decidedBy: row.decided_by ?? undefined,
+    decidedAt: date(row.decided_at),
+    decisionNote: row.decision_note ?? undefined,
+    approvalChannelId: row.approval_channel_id ?? undefined,
+    approvalMessageTs: row.approval_message_ts ?? undefined,
+    requesterMessageChannel: row.requester_message_channel ?? undefined,
+    requesterMessageTs: row.requester_message_ts ?? undefined,
+    runStartedAt: date(row.run_started_at),
+    runBy: row.run_by ?? undefined,
+    finishedAt: date(row.finished_at),
+    outcomeDetail: row.outcome_detail ?? undefined,
+    notFoundCount: row.not_found_count === null ? undefined : Number(row.not_found_count),
+    attempts: Number(row.attempts),
+    approvalsNeeded: Number(row.approvals_needed),
+    approverIds: parseJson(row.approved_by, z.array(z.string())) ?? [],
+    origin: row.origin ?? undefined,
+    contextUrl: row.context_url ?? undefined,
+    // Unreadable (it never is: the app writes it) reads as none recorded: the approvers in force decide.
+    approvers: row.approvers ? parseJson(row.approvers, approversSchema) : undefined,
+  };
+}

@@ -1,0 +1,198 @@
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { StoreLocation } from '../ops/config/config.js';
+import { withDeadline } from '../ops/lifecycle/with-deadline.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
+import type { Scrubber } from '../ops/telemetry/secret-scrubber.js';
+import { AuditHistory } from './audit-history.js';
+import { AuditLog } from './audit-log.js';
+import { DeletionApprovals } from './deletion-approvals.js';
+import { DeletionReminders } from './deletion-reminders.js';
+import { BulkJobs } from './bulk-jobs/jobs.js';
+import { DeletionRequests } from './deletion-requests.js';
+import { HomeTabs } from './home-tabs.js';
+import { InstallationRows } from './installations.js';
+import { MintAccountRows } from './mint-accounts.js';
+import { MintCallOutcomeRows } from './mint-call-outcomes.js';
+import { migrationProvider } from './migrations/index.js';
+import { OnceKeys } from './once-keys.js';
+import { openDatabase } from './open-database.js';
+import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
+import { StepCompletions } from './step-completions.js';
+import type { Tables } from './tables.js';
+import { WorkspaceSettingsRows } from './workspace-settings.js';
+
+/** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
+export interface Store {
+  readonly engine: StoreLocation['engine'];
+  readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
+  readonly homeTabs: HomeTabs;
+  readonly onceKeys: OnceKeys;
+  readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
+  readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
+  /** Distribution mode's installations (tokens sealed). */
+  readonly installations: InstallationRows;
+  /** Distribution mode's Mint accounts, one per workspace (API keys sealed). */
+  readonly mintAccounts: MintAccountRows;
+  /** How each Mint account's last real call ended (for the setup doctor). */
+  readonly mintCallOutcomes: MintCallOutcomeRows;
+  /**
+   * Runs `work` in one transaction: a change of state and its audit entry are written together or not
+   * at all.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Applies pending migrations; safe when several replicas start at once (Kysely takes a lock). */
+  migrate(): Promise<void>;
+  /**
+   * Which migrations this database has had and which it still needs, read without changing anything (no table
+   * is created): a database the app has never used has none applied.
+   */
+  migrationState(): Promise<{ applied: string[]; pending: string[] }>;
+  /**
+   * Gives rows written before every row carried its workspace (team id null) to `teamId`; returns how many.
+   * Single-workspace mode only: there, every such row is the bot's one workspace's.
+   */
+  adoptRowsWithoutWorkspace(teamId: string): Promise<number>;
+  /** Resolves when the database answers within the time; rejects with the reason otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreTransaction {
+  readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
+  readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
+  readonly mintAccounts: MintAccountRows;
+}
+
+/** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
+export function openStore(location: StoreLocation, logger?: Logger, scrub?: Scrubber): Store {
+  const db = openDatabase(location, logger);
+  return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, logger);
+}
+
+class SqlStore implements Store {
+  readonly audit: AuditLog;
+  readonly deletionRequests: DeletionRequests;
+  readonly homeTabs: HomeTabs;
+  readonly onceKeys: OnceKeys;
+  readonly stepCompletions: StepCompletions;
+  readonly deletionApprovals: DeletionApprovals;
+  readonly deletionReminders: DeletionReminders;
+  readonly auditHistory: AuditHistory;
+  readonly bulkJobs: BulkJobs;
+  readonly workspaceSettings: WorkspaceSettingsRows;
+  readonly installations: InstallationRows;
+  readonly mintAccounts: MintAccountRows;
+  readonly mintCallOutcomes: MintCallOutcomeRows;
+
+  constructor(
+    readonly engine: StoreLocation['engine'],
+    private readonly db: Kysely<Tables>,
+    private readonly logger?: Logger,
+  ) {
+    this.audit = new AuditLog(db);
+    this.deletionRequests = new DeletionRequests(db, engine);
+    this.homeTabs = new HomeTabs(db);
+    this.onceKeys = new OnceKeys(db, engine);
+    this.stepCompletions = new StepCompletions(db, engine);
+    this.deletionApprovals = new DeletionApprovals(db, engine);
+    this.deletionReminders = new DeletionReminders(db, engine);
+    this.auditHistory = new AuditHistory(db);
+    this.bulkJobs = new BulkJobs(db, engine);
+    this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
+    this.installations = new InstallationRows(db, engine);
+    this.mintAccounts = new MintAccountRows(db, engine);
+    this.mintCallOutcomes = new MintCallOutcomeRows(db);
+  }
+
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) =>
+      work({
+        audit: new AuditLog(trx),
+        deletionRequests: new DeletionRequests(trx, this.engine),
+        stepCompletions: new StepCompletions(trx, this.engine),
+        deletionApprovals: new DeletionApprovals(trx, this.engine),
+        bulkJobs: new BulkJobs(trx, this.engine),
+        workspaceSettings: new WorkspaceSettingsRows(trx, this.engine),
+        mintAccounts: new MintAccountRows(trx, this.engine),
+      }),
+    );
+  }
+
+  private async migrator(): Promise<Migrator> {
+    // Kysely otherwise takes migration tables found in any schema for its own: pin them to ours.
+    const schema =
+      this.engine === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db)).rows[0]?.schema
+        : undefined;
+    return new Migrator({
+      db: this.db,
+      provider: migrationProvider,
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
+  }
+
+  async migrationState(): Promise<{ applied: string[]; pending: string[] }> {
+    const migrations = await (await this.migrator()).getMigrations();
+    return {
+      applied: migrations.filter((m) => m.executedAt !== undefined).map((m) => m.name),
+      pending: migrations.filter((m) => m.executedAt === undefined).map((m) => m.name),
+    };
+  }
+
+  async migrate(): Promise<void> {
+    const { error, results } = await (await this.migrator()).migrateToLatest();
+    for (const result of results ?? []) {
+      if (result.status === 'Success') this.logger?.info({ migration: result.migrationName }, 'migration applied');
+      if (result.status === 'Error') this.logger?.error({ migration: result.migrationName }, 'migration failed');
+    }
+    if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+  }
+
+  async adoptRowsWithoutWorkspace(teamId: string): Promise<number> {
+    let adopted = 0;
+    for (const table of ['deletion_requests', 'bulk_jobs', 'audit_log', 'once_keys'] as const) {
+      const result = await this.db
+        .updateTable(table)
+        .set({ team_id: teamId })
+        .where('team_id', 'is', null)
+        .executeTakeFirst();
+      adopted += Number(result.numUpdatedRows);
+    }
+    // Home tabs are keyed by workspace and user: a user with a Home in the workspace already keeps that one.
+    const homes = await this.db
+      .updateTable('home_tabs')
+      .set({ team_id: teamId })
+      .where('team_id', '=', '')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('home_tabs as known')
+              .select('known.user_id')
+              .where('known.team_id', '=', teamId)
+              .whereRef('known.user_id', '=', 'home_tabs.user_id'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    await this.db.deleteFrom('home_tabs').where('team_id', '=', '').execute();
+    return adopted + Number(homes.numUpdatedRows);
+  }
+
+  async ping(timeoutMs = 2_000): Promise<void> {
+    await withDeadline(sql`select 1`.execute(this.db), timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,125 @@
+import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../../platform/ops/config/config.js';
+import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Store } from '../../platform/store/store.js';
+import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import { type EffectiveSettings, type WorkspaceSettings, effectiveSettings, envDefaults } from './settings-model.js';
+
+export interface WorkspaceSettingsOptions {
+  /** How often each replica looks for a change saved elsewhere (a read of one small column). */
+  pollMs?: number;
+}
+
+/** Changes made on another replica are in force here within this (the poll, with room for a slow read). */
+export const DEFAULT_POLL_MS = 1_000;
+
+/**
+ * The settings in force, per workspace, read synchronously by every capability: kept in memory and brought
+ * up to date by a poll of the versions (every second, so a change saved on any replica is in force on every
+ * other within a few seconds, without a restart) and at once on the replica that saved it. Until the
+ * database answers, the environment's values are in force.
+ *
+ * In single-workspace mode, a caller without a team id gets the bot token's workspace's settings (its team id
+ * from auth.test).
+ */
+export class WorkspaceSettingsSource {
+  readonly defaults: WorkspaceSettings;
+  /** The rows of workspace_settings, read whole by the poll: bounded by that table (a row per workspace set up). */
+  private readonly rows = new Map<string, StoredWorkspaceSettings>();
+  /**
+   * What `current` gave per workspace, until its row changes (read on every click and Home tab); the least
+   * recently used are computed again past the bound.
+   */
+  private readonly computed = new LRUCache<string, EffectiveSettings>({ max: 10_000 });
+  private homeTeam: string | undefined;
+  private quietUntil = 0;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly config: Config,
+    private readonly store: Store,
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+    options: WorkspaceSettingsOptions = {},
+  ) {
+    this.defaults = envDefaults(config);
+    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  }
+
+  /** SETTINGS_SOURCE=env: the environment is the only source; nothing can be changed in Slack. */
+  get envOnly(): boolean {
+    return this.config.settings.source === 'env';
+  }
+
+  /** The workspace the app's bot token belongs to, once auth.test has said. */
+  get homeTeamId(): string | undefined {
+    return this.homeTeam;
+  }
+
+  /** The settings in force in `teamId` (the app's own workspace when undefined). */
+  current(teamId?: string): EffectiveSettings {
+    const team = teamId ?? this.homeTeam;
+    if (!team) return effectiveSettings(this.defaults, undefined, undefined, this.envOnly);
+    let settings = this.computed.get(team);
+    if (!settings) {
+      settings = effectiveSettings(this.defaults, team, this.rows.get(team), this.envOnly);
+      this.computed.set(team, settings);
+    }
+    return settings;
+  }
+
+  /** The settings read from the database now (a save compares with these). */
+  async fresh(teamId: string): Promise<EffectiveSettings> {
+    const row = await this.store.workspaceSettings.get(teamId);
+    if (row) this.remember(row);
+    return effectiveSettings(this.defaults, teamId, row, this.envOnly);
+  }
+
+  /** A row just saved here: in force at once on this replica (the others learn it from their poll). */
+  remember(row: StoredWorkspaceSettings): void {
+    const known = this.rows.get(row.teamId);
+    if (known && known.version >= row.version) return;
+    this.rows.set(row.teamId, row);
+    this.computed.delete(row.teamId);
+  }
+
+  /** Reads what changed since the last look: the versions, then the rows whose version moved. */
+  async refresh(): Promise<void> {
+    // Slack's answer and the database's are independent: either may come while the other is away. In
+    // distribution mode there is no one bot token, and every caller names its workspace.
+    if (!this.homeTeam && !this.config.distribution)
+      this.homeTeam = await this.client.auth.test().then(
+        (r) => r.team_id,
+        () => undefined,
+      );
+    if (!this.envOnly) await this.readChangedRows();
+  }
+
+  private async readChangedRows(): Promise<void> {
+    for (const [team, version] of await this.store.workspaceSettings.versions()) {
+      if (this.rows.get(team)?.version === version) continue;
+      const row = await this.store.workspaceSettings.get(team);
+      if (row) {
+        this.remember(row);
+        const skipped = effectiveSettings(this.defaults, team, row).skipped;
+        if (skipped.length > 0)
+          this.logger.warn({ team, skipped }, 'stored settings that do not fit are ignored (the defaults apply)');
+      }
+    }
+  }
+
+  /** The poll, as background work: at once, then every `pollMs`. */
+  start(): () => Promise<void> {
+    return startPeriodic({
+      everyMs: this.pollMs,
+      run: () => this.refresh(),
+      failed: (error) => {
+        if (Date.now() < this.quietUntil) return;
+        this.quietUntil = Date.now() + 60_000; // the database away for a while: one line a minute
+        this.logger.warn({ err: error }, 'could not read the workspace settings; the last ones read stay in force');
+      },
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import { parse } from 'csv-parse/sync';
+import { expect } from 'vitest';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
+import type { RunningApp } from '../../kit/running-app.js';
+import type { FakeSlack } from '../../kit/fake-slack.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
+import type { Entry } from '../../kit/view-state.js';
+import { textOf } from '../../kit/slack-checks.js';
+
+/* Steps of the bulk flow as a user takes them, for the end-to-end tests. */
+
+export const DM = `D${TEST_USER_ID.slice(1)}`;
+
+/** A CSV of `n` link rows with distinct emails (u1@example.com ...), `start` first. */
+export function linkCsv(n: number, start = 1, header = 'email'): string {
+  return [header, ...Array.from({ length: n }, (_, i) => `u${start + i}@example.com`)].join('\n');
+}
+
+/** The view a modal shows once `check` says yes (the app updates it after its ack). */
+export async function viewWhen(
+  slack: FakeSlack,
+  viewId: string,
+  check: (view: Record<string, any>) => boolean,
+  timeoutMs = 10_000,
+): Promise<SlackView> {
+  return slack.waitFor(
+    () => {
+      const view = slack.view(viewId);
+      return check(view) ? view : undefined;
+    },
+    timeoutMs,
+    `the modal ${viewId} to change`,
+  );
+}
+
+/** Opens the form with `/mintlink bulk ...`, submits it, and resolves with the preview (or the form shown again). */
+export async function checkCsv(
+  app: RunningApp,
+  slack: FakeSlack,
+  entries: Record<string, Entry>,
+  command = 'bulk',
+): Promise<{ form: SlackView; ack: Record<string, unknown> | undefined; next: SlackView }> {
+  const { view: form } = await app.commandOpeningModal(command);
+  const ack = await app.submitView(form, entries);
+  if (ack?.response_action === 'errors') return { form, ack, next: form };
+  const next = await viewWhen(slack, form.id, (v) => !JSON.stringify(v).includes('Checking'));
+  return { form, ack, next };
+}
+
+/** Pastes `csv` (links unless said otherwise) and resolves with the preview. */
+export async function previewOf(app: RunningApp, slack: FakeSlack, csv: string, extra: Record<string, Entry> = {}) {
+  const { next } = await checkCsv(app, slack, { [BULK_BLOCKS.paste]: csv, ...extra });
+  expect(next.callback_id).toBe('bulk_preview');
+  return next;
+}
+
+/** Presses Start on a preview; resolves with the job id and its progress message (channel and ts). */
+export async function start(app: RunningApp, slack: FakeSlack, preview: SlackView, userId = TEST_USER_ID) {
+  const jobId = String(preview.private_metadata);
+  await app.submitView(preview, {}, userId);
+  const posted = await slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.params.channel === userId && textOf(c.params.blocks).includes(jobId),
+    10_000,
+  );
+  return { jobId, channel: String(posted.answer?.channel), ts: String(posted.answer?.ts) };
+}
+
+/** The progress message as it is now, as a message a button can be clicked on. */
+export function progress(slack: FakeSlack, job: { channel: string; ts: string }): PostedMessage {
+  return slack.message(job.channel, job.ts);
+}
+
+/** Resolves once the job's message shows it ended; returns the results file's text (when one was sent). */
+export async function ended(slack: FakeSlack, job: { jobId: string; channel: string; ts: string }, timeoutMs = 20_000) {
+  await slack.waitFor(
+    () => textOf(progress(slack, job).blocks).includes('Ended'),
+    timeoutMs,
+    `the end of ${job.jobId}`,
+  );
+  const upload = slack.uploadsTo(job.channel).find((u) => u.filename === `${job.jobId}-results.csv`);
+  return { message: progress(slack, job), results: upload ? slack.uploadedText(upload.fileId) : undefined, upload };
+}
+
+/** A CSV file's rows of cells. */
+export function csvRows(text: string | undefined): string[][] {
+  return parse(text ?? '');
+}

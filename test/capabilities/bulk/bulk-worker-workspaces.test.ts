@@ -1,0 +1,204 @@
+import { WebClient } from '@slack/web-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Slots } from '../../../src/platform/slack/admission/slots.js';
+import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
+import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
+import type { BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
+import { BulkWorker } from '../../../src/capabilities/bulk/bulk-worker.js';
+import { finishJob } from '../../../src/capabilities/bulk/finish-job.js';
+import { GoneWorkspaces } from '../../../src/capabilities/bulk/gone-workspaces.js';
+import { updateProgress } from '../../../src/capabilities/bulk/progress.js';
+import { WORKSPACE_FIXES_CREDENTIALS } from '../../../src/capabilities/bulk/row-disposition.js';
+import { Readiness } from '../../../src/platform/ops/health/readiness.js';
+import { testLogger } from '../../kit/test-logger.js';
+import { MintApiClient } from '../../../src/platform/mint/mint-api-client.js';
+import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
+import { refused } from '../../../src/platform/slack/pipeline/request-ended.js';
+import type { BulkJob } from '../../../src/platform/store/bulk-jobs/jobs.js';
+import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { WorkspaceGone } from '../../../src/tenancy/workspaces/workspaces.js';
+import { FakeSlack } from '../../kit/fake-slack.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+
+const SENDING = 'T0SENDS01';
+const NO_ACCOUNT = 'T0NOACCT2';
+const GONE = 'T0GONE003';
+const API_KEY = 'mint-key-of-the-sending-workspace';
+const CONNECT_TEXT =
+  'This workspace has not connected its Mint account yet: an admin connects it in the app’s Home tab.';
+
+/*
+ * The worker with workspaces that cannot be sent for: one without a Mint account (its jobs are paused, saying
+ * why) and one without an installation (skipped, logged once), beside one that sends. The store, the Mint
+ * service and Slack are real (SQLite, the mock service, the fake Slack); which account and which installation
+ * serve a workspace are given here, as the app's MintAccounts and Workspaces would give them.
+ */
+describe('bulk worker: workspaces without a Mint account or an installation', () => {
+  let store: Store;
+  let mint: MockMintService;
+  let slack: FakeSlack;
+  let logs: string;
+  let asked: string[];
+  /** Workspaces the worker tried to reach that are gone (no installation). */
+  let reached: string[];
+  let stopWorker: (() => Promise<void>) | undefined;
+
+  beforeEach(async () => {
+    store = openStore(sqliteDatabase().location);
+    await store.migrate();
+    mint = new MockMintService({ apiKey: API_KEY });
+    await mint.listen();
+    slack = await new FakeSlack({ testHooks: true }).start();
+    logs = '';
+    asked = [];
+    reached = [];
+  });
+  afterEach(async () => {
+    await stopWorker?.();
+    stopWorker = undefined;
+    await store.close();
+    await mint.close();
+    await slack.stop();
+  });
+
+  const logLines = () =>
+    logs
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; team?: string });
+
+  function context(): BulkContext {
+    const scrub = (text: string) => text;
+    const logger = testLogger('info', scrub, (text) => (logs += text));
+    const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    const account = new MintApiClient({ baseUrl: mint.url, apiKey: API_KEY, timeoutMs: 2_000, scrub });
+    const work = new WorkBudget(100);
+    const readiness = new Readiness({ ping: async () => undefined }, scrub, work);
+    readiness.markMigrated();
+    return {
+      store,
+      logger,
+      workspaces: {
+        slack: async (teamId) => {
+          if (teamId === GONE) {
+            reached.push(teamId);
+            throw new WorkspaceGone(`no installation serves workspace ${teamId}`);
+          }
+          return client;
+        },
+      },
+      mintAccounts: {
+        forTeam: async (teamId) => {
+          asked.push(teamId ?? '');
+          if (teamId === NO_ACCOUNT) throw refused(CONNECT_TEXT);
+          return account; // as the real one: a key may outlive its installation (an uninstall missed)
+        },
+        statusFor: async (teamId) => (teamId === SENDING ? account.status : undefined),
+      },
+      approvers: new Approvers({ users: [], userGroups: [] }, client, logger),
+      home: { add: () => undefined, refreshIn: () => undefined, refreshWorkspace: () => undefined },
+      work,
+      readiness,
+      botToken: undefined,
+      slackApiUrl: slack.apiUrl,
+      concurrencyIn: () => 2,
+      maxConcurrency: 4,
+      checkSlots: new Slots(1),
+      scrub,
+      mintTimeoutMs: 2_000,
+      credentialsFix: WORKSPACE_FIXES_CREDENTIALS,
+      gone: new GoneWorkspaces(logger),
+    };
+  }
+
+  const running = async (teamId: string, rows: number): Promise<BulkJob> => {
+    const jobs = store.bulkJobs.inTeam(teamId);
+    const { job } = await jobs.createDraft({
+      teamId,
+      requesterId: 'U0REQUEST',
+      kind: 'links',
+      sourceName: `${teamId}.csv`,
+      columns: ['email'],
+      defaults: {},
+      rows: Array.from({ length: rows }, (_, i) => ({
+        rowNumber: i + 2,
+        cells: [`${teamId}-${i}@example.com`],
+        request: { email: `${teamId}-${i}@example.com`, nftId: 'n', walletOptions: 'CUSTODIAL' },
+      })),
+    });
+    const started = await jobs.start(job.id, 'U0REQUEST', 'audit-entry');
+    if (!started.won) throw new Error('not started');
+    await jobs.setMessage(job.id, 'D0REQUEST', messageTs(job));
+    return started.job;
+  };
+  /** Each job's progress message (as if posted at Start), told apart by its ts. */
+  const messageTs = (job: Pick<BulkJob, 'id'>) => `1700000000.${job.id.slice(3)}`;
+
+  const until = async <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = await check();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('pauses the jobs of a workspace with no Mint account, saying why, and skips a removed one, logging it once; the others are sent', async () => {
+    const ctx = context();
+    const sends = await running(SENDING, 6);
+    const unconnected = await running(NO_ACCOUNT, 4);
+    const gone = await running(GONE, 3);
+    const worker = new BulkWorker(ctx);
+    stopWorker = worker.start();
+
+    await until(
+      async () => ((await store.bulkJobs.inTeam(SENDING).get(sends.id))?.status === 'done' ? true : undefined),
+      'the sending workspace’s job to end',
+    );
+    // The worker looked at the removed workspace on three of its turns since (a turn a second).
+    const seen = reached.length;
+    await until(async () => (reached.length >= seen + 3 ? true : undefined), 'turns');
+
+    expect(
+      mint.requestsTo('create_link').map((r) => String((r.body as { email: string }).email).split('-')[0]),
+    ).toEqual(Array(6).fill(SENDING));
+    expect(await store.bulkJobs.inTeam(NO_ACCOUNT).get(unconnected.id)).toMatchObject({
+      status: 'paused',
+      changedBy: 'system',
+      note: `No Mint account can be used for this workspace: ${CONNECT_TEXT}`,
+    });
+    // Nothing lost: every row still to be sent once the account is connected and someone resumes.
+    expect(await store.bulkJobs.inTeam(NO_ACCOUNT).counts(unconnected.id)).toMatchObject({ pending: 4, sending: 0 });
+    const [pause] = await store.audit.list({ operation: 'bulk.pause', limit: 5 });
+    expect(pause).toMatchObject({ actorId: 'system', teamId: NO_ACCOUNT, inputs: { jobId: unconnected.id } });
+    expect(pause?.detail).toContain(CONNECT_TEXT);
+    // Paused once: the worker no longer asks for its account (it has no running job).
+    expect(asked.filter((team) => team === NO_ACCOUNT)).toHaveLength(1);
+
+    expect(await store.bulkJobs.inTeam(GONE).get(gone.id)).toMatchObject({ status: 'running' });
+    expect(await store.bulkJobs.inTeam(GONE).counts(gone.id)).toMatchObject({ pending: 3, sending: 0 });
+    const skipped = logLines().filter(
+      (line) => line.msg === 'bulk work of a workspace without an installation is skipped',
+    );
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.team).toBe(GONE);
+
+    // Its progress message is not updated, and its results say why they were not sent; still one log line.
+    await stopWorker();
+    stopWorker = undefined;
+    expect(await updateProgress(ctx, gone)).toBe(true);
+    expect((await store.bulkJobs.inTeam(GONE).cancel(gone.id, 'U0REQUEST')).won).toBe(true);
+    await finishJob(ctx, gone);
+    expect(await store.bulkJobs.inTeam(GONE).get(gone.id)).toMatchObject({
+      status: 'done',
+      resultsFileId: undefined,
+      resultsNote: 'The results file could not be sent: the app is not installed in this workspace.',
+    });
+    expect(slack.calls.filter((c) => c.params.ts === messageTs(gone))).toEqual([]);
+    expect([...slack.calls].filter((c) => JSON.stringify(c.params).includes(gone.id))).toEqual([]);
+    expect(
+      logLines().filter((line) => line.msg === 'bulk work of a workspace without an installation is skipped'),
+    ).toHaveLength(1);
+  }, 30_000);
+});

@@ -1,0 +1,76 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { userContext } from '../../kit/slack-payloads.js';
+import { TEST_USER_ID } from '../../kit/slack-ids.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
+
+describe('the "Create wallet" workflow step', () => {
+  const fakes = useFakes();
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '400' } });
+
+  afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
+  afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
+
+  const run = async (inputs: Record<string, unknown>) =>
+    fakes.slack.stepEnd(await running.app.runStep(CREATE_WALLET_STEP, inputs));
+
+  it('creates a wallet for a new user when no customer ID is given, and says so', async () => {
+    const ended = await run({ acting_user: userContext(), customer_id: '' });
+    expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{}]);
+    expect(ended).toMatchObject({
+      state: 'completed',
+      outputs: { new_user_created: true, summary: 'Wallet created for a new user' },
+    });
+  });
+
+  it("creates the customer's wallet, audited as the workflow on behalf of the acting user", async () => {
+    const ended = await run({ acting_user: userContext(), customer_id: ' cus_42 ' });
+    expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{ userId: 'cus_42' }]);
+    expect(ended.outputs).toEqual({ new_user_created: false, summary: 'Wallet created for customer cus_42' });
+    const store = running.app.openStore();
+    try {
+      const [entry] = await store.audit.list({ operation: 'wallet.create', limit: 1 });
+      expect(entry).toMatchObject({
+        actorId: TEST_USER_ID,
+        outcome: 'succeeded',
+        origin: expect.stringMatching(/^workflow /),
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each([
+    [
+      'a malformed customer ID',
+      { acting_user: userContext(), customer_id: 'two words' },
+      '“Customer ID” (customer_id)',
+    ],
+    ['no acting user', { customer_id: 'cus_1' }, '“On behalf of” (acting_user) is required'],
+    [
+      'a user typed in rather than set by Slack',
+      { acting_user: 'U0ALICE01' },
+      '“On behalf of” (acting_user) must be the person who runs the workflow',
+    ],
+  ])('fails the step, naming the input, for %s, and sends nothing', async (_case, inputs, message) => {
+    const ended = await run(inputs);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toContain(message);
+    await running.app.waitForIdle();
+    expect(fakes.mint.requests).toEqual([]);
+  });
+
+  it.each([
+    [{ mode: 'status' as const, status: 401 }, 'check MINT_API_KEY. Nothing was created.'],
+    [{ mode: 'status' as const, status: 500 }, 'unavailable right now (HTTP 500)'],
+    [{ mode: 'drop' as const }, 'may have been created anyway'],
+    [{ mode: 'hang' as const }, 'may have been created anyway: check before trying again'],
+    [{ mode: 'status' as const, status: 422, body: { message: 'userId taken' } }, 'It said: “userId taken”'],
+  ])('fails the step with what to do when the Mint service fails (%o)', async (failure, message) => {
+    fakes.mint.failNext('create_wallet', failure, 3);
+    const ended = await run({ acting_user: userContext() });
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toContain(message);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
+import { CREATE_WALLET_HOME_ACTION, CREATE_WALLET_SHORTCUT } from '../../../src/capabilities/wallets/register.js';
+import { WALLET_FORM_CALLBACK } from '../../../src/capabilities/wallets/wallet-form.js';
+import { REMOVE_MINT_ACCOUNT_ACTION } from '../../../src/capabilities/mint-account/home-entry.js';
+import { useFakes } from '../../kit/fakes.js';
+import { textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
+import { globalShortcut, userContext } from '../../kit/slack-payloads.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID, installWorkspace } from '../../kit/workspaces.js';
+import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+
+describe('wallets in many workspaces, each with its own Mint account', () => {
+  const fakes = useFakes();
+  const flow = useWorkspaces(fakes);
+  const walletKeys = () => fakes.mint.requestsTo('create_wallet').map((r) => [r.body, r.headers['x-api-key']]);
+
+  async function installBoth() {
+    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
+    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
+  }
+
+  it('creates each workspace’s wallets, from the form and the workflow step, with its own key', async () => {
+    await installBoth();
+    await flow.connect(TEST_USER_ID, KEY_A);
+    await flow.connect(OTHER_USER_ID, KEY_B, OTHER_TEAM_ID);
+
+    for (const [teamId, userId, customer] of [
+      [TEST_TEAM_ID, TEST_USER_ID, 'cus_a'],
+      [OTHER_TEAM_ID, OTHER_USER_ID, 'cus_b'],
+    ] as const) {
+      const { form } = await flow.formFromCommand(`wallet ${customer}`, userId, teamId);
+      expect(form.callback_id).toBe(WALLET_FORM_CALLBACK);
+      await flow.submit(form, {}, userId, teamId);
+      expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Wallet created');
+    }
+    const step = await flow.step(
+      CREATE_WALLET_STEP,
+      { customer_id: 'cus_b_wf', acting_user: userContext(OTHER_USER_ID) },
+      OTHER_TEAM_ID,
+    );
+    expect(step.state).toBe('completed');
+    expect(walletKeys()).toEqual([
+      [{ userId: 'cus_a' }, KEY_A],
+      [{ userId: 'cus_b' }, KEY_B],
+      [{ userId: 'cus_b_wf' }, KEY_B],
+    ]);
+  });
+
+  it('tells a workspace without an account how to connect one, before the form, and fails the step', async () => {
+    await installBoth();
+    await flow.connect(TEST_USER_ID, KEY_A); // A only
+
+    const { ack } = await flow.command('wallet cus_b', OTHER_USER_ID, OTHER_TEAM_ID);
+    expect(textOf(ack)).toContain('No Mint account is connected to this workspace yet');
+    const opened = fakes.slack.callsTo('views.open').length;
+    await flow.interact(globalShortcut(fakes.slack, CREATE_WALLET_SHORTCUT, OTHER_USER_ID), OTHER_TEAM_ID);
+    const notice = await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open')[opened]);
+    expect(textOf(notice.params.view)).toContain('No Mint account is connected');
+    const fromHome = await flow.click(
+      await flow.home(OTHER_USER_ID, OTHER_TEAM_ID),
+      CREATE_WALLET_HOME_ACTION,
+      OTHER_USER_ID,
+      OTHER_TEAM_ID,
+    );
+    expect(fromHome?.callback_id).toBeUndefined();
+    expect(textOf(fromHome)).toContain('Connect your Mint account');
+
+    const step = await flow.step(CREATE_WALLET_STEP, { acting_user: userContext(OTHER_USER_ID) }, OTHER_TEAM_ID);
+    expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('No Mint account is connected') });
+    expect(fakes.mint.requestsTo('create_wallet')).toHaveLength(0);
+
+    // A form opened while an account was connected, submitted after it was removed, says so in the modal.
+    const { form } = await flow.formFromCommand('wallet cus_a', TEST_USER_ID);
+    await flow.click(await flow.home(TEST_USER_ID), REMOVE_MINT_ACCOUNT_ACTION, TEST_USER_ID);
+    const refused = await flow.submit(form, {}, TEST_USER_ID);
+    expect(refused).toMatchObject({ response_action: 'update' });
+    expect(textOf(refused)).toContain('No Mint account is connected');
+    expect(fakes.mint.requestsTo('create_wallet')).toHaveLength(0);
+  });
+});

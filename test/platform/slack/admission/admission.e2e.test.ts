@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BUSY_TEXT } from '../../../../src/platform/slack/admission/admission-middleware.js';
+import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
+import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
+import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
+import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
+import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
+import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
+import type { RunningApp } from '../../../kit/running-app.js';
+import { useFakes } from '../../../kit/fakes.js';
+import { userContext, viewSubmission } from '../../../kit/slack-payloads.js';
+import { expectNoRejectedSlackCalls, textOf } from '../../../kit/slack-checks.js';
+import { stateValues } from '../../../kit/view-state.js';
+
+/**
+ * One budget of work in flight for the whole process (MAX_WORK_IN_FLIGHT): once full, every kind of request
+ * is answered "busy" at once, the way its kind allows, nothing queues, and /readyz says the app is saturated.
+ */
+describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mode) => {
+  const fakes = useFakes();
+  let app: RunningApp | undefined;
+  afterEach(async () => {
+    expectNoRejectedSlackCalls(fakes.slack);
+    await app?.stop();
+  });
+
+  const metrics = async () => (await fetch(`${app?.baseUrl}/metrics`)).text();
+
+  it('answers every kind of request "busy" while the budget is full, and takes work again once it frees', async () => {
+    // BULK_CONCURRENCY 1: the least budget the configuration allows is twice the bulk concurrency.
+    app = await fakes.startApp(mode, {
+      env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '1500' },
+    });
+    // Two templates commands whose Mint calls hang hold the whole budget until the calls time out (1.5 s).
+    fakes.mint.failNext('list_templates', { mode: 'hang' }, 2);
+    const holders = [
+      await app.command(`templates ${DEMO_CONTRACT_ID}`),
+      await app.command(`templates ${DEMO_CONTRACT_ID}`),
+    ];
+    expect(holders.map((h) => h.ack)).toEqual([undefined, undefined]);
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 2, 3_000, 'both Mint calls');
+
+    // A command: the ack itself says so.
+    for (const text of ['link', 'help']) {
+      expect((await app.command(text)).ack).toEqual({ response_type: 'ephemeral', text: BUSY_TEXT });
+    }
+    // A click on a page button: acknowledged, and the clicker told through its response_url.
+    const page = {
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: PAGE_ACTIONS.next,
+              text: { type: 'plain_text', text: 'Next' },
+              value: encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' }),
+            },
+          ],
+        },
+      ],
+    };
+    const clickUrl = await app.click(page, PAGE_ACTIONS.next);
+    const [note] = await fakes.slack.waitForResponse(clickUrl);
+    expect(note?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
+    // A form submission: an inline error; the form stays open and filled.
+    const form = { id: 'V0BUSY', callback_id: LINK_FORM_CALLBACK, ...linkFormView() };
+    const submitted = await app.interact(viewSubmission(form, stateValues(form, { [LINK_BLOCKS.nftId]: 'nft-busy' })));
+    expect(submitted).toEqual({
+      response_action: 'errors',
+      errors: {
+        [LINK_BLOCKS.nftId]:
+          'The app is very busy right now, so it did not start this. Please try again in a few seconds.',
+      },
+    });
+    // A shortcut: a notice in a modal opened with its trigger.
+    await app.shortcut(CREATE_LINK_SHORTCUT);
+    const notice = await fakes.slack.waitForCall('views.open');
+    expect(textOf(notice.params.view)).toContain('very busy');
+    // An event: acknowledged, counted, and dropped.
+    await app.event({ type: 'app_home_opened', user: 'U0ALICE01', channel: 'D0ALICE01', tab: 'home' });
+    // A workflow step: failed at once with what to do (it would wait for ever otherwise); nothing is sent.
+    const step = await fakes.slack.stepEnd(
+      await app.runStep(CREATE_LINK_STEP, { nft_id: 'nft-busy', acting_user: userContext() }),
+    );
+    expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('Mintlink is very busy right now') });
+
+    const readyz = await fetch(`${app.baseUrl}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toEqual({ status: 'not ready', reason: 'saturated: 2 of 2 requests in progress' });
+    const counted = await metrics();
+    for (const [kind, n] of [
+      ['command', 2],
+      ['action', 1],
+      ['view', 1],
+      ['shortcut', 1],
+      ['event', 1],
+      ['step', 1],
+    ] as const) {
+      expect(counted).toContain(`mintlink_busy_refusals_total{kind="${kind}"} ${n}`);
+    }
+    expect(counted).toMatch(/^mintlink_work_in_flight 2$/m);
+    expect(fakes.mint.requests).toHaveLength(2); // nothing refused reached the service
+    expect(fakes.slack.callsTo('views.publish')).toEqual([]);
+
+    // The hung calls time out; their users are told; the budget frees and new work is taken.
+    for (const holder of holders) await fakes.slack.waitForResponse(holder.fields.response_url ?? '', 1, 8_000);
+    await app.waitForIdle();
+    expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+    const { open } = await app.commandOpeningModal('link');
+    expect(open.params.view).toMatchObject({ callback_id: LINK_FORM_CALLBACK });
+  });
+
+  it("does not fail a step whose first delivery is running when Slack's retry of it finds the app busy", async () => {
+    app = await fakes.startApp('http', {
+      env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '3000' },
+    });
+    // One place is held by a templates command whose Mint call hangs (until its 3 s timeout), the other by the step.
+    fakes.mint.failNext('list_templates', { mode: 'hang' }, 1);
+    await app.command(`templates ${DEMO_CONTRACT_ID}`);
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 1, 3_000, 'the templates call');
+    fakes.mint.latencyMs = 1_000;
+    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-retry', acting_user: userContext() });
+    await app.event(event);
+    await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 3_000, 'the Mint call');
+    await app.event(event, 1); // the budget is full: acknowledged, not failed
+    const ended = await fakes.slack.stepEnd(String(event.function_execution_id));
+    expect(ended.state).toBe('completed');
+    await app.waitForIdle();
+    expect(fakes.slack.calls.filter((c) => c.method.startsWith('functions.'))).toHaveLength(1);
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
+  });
+});
