@@ -61,8 +61,9 @@ describe('Mint service faults', () => {
     const text = await metrics();
     expect(text).toMatch(/mintlink_mint_api_calls_total\{operation="create_link",status="503"\} [1-9]/);
     expect(text).toMatch(/mintlink_mint_api_calls_total\{operation="list_templates",status="502"\} [1-9]/);
+    // Every call is timed (the +Inf bucket counts them all, however long a loaded machine made them).
     expect(text).toMatch(
-      /mintlink_mint_api_call_duration_seconds_bucket\{le="1",operation="list_templates",status="502"\} [1-9]/,
+      /mintlink_mint_api_call_duration_seconds_bucket\{le="\+Inf",operation="list_templates",status="502"\} [1-9]/,
     );
   });
 
