@@ -124,7 +124,8 @@ describe('the Slack endpoint against slow clients', () => {
       const many = Array.from({ length: 300 }, () => trickle(app.baseUrl));
       const started = Date.now();
       const statuses = await Promise.all([...some, ...many].map((s) => s.done));
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // About 2 s on a quiet machine, 5.4 s seen on a loaded one; never dropped would be the test's timeout.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(statuses.every((s) => s === 408 || s === 503 || s === 0)).toBe(true);
       const { ack, status } = await app.command('help');
       expect(status).toBe(200);
