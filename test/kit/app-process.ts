@@ -53,7 +53,8 @@ export class AppProcess extends RunningApp {
       await app.exited;
       return app;
     }
-    await app.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, 15_000);
+    // About 0.5 s on a quiet machine; a loaded one (three replicas starting beside other test files) took over 15 s.
+    await app.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, 30_000);
     if (options.mode === 'socket') await options.slack.socketMode.waitForConnection();
     return app;
   }
