@@ -1,9 +1,8 @@
 /*
- * The templates capability over each transport, end to end: a command, clicks and the Browse templates form, as
- * Slack sends them over HTTP (signed) and Socket Mode. Every behaviour of the page is in browse-templates.test.ts.
+ * The templates capability over each transport, end to end: a command and clicks, as Slack sends them over HTTP
+ * (signed) and Socket Mode. Every behaviour of the page is in browse-templates.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
 import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { useApp, useFakes, type Fakes } from '../../kit/fakes.js';
@@ -55,38 +54,5 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
     const [, second] = await click(fakes, running.app, flipped ?? {}, PAGE_ACTIONS.next, 2, 'U0CAROL03');
     expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=5&limit=5&orderBy=asc`);
     expect(templateTexts(second ?? {})[0]).toContain('`tmpl_006`');
-  });
-
-  it('"Browse templates" asks for a contract and posts the list in the conversation picked', async () => {
-    await running.app.shortcut('browse_templates');
-    await fakes.slack.waitForCall('views.open');
-    const view = fakes.slack.lastOpenedView();
-    expect(view.callback_id).toBe('browse_templates_form');
-
-    const refused = await running.app.submitView(view, {
-      [BROWSE_BLOCKS.contractId]: 'a b',
-      [BROWSE_BLOCKS.conversation]: 'C0OTHER01',
-    });
-    expect(refused).toEqual({
-      response_action: 'errors',
-      errors: { [BROWSE_BLOCKS.contractId]: 'The contract ID must not contain spaces.' },
-    });
-    expect(fakes.mint.requests).toEqual([]);
-
-    const ack = await running.app.submitView(view, {
-      [BROWSE_BLOCKS.contractId]: DEMO_CONTRACT_ID,
-      [BROWSE_BLOCKS.conversation]: 'C0OTHER01',
-    });
-    expect(ack).toMatchObject({ response_action: 'update' });
-    const [posted] = await fakes.slack.waitFor(() =>
-      fakes.slack.responses.length > 0 ? fakes.slack.responses : undefined,
-    );
-    expect(posted?.body).toMatchObject({
-      response_type: 'in_channel',
-      text: `Templates of ${DEMO_CONTRACT_ID}, descending order: 1–10 of 123`,
-    });
-    expect(textOf(await fakes.slack.viewUpdate(view.id))).toContain(
-      `Posted the templates of \`${DEMO_CONTRACT_ID}\` in <#C0OTHER01>.`,
-    );
   });
 });
