@@ -1,6 +1,6 @@
 /*
- * Creating a wallet over each transport, end to end: the shortcut and the form submitted, as Slack sends them
- * over HTTP (signed) and Socket Mode. Every behaviour of the form is in create-wallet.test.ts.
+ * Creating a wallet over each transport, end to end: the form submitted, as Slack sends it over HTTP (signed) and
+ * Socket Mode. Every behaviour of the form is in create-wallet.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WALLET_BLOCKS } from '../../../src/capabilities/wallets/wallet-form.js';
@@ -18,12 +18,6 @@ describe.each(['http', 'socket'] as const)('create a wallet (%s mode)', (mode) =
 
   const createWallet = (entries: Record<string, Entry>, text = 'wallet') =>
     running.app.submitFormFromCommand(text, entries);
-
-  it('opens the same form from the "Create wallet" shortcut', async () => {
-    await running.app.shortcut('create_wallet');
-    await fakes.slack.waitForCall('views.open');
-    expect(fakes.slack.lastOpenedView().callback_id).toBe('wallet_form');
-  });
 
   it('creates a wallet for a customer with {userId} and says so', async () => {
     const { outcome, dm } = await createWallet({ [WALLET_BLOCKS.customerId]: 'cus_42' });
