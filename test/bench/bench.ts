@@ -426,7 +426,7 @@ async function startTarget(
   const child = spawn(process.execPath, [...flags, ...args], {
     cwd,
     env: { ...env, PORT: String(port) },
-    stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   process.once('exit', () => child.kill('SIGKILL')); // no process left behind if the benchmark fails
   const base = `http://127.0.0.1:${port}`;
