@@ -60,12 +60,12 @@ export async function drive(load: Load, send: (since: number) => Promise<void>):
   return performance.now() - started;
 }
 
-/** SIGTERM, and at most 5 s for the process to exit. */
-export async function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, and at most graceMs for the process to exit. */
+export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
-  await Promise.race([exited, sleep(5_000)]);
+  await Promise.race([exited, sleep(graceMs)]);
 }
 
 /** The first line a child process writes (the fixtures say where they listen in it). */

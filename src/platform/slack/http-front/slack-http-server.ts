@@ -29,7 +29,9 @@ export function slackHttpServer(receiver: HTTPReceiver, signingSecret: string, l
     }
   };
   return createServer({ requestTimeout: 15_000, headersTimeout: 10_000 }, (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // Slack's requests name the path as it is: no URL to parse for them (Bolt's receiver parses it again).
+    const path =
+      req.url === SLACK_EVENTS_PATH ? SLACK_EVENTS_PATH : new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== SLACK_EVENTS_PATH || req.method !== 'POST') return dispatch(req, res);
     if (!reading.tryAcquire()) {
       res.writeHead(503, { 'retry-after': '1', connection: 'close' }).end();

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parse } from 'node:querystring';
 import { isValidSlackRequest } from '@slack/bolt';
 
 /**
@@ -90,12 +91,22 @@ function singleHeader(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** What Bolt will parse it into must be an object: a form whose `payload` is a JSON object, or a JSON object. */
+/**
+ * A form key that is `payload`, or is percent-encoded and so may be `payload` once decoded. A slash command's
+ * form has none: it needs no parse here (Bolt parses it anyway), and commands are most of the traffic.
+ */
+const MAYBE_PAYLOAD_KEY = /(?:^|&)(?:payload|[^&=]*%[^&=]*)(?:[=&]|$)/;
+
+/**
+ * What Bolt will parse it into must be an object: a form whose `payload` is a JSON object, or a JSON object.
+ * The form is parsed as Bolt parses it (node:querystring; a `payload` given twice is not parsed as JSON).
+ */
 function isObjectBody(body: string, contentType: string | undefined): boolean {
   try {
     if (contentType === 'application/x-www-form-urlencoded') {
-      const payload = new URLSearchParams(body).get('payload');
-      return payload === null || isPlainObject(JSON.parse(payload));
+      if (!MAYBE_PAYLOAD_KEY.test(body)) return true;
+      const { payload } = parse(body);
+      return typeof payload !== 'string' || isPlainObject(JSON.parse(payload));
     }
     return isPlainObject(JSON.parse(body));
   } catch {

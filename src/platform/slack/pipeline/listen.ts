@@ -14,6 +14,7 @@ import type {
   SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs,
   SlackOptionsMiddlewareArgs,
+  SlackShortcut,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewResponseAction,
@@ -31,7 +32,7 @@ import { clickKey, eventKey, firstDelivery, submissionKey } from './deliver-once
 import { AlreadyHandled, RequestEnded, refused } from './request-ended.js';
 import { NOT_SERVED_TEXT, OrgWorkspaceCheck } from './org-workspace.js';
 import { requestWorkspace } from './request-workspace.js';
-import { type StepResult, type StepRun, stepListener } from './step-listener.js';
+import { type StepArgs, type StepResult, type StepRun, stepListener } from './step-listener.js';
 import type { OrgWorkspaces, Uninstall } from '../../../tenancy/workspaces/workspaces.js';
 
 /**
@@ -70,7 +71,7 @@ export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggest
 
 /**
  * The one way a capability listens to Slack. Each method registers a typed listener, reached through Bolt's
- * `app.action` / `app.view` / `app.shortcut` / `app.command` / `app.event` / `app.function` (see routesOf) and
+ * `app.action` / `app.view` / `app.shortcut` / `app.options` / `app.command` / `app.event` (see routesOf) and
  * wrapped in the request pipeline, which does, once and for every request, what no listener should repeat:
  * - the outcome (access log, metrics): read from the ack (inline errors are invalid input), from a
  *   `RequestEnded` thrown (refused, invalid input, upstream failure) and from what the work returns;
@@ -113,15 +114,19 @@ type Tell = (text: string, blocks?: KnownBlock[]) => Promise<unknown>;
 type OptionsArgs = Bolt<SlackOptionsMiddlewareArgs<'block_suggestion'>>;
 type ButtonArgs = Bolt<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>;
 type FormArgs = Bolt<SlackViewMiddlewareArgs<ViewSubmitAction>>;
-type ShortcutArgs<Shortcut extends GlobalShortcut | MessageShortcut> = Bolt<SlackShortcutMiddlewareArgs<Shortcut>>;
+type ShortcutArgs<Shortcut extends SlackShortcut> = Bolt<SlackShortcutMiddlewareArgs<Shortcut>>;
 
-/** The app's listeners of each kind, by action_id or callback_id. */
+/** The app's listeners of each kind, by action_id, callback_id or event type. */
 interface Routes {
   buttons: Map<string, (args: ButtonArgs) => Promise<void>>;
   forms: Map<string, (args: FormArgs) => Promise<void>>;
   shortcuts: Map<string, (args: ShortcutArgs<GlobalShortcut>) => Promise<void>>;
   messageShortcuts: Map<string, (args: ShortcutArgs<MessageShortcut>) => Promise<void>>;
   options: Map<string, (args: OptionsArgs) => Promise<void>>;
+  /** Events (but workflow steps' function_executed), by type. */
+  events: Map<string, (args: EventArgs) => Promise<void>>;
+  /** Workflow steps, by the step's callback_id. */
+  steps: Map<string, (args: StepArgs) => Promise<void>>;
   /** Whether an org-wide installation serves the workspace a request names (one per app: its cache). */
   orgWorkspaces: OrgWorkspaceCheck;
 }
@@ -129,10 +134,11 @@ interface Routes {
 const routesOfApp = new WeakMap<App, Routes>();
 
 /**
- * One Bolt listener per kind of interaction, which finds the capability's listener by its id. Bolt runs every
- * registered listener's matchers on every request; with one per handler (about forty) that was the largest
- * single cost of a request in `npm run bench` (see docs/benchmark.md). A click or submission nobody listens to
- * is acknowledged at once rather than left for Slack to time out.
+ * One Bolt listener per kind of request, which finds the capability's listener by its id (or event type).
+ * Bolt runs every registered listener's matchers on every request, each in a middleware chain of its own
+ * (an args object, closures and promises apiece); with one per handler (about forty, and then sixteen) that
+ * was the largest single cost of a request in `npm run bench` (see docs/benchmark.md). A click or submission
+ * nobody listens to is acknowledged at once rather than left for Slack to time out.
  */
 function routesOf(app: App, deps: PipelineDeps): Routes {
   const known = routesOfApp.get(app);
@@ -144,6 +150,8 @@ function routesOf(app: App, deps: PipelineDeps): Routes {
     shortcuts: new Map(),
     messageShortcuts: new Map(),
     options: new Map(),
+    events: new Map(),
+    steps: new Map(),
     orgWorkspaces: new OrgWorkspaceCheck(deps.store),
   };
   routesOfApp.set(app, routes);
@@ -153,16 +161,42 @@ function routesOf(app: App, deps: PipelineDeps): Routes {
   app.view<ViewSubmitAction>({ type: 'view_submission' }, (args) =>
     dispatch(routes.forms.get(args.view.callback_id), args, () => args.ack()),
   );
-  app.shortcut<GlobalShortcut>({ type: 'shortcut' }, (args) =>
-    dispatch(routes.shortcuts.get(args.shortcut.callback_id), args, () => args.ack()),
-  );
-  app.shortcut<MessageShortcut>({ type: 'message_action' }, (args) =>
-    dispatch(routes.messageShortcuts.get(args.shortcut.callback_id), args, () => args.ack()),
-  );
+  app.shortcut<SlackShortcut>({}, (args) => {
+    if (isGlobalShortcut(args))
+      return dispatch(routes.shortcuts.get(args.shortcut.callback_id), args, () => args.ack());
+    if (isMessageShortcut(args))
+      return dispatch(routes.messageShortcuts.get(args.shortcut.callback_id), args, () => args.ack());
+    return args.ack();
+  });
   app.options<'block_suggestion'>({ type: 'block_suggestion' }, (args) =>
     dispatch(routes.options.get(args.options.action_id), args, () => args.ack({ options: [] })),
   );
+  // Bolt has acknowledged every event but a step's before any listener runs; a step is acknowledged here at
+  // once, as Bolt's app.function does (autoAcknowledge).
+  app.event(ANY_EVENT_BUT_STEPS, (args) => dispatch(routes.events.get(args.event.type), args, () => Promise.resolve()));
+  app.event('function_executed', async (args) => {
+    await args.ack();
+    await dispatch(routes.steps.get(args.event.function.callback_id), args, () => Promise.resolve());
+  });
   return routes;
+}
+
+/** Every event type but function_executed (a workflow step's, which has a listener of its own). */
+const ANY_EVENT_BUT_STEPS = /^(?!function_executed$)/;
+
+type EventArgs = Bolt<SlackEventMiddlewareArgs>;
+type HomeOpenedArgs = Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>;
+
+function isHomeOpened(args: EventArgs): args is HomeOpenedArgs {
+  return args.event.type === 'app_home_opened';
+}
+
+function isGlobalShortcut(args: ShortcutArgs<SlackShortcut>): args is ShortcutArgs<GlobalShortcut> {
+  return args.shortcut.type === 'shortcut';
+}
+
+function isMessageShortcut(args: ShortcutArgs<SlackShortcut>): args is ShortcutArgs<MessageShortcut> {
+  return args.shortcut.type === 'message_action';
 }
 
 type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations'> };
@@ -354,8 +388,11 @@ export function listen(app: App, deps: PipelineDeps): Listen {
               ...(botUserIds ? { botUserIds } : {}),
             }),
         );
-      app.event('app_uninstalled', ({ body, context }) => handle(context, eventTimeOf(body), 'app_uninstalled'));
-      app.event('tokens_revoked', async ({ body, event, context }) => {
+      addRoute(routes.events, 'app_uninstalled', ({ body, context }) =>
+        handle(context, eventTimeOf(body), 'app_uninstalled'),
+      );
+      addRoute(routes.events, 'tokens_revoked', async ({ body, event, context }) => {
+        if (event.type !== 'tokens_revoked') return;
         // User tokens alone (the app asks for none) leave the bot working: only a revoked bot token removes it.
         const bots = event.tokens.bot ?? [];
         if (bots.length > 0) await handle(context, eventTimeOf(body), 'tokens_revoked', bots);
@@ -371,17 +408,24 @@ export function listen(app: App, deps: PipelineDeps): Listen {
           () => listener({ enterpriseId: context.enterpriseId, ...workspaces }),
         );
       if (change === 'joined') {
-        app.event('team_access_granted', ({ body, event, context }) =>
-          handle(context, { teamIds: event.team_ids, reason: 'team_access_granted', eventTime: eventTimeOf(body) }),
-        );
+        addRoute(routes.events, 'team_access_granted', async ({ body, event, context }) => {
+          if (event.type !== 'team_access_granted') return;
+          await handle(context, {
+            teamIds: event.team_ids,
+            reason: 'team_access_granted',
+            eventTime: eventTimeOf(body),
+          });
+        });
         return;
       }
-      app.event('team_access_revoked', ({ body, event, context }) =>
-        handle(context, { teamIds: event.team_ids, reason: 'team_access_revoked', eventTime: eventTimeOf(body) }),
-      );
-      app.event('app_uninstalled_team', async ({ body, event, context }) => {
+      addRoute(routes.events, 'team_access_revoked', async ({ body, event, context }) => {
+        if (event.type !== 'team_access_revoked') return;
+        await handle(context, { teamIds: event.team_ids, reason: 'team_access_revoked', eventTime: eventTimeOf(body) });
+      });
+      addRoute(routes.events, 'app_uninstalled_team', async ({ body, event, context }) => {
         // Sent to admin apps about any app: only this app's removal, from one workspace, is about us. Its removal
         // from the whole organization (the event naming the org itself) comes as app_uninstalled.
+        if (event.type !== 'app_uninstalled_team') return;
         if (event.app_id !== body.api_app_id || event.team_id === context.enterpriseId) return;
         await handle(context, {
           teamIds: [event.team_id],
@@ -392,7 +436,9 @@ export function listen(app: App, deps: PipelineDeps): Listen {
     },
 
     homeOpened(listener) {
-      app.event('app_home_opened', async ({ next: _next, ...args }) => {
+      addRoute(routes.events, 'app_home_opened', async (eventArgs) => {
+        if (!isHomeOpened(eventArgs)) return;
+        const { next: _next, ...args } = eventArgs;
         // Nobody is waiting on an event's answer: a failure is logged, the person opens Home again.
         const tell: Tell = () => Promise.resolve();
         const teamId = requestWorkspace(args.context, args.body);
@@ -420,7 +466,8 @@ export function listen(app: App, deps: PipelineDeps): Listen {
     },
 
     step(callbackId, thing, work) {
-      app.function(
+      addRoute(
+        routes.steps,
         callbackId,
         stepListener({ store, logger, orgWorkspaces: routes.orgWorkspaces }, { callbackId, thing }, work),
       );

@@ -28,7 +28,8 @@ export interface StepRun {
 }
 
 /**
- * The listener of one custom step (`app.function`): Bolt has acknowledged the event already; a second
+ * The listener of one custom step (a function_executed event, routed by its callback_id in listen.ts, which
+ * acknowledged it as Bolt's `app.function` does); a second
  * delivery of the same execution (Slack retries events it thinks were missed) does nothing; the work's
  * result completes or fails the step (report-step.ts: retried while Slack has trouble); anything unexpected
  * fails it with a text the workflow's people can act on, and is logged.

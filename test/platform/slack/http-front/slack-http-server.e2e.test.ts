@@ -78,6 +78,9 @@ describe('the Slack endpoint in HTTP mode', () => {
     ['payload=[]', 'payload=%5B%5D', FORM],
     ['payload=1', 'payload=1', FORM],
     ['payload that is not JSON', 'payload=%7Bnope', FORM],
+    // Bolt decodes the form's keys too: a percent-encoded `payload` key is a payload all the same.
+    ['percent-encoded payload key with null', 'command=%2Fmintlink&%70ayload=null', FORM],
+    ['payload key without a value', 'command=%2Fmintlink&payload', FORM],
     ['a JSON null', 'null', 'application/json'],
     ['a JSON array', '[1]', 'application/json'],
   ])('answers a signed %s with 400 at once', async (_name, body, contentType) => {
