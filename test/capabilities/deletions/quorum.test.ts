@@ -230,7 +230,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     const { id } = await flow.request(app, ['cus_warn'], ALICE);
     await app.waitForIdle();
     // A refusal (Slack did nothing): given back and sent again. (After internal_error, which Slack says may come
-    // after part of the work was done, it would not be: see reminders-slow-slack.e2e.test.ts.)
+    // after part of the work was done, it would not be: see reminders-slow-slack.test.ts.)
     fakes.slack.answerNext('chat.postMessage', { body: { ok: false, error: 'service_unavailable' } });
     const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70', DELETION_REMIND_AFTER_HOURS: '0' }); // 2 of 72 hours left
     extraApps.push(late);
