@@ -10,7 +10,7 @@ import { expectNoSecretsLeaked } from '../../../kit/slack-checks.js';
 /**
  * Every step's end is reported through one path (pipeline/step-listener.ts → workflow-steps/report-step.ts): when the
  * execution's token is refused by the time the work is done, the bot token ends the step, so no workflow is
- * left running for ever. (The deletion step's later completion has its own case in deletion-step.e2e.test.ts.)
+ * left running for ever. (The deletion step's later completion has its own case in deletion-step.test.ts.)
  */
 describe('a step whose execution token expired before it ended', () => {
   const fakes = useFakes();

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { ended, linkCsv, previewOf, start } from '../bulk/bulk-kit.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import { useListenerApp, useFakes } from '../../kit/fakes.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -13,7 +13,7 @@ const ADMIN = 'U0ADMIN01';
 /* A setting the form changes is what the next piece of work runs under: here the bulk jobs' concurrency. */
 describe('the bulk concurrency set in Slack', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
     env: { SETTINGS_ADMINS: ADMIN, BULK_CONCURRENCY: '4', MAX_WORK_IN_FLIGHT: '40', MINT_API_TIMEOUT_MS: '2000' },
   });
   const settings = new SettingsFlow(fakes);
@@ -46,13 +46,13 @@ describe('the reminder hours set in Slack', () => {
     MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
     DATABASE_URL: sqliteDatabase().databaseUrl,
   };
-  const apps: RunningApp[] = [];
+  const apps: ListenerApp[] = [];
   afterAll(async () => {
     for (const app of apps) await app.stop();
   });
 
   it('are how long the next request waits for its reminder', async () => {
-    const app = await fakes.startApp('http', { env });
+    const app = await fakes.startListenerApp({ env });
     apps.push(app);
     const form = await settings.open(app, ADMIN);
     expect(textOf(await settings.save(app, form, { [FIELDS.remindHours]: '1' }, ADMIN))).toContain('*Saved.*');
@@ -62,7 +62,7 @@ describe('the reminder hours set in Slack', () => {
 
     // Two hours later (a replica whose clock runs ahead): past the hour set in Slack, far from the 24 of the
     // environment.
-    const later = await fakes.startApp('http', { env: { ...env, TEST_CLOCK_OFFSET_HOURS: '2' } });
+    const later = await fakes.startListenerApp({ env: { ...env, TEST_CLOCK_OFFSET_HOURS: '2' } });
     apps.push(later);
     await fakes.slack.waitFor(() => flow.reminders(ts).length > 0, 8_000, 'the reminder');
   });

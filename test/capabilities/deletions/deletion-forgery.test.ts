@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import type { SlackView } from '../../kit/slack-payloads.js';
@@ -20,10 +20,10 @@ const CHANGED = 'This form was changed, so nothing was decided. Open the request
 
 describe('customer deletion, forged submissions', () => {
   const fakes = useFakes();
-  let app: RunningApp;
+  let app: ListenerApp;
 
   beforeAll(async () => {
-    app = await fakes.startApp('http', { env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB } });
+    app = await fakes.startListenerApp({ env: { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB } });
   });
   afterAll(async () => {
     await app?.stop();

@@ -8,7 +8,7 @@ import {
 } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { TEST_MINT_API_KEY } from '../../kit/running-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useListenerApp, useFakes } from '../../kit/fakes.js';
 import { ephemeralText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -26,7 +26,7 @@ const APPROVALS = 'C0APPROVE1';
 
 describe('deletion modal screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
     env: {
       APPROVAL_CHANNEL_ID: APPROVALS,
       DELETION_APPROVERS: `${BEN},${CHLOE}`,

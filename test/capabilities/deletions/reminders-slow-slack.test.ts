@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -25,9 +25,9 @@ describe('deletion reminders when Slack answers after the deadline', () => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  const apps: RunningApp[] = [];
+  const apps: ListenerApp[] = [];
   const start = async (extra: Record<string, string> = {}) => {
-    const app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
+    const app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
     apps.push(app);
     return app;
   };

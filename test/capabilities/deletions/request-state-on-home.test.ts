@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
 import { runSql } from '../../kit/raw-sql.js';
@@ -30,12 +30,12 @@ describeEachEngine('a deletion request on App Home', (_engine, create) => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let app: RunningApp;
+  let app: ListenerApp;
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [DAVE]);
     db = await create();
-    app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl } });
+    app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl } });
     // Everyone opens their Home once: from then on the app keeps it up to date.
     for (const user of [ALICE, BOB, CAROL, DAVE, MALLORY]) {
       await app.event({ type: 'app_home_opened', user, channel: `D${user.slice(1)}`, tab: 'home' });

@@ -3,7 +3,7 @@ import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { homeText, messageText, withNames } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
@@ -40,10 +40,10 @@ type Kind = keyof typeof PEOPLE;
 describe('App Home screens, for each kind of person, through every flow', () => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
-  let app: RunningApp;
+  let app: ListenerApp;
 
   beforeAll(async () => {
-    app = await fakes.startApp('http', {
+    app = await fakes.startListenerApp({
       env: {
         APPROVAL_CHANNEL_ID: APPROVAL,
         DELETION_APPROVERS: `${BEN},${CHLOE}`,

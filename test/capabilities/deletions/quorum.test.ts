@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { messageProblems } from '../../kit/block-kit-limits.js';
 import { DeletionFlow, buttonsOf } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -28,10 +28,10 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let app: RunningApp;
-  const extraApps: RunningApp[] = [];
+  let app: ListenerApp;
+  const extraApps: ListenerApp[] = [];
   const start = (extra: Record<string, string> = {}) =>
-    fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
+    fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL]);
@@ -132,7 +132,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
   });
 
   it('refuses at once a request that the named approvers could never approve enough', async () => {
-    const few = await fakes.startApp('http', {
+    const few = await fakes.startListenerApp({
       env: {
         ...ENV,
         DATABASE_URL: db.databaseUrl,
@@ -230,7 +230,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     const { id } = await flow.request(app, ['cus_warn'], ALICE);
     await app.waitForIdle();
     // A refusal (Slack did nothing): given back and sent again. (After internal_error, which Slack says may come
-    // after part of the work was done, it would not be: see reminders-slow-slack.e2e.test.ts.)
+    // after part of the work was done, it would not be: see reminders-slow-slack.test.ts.)
     fakes.slack.answerNext('chat.postMessage', { body: { ok: false, error: 'service_unavailable' } });
     const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70', DELETION_REMIND_AFTER_HOURS: '0' }); // 2 of 72 hours left
     extraApps.push(late);

@@ -6,11 +6,12 @@ import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/delet
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { messageShortcut, userContext } from '../../kit/slack-payloads.js';
 import { useFakes } from '../../kit/fakes.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { ephemeralText, messageText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 
 /*
  * What the people of a deletion request see, at every state it goes through: the message in the approval
@@ -37,11 +38,12 @@ const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000)
 describe('deletion request screens', () => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
-  const later: RunningApp[] = [];
-  let app: RunningApp;
+  const later: ListenerApp[] = [];
+  let app: ListenerApp;
 
   beforeAll(async () => {
-    app = await fakes.startApp('http', { env: ENV });
+    // A file: the later replicas below (another clock) read the same database.
+    app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
   });
   afterAll(async () => {
     await app?.stop();
@@ -308,7 +310,7 @@ describe('deletion request screens', () => {
     await app.waitForIdle();
 
     // The same database seen 25 hours later: the reminder is due.
-    const dayLater = await fakes.startApp('http', {
+    const dayLater = await fakes.startListenerApp({
       env: { ...ENV, DATABASE_URL: app.env.DATABASE_URL, TEST_CLOCK_OFFSET_HOURS: '25' },
     });
     later.push(dayLater);
@@ -322,7 +324,7 @@ describe('deletion request screens', () => {
     later.length = 0;
 
     // 70 hours later: 2 of the 72 hours are left, and the requester is warned.
-    const nearEnd = await fakes.startApp('http', {
+    const nearEnd = await fakes.startListenerApp({
       env: {
         ...ENV,
         DATABASE_URL: app.env.DATABASE_URL,

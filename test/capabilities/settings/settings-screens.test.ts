@@ -1,7 +1,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { USER_GROUPS } from '../../../sandbox/src/people.js';
-import { useApp, useFakes, type Fakes } from '../../kit/fakes.js';
+import { useListenerApp, useFakes, type Fakes } from '../../kit/fakes.js';
 import { modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
@@ -34,7 +34,7 @@ function withUserGroups(fakes: Fakes): void {
 describe('settings screens', () => {
   const fakes = useFakes();
   withUserGroups(fakes);
-  const running = useApp(fakes, 'http', { env: SANDBOX_ENV });
+  const running = useListenerApp(fakes, { env: SANDBOX_ENV });
   const settings = new SettingsFlow(fakes);
 
   it('the form: as configured, with inline errors, saved, changed meanwhile', async () => {
@@ -80,7 +80,7 @@ describe('settings screens', () => {
 describe('settings screens when the operator keeps them in the environment', () => {
   const fakes = useFakes();
   withUserGroups(fakes);
-  const running = useApp(fakes, 'http', { env: { ...SANDBOX_ENV, SETTINGS_SOURCE: 'env' } });
+  const running = useListenerApp(fakes, { env: { ...SANDBOX_ENV, SETTINGS_SOURCE: 'env' } });
   const settings = new SettingsFlow(fakes);
 
   it('shows them read-only', async () => {
