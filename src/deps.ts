@@ -2,6 +2,7 @@
  * What the capabilities are given. Types only, and only from the shared parts (never from a capability or
  * from app.ts), so any capability can depend on this module without an import cycle.
  */
+import type { ButtonDeclaration } from './platform/slack/pipeline/declarations.js';
 import type { KnownBlock } from '@slack/types';
 import type { WorkBudget } from './platform/slack/admission/work-budget.js';
 import type { Approvers } from './tenancy/workspaces/approvers.js';
@@ -48,10 +49,8 @@ export interface HomeEntry {
   /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
   top?: boolean;
   /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
-  flow?: {
-    actionId: string;
+  flow?: ButtonDeclaration & {
     label: string;
-    primary?: boolean;
     /** Whether this user may use the flow: a button that would only lead to a refusal is not shown. Everyone when absent. */
     shownTo?: (userId: string, teamId: string | undefined) => Promise<boolean>;
   };

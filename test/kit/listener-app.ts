@@ -23,7 +23,8 @@ export interface ListenerAppOptions {
  * listener acks, as Slack gets it, while the listener goes on; every delivery is kept until it has ended.
  */
 class PayloadReceiver implements Receiver {
-  private app: App | undefined;
+  /** The Bolt App the app started (set by Bolt when the App is made). */
+  app: App | undefined;
   /** Deliveries whose listeners have not finished yet. */
   readonly running = new Set<Promise<void>>();
   /** What the app threw out of Bolt after acking (Bolt's error handler logs listener failures itself). */
@@ -145,6 +146,12 @@ export class ListenerApp extends SlackDriver {
     if (!this.running) throw new Error('the app is not started');
     const store: Store = Object.create(this.running.store, { close: { value: () => Promise.resolve() } });
     return store;
+  }
+
+  /** The Bolt App itself, for checks of what was registered on it (test/lint/declarations.test.ts). */
+  get boltApp(): App {
+    if (!this.receiver.app) throw new Error('the app is not started');
+    return this.receiver.app;
   }
 
   protected get hasEnded(): boolean {

@@ -1,4 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
+import { AUDIT_EXPORT } from './actions.js';
 import type { InputBlock, ModalView } from '@slack/types';
 import { context } from '../../platform/blocks/blocks.js';
 import { INPUT_ACTION_ID, textInput, wholeNumberInput } from '../../platform/blocks/inputs.js';
@@ -6,7 +7,7 @@ import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 import { DEFAULT_DAYS, type ExportRequest, MAX_DAYS, daysProblem, operationProblem } from './export-request.js';
 
-export const EXPORT_FORM_CALLBACK = 'audit_export_form';
+export const EXPORT_FORM_CALLBACK = AUDIT_EXPORT.forms.export.callbackId;
 export const EXPORT_BLOCKS = { days: 'audit_days', operation: 'audit_operation', user: 'audit_user' } as const;
 
 /** "Export audit log" (App Home): the period in days, and optionally an operation and a person. */

@@ -1,19 +1,20 @@
 import type { App } from '@slack/bolt';
+import { AUDIT_EXPORT } from './actions.js';
 import { Slots } from '../../platform/slack/admission/slots.js';
 import type { CapabilityDeps } from '../../deps.js';
-import { listen } from '../../platform/slack/pipeline/listen.js';
+import { type ButtonRequest, type FormRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { AuditViewers } from './audit-viewers.js';
 import { auditViewersOf } from '../../tenancy/workspaces/settings-model.js';
-import { EXPORT_FORM_CALLBACK, exportFormView, readExportForm } from './export-form.js';
+import { exportFormView, readExportForm } from './export-form.js';
 import { describeRequest } from './export-request.js';
 import { exportSubcommand } from './export-subcommand.js';
 import { startRetention } from './retention.js';
 import { type ExportContext, runExport } from './run-export.js';
 
-export const EXPORT_AUDIT_HOME_ACTION = 'home_export_audit';
+export const EXPORT_AUDIT_HOME_ACTION = AUDIT_EXPORT.buttons.exportFromHome.actionId;
 
 /** Exports one process writes at once; the others wait their turn (each holds a page of the log and an upload). */
 const EXPORTS_AT_ONCE = 2;
@@ -45,8 +46,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.home.add({
     order: 40,
     flow: {
-      actionId: EXPORT_AUDIT_HOME_ACTION,
-      label: 'Export audit log',
+      ...AUDIT_EXPORT.buttons.exportFromHome,
       // Only viewers may export: for anyone else the button would only open a refusal.
       shownTo: (userId, team) => viewers.mayBeViewer(userId, team),
     },
@@ -57,14 +57,14 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).
-  on.button(EXPORT_AUDIT_HOME_ACTION, async ({ body, client, teamId: team }) => {
+  const openExportForm = async ({ body, client, teamId: team }: ButtonRequest) => {
     const check = await viewers.check(body.user.id, team);
     const view = check.viewer ? exportFormView() : noticeModal('Export audit log', viewers.refusal(check, team));
     await openModal(client, body.trigger_id, view);
     return check.viewer ? undefined : 'refused';
-  });
+  };
 
-  on.form(EXPORT_FORM_CALLBACK, 'Export audit log', async ({ ack, body, view, teamId: team }) => {
+  const exportAuditLog = async ({ ack, body, view, teamId: team }: FormRequest) => {
     const form = readExportForm(view.state.values);
     if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
     // Asked afresh: someone removed from the viewers since the form opened cannot export.
@@ -78,5 +78,7 @@ export function register(app: App, deps: CapabilityDeps): void {
       ),
     });
     await runExport(ctx, { userId: body.user.id, teamId: team }, form.request);
-  });
+  };
+
+  on.declared(AUDIT_EXPORT, { buttons: { exportFromHome: openExportForm }, forms: { export: exportAuditLog } });
 }

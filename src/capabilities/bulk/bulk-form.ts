@@ -1,9 +1,11 @@
 import type { ViewOutput } from '@slack/bolt';
+import { BULK } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { LINK_COLUMNS, WALLET_COLUMNS } from '../../platform/mint/row-requests.js';
 import { LINK_TYPES, WALLET_OPTIONS } from '../../platform/mint/schemas.js';
 import type { BulkKind } from '../../platform/store/bulk-jobs/jobs.js';
-import { actionsRow, button, context, problemBanner, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, problemBanner, section } from '../../platform/blocks/blocks.js';
 import { enumChoices } from '../../platform/blocks/choices.js';
 import { checkboxInput, dateTimeInput, fileInput, selectInput, textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
@@ -16,7 +18,7 @@ import {
   type AttachedFile,
 } from '../../platform/blocks/view-state.js';
 
-export const BULK_FORM_CALLBACK = 'bulk_form';
+export const BULK_FORM_CALLBACK = BULK.forms.check.callbackId;
 
 /** At most this many rows in one job, and this many bytes in one file (the limits). */
 export const MAX_ROWS = 5_000;
@@ -63,7 +65,7 @@ export interface BulkFormValues {
 }
 
 /** The button on the form that sends the sample CSV files (see sample-csv.ts). */
-export const SAMPLE_CSV_ACTION = 'bulk_sample_csv';
+export const SAMPLE_CSV_ACTION = BULK.buttons.sampleCsv.actionId;
 
 /**
  * The "Bulk create" modal: what to create, the CSV (a file or pasted text) with a sample to start from, and
@@ -103,7 +105,7 @@ export function bulkFormView(options: { kind?: BulkKind; problem?: string; sampl
       ? context(
           ':white_check_mark: Two sample CSV files, one for mint links and one for wallets, are in your DM with the app.',
         )
-      : actionsRow('bulk_sample', button(SAMPLE_CSV_ACTION, 'Download a sample CSV')),
+      : actionsRow('bulk_sample', buttonOf(BULK.buttons.sampleCsv)),
     section('*Defaults for mint links* (a row’s own value wins; ignored for wallets)'),
     textInput({
       blockId: BULK_BLOCKS.nftId,

@@ -1,4 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
+import { BULK } from './actions.js';
 import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs/jobs.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
 import { actionsRow, context, section } from '../../platform/blocks/blocks.js';
@@ -9,15 +10,16 @@ import { bold, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js'
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 
-export const BULK_PREVIEW_CALLBACK = 'bulk_preview';
+export const BULK_PREVIEW_CALLBACK = BULK.forms.start.callbackId;
+/** A job's buttons' action ids, as declared (actions.ts). */
 export const BULK_ACTIONS = {
-  pause: 'bulk_pause',
-  resume: 'bulk_resume',
-  cancel: 'bulk_cancel',
-  errorsFile: 'bulk_errors_file',
-  resendResults: 'bulk_resend_results',
-  retry: 'bulk_retry',
-} as const;
+  pause: BULK.buttons.pause.actionId,
+  resume: BULK.buttons.resume.actionId,
+  cancel: BULK.buttons.cancel.actionId,
+  errorsFile: BULK.buttons.errorsFile.actionId,
+  resendResults: BULK.buttons.resendResults.actionId,
+  retry: BULK.buttons.retry.actionId,
+};
 
 /** The checkbox on a retry's preview that chooses the rows held back (their outcome was unknown). */
 export const HELD_ROWS_BLOCK = 'bulk_retry_held';

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { BULK } from './actions.js';
 import type { HomeEntry } from '../../deps.js';
 import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { bold, escapeAndCut } from '../../platform/blocks/mrkdwn.js';
@@ -6,7 +7,7 @@ import type { BulkJob, BulkJobs, BulkJobStatus } from '../../platform/store/bulk
 import type { BulkContext } from './bulk-context.js';
 import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
 
-export const BULK_HOME_ACTION = 'home_bulk_create';
+export const BULK_HOME_ACTION = BULK.buttons.createFromHome.actionId;
 const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
 const SHOWN = 5;
 
@@ -18,7 +19,7 @@ const SHOWN = 5;
 export function bulkHomeEntry(ctx: BulkContext): HomeEntry {
   return {
     order: 10,
-    flow: { actionId: BULK_HOME_ACTION, label: 'Bulk create' },
+    flow: BULK.buttons.createFromHome,
     blocks: async (userId, teamId) => {
       if (teamId === undefined) return []; // a Home of no known workspace shows no workspace's jobs
       const jobs = ctx.store.bulkJobs.inTeam(teamId);

@@ -1,19 +1,19 @@
 import type { App } from '@slack/bolt';
+import { BULK } from './actions.js';
 import { Slots } from '../../platform/slack/admission/slots.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { listen } from '../../platform/slack/pipeline/listen.js';
 import { openForm } from '../../platform/blocks/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
 import type { BulkContext } from './bulk-context.js';
-import { BULK_FORM_CALLBACK, SAMPLE_CSV_ACTION, bulkFormView } from './bulk-form.js';
+import { bulkFormView } from './bulk-form.js';
 import { handleRetry } from './bulk-retry.js';
 import { handleSampleCsv } from './sample-csv.js';
 import { handleStart } from './bulk-start.js';
 import { bulkSubcommand } from './bulk-subcommand.js';
 import { handleBulkFormSubmission } from './bulk-submission.js';
-import { BULK_ACTIONS, BULK_PREVIEW_CALLBACK } from './bulk-views.js';
 import { BulkWorker } from './bulk-worker.js';
-import { BULK_HOME_ACTION, bulkHomeEntry } from './home-entry.js';
+import { bulkHomeEntry } from './home-entry.js';
 import { startProgressTicker } from './progress.js';
 import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
 import { GoneWorkspaces } from './gone-workspaces.js';
@@ -21,7 +21,7 @@ import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-d
 import { stopWorkspaceJobs } from './stop-workspace.js';
 
 /** The global shortcut declared in manifest.yml. */
-export const BULK_SHORTCUT = 'bulk_create';
+export const BULK_SHORTCUT = BULK.shortcuts.create.callbackId;
 
 /**
  * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
@@ -29,7 +29,6 @@ export const BULK_SHORTCUT = 'bulk_create';
  * workspace's jobs apart from the others', and stopped when the workspace removes the app.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'bulk' });
   const ctx: BulkContext = {
     store: deps.store,
@@ -60,17 +59,18 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(() => startProgressTicker(ctx));
   deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
-  on.shortcut(BULK_SHORTCUT, openBulkForm);
-  on.button(BULK_HOME_ACTION, openBulkForm);
-  on.form(BULK_FORM_CALLBACK, 'Bulk create', handleBulkFormSubmission(ctx));
-  on.form(BULK_PREVIEW_CALLBACK, 'Bulk create', handleStart(ctx, nudge));
-  // The same click delivered twice changes a job once, and sends one file.
-  const once = { once: true };
-  on.button(BULK_ACTIONS.pause, handleControl(ctx, 'pause', nudge), once);
-  on.button(BULK_ACTIONS.resume, handleControl(ctx, 'resume', nudge), once);
-  on.button(BULK_ACTIONS.cancel, handleControl(ctx, 'cancel', nudge), once);
-  on.button(BULK_ACTIONS.errorsFile, handleErrorsFile(ctx), once);
-  on.button(BULK_ACTIONS.resendResults, handleResendResults(ctx), once);
-  on.button(BULK_ACTIONS.retry, handleRetry(ctx), once);
-  on.button(SAMPLE_CSV_ACTION, handleSampleCsv(ctx), once);
+  listen(app, deps).declared(BULK, {
+    shortcuts: { create: openBulkForm },
+    buttons: {
+      createFromHome: openBulkForm,
+      sampleCsv: handleSampleCsv(ctx),
+      pause: handleControl(ctx, 'pause', nudge),
+      resume: handleControl(ctx, 'resume', nudge),
+      cancel: handleControl(ctx, 'cancel', nudge),
+      errorsFile: handleErrorsFile(ctx),
+      resendResults: handleResendResults(ctx),
+      retry: handleRetry(ctx),
+    },
+    forms: { check: handleBulkFormSubmission(ctx), start: handleStart(ctx, nudge) },
+  });
 }

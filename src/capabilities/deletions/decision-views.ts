@@ -1,4 +1,5 @@
 import type { ModalView } from '@slack/types';
+import { DELETIONS } from './actions.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, section } from '../../platform/blocks/blocks.js';
 import { textInput } from '../../platform/blocks/inputs.js';
@@ -9,8 +10,8 @@ import { idSections, statusLine } from './deletion-messages.js';
 import { customerCount } from './customer-count.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
 
-export const APPROVE_FORM_CALLBACK = 'deletion_approve_form';
-export const REJECT_FORM_CALLBACK = 'deletion_reject_form';
+export const APPROVE_FORM_CALLBACK = DELETIONS.forms.approve.callbackId;
+export const REJECT_FORM_CALLBACK = DELETIONS.forms.reject.callbackId;
 export const REJECT_REASON_BLOCK = 'reject_reason';
 export const MAX_REJECT_REASON_LENGTH = 500;
 

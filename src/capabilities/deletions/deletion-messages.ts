@@ -1,4 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import { DELETIONS } from './actions.js';
+import { type ButtonDeclaration, buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../../platform/blocks/mrkdwn.js';
@@ -6,12 +8,13 @@ import { slackDate } from '../../platform/blocks/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
 
+/** The approval message's buttons' action ids, as declared (actions.ts). */
 export const DELETION_ACTIONS = {
-  approve: 'deletion_approve',
-  reject: 'deletion_reject',
-  retry: 'deletion_retry',
-  cancel: 'deletion_cancel',
-} as const;
+  approve: DELETIONS.buttons.approve.actionId,
+  reject: DELETIONS.buttons.reject.actionId,
+  retry: DELETIONS.buttons.retry.actionId,
+  cancel: DELETIONS.buttons.cancel.actionId,
+};
 
 /** IDs shown in the approval message itself; a longer list goes to its thread. */
 export const IDS_IN_MESSAGE = 20;
@@ -157,20 +160,9 @@ function askedFrom(r: DeletionRequest): KnownBlock[] {
   return parts.length > 0 ? [context(parts.join(' · '))] : [];
 }
 
-const button = (
-  r: DeletionRequest,
-  actionId: string,
-  text: string,
-  style?: 'primary' | 'danger',
-  confirm?: Button['confirm'],
-): Button => ({
-  type: 'button',
-  action_id: actionId,
-  text: { type: 'plain_text', text },
-  value: r.id,
-  ...(style ? { style } : {}),
-  ...(confirm ? { confirm } : {}),
-});
+/** A declared button acting on the request `r`. */
+const button = (r: DeletionRequest, declared: ButtonDeclaration, confirm?: Button['confirm']): Button =>
+  buttonOf(declared, { value: r.id, ...(confirm ? { confirm } : {}) });
 
 const confirmDialog = (
   title: string,
@@ -191,10 +183,7 @@ export function decisionButtons(r: DeletionRequest, blockId?: string): ActionsBl
   return {
     type: 'actions',
     ...(blockId ? { block_id: blockId } : {}),
-    elements: [
-      button(r, DELETION_ACTIONS.approve, 'Approve…', 'primary'),
-      button(r, DELETION_ACTIONS.reject, 'Reject…', 'danger'),
-    ],
+    elements: [button(r, DELETIONS.buttons.approve), button(r, DELETIONS.buttons.reject)],
   };
 }
 
@@ -210,7 +199,7 @@ export function retryButtons(r: DeletionRequest, blockId?: string): ActionsBlock
   return {
     type: 'actions',
     ...(blockId ? { block_id: blockId } : {}),
-    elements: [button(r, DELETION_ACTIONS.retry, 'Try the deletion again', 'danger', confirm)],
+    elements: [button(r, DELETIONS.buttons.retry, confirm)],
   };
 }
 
@@ -225,7 +214,7 @@ export function cancelButton(r: DeletionRequest, blockId?: string): ActionsBlock
   return {
     type: 'actions',
     ...(blockId ? { block_id: blockId } : {}),
-    elements: [button(r, DELETION_ACTIONS.cancel, 'Cancel request', undefined, confirm)],
+    elements: [button(r, DELETIONS.buttons.cancel, confirm)],
   };
 }
 

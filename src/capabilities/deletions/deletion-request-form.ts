@@ -1,4 +1,6 @@
 import type { ViewOutput } from '@slack/bolt';
+import { DELETIONS } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import { context, problemBanner } from '../../platform/blocks/blocks.js';
 import { textInput } from '../../platform/blocks/inputs.js';
@@ -12,8 +14,8 @@ import { MAX_REASON_LENGTH } from './deletion-settings.js';
 import { approvalRule } from './quorum.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
-export const DELETION_FORM_CALLBACK = 'deletion_request_form';
-export const ADD_IDS_BOX_ACTION = 'deletion_add_ids_box';
+export const DELETION_FORM_CALLBACK = DELETIONS.forms.request.callbackId;
+export const ADD_IDS_BOX_ACTION = DELETIONS.buttons.addIdsBox.actionId;
 export const REASON_BLOCK = 'reason';
 /** Slack caps a text box at 3000 characters; long lists go into more boxes. */
 export const MAX_ID_BOXES = 10;
@@ -80,13 +82,7 @@ export function deletionRequestView(
     const add: ActionsBlock = {
       type: 'actions',
       block_id: 'add_ids_box',
-      elements: [
-        {
-          type: 'button',
-          action_id: ADD_IDS_BOX_ACTION,
-          text: { type: 'plain_text', text: 'Add another box for IDs' },
-        },
-      ],
+      elements: [buttonOf(DELETIONS.buttons.addIdsBox)],
     };
     blocks.push(add);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELETIONS } from './actions.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import {
   describeInput,
@@ -16,7 +17,7 @@ import { whoSetsUp } from './deletion-settings.js';
 import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
-export const REQUEST_DELETION_STEP = 'request_customer_deletion_step';
+export const REQUEST_DELETION_STEP = DELETIONS.steps.requestDeletion.callbackId;
 
 export const REQUEST_DELETION_STEP_INPUTS = {
   customer_ids: 'Customer IDs',

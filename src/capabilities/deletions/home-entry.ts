@@ -1,7 +1,9 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import { DELETIONS } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { HomeEntry } from '../../deps.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { listModal } from '../../platform/blocks/list-modal.js';
 import { italic } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
@@ -13,11 +15,12 @@ import { approvalProgress, quorumStatus } from './quorum.js';
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
 
+/** Home's buttons' action ids, as declared (actions.ts). */
 export const DELETION_HOME_ACTIONS = {
-  requestDeletion: 'home_request_deletion',
-  allApprovals: 'home_all_approvals',
-  allOwnRequests: 'home_all_own_requests',
-} as const;
+  requestDeletion: DELETIONS.buttons.requestFromHome.actionId,
+  allApprovals: DELETIONS.buttons.allApprovals.actionId,
+  allOwnRequests: DELETIONS.buttons.allOwnRequests.actionId,
+};
 
 /**
  * The deletion flow on App Home, in the user's workspace: the requests waiting for this user's approval
@@ -27,7 +30,7 @@ export const DELETION_HOME_ACTIONS = {
 export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
   return {
     order: 20,
-    flow: { actionId: DELETION_HOME_ACTIONS.requestDeletion, label: 'Request deletion' },
+    flow: DELETIONS.buttons.requestFromHome,
     blocks: async (userId, tabTeam) => {
       const teamId = tabTeam ?? ctx.defaultTeam();
       if (!teamId) return [];
@@ -59,7 +62,7 @@ async function approvalsBlocks(ctx: DeletionContext, teamId: string, userId: str
   if (count === 0) blocks.push(context('Nothing waits for your approval.'));
   for (const r of newest) blocks.push(section(requestLine(r, true)), decisionButtons(r, `approve_${r.id}`));
   if (count > newest.length)
-    blocks.push(actionsRow('all_approvals', button(DELETION_HOME_ACTIONS.allApprovals, `See all ${count}`)));
+    blocks.push(actionsRow('all_approvals', buttonOf(DELETIONS.buttons.allApprovals, { label: `See all ${count}` })));
   blocks.push(divider());
   return blocks;
 }
@@ -108,7 +111,7 @@ async function ownRequestsBlocks(ctx: DeletionContext, teamId: string, userId: s
   const blocks: KnownBlock[] = [section(`*Your requests waiting for approval* (${count})`)];
   for (const r of newest) blocks.push(section(requestLine(r, false)), cancelButton(r, `cancel_${r.id}`));
   if (count > newest.length)
-    blocks.push(actionsRow('all_own', button(DELETION_HOME_ACTIONS.allOwnRequests, `See all ${count}`)));
+    blocks.push(actionsRow('all_own', buttonOf(DELETIONS.buttons.allOwnRequests, { label: `See all ${count}` })));
   blocks.push(divider());
   return blocks;
 }

@@ -1,4 +1,5 @@
 import type { MessageShortcut } from '@slack/bolt';
+import { DELETIONS } from './actions.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ShortcutRequest } from '../../platform/slack/pipeline/listen.js';
@@ -8,7 +9,7 @@ import { notConfiguredText } from './deletion-settings.js';
 import { customerIdsInMessage, signSource } from './message-source.js';
 
 /** The message shortcut declared in manifest.yml. */
-export const REQUEST_DELETION_MESSAGE_SHORTCUT = 'request_deletion_from_message';
+export const REQUEST_DELETION_MESSAGE_SHORTCUT = DELETIONS.messageShortcuts.requestFromMessage.callbackId;
 
 type Args = ShortcutRequest<MessageShortcut>;
 

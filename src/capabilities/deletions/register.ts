@@ -1,25 +1,18 @@
 import type { WebClient } from '@slack/web-api';
+import { DELETIONS } from './actions.js';
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../../deps.js';
-import { listen } from '../../platform/slack/pipeline/listen.js';
+import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
 import { decisionMetadataKeys } from './decision-metadata.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
-import { APPROVE_FORM_CALLBACK, REJECT_FORM_CALLBACK } from './decision-views.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
-import { DELETION_ACTIONS } from './deletion-messages.js';
-import {
-  ADD_IDS_BOX_ACTION,
-  DELETION_FORM_CALLBACK,
-  boxesOf,
-  deletionRequestView,
-  signedSourceOf,
-} from './deletion-request-form.js';
-import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
+import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
+import { requestDeletionStep } from './deletion-step.js';
 import { startStepCompleter } from './step-completion.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
+import { openFormFromMessage } from './message-shortcut.js';
 import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
 import { deletionSettings, notConfiguredText } from './deletion-settings.js';
@@ -28,10 +21,10 @@ import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
 import { reminderWork } from './reminders.js';
-import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
+import { allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 
 /** The global shortcut declared in manifest.yml. */
-export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
+export const REQUEST_DELETION_SHORTCUT = DELETIONS.shortcuts.request.callbackId;
 
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
@@ -41,7 +34,6 @@ export const REQUEST_DELETION_SHORTCUT = 'request_customer_deletion';
  * settings, approvers, token and Mint account.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const on = listen(app, deps);
   const logger = deps.logger.child({ capability: 'deletion-approval' });
   const slackIn = (teamId: string) => deps.workspaces.slack(teamId);
   const ctx: DeletionContext = {
@@ -77,11 +69,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.background.add(reminderWork(ctx, deps));
   deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
-  on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);
-  on.messageShortcut(REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage(ctx));
-  on.step(REQUEST_DELETION_STEP, 'the deletion request', requestDeletionStep(ctx));
-  on.button(DELETION_HOME_ACTIONS.requestDeletion, openRequestForm);
-  on.button(ADD_IDS_BOX_ACTION, async ({ body, client, teamId }) => {
+  /** Another box for IDs in the request form. */
+  const addIdsBox = async ({ body, client, teamId }: ButtonRequest) => {
     const view = body.view;
     if (!view) return;
     const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
@@ -97,26 +86,33 @@ export function register(app: App, deps: CapabilityDeps): void {
         }),
       })
       .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
-  });
-
-  on.form(DELETION_FORM_CALLBACK, 'Request deletion', handleDeletionRequestSubmission(ctx));
-  on.button(DELETION_ACTIONS.approve, handleDecisionButton(ctx, 'approve'));
-  on.button(DELETION_ACTIONS.reject, handleDecisionButton(ctx, 'reject'));
-  // The same click delivered twice must not send the deletion twice (after a failure both would win).
-  on.button(DELETION_ACTIONS.retry, handleRetryButton(ctx), { once: true });
-  on.button(DELETION_ACTIONS.cancel, handleCancelButton(ctx));
-  on.form(APPROVE_FORM_CALLBACK, 'Approve deletion', handleApproveSubmission(ctx));
-  on.form(REJECT_FORM_CALLBACK, 'Reject deletion', handleRejectSubmission(ctx));
-
+  };
   // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).
-  for (const [actionId, view] of [
-    [DELETION_HOME_ACTIONS.allApprovals, allApprovalsView],
-    [DELETION_HOME_ACTIONS.allOwnRequests, ownRequestsView],
-  ] as const) {
-    on.button(actionId, async ({ body, client, teamId }) =>
-      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, teamId), body.user.id)),
-    );
-  }
+  const seeAll =
+    (view: typeof allApprovalsView) =>
+    async ({ body, client, teamId }: ButtonRequest) =>
+      openModal(client, body.trigger_id, await view(ctx, workspaceOf(ctx, teamId), body.user.id));
+
+  listen(app, deps).declared(DELETIONS, {
+    shortcuts: { request: openRequestForm },
+    messageShortcuts: { requestFromMessage: openFormFromMessage(ctx) },
+    steps: { requestDeletion: requestDeletionStep(ctx) },
+    buttons: {
+      requestFromHome: openRequestForm,
+      addIdsBox,
+      approve: handleDecisionButton(ctx, 'approve'),
+      reject: handleDecisionButton(ctx, 'reject'),
+      retry: handleRetryButton(ctx),
+      cancel: handleCancelButton(ctx),
+      allApprovals: seeAll(allApprovalsView),
+      allOwnRequests: seeAll(ownRequestsView),
+    },
+    forms: {
+      request: handleDeletionRequestSubmission(ctx),
+      approve: handleApproveSubmission(ctx),
+      reject: handleRejectSubmission(ctx),
+    },
+  });
 }
 
 /** What opening the request form needs of a shortcut or a button. */

@@ -2,13 +2,15 @@ import type { HomeView, KnownBlock } from '@slack/types';
 import type { HomeEntry } from '../../deps.js';
 import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
 import type { AuditEntry } from '../../platform/store/audit-log.js';
-import { actionsRow, button, context, divider, header, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, divider, header, section } from '../../platform/blocks/blocks.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
+import { HOME } from './actions.js';
 import { LIMITS } from '../../platform/blocks/limits.js';
 import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 
 export const ACTIVITY_SHOWN = 10;
-export const ALL_ACTIVITY_ACTION = 'home_all_activity';
+export const ALL_ACTIVITY_ACTION = HOME.buttons.allActivity.actionId;
 
 /** One user's Home, as read from the entries and the audit log at one moment. */
 export interface HomeContent {
@@ -30,7 +32,7 @@ export function homeView(content: HomeContent): HomeView {
     header('Mintlink'),
     ...content.top,
     section('Operate the Mint Link and Wallet service from Slack. Start here, or type `/mintlink help`.'),
-    actionsRow('flows', ...content.flows.map((f) => button(f.actionId, f.label, f.primary ? 'primary' : undefined))),
+    actionsRow('flows', ...content.flows.map((f) => buttonOf(f))),
     divider(),
     ...content.sections,
     section(
@@ -38,7 +40,7 @@ export function homeView(content: HomeContent): HomeView {
     ),
   ];
   if (content.activity.length >= ACTIVITY_SHOWN)
-    blocks.push(actionsRow('all_activity', button(ALL_ACTIVITY_ACTION, 'See more')));
+    blocks.push(actionsRow('all_activity', buttonOf(HOME.buttons.allActivity)));
   blocks.push(divider(), context(...content.status));
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
 }

@@ -1,11 +1,12 @@
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../../deps.js';
-import { listen } from '../../platform/slack/pipeline/listen.js';
+import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { listModal } from '../../platform/blocks/list-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { HomePublisher } from './home-publisher.js';
 import { approvedRequestStates } from './request-states.js';
-import { ALL_ACTIVITY_ACTION, activityLine } from './home-view.js';
+import { activityLine } from './home-view.js';
+import { HOME } from './actions.js';
 
 /** App Home: published when the user opens it; "See more" of their activity. The entries are the capabilities'. */
 export function register(app: App, deps: AppDeps & { publisher: HomePublisher }): void {
@@ -19,7 +20,7 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
       .publish(event.user, teamId, onScreen)
       .catch((error: unknown) => deps.logger.warn({ err: error, user: event.user }, 'could not publish the Home tab'));
   });
-  on.button(ALL_ACTIVITY_ACTION, async ({ body, client, teamId }) => {
+  const showAllActivity = async ({ body, client, teamId }: ButtonRequest) => {
     const entries = await deps.store.audit.list({ actorId: body.user.id, teamId, limit: 100 });
     const requestStates = await approvedRequestStates(deps.store, entries);
     await openModal(
@@ -31,5 +32,6 @@ export function register(app: App, deps: AppDeps & { publisher: HomePublisher })
         'The last 100 things you did with the app.',
       ),
     );
-  });
+  };
+  on.declared(HOME, { buttons: { allActivity: showAllActivity } });
 }

@@ -1,4 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
+import { LINKS } from './actions.js';
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
   CUSTOMER_ID_PATTERN,
@@ -22,7 +23,7 @@ import { modal } from '../../platform/blocks/modal.js';
 import { checkedValues, dateTimeValue, selectedValue, textValue } from '../../platform/blocks/view-state.js';
 import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 
-export const LINK_FORM_CALLBACK = 'link_form';
+export const LINK_FORM_CALLBACK = LINKS.forms.create.callbackId;
 
 /** Block ids of the form's inputs: inline errors are keyed by them. */
 export const LINK_BLOCKS = {

@@ -6,8 +6,9 @@ import { context, section } from '../../platform/blocks/blocks.js';
 import { INPUT_ACTION_ID, textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { MINT_ACCOUNT } from './actions.js';
 
-export const CONNECT_FORM_CALLBACK = 'mint_account_form';
+export const CONNECT_FORM_CALLBACK = MINT_ACCOUNT.forms.connect.callbackId;
 
 /** Block ids of the form's inputs: inline errors are keyed by them. */
 export const ACCOUNT_BLOCKS = { apiKey: 'mint_api_key', baseUrl: 'mint_base_url' } as const;

@@ -1,14 +1,15 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { HomeEntry } from '../../deps.js';
 import type { MintAccount, MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../../tenancy/mint-accounts/not-connected.js';
-import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { AccountAdmins } from './account-admins.js';
+import { MINT_ACCOUNT } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 
-export const REPLACE_MINT_KEY_ACTION = 'mint_account_replace';
-export const REMOVE_MINT_ACCOUNT_ACTION = 'mint_account_remove';
+export const REPLACE_MINT_KEY_ACTION = MINT_ACCOUNT.buttons.replace.actionId;
+export const REMOVE_MINT_ACCOUNT_ACTION = MINT_ACCOUNT.buttons.remove.actionId;
 
 /**
  * The workspace's Mint account on App Home, first among the sections: nothing works before it is connected.
@@ -47,7 +48,10 @@ function adminBlocks(account: MintAccount | undefined): KnownBlock[] {
       section(
         '*Mint account* · :electric_plug: not connected\nMintlink reaches the Mint service with your organization’s own API key. Until it is connected, every command, button and workflow step here answers that no Mint account is connected.',
       ),
-      actionsRow('mint_account', button(CONNECT_MINT_ACCOUNT_ACTION, 'Connect your Mint account', 'primary')),
+      actionsRow(
+        'mint_account',
+        buttonOf(MINT_ACCOUNT.buttons.connect, { label: 'Connect your Mint account', style: 'primary' }),
+      ),
       why,
       divider(),
     ];
@@ -66,7 +70,7 @@ function adminBlocks(account: MintAccount | undefined): KnownBlock[] {
   blocks.push(
     actionsRow(
       'mint_account',
-      button(REPLACE_MINT_KEY_ACTION, 'Replace key', account.refused ? 'primary' : undefined),
+      buttonOf(MINT_ACCOUNT.buttons.replace, account.refused ? { style: 'primary' } : {}),
       removeButton(account),
     ),
     why,
@@ -77,8 +81,7 @@ function adminBlocks(account: MintAccount | undefined): KnownBlock[] {
 
 /** Remove, after Slack's own confirmation dialog. */
 function removeButton(account: MintAccount): Button {
-  return {
-    ...button(REMOVE_MINT_ACCOUNT_ACTION, 'Remove'),
+  return buttonOf(MINT_ACCOUNT.buttons.remove, {
     style: 'danger',
     confirm: {
       title: { type: 'plain_text', text: 'Remove the Mint account?' },
@@ -90,5 +93,5 @@ function removeButton(account: MintAccount): Button {
       deny: { type: 'plain_text', text: 'Cancel' },
       style: 'danger',
     },
-  };
+  });
 }

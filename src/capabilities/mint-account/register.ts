@@ -1,21 +1,14 @@
 import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../../deps.js';
-import { CONNECT_MINT_ACCOUNT_ACTION } from '../../tenancy/mint-accounts/not-connected.js';
-import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
+import { type ButtonRequest, type FormRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { refused, upstreamFailed } from '../../platform/slack/pipeline/request-ended.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { AccountAdmins } from './account-admins.js';
-import {
-  ACCOUNT_BLOCKS,
-  CONNECT_FORM_CALLBACK,
-  checkConnectForm,
-  connectFormView,
-  connectedView,
-  savingView,
-} from './connect-form.js';
-import { REMOVE_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION, mintAccountHomeEntry } from './home-entry.js';
+import { ACCOUNT_BLOCKS, checkConnectForm, connectFormView, connectedView, savingView } from './connect-form.js';
+import { mintAccountHomeEntry } from './home-entry.js';
+import { MINT_ACCOUNT } from './actions.js';
 
 type Operation = 'mint_account.connect' | 'mint_account.replace' | 'mint_account.remove';
 
@@ -90,10 +83,7 @@ export function register(app: App, deps: CapabilityDeps): void {
       });
     }
   };
-  on.button(CONNECT_MINT_ACCOUNT_ACTION, openConnectForm);
-  on.button(REPLACE_MINT_KEY_ACTION, openConnectForm);
-
-  on.form(CONNECT_FORM_CALLBACK, 'Mint account', async ({ ack, body, view, client, teamId }) => {
+  const saveAccount = async ({ ack, body, view, client, teamId }: FormRequest) => {
     const replacing = (await accounts.account(teamId)) !== undefined;
     await requireAdmin(body.user.id, teamId, replacing ? 'mint_account.replace' : 'mint_account.connect');
     const checked = checkConnectForm(view.state.values, {
@@ -118,16 +108,17 @@ export function register(app: App, deps: CapabilityDeps): void {
     );
     await updateModal(client, view.id, connectedView(account, previous), logger);
     refreshAdminsOf(teamId, body.user.id);
-  });
+  };
 
-  on.button(
-    REMOVE_MINT_ACCOUNT_ACTION,
-    async ({ body, teamId }) => {
-      await requireAdmin(body.user.id, teamId, 'mint_account.remove');
-      const removed = await accounts.remove(teamId, { by: body.user.id });
-      if (removed) logger.info({ team: teamId, user: body.user.id }, 'a workspace removed its Mint account');
-      refreshAdminsOf(teamId, body.user.id);
-    },
-    { once: true },
-  );
+  const removeAccount = async ({ body, teamId }: ButtonRequest) => {
+    await requireAdmin(body.user.id, teamId, 'mint_account.remove');
+    const removed = await accounts.remove(teamId, { by: body.user.id });
+    if (removed) logger.info({ team: teamId, user: body.user.id }, 'a workspace removed its Mint account');
+    refreshAdminsOf(teamId, body.user.id);
+  };
+
+  on.declared(MINT_ACCOUNT, {
+    buttons: { connect: openConnectForm, replace: openConnectForm, remove: removeAccount },
+    forms: { connect: saveAccount },
+  });
 }

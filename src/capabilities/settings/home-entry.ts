@@ -1,12 +1,14 @@
 import type { KnownBlock } from '@slack/types';
+import { SETTINGS_ACTIONS } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { HomeEntry } from '../../deps.js';
-import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import { type SettingName, SETTINGS, describeValue } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
 import type { SettingsContext } from './save-settings.js';
 
-export const OPEN_SETTINGS_ACTION = 'home_open_settings';
+export const OPEN_SETTINGS_ACTION: string = SETTINGS_ACTIONS.buttons.open.actionId;
 
 const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum', 'requestTtlHours', 'auditViewers'];
 
@@ -33,7 +35,9 @@ export function settingsHomeEntry(ctx: SettingsContext): HomeEntry {
         ),
         actionsRow(
           'settings',
-          button(OPEN_SETTINGS_ACTION, ctx.settings.envOnly ? 'View settings' : 'Change settings'),
+          buttonOf(SETTINGS_ACTIONS.buttons.open, {
+            label: ctx.settings.envOnly ? 'View settings' : 'Change settings',
+          }),
         ),
         divider(),
       ];

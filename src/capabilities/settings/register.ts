@@ -1,22 +1,22 @@
 import type { App } from '@slack/bolt';
+import { SETTINGS_ACTIONS } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
-import { listen } from '../../platform/slack/pipeline/listen.js';
+import {
+  type ButtonRequest,
+  type Ended,
+  type FormRequest,
+  type OptionsRequest,
+  listen,
+} from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
-import { OPEN_SETTINGS_ACTION, settingsHomeEntry } from './home-entry.js';
+import { settingsHomeEntry } from './home-entry.js';
 import { openSettings } from './open-settings.js';
 import { type SettingsContext, announceChange, saveSettings } from './save-settings.js';
-import {
-  SETTINGS_FORM_CALLBACK,
-  USER_GROUPS_ACTION,
-  groupOption,
-  readSettingsForm,
-  settingsFormView,
-  versionOf,
-} from './settings-form.js';
+import { groupOption, readSettingsForm, settingsFormView, versionOf } from './settings-form.js';
 import { savedView } from './saved-view.js';
 import { UserGroups } from './user-groups.js';
 
@@ -42,24 +42,24 @@ export function register(app: App, deps: CapabilityDeps): void {
   /** The request's workspace (single-workspace mode: the app's own, if Slack named none). */
   const workspaceOf = (request: { teamId: string }) => request.teamId || deps.settings.homeTeamId || '';
 
-  on.button(OPEN_SETTINGS_ACTION, async (request) => {
+  const open = async (request: ButtonRequest) => {
     const { body, client } = request;
     const view = await openSettings(ctx, body.user.id, workspaceOf(request));
     await openModal(client, body.trigger_id, view.view);
     return view.refused ? 'refused' : undefined;
-  });
+  };
 
   // The user-group pickers: the workspace's groups matching what the admin typed.
-  on.options(USER_GROUPS_ACTION, async (request) => {
+  const userGroups = async (request: OptionsRequest) => {
     const { ack, body } = request;
     const team = workspaceOf(request);
     // Only the settings form has these pickers: nobody else gets the workspace's groups listed.
     if (!(await ctx.admins.check(body.user.id, team)).admin) return ack({ options: [] });
     const groups = await ctx.groups.matching(body.value, team).catch(() => []);
     await ack({ options: groups.map((g) => groupOption(g.id, (id) => ctx.groups.label(id, team))) });
-  });
+  };
 
-  on.form(SETTINGS_FORM_CALLBACK, 'Mintlink settings', async (request) => {
+  const save = async (request: FormRequest): Promise<Ended> => {
     const { ack, body, view, client } = request;
     const version = versionOf(view.private_metadata);
     const outcome = await saveSettings(ctx, {
@@ -98,5 +98,7 @@ export function register(app: App, deps: CapabilityDeps): void {
         return;
       }
     }
-  });
+  };
+
+  on.declared(SETTINGS_ACTIONS, { buttons: { open }, options: { userGroups }, forms: { save } });
 }

@@ -1,4 +1,5 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { SETTINGS_ACTIONS } from './actions.js';
 import type { ViewOutput } from '@slack/bolt';
 import { context, divider, header, section } from '../../platform/blocks/blocks.js';
 import { LIMITS, truncate } from '../../platform/blocks/limits.js';
@@ -18,9 +19,9 @@ import {
   describeValue,
 } from '../../tenancy/workspaces/settings-model.js';
 
-export const SETTINGS_FORM_CALLBACK = 'settings_form';
+export const SETTINGS_FORM_CALLBACK = SETTINGS_ACTIONS.forms.save.callbackId;
 /** The action of the user-group pickers: their options are loaded from Slack as the admin types. */
-export const USER_GROUPS_ACTION = 'user_groups';
+export const USER_GROUPS_ACTION = SETTINGS_ACTIONS.options.userGroups.actionId;
 const VALUE = 'value';
 
 /** The form's inputs. Block ids carry the version shown, so a form shown again shows the values afresh. */

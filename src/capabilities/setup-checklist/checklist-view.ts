@@ -1,9 +1,11 @@
 import type { KnownBlock } from '@slack/types';
+import { SETUP_CHECKLIST } from './actions.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { SetupItem } from '../../tenancy/setup-checks/setup-items.js';
-import { actionsRow, button, context, divider, section } from '../../platform/blocks/blocks.js';
+import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 
-export const SETUP_RECHECK_ACTION = 'home_setup_recheck';
+export const SETUP_RECHECK_ACTION = SETUP_CHECKLIST.buttons.checkAgain.actionId;
 
 const MARKS: Record<SetupItem['state'], string> = {
   pass: ':heavy_check_mark:',
@@ -42,7 +44,7 @@ export function checklistBlocks(
     ...items.map((item) =>
       section(`${MARKS[item.state]} ${item.summary}${item.fix && item.state !== 'pass' ? `\n→ ${item.fix}` : ''}`),
     ),
-    actionsRow('setup_checklist', button(SETUP_RECHECK_ACTION, 'Check again', 'primary')),
+    actionsRow('setup_checklist', buttonOf(SETUP_CHECKLIST.buttons.checkAgain)),
     context(
       `Checked ${slackDate(checkedAt)}. Only settings admins see this list; it goes away once every check passes.`,
     ),

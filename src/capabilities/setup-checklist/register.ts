@@ -1,7 +1,8 @@
 import type { App } from '@slack/bolt';
+import { SETUP_CHECKLIST } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../../tenancy/mint-accounts/mint-call-recorder.js';
-import { listen } from '../../platform/slack/pipeline/listen.js';
+import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
 import { checkMigrated, databaseProblemForSlack } from '../../tenancy/setup-checks/database-check.js';
 import { fail, SLACK_NAMING, type SetupItem } from '../../tenancy/setup-checks/setup-items.js';
@@ -17,7 +18,7 @@ import {
   checkWorkspaceSetup,
 } from '../../tenancy/setup-checks/workspace-checks.js';
 import { patientSlackClient } from '../../platform/slack/web-api/patient-client.js';
-import { SETUP_RECHECK_ACTION, checklistBlocks } from './checklist-view.js';
+import { checklistBlocks } from './checklist-view.js';
 import { SetupReports } from './setup-reports.js';
 
 /** How long the Socket Mode item's answer is used before apps.connections.open is asked again. */
@@ -142,7 +143,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     },
   });
 
-  on.button(SETUP_RECHECK_ACTION, async ({ body, teamId }) => {
+  const checkAgain = async ({ body, teamId }: ButtonRequest) => {
     if (!(await deps.settingsAdmins.check(body.user.id, teamId, { fresh: true })).admin)
       throw refused(':no_entry: Only settings admins can check the setup.');
     const press = reports.press(teamId, settingsBasis(teamId));
@@ -159,5 +160,6 @@ export function register(app: App, deps: CapabilityDeps): void {
         'busy',
         ':hourglass: A check of the setup was already under way when you pressed: your Home shows its result.',
       );
-  });
+  };
+  on.declared(SETUP_CHECKLIST, { buttons: { checkAgain } });
 }

@@ -1,4 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
+import { TEMPLATES } from './actions.js';
 import type { InputBlock, ModalView } from '@slack/types';
 import { contractIdSchema } from '../../platform/mint/schemas.js';
 import { problemBanner } from '../../platform/blocks/blocks.js';
@@ -6,7 +7,7 @@ import { INPUT_ACTION_ID, textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 
-export const BROWSE_FORM_CALLBACK = 'browse_templates_form';
+export const BROWSE_FORM_CALLBACK = TEMPLATES.forms.browse.callbackId;
 export const BROWSE_BLOCKS = { contractId: 'contract_id', conversation: 'conversation' } as const;
 
 /** "Browse templates": a contract ID and where to post the list (Slack gives a response_url for it). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEMPLATES } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { MintApiError } from '../../platform/mint/mint-api-error.js';
 import { listTemplatesRequestSchema } from '../../platform/mint/schemas.js';
@@ -15,7 +16,7 @@ import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.j
 import { templateFields } from './template-fields.js';
 
 /** The custom step's callback_id in manifest.yml (`functions`). */
-export const LIST_TEMPLATES_STEP = 'list_nft_templates_step';
+export const LIST_TEMPLATES_STEP = TEMPLATES.steps.listTemplates.callbackId;
 
 export const LIST_TEMPLATES_STEP_INPUTS = {
   contract_id: 'Contract ID',

@@ -1,16 +1,19 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { TemplatePage } from '../../platform/mint/responses.js';
 import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { LIMITS } from '../../platform/blocks/limits.js';
 import { bold, cutText, escapeAndCut, escapeMrkdwn, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { encodePageState, type PageState } from './page-state.js';
 import { templateFields } from './template-fields.js';
+import { TEMPLATES } from './actions.js';
 
+/** The paging buttons' action ids, as declared (actions.ts). */
 export const PAGE_ACTIONS = {
-  previous: 'templates_previous',
-  next: 'templates_next',
-  order: 'templates_order',
-} as const;
+  previous: TEMPLATES.buttons.previous.actionId,
+  next: TEMPLATES.buttons.next.actionId,
+  order: TEMPLATES.buttons.order.actionId,
+};
 
 /** Header, context line and buttons; the rest of the 50 blocks are for templates. */
 const FIXED_BLOCKS = 3;
@@ -101,26 +104,18 @@ function templateText(fields: ReturnType<typeof templateFields>, n: number, budg
 }
 
 function pageButtons(state: PageState, page: TemplatePage): ActionsBlock {
-  const button = (actionId: string, text: string, target: PageState, style?: 'primary'): Button => ({
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text, emoji: true },
-    value: encodePageState(target),
-    ...(style ? { style } : {}),
-  });
+  const { buttons } = TEMPLATES;
+  const to = (target: PageState) => ({ value: encodePageState(target) });
   const elements: Button[] = [];
   if (state.offset > 0)
-    elements.push(
-      button(PAGE_ACTIONS.previous, '◀ Previous', { ...state, offset: Math.max(0, state.offset - state.limit) }),
-    );
+    elements.push(buttonOf(buttons.previous, to({ ...state, offset: Math.max(0, state.offset - state.limit) })));
   if (hasNextPage(state, page))
-    elements.push(button(PAGE_ACTIONS.next, 'Next ▶', { ...state, offset: state.offset + state.limit }, 'primary'));
+    elements.push(buttonOf(buttons.next, to({ ...state, offset: state.offset + state.limit })));
   const flipped = state.order === 'asc' ? 'desc' : 'asc';
   elements.push(
-    button(PAGE_ACTIONS.order, flipped === 'asc' ? '⇅ Ascending order' : '⇅ Descending order', {
-      ...state,
-      order: flipped,
-      offset: 0,
+    buttonOf(buttons.order, {
+      ...to({ ...state, order: flipped, offset: 0 }),
+      label: flipped === 'asc' ? '⇅ Ascending order' : '⇅ Descending order',
     }),
   );
   return { type: 'actions', elements };

@@ -1,4 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
+import { WALLETS } from './actions.js';
 import type { ModalView } from '@slack/types';
 import { customerIdProblems } from '../../platform/mint/customer-ids.js';
 import type { CreateWalletRequest } from '../../platform/mint/schemas.js';
@@ -7,7 +8,7 @@ import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 
-export const WALLET_FORM_CALLBACK = 'wallet_form';
+export const WALLET_FORM_CALLBACK = WALLETS.forms.create.callbackId;
 export const WALLET_BLOCKS = { customerId: 'customer_id' } as const;
 
 export interface WalletFormValues {

@@ -14,10 +14,13 @@ import {
 
 type Message = PostedMessage & Record<string, any>;
 
+/** The paging buttons on the page, in order: other buttons may sit beside them. */
+const paging: string[] = Object.values(PAGE_ACTIONS);
 const buttonsOf = (message: Message): string[] =>
   (message.blocks ?? [])
     .filter((b) => b.type === 'actions')
-    .flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
+    .flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id))
+    .filter((id) => paging.includes(id));
 const templateTexts = (message: Message): string[] =>
   (message.blocks ?? []).filter((b) => b.type === 'section').map((b) => b.text.text as string);
 const lastQuery = (fakes: Fakes) => fakes.mint.requestsTo('list_templates').at(-1)?.url;

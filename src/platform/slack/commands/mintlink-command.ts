@@ -1,13 +1,17 @@
 import type { Logger } from '../../ops/telemetry/create-logger.js';
 import { noteRequestId, requestOf } from '../../ops/telemetry/request-context.js';
-import type { Listen } from '../pipeline/listen.js';
+import type { CommandRequest, Listen } from '../pipeline/listen.js';
+import { declare } from '../pipeline/declarations.js';
 import { invalidInput } from '../pipeline/request-ended.js';
 import { type CommandRegistry, splitCommandText } from './command-registry.js';
 import { helpSubcommand } from './help-subcommand.js';
 import { unknownSubcommandMessage } from './usage-message.js';
 
 /** `/mintlink` (or a dev copy such as `/mintlink-dev`): finds the subcommand and hands over. */
-export const MINTLINK_COMMAND = /^\/mintlink(-[a-z0-9-]+)?$/;
+export const COMMANDS = declare('commands', {
+  commands: { mintlink: { name: '/mintlink', matches: /^\/mintlink(-[a-z0-9-]+)?$/ } },
+});
+export const MINTLINK_COMMAND = COMMANDS.commands.mintlink.matches;
 
 /**
  * Registers `/mintlink` once every capability has registered its subcommands (help lists them all). Busy
@@ -15,7 +19,7 @@ export const MINTLINK_COMMAND = /^\/mintlink(-[a-z0-9-]+)?$/;
  */
 export function registerMintlinkCommand(on: Listen, registry: CommandRegistry, deps: { logger: Logger }): void {
   registry.register(helpSubcommand(registry));
-  on.command(MINTLINK_COMMAND, async ({ command, ack, respond, client, context, teamId }) => {
+  const mintlink = async ({ command, ack, respond, client, context, teamId }: CommandRequest) => {
     const { word, rest, args } = splitCommandText(command.text);
     // eslint-disable-next-line unicorn/no-array-callback-reference -- the registry's lookup by name, not Array#find
     const subcommand = word ? registry.find(word) : registry.defaultSubcommand;
@@ -34,5 +38,6 @@ export function registerMintlinkCommand(on: Listen, registry: CommandRegistry, d
       client,
       logger: deps.logger,
     });
-  });
+  };
+  on.declared(COMMANDS, { commands: { mintlink } });
 }

@@ -33,6 +33,7 @@ import { AlreadyHandled, RequestEnded, refused } from './request-ended.js';
 import { NOT_SERVED_TEXT, OrgWorkspaceCheck } from './org-workspace.js';
 import { requestWorkspace } from './request-workspace.js';
 import { type StepArgs, type StepResult, type StepRun, stepListener } from './step-listener.js';
+import { DECLARED_KINDS, type Declarations, type Declared, idOf } from './declarations.js';
 import type { OrgWorkspaces, Uninstall } from '../../../tenancy/workspaces/workspaces.js';
 
 /**
@@ -81,20 +82,50 @@ export type OptionsRequest = Omit<Bolt<SlackOptionsMiddlewareArgs<'block_suggest
  * Busy answers come before any of this, from the admission middleware; secrets are scrubbed where every
  * log line and Slack call passes; the listener's `client` is the one Bolt authorized for the request.
  */
+/** The listener each kind of declared entry is given (declarations.ts). */
+export interface ListenerOfKind {
+  commands: (request: CommandRequest) => Promise<Ended>;
+  shortcuts: (request: ShortcutRequest<GlobalShortcut>) => Promise<Ended>;
+  messageShortcuts: (request: ShortcutRequest<MessageShortcut>) => Promise<Ended>;
+  buttons: (request: ButtonRequest) => Promise<Ended>;
+  forms: (request: FormRequest) => Promise<Ended>;
+  options: (request: OptionsRequest) => Promise<Ended>;
+  /** A custom workflow step: see step-listener.ts. */
+  steps: (run: StepRun) => Promise<StepResult>;
+}
+
+/** Listeners of each kind by the key of their entry, whatever the declarations. */
+type ListenerTables = { [Kind in keyof ListenerOfKind]: Record<string, ListenerOfKind[Kind]> };
+
+/** One listener for each entry a capability declared, of each kind it declared, and no other. */
+export type ListenersOf<D extends Declarations> = {
+  [Kind in keyof ListenerOfKind as Kind extends keyof D ? Kind : never]: {
+    [Id in keyof D[Kind]]: ListenerOfKind[Kind];
+  };
+};
+
+/**
+ * The one way a capability listens to Slack. `declared` registers a typed listener for each entry of the
+ * capability's declarations (declarations.ts), reached through Bolt's `app.action` / `app.view` /
+ * `app.shortcut` / `app.command` / `app.options` / `app.function` (see routesOf) and wrapped in the request
+ * pipeline, which does, once and for every request, what no listener should repeat:
+ * - the outcome (access log, metrics): read from the ack (inline errors are invalid input), from a
+ *   `RequestEnded` thrown (refused, invalid input, upstream failure) and from what the work returns;
+ * - once-only delivery: a click (declared `once`) or a submission delivered twice does the work once, on any
+ *   replica;
+ * - telling the person when something failed, in the way the request allows, and logging it for the operator;
+ * - acknowledging clicks and shortcuts at once.
+ * Busy answers come before any of this, from the admission middleware; secrets are scrubbed where every
+ * log line and Slack call passes; the listener's `client` is the one Bolt authorized for the request.
+ */
 export interface Listen {
-  command(name: string | RegExp, listener: (request: CommandRequest) => Promise<Ended>): void;
-  button(actionId: string, listener: (request: ButtonRequest) => Promise<Ended>, options?: { once?: boolean }): void;
   /**
-   * A notice that replaces the modal when the request ends in a refusal or failure keeps the title of the
-   * modal the person submitted (e.g. "Approve DR-…"); `title` is for a view that came back without one.
+   * The capability's listeners, one per declared entry. A form's notice, when the request ends in a refusal
+   * or failure, keeps the title of the modal the person submitted; the declared `title` is for a view that
+   * came back without one. An entry without a listener, or a listener for no entry, fails here, at start.
    */
-  form(callbackId: string, title: string, listener: (request: FormRequest) => Promise<Ended>): void;
-  shortcut(callbackId: string, listener: (request: ShortcutRequest<GlobalShortcut>) => Promise<Ended>): void;
-  messageShortcut(callbackId: string, listener: (request: ShortcutRequest<MessageShortcut>) => Promise<Ended>): void;
+  declared<D extends Declarations>(declarations: Declared<D>, listeners: ListenersOf<D>): void;
   homeOpened(listener: (request: HomeOpenedRequest) => Promise<void>): void;
-  options(actionId: string, listener: (request: OptionsRequest) => Promise<Ended>): void;
-  /** A custom workflow step: see step-listener.ts. `thing` names what it makes, for failure texts. */
-  step(callbackId: string, thing: string, work: (run: StepRun) => Promise<StepResult>): void;
   /**
    * The app was removed from a workspace (`app_uninstalled`) or its bot token revoked (`tokens_revoked` naming
    * the bot). Slack sends these without a token to authorize; nobody waits on the answer.
@@ -106,6 +137,24 @@ export interface Listen {
    * installation stays, for its other workspaces.
    */
   orgWorkspaces(change: 'left' | 'joined', listener: (workspaces: OrgWorkspaces) => Promise<void>): void;
+}
+
+/** How each kind of declared entry is registered: the pipeline's wrappers below. */
+interface Registrars {
+  command(name: RegExp, listener: ListenerOfKind['commands']): void;
+  button(actionId: string, listener: ListenerOfKind['buttons'], options: { once?: boolean }): void;
+  form(callbackId: string, title: string, listener: ListenerOfKind['forms']): void;
+  shortcut(callbackId: string, listener: ListenerOfKind['shortcuts']): void;
+  messageShortcut(callbackId: string, listener: ListenerOfKind['messageShortcuts']): void;
+  options(actionId: string, listener: ListenerOfKind['options']): void;
+  step(callbackId: string, thing: string, work: ListenerOfKind['steps']): void;
+}
+
+const declaredInApp = new WeakMap<App, Declared<Declarations>[]>();
+
+/** Every declaration registered on the app so far (the start-up check's and the manifest test's). */
+export function declarationsOf(app: App): readonly Declared<Declarations>[] {
+  return declaredInApp.get(app) ?? [];
 }
 
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
@@ -286,7 +335,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
   const quietly = (telling: Promise<unknown>) =>
     telling.catch((error: unknown) => logger.warn({ err: error }, 'could not tell the user how the request ended'));
 
-  return {
+  const register: Registrars = {
     command(name, listener) {
       app.command(name, async ({ next: _next, ...bolt }) => {
         const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
@@ -306,7 +355,7 @@ export function listen(app: App, deps: PipelineDeps): Listen {
       });
     },
 
-    button(actionId, listener, options = {}) {
+    button(actionId, listener, options) {
       addRoute(routes.buttons, actionId, async ({ next: _next, ack, ...bolt }) => {
         await ack();
         const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
@@ -367,6 +416,35 @@ export function listen(app: App, deps: PipelineDeps): Listen {
       });
     },
 
+    options(actionId, listener) {
+      addRoute(routes.options, actionId, async ({ next: _next, ...bolt }) => {
+        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+        let acked = false;
+        const ack: OptionsRequest['ack'] = (response) => {
+          acked = true;
+          return args.ack(response);
+        };
+        // The person sees an empty list; there is nothing else to tell them in.
+        await settle(
+          args.context,
+          args.teamId,
+          () => Promise.resolve(),
+          () => listener({ ...args, ack }),
+        );
+        if (!acked) await args.ack({ options: [] });
+      });
+    },
+
+    step(callbackId, thing, work) {
+      addRoute(
+        routes.steps,
+        callbackId,
+        stepListener({ store, logger, orgWorkspaces: routes.orgWorkspaces }, { callbackId, thing }, work),
+      );
+    },
+  };
+
+  const events: Pick<Listen, 'uninstalled' | 'orgWorkspaces' | 'homeOpened'> = {
     uninstalled(listener) {
       const handle = (
         context: Context,
@@ -445,33 +523,14 @@ export function listen(app: App, deps: PipelineDeps): Listen {
         await settle(args.context, teamId, tell, () => listener({ ...args, teamId }));
       });
     },
+  };
 
-    options(actionId, listener) {
-      addRoute(routes.options, actionId, async ({ next: _next, ...bolt }) => {
-        const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
-        let acked = false;
-        const ack: OptionsRequest['ack'] = (response) => {
-          acked = true;
-          return args.ack(response);
-        };
-        // The person sees an empty list; there is nothing else to tell them in.
-        await settle(
-          args.context,
-          args.teamId,
-          () => Promise.resolve(),
-          () => listener({ ...args, ack }),
-        );
-        if (!acked) await args.ack({ options: [] });
-      });
+  return {
+    declared(declarations, listeners) {
+      registerDeclared(register, declarations, listeners);
+      declaredInApp.set(app, [...declarationsOf(app), declarations]);
     },
-
-    step(callbackId, thing, work) {
-      addRoute(
-        routes.steps,
-        callbackId,
-        stepListener({ store, logger, orgWorkspaces: routes.orgWorkspaces }, { callbackId, thing }, work),
-      );
-    },
+    ...events,
   };
 
   /** A note only the clicker sees: ephemeral in the conversation, or a DM for a click on Home or in a modal. */
@@ -480,6 +539,52 @@ export function listen(app: App, deps: PipelineDeps): Listen {
     return (text) =>
       respondSafely(args.respond, { response_type: 'ephemeral', replace_original: false, text }, recipient, text);
   }
+}
+
+/**
+ * Registers each declared entry with its listener, after checking that every entry has one and every
+ * listener an entry (the types ask the same; this catches what the types cannot, such as a spread object).
+ */
+function registerDeclared<D extends Declarations>(
+  register: Registrars,
+  declarations: Declared<D>,
+  listeners: ListenersOf<D>,
+): void {
+  const given: Partial<ListenerTables> = listeners;
+  const problems: string[] = [];
+  for (const kind of DECLARED_KINDS) {
+    const entries: Record<string, Parameters<typeof idOf>[0]> = declarations[kind] ?? {};
+    const bound = given[kind] ?? {};
+    for (const [key, entry] of Object.entries(entries))
+      if (typeof bound[key] !== 'function')
+        problems.push(`${kind}.${key} ("${idOf(entry)}") is declared but has no listener`);
+    for (const key of Object.keys(bound))
+      if (!(key in entries)) problems.push(`${kind}.${key} has a listener but is not declared`);
+  }
+  for (const kind of Object.keys(given))
+    if (!DECLARED_KINDS.some((known) => known === kind)) problems.push(`"${kind}" is not a kind of declaration`);
+  if (problems.length > 0) throw new Error(`${declarations.capability}: ${problems.join('; ')}`);
+
+  const l = given;
+  for (const [key, c] of Object.entries(declarations.commands ?? {}))
+    register.command(c.matches, pick(l.commands, key));
+  for (const [key, s] of Object.entries(declarations.shortcuts ?? {}))
+    register.shortcut(s.callbackId, pick(l.shortcuts, key));
+  for (const [key, s] of Object.entries(declarations.messageShortcuts ?? {}))
+    register.messageShortcut(s.callbackId, pick(l.messageShortcuts, key));
+  for (const [key, b] of Object.entries(declarations.buttons ?? {}))
+    register.button(b.actionId, pick(l.buttons, key), { once: b.once });
+  for (const [key, f] of Object.entries(declarations.forms ?? {}))
+    register.form(f.callbackId, f.title, pick(l.forms, key));
+  for (const [key, o] of Object.entries(declarations.options ?? {})) register.options(o.actionId, pick(l.options, key));
+  for (const [key, step] of Object.entries(declarations.steps ?? {}))
+    register.step(step.callbackId, step.thing, pick(l.steps, key));
+}
+
+function pick<Listener>(listeners: Record<string, Listener> | undefined, key: string): Listener {
+  const listener = listeners?.[key];
+  if (!listener) throw new Error(`no listener for "${key}"`); // checked above
+  return listener;
 }
 
 /** When Slack says an event happened (the envelope's `event_time`, in seconds), if it says. */

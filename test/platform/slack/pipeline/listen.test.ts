@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
 import { createMetrics } from '../../../../src/platform/ops/telemetry/metrics.js';
 import { accessLog } from '../../../../src/platform/ops/telemetry/access-log.js';
-import { listen, type Listen } from '../../../../src/platform/slack/pipeline/listen.js';
+import { listen, type Listen, type ListenerOfKind } from '../../../../src/platform/slack/pipeline/listen.js';
+import { declare } from '../../../../src/platform/slack/pipeline/declarations.js';
 import { invalidInput, refused } from '../../../../src/platform/slack/pipeline/request-ended.js';
 import { openStore, type Store } from '../../../../src/platform/store/store.js';
 import { FakeSlack } from '../../../kit/fake-slack.js';
@@ -89,6 +90,20 @@ beforeEach(() => {
   on = listen(app, { logger, store });
 });
 
+/** One listener declared as a capability declares its entries (declarations.ts). */
+const declaring = (on: Listen) => ({
+  button: (actionId: string, listener: ListenerOfKind['buttons'], options: { once?: boolean } = {}) =>
+    on.declared(declare('test', { buttons: { it: { actionId, ...options } } }), { buttons: { it: listener } }),
+  form: (callbackId: string, title: string, listener: ListenerOfKind['forms']) =>
+    on.declared(declare('test', { forms: { it: { callbackId, title } } }), { forms: { it: listener } }),
+  command: (name: string, listener: ListenerOfKind['commands']) =>
+    on.declared(declare('test', { commands: { it: { name, matches: new RegExp(`^${name}$`) } } }), {
+      commands: { it: listener },
+    }),
+  options: (actionId: string, listener: ListenerOfKind['options']) =>
+    on.declared(declare('test', { options: { it: { actionId } } }), { options: { it: listener } }),
+});
+
 const outcome = () => lines.find((line) => line.msg === 'request')?.outcome as string | undefined;
 const message = {
   text: 'a message',
@@ -105,7 +120,7 @@ const ephemeralsTo = (url: string) => slack.responsesTo(url).map((response) => r
 describe('the request pipeline', () => {
   it('acknowledges a click before its listener runs, and records it as ok', async () => {
     let ran = 0;
-    on.button('press', () => {
+    declaring(on).button('press', () => {
       ran += 1;
       return Promise.resolve();
     });
@@ -115,7 +130,7 @@ describe('the request pipeline', () => {
   });
 
   it('tells only the clicker why a refused click changed nothing, and records "refused"', async () => {
-    on.button('press', () => Promise.reject(refused(':no_entry: Only the requester can do that.')));
+    declaring(on).button('press', () => Promise.reject(refused(':no_entry: Only the requester can do that.')));
     const click = buttonClick(slack, message, 'press');
     await receiver.deliver(click);
     expect(ephemeralsTo(click.response_url as string)).toEqual([
@@ -125,7 +140,7 @@ describe('the request pipeline', () => {
   });
 
   it('tells the clicker when a listener fails unexpectedly, logs the error for the operator, and records "failed"', async () => {
-    on.button('press', () => Promise.reject(new Error('boom: a bug')));
+    declaring(on).button('press', () => Promise.reject(new Error('boom: a bug')));
     const click = buttonClick(slack, message, 'press');
     await receiver.deliver(click);
     const [told] = ephemeralsTo(click.response_url as string);
@@ -136,7 +151,7 @@ describe('the request pipeline', () => {
   });
 
   it('tells the clicker in a DM when the response_url refuses the note', async () => {
-    on.button('press', () => Promise.reject(refused('no')));
+    declaring(on).button('press', () => Promise.reject(refused('no')));
     const click = buttonClick(slack, message, 'press');
     slack.failResponseUrl(click.response_url as string, 404);
     await receiver.deliver(click);
@@ -146,7 +161,7 @@ describe('the request pipeline', () => {
 
   it('runs a `once` click delivered twice once', async () => {
     let ran = 0;
-    on.button(
+    declaring(on).button(
       'press',
       () => {
         ran += 1;
@@ -162,7 +177,7 @@ describe('the request pipeline', () => {
 
   it('records inline form errors as invalid input and claims nothing, so the corrected form runs', async () => {
     let worked = 0;
-    on.form('form', 'A form', async ({ ack, view }) => {
+    declaring(on).form('form', 'A form', async ({ ack, view }) => {
       if (view.state.values.b?.a?.value !== 'good')
         return ack({ response_action: 'errors', errors: { b: 'Not good.' } });
       await ack();
@@ -183,7 +198,7 @@ describe('the request pipeline', () => {
   });
 
   it('replaces the modal with why when a form is refused before its ack, or updates it after', async () => {
-    on.form('early', 'Early form', () => Promise.reject(refused('Not allowed.')));
+    declaring(on).form('early', 'Early form', () => Promise.reject(refused('Not allowed.')));
     const early = await receiver.deliver(viewSubmission({ id: 'V2', callback_id: 'early' }, {}));
     expect(early).toMatchObject({ response_action: 'update', view: { title: { text: 'Early form' } } });
     expect(JSON.stringify(early)).toContain('Not allowed.');
@@ -194,7 +209,7 @@ describe('the request pipeline', () => {
     });
     expect(outcome()).toBe('refused');
 
-    on.form('late', 'Late form', async ({ ack }) => {
+    declaring(on).form('late', 'Late form', async ({ ack }) => {
       await ack({ response_action: 'clear' });
       throw refused('Changed meanwhile.');
     });
@@ -205,12 +220,12 @@ describe('the request pipeline', () => {
   });
 
   it('closes a modal whose listener never acknowledged, rather than leave it spinning', async () => {
-    on.form('forgetful', 'Form', () => Promise.resolve());
+    declaring(on).form('forgetful', 'Form', () => Promise.resolve());
     expect(await receiver.deliver(viewSubmission({ id: 'V4', callback_id: 'forgetful' }, {}))).toBeUndefined();
   });
 
   it("answers a command's invalid input in its ack, and a later failure through its response_url", async () => {
-    on.command('/mintlink', async ({ command, ack }) => {
+    declaring(on).command('/mintlink', async ({ command, ack }) => {
       if (command.text === 'bad') throw invalidInput(':warning: Bad argument.');
       await ack();
       throw new Error('after the ack');
@@ -243,7 +258,7 @@ describe('the request pipeline', () => {
       container: { type: 'view', view_id: 'V1' },
     });
     const option = { text: { type: 'plain_text' as const, text: 'Deletion approvers' }, value: 'S1' };
-    on.options('groups', ({ ack }) => ack({ options: [option] }));
+    declaring(on).options('groups', ({ ack }) => ack({ options: [option] }));
     expect(await receiver.deliver(suggestion('groups'))).toEqual({ options: [option] });
     expect(await receiver.deliver(suggestion('nobody_listens'))).toEqual({ options: [] });
   });
@@ -254,7 +269,7 @@ describe('the request pipeline', () => {
   });
 
   it('records the outcome the work returns', async () => {
-    on.button('press', () => Promise.resolve('upstream_error' as const));
+    declaring(on).button('press', () => Promise.resolve('upstream_error' as const));
     await receiver.deliver(buttonClick(slack, message, 'press'));
     expect(outcome()).toBe('upstream_error');
   });
@@ -311,12 +326,12 @@ describe('the workspace a request is for', () => {
   it('is the installation’s workspace for every kind of request, not the person’s (Slack Connect)', async () => {
     const { receiver: own, on: listening } = appAuthorizedAs({ teamId: HOME, isEnterpriseInstall: false });
     const seen: Record<string, string> = {};
-    listening.button('press', ({ teamId }) => Promise.resolve(void (seen.button = teamId)));
-    listening.form('decide', 'Decide', async ({ ack, teamId }) => {
+    declaring(listening).button('press', ({ teamId }) => Promise.resolve(void (seen.button = teamId)));
+    declaring(listening).form('decide', 'Decide', async ({ ack, teamId }) => {
       seen.form = teamId;
       await ack();
     });
-    listening.command('/mintlink', async ({ ack, teamId }) => {
+    declaring(listening).command('/mintlink', async ({ ack, teamId }) => {
       seen.command = teamId;
       await ack();
     });
@@ -332,8 +347,8 @@ describe('the workspace a request is for', () => {
     await store.installations.recordTeam('T0ORGWS001', `E${ORG}`);
     await store.installations.recordTeam('T0ORGWS002', `E${ORG}`);
     const seen: string[] = [];
-    listening.button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
-    listening.form('decide', 'Decide', async ({ ack, teamId }) => {
+    declaring(listening).button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
+    declaring(listening).form('decide', 'Decide', async ({ ack, teamId }) => {
       seen.push(teamId);
       await ack();
     });
@@ -353,5 +368,34 @@ describe('the workspace a request is for', () => {
     await own.deliver(orgWide(clickFrom(null, 'T0FOREIGN1')));
     await own.deliver(orgWide(submissionFrom('T0FOREIGN1', ORG)));
     expect(seen).toEqual(['T0ORGWS001', 'T0ORGWS002', 'T0ORGWS002']);
+  });
+});
+
+describe('declarations', () => {
+  const declarations = declare('test', {
+    buttons: { press: { actionId: 'press', label: 'Press' }, close: { actionId: 'close' } },
+    forms: { decide: { callbackId: 'decide', title: 'Decide' } },
+  });
+  const done = () => Promise.resolve();
+
+  it('registers a listener for every declared entry, and knows them', async () => {
+    const pressed: string[] = [];
+    on.declared(declarations, {
+      buttons: { press: () => Promise.resolve(void pressed.push('press')), close: done },
+      forms: { decide: done },
+    });
+    await receiver.deliver(buttonClick(slack, message, 'press'));
+    expect(pressed).toEqual(['press']);
+    expect(outcome()).toBe('ok');
+  });
+
+  it('refuses to start with a declared entry that has no listener, or a listener for no entry', () => {
+    const missing = { buttons: { press: done }, forms: { decide: done } };
+    // @ts-expect-error -- `close` has no listener: the type refuses it, and so does the start
+    expect(() => on.declared(declarations, missing)).toThrow(
+      'test: buttons.close ("close") is declared but has no listener',
+    );
+    const extra = { buttons: { press: done, close: done, open: done }, forms: { decide: done } };
+    expect(() => on.declared(declarations, extra)).toThrow('test: buttons.open has a listener but is not declared');
   });
 });
