@@ -146,8 +146,7 @@ const LOCAL_SUFFIXES = ['local', 'internal', 'localdomain', 'home.arpa', 'home',
 
 /** Why a host name (not an address) is not a public one, before any lookup; undefined when it may be. */
 function nameNotPublic(name: string): NotPublic | undefined {
-  if (name === 'localhost' || name.endsWith('.localhost'))
-    return { why: 'a name of this very host', loopback: true };
+  if (name === 'localhost' || name.endsWith('.localhost')) return { why: 'a name of this very host', loopback: true };
   if (METADATA_NAMES.has(name)) return { why: 'the name of a cloud metadata service', loopback: false };
   const suffix = LOCAL_SUFFIXES.find((s) => name.endsWith(`.${s}`));
   if (suffix) return { why: `a name of a local network (.${suffix})`, loopback: false };
