@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
 import type { FakeSlack } from '../../kit/fake-slack.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
@@ -36,7 +36,7 @@ export async function viewWhen(
 
 /** Opens the form with `/mintlink bulk ...`, submits it, and resolves with the preview (or the form shown again). */
 export async function checkCsv(
-  app: RunningApp,
+  app: SlackDriver,
   slack: FakeSlack,
   entries: Record<string, Entry>,
   command = 'bulk',
@@ -49,14 +49,14 @@ export async function checkCsv(
 }
 
 /** Pastes `csv` (links unless said otherwise) and resolves with the preview. */
-export async function previewOf(app: RunningApp, slack: FakeSlack, csv: string, extra: Record<string, Entry> = {}) {
+export async function previewOf(app: SlackDriver, slack: FakeSlack, csv: string, extra: Record<string, Entry> = {}) {
   const { next } = await checkCsv(app, slack, { [BULK_BLOCKS.paste]: csv, ...extra });
   expect(next.callback_id).toBe('bulk_preview');
   return next;
 }
 
 /** Presses Start on a preview; resolves with the job id and its progress message (channel and ts). */
-export async function start(app: RunningApp, slack: FakeSlack, preview: SlackView, userId = TEST_USER_ID) {
+export async function start(app: SlackDriver, slack: FakeSlack, preview: SlackView, userId = TEST_USER_ID) {
   const jobId = String(preview.private_metadata);
   await app.submitView(preview, {}, userId);
   const posted = await slack.waitForCall(
@@ -87,3 +87,9 @@ export async function ended(slack: FakeSlack, job: { jobId: string; channel: str
 export function csvRows(text: string | undefined): string[][] {
   return parse(text ?? '');
 }
+
+/**
+ * The bulk jobs' pace in the fast tier: the same rules (one progress update per gap, the worker's polls) at a
+ * tenth of the app's times, so that a job's whole run takes a fraction of a second.
+ */
+export const QUICK_BULK_PACE = { progressGapMs: 100, progressTickMs: 20, workerPollMs: 50 };
