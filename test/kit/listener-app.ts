@@ -7,6 +7,7 @@ import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-sc
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { Store } from '../../src/platform/store/store.js';
 import type { BulkPaceSetting } from '../../src/deps.js';
+import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
 import { SlackDriver, type Ack } from './slack-driver.js';
@@ -18,6 +19,8 @@ export interface ListenerAppOptions {
   env?: Record<string, string | undefined>;
   /** The bulk jobs' pace, quickened so that a test of a job's progress need not wait the app's 2 s gaps. */
   bulkPace?: Partial<BulkPaceSetting>;
+  /** How long the Mint client's circuit stays open once a run of outages opened it (10 s in the app). */
+  mintBreaker?: Partial<MintCircuitOptions>;
 }
 
 /**
@@ -135,6 +138,7 @@ export class ListenerApp extends SlackDriver {
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,
       ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
+      ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;
