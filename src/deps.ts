@@ -40,6 +40,15 @@ export interface AppDeps {
   slackInProcess?: SlackInProcess;
   /** Resolves the hosts of workspaces' own Mint base URLs: the system's resolver unless a test gives its own. */
   resolveHost?: HostResolver;
+  /** The bulk jobs' pace (see BulkPace in capabilities/bulk): the app's own unless a test quickens it; never set by main(). */
+  bulkPace?: Partial<BulkPaceSetting>;
+}
+
+/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
+export interface BulkPaceSetting {
+  progressGapMs: number;
+  progressTickMs: number;
+  workerPollMs: number;
 }
 
 /** A capability's part of App Home. */

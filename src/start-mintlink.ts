@@ -16,6 +16,8 @@ import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './tenancy/mint-
 import type { SlackInProcess } from './platform/slack/slack-in-process.js';
 import { openStore, type Store } from './platform/store/store.js';
 import type { HostResolver } from './platform/mint/public-address.js';
+import type { MintCircuitOptions } from './platform/mint/circuit.js';
+import type { BulkPaceSetting } from './deps.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -47,6 +49,10 @@ export interface StartSeams {
   mintRetryBaseDelayMs?: number;
   /** Resolves the hosts of workspaces' own Mint base URLs, so that no test needs DNS. */
   resolveHost?: HostResolver;
+  /** How long the operator's Mint client's circuit stays open (10 s in the app): tests shorten it rather than wait. */
+  mintBreaker?: Partial<MintCircuitOptions>;
+  /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
+  bulkPace?: Partial<BulkPaceSetting>;
 }
 
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
@@ -90,6 +96,7 @@ export async function startMintlink(
         logger: logger.child({ component: 'mint-api' }),
         onCallEnded: mintCalls.forAccount(OPERATOR_ACCOUNT, apiKey),
         ...(seams.mintRetryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: seams.mintRetryBaseDelayMs }),
+        ...(seams.mintBreaker ? { breaker: seams.mintBreaker } : {}),
       })
     : undefined;
   const { app, start, stop, prepare, startBackgroundWork } = createApp({
@@ -104,6 +111,7 @@ export async function startMintlink(
     mintCalls,
     ...(seams.slack ? { slackInProcess: seams.slack } : {}),
     ...(seams.resolveHost ? { resolveHost: seams.resolveHost } : {}),
+    ...(seams.bulkPace ? { bulkPace: seams.bulkPace } : {}),
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);

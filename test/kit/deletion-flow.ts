@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
 import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
-import type { DrivenApp } from './driven-app.js';
+import type { SlackDriver } from './slack-driver.js';
 import type { Fakes } from './fakes.js';
 import { textOf } from './slack-checks.js';
 
@@ -18,7 +18,7 @@ export class DeletionFlow {
    * then only those the test made exist, and the service answers the others as not found.
    */
   async request(
-    app: DrivenApp,
+    app: SlackDriver,
     ids: string[],
     user: string,
     reason = 'GDPR erasure requests #42',
@@ -44,7 +44,7 @@ export class DeletionFlow {
   }
 
   /** Opens the Approve…/Reject… modal of the approval message as `user`. */
-  async openDecision(app: DrivenApp, ts: string, action: 'approve' | 'reject', user: string) {
+  async openDecision(app: SlackDriver, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await app.click(this.approvalMessage(ts), DELETION_ACTIONS[action], user);
     await this.fakes.slack.waitFor(
@@ -56,7 +56,7 @@ export class DeletionFlow {
   }
 
   /** `user` approves through `app`; resolves with the modal's answer. */
-  async approve(app: DrivenApp, ts: string, user: string) {
+  async approve(app: SlackDriver, ts: string, user: string) {
     const view = await this.openDecision(app, ts, 'approve', user);
     return app.submitView(view, {}, user);
   }
@@ -79,7 +79,7 @@ export class DeletionFlow {
   }
 
   /** The deletion entries of the audit log about request `id`, oldest first: [operation, outcome, actor]. */
-  async auditOf(app: DrivenApp, id: string) {
+  async auditOf(app: SlackDriver, id: string) {
     const store = app.openStore();
     try {
       return (await store.audit.list({ limit: 200 }))
@@ -91,7 +91,7 @@ export class DeletionFlow {
     }
   }
 
-  async stored(app: DrivenApp, id: string) {
+  async stored(app: SlackDriver, id: string) {
     const store = app.openStore();
     try {
       return await store.deletionRequests.get(id);

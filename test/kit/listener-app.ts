@@ -6,6 +6,8 @@ import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js'
 import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { Store } from '../../src/platform/store/store.js';
+import type { BulkPaceSetting } from '../../src/deps.js';
+import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
 import { SlackDriver, type Ack } from './slack-driver.js';
@@ -15,6 +17,10 @@ export interface ListenerAppOptions {
   mintUrl: string;
   /** Extra or overriding variables; `undefined` removes one. */
   env?: Record<string, string | undefined>;
+  /** The bulk jobs' pace, quickened so that a test of a job's progress need not wait the app's 2 s gaps. */
+  bulkPace?: Partial<BulkPaceSetting>;
+  /** How long the Mint client's circuit stays open once a run of outages opened it (10 s in the app). */
+  mintBreaker?: Partial<MintCircuitOptions>;
 }
 
 /**
@@ -132,6 +138,8 @@ export class ListenerApp extends SlackDriver {
       slack: { receiver: app.receiver, fetch: options.slack.fetch },
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,
+      ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
+      ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;

@@ -1,7 +1,7 @@
 import { OPEN_SETTINGS_ACTION } from '../../src/capabilities/settings/home-entry.js';
 import { type Field, blockId, versionOf } from '../../src/capabilities/settings/settings-form.js';
 import type { Fakes } from './fakes.js';
-import type { DrivenApp } from './driven-app.js';
+import type { SlackDriver } from './slack-driver.js';
 import type { SlackView } from './slack-payloads.js';
 import { TEST_TEAM_ID } from './slack-ids.js';
 import type { Entry } from './view-state.js';
@@ -11,7 +11,7 @@ export class SettingsFlow {
   constructor(readonly fakes: Fakes) {}
 
   /** `user` opens their Home; resolves with it once published. */
-  async home(app: DrivenApp, user: string): Promise<SlackView> {
+  async home(app: SlackDriver, user: string): Promise<SlackView> {
     const published = () => this.fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === user).length;
     const before = published();
     await app.event({ type: 'app_home_opened', user, channel: `D${user.slice(1)}`, tab: 'home' });
@@ -20,7 +20,7 @@ export class SettingsFlow {
   }
 
   /** Clicks Change settings on a Home (any view with the button: a forged click needs none of its own). */
-  async open(app: DrivenApp, user: string, home?: SlackView): Promise<SlackView> {
+  async open(app: SlackDriver, user: string, home?: SlackView): Promise<SlackView> {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await app.clickOnHome(home ?? forgedHome(), OPEN_SETTINGS_ACTION, user);
     await this.fakes.slack.waitFor(() => this.fakes.slack.callsTo('views.open').length > opened, 3_000, 'a modal');
@@ -36,12 +36,12 @@ export class SettingsFlow {
   }
 
   /** Submits the form as `user` with these fields changed; resolves with the ack. */
-  save(app: DrivenApp, view: SlackView, values: Partial<Record<Field, Entry>>, user: string) {
+  save(app: SlackDriver, view: SlackView, values: Partial<Record<Field, Entry>>, user: string) {
     return app.submitView(view, this.entries(view, values), user);
   }
 
   /** The workspace's stored settings row. */
-  async stored(app: DrivenApp) {
+  async stored(app: SlackDriver) {
     const store = app.openStore();
     try {
       return await store.workspaceSettings.get(TEST_TEAM_ID);
@@ -51,7 +51,7 @@ export class SettingsFlow {
   }
 
   /** The audit entries of the settings (`settings.*`), oldest first: [operation, outcome, actor]. */
-  async audit(app: DrivenApp) {
+  async audit(app: SlackDriver) {
     const store = app.openStore();
     try {
       return (await store.audit.list({ limit: 200 })).filter((e) => e.operation.startsWith('settings.')).reverse();

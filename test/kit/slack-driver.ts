@@ -1,3 +1,4 @@
+import type { Store } from '../../src/platform/store/store.js';
 import type { FakeSlack } from './fake-slack.js';
 import {
   buttonClick,
@@ -49,6 +50,9 @@ export abstract class SlackDriver {
 
   /** Resolves with the exit code once the app has ended. */
   abstract get exitCode(): Promise<number | null>;
+
+  /** The app's own database, for checking what it recorded. Close it after use. */
+  abstract openStore(): Store;
 
   /**
    * Resolves once the app has no work in flight: every request and background refresh counts until its last

@@ -11,8 +11,6 @@ import { jobsIn, type BulkContext } from './bulk-context.js';
 import { finishJob } from './finish-job.js';
 import { rowDisposition } from './row-disposition.js';
 
-/** How often the worker looks for jobs to work on, rows lost by dead processes, and jobs to finish. */
-const POLL_MS = 1_000;
 /** Drafts nobody started are forgotten after this. */
 const DRAFT_TTL_MS = 24 * 3_600_000;
 /** A slot whose row was turned away unsent waits this long at least (a service refusing without a pause). */
@@ -104,7 +102,7 @@ export class BulkWorker {
           this.warn(error, 'bulk scheduler failed; will try again');
         }
       }
-      await this.pause(POLL_MS);
+      await this.pause(this.ctx.pace.workerPollMs);
     }
   }
 
@@ -171,7 +169,7 @@ export class BulkWorker {
   /** One of the slots: take the next workspace's turn, claim a row, send it, settle it; again. */
   private async slot(): Promise<void> {
     while (!this.stopping) {
-      const turn = this.halted ? { waitMs: POLL_MS } : this.pick();
+      const turn = this.halted ? { waitMs: this.ctx.pace.workerPollMs } : this.pick();
       const team = turn.team;
       if (!team) {
         await this.pause(turn.waitMs);
@@ -179,7 +177,7 @@ export class BulkWorker {
       }
       const mintWaitMs = this.mintWaitMs(team.mint);
       if (mintWaitMs > 0) {
-        team.notBefore = Date.now() + Math.min(mintWaitMs, POLL_MS);
+        team.notBefore = Date.now() + Math.min(mintWaitMs, this.ctx.pace.workerPollMs);
         continue;
       }
       // The last places of the budget are left to interactive requests: a bulk job never turns one away.
@@ -194,7 +192,7 @@ export class BulkWorker {
         if (row) wait = await this.sendClaimed(team, row);
       } catch (error) {
         this.warn(error, 'bulk slot failed; will try again');
-        wait = POLL_MS;
+        wait = this.ctx.pace.workerPollMs;
       } finally {
         work.release();
       }
@@ -209,7 +207,7 @@ export class BulkWorker {
   private pick(): { team?: TeamTurn; waitMs: number } {
     const teams = [...this.teams.values()];
     const now = Date.now();
-    let waitMs = POLL_MS;
+    let waitMs = this.ctx.pace.workerPollMs;
     for (let i = 0; i < teams.length; i += 1) {
       const team = teams[(this.next + i) % teams.length];
       if (!team || team.claiming) continue;
@@ -233,7 +231,8 @@ export class BulkWorker {
       const [row] = claim.rows;
       if (row)
         this.wakeAll(); // there may be room for more: another slot may claim the next place
-      else if (claim.atLimit) team.notBefore = Date.now() + (team.sending > 0 ? POLL_MS : jitter(NO_ROOM_RETRY_MS));
+      else if (claim.atLimit)
+        team.notBefore = Date.now() + (team.sending > 0 ? this.ctx.pace.workerPollMs : jitter(NO_ROOM_RETRY_MS));
       else this.drained(team);
       return row;
     } finally {

@@ -6,10 +6,6 @@ import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
 import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
 
-/** A progress message is updated at most once in this time, by whichever process gets to it. */
-export const PROGRESS_GAP_MS = 2_000;
-/** How often each process looks for jobs whose message is due an update. */
-const TICK_MS = 500;
 /** The rate is read over this much of the recent past. */
 const RATE_WINDOW_MS = 60_000;
 /**
@@ -24,7 +20,7 @@ const ENDED_WATCH_MS = 15 * 60_000;
 const LIVE_WATCHED = 100;
 
 /**
- * Brings a job's progress message up to date, if no process did so in the last PROGRESS_GAP_MS (a
+ * Brings a job's progress message up to date, if no process did so in the last `pace.progressGapMs` (a
  * compare-and-set on the job) and if what it shows changed. Returns false when the gap had not passed.
  * What the message shows is recorded as a digest once Slack took the update; an update that failed, or that
  * overlapped another, clears it, so that the next turn sends the message again. The message is updated with
@@ -44,7 +40,7 @@ export async function updateProgress(ctx: BulkContext, ref: JobRef, now = new Da
   });
   if (!slack) return true;
   ctx.gone.back(ref.teamId);
-  if (!(await jobs.claimProgress(ref.id, PROGRESS_GAP_MS))) return false;
+  if (!(await jobs.claimProgress(ref.id, ctx.pace.progressGapMs))) return false;
   const job = await jobs.get(ref.id);
   if (!job?.messageChannel || !job.messageTs) return true;
   const { content, digest } = await render(ctx, jobs, job, now);
@@ -90,7 +86,7 @@ async function render(
 export async function updateProgressSoon(ctx: BulkContext, ref: JobRef): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt += 1) {
     if (await updateProgress(ctx, ref)) return;
-    await sleep(PROGRESS_GAP_MS / 4);
+    await sleep(ctx.pace.progressGapMs / 4);
   }
 }
 
@@ -104,8 +100,8 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
 
 /**
  * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
- * last ENDED_WATCH_MS final: every TICK_MS each process offers to update them (ended ones every
- * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
+ * last ENDED_WATCH_MS final: every `pace.progressTickMs` each process offers to update them (ended ones every
+ * `pace.progressGapMs`); the gap on the job lets one update through per gap. Returns a stop function.
  */
 export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
   let quietUntil = 0;
@@ -119,7 +115,7 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
     if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
     // Every workspace's jobs: each is then read and updated within its own workspace.
     const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing'], LIVE_WATCHED);
-    if (Date.now() - endedCheckedAt >= PROGRESS_GAP_MS) {
+    if (Date.now() - endedCheckedAt >= ctx.pace.progressGapMs) {
       endedCheckedAt = Date.now();
       // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
       // matter (the gap between updates, which they would, is timed by the database).
@@ -128,5 +124,5 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
     // One message Slack refuses to update does not hold back the others.
     for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };
-  return startPeriodic({ everyMs: TICK_MS, atStart: false, run: pass, failed: warn });
+  return startPeriodic({ everyMs: ctx.pace.progressTickMs, atStart: false, run: pass, failed: warn });
 }

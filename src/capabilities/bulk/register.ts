@@ -5,7 +5,7 @@ import type { CapabilityDeps } from '../../deps.js';
 import { listen } from '../../platform/slack/pipeline/listen.js';
 import { openForm } from '../../platform/blocks/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
-import type { BulkContext } from './bulk-context.js';
+import { BULK_PACE, type BulkContext } from './bulk-context.js';
 import { bulkFormView } from './bulk-form.js';
 import { handleRetry } from './bulk-retry.js';
 import { handleSampleCsv } from './sample-csv.js';
@@ -48,6 +48,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintTimeoutMs: deps.config.mint.timeoutMs,
     credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
     gone: new GoneWorkspaces(logger),
+    pace: { ...BULK_PACE, ...deps.bulkPace },
   };
   const worker = new BulkWorker(ctx);
   const nudge = () => worker.nudge();

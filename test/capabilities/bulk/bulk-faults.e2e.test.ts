@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../../kit/running-app.js';
 import { useFakes } from '../../kit/fakes.js';
-import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
-import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
+import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
+import { csvRows, ended, linkCsv, previewOf, start } from './bulk-kit.js';
 
 /** How many times the mock service was asked to create a link for each email. */
 function sendsByEmail(fakes: ReturnType<typeof useFakes>): Map<string, number> {
@@ -21,7 +21,7 @@ function emailsIn(fakes: ReturnType<typeof useFakes>): string[] {
   return fakes.mint.requestsTo('create_link').map((r) => String((r.body as { email?: string }).email));
 }
 
-/* The Mint service rate limiting or down, and the app stopping in the middle of a job. */
+/* The app stopping in the middle of a job: killed, or stopped gracefully. (The Mint service's faults: bulk-mint-faults.test.ts.) */
 describe('bulk create: faults', () => {
   const fakes = useFakes();
   const apps: RunningApp[] = [];
@@ -39,96 +39,6 @@ describe('bulk create: faults', () => {
   };
   const job = async (app: RunningApp, rows: number) =>
     start(app, fakes.slack, await previewOf(app, fakes.slack, linkCsv(rows), { bulk_nft_id: 'nft-f' }));
-
-  it('leaves the last places of the work budget to interactive requests: none is turned away during a job', async () => {
-    // Budget 8 (the least the configuration allows), BULK_CONCURRENCY 4: the worker takes a place only while
-    // more than 4 are free, so 4 are always left to the commands.
-    const app = await startApp({ MAX_WORK_IN_FLIGHT: '8', BULK_CONCURRENCY: '4' });
-    fakes.mint.latencyMs = 100;
-    const started = await job(app, 12);
-    const acks: Array<Record<string, unknown> | undefined> = [];
-    for (let burst = 0; burst < 20 && !textOf(progress(fakes.slack, started).blocks).includes('Ended'); burst += 1) {
-      const answers = await Promise.all([1, 2, 3].map(() => app.command('help')));
-      acks.push(...answers.map((a) => a.ack));
-      await new Promise((resolve) => setTimeout(resolve, 50)); // pacing of the load, not a wait for an outcome
-    }
-    await ended(fakes.slack, started);
-    expect(acks.length).toBeGreaterThan(3);
-    expect(acks.filter((a) => JSON.stringify(a).includes('busy'))).toEqual([]);
-    expect(fakes.mint.peakInFlight).toBeLessThanOrEqual(4);
-    expect(fakes.mint.peakInFlight).toBeGreaterThan(1); // the job went on, several rows at a time
-    expect(fakes.mint.links).toHaveLength(12);
-  }, 30_000);
-
-  it('waits out a 429 with Retry-After, then sends the refused row: every row created once', async () => {
-    const app = await startApp({ BULK_CONCURRENCY: '1' }); // one at a time: the row after the 429 is the refused one
-    // 4 s: longer than the 2 s a new message waits for its first update, which shows the wait.
-    fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '4' } }, 1);
-    const started = await job(app, 10);
-    await fakes.slack.waitFor(
-      () => textOf(progress(fakes.slack, started).blocks).includes('*Waiting*: the Mint service asked the app to wait'),
-      5_000,
-      'the waiting note',
-    );
-    const { results } = await ended(fakes.slack, started);
-    const sends = sendsByEmail(fakes);
-    expect(sends.size).toBe(10);
-    // One row was refused with 429 and sent again: 11 requests, 10 links.
-    expect(fakes.mint.requestsTo('create_link')).toHaveLength(11);
-    expect(fakes.mint.links).toHaveLength(10);
-    expect(
-      csvRows(results)
-        .slice(1)
-        .every((r) => r[2] === 'created'),
-    ).toBe(true);
-    // While the service asked to wait, nothing was sent for 4 s: the refused row went again 4 s later, after
-    // which the others followed without a pause. (Both times are the mock's, on one clock.)
-    const [refused, again, next] = fakes.mint.requestsTo('create_link');
-    expect(again?.body).toEqual(refused?.body);
-    expect((again?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(3_950);
-    expect((next?.at ?? 0) - (again?.at ?? 0)).toBeLessThan(1_000);
-  }, 30_000);
-
-  it('records rows answered with a bare 503 as unknown (a proxy may have forwarded them), waits while the circuit is open, then goes on: none sent twice', async () => {
-    const app = await startApp({ BULK_CONCURRENCY: '1' }); // one at a time: the five 503s come in a row
-    fakes.mint.failNext('create_link', { mode: 'status', status: 503 }, 5);
-    const started = await job(app, 8);
-    await fakes.slack.waitFor(
-      () => textOf(progress(fakes.slack, started).blocks).includes('the Mint service is failing'),
-      8_000,
-      'the waiting note',
-    );
-    const { results, message } = await ended(fakes.slack, started, 30_000);
-    expect([...sendsByEmail(fakes).values()]).toEqual(Array(8).fill(1)); // each row sent once, 503 or not
-    expect(fakes.mint.links).toHaveLength(3);
-    expect(textOf(message.blocks)).toContain('*3 created* · 0 failed · 5 maybe created');
-    const rows = csvRows(results).slice(1);
-    expect(rows.map((r) => r[2])).toEqual([...Array(5).fill('maybe created'), ...Array(3).fill('created')]);
-    for (const row of rows.slice(0, 5)) {
-      expect(row[4]).toBe(
-        'The Mint service answered 503: Mock failure 503. It may have been created: check before sending it again.',
-      );
-    }
-  }, 40_000);
-
-  it('records what the service refused (400) as failed; a timeout, a 408 or a 500 as unknown, never sending them again', async () => {
-    const app = await startApp({ BULK_CONCURRENCY: '1' });
-    fakes.mint.failNext('create_link', { mode: 'status', status: 400, body: { message: 'nftId unknown' } }, 1);
-    fakes.mint.failNext('create_link', { mode: 'hang' }, 1);
-    fakes.mint.failNext('create_link', { mode: 'status', status: 408 }, 1);
-    fakes.mint.failNext('create_link', { mode: 'status', status: 500 }, 1);
-    const started = await job(app, 6);
-    const { results, message } = await ended(fakes.slack, started, 20_000);
-    expect(textOf(message.blocks)).toContain('*2 created* · 1 failed · 3 maybe created');
-    expect(textOf(message.blocks)).toContain('check them before sending them again');
-    const rows = csvRows(results);
-    expect(rows[1]).toEqual(['2', 'u1@example.com', 'failed', '', 'The Mint service answered 400: nftId unknown']);
-    expect(rows.slice(2, 5).map((r) => r[2])).toEqual(['maybe created', 'maybe created', 'maybe created']);
-    for (const row of rows.slice(2, 5))
-      expect(row[4]).toContain('. It may have been created: check before sending it again.');
-    expect(rows[4]?.[4]).toContain('The Mint service answered 500');
-    expect([...sendsByEmail(fakes).values()]).toEqual(Array(6).fill(1));
-  }, 30_000);
 
   it('resumes after a crash in the middle on another process: sent rows never again, the lost ones unknown', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mintlink-bulk-restart-'));

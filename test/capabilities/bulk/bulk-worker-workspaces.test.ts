@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Slots } from '../../../src/platform/slack/admission/slots.js';
 import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
 import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
-import type { BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
+import { BULK_PACE, type BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
 import { BulkWorker } from '../../../src/capabilities/bulk/bulk-worker.js';
 import { finishJob } from '../../../src/capabilities/bulk/finish-job.js';
 import { GoneWorkspaces } from '../../../src/capabilities/bulk/gone-workspaces.js';
@@ -108,6 +108,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       mintTimeoutMs: 2_000,
       credentialsFix: WORKSPACE_FIXES_CREDENTIALS,
       gone: new GoneWorkspaces(logger),
+      pace: BULK_PACE,
     };
   }
 

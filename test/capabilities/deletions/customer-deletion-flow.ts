@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import type { DrivenApp } from '../../kit/driven-app.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
 import type { Fakes } from '../../kit/fakes.js';
 import { textOf } from '../../kit/slack-checks.js';
 import type { TestDatabase } from '../../kit/store-engines.js';
@@ -45,7 +45,7 @@ export class Deletion {
   }
 
   /** `user` asks to delete `ids` (customers the Mint service has); resolves with the request id and its message. */
-  async request(app: DrivenApp, ids: string[], user = ALICE, reason = 'GDPR erasure requests #42') {
+  async request(app: SlackDriver, ids: string[], user = ALICE, reason = 'GDPR erasure requests #42') {
     for (const id of ids) this.fakes.mint.customers.add(id);
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     const ack = await app.submitView(view, { [REASON_BLOCK]: reason }, user);
@@ -67,11 +67,11 @@ export class Deletion {
   }
 
   /** Clicks a button of the approval message as `user`; resolves with the modal it opened, if any. */
-  async click(app: DrivenApp, ts: string, action: string, user: string): Promise<string> {
+  async click(app: SlackDriver, ts: string, action: string, user: string): Promise<string> {
     return app.click(this.approvalMessage(ts), action, user);
   }
 
-  async openDecision(app: DrivenApp, ts: string, action: 'approve' | 'reject', user: string) {
+  async openDecision(app: SlackDriver, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
     await this.click(app, ts, DELETION_ACTIONS[action], user);
     await this.fakes.slack.waitFor(
@@ -82,7 +82,7 @@ export class Deletion {
     return this.fakes.slack.lastOpenedView();
   }
 
-  async approve(app: DrivenApp, ts: string, user = BOB) {
+  async approve(app: SlackDriver, ts: string, user = BOB) {
     const view = await this.openDecision(app, ts, 'approve', user);
     return { view, ack: await app.submitView(view, {}, user) };
   }
@@ -99,7 +99,7 @@ export class Deletion {
     return this.fakes.mint.requestsTo('delete_customers');
   }
 
-  async audit(app: DrivenApp) {
+  async audit(app: SlackDriver) {
     const store = app.openStore();
     try {
       return (await store.audit.list({ limit: 100 }))
@@ -110,7 +110,7 @@ export class Deletion {
     }
   }
 
-  async status(app: DrivenApp, id: string) {
+  async status(app: SlackDriver, id: string) {
     const store = app.openStore();
     try {
       return (await store.deletionRequests.get(id))?.status;

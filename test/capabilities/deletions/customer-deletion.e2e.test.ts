@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import type { DrivenApp } from '../../kit/driven-app.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
 import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
 import { TEST_DATABASE_URL, describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
@@ -14,8 +14,8 @@ describeEachEngine('customer deletion across processes', (engine, create) => {
   const fakes = useFakes();
   let db: TestDatabase;
   let flow: Deletion;
-  let app: DrivenApp;
-  const extraApps: DrivenApp[] = [];
+  let app: SlackDriver;
+  const extraApps: SlackDriver[] = [];
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL, 'U0DAVE004']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_BLOCKS as B } from '../../../src/capabilities/audit-export/export-form.js';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
@@ -14,7 +14,7 @@ const EVE = 'U0EVE0001';
 
 describe('audit export form screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
     env: { APPROVAL_CHANNEL_ID: 'C0APPROVE1', DELETION_APPROVERS: 'U0BEN0001,U0CHLOE01', AUDIT_VIEWERS: DAN },
   });
   const homes = new SettingsFlow(fakes);

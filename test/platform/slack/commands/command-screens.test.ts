@@ -3,7 +3,7 @@ import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/c
 import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { REQUEST_DELETION_SHORTCUT } from '../../../../src/capabilities/deletions/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
-import { useApp, useFakes } from '../../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../../kit/fakes.js';
 import { ephemeralText, modalText } from '../../../kit/screen-text.js';
 import { expectScreen } from '../../../kit/screens.js';
 import { viewSubmission } from '../../../kit/slack-payloads.js';
@@ -26,7 +26,7 @@ const SANDBOX_ENV = {
 
 describe('command screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: SANDBOX_ENV });
+  const running = useListenerApp(fakes, { env: SANDBOX_ENV });
   const answer = async (text: string, user?: string) =>
     ephemeralText((await running.app.command(text, user ? { user_id: user } : {})).ack ?? {}, { viewer: user });
 
@@ -63,7 +63,7 @@ describe('command screens', () => {
 
 describe('command screens when deletion is not set up', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { APPROVAL_CHANNEL_ID: undefined, DELETION_APPROVERS: undefined } });
+  const running = useListenerApp(fakes, { env: { APPROVAL_CHANNEL_ID: undefined, DELETION_APPROVERS: undefined } });
 
   it('the command and the shortcut say what is missing', async () => {
     const { ack } = await running.app.command('delete cus_1');
@@ -77,7 +77,7 @@ describe('command screens when deletion is not set up', () => {
 describe('command screens when the app is busy', () => {
   const fakes = useFakes();
   // The least budget the configuration allows (twice the bulk concurrency), held by two hanging Mint calls.
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
     env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '1500' },
   });
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CSV_COLUMNS } from '../../../src/capabilities/audit-export/audit-csv.js';
 import { EXPORT_BLOCKS } from '../../../src/capabilities/audit-export/export-form.js';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -26,13 +26,13 @@ describeEachEngine('audit log export', (_engine, create) => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
-  let app: RunningApp;
-  const extraApps: RunningApp[] = [];
+  let app: ListenerApp;
+  const extraApps: ListenerApp[] = [];
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL]);
     db = await create();
-    app = await fakes.startApp('http', { env: { ...ENV, DATABASE_URL: db.databaseUrl } });
+    app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl } });
   });
   afterAll(async () => {
     expectNoSecretsLeaked(fakes.slack, app);
@@ -203,7 +203,7 @@ describeEachEngine('audit log export', (_engine, create) => {
 
   it('lets AUDIT_VIEWERS replace the approvers as the people who may export', async () => {
     const auditor = 'U0AUDIT01';
-    const other = await fakes.startApp('http', {
+    const other = await fakes.startListenerApp({
       env: { ...ENV, DATABASE_URL: db.databaseUrl, AUDIT_VIEWERS: auditor },
     });
     extraApps.push(other);
@@ -226,7 +226,7 @@ describeEachEngine('audit log export', (_engine, create) => {
       outcome: 'succeeded',
       detail: null,
     }));
-    const pruning = await fakes.startApp('http', {
+    const pruning = await fakes.startListenerApp({
       env: { ...ENV, DATABASE_URL: db.databaseUrl, AUDIT_RETENTION_DAYS: '30' },
     });
     extraApps.push(pruning);
@@ -253,7 +253,7 @@ describe('audit log export, not set up', () => {
   const fakes = useFakes();
 
   it('says who must set what when nobody may export', async () => {
-    const app = await fakes.startApp('http', { env: { DELETION_APPROVERS: undefined, AUDIT_VIEWERS: undefined } });
+    const app = await fakes.startListenerApp({ env: { DELETION_APPROVERS: undefined, AUDIT_VIEWERS: undefined } });
     try {
       const { ack } = await app.command('audit');
       expect(ack?.text).toContain("The audit log export is not set up: the app's operator must set AUDIT_VIEWERS");

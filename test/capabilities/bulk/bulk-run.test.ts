@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { BULK_HOME_ACTION } from '../../../src/capabilities/bulk/home-entry.js';
-import type { RunningApp } from '../../kit/running-app.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
-import { DM, csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
+import { DM, csvRows, ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
 
 const APPROVER = 'U0APPROV1';
 const STRANGER = 'U0STRANGE';
@@ -17,10 +17,11 @@ const emailsSent = (fakes: ReturnType<typeof useFakes>) =>
 /* A started job: rows sent with bounded concurrency, its progress, its controls, its results file. */
 describe('bulk create: running a job', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
     env: { MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '3', DELETION_APPROVERS: APPROVER },
   });
-  const app = (): RunningApp => running.app;
+  const app = (): ListenerApp => running.app;
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
@@ -29,8 +30,8 @@ describe('bulk create: running a job', () => {
     return start(app(), fakes.slack, preview);
   };
 
-  it('sends every valid row once, at most BULK_CONCURRENCY at a time, shows progress every 2 s at most, and uploads the results', async () => {
-    fakes.mint.latencyMs = 250; // 30 rows, 3 at a time: 2.5 s, long enough for an update on the way
+  it('sends every valid row once, at most BULK_CONCURRENCY at a time, shows progress once a gap at most, and uploads the results', async () => {
+    fakes.mint.latencyMs = 50; // 30 rows, 3 at a time: 500 ms, five progress gaps: updates on the way
     const started = await job(30, '\nnot-an-email');
     const dm = fakes.slack.callsTo('chat.postMessage').find((c) => c.answer?.ts === started.ts);
     expect(dm?.params.channel).toBe(TEST_USER_ID);
@@ -48,11 +49,11 @@ describe('bulk create: running a job', () => {
     });
     expect(fakes.mint.peakInFlight).toBe(3);
 
-    // The message was updated while it ran, never twice within 2 s, and ends with the totals.
+    // The message was updated while it ran, never twice within the gap (2 s in the app), and ends with the totals.
     const updates = fakes.slack.callsTo('chat.update').filter((c) => c.params.ts === started.ts);
     expect(updates.length).toBeGreaterThanOrEqual(2);
     const gaps = updates.map((u, i) => u.at - (updates[i - 1]?.at ?? dm?.at ?? 0)); // the post counts as one
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_950); // 2 s, less what the network may shift
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(QUICK_BULK_PACE.progressGapMs / 2); // less what the calls' timing may shift
     expect(updates.some((u) => /\d+%/.test(textOf(u.params.blocks)) && !textOf(u.params.blocks).includes('100%'))).toBe(
       true,
     );

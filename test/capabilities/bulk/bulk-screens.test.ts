@@ -2,14 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { progressMessage } from '../../../src/capabilities/bulk/progress-message.js';
 import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import type { RowCounts } from '../../../src/platform/store/bulk-jobs/jobs.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { ephemeralText, messageText, modalText, stabilize } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
 import { stableJobIds } from './bulk-job-ids.js';
 import { bulkJob } from './bulk-job-fixture.js';
-import { ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
+import { ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
 
 /*
  * What the person who runs a bulk job sees outside its form: the preview of the checked file, the job's
@@ -27,7 +27,8 @@ const APPROVER = 'U0BEN0001';
 describe('bulk job screens', () => {
   const fakes = useFakes();
   // One row at a time, so which row meets which answer of the Mint service is the same on every run.
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
     env: { MINT_API_TIMEOUT_MS: '3000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER },
   });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
@@ -45,7 +46,7 @@ describe('bulk job screens', () => {
   });
 
   it('shows the job running, paused by its requester, and resumed to the end', async () => {
-    fakes.mint.latencyMs = 1_500; // the first row is still on its way when Pause is pressed
+    fakes.mint.latencyMs = 400; // the first row is still on its way when Pause is pressed
     const preview = await previewOf(running.app, fakes.slack, linkCsv(4), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     const posted = fakes.slack.callsTo('chat.postMessage').find((c) => c.answer?.ts === job.ts);
@@ -94,7 +95,7 @@ describe('bulk job screens', () => {
   });
 
   it('ends cancelled by an approver: the rows not sent yet are listed as not sent', async () => {
-    fakes.mint.latencyMs = 1_500; // the first row is on its way when Cancel is pressed
+    fakes.mint.latencyMs = 400; // the first row is on its way when Cancel is pressed
     const preview = await previewOf(running.app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
@@ -105,7 +106,7 @@ describe('bulk job screens', () => {
   });
 
   it('is refused to someone who neither started the job nor approves', async () => {
-    fakes.mint.latencyMs = 1_500;
+    fakes.mint.latencyMs = 400;
     const preview = await previewOf(running.app, fakes.slack, linkCsv(2), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     const url = await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.cancel, 'U0EVE0001');

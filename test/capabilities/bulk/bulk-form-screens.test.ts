@@ -1,15 +1,15 @@
 import { describe, it } from 'vitest';
 import { BULK_BLOCKS as B } from '../../../src/capabilities/bulk/bulk-form.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
-import { viewWhen } from './bulk-kit.js';
+import { viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
 
 /* The "Bulk create" form in each state (its preview, progress and results: bulk-screens.e2e.test.ts). */
 
 describe('bulk form screens', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http');
+  const running = useListenerApp(fakes, { bulkPace: QUICK_BULK_PACE });
   const viewOf = (ack: Record<string, unknown> | undefined) => (ack as { view: Record<string, unknown> }).view;
 
   it('the form: for links, for wallets, with inline errors', async () => {

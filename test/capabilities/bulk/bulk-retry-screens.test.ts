@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
 import { BULK_ACTIONS, HELD_ROWS_BLOCK } from '../../../src/capabilities/bulk/bulk-views.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
 import { stableJobIds } from './bulk-job-ids.js';
-import { DM, ended, linkCsv, previewOf, progress, start, viewWhen } from './bulk-kit.js';
+import { DM, ended, linkCsv, previewOf, progress, start, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
 
 /*
  * What a person sees of the sample CSV files and of "Retry failed rows": the form once the samples are sent,
@@ -20,7 +20,8 @@ const BEN = 'U0BEN0001';
 describe('bulk sample and retry screens', () => {
   const fakes = useFakes();
   // One row at a time, so which row meets which answer of the Mint service is the same on every run.
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
     env: { MINT_API_TIMEOUT_MS: '3000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: BEN },
   });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));

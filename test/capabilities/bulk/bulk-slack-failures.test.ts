@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
-import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
+import { csvRows, ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
 
 /*
  * Slack failing, or the user moving on, at the wrong moment: the job's message, Home and the modal still end
@@ -12,7 +12,10 @@ import { csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.
  */
 describe('bulk create: when Slack fails at the end, or the user moves on', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '2000' } });
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
+    env: { MINT_API_TIMEOUT_MS: '2000' },
+  });
   const app = () => running.app;
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
 import { BULK_ACTIONS, HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../../src/capabilities/bulk/bulk-views.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { buttonClick, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
 import { OTHER_TEAM_ID, inTeam } from '../../kit/workspaces.js';
-import { DM, csvRows, ended, linkCsv, previewOf, progress, start, viewWhen } from './bulk-kit.js';
+import { DM, csvRows, ended, linkCsv, previewOf, progress, start, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
 
 const APPROVER = 'U0APPROV1';
 const STRANGER = 'U0STRANGE';
@@ -15,11 +15,12 @@ const STRANGER = 'U0STRANGE';
 /* "Retry failed rows" on an ended job: a new job of its failed rows, previewed and started like any other. */
 describe('bulk create: retrying failed rows', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
     // One row at a time: the Mint service's failures fall on known rows.
     env: { MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER },
   });
-  const app = (): RunningApp => running.app;
+  const app = (): ListenerApp => running.app;
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
@@ -277,7 +278,10 @@ describe('bulk create: retrying failed rows', () => {
 
 describe('bulk create: a retry that finds no free check slot', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '2000' } });
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
+    env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '2000' },
+  });
 
   it('is told "busy, press Retry failed rows again in a minute", and nothing is checked or sent', async () => {
     const app = running.app;

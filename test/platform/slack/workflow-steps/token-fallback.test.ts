@@ -3,7 +3,7 @@ import { REQUEST_DELETION_STEP } from '../../../../src/capabilities/deletions/de
 import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
 import { LIST_TEMPLATES_STEP } from '../../../../src/capabilities/templates/list-templates-step.js';
 import { CREATE_WALLET_STEP } from '../../../../src/capabilities/wallets/create-wallet-step.js';
-import { useApp, useFakes } from '../../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../../kit/fakes.js';
 import { userContext } from '../../../kit/slack-payloads.js';
 import { expectNoSecretsLeaked } from '../../../kit/slack-checks.js';
 
@@ -14,7 +14,7 @@ import { expectNoSecretsLeaked } from '../../../kit/slack-checks.js';
  */
 describe('a step whose execution token expired before it ended', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
 
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 

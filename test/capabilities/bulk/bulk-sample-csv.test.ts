@@ -1,15 +1,15 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS, SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
 import { LINK_COLUMNS, WALLET_COLUMNS } from '../../../src/platform/mint/row-requests.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
-import { DM, checkCsv, csvRows, viewWhen } from './bulk-kit.js';
+import { DM, checkCsv, csvRows, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
 
 /* "Download a sample CSV" on the bulk form: real files, in the DM, that the check accepts as they are. */
 describe('bulk create: the sample CSV', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http');
+  const running = useListenerApp(fakes, { bulkPace: QUICK_BULK_PACE });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
