@@ -4,7 +4,7 @@ import type { MessageContent } from '../../platform/blocks/blocks.js';
 import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 /** A progress message is updated at most once in this time, by whichever process gets to it. */
 export const PROGRESS_GAP_MS = 2_000;
@@ -107,7 +107,7 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
  * last ENDED_WATCH_MS final: every TICK_MS each process offers to update them (ended ones every
  * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
  */
-export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
+export function progressTickerJob(ctx: BulkContext): Job {
   let quietUntil = 0;
   let endedCheckedAt = 0;
   const warn = (error: unknown) => {
@@ -128,5 +128,6 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
     // One message Slack refuses to update does not hold back the others.
     for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };
-  return startPeriodic({ everyMs: TICK_MS, atStart: false, run: pass, failed: warn });
+  return {
+    name: 'bulk progress messages', everyMs: TICK_MS, atStart: false, run: pass, failed: warn };
 }

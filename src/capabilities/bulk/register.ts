@@ -14,7 +14,7 @@ import { handleBulkFormSubmission } from './bulk-submission.js';
 import { BULK_ACTIONS, BULK_PREVIEW_CALLBACK } from './bulk-views.js';
 import { BulkWorker } from './bulk-worker.js';
 import { BULK_HOME_ACTION, bulkHomeEntry } from './home-entry.js';
-import { startProgressTicker } from './progress.js';
+import { progressTickerJob } from './progress.js';
 import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
 import { GoneWorkspaces } from './gone-workspaces.js';
 import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-disposition.js';
@@ -57,7 +57,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(bulkSubcommand);
   deps.home.add(bulkHomeEntry(ctx));
   deps.background.add(() => worker.start());
-  deps.background.add(() => startProgressTicker(ctx));
+  deps.background.every(progressTickerJob(ctx));
   deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
   on.shortcut(BULK_SHORTCUT, openBulkForm);

@@ -18,7 +18,7 @@ import {
   signedSourceOf,
 } from './deletion-request-form.js';
 import { REQUEST_DELETION_STEP, requestDeletionStep } from './deletion-step.js';
-import { startStepCompleter } from './step-completion.js';
+import { stepCompleterJob } from './step-completion.js';
 import { REQUEST_DELETION_MESSAGE_SHORTCUT, openFormFromMessage } from './message-shortcut.js';
 import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
@@ -26,8 +26,8 @@ import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';
 import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
-import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
-import { reminderWork } from './reminders.js';
+import { deletionSweeperJob, sweeperTiming } from './deletion-sweeper.js';
+import { reminderJob } from './reminders.js';
 import { DELETION_HOME_ACTIONS, allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 
 /** The global shortcut declared in manifest.yml. */
@@ -72,9 +72,9 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
-  deps.background.add(() => startDeletionSweeper(ctx, timing));
-  deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
-  deps.background.add(reminderWork(ctx, deps));
+  deps.background.every(deletionSweeperJob(ctx, timing));
+  deps.background.every(stepCompleterJob(ctx, timing.intervalMs));
+  deps.background.every(reminderJob(ctx, deps));
   deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
   on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);
