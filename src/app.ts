@@ -44,14 +44,14 @@ export function createApp(deps: AppDeps): MintlinkApp {
   // The process's periodic work, all on one scheduler; the rest of the background work beside it.
   const scheduler = new Scheduler();
   const background: BackgroundWork[] = [];
-  const every = (job: Job | undefined) => void (job && scheduler.every(job));
+  const schedule = (job: Job | undefined) => void (job && scheduler.schedule(job));
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
-  every(workspaceSettings.retryJob());
-  every(changeFeedCatchUpJob(deps.store.changes, deps.logger));
+  schedule(workspaceSettings.retryJob());
+  schedule(changeFeedCatchUpJob(deps.store.changes, deps.logger));
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
-  every(workspaces.adoptingJob(() => workspaceSettings.homeTeamId));
-  every(workspaces.orgWorkspacesJob());
+  schedule(workspaces.adoptingJob(() => workspaceSettings.homeTeamId));
+  schedule(workspaces.orgWorkspacesJob());
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     approvers,
     settingsAdmins: new SettingsAdmins(workspaceSettings, approvers, slack, deps.logger),
     home: publisher,
-    background: { every, add: (work) => background.push(work) },
+    background: { schedule, add: (work) => background.push(work) },
   };
   const all = [
     links,

@@ -111,8 +111,8 @@ export interface CapabilityDeps extends AppDeps {
   /** Each workspace's Mint account: `forTeam(teamId)` gives its client (the env's key in single-workspace mode). */
   mintAccounts: MintAccounts;
   /**
-   * Starts with the app, stops on shutdown: `every` a periodic job, run by the process's one scheduler
+   * Starts with the app, stops on shutdown: `schedule` a periodic job, run by the process's one scheduler
    * (named, at its period with jitter); `add` other work.
    */
-  background: { every(job: Job | undefined): void; add(work: BackgroundWork): void };
+  background: { schedule(job: Job | undefined): void; add(work: BackgroundWork): void };
 }

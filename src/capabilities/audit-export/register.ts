@@ -53,7 +53,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     status: (team) =>
       `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : notSetUp}`,
   });
-  deps.background.every(retentionJob({ store: deps.store, logger, work: deps.work }, retentionDays));
+  deps.background.schedule(retentionJob({ store: deps.store, logger, work: deps.work }, retentionDays));
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).

@@ -129,5 +129,10 @@ export function progressTickerJob(ctx: BulkContext): Job {
     for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };
   return {
-    name: 'bulk progress messages', everyMs: TICK_MS, atStart: false, run: pass, failed: warn };
+    name: 'bulk progress messages',
+    everyMs: TICK_MS,
+    atStart: false,
+    run: pass,
+    failed: warn,
+  };
 }

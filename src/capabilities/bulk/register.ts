@@ -57,7 +57,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(bulkSubcommand);
   deps.home.add(bulkHomeEntry(ctx));
   deps.background.add(() => worker.start());
-  deps.background.every(progressTickerJob(ctx));
+  deps.background.schedule(progressTickerJob(ctx));
   deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
   on.shortcut(BULK_SHORTCUT, openBulkForm);

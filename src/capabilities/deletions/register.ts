@@ -72,9 +72,9 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
-  deps.background.every(deletionSweeperJob(ctx, timing));
-  deps.background.every(stepCompleterJob(ctx, timing.intervalMs));
-  deps.background.every(reminderJob(ctx, deps));
+  deps.background.schedule(deletionSweeperJob(ctx, timing));
+  deps.background.schedule(stepCompleterJob(ctx, timing.intervalMs));
+  deps.background.schedule(reminderJob(ctx, deps));
   deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
   on.shortcut(REQUEST_DELETION_SHORTCUT, openRequestForm);

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { BackgroundWork, CapabilityDeps } from '../../deps.js';
+import type { CapabilityDeps } from '../../deps.js';
 import { message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';

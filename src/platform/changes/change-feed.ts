@@ -212,30 +212,25 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.connecting = this.listenUntilClosed().finally(() => (this.connecting = undefined));
   }
 
-  /** Connects and listens; on a connection lost, again, until closed. */
+  /** Connects and listens; on a connection lost, again (backing off while it fails), until closed. */
   private async listenUntilClosed(): Promise<void> {
-    for (let attempt = 0; !this.closed;) {
-      const lost = await this.listenOnce().then(
-        (ended) => {
-          attempt = 0;
-          return ended;
-        },
-        (error: unknown) => {
-          this.logger?.warn({ err: error }, 'could not listen for changes; trying again');
-          return undefined;
-        },
-      );
+    for (let failures = 0; !this.closed;) {
+      const listened = await this.listenOnce().catch((error: unknown) => {
+        this.logger?.warn({ err: error }, 'could not listen for changes; trying again');
+        return false;
+      });
       if (this.closed) return;
-      if (lost) await lost;
-      if (this.closed) return;
-      const wait = RECONNECT_BACKOFF_MS[Math.min(attempt, RECONNECT_BACKOFF_MS.length - 1)] ?? 5_000;
-      attempt += 1;
+      failures = listened ? 0 : failures + 1;
+      const wait = RECONNECT_BACKOFF_MS[Math.min(failures, RECONNECT_BACKOFF_MS.length - 1)] ?? 5_000;
       await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
   }
 
-  /** One connection: LISTEN, then catch up; resolves with a promise settled when the connection ends. */
-  private async listenOnce(): Promise<Promise<void>> {
+  /**
+   * One connection: LISTEN, then catch up. Settles when the connection ends: true when it listened and caught
+   * up, false when the catch-up failed (the connection is then ended, and the next one catches up again).
+   */
+  private async listenOnce(): Promise<boolean> {
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000 });
     let ended!: () => void;
     const lost = new Promise<void>((resolve) => (ended = resolve));
@@ -263,7 +258,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     }
     if (this.closed) {
       await client.end().catch(() => undefined);
-      return lost;
+      return false;
     }
     this.client = client;
     // What changed while nobody here listened (before the first connection, or while it was lost).
@@ -272,15 +267,15 @@ export class PostgresChangeFeed implements ChangeFeed {
     } catch (error) {
       // Changes may have been missed: this connection goes, and the next one catches up again.
       this.logger?.warn({ err: error }, 'could not catch up with the changes made while not listening');
+      this.client = undefined;
       await client.end().catch(() => undefined);
-      return lost;
+      return false;
     }
     this.markListening();
-    void lost.then(() => {
-      if (this.client === client) this.client = undefined;
-      this.listened = this.nextListening();
-    });
-    return lost;
+    await lost;
+    if (this.client === client) this.client = undefined;
+    this.listened = this.nextListening();
+    return true;
   }
 }
 

@@ -64,13 +64,13 @@ export class InstallationRows {
         db
           .insertInto('installations')
           // The installer is who installed first: someone running "Add to Slack" again (new scopes, or anyone allowed
-      // to add apps) does not become the installer, who may manage the workspace's Mint account.
-      .values({
-        id: installation.id,
-        ...row,
-        installer_id: installation.installerId,
-        installed_at: databaseNow(this.engine),
-      })
+          // to add apps) does not become the installer, who may manage the workspace's Mint account.
+          .values({
+            id: installation.id,
+            ...row,
+            installer_id: installation.installerId,
+            installed_at: databaseNow(this.engine),
+          })
           .onConflict((oc) => oc.column('id').doUpdateSet(row))
           .execute(),
       () => ({ topic: 'installation', id: installation.id }),

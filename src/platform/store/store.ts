@@ -82,9 +82,7 @@ export interface StoreTransaction {
 export function openStore(location: StoreLocation, logger?: Logger, scrub?: Scrubber): Store {
   const db = openDatabase(location, logger);
   const changes =
-    location.engine === 'postgres'
-      ? new PostgresChangeFeed(location.url, logger)
-      : new InProcessChangeFeed(logger);
+    location.engine === 'postgres' ? new PostgresChangeFeed(location.url, logger) : new InProcessChangeFeed(logger);
   return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, changes, logger);
 }
 

@@ -37,7 +37,7 @@ export class Scheduler {
   constructor(private readonly random: () => number = Math.random) {}
 
   /** Adds a job; it runs from `start()` (at once when the scheduler has started). Returns a stop of that job. */
-  every(job: Job): () => Promise<void> {
+  schedule(job: Job): () => Promise<void> {
     const scheduled: Scheduled = { job, timer: undefined, running: undefined, stopped: false };
     this.jobs.push(scheduled);
     if (this.started) this.begin(scheduled);

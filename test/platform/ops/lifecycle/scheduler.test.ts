@@ -9,7 +9,7 @@ describe('the scheduler of periodic work', () => {
     const scheduler = new Scheduler(() => 0.5); // no jitter drawn
     let runs = 0;
     let finish: () => void = () => undefined;
-    scheduler.every({
+    scheduler.schedule({
       name: 'sweep',
       everyMs: 100,
       run: () => {
@@ -41,7 +41,7 @@ describe('the scheduler of periodic work', () => {
     const scheduler = new Scheduler(() => 0.5);
     const failures: unknown[] = [];
     let runs = 0;
-    scheduler.every({
+    scheduler.schedule({
       name: 'prune',
       everyMs: 100,
       atStart: false,
@@ -64,7 +64,7 @@ describe('the scheduler of periodic work', () => {
     const runsAt = (draw: number) => {
       const scheduler = new Scheduler(() => draw);
       const at: number[] = [];
-      scheduler.every({
+      scheduler.schedule({
         name: 'remind',
         everyMs: 1_000,
         jitter: 0.2,
@@ -88,7 +88,7 @@ describe('the scheduler of periodic work', () => {
     const scheduler = new Scheduler();
     scheduler.start();
     let ran = false;
-    scheduler.every({ name: 'late', everyMs: 60_000, run: async () => void (ran = true), failed: () => undefined });
+    scheduler.schedule({ name: 'late', everyMs: 60_000, run: async () => void (ran = true), failed: () => undefined });
     expect(scheduler.names).toEqual(['late']);
     expect(ran).toBe(true);
     await scheduler.stop();
