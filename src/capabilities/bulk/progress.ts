@@ -105,7 +105,7 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
 /**
  * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
  * last ENDED_WATCH_MS final: every TICK_MS each process offers to update them (ended ones every
- * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. Returns a stop function.
+ * PROGRESS_GAP_MS); the gap on the job lets one update through per PROGRESS_GAP_MS. A job of the scheduler.
  */
 export function progressTickerJob(ctx: BulkContext): Job {
   let quietUntil = 0;

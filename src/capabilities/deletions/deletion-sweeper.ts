@@ -49,7 +49,7 @@ async function tell(ctx: DeletionContext, request: DeletionRequest): Promise<voi
   if (slack) await publishAndNotify(ctx, slack, request);
 }
 
-/** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */
+/** Sweeps at once (catching what a previous process left) and then every interval (a job of the scheduler). */
 export function deletionSweeperJob(ctx: DeletionContext, timing: SweeperTiming): Job {
   return {
     name: 'deletion sweeper',

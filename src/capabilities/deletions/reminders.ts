@@ -158,7 +158,7 @@ export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, no
  * Sends what is due in every workspace with pending requests, each under its own settings in force at the
  * sweep (nothing where deletion is not set up) and with its own token (a workspace that is gone is skipped,
  * and logged once): at once (what a previous process left due) and then every interval. A workspace whose
- * sweep fails is logged and the others still get theirs. Returns a stop function.
+ * sweep fails is logged and the others still get theirs. A job of the scheduler.
  */
 export function remindersJob(ctx: DeletionContext, options: ReminderOptions): Job {
   const sweepWorkspace = async (teamId: string) => {

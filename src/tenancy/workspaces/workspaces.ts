@@ -57,7 +57,8 @@ export type WorkspacesMode =
 
 /**
  * How long a replica trusts which installation (its own, or an org-wide one) serves a workspace's background
- * work. Only the choice is kept: the installation itself is authorized afresh by Bolt (checked every 2 s).
+ * work. Only the choice is kept: the installation itself is authorized afresh by Bolt (forgotten on every
+ * replica when the change feed says it changed).
  */
 const QUERY_CACHE_MS = 5_000;
 
@@ -166,8 +167,8 @@ export class Workspaces {
 
   /**
    * The app was removed (or its bot token revoked): the installation is deleted, so no replica authorizes the
-   * workspace again after its next check (2 s), and every capability stops that workspace's work. Reinstalling
-   * starts afresh with "Add to Slack".
+   * workspace again once the change feed tells it (at once), and every capability stops that workspace's work.
+   * Reinstalling starts afresh with "Add to Slack".
    * An uninstall that is not about the current installation (Slack says it happened before the installation's
    * tokens were written, or it names a bot user that is not the installed one: a late delivery after a
    * reinstall) changes nothing, and says so in one log line.
