@@ -225,6 +225,13 @@ export async function runDistributionBench(): Promise<void> {
       Object.entries(idleAfter[which]).reduce((sum, [table, n]) => sum + n - (idleBefore[which][table] ?? 0), 0) /
       REPLICAS /
       idleMinutes;
+    const idleTables = (which: 'distribution' | 'single') =>
+      Object.entries(idleAfter[which])
+        .map(([table, n]) => [table, (n - (idleBefore[which][table] ?? 0)) / REPLICAS / idleMinutes] as const)
+        .filter(([, n]) => n > 0)
+        .sort((x, y) => y[1] - x[1])
+        .map(([table, n]) => `${table} ${n.toFixed(1)}`)
+        .join(', ');
     progress('idle reads counted');
 
     // Every read of the installations table from here to the end of the load is counted.
@@ -320,7 +327,7 @@ export async function runDistributionBench(): Promise<void> {
       ...rows,
       '',
       `Database reads over the measured load (${(loadMs / 1000).toFixed(1)} s; PostgreSQL's table counters, sequential and index scans, read ${PG_STATS_SETTLE_MS / 1000} s before and after it): the installations table was read ${installationReads} times for ${commands.distribution} distribution commands (${(installationReads / commands.distribution).toFixed(3)} a command; without a cache every command would read it; the cache allows at most ${cacheBound}). Reads of all tables over the same time, background work included: ${allReads('distribution')} in distribution mode (${commands.distribution} commands), ${allReads('single')} in single-workspace mode (${commands.single} commands).`,
-      `Idle replicas (no request for ${((IDLE_MS + PG_STATS_SETTLE_MS) / 1000).toFixed(0)} s, after the warm-up; PostgreSQL's table counters): ${idlePerReplicaMinute('distribution').toFixed(1)} table reads a minute per distribution replica, ${idlePerReplicaMinute('single').toFixed(1)} per single-workspace replica.`,
+      `Idle replicas (no request for ${((IDLE_MS + PG_STATS_SETTLE_MS) / 1000).toFixed(0)} s, after the warm-up; PostgreSQL's table counters): ${idlePerReplicaMinute('distribution').toFixed(1)} table reads a minute per distribution replica (${idleTables('distribution') || 'none'}), ${idlePerReplicaMinute('single').toFixed(1)} per single-workspace replica (${idleTables('single') || 'none'}).`,
       `Uninstall (workspace ${reach.teamId}, its installation fresh in every replica's cache ${fmt(reach.cachedBeforeMs)} ms before): app_uninstalled sent to replica 1, acknowledged in ${fmt(reach.ackMs)} ms; then commands from it to each replica back to back until refused: reached replica ${reach.replicas.map((r, i) => `${i + 1} ${reached(r)} after (${r.accepted} accepted before)`).join(', ')}. A refusal: ${reach.refusal}. A workspace never installed: ${reach.neverInstalled}.`,
       `Start to ready (PostgreSQL): distribution replicas ${starts(distribution)} ms; single-workspace replicas ${starts(single)} ms.`,
       '',

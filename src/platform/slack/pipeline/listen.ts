@@ -165,7 +165,7 @@ function routesOf(app: App, deps: PipelineDeps): Routes {
   return routes;
 }
 
-type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations'> };
+type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations' | 'changes'> };
 
 /**
  * Every event does its work once, whatever Slack delivers again and whichever replica it reaches: the first
