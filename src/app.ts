@@ -7,6 +7,8 @@ import { registerMintlinkCommand } from './platform/slack/commands/mintlink-comm
 import * as auditExport from './capabilities/audit-export/register.js';
 import * as deletionApproval from './capabilities/deletions/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
+import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
+import { type Job, Scheduler } from './platform/ops/lifecycle/scheduler.js';
 import { HomePublisher } from './capabilities/home/home-publisher.js';
 import * as home from './capabilities/home/register.js';
 import * as links from './capabilities/links/register.js';
@@ -39,13 +41,17 @@ export function createApp(deps: AppDeps): MintlinkApp {
   app.use(accessLog(deps));
   app.use(admission(deps.work, deps));
 
+  // The process's periodic work, all on one scheduler; the rest of the background work beside it.
+  const scheduler = new Scheduler();
+  const background: BackgroundWork[] = [];
+  const schedule = (job: Job | undefined) => void (job && scheduler.schedule(job));
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
-  const background: BackgroundWork[] = [() => workspaceSettings.start()];
-  if (installs) background.push(() => installs.installations.start());
+  schedule(workspaceSettings.retryJob());
+  schedule(changeFeedCatchUpJob(deps.store.changes, deps.logger));
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
-  background.push(() => workspaces.keepAdopting(() => workspaceSettings.homeTeamId));
-  background.push(() => workspaces.keepOrgWorkspaces());
+  schedule(workspaces.adoptingJob(() => workspaceSettings.homeTeamId));
+  schedule(workspaces.orgWorkspacesJob());
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps);
   const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
@@ -59,7 +65,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     approvers,
     settingsAdmins: new SettingsAdmins(workspaceSettings, approvers, slack, deps.logger),
     home: publisher,
-    background: { add: (work) => background.push(work) },
+    background: { schedule, add: (work) => background.push(work) },
   };
   const all = [
     links,
@@ -86,8 +92,9 @@ export function createApp(deps: AppDeps): MintlinkApp {
       await workspaces.prepare(workspaceSettings.homeTeamId);
     },
     startBackgroundWork: () => {
+      scheduler.start();
       const stops = background.map((begin) => begin());
-      return async () => void (await Promise.all(stops.map((stop) => stop())));
+      return async () => void (await Promise.all([scheduler.stop(), ...stops.map((stop) => stop())]));
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Job } from './platform/ops/lifecycle/scheduler.js';
 /*
  * What the capabilities are given. Types only, and only from the shared parts (never from a capability or
  * from app.ts), so any capability can depend on this module without an import cycle.
@@ -86,7 +87,10 @@ export interface HomeTab {
   refreshWorkspace(teamId: string, who?: (userId: string) => Promise<boolean>): void;
 }
 
-/** Periodic work a capability runs while the app is up (the deletion sweeper). Returns how to stop it. */
+/**
+ * Work a capability runs while the app is up that is not a periodic job (the bulk worker's own claim loop,
+ * closing what it opened). Returns how to stop it.
+ */
 export type BackgroundWork = () => () => Promise<void>;
 
 /** What each capability's `register(app, deps)` receives. */
@@ -114,6 +118,9 @@ export interface CapabilityDeps extends AppDeps {
   workspaces: Workspaces;
   /** Each workspace's Mint account: `forTeam(teamId)` gives its client (the env's key in single-workspace mode). */
   mintAccounts: MintAccounts;
-  /** Starts with the app, stops on shutdown. */
-  background: { add(work: BackgroundWork): void };
+  /**
+   * Starts with the app, stops on shutdown: `schedule` a periodic job, run by the process's one scheduler
+   * (named, at its period with jitter); `add` other work.
+   */
+  background: { schedule(job: Job | undefined): void; add(work: BackgroundWork): void };
 }

@@ -11,7 +11,7 @@ import { auditViewersOf } from '../../tenancy/workspaces/settings-model.js';
 import { exportFormView, readExportForm } from './export-form.js';
 import { describeRequest } from './export-request.js';
 import { exportSubcommand } from './export-subcommand.js';
-import { startRetention } from './retention.js';
+import { retentionJob } from './retention.js';
 import { type ExportContext, runExport } from './run-export.js';
 
 export const EXPORT_AUDIT_HOME_ACTION = AUDIT_EXPORT.buttons.exportFromHome.actionId;
@@ -53,7 +53,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     status: (team) =>
       `Audit log: ${retentionDays ? `entries kept ${retentionDays} days` : 'kept without limit'}; export: ${viewers.configured(team) ? viewers.mentions(team) : notSetUp}`,
   });
-  deps.background.add(() => startRetention({ store: deps.store, logger, work: deps.work }, retentionDays));
+  deps.background.schedule(retentionJob({ store: deps.store, logger, work: deps.work }, retentionDays));
 
   // The Home button: the form for viewers, a notice saying why for everyone else (the trigger allows 3 s;
   // the check waits for Slack at most 1.5 s).

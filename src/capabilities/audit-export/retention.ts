@@ -1,7 +1,7 @@
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Store } from '../../platform/store/store.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement: each batch is a short transaction, so writers never wait long behind it. */
@@ -44,12 +44,13 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
   return pruned;
 }
 
-/** Prunes at start and then every hour; returns a stop function. Unset retention keeps everything. */
-export function startRetention(deps: RetentionDeps, retentionDays: number | undefined): () => Promise<void> {
-  if (retentionDays === undefined) return () => Promise.resolve();
-  return startPeriodic({
+/** Prunes at start and then every hour. Unset retention keeps everything (no job). */
+export function retentionJob(deps: RetentionDeps, retentionDays: number | undefined): Job | undefined {
+  if (retentionDays === undefined) return undefined;
+  return {
+    name: 'audit log retention',
     everyMs: PRUNE_EVERY_MS,
     run: () => pruneAuditLog(deps, retentionDays),
     failed: (error) => deps.logger.warn({ err: error }, 'audit log pruning failed; will try again'),
-  });
+  };
 }

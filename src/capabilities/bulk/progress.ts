@@ -4,7 +4,7 @@ import type { MessageContent } from '../../platform/blocks/blocks.js';
 import type { BulkJob, BulkJobs, JobRef } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { progressMessage } from './progress-message.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 /** The rate is read over this much of the recent past. */
 const RATE_WINDOW_MS = 60_000;
@@ -101,9 +101,9 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
 /**
  * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
  * last ENDED_WATCH_MS final: every `pace.progressTickMs` each process offers to update them (ended ones every
- * `pace.progressGapMs`); the gap on the job lets one update through per gap. Returns a stop function.
+ * `pace.progressGapMs`); the gap on the job lets one update through per gap. A job of the scheduler.
  */
-export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
+export function progressTickerJob(ctx: BulkContext): Job {
   let quietUntil = 0;
   let endedCheckedAt = 0;
   const warn = (error: unknown) => {
@@ -124,5 +124,11 @@ export function startProgressTicker(ctx: BulkContext): () => Promise<void> {
     // One message Slack refuses to update does not hold back the others.
     for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };
-  return startPeriodic({ everyMs: ctx.pace.progressTickMs, atStart: false, run: pass, failed: warn });
+  return {
+    name: 'bulk progress messages',
+    everyMs: ctx.pace.progressTickMs,
+    atStart: false,
+    run: pass,
+    failed: warn,
+  };
 }

@@ -14,7 +14,7 @@ import { bulkSubcommand } from './bulk-subcommand.js';
 import { handleBulkFormSubmission } from './bulk-submission.js';
 import { BulkWorker } from './bulk-worker.js';
 import { bulkHomeEntry } from './home-entry.js';
-import { startProgressTicker } from './progress.js';
+import { progressTickerJob } from './progress.js';
 import { maxBulkConcurrency } from '../../tenancy/workspaces/settings-model.js';
 import { GoneWorkspaces } from './gone-workspaces.js';
 import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-disposition.js';
@@ -57,7 +57,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(bulkSubcommand);
   deps.home.add(bulkHomeEntry(ctx));
   deps.background.add(() => worker.start());
-  deps.background.add(() => startProgressTicker(ctx));
+  deps.background.schedule(progressTickerJob(ctx));
   deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
   listen(app, deps).declared(BULK, {

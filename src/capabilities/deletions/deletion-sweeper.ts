@@ -2,7 +2,7 @@ import type { DeletionRequest } from '../../platform/store/deletion-requests.js'
 import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
 import { publishAndNotify } from './publish-request.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 export interface SweeperTiming {
   /** A run older than this cannot still be going (its Mint call has a time budget). */
@@ -49,11 +49,12 @@ async function tell(ctx: DeletionContext, request: DeletionRequest): Promise<voi
   if (slack) await publishAndNotify(ctx, slack, request);
 }
 
-/** Sweeps at once (catching what a previous process left) and then every interval; returns a stop function. */
-export function startDeletionSweeper(ctx: DeletionContext, timing: SweeperTiming): () => Promise<void> {
-  return startPeriodic({
+/** Sweeps at once (catching what a previous process left) and then every interval (a job of the scheduler). */
+export function deletionSweeperJob(ctx: DeletionContext, timing: SweeperTiming): Job {
+  return {
+    name: 'deletion sweeper',
     everyMs: timing.intervalMs,
     run: () => sweepDeletionRequests(ctx, timing),
     failed: (error) => ctx.logger.warn({ err: error }, 'deletion sweep failed; will try again'),
-  });
+  };
 }

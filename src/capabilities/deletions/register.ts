@@ -11,7 +11,7 @@ import { handleApproveSubmission, handleRejectSubmission } from './decision-subm
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
 import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 import { requestDeletionStep } from './deletion-step.js';
-import { startStepCompleter } from './step-completion.js';
+import { stepCompleterJob } from './step-completion.js';
 import { openFormFromMessage } from './message-shortcut.js';
 import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
@@ -19,8 +19,8 @@ import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';
 import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
-import { startDeletionSweeper, sweeperTiming } from './deletion-sweeper.js';
-import { reminderWork } from './reminders.js';
+import { deletionSweeperJob, sweeperTiming } from './deletion-sweeper.js';
+import { reminderJob } from './reminders.js';
 import { allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 
 /** The global shortcut declared in manifest.yml. */
@@ -64,9 +64,9 @@ export function register(app: App, deps: CapabilityDeps): void {
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
-  deps.background.add(() => startDeletionSweeper(ctx, timing));
-  deps.background.add(() => startStepCompleter(ctx, timing.intervalMs));
-  deps.background.add(reminderWork(ctx, deps));
+  deps.background.schedule(deletionSweeperJob(ctx, timing));
+  deps.background.schedule(stepCompleterJob(ctx, timing.intervalMs));
+  deps.background.schedule(reminderJob(ctx, deps));
   deps.workspaces.onUninstall((teamId) => cancelWorkspaceDeletions(ctx, teamId));
 
   /** Another box for IDs in the request form. */

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { BackgroundWork, CapabilityDeps } from '../../deps.js';
+import type { CapabilityDeps } from '../../deps.js';
 import { message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
@@ -13,7 +13,7 @@ import type { DeletionContext } from './deletion-context.js';
 import type { DeletionSettings } from './deletion-settings.js';
 import { sweeperTiming } from './deletion-sweeper.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 const HOUR_MS = 3_600_000;
 /** The requester is warned this long before the request expires (or at half its life, when that is shorter). */
@@ -158,16 +158,17 @@ export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, no
  * Sends what is due in every workspace with pending requests, each under its own settings in force at the
  * sweep (nothing where deletion is not set up) and with its own token (a workspace that is gone is skipped,
  * and logged once): at once (what a previous process left due) and then every interval. A workspace whose
- * sweep fails is logged and the others still get theirs. Returns a stop function.
+ * sweep fails is logged and the others still get theirs. A job of the scheduler.
  */
-export function startReminders(ctx: DeletionContext, options: ReminderOptions): () => Promise<void> {
+export function remindersJob(ctx: DeletionContext, options: ReminderOptions): Job {
   const sweepWorkspace = async (teamId: string) => {
     const configured = ctx.settingsIn(teamId);
     if (!configured.ok) return;
     const slack = await ctx.reach.slack(teamId);
     if (slack) await sendDueReminders(ctx, slack, teamId, configured.settings, options.aheadMs);
   };
-  return startPeriodic({
+  return {
+    name: 'deletion reminders',
     everyMs: options.intervalMs,
     run: async () => {
       for (const teamId of await ctx.store.deletionRequests.teamsWithPending())
@@ -178,25 +179,23 @@ export function startReminders(ctx: DeletionContext, options: ReminderOptions): 
         );
     },
     failed: (error) => ctx.logger.warn({ err: error }, 'reminder sweep failed; will try again'),
-  });
+  };
 }
 
 /**
  * The reminders as the app's background work. Their clock is the real one unless TEST_CLOCK_OFFSET_HOURS
  * moves it ahead (tests only, and said in the log at start).
  */
-export function reminderWork(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): BackgroundWork {
-  return () => {
-    const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
-    if (offsetMs > 0)
-      ctx.logger.warn(
-        { testClockOffsetHours: deps.config.testClockOffsetHours },
-        'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
-      );
-    return startReminders(ctx, {
-      aheadMs: offsetMs,
-      intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
-      work: deps.work,
-    });
-  };
+export function reminderJob(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): Job {
+  const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
+  if (offsetMs > 0)
+    ctx.logger.warn(
+      { testClockOffsetHours: deps.config.testClockOffsetHours },
+      'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
+    );
+  return remindersJob(ctx, {
+    aheadMs: offsetMs,
+    intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
+    work: deps.work,
+  });
 }

@@ -6,7 +6,7 @@ import {
 } from '../../platform/store/deletion-requests.js';
 import { REPORT_WORST_CASE_MS, type StepEnd, reportStepEnd } from '../../platform/slack/workflow-steps/report-step.js';
 import type { DeletionContext } from './deletion-context.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 /** Output names of the "Request deletion" step, as declared in manifest.yml. */
 export const DELETION_STEP_OUTPUTS = {
@@ -113,7 +113,7 @@ export async function completeWaitingStep(
  * token of its own workspace; the step of a workspace that is gone waits (it is looked at again later, and
  * ended for good when the workspace's uninstall is heard), without holding the others back.
  */
-export function startStepCompleter(ctx: DeletionContext, intervalMs: number): () => Promise<void> {
+export function stepCompleterJob(ctx: DeletionContext, intervalMs: number): Job {
   const pass = async () => {
     const until = Date.now() + intervalMs * 4;
     for (const { teamId, id } of await ctx.store.stepCompletions.due(STEP_CLAIM_LEASE_MS)) {
@@ -127,9 +127,10 @@ export function startStepCompleter(ctx: DeletionContext, intervalMs: number): ()
       if (request) await completeWaitingStep(ctx, slack, request);
     }
   };
-  return startPeriodic({
+  return {
+    name: 'workflow step completions',
     everyMs: intervalMs,
     run: pass,
     failed: (error) => ctx.logger.warn({ err: error }, 'completing workflow steps failed; will try again'),
-  });
+  };
 }

@@ -27,7 +27,6 @@ export function register(app: App, deps: CapabilityDeps): void {
   const accounts = deps.mintAccounts;
   const admins = new AccountAdmins(deps.store, deps.settingsAdmins);
   deps.home.add(mintAccountHomeEntry(accounts, admins));
-  if (accounts.distributed) deps.background.add(() => accounts.start());
   /**
    * Refreshes the Homes of a workspace's admins, and of `userId` who changed its account (cached checks: a
    * Home shows what a minute-old answer says anyway).

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ChangeFeed, writeAndAnnounce } from '../changes/change-feed.js';
 import { databaseNow } from './database-now.js';
 import type { InstallationsTable, Tables } from './tables.js';
 
@@ -35,6 +36,8 @@ export class InstallationRows {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
+    /** Every replica learns of a change to an installation, or to which workspaces an org-wide one serves. */
+    private readonly changes: Pick<ChangeFeed, 'announce' | 'engine'>,
   ) {}
 
   /**
@@ -54,18 +57,24 @@ export class InstallationRows {
       updated_at: databaseNow(this.engine),
       renewal_until: null, // new tokens: a renewal of the old ones under way can no longer store its own
     };
-    await this.db
-      .insertInto('installations')
-      // The installer is who installed first: someone running "Add to Slack" again (new scopes, or anyone allowed
-      // to add apps) does not become the installer, who may manage the workspace's Mint account.
-      .values({
-        id: installation.id,
-        ...row,
-        installer_id: installation.installerId,
-        installed_at: databaseNow(this.engine),
-      })
-      .onConflict((oc) => oc.column('id').doUpdateSet(row))
-      .execute();
+    await writeAndAnnounce(
+      this.db,
+      this.changes,
+      (db) =>
+        db
+          .insertInto('installations')
+          // The installer is who installed first: someone running "Add to Slack" again (new scopes, or anyone allowed
+          // to add apps) does not become the installer, who may manage the workspace's Mint account.
+          .values({
+            id: installation.id,
+            ...row,
+            installer_id: installation.installerId,
+            installed_at: databaseNow(this.engine),
+          })
+          .onConflict((oc) => oc.column('id').doUpdateSet(row))
+          .execute(),
+      () => ({ topic: 'installation', id: installation.id }),
+    );
   }
 
   async get(id: string): Promise<StoredInstallation | undefined> {
@@ -140,21 +149,28 @@ export class InstallationRows {
     sealed: StoredInstallation['sealed'],
     details: Record<string, unknown>,
   ): Promise<boolean> {
-    const result = await this.db
-      .updateTable('installations')
-      .set({
-        bot_token: sealed.botToken ?? null,
-        bot_refresh_token: sealed.botRefreshToken ?? null,
-        user_token: sealed.userToken ?? null,
-        user_refresh_token: sealed.userRefreshToken ?? null,
-        details: JSON.stringify(details),
-        updated_at: databaseNow(this.engine),
-        renewal_until: null,
-      })
-      .where('id', '=', id)
-      .where((eb) => refreshTokensAre(eb, from))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        const result = await db
+          .updateTable('installations')
+          .set({
+            bot_token: sealed.botToken ?? null,
+            bot_refresh_token: sealed.botRefreshToken ?? null,
+            user_token: sealed.userToken ?? null,
+            user_refresh_token: sealed.userRefreshToken ?? null,
+            details: JSON.stringify(details),
+            updated_at: databaseNow(this.engine),
+            renewal_until: null,
+          })
+          .where('id', '=', id)
+          .where((eb) => refreshTokensAre(eb, from))
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      },
+      (stored) => (stored ? { topic: 'installation', id } : undefined),
+    );
   }
 
   /** A renewal that failed gives its lease up (if its tokens are still `from`): the next request tries again. */
@@ -169,10 +185,17 @@ export class InstallationRows {
 
   /** Deletes an installation and what it learnt of its workspaces; true when there was one. */
   async delete(id: string): Promise<boolean> {
-    await this.db.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
-    await this.db.deleteFrom('installation_team_departures').where('installation_id', '=', id).execute();
-    const result = await this.db.deleteFrom('installations').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    return writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        await db.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
+        await db.deleteFrom('installation_team_departures').where('installation_id', '=', id).execute();
+        const result = await db.deleteFrom('installations').where('id', '=', id).executeTakeFirst();
+        return Number(result.numDeletedRows) === 1;
+      },
+      (deleted) => (deleted ? { topic: 'installation', id } : undefined),
+    );
   }
 
   /**
@@ -189,6 +212,7 @@ export class InstallationRows {
       if (Number(result.numDeletedRows) !== 1) return false;
       await tx.deleteFrom('installation_teams').where('installation_id', '=', id).execute();
       await tx.deleteFrom('installation_team_departures').where('installation_id', '=', id).execute();
+      await this.changes.announce(tx, { topic: 'installation', id });
       return true;
     });
   }
@@ -232,12 +256,19 @@ export class InstallationRows {
    */
   async recordTeam(teamId: string, installationId: string): Promise<boolean> {
     const now = databaseNow(this.engine);
-    const result = await this.db
-      .insertInto('installation_teams')
-      .values({ team_id: teamId, installation_id: installationId, seen_at: now, joined_at: now })
-      .onConflict((oc) => oc.column('team_id').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    return writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        const result = await db
+          .insertInto('installation_teams')
+          .values({ team_id: teamId, installation_id: installationId, seen_at: now, joined_at: now })
+          .onConflict((oc) => oc.column('team_id').doNothing())
+          .executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      },
+      (recorded) => (recorded ? { topic: 'org-workspace', id: teamId } : undefined),
+    );
   }
 
   /**
@@ -282,7 +313,9 @@ export class InstallationRows {
             .where('installation_team_departures.left_at', '<', left),
         )
         .execute();
-      return Number(result.numDeletedRows) === 1;
+      const forgotten = Number(result.numDeletedRows) === 1;
+      if (forgotten) await this.changes.announce(tx, { topic: 'org-workspace', id: teamId });
+      return forgotten;
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type ChangeFeed, writeAndAnnounce } from '../changes/change-feed.js';
 import { databaseNow } from './database-now.js';
 import type { MintAccountsTable, Tables } from './tables.js';
 
@@ -23,6 +24,8 @@ export class MintAccountRows {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
+    /** Every replica learns of a change to a workspace's account (its key, its base URL, a refusal). */
+    private readonly changes: Pick<ChangeFeed, 'announce' | 'engine'>,
   ) {}
 
   async get(teamId: string): Promise<StoredMintAccount | undefined> {
@@ -71,11 +74,17 @@ export class MintAccountRows {
       refused_at: null,
       refused_status: null,
     };
-    await this.db
-      .insertInto('mint_accounts')
-      .values({ team_id: account.teamId, ...row })
-      .onConflict((oc) => oc.column('team_id').doUpdateSet(row))
-      .execute();
+    await writeAndAnnounce(
+      this.db,
+      this.changes,
+      (db) =>
+        db
+          .insertInto('mint_accounts')
+          .values({ team_id: account.teamId, ...row })
+          .onConflict((oc) => oc.column('team_id').doUpdateSet(row))
+          .execute(),
+      () => ({ topic: 'mint-account', id: account.teamId }),
+    );
     return previous;
   }
 
@@ -83,8 +92,16 @@ export class MintAccountRows {
   async delete(teamId: string): Promise<StoredMintAccount | undefined> {
     const previous = await this.get(teamId);
     if (!previous) return undefined;
-    const result = await this.db.deleteFrom('mint_accounts').where('team_id', '=', teamId).executeTakeFirst();
-    return Number(result.numDeletedRows) === 1 ? previous : undefined;
+    const deleted = await writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        const result = await db.deleteFrom('mint_accounts').where('team_id', '=', teamId).executeTakeFirst();
+        return Number(result.numDeletedRows) === 1;
+      },
+      (gone) => (gone ? { topic: 'mint-account', id: teamId } : undefined),
+    );
+    return deleted ? previous : undefined;
   }
 
   /**
@@ -93,18 +110,25 @@ export class MintAccountRows {
    * nothing of the new one). True when the row changed.
    */
   async noteRefusal(teamId: string, sealedKey: string, status: number | undefined): Promise<boolean> {
-    let update = this.db
-      .updateTable('mint_accounts')
-      .set(
-        status === undefined
-          ? { refused_at: null, refused_status: null }
-          : { refused_at: databaseNow(this.engine), refused_status: status },
-      )
-      .where('team_id', '=', teamId)
-      .where('sealed_key', '=', sealedKey);
-    if (status === undefined) update = update.where('refused_at', 'is not', null);
-    const result = await update.executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        let update = db
+          .updateTable('mint_accounts')
+          .set(
+            status === undefined
+              ? { refused_at: null, refused_status: null }
+              : { refused_at: databaseNow(this.engine), refused_status: status },
+          )
+          .where('team_id', '=', teamId)
+          .where('sealed_key', '=', sealedKey);
+        if (status === undefined) update = update.where('refused_at', 'is not', null);
+        const result = await update.executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      },
+      (changed) => (changed ? { topic: 'mint-account', id: teamId } : undefined),
+    );
   }
 
   /**
@@ -112,13 +136,20 @@ export class MintAccountRows {
    * changed meanwhile (replaced, removed).
    */
   async replaceSealed(teamId: string, from: string, sealedKey: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('mint_accounts')
-      .set({ sealed_key: sealedKey })
-      .where('team_id', '=', teamId)
-      .where('sealed_key', '=', from)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return writeAndAnnounce(
+      this.db,
+      this.changes,
+      async (db) => {
+        const result = await db
+          .updateTable('mint_accounts')
+          .set({ sealed_key: sealedKey })
+          .where('team_id', '=', teamId)
+          .where('sealed_key', '=', from)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      },
+      (resealed) => (resealed ? { topic: 'mint-account', id: teamId } : undefined),
+    );
   }
 }
 

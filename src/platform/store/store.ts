@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely } from 'kysely';
+import { type ChangeFeed, InProcessChangeFeed, PostgresChangeFeed } from '../changes/change-feed.js';
 import type { StoreLocation } from '../ops/config/config.js';
 import { withDeadline } from '../ops/lifecycle/with-deadline.js';
 import type { Logger } from '../ops/telemetry/create-logger.js';
@@ -41,6 +42,11 @@ export interface Store {
   /** How each Mint account's last real call ended (for the setup doctor). */
   readonly mintCallOutcomes: MintCallOutcomeRows;
   /**
+   * What every replica must learn at once (installations, org workspaces, Mint accounts, settings): the
+   * repositories above announce their changes on it, and tenancy's caches follow it.
+   */
+  readonly changes: ChangeFeed;
+  /**
    * Runs `work` in one transaction: a change of state and its audit entry are written together or not
    * at all.
    */
@@ -75,7 +81,9 @@ export interface StoreTransaction {
 /** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
 export function openStore(location: StoreLocation, logger?: Logger, scrub?: Scrubber): Store {
   const db = openDatabase(location, logger);
-  return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, logger);
+  const changes =
+    location.engine === 'postgres' ? new PostgresChangeFeed(location.url, logger) : new InProcessChangeFeed(logger);
+  return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, changes, logger);
 }
 
 class SqlStore implements Store {
@@ -96,6 +104,7 @@ class SqlStore implements Store {
   constructor(
     readonly engine: StoreLocation['engine'],
     private readonly db: Kysely<Tables>,
+    readonly changes: ChangeFeed,
     private readonly logger?: Logger,
   ) {
     this.audit = new AuditLog(db);
@@ -107,9 +116,9 @@ class SqlStore implements Store {
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
     this.bulkJobs = new BulkJobs(db, engine);
-    this.workspaceSettings = new WorkspaceSettingsRows(db, engine);
-    this.installations = new InstallationRows(db, engine);
-    this.mintAccounts = new MintAccountRows(db, engine);
+    this.workspaceSettings = new WorkspaceSettingsRows(db, engine, changes);
+    this.installations = new InstallationRows(db, engine, changes);
+    this.mintAccounts = new MintAccountRows(db, engine, changes);
     this.mintCallOutcomes = new MintCallOutcomeRows(db);
   }
 
@@ -121,8 +130,8 @@ class SqlStore implements Store {
         stepCompletions: new StepCompletions(trx, this.engine),
         deletionApprovals: new DeletionApprovals(trx, this.engine),
         bulkJobs: new BulkJobs(trx, this.engine),
-        workspaceSettings: new WorkspaceSettingsRows(trx, this.engine),
-        mintAccounts: new MintAccountRows(trx, this.engine),
+        workspaceSettings: new WorkspaceSettingsRows(trx, this.engine, this.changes),
+        mintAccounts: new MintAccountRows(trx, this.engine, this.changes),
       }),
     );
   }
@@ -193,6 +202,7 @@ class SqlStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes.close();
     await this.db.destroy();
   }
 }

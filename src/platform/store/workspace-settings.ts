@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChangeFeed } from '../changes/change-feed.js';
 import { databaseNow } from './database-now.js';
 import type { Tables } from './tables.js';
 import { z } from 'zod';
@@ -31,6 +32,8 @@ export class WorkspaceSettingsRows {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
+    /** Every replica learns of a save at once (the settings are read synchronously from what each keeps). */
+    private readonly changes: Pick<ChangeFeed, 'announce' | 'engine'>,
   ) {}
 
   async get(teamId: string): Promise<StoredWorkspaceSettings | undefined> {
@@ -47,7 +50,7 @@ export class WorkspaceSettingsRows {
     return rows.map((row) => toStored(row));
   }
 
-  /** Every workspace's version: what replicas poll to learn of a change made elsewhere (a tiny read). */
+  /** Every workspace's version: what a replica compares with what it keeps when it may have missed a change. */
   async versions(): Promise<Map<string, number>> {
     const rows = await this.db.selectFrom('workspace_settings').select(['team_id', 'version']).execute();
     return new Map(rows.map((r) => [r.team_id, Number(r.version)]));
@@ -84,6 +87,7 @@ export class WorkspaceSettingsRows {
             .executeTakeFirst();
     const written = 'numInsertedOrUpdatedRows' in result ? result.numInsertedOrUpdatedRows : result.numUpdatedRows;
     if (Number(written ?? 0) !== 1) return undefined;
+    await this.changes.announce(this.db, { topic: 'workspace-settings', id: teamId });
     return this.get(teamId);
   }
 }

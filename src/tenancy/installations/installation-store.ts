@@ -1,18 +1,11 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KeptRows } from '../../platform/ops/lifecycle/kept-rows.js';
+import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { SLACK_CALL_DEADLINE_MS } from '../../platform/slack/web-api/web-client-options.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { SecretBox } from '../../platform/secrets/secret-box.js';
 import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
 import type { Store } from '../../platform/store/store.js';
-
-/**
- * How often a replica checks, in one query, that the installations it keeps are unchanged. Requests are
- * authorized from what it keeps (the database is read on a request only for a workspace not seen yet), and an
- * uninstall or a reinstall on one replica reaches the others within this, plus the query.
- */
-export const INSTALLATION_REVALIDATE_MS = 2_000;
 
 type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';
 const TOKEN_FIELDS: readonly TokenField[] = ['botToken', 'botRefreshToken', 'userToken', 'userRefreshToken'];
@@ -100,7 +93,11 @@ export class NoInstallationError extends Error {}
  * tokens takes the renewal's lease; the others wait for the renewed tokens in the database and use them.
  */
 export class SqlInstallationStore implements InstallationStore {
-  /** Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). */
+  /**
+   * Installations as read, by id; a row's updated_at is its version (tokens rotated, reinstalled). Requests are
+   * authorized from what is kept (the database is read on a request only for a workspace not seen yet), and an
+   * uninstall, a reinstall or a renewal on any replica is forgotten here when the change feed tells it.
+   */
   private readonly kept: KeptRows<Installation>;
   /** The renewal under way on this replica, by installation: requests that come meanwhile share it. */
   private readonly renewals = new Map<string, Promise<Installation>>();
@@ -125,7 +122,7 @@ export class SqlInstallationStore implements InstallationStore {
         versions: (ids) => this.store.installations.versions(ids),
       },
       { keepMissing: false }, // a workspace without one is refused, with a log line, each time
-    );
+    ).follow(store.changes, 'installation');
   }
 
   async storeInstallation<AuthVersion extends 'v1' | 'v2'>(
@@ -315,11 +312,6 @@ export class SqlInstallationStore implements InstallationStore {
       this.logger.info({ installation: id }, 'installation deleted');
     }
     return deleted;
-  }
-
-  /** The check of the kept installations, as background work (see KeptRows). */
-  start(): () => Promise<void> {
-    return this.kept.start(INSTALLATION_REVALIDATE_MS, this.logger, 'installations');
   }
 
   /** The installation's tokens, each sealed for its own row and column. */

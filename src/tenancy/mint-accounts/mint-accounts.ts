@@ -11,7 +11,7 @@ import {
 import { SecretBox } from '../../platform/secrets/secret-box.js';
 import type { StoredMintAccount } from '../../platform/store/mint-accounts.js';
 import type { Store } from '../../platform/store/store.js';
-import { KeptRows } from '../../platform/ops/lifecycle/kept-rows.js';
+import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { lastFour } from './mint-key.js';
 import { keyIdSecret, type MintCallRecorder, mintKeyId } from './mint-call-recorder.js';
 import { NoMintAccount, UnreadableMintAccount } from './not-connected.js';
@@ -27,7 +27,7 @@ import { isOperatorsOrigin, PUBLIC_ONLY, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
-  store: Pick<Store, 'mintAccounts' | 'mintCallOutcomes' | 'transaction'>;
+  store: Pick<Store, 'mintAccounts' | 'mintCallOutcomes' | 'transaction' | 'changes'>;
   /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode (where config requires it). */
   mintApi: MintApiClient | undefined;
   scrub: Scrubber;
@@ -44,8 +44,6 @@ export interface MintAccountsOptions {
   client?: Partial<
     Pick<MintApiClientOptions, 'breaker' | 'defaultPauseMs' | 'now' | 'maxRetries' | 'retryBaseDelayMs'>
   >;
-  /** How often a replica checks the accounts it keeps: a change made on another replica shows within it. */
-  checkEveryMs?: number;
   /** Accounts whose clients are kept at once (the least used is dropped first, and made again when needed). */
   maxClients?: number;
   /**
@@ -69,8 +67,6 @@ export interface AccountChanger {
   origin?: string;
 }
 
-/** A key connected, replaced, removed or refused on one replica is in force on the others within this. */
-export const ACCOUNTS_CHECK_MS = 2_000;
 const MAX_CLIENTS = 1_000;
 
 /** What a sealed key is bound to: a key copied into another workspace's row does not open there. */
@@ -112,7 +108,10 @@ interface AccountClient {
  */
 export class MintAccounts {
   private readonly box: SecretBox | undefined;
-  /** What this replica read of each workspace's account (none too), checked against the database (start()). */
+  /**
+   * What this replica read of each workspace's account (none too): a key connected, replaced, removed or refused
+   * on any replica is forgotten here when the change feed tells it.
+   */
   private readonly rows: KeptRows<StoredMintAccount>;
   private readonly clients: LRUCache<string, AccountClient>;
   private readonly pools: SharedPools;
@@ -138,7 +137,7 @@ export class MintAccounts {
         versions: (teamIds) => this.deps.store.mintAccounts.versions(teamIds),
       },
       { keepMissing: true }, // a workspace without an account is told how to connect, from memory
-    );
+    ).follow(deps.store.changes, 'mint-account');
     this.clients = new LRUCache({
       max: options.maxClients ?? MAX_CLIENTS,
       dispose: (dropped) =>
@@ -313,14 +312,6 @@ export class MintAccounts {
 
   private stored(teamId: string): Promise<StoredMintAccount | undefined> {
     return this.rows.get(teamId);
-  }
-
-  /**
-   * Checks the accounts this replica keeps against the database every ACCOUNTS_CHECK_MS, as background work: a
-   * key connected, replaced or removed on another replica, or refused there, is in force here by then.
-   */
-  start(): () => Promise<void> {
-    return this.rows.start(this.options.checkEveryMs ?? ACCOUNTS_CHECK_MS, this.deps.logger, 'Mint accounts');
   }
 
   private clientOf(account: StoredMintAccount, box: SecretBox): MintApiClient {

@@ -1,32 +1,32 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../platform/ops/config/config.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Store } from '../../platform/store/store.js';
 import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
 import { type EffectiveSettings, type WorkspaceSettings, effectiveSettings, envDefaults } from './settings-model.js';
 
 export interface WorkspaceSettingsOptions {
-  /** How often each replica looks for a change saved elsewhere (a read of one small column). */
-  pollMs?: number;
+  /** How often a replica tries again what failed: asking Slack its workspace, reading a changed row. */
+  retryMs?: number;
 }
 
-/** Changes made on another replica are in force here within this (the poll, with room for a slow read). */
-export const DEFAULT_POLL_MS = 1_000;
+/** What failed (Slack's answer, a read of a changed row) is tried again within this; no query when nothing did. */
+export const DEFAULT_RETRY_MS = 1_000;
 
 /**
- * The settings in force, per workspace, read synchronously by every capability: kept in memory and brought
- * up to date by a poll of the versions (every second, so a change saved on any replica is in force on every
- * other within a few seconds, without a restart) and at once on the replica that saved it. Until the
- * database answers, the environment's values are in force.
+ * The settings in force, per workspace, read synchronously by every capability: kept in memory, and brought up
+ * to date by the change feed (a save on any replica is read again on every other as soon as it is announced,
+ * without a restart), at once on the replica that saved it, and by comparing the versions when the feed may
+ * have missed a change. Until the database answers, the environment's values are in force.
  *
  * In single-workspace mode, a caller without a team id gets the bot token's workspace's settings (its team id
  * from auth.test).
  */
 export class WorkspaceSettingsSource {
   readonly defaults: WorkspaceSettings;
-  /** The rows of workspace_settings, read whole by the poll: bounded by that table (a row per workspace set up). */
+  /** The rows of workspace_settings, all of them: bounded by that table (a row per workspace set up). */
   private readonly rows = new Map<string, StoredWorkspaceSettings>();
   /**
    * What `current` gave per workspace, until its row changes (read on every click and Home tab); the least
@@ -35,7 +35,12 @@ export class WorkspaceSettingsSource {
   private readonly computed = new LRUCache<string, EffectiveSettings>({ max: 10_000 });
   private homeTeam: string | undefined;
   private quietUntil = 0;
-  private readonly pollMs: number;
+  private readonly retryMs: number;
+  /**
+   * Rows may be out of date (not read yet, or a change told by the feed could not be read with the database
+   * away): every row is compared at the next try.
+   */
+  private missed = true;
 
   constructor(
     private readonly config: Config,
@@ -45,7 +50,9 @@ export class WorkspaceSettingsSource {
     options: WorkspaceSettingsOptions = {},
   ) {
     this.defaults = envDefaults(config);
-    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+    store.changes.on('workspace-settings', (team) => void this.readChanged(team));
+    store.changes.onCatchUp(() => this.readChangedRows());
   }
 
   /** SETTINGS_SOURCE=env: the environment is the only source; nothing can be changed in Slack. */
@@ -77,7 +84,7 @@ export class WorkspaceSettingsSource {
     return effectiveSettings(this.defaults, teamId, row, this.envOnly);
   }
 
-  /** A row just saved here: in force at once on this replica (the others learn it from their poll). */
+  /** A row just saved here: in force at once on this replica (the others learn it from the change feed). */
   remember(row: StoredWorkspaceSettings): void {
     const known = this.rows.get(row.teamId);
     if (known && known.version >= row.version) return;
@@ -85,7 +92,7 @@ export class WorkspaceSettingsSource {
     this.computed.delete(row.teamId);
   }
 
-  /** Reads what changed since the last look: the versions, then the rows whose version moved. */
+  /** Asks Slack for the app's workspace until it has answered, and reads every row whose version moved. */
   async refresh(): Promise<void> {
     // Slack's answer and the database's are independent: either may come while the other is away. In
     // distribution mode there is no one bot token, and every caller names its workspace.
@@ -97,29 +104,58 @@ export class WorkspaceSettingsSource {
     if (!this.envOnly) await this.readChangedRows();
   }
 
-  private async readChangedRows(): Promise<void> {
-    for (const [team, version] of await this.store.workspaceSettings.versions()) {
-      if (this.rows.get(team)?.version === version) continue;
+  /** One workspace's row, told changed by the feed; when it cannot be read now, every row is compared later. */
+  private async readChanged(team: string): Promise<void> {
+    if (this.envOnly) return;
+    try {
       const row = await this.store.workspaceSettings.get(team);
-      if (row) {
-        this.remember(row);
-        const skipped = effectiveSettings(this.defaults, team, row).skipped;
-        if (skipped.length > 0)
-          this.logger.warn({ team, skipped }, 'stored settings that do not fit are ignored (the defaults apply)');
-      }
+      if (row) this.noteRead(team, row);
+    } catch (error) {
+      this.missed = true;
+      this.failed(error);
     }
   }
 
-  /** The poll, as background work: at once, then every `pollMs`. */
-  start(): () => Promise<void> {
-    return startPeriodic({
-      everyMs: this.pollMs,
-      run: () => this.refresh(),
-      failed: (error) => {
-        if (Date.now() < this.quietUntil) return;
-        this.quietUntil = Date.now() + 60_000; // the database away for a while: one line a minute
-        this.logger.warn({ err: error }, 'could not read the workspace settings; the last ones read stay in force');
+  private noteRead(team: string, row: StoredWorkspaceSettings): void {
+    this.remember(row);
+    const skipped = effectiveSettings(this.defaults, team, row).skipped;
+    if (skipped.length > 0)
+      this.logger.warn({ team, skipped }, 'stored settings that do not fit are ignored (the defaults apply)');
+  }
+
+  private async readChangedRows(): Promise<void> {
+    if (this.envOnly) return;
+    for (const [team, version] of await this.store.workspaceSettings.versions()) {
+      if (this.rows.get(team)?.version === version) continue;
+      const row = await this.store.workspaceSettings.get(team);
+      if (row) this.noteRead(team, row);
+    }
+    this.missed = false;
+  }
+
+  private failed(error: unknown): void {
+    if (Date.now() < this.quietUntil) return;
+    this.quietUntil = Date.now() + 60_000; // the database away for a while: one line a minute
+    this.logger.warn({ err: error }, 'could not read the workspace settings; the last ones read stay in force');
+  }
+
+  /**
+   * What failed, tried again every `retryMs` as background work: Slack's answer naming the app's workspace
+   * (single-workspace mode), every row compared after a change could not be read. Nothing when nothing failed.
+   */
+  retryJob(): Job {
+    return {
+      name: 'workspace settings retried',
+      everyMs: this.retryMs,
+      atStart: false,
+      run: async () => {
+        if (!this.homeTeam && !this.config.distribution) await this.refresh();
+        else if (this.missed) await this.readChangedRows();
       },
-    });
+      failed: (error) => {
+        this.missed = true;
+        this.failed(error);
+      },
+    };
   }
 }

@@ -2,7 +2,7 @@ import type { AuthorizeResult, InstallationQuery } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
-import { startPeriodic } from '../../platform/ops/lifecycle/periodic-work.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
 import type { Store } from '../../platform/store/store.js';
@@ -57,7 +57,8 @@ export type WorkspacesMode =
 
 /**
  * How long a replica trusts which installation (its own, or an org-wide one) serves a workspace's background
- * work. Only the choice is kept: the installation itself is authorized afresh by Bolt (checked every 2 s).
+ * work. Only the choice is kept: the installation itself is authorized afresh by Bolt (forgotten on every
+ * replica when the change feed says it changed).
  */
 const QUERY_CACHE_MS = 5_000;
 
@@ -95,7 +96,7 @@ export class Workspaces {
   /**
    * Before the first request, in single-workspace mode: rows written before rows carried their workspace
    * are the bot's workspace's (`homeTeamId`, from auth.test), so every read scoped to a workspace finds them.
-   * Never throws: with the database away, `keepAdopting` does it later.
+   * Never throws: with the database away, `adoptingJob` does it later.
    */
   async prepare(homeTeamId: string | undefined): Promise<void> {
     if (this.mode.kind !== 'single' || !homeTeamId) return;
@@ -148,14 +149,15 @@ export class Workspaces {
    * The same every minute, as background work in single-workspace mode: after a start with the database away,
    * and during a rolling deploy, while replicas of an older version still write rows without a workspace.
    */
-  keepAdopting(homeTeamId: () => string | undefined): () => Promise<void> {
-    if (this.mode.kind !== 'single') return () => Promise.resolve();
-    return startPeriodic({
+  adoptingJob(homeTeamId: () => string | undefined): Job | undefined {
+    if (this.mode.kind !== 'single') return undefined;
+    return {
+      name: 'rows without a workspace adopted',
       everyMs: ADOPT_EVERY_MS,
       atStart: false,
       run: () => this.prepare(homeTeamId()),
       failed: () => undefined, // prepare() logs its own failures
-    });
+    };
   }
 
   /** A capability's part of an uninstall; run for each workspace that removed the app. */
@@ -165,8 +167,8 @@ export class Workspaces {
 
   /**
    * The app was removed (or its bot token revoked): the installation is deleted, so no replica authorizes the
-   * workspace again after its next check (2 s), and every capability stops that workspace's work. Reinstalling
-   * starts afresh with "Add to Slack".
+   * workspace again once the change feed tells it (at once), and every capability stops that workspace's work.
+   * Reinstalling starts afresh with "Add to Slack".
    * An uninstall that is not about the current installation (Slack says it happened before the installation's
    * tokens were written, or it names a bot user that is not the installed one: a late delivery after a
    * reinstall) changes nothing, and says so in one log line.
@@ -313,9 +315,9 @@ export class Workspaces {
    * (auth.teams.list, with the installation's own bot token) when it is stored and every hour, so that
    * background work reaches a workspace none of whose people has used the app yet.
    */
-  keepOrgWorkspaces(): () => Promise<void> {
+  orgWorkspacesJob(): Job | undefined {
     const { mode } = this;
-    if (mode.kind !== 'distributed') return () => Promise.resolve();
+    if (mode.kind !== 'distributed') return undefined;
     mode.installations.onStored((stored) => {
       if (!stored.orgWide || !stored.enterpriseId) return;
       void this.listOrgWorkspaces({ id: stored.id, enterpriseId: stored.enterpriseId }).catch((error: unknown) =>
@@ -325,7 +327,8 @@ export class Workspaces {
         ),
       );
     });
-    return startPeriodic({
+    return {
+      name: 'org workspaces listed',
       everyMs: ORG_WORKSPACES_EVERY_MS,
       run: async () => {
         for (const org of await this.store.installations.orgWide()) {
@@ -341,7 +344,7 @@ export class Workspaces {
       },
       failed: (error) =>
         this.logger.warn({ err: error }, 'could not read the org-wide installations; tried again within an hour'),
-    });
+    };
   }
 
   /** Records the workspaces Slack lists for an org-wide installation (every page of auth.teams.list). */

@@ -248,7 +248,7 @@ function isMessageShortcut(args: ShortcutArgs<SlackShortcut>): args is ShortcutA
   return args.shortcut.type === 'message_action';
 }
 
-type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations'> };
+type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations' | 'changes'> };
 
 /**
  * Every event does its work once, whatever Slack delivers again and whichever replica it reaches: the first

@@ -6,7 +6,10 @@ import type { Store } from '../../store/store.js';
 export const NOT_SERVED_TEXT =
   ':no_entry: Mintlink is not installed for your workspace. The Mintlink you used here is installed by another organization for its own workspaces, so it cannot act for yours or use your workspace’s Mint account. To use Mintlink in your workspace, ask one of its admins to install it there. If your workspace was just added to this organization’s installation, try again in a little while.';
 
-/** How long a replica trusts that a workspace is of an organisation (a leave reaches it by then). */
+/**
+ * How long a replica trusts that a workspace is of an organisation without being told otherwise: a leave, or
+ * the organisation's installation removed, is told by the change feed at once; this bounds a change it missed.
+ */
 const KNOWN_MS = 10_000;
 
 /**
@@ -18,18 +21,24 @@ const KNOWN_MS = 10_000;
  * request naming any other is refused. Requests of a workspace's own installation are not asked about.
  */
 export class OrgWorkspaceCheck {
-  private readonly known = new LRUCache<string, true>({ max: 50_000, ttl: KNOWN_MS });
+  /** The organisation's installation (`E…`) each workspace is known to be served by. */
+  private readonly known = new LRUCache<string, string>({ max: 50_000, ttl: KNOWN_MS });
 
-  constructor(private readonly store: Pick<Store, 'installations'>) {}
+  constructor(private readonly store: Pick<Store, 'installations' | 'changes'>) {
+    store.changes.on('org-workspace', (teamId) => this.known.delete(teamId));
+    store.changes.on('installation', (id) => {
+      if (id.startsWith('E')) this.known.clear(); // an organisation's installation changed: rare, read again
+    });
+    store.changes.onCatchUp(() => Promise.resolve(this.known.clear()));
+  }
 
   async serves(context: Pick<Context, 'isEnterpriseInstall' | 'enterpriseId'>, teamId: string): Promise<boolean> {
     if (context.isEnterpriseInstall !== true) return true;
     const org = context.enterpriseId ? `E${context.enterpriseId}` : undefined;
     if (!org || !teamId) return false;
-    const key = `${org} ${teamId}`;
-    if (this.known.get(key)) return true;
+    if (this.known.get(teamId) === org) return true;
     const served = (await this.store.installations.membershipOf(teamId))?.installationId === org;
-    if (served) this.known.set(key, true);
+    if (served) this.known.set(teamId, org);
     return served;
   }
 }

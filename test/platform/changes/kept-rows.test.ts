@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KeptRows } from '../../../../src/platform/ops/lifecycle/kept-rows.js';
+import { InProcessChangeFeed } from '../../../src/platform/changes/change-feed.js';
+import { KeptRows } from '../../../src/platform/changes/kept-rows.js';
+import { fakeExecutor } from './fake-executor.js';
 
 /** A table in memory that counts how it is read. */
 function table(rows: Record<string, { value: string; version: string }>) {
@@ -26,7 +28,7 @@ describe('rows kept in memory and checked against the database', () => {
     expect(t.reads.one).toBe(1);
   });
 
-  it('on each check: drops deleted rows, reads changed ones again, leaves the rest, in one query', async () => {
+  it('on each check: forgets deleted and changed rows (read again when next asked), leaves the rest, in one query', async () => {
     const t = table({
       a: { value: 'A1', version: '1' },
       b: { value: 'B1', version: '1' },
@@ -37,8 +39,8 @@ describe('rows kept in memory and checked against the database', () => {
     delete t.rows.a;
     t.rows.b = { value: 'B2', version: '2' };
     await kept.revalidate();
-    expect(t.reads).toEqual({ one: 4, versions: 1 }); // three first reads, then b again
-    expect([await kept.get('b'), await kept.get('c')]).toEqual(['B2', 'C1']);
+    expect(t.reads).toEqual({ one: 3, versions: 1 }); // the three first reads, and the check
+    expect([await kept.get('b'), await kept.get('c')]).toEqual(['B2', 'C1']); // b read again, c kept
     expect(await kept.get('a')).toBeUndefined(); // read again: gone
     expect(t.reads.one).toBe(5);
   });
@@ -56,9 +58,9 @@ describe('rows kept in memory and checked against the database', () => {
 
   it('forgets rows nobody used for a while, and what it was told to', async () => {
     const t = table({ a: { value: 'A1', version: '1' }, b: { value: 'B1', version: '1' } });
-    const kept = new KeptRows(t.source, { keepMissing: false, unusedDropMs: 0 });
+    const kept = new KeptRows(t.source, { keepMissing: false, unusedDropMs: 1 });
     await kept.get('a');
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await kept.revalidate();
     expect(t.reads.versions).toBe(0); // nothing left to check
     const again = new KeptRows(t.source, { keepMissing: false });
@@ -88,5 +90,23 @@ describe('rows kept in memory and checked against the database', () => {
     const after = kept.get('a'); // a new read, not the old one
     release();
     expect(await after).toBeUndefined();
+  });
+
+  it('forgets each row the change feed says changed, and checks them all when the feed catches up', async () => {
+    const t = table({ a: { value: 'A1', version: '1' }, b: { value: 'B1', version: '1' } });
+    const feed = new InProcessChangeFeed();
+    const kept = new KeptRows(t.source, { keepMissing: false }).follow(feed, 'installation');
+    await kept.get('a');
+    await kept.get('b');
+    t.rows.a = { value: 'A2', version: '2' };
+    t.rows.b = { value: 'B2', version: '2' };
+    const told = new Promise<void>((resolve) => feed.on('installation', () => resolve()));
+    await feed.announce(fakeExecutor, { topic: 'installation', id: 'a' });
+    await told;
+    expect(await kept.get('a')).toBe('A2'); // told: read again
+    expect(await kept.get('b')).toBe('B1'); // not told: still kept
+    await feed.announce(fakeExecutor, { topic: 'mint-account', id: 'b' }); // another topic: nothing here
+    await feed.catchUp();
+    expect(await kept.get('b')).toBe('B2'); // the catch-up compared the versions
   });
 });
