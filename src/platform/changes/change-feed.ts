@@ -54,8 +54,11 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-/** Several processes on one SQLite file learn each other's changes within this. */
-export const SQLITE_CATCH_UP_MS = 15_000;
+/**
+ * Several processes on one SQLite file learn each other's changes within this: an uninstall or a removed Mint
+ * key must stop being used everywhere at once, and the comparison is one small read per kind of row kept.
+ */
+export const SQLITE_CATCH_UP_MS = 1_000;
 
 /** The feed's subscribers, and telling them. */
 class Subscribers {
@@ -265,18 +268,30 @@ export class PostgresChangeFeed implements ChangeFeed {
     try {
       await this.subscribers.catchUp();
     } catch (error) {
+      // Tables not made yet (a replica listening before the migrations ran): nothing kept can be out of date.
+      if (isUndefinedTable(error)) return this.listenUntilLost(client, lost);
       // Changes may have been missed: this connection goes, and the next one catches up again.
       this.logger?.warn({ err: error }, 'could not catch up with the changes made while not listening');
       this.client = undefined;
       await client.end().catch(() => undefined);
       return false;
     }
+    return this.listenUntilLost(client, lost);
+  }
+
+  /** Listening and caught up: settles (true) when the connection ends. */
+  private async listenUntilLost(client: pg.Client, lost: Promise<void>): Promise<boolean> {
     this.markListening();
     await lost;
     if (this.client === client) this.client = undefined;
     this.listened = this.nextListening();
     return true;
   }
+}
+
+/** PostgreSQL's "relation does not exist". */
+function isUndefinedTable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '42P01';
 }
 
 function parseChange(payload: string | undefined): Change | undefined {
