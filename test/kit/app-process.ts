@@ -53,9 +53,16 @@ export class AppProcess extends RunningApp {
       await app.exited;
       return app;
     }
-    // About 0.5 s on a quiet machine; a loaded one (three replicas starting beside other test files) took over 15 s.
-    await app.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, 30_000);
-    if (options.mode === 'socket') await options.slack.socketMode.waitForConnection();
+    try {
+      // About 0.5 s on a quiet machine; a loaded one (three replicas starting beside other test files) took over 15 s.
+      await app.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, 30_000);
+      if (options.mode === 'socket') await options.slack.socketMode.waitForConnection();
+    } catch (error) {
+      // A start that failed the test returns no app for the test to stop: it is stopped here, or it outlives the run
+      // (vitest ends its workers without their exit handlers).
+      child.kill('SIGKILL');
+      throw error;
+    }
     return app;
   }
 
