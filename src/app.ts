@@ -8,6 +8,7 @@ import * as auditExport from './capabilities/audit-export/register.js';
 import * as deletionApproval from './capabilities/deletions/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
 import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
+import { onceKeysPruneJob } from './platform/store/once-keys.js';
 import { type Job, Scheduler } from './platform/ops/lifecycle/scheduler.js';
 import { HomePublisher } from './capabilities/home/home-publisher.js';
 import * as home from './capabilities/home/register.js';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
   schedule(workspaceSettings.retryJob());
   schedule(changeFeedCatchUpJob(deps.store.changes, deps.logger));
+  schedule(onceKeysPruneJob(deps.store.onceKeys, deps.logger));
   const patientClientFor = (token?: string) => patientSlackClient(deps, deps.logger, token);
   const workspaces = createWorkspaces(installs, patientClientFor, deps.store, deps.logger);
   schedule(workspaces.adoptingJob(() => workspaceSettings.homeTeamId));

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
+import type { Job } from '../ops/lifecycle/scheduler.js';
+import type { Logger } from '../ops/telemetry/create-logger.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -14,8 +16,6 @@ const KEPT_MS = 24 * 60 * 60 * 1000;
  * replica.
  */
 export class OnceKeys {
-  private prunedAt = 0;
-
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: 'sqlite' | 'postgres',
@@ -26,10 +26,6 @@ export class OnceKeys {
    * `teamId`: the workspace it is claimed for (kept with the key; work of no workspace, an install, has none).
    */
   async claim(key: string, teamId?: string): Promise<boolean> {
-    if (Date.now() - this.prunedAt > 60 * 60 * 1000) {
-      this.prunedAt = Date.now(); // an hourly clean-up, by whichever claim comes first (this process's own pace)
-      await this.prune();
-    }
     const result = await this.db
       .insertInto('once_keys')
       .values({ key, team_id: teamId ?? null, claimed_at: databaseNow(this.engine) })
@@ -38,12 +34,36 @@ export class OnceKeys {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  /** Forgets keys too old to be delivered again (by the database's clock, which wrote them); returns how many. */
-  async prune(keptMs = KEPT_MS): Promise<number> {
-    const result = await this.db
-      .deleteFrom('once_keys')
-      .where('claimed_at', '<', databaseNow(this.engine, -keptMs))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Forgets keys too old to be delivered again (by the database's clock, which wrote them), `batchSize` at a
+   * time so that no one statement holds the table long; returns how many.
+   */
+  async prune(keptMs = KEPT_MS, batchSize = 5_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('once_keys')
+        .where('key', 'in', (eb) =>
+          eb
+            .selectFrom('once_keys')
+            .select('key')
+            .where('claimed_at', '<', databaseNow(this.engine, -keptMs))
+            .limit(batchSize),
+        )
+        .executeTakeFirst();
+      const deleted = Number(result.numDeletedRows);
+      total += deleted;
+      if (deleted < batchSize) return total;
+    }
   }
+}
+
+/** The hourly clean-up of old keys: background work, never in a request's way. */
+export function onceKeysPruneJob(onceKeys: OnceKeys, logger: Logger): Job {
+  return {
+    name: 'forget old once-keys',
+    everyMs: 60 * 60 * 1000,
+    run: () => onceKeys.prune(),
+    failed: (error) => logger.warn({ err: error }, 'could not forget old once-keys; trying again in an hour'),
+  };
 }
