@@ -544,7 +544,7 @@ function stepField(input) {
     // As Workflow Builder shows it: the manifest's default chosen; an optional input without one starts empty.
     field = h('select', { id, name: input.name }, [
       ...(input.required || input.default !== undefined ? [] : [h('option', { value: '' }, '')]),
-      ...input.enum.map((v) => h('option', { value: v, selected: v === input.default }, v)),
+      ...input.enum.map((v) => h('option', { value: v, selected: v === input.default }, input.choiceTitles?.[v] ?? v)),
     ]);
   else if (input.type === 'integer') field = h('input', { type: 'number', id, name: input.name, step: 1 });
   else if (input.type === 'slack#/types/timestamp')

@@ -15,6 +15,8 @@ export interface StepInput {
   itemsType?: string;
   required: boolean;
   enum?: string[];
+  /** What Workflow Builder shows for each enum value: the manifest's choice title, or the value itself. */
+  choiceTitles?: Record<string, string>;
   default?: unknown;
 }
 
@@ -47,6 +49,7 @@ interface RawParameter {
   description?: string;
   is_required?: boolean;
   enum?: string[];
+  choices?: Array<{ value: string; title?: string }>;
   default?: unknown;
   items?: { type: string };
 }
@@ -93,6 +96,7 @@ export function readManifestFacts(): ManifestFacts {
         ...(p.items ? { itemsType: p.items.type } : {}),
         required: p.is_required ?? false,
         ...(p.enum ? { enum: p.enum } : {}),
+        ...(p.choices ? { choiceTitles: Object.fromEntries(p.choices.map((c) => [c.value, c.title ?? c.value])) } : {}),
         ...(p.default !== undefined ? { default: p.default } : {}),
       })),
       outputs: Object.entries(step.output_parameters).map(([name, p]) => ({

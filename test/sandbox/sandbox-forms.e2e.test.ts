@@ -218,6 +218,8 @@ describe('the sandbox page', () => {
     await page.locator('#tool-list button').click();
     await page.locator('.step-card', { hasText: 'Create mint link' }).click();
     await page.getByLabel('NFT ID').fill('nft-workflow-7');
+    expect(await page.getByLabel('Wallet').locator('option:checked').textContent()).toBe('Custodial');
+    expect(await page.getByLabel('Link type').locator('option:checked').textContent()).toBe('General');
     await page.getByLabel('Customer IDs').fill('cus_w1, cus_w2');
     await page.getByRole('button', { name: /Run this step/ }).click();
     const run = page.locator('.run').first();
@@ -241,13 +243,15 @@ describe('the sandbox page', () => {
     expect(sandbox.mint.requestsTo('create_link')).toHaveLength(before);
   });
 
-  it("chooses a step's default as Workflow Builder does: the List NFT templates order is desc, as its hint says", async () => {
+  it("chooses a step's default as Workflow Builder does: the List NFT templates order is descending, as its hint says", async () => {
     const { page, sandbox } = s;
     await actAs(page, 'Alice');
     await page.locator('#tool-list button').click();
     await page.locator('.step-card', { hasText: 'List NFT templates' }).click();
     expect(await page.getByLabel('Order').inputValue()).toBe('desc');
-    await page.getByText('asc or desc (default desc)').waitFor();
+    await page.getByText('The order the Mint service lists them in (default descending)').waitFor();
+    // Workflow Builder shows the manifest's choice titles, not the values the app is sent.
+    expect(await page.getByLabel('Order').locator('option:checked').textContent()).toBe('Descending');
     const before = sandbox.mint.requestsTo('list_templates').length;
     await page.getByLabel('Contract ID').fill('demo-contract');
     await page.getByRole('button', { name: /Run this step/ }).click();
