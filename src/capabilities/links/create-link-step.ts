@@ -119,11 +119,25 @@ async function createLink(
   deps.home.refreshIn(actor.teamId, [actor.userId]);
   if (!outcome.ok) return { error: plainText(outcome.reason), outcome: outcome.error ? 'upstream_error' : 'failed' };
   const [url] = linkUrls(outcome.result);
-  return { outputs: { ...(url ? { link_url: url } : {}), summary: answerSummary(outcome.result) } };
+  return { outputs: { ...(url ? { link_url: url } : {}), summary: linkSummary(request, url, outcome.result) } };
 }
 
-/** The service's answer in a line of plain text (its fields are not specified). */
-function answerSummary(answer: MintRecord): string {
+const CUSTOMERS_NAMED = 5;
+
+/**
+ * The link in a line a workflow can post: what was asked for (the NFT, for whom) and its URL. The answer's
+ * other fields are not specified, so they are quoted only when it carries no URL, to say what came back.
+ */
+function linkSummary(request: CreateLinkRequest, url: string | undefined, answer: MintRecord): string {
+  const ids = request.customerId ?? [];
+  const named = ids.slice(0, CUSTOMERS_NAMED).join(', ');
+  const more = ids.length > CUSTOMERS_NAMED ? ` and ${ids.length - CUSTOMERS_NAMED} more` : '';
+  const forWhom = [
+    ...(ids.length > 0 ? [`customer${ids.length === 1 ? '' : 's'} ${named}${more}`] : []),
+    ...(request.email ? [request.email] : []),
+  ];
+  const what = `Mint link created for NFT ${request.nftId}${forWhom.length > 0 ? ` for ${forWhom.join(', ')}` : ''}`;
+  if (url) return `${what}: ${url}`;
   const pairs = recordHighlights(answer).map(([key, value]) => `${key}: ${value}`);
-  return pairs.length > 0 ? `Mint link created (${pairs.join(', ')})` : 'Mint link created';
+  return `${what}; the service returned no link URL${pairs.length > 0 ? ` (its answer: ${pairs.join(', ')})` : ''}`;
 }
