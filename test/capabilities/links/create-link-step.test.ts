@@ -51,7 +51,7 @@ describe('the "Create mint link" workflow step', () => {
     expect(ended.state).toBe('completed');
     expect(ended.outputs?.link_url).toMatch(/^https:\/\/mint\.example\.com\/claim\/lnk_/);
     expect(ended.outputs?.summary).toBe(
-      `Mint link created for NFT nft-wf-1 for customers cus_1, cus_2, ann@example.com: ${ended.outputs?.link_url}`,
+      `Mint link created for NFT nft-wf-1 for customers cus_1, cus_2, ann@example.com: ${String(ended.outputs?.link_url)}`,
     );
     // Completed with the execution's own token, as Bolt's complete() does.
     expect(ended.endedWith).toBe(fakes.slack.issuedExecutionTokens.at(-1));
@@ -79,14 +79,14 @@ describe('the "Create mint link" workflow step', () => {
       type: 'GENERAL',
       isActive: true,
     });
-    expect(ended.outputs?.summary).toBe(`Mint link created for NFT nft-min: ${ended.outputs?.link_url}`);
+    expect(ended.outputs?.summary).toBe(`Mint link created for NFT nft-min: ${String(ended.outputs?.link_url)}`);
   });
 
   it('names the first five customers in its summary and counts the others', async () => {
     const customers = Array.from({ length: 7 }, (_, i) => `cus_${i + 1}`);
     const ended = await run({ nft_id: 'nft-many', acting_user: userContext(), customer_ids: customers });
     expect(ended.outputs?.summary).toBe(
-      `Mint link created for NFT nft-many for customers cus_1, cus_2, cus_3, cus_4, cus_5 and 2 more: ${ended.outputs?.link_url}`,
+      `Mint link created for NFT nft-many for customers cus_1, cus_2, cus_3, cus_4, cus_5 and 2 more: ${String(ended.outputs?.link_url)}`,
     );
   });
 
