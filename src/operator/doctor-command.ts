@@ -1,5 +1,6 @@
 import { loadConfig, loadDotEnv } from '../platform/ops/config/load-config.js';
 import { type DoctorReport, runDoctor } from './doctor-report.js';
+import { INSTALL_PATH } from '../tenancy/installations/oauth-options.js';
 import { blocks, type SetupItem } from '../tenancy/setup-checks/setup-items.js';
 
 const USAGE = `Usage: npm run -s doctor
@@ -47,9 +48,10 @@ export function formatReport(report: DoctorReport): string {
     for (const workspace of report.workspaces)
       lines.push('', workspace.title, ...workspace.items.flatMap((item) => itemLines(item)));
   } else {
+    const where = report.installUrl ?? `${INSTALL_PATH} of PUBLIC_URL`;
     lines.push(
       '',
-      `Installed workspaces: ${report.workspaces.length}${report.workspaces.length === 0 ? ' (none yet: send installers to /slack/install)' : ''}`,
+      `Installed workspaces: ${report.workspaces.length}${report.workspaces.length === 0 ? ' (none yet)' : ''}; installers add the app at ${where}`,
     );
     for (const workspace of report.workspaces) {
       const off = workspace.items.filter((item) => item.state !== 'pass');

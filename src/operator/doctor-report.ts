@@ -1,6 +1,7 @@
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { Config } from '../platform/ops/config/config.js';
 import { sealContext } from '../tenancy/installations/installation-store.js';
+import { INSTALL_PATH } from '../tenancy/installations/oauth-options.js';
 import { createSecretScrubber } from '../platform/ops/telemetry/secret-scrubber.js';
 import { mintKeySealContext } from '../tenancy/mint-accounts/mint-accounts.js';
 import { OPERATOR_ACCOUNT, keyIdSecret, mintKeyId } from '../tenancy/mint-accounts/mint-call-recorder.js';
@@ -30,6 +31,8 @@ export interface DoctorReport {
    * in distribution mode each workspace's admins see and fix theirs on App Home.
    */
   workspacesBlock: boolean;
+  /** Distribution mode: where installers add the app (PUBLIC_URL's /slack/install), when PUBLIC_URL is set. */
+  installUrl?: string;
 }
 
 /** Runs every check of the setup the configuration describes, with what Slack and the database say now. */
@@ -49,7 +52,9 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
     const workspaces = distributed
       ? await installedWorkspaces(config, store, clientFor)
       : [await operatorWorkspace(config, store, clientFor, mode.slackUnreachable === true)];
-    return { heading, operator, workspaces, workspacesBlock: !distributed };
+    const publicUrl = config.slack.publicUrl;
+    const installUrl = distributed && publicUrl ? new URL(INSTALL_PATH, publicUrl).href : undefined;
+    return { heading, operator, workspaces, workspacesBlock: !distributed, ...(installUrl ? { installUrl } : {}) };
   } finally {
     await store?.close().catch(() => undefined);
   }

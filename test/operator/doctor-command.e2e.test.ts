@@ -334,7 +334,7 @@ describe('npm run doctor in distribution mode', () => {
       const { code, out } = await doctor(env);
       expect(out).toContain('Mintlink setup doctor: distribution mode, HTTP mode');
       expect(out).toMatch(/✓ Database \(SQLite .*\): reachable, and every migration is applied/);
-      expect(out).toContain('Installed workspaces: 2');
+      expect(out).toContain('Installed workspaces: 2; installers add the app at /slack/install of PUBLIC_URL');
       expect(out).toContain(`! Workspace Workspace ${TEST_TEAM_ID} (${TEST_TEAM_ID}): nothing fails`);
       expect(out).toContain('    ! Mint service: not called with this key yet');
       expect(out).toContain(`✗ Workspace Workspace ${OTHER_TEAM_ID} (${OTHER_TEAM_ID}): 1 of 1 checks fail`);
