@@ -10,8 +10,6 @@ import { idSections, statusLine } from './deletion-messages.js';
 import { customerCount } from './customer-count.js';
 import { approvalProgress, approvalsMissing } from './quorum.js';
 
-export const APPROVE_FORM_CALLBACK = DELETIONS.forms.approve.callbackId;
-export const REJECT_FORM_CALLBACK = DELETIONS.forms.reject.callbackId;
 export const REJECT_REASON_BLOCK = 'reject_reason';
 export const MAX_REJECT_REASON_LENGTH = 500;
 
@@ -25,7 +23,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
   const progress = approvalProgress(r);
   const customers = r.customerIds.length === 1 ? 'this *1 customer*' : `these *${customerCount(r.customerIds.length)}*`;
   return modal({
-    callbackId: APPROVE_FORM_CALLBACK,
+    callbackId: DELETIONS.forms.approve.callbackId,
     title: `Approve ${r.id}`,
     submit: last ? `Delete ${customerCount(r.customerIds.length)}` : 'Approve',
     close: 'Cancel',
@@ -47,7 +45,7 @@ export function approveView(r: DeletionRequest, metadata: string): ModalView {
 /** Asks for an optional reason. Submitting it rejects; `metadata` as for approveView. */
 export function rejectView(r: DeletionRequest, metadata: string): ModalView {
   return modal({
-    callbackId: REJECT_FORM_CALLBACK,
+    callbackId: DELETIONS.forms.reject.callbackId,
     title: `Reject ${r.id}`,
     submit: 'Reject',
     close: 'Cancel',

@@ -8,14 +8,6 @@ import { slackDate } from '../../platform/blocks/slack-date.js';
 import { customerCount, repeatsDropped } from './customer-count.js';
 import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
 
-/** The approval message's buttons' action ids, as declared (actions.ts). */
-export const DELETION_ACTIONS = {
-  approve: DELETIONS.buttons.approve.actionId,
-  reject: DELETIONS.buttons.reject.actionId,
-  retry: DELETIONS.buttons.retry.actionId,
-  cancel: DELETIONS.buttons.cancel.actionId,
-};
-
 /** IDs shown in the approval message itself; a longer list goes to its thread. */
 export const IDS_IN_MESSAGE = 20;
 /** Text per section of an ID list: under the 3000-character limit with room for the code fence. */

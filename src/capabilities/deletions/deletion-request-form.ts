@@ -14,8 +14,6 @@ import { MAX_REASON_LENGTH } from './deletion-settings.js';
 import { approvalRule } from './quorum.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
-export const DELETION_FORM_CALLBACK = DELETIONS.forms.request.callbackId;
-export const ADD_IDS_BOX_ACTION = DELETIONS.buttons.addIdsBox.actionId;
 export const REASON_BLOCK = 'reason';
 /** Slack caps a text box at 3000 characters; long lists go into more boxes. */
 export const MAX_ID_BOXES = 10;
@@ -98,7 +96,7 @@ export function deletionRequestView(
     context(approvalRule(options.quorum)),
   );
   return modal({
-    callbackId: DELETION_FORM_CALLBACK,
+    callbackId: DELETIONS.forms.request.callbackId,
     title: 'Request deletion',
     submit: 'Request',
     close: 'Cancel',

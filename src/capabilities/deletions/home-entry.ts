@@ -15,13 +15,6 @@ import { approvalProgress, quorumStatus } from './quorum.js';
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
 
-/** Home's buttons' action ids, as declared (actions.ts). */
-export const DELETION_HOME_ACTIONS = {
-  requestDeletion: DELETIONS.buttons.requestFromHome.actionId,
-  allApprovals: DELETIONS.buttons.allApprovals.actionId,
-  allOwnRequests: DELETIONS.buttons.allOwnRequests.actionId,
-};
-
 /**
  * The deletion flow on App Home, in the user's workspace: the requests waiting for this user's approval
  * (approvers only, with the same decide-once buttons as the approval message), their own pending requests

@@ -23,9 +23,6 @@ import { deletionSweeperJob, sweeperTiming } from './deletion-sweeper.js';
 import { reminderJob } from './reminders.js';
 import { allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
 
-/** The global shortcut declared in manifest.yml. */
-export const REQUEST_DELETION_SHORTCUT = DELETIONS.shortcuts.request.callbackId;
-
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message
  * shortcut (IDs from a message), the workflow step, the request form, the approval message's buttons and
