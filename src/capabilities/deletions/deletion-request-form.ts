@@ -10,8 +10,8 @@ import { customerIdProblems, splitCustomerIds } from '../../platform/mint/custom
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
-import { MAX_REASON_LENGTH } from './deletion-settings.js';
-import { approvalRule } from './quorum.js';
+import { MAX_REASON_LENGTH } from './deletion-context.js';
+import { approvalRule } from './deletion-messages.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
 export const REASON_BLOCK = 'reason';

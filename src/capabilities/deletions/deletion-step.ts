@@ -9,10 +9,9 @@ import {
 } from '../../platform/slack/workflow-steps/step-inputs.js';
 import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, whoSetsUp } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
 import { completeWaitingStep } from './step-completion.js';
-import { whoSetsUp } from './deletion-settings.js';
 import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
 
 export const REQUEST_DELETION_STEP_INPUTS = {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
 import { openStore } from '../../../src/platform/store/store.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import type { RunningApp } from '../../kit/running-app.js';
