@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
-import { DELETION_HOME_ACTIONS } from '../../src/capabilities/deletions/home-entry.js';
 import { LINK_BLOCKS } from '../../src/capabilities/links/link-form.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
@@ -98,7 +97,7 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
     await proxy.cut();
     const down = await waitReady(app, false);
     expect(down.reason).toMatch(/^database unreachable: /);
-    const url = await app.click(fakes.slack.message('C0APPROVE', ts), DELETION_ACTIONS.approve, APPROVER);
+    const url = await app.click(fakes.slack.message('C0APPROVE', ts), DELETIONS.buttons.approve.actionId, APPROVER);
     const [told] = await fakes.slack.waitForResponse(url, 1, 10_000);
     expect(told?.body).toMatchObject({
       response_type: 'ephemeral',
@@ -117,7 +116,7 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
       await store.close();
     }
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.click(fakes.slack.message('C0APPROVE', ts), DELETION_ACTIONS.approve, APPROVER);
+    await app.click(fakes.slack.message('C0APPROVE', ts), DELETIONS.buttons.approve.actionId, APPROVER);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 5_000, 'the approval modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, APPROVER);
     await fakes.slack.waitFor(
@@ -142,14 +141,14 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
           elements: [
             {
               type: 'button',
-              action_id: DELETION_HOME_ACTIONS.allApprovals,
+              action_id: DELETIONS.buttons.allApprovals.actionId,
               text: { type: 'plain_text', text: 'See all' },
             },
           ],
         },
       ],
     };
-    await app.clickOnHome(home, DELETION_HOME_ACTIONS.allApprovals, APPROVER);
+    await app.clickOnHome(home, DELETIONS.buttons.allApprovals.actionId, APPROVER);
     const told = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVER, 10_000);
     expect(String(told.params.text)).toContain('cannot reach its database right now');
     expect(fakes.slack.callsTo('views.open')).toEqual([]);

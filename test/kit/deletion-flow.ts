@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
 import type { SlackDriver } from './slack-driver.js';
 import type { Fakes } from './fakes.js';
@@ -46,7 +46,7 @@ export class DeletionFlow {
   /** Opens the Approve…/Reject… modal of the approval message as `user`. */
   async openDecision(app: SlackDriver, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
-    await app.click(this.approvalMessage(ts), DELETION_ACTIONS[action], user);
+    await app.click(this.approvalMessage(ts), DELETIONS.buttons[action].actionId, user);
     await this.fakes.slack.waitFor(
       () => this.fakes.slack.callsTo('views.open').length > opened,
       3_000,

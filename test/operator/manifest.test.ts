@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { DELETIONS } from '../../src/capabilities/deletions/actions.js';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_DELETION_STEP, REQUEST_DELETION_STEP_INPUTS } from '../../src/capabilities/deletions/deletion-step.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../src/capabilities/deletions/message-shortcut.js';
+import { REQUEST_DELETION_STEP_INPUTS } from '../../src/capabilities/deletions/deletion-step.js';
 import { BULK_SHORTCUT } from '../../src/capabilities/bulk/register.js';
-import { REQUEST_DELETION_SHORTCUT } from '../../src/capabilities/deletions/register.js';
 import { DELETION_STEP_OUTPUTS } from '../../src/capabilities/deletions/step-completion.js';
 import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/capabilities/links/create-link-step.js';
 import { CREATE_LINK_SHORTCUT } from '../../src/capabilities/links/register.js';
@@ -70,8 +69,8 @@ describe('manifest.yml', () => {
       [CREATE_WALLET_SHORTCUT, 'global'],
       [BULK_SHORTCUT, 'global'],
       [BROWSE_TEMPLATES_SHORTCUT, 'global'],
-      [REQUEST_DELETION_SHORTCUT, 'global'],
-      [REQUEST_DELETION_MESSAGE_SHORTCUT, 'message'],
+      [DELETIONS.shortcuts.request.callbackId, 'global'],
+      [DELETIONS.messageShortcuts.requestFromMessage.callbackId, 'message'],
     ]);
   });
 
@@ -79,7 +78,7 @@ describe('manifest.yml', () => {
     const steps: Record<string, Record<string, string>> = {
       [CREATE_LINK_STEP]: CREATE_LINK_STEP_INPUTS,
       [CREATE_WALLET_STEP]: CREATE_WALLET_STEP_INPUTS,
-      [REQUEST_DELETION_STEP]: REQUEST_DELETION_STEP_INPUTS,
+      [DELETIONS.steps.requestDeletion.callbackId]: REQUEST_DELETION_STEP_INPUTS,
       [LIST_TEMPLATES_STEP]: LIST_TEMPLATES_STEP_INPUTS,
     };
     expect(Object.keys(manifest.functions).sort()).toEqual(Object.keys(steps).sort());
@@ -91,7 +90,7 @@ describe('manifest.yml', () => {
       expect(Object.fromEntries(Object.entries(params).map(([key, p]) => [key, p.title]))).toEqual(inputs);
       for (const [key, param] of Object.entries(params)) expect(param.name).toBe(key);
     }
-    const deletionOutputs = manifest.functions[REQUEST_DELETION_STEP].output_parameters as Record<
+    const deletionOutputs = manifest.functions[DELETIONS.steps.requestDeletion.callbackId].output_parameters as Record<
       string,
       { title: string }
     >;

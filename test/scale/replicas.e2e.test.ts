@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
 import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
 import { PAGE_ACTIONS } from '../../src/capabilities/templates/template-page-message.js';
@@ -46,7 +46,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
     const views: Array<ReturnType<typeof fakes.slack.lastOpenedView>> = [];
     for (const [i, replica] of [b, c, a].entries()) {
       const opened = fakes.slack.callsTo('views.open').length;
-      await replica.click(fakes.slack.message(APPROVAL, ts), DELETION_ACTIONS.approve, APPROVERS[i]);
+      await replica.click(fakes.slack.message(APPROVAL, ts), DELETIONS.buttons.approve.actionId, APPROVERS[i]);
       await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'an approval modal');
       views.push(fakes.slack.lastOpenedView());
     }

@@ -1,14 +1,9 @@
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
-import { auditedTransition } from './audited-transition.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
-import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
-import { decisionRefusal, retryRefusal } from './decision-rules.js';
-import { signDecisionMetadata } from './decision-metadata.js';
-import { approveView, rejectView } from './decision-views.js';
-import { publishRequest } from './publish-request.js';
-import { runDeletion } from './run-deletion.js';
-import { approveRefusal } from './record-approval.js';
+import { alreadyDecidedText, approveView, notFoundText, rejectView } from './deletion-messages.js';
+import { approveRefusal, decisionRefusal, retryRefusal, signDecisionMetadata } from './decision-rules.js';
+import { auditedTransition, publishRequest, runDeletion } from './request-transitions.js';
 import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
 

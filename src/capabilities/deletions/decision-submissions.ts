@@ -1,87 +1,38 @@
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
-import { auditedTransition } from './audited-transition.js';
+import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { type DeletionContext, workspaceOf } from './deletion-context.js';
-import { alreadyDecidedText, notFoundText } from './deletion-messages.js';
-import { type DecisionKind, verifiedRequestId } from './decision-metadata.js';
-import { decisionRefusal } from './decision-rules.js';
+import { type DecisionKind, decisionRefusal, verifiedRequestId } from './decision-rules.js';
 import {
   CHANGED_FORM_TEXT,
   MAX_REJECT_REASON_LENGTH,
   REJECT_REASON_BLOCK,
+  approvalRecordedView,
   deletingView,
+  notFoundText,
   outcomeView,
-} from './decision-views.js';
-import { publishAndNotify, publishRequest } from './publish-request.js';
-import { approvalRecordedView, approvalRefusedText, recordApproval } from './record-approval.js';
-import { runDeletion } from './run-deletion.js';
-import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
-import { refused } from '../../platform/slack/pipeline/request-ended.js';
+} from './deletion-messages.js';
+import { approveRequest, rejectRequest } from './request-transitions.js';
 
-const DECISIONS = {
-  approve: { status: 'approved', operation: 'customers.delete.approve' },
-  reject: { status: 'rejected', operation: 'customers.delete.reject' },
-} as const;
-
-/**
- * The decision itself: a compare-and-set (pending -> approved|rejected), so of any number of approvers, on
- * any number of replicas, one wins. The view must be the one the app opened for this request and this
- * approver (its signed metadata); a changed one decides nothing. The request is looked up in the workspace
- * the submission was sent from only. Everyone else (and anyone who may not decide) is refused, with why. The
- * winner gets the decided request and must still ack.
- */
-async function decide(
-  { body, view, teamId: requestTeam }: FormRequest,
-  ctx: DeletionContext,
-  kind: DecisionKind,
-  note?: string,
-): Promise<DeletionRequest> {
-  const userId = body.user.id;
-  const decision = DECISIONS[kind];
-  const teamId = workspaceOf(ctx, requestTeam);
-  const id = verifiedRequestId(ctx.decisionKeys, kind, view.private_metadata, userId);
-  if (id === undefined) {
-    ctx.logger.warn(
-      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
-      'decision view came back with metadata the app did not sign; nothing decided',
-    );
-    throw refused(CHANGED_FORM_TEXT);
-  }
-  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
-  if (!request) throw refused(`:no_entry: ${notFoundText(id)}`);
-  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
-  if (refusal) throw refused(`:no_entry: ${refusal}`);
-  if (kind === 'approve') {
-    // One approval among the quorum: counted by compare-and-set; the request is approved by the last one needed.
-    const approval = await recordApproval(ctx, teamId, id, userId);
-    if (approval.outcome === 'recorded' || approval.outcome === 'approved') return approval.request;
-    throw refused(approvalRefusedText(approval, id));
-  }
-  const decided = await auditedTransition(ctx, teamId, userId, decision.operation, (requests) =>
-    requests.decide(id, decision.status, userId, note),
-  );
-  if (decided.won) return decided.request;
-  throw refused(decided.request ? alreadyDecidedText(decided.request) : notFoundText(id));
-}
-
-/** The approval modal submitted: the winner runs the deletion at once and shows the outcome in the modal. */
+/** The approval modal submitted: counted; the last approval needed runs the deletion and shows its outcome. */
 export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
     // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
     // and the approver is told how to connect it. (Rejecting never needs it.)
     const mint = await ctx.mintIn(workspaceOf(ctx, args.teamId));
-    const approved = await decide(args, ctx, 'approve');
-    if (approved.status === 'pending') {
-      // Counted, but more approvals are needed: every place the request shows gets "1 of 2 approvals".
-      await args.ack({ response_action: 'update', view: approvalRecordedView(approved) });
-      await publishRequest(ctx, args.client, approved);
-      return;
-    }
-    await args.ack({ response_action: 'update', view: deletingView(approved) });
-    const result = await runDeletion(ctx, { slack: args.client, mint }, approved, ['approved'], args.body.user.id);
-    await updateModal(args.client, args.view.id, outcomeView(result.request ?? approved), ctx.logger);
-    return result.request?.status === 'failed' ? 'upstream_error' : undefined;
+    const request = await requestToDecide(args, ctx, 'approve');
+    const approved = await approveRequest(ctx, { slack: args.client, mint }, request, args.body.user.id, (recorded) =>
+      // Counted but more are needed: "1 of 2 approvals"; the last one needed: "Deleting…" while it runs.
+      args.ack({
+        response_action: 'update',
+        view: recorded.status === 'pending' ? approvalRecordedView(recorded) : deletingView(recorded),
+      }),
+    );
+    if (approved.status === 'pending') return;
+    await updateModal(args.client, args.view.id, outcomeView(approved), ctx.logger);
+    return approved.status === 'failed' ? 'upstream_error' : undefined;
   };
 }
 
@@ -100,8 +51,37 @@ export function handleRejectSubmission(ctx: DeletionContext) {
         },
       });
     }
-    const rejected = await decide(args, ctx, 'reject', note);
-    await args.ack({ response_action: 'update', view: outcomeView(rejected) });
-    await publishAndNotify(ctx, args.client, rejected);
+    const request = await requestToDecide(args, ctx, 'reject');
+    await rejectRequest(ctx, args.client, request, args.body.user.id, note, (rejected) =>
+      args.ack({ response_action: 'update', view: outcomeView(rejected) }),
+    );
   };
+}
+
+/**
+ * The request a submitted decision modal decides. The view must be the one the app opened for this request and
+ * this approver (its signed metadata); a changed one decides nothing. The request is looked up in the workspace
+ * the submission was sent from only. Anyone who may not decide it (now) is refused, with why; the decision
+ * itself is a compare-and-set (request-transitions.ts), so of any number of approvers one wins.
+ */
+async function requestToDecide(
+  { body, view, teamId: requestTeam }: FormRequest,
+  ctx: DeletionContext,
+  kind: DecisionKind,
+): Promise<DeletionRequest> {
+  const userId = body.user.id;
+  const teamId = workspaceOf(ctx, requestTeam);
+  const id = verifiedRequestId(ctx.decisionKeys, kind, view.private_metadata, userId);
+  if (id === undefined) {
+    ctx.logger.warn(
+      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
+      'decision view came back with metadata the app did not sign; nothing decided',
+    );
+    throw refused(CHANGED_FORM_TEXT);
+  }
+  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
+  if (!request) throw refused(`:no_entry: ${notFoundText(id)}`);
+  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
+  if (refusal) throw refused(`:no_entry: ${refusal}`);
+  return request;
 }

@@ -1,6 +1,6 @@
 import { customerIdProblems, withoutRepeats } from '../../platform/mint/customer-ids.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
-import { MAX_REASON_LENGTH } from './deletion-settings.js';
+import { MAX_REASON_LENGTH } from './deletion-context.js';
 
 export type DeletionInputCheck =
   | { ok: true; customerIds: string[]; duplicatesRemoved: number; reason: string }

@@ -1,20 +1,21 @@
-import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import { DELETIONS } from './actions.js';
 import { type ButtonDeclaration, buttonOf } from '../../platform/slack/pipeline/declarations.js';
+import type { DeletionQuorum } from '../../platform/ops/config/config.js';
+import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
+import { textInput } from '../../platform/blocks/inputs.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
-import { customerCount, repeatsDropped } from './customer-count.js';
-import { approvalProgress, approvedByText, quorumNote } from './quorum.js';
 
-/** The approval message's buttons' action ids, as declared (actions.ts). */
-export const DELETION_ACTIONS = {
-  approve: DELETIONS.buttons.approve.actionId,
-  reject: DELETIONS.buttons.reject.actionId,
-  retry: DELETIONS.buttons.retry.actionId,
-  cancel: DELETIONS.buttons.cancel.actionId,
-};
+/*
+ * Everything the deletion flow says about a request, in the order a request meets it: the words for counts and
+ * approvals, the line on where it stands, the answers to clicks that cannot act, the approval message and its
+ * thread, the requester's DMs, and the decision modals.
+ */
 
 /** IDs shown in the approval message itself; a longer list goes to its thread. */
 export const IDS_IN_MESSAGE = 20;
@@ -25,6 +26,67 @@ const SECTIONS_PER_THREAD_MESSAGE = 3;
 
 const by = (user: string | undefined) => (user ? `<@${user}>` : 'someone');
 const when = (date: Date | undefined) => (date ? slackDate(date) : '');
+
+/** "1 customer", "3 customers". */
+export function customerCount(n: number): string {
+  return `${n} customer${n === 1 ? '' : 's'}`;
+}
+
+/** " (2 repeated IDs dropped)", or nothing when none were. */
+export function repeatsDropped(n: number): string {
+  return n > 0 ? ` (${n} repeated ID${n === 1 ? '' : 's'} dropped)` : '';
+}
+
+const mention = (user: string) => `<@${user}>`;
+
+/** "<@ana>", "<@ana> and <@bob>", "<@ana>, <@bob> and <@cy>". */
+export function peopleText(users: readonly string[]): string {
+  const mentions = users.map((user) => mention(user));
+  return mentions.length <= 1 ? (mentions[0] ?? '') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
+}
+
+/** Who approved a request: every approver when it took several, else the one who decided. */
+export function approvedByText(r: DeletionRequest): string {
+  if (r.approverIds.length > 0) return peopleText(r.approverIds);
+  return r.decidedBy ? mention(r.decidedBy) : 'someone';
+}
+
+/** "*1 of 2 approvals*: <@ana>", "*0 of 2 approvals* so far"; empty for a request that needs one and has none. */
+export function approvalProgress(r: Pick<DeletionRequest, 'approvalsNeeded' | 'approverIds'>): string {
+  const count = r.approverIds.length;
+  if (r.approvalsNeeded <= 1 && count === 0) return '';
+  const head = `*${count} of ${r.approvalsNeeded} approval${r.approvalsNeeded === 1 ? '' : 's'}*`;
+  return count > 0 ? `${head}: ${peopleText(r.approverIds)}` : `${head} so far`;
+}
+
+/** "needs 2 approvals", for the approval message; empty when one is enough. */
+export function quorumNote(r: Pick<DeletionRequest, 'approvalsNeeded'>): string {
+  return r.approvalsNeeded > 1 ? `needs ${r.approvalsNeeded} approvals from different approvers` : '';
+}
+
+/** ", 2 approvals needed (3 from 100 customers)" for Home's status line; empty for the default of one. */
+export function quorumStatus(quorum: DeletionQuorum): string {
+  if (quorum.approvals <= 1 && !quorum.large) return '';
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${quorum.large.fromCustomers} customers)` : '';
+  return `, ${quorum.approvals} approval${quorum.approvals === 1 ? '' : 's'} needed${large}`;
+}
+
+/**
+ * The policy in force, as the request form states it: "Nothing is deleted until 2 approvers other than you
+ * approve the request (3 from 100 customers up)."; without the settings at hand, what holds under any quorum.
+ */
+export function approvalRule(quorum: DeletionQuorum | undefined): string {
+  if (!quorum) return 'Nothing is deleted until enough approvers other than you approve the request.';
+  const who = (n: number) =>
+    n === 1 ? 'an approver other than you approves' : `${n} approvers other than you approve`;
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${customerCount(quorum.large.fromCustomers)} up)` : '';
+  return `Nothing is deleted until ${who(quorum.approvals)} the request${large}.`;
+}
+
+/** How many more approvals a pending request needs. */
+export function approvalsMissing(r: Pick<DeletionRequest, 'approvalsNeeded' | 'approverIds'>): number {
+  return Math.max(0, r.approvalsNeeded - r.approverIds.length);
+}
 
 /**
  * One line on where a request stands, for every message that shows it. `toRequester`: said to the person who
@@ -109,6 +171,18 @@ export function alreadyDecidedText(r: DeletionRequest): string {
     default:
       return `Request ${r.id} was already approved by ${approvedByText(r)} ${when(r.decidedAt)}.`;
   }
+}
+
+/** Said to an approver who approved this request already (it waits for others). */
+export function alreadyApprovedText(r: DeletionRequest): string {
+  const missing = approvalsMissing(r);
+  return `You already approved request ${r.id} (${approvalProgress(r)}); it waits for ${missing} more approver${missing === 1 ? '' : 's'}.`;
+}
+
+/** Why an approval changed nothing: approved before by this user, or no longer open. */
+export function approvalRefusedText(result: ApprovalResult, requestId: string): string {
+  if (!result.request) return notFoundText(requestId);
+  return result.outcome === 'already' ? alreadyApprovedText(result.request) : alreadyDecidedText(result.request);
 }
 
 /** The message in the approval channel; its buttons follow the status. */
@@ -285,4 +359,90 @@ export function outcomeMessage(r: DeletionRequest): MessageContent {
   return message(`Your deletion request ${r.id}: ${r.status}`, [
     section(`Your request *${r.id}* to delete *${customerCount(r.customerIds.length)}*:\n${line}`),
   ]);
+}
+
+/** The rejection modal's optional reason, and its length limit (checked again on submission). */
+export const REJECT_REASON_BLOCK = 'reject_reason';
+export const MAX_REJECT_REASON_LENGTH = 500;
+
+/**
+ * Shows exactly what approving deletes: the count and every ID. Submitting it approves. `metadata` binds the
+ * view to the request (signed: see decision-rules.ts).
+ */
+export function approveView(r: DeletionRequest, metadata: string): ModalView {
+  // With a quorum, only the last approval needed runs the deletion; the others are counted.
+  const last = approvalsMissing(r) <= 1;
+  const progress = approvalProgress(r);
+  const customers = r.customerIds.length === 1 ? 'this *1 customer*' : `these *${customerCount(r.customerIds.length)}*`;
+  return modal({
+    callbackId: DELETIONS.forms.approve.callbackId,
+    title: `Approve ${r.id}`,
+    submit: last ? `Delete ${customerCount(r.customerIds.length)}` : 'Approve',
+    close: 'Cancel',
+    privateMetadata: metadata,
+    blocks: [
+      section(
+        `${last ? `:warning: Approving deletes ${customers} for good` : `Your approval is counted, and deletes nothing yet: ${customers} ${r.customerIds.length === 1 ? 'is' : 'are'} deleted for good once ${approvalsMissing(r) - 1 === 1 ? 'one more approver approves' : `${approvalsMissing(r) - 1} more approvers approve`}`}, as <@${r.requesterId}> asked.\n*Reason:* ${escapeAndCut(r.reason, 1500)}`,
+      ),
+      ...idSections(r.customerIds),
+      context(
+        last
+          ? `The deletion runs once, as soon as you press the button.${progress ? ` ${progress}; yours is the last one needed.` : ''} The requester and the approval channel see the outcome.`
+          : `${progress}. The deletion runs once, when the last of the ${r.approvalsNeeded} approvals needed is given.`,
+      ),
+    ],
+  });
+}
+
+/** Asks for an optional reason. Submitting it rejects; `metadata` as for approveView. */
+export function rejectView(r: DeletionRequest, metadata: string): ModalView {
+  return modal({
+    callbackId: DELETIONS.forms.reject.callbackId,
+    title: `Reject ${r.id}`,
+    submit: 'Reject',
+    close: 'Cancel',
+    privateMetadata: metadata,
+    blocks: [
+      section(
+        `Reject the request of <@${r.requesterId}> to delete *${customerCount(r.customerIds.length)}*? Nothing will be deleted.`,
+      ),
+      textInput({
+        blockId: REJECT_REASON_BLOCK,
+        label: 'Why',
+        optional: true,
+        multiline: true,
+        hint: 'The requester and the approval channel see it.',
+        maxLength: MAX_REJECT_REASON_LENGTH,
+      }),
+    ],
+  });
+}
+
+/** The approval modal after an approval that was counted but is not the last one needed. */
+export function approvalRecordedView(r: DeletionRequest): ModalView {
+  const missing = approvalsMissing(r);
+  return noticeModal(
+    `Request ${r.id}`,
+    `:ballot_box_with_check: Your approval is recorded: ${approvalProgress(r)}.\nNothing is deleted until ${missing} more approver${missing === 1 ? '' : 's'} approve${missing === 1 ? 's' : ''}; the approval channel shows when.`,
+  );
+}
+
+/** The approval modal while the deletion its approval started runs. */
+export function deletingView(r: DeletionRequest): ModalView {
+  return modal({
+    title: `Approve ${r.id}`,
+    close: 'Close',
+    blocks: [
+      section(`:hourglass_flowing_sand: Deleting ${customerCount(r.customerIds.length)}…`),
+      context('The outcome also shows in the approval channel, so you can close this.'),
+    ],
+  });
+}
+
+/** Said in the modal when a decision view comes back with metadata the app did not sign: nothing is decided. */
+export const CHANGED_FORM_TEXT = ':no_entry: This form was changed, so nothing was decided. Open the request again.';
+
+/** The decision modal once the request is decided or its deletion has run: where it stands. */
+export function outcomeView(r: DeletionRequest): ModalView {
+  return noticeModal(`Request ${r.id}`, statusLine(r));
 }

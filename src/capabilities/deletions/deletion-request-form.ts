@@ -10,12 +10,10 @@ import { customerIdProblems, splitCustomerIds } from '../../platform/mint/custom
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
-import { MAX_REASON_LENGTH } from './deletion-settings.js';
-import { approvalRule } from './quorum.js';
+import { MAX_REASON_LENGTH } from './deletion-context.js';
+import { approvalRule } from './deletion-messages.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
-export const DELETION_FORM_CALLBACK = DELETIONS.forms.request.callbackId;
-export const ADD_IDS_BOX_ACTION = DELETIONS.buttons.addIdsBox.actionId;
 export const REASON_BLOCK = 'reason';
 /** Slack caps a text box at 3000 characters; long lists go into more boxes. */
 export const MAX_ID_BOXES = 10;
@@ -98,7 +96,7 @@ export function deletionRequestView(
     context(approvalRule(options.quorum)),
   );
   return modal({
-    callbackId: DELETION_FORM_CALLBACK,
+    callbackId: DELETIONS.forms.request.callbackId,
     title: 'Request deletion',
     submit: 'Request',
     close: 'Cancel',

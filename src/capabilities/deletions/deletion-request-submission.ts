@@ -12,7 +12,7 @@ import { openDeletionRequest } from './open-request.js';
 import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
-import { customerCount, repeatsDropped } from './customer-count.js';
+import { customerCount, repeatsDropped } from './deletion-messages.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DELETIONS } from './actions.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import {
   describeInput,
@@ -10,14 +9,10 @@ import {
 } from '../../platform/slack/workflow-steps/step-inputs.js';
 import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { checkDeletionInput } from './deletion-input.js';
-import type { DeletionContext } from './deletion-context.js';
+import { type DeletionContext, whoSetsUp } from './deletion-context.js';
 import { openDeletionRequest } from './open-request.js';
 import { completeWaitingStep } from './step-completion.js';
-import { whoSetsUp } from './deletion-settings.js';
 import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
-
-/** The custom step's callback_id in manifest.yml (`functions`). */
-export const REQUEST_DELETION_STEP = DELETIONS.steps.requestDeletion.callbackId;
 
 export const REQUEST_DELETION_STEP_INPUTS = {
   customer_ids: 'Customer IDs',

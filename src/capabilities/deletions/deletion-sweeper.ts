@@ -1,7 +1,6 @@
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import { auditedTransition } from './audited-transition.js';
 import type { DeletionContext } from './deletion-context.js';
-import { publishAndNotify } from './publish-request.js';
+import { auditedTransition, publishAndNotify } from './request-transitions.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 export interface SweeperTiming {

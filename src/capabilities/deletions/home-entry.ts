@@ -7,20 +7,18 @@ import { actionsRow, context, divider, section } from '../../platform/blocks/blo
 import { listModal } from '../../platform/blocks/list-modal.js';
 import { italic } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
-import { customerCount } from './customer-count.js';
 import type { DeletionContext } from './deletion-context.js';
-import { cancelButton, decisionButtons, retryButtons } from './deletion-messages.js';
-import { approvalProgress, quorumStatus } from './quorum.js';
+import {
+  approvalProgress,
+  cancelButton,
+  customerCount,
+  decisionButtons,
+  quorumStatus,
+  retryButtons,
+} from './deletion-messages.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
-
-/** Home's buttons' action ids, as declared (actions.ts). */
-export const DELETION_HOME_ACTIONS = {
-  requestDeletion: DELETIONS.buttons.requestFromHome.actionId,
-  allApprovals: DELETIONS.buttons.allApprovals.actionId,
-  allOwnRequests: DELETIONS.buttons.allOwnRequests.actionId,
-};
 
 /**
  * The deletion flow on App Home, in the user's workspace: the requests waiting for this user's approval

@@ -1,15 +1,10 @@
 import type { MessageShortcut } from '@slack/bolt';
-import { DELETIONS } from './actions.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ShortcutRequest } from '../../platform/slack/pipeline/listen.js';
-import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, notConfiguredText, workspaceOf } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
-import { notConfiguredText } from './deletion-settings.js';
 import { customerIdsInMessage, signSource } from './message-source.js';
-
-/** The message shortcut declared in manifest.yml. */
-export const REQUEST_DELETION_MESSAGE_SHORTCUT = DELETIONS.messageShortcuts.requestFromMessage.callbackId;
 
 type Args = ShortcutRequest<MessageShortcut>;
 

@@ -3,7 +3,7 @@ import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { customerIdSchema } from '../../platform/mint/schemas.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { DecisionKeys } from './decision-metadata.js';
+import type { DecisionKeys } from './decision-rules.js';
 
 /** The message a deletion request was asked from (the message shortcut). */
 export interface MessageSource {
@@ -13,7 +13,7 @@ export interface MessageSource {
 
 /*
  * The source travels in the form's private_metadata, which comes back from the client: it is signed with the
- * decision keys (the first signs, any verifies: see decision-metadata.ts), for the workspace the form was opened in, so a forged submission cannot attach another
+ * decision keys (the first signs, any verifies: see decision-rules.ts), for the workspace the form was opened in, so a forged submission cannot attach another
  * message's permalink to a request, nor a message of another workspace.
  */
 

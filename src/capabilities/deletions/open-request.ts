@@ -2,13 +2,41 @@ import type { WebClient } from '@slack/web-api';
 import { failedCallOutcome, type FailedCallOutcome } from '../../platform/slack/web-api/slack-call-outcome.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../../platform/store/deletion-requests.js';
-import { auditedTransition } from './audited-transition.js';
-import type { DeletionContext } from './deletion-context.js';
-import { refreshHomesShowing } from './refresh-homes.js';
+import type { DeletionContext, DeletionSettings } from './deletion-context.js';
 import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
-import type { DeletionSettings } from './deletion-settings.js';
-import { postThreadMessages } from './thread-messages.js';
-import { approvalsNeeded, unreachableQuorum } from './quorum.js';
+import { auditedTransition, refreshHomesShowing } from './request-transitions.js';
+import type { DeletionQuorum } from '../../platform/ops/config/config.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { MessageContent } from '../../platform/blocks/blocks.js';
+
+/*
+ * Multi-party approval: a request needs DELETION_QUORUM distinct approvers (DELETION_QUORUM_LARGE from
+ * DELETION_LARGE_AT customers up; admins change both in Settings), never counting the requester, and one
+ * rejection rejects it. The number is fixed on the request when it is made, so changing the settings never
+ * changes what a pending request needs. The policy is here; the words every message uses for it are in
+ * deletion-messages.ts.
+ */
+
+/** Approvals a request of `customers` customers needs under `quorum`. */
+export function approvalsNeeded(quorum: DeletionQuorum, customers: number): number {
+  return quorum.large && customers >= quorum.large.fromCustomers ? quorum.large.approvals : quorum.approvals;
+}
+
+/**
+ * Why a request of `requesterId` could never gather `needed` approvals, or undefined when it can: approvers
+ * named only one by one (no user group that could grow), too few of them besides the requester. Said before
+ * anything is stored, so nothing waits for approvals that cannot come.
+ */
+export function unreachableQuorum(
+  approvers: { users: readonly string[]; userGroups: readonly string[] },
+  requesterId: string,
+  needed: number,
+): string | undefined {
+  if (approvers.userGroups.length > 0) return undefined;
+  const others = approvers.users.filter((u) => u !== requesterId).length;
+  if (others >= needed) return undefined;
+  return `This request needs ${needed === 1 ? '1 approval' : `${needed} approvals from different approvers`}, but only ${others} of the approvers could approve a request of yours (the requester never counts), so nothing was recorded. Ask a settings admin (Settings on the app's Home) or the app's operator to add approvers or lower the quorum.`;
+}
 
 /** A checked request for deletion, however it was asked (form, message shortcut, workflow step). */
 export interface DeletionAsk {
@@ -166,5 +194,26 @@ async function postApprovalMessage(
       error: slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error)),
       outcome: failedCallOutcome(error),
     };
+  }
+}
+
+/**
+ * Replies in a thread, one message after the other, with a client that waits out Slack's rate limit
+ * (chat.postMessage allows about one message per second per channel, and a long list may need several).
+ * A part that cannot be posted ends the thread there, and is logged.
+ */
+async function postThreadMessages(
+  patientClient: WebClient,
+  logger: Logger,
+  where: { channel: string; threadTs: string },
+  messages: readonly MessageContent[],
+): Promise<void> {
+  for (const [i, content] of messages.entries()) {
+    try {
+      await patientClient.chat.postMessage({ channel: where.channel, thread_ts: where.threadTs, ...content });
+    } catch (error) {
+      logger.error({ err: error, part: i + 1, of: messages.length }, 'could not post the full list in the thread');
+      return;
+    }
   }
 }

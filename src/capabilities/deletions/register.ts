@@ -6,25 +6,21 @@ import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
-import { decisionMetadataKeys } from './decision-metadata.js';
+import { decisionMetadataKeys } from './decision-rules.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
-import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, deletionSettings, notConfiguredText, workspaceOf } from './deletion-context.js';
 import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 import { requestDeletionStep } from './deletion-step.js';
 import { stepCompleterJob } from './step-completion.js';
 import { openFormFromMessage } from './message-shortcut.js';
 import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
-import { deletionSettings, notConfiguredText } from './deletion-settings.js';
 import { WorkspaceReach } from './workspace-reach.js';
 import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { deletionSweeperJob, sweeperTiming } from './deletion-sweeper.js';
 import { reminderJob } from './reminders.js';
 import { allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-entry.js';
-
-/** The global shortcut declared in manifest.yml. */
-export const REQUEST_DELETION_SHORTCUT = DELETIONS.shortcuts.request.callbackId;
 
 /**
  * Customer deletion with a second person's approval: `/mintlink delete`, the global shortcut, the message

@@ -8,11 +8,9 @@ import { failedCallOutcome } from '../../platform/slack/web-api/slack-call-outco
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { ReminderKind } from '../../platform/store/deletion-reminders.js';
-import { customerCount } from './customer-count.js';
-import type { DeletionContext } from './deletion-context.js';
-import type { DeletionSettings } from './deletion-settings.js';
+import type { DeletionContext, DeletionSettings } from './deletion-context.js';
 import { sweeperTiming } from './deletion-sweeper.js';
-import { approvalProgress, approvalsMissing } from './quorum.js';
+import { approvalProgress, approvalsMissing, customerCount } from './deletion-messages.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 const HOUR_MS = 3_600_000;

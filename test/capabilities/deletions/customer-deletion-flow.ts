@@ -3,7 +3,7 @@
  * process is the point): the people, the settings, and the flow driven as they would.
  */
 import { expect } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import type { SlackDriver } from '../../kit/slack-driver.js';
 import type { Fakes } from '../../kit/fakes.js';
@@ -73,7 +73,7 @@ export class Deletion {
 
   async openDecision(app: SlackDriver, ts: string, action: 'approve' | 'reject', user: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
-    await this.click(app, ts, DELETION_ACTIONS[action], user);
+    await this.click(app, ts, DELETIONS.buttons[action].actionId, user);
     await this.fakes.slack.waitFor(
       () => this.fakes.slack.callsTo('views.open').length > opened,
       3_000,

@@ -3,7 +3,7 @@
  * two processes on one PostgreSQL taking the approvals. Every other behaviour is in customer-deletion.test.ts.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { SlackDriver } from '../../kit/slack-driver.js';
 import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
@@ -46,8 +46,8 @@ describeEachEngine('customer deletion across processes', (engine, create) => {
     const restarted = await flow.start();
     extraApps.push(restarted);
     const interrupted = await flow.waitForStatus(ts, '*the app stopped during the deletion*', 15_000);
-    expect(buttonsOf(interrupted)).toEqual([DELETION_ACTIONS.retry]);
-    await flow.click(restarted, ts, DELETION_ACTIONS.retry, CAROL);
+    expect(buttonsOf(interrupted)).toEqual([DELETIONS.buttons.retry.actionId]);
+    await flow.click(restarted, ts, DELETIONS.buttons.retry.actionId, CAROL);
     await flow.waitForStatus(ts, '*Deleted* 1 customer');
     expect(flow.patches()).toHaveLength(2);
     expect(await flow.status(app, id)).toBe('done');

@@ -1,10 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import {
-  ADD_IDS_BOX_ACTION,
-  REASON_BLOCK,
-  idsBlock,
-} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
+import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { messageProblems, viewProblems } from '../../kit/block-kit-limits.js';
@@ -47,13 +43,15 @@ describeEachEngine('customer deletion', (_engine, create) => {
     expect(textOf(waiting)).toContain('<@U0ALICE01> asks to delete *3 customers*');
     expect(textOf(waiting)).toContain('*Reason:* GDPR erasure requests #42');
     expect(textOf(waiting)).toContain('`cus_1`, `cus_2`, `cus_3`');
-    expect(buttonsOf(waiting)).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
+    expect(buttonsOf(waiting)).toEqual([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]);
     const dm = await fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id),
     );
     expect(textOf(dm.params.blocks)).toContain(`was sent for approval in <#${APPROVAL}>`);
-    expect(buttonsOf({ blocks: dm.params.blocks as Array<Record<string, any>> })).toEqual([DELETION_ACTIONS.cancel]);
+    expect(buttonsOf({ blocks: dm.params.blocks as Array<Record<string, any>> })).toEqual([
+      DELETIONS.buttons.cancel.actionId,
+    ]);
     expect(flow.patches()).toEqual([]);
 
     const { view, ack } = await flow.approve(app, ts, BOB);
@@ -97,7 +95,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
 
   it('refuses the requester approving their own request, even as an approver', async () => {
     const { id, ts } = await flow.request(app, ['cus_self'], BOB);
-    const url = await flow.click(app, ts, DELETION_ACTIONS.approve, BOB);
+    const url = await flow.click(app, ts, DELETIONS.buttons.approve.actionId, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(refusal?.body).toMatchObject({
       response_type: 'ephemeral',
@@ -112,7 +110,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
 
   it('refuses anyone who is not an approver, and changes nothing', async () => {
     const { id, ts } = await flow.request(app, ['cus_m']);
-    for (const action of [DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]) {
+    for (const action of [DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]) {
       const url = await flow.click(app, ts, action, MALLORY);
       const [refusal] = await fakes.slack.waitForResponse(url);
       expect(refusal?.body.text).toContain(
@@ -120,7 +118,10 @@ describeEachEngine('customer deletion', (_engine, create) => {
       );
     }
     expect(await flow.status(app, id)).toBe('pending');
-    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
+    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([
+      DELETIONS.buttons.approve.actionId,
+      DELETIONS.buttons.reject.actionId,
+    ]);
     expect(flow.patches()).toEqual([]);
   });
 
@@ -183,7 +184,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
     expect(outcome).toContain('*Rejected* by <@U0APPROV1>');
     expect(first).not.toContain('*Rejected*');
     expect(first).toContain(`It has ended: see the message about ${id} below.`);
-    expect(first).not.toContain(DELETION_ACTIONS.cancel);
+    expect(first).not.toContain(DELETIONS.buttons.cancel.actionId);
   });
 
   it('lets the requester cancel while pending: no deletion, and nobody can approve it after', async () => {
@@ -194,7 +195,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
     );
     const dmMessage = fakes.slack.message(String(dm.answer?.channel), String(dm.answer?.ts));
     const staleApproval = flow.approvalMessage(ts);
-    await app.click(dmMessage, DELETION_ACTIONS.cancel, ALICE);
+    await app.click(dmMessage, DELETIONS.buttons.cancel.actionId, ALICE);
     const cancelled = await flow.waitForStatus(ts, '*Cancelled* by the requester');
     expect(buttonsOf(cancelled)).toEqual([]);
     await fakes.slack.waitFor(
@@ -202,7 +203,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
       3_000,
       'the Cancel button to go',
     );
-    const url = await app.click(staleApproval, DELETION_ACTIONS.approve, BOB);
+    const url = await app.click(staleApproval, DELETIONS.buttons.approve.actionId, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(refusal?.body.text).toContain(`Request ${id} was cancelled by the requester`);
     expect(flow.patches()).toEqual([]);
@@ -215,7 +216,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
       '2020-01-01T00:00:00.000Z',
       id,
     ]);
-    const url = await app.click(pending, DELETION_ACTIONS.approve, BOB);
+    const url = await app.click(pending, DELETIONS.buttons.approve.actionId, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(refusal?.body.text).toContain(`Request ${id} expired`);
     const expired = await flow.waitForStatus(ts, '*Expired*');
@@ -235,14 +236,14 @@ describeEachEngine('customer deletion', (_engine, create) => {
     const { ts } = await flow.request(app, ['cus_twice_1']);
     await flow.approve(app, ts, BOB);
     await flow.waitForStatus(ts, '*the deletion failed*');
-    const click = buttonClick(fakes.slack, flow.approvalMessage(ts), DELETION_ACTIONS.retry, CAROL);
+    const click = buttonClick(fakes.slack, flow.approvalMessage(ts), DELETIONS.buttons.retry.actionId, CAROL);
     await app.interact(click);
     await app.waitForIdle();
     await flow.waitForStatus(ts, '*the deletion failed*'); // the retry failed too
     await app.interact(click); // the same click again
     await app.waitForIdle();
     expect(flow.patches()).toHaveLength(2);
-    await flow.click(app, ts, DELETION_ACTIONS.retry, CAROL); // a new click is a new retry
+    await flow.click(app, ts, DELETIONS.buttons.retry.actionId, CAROL); // a new click is a new retry
     await flow.waitForStatus(ts, '*Deleted* 1 customer');
     expect(flow.patches()).toHaveLength(3);
   });
@@ -253,16 +254,16 @@ describeEachEngine('customer deletion', (_engine, create) => {
     await flow.approve(app, ts, BOB);
     const failed = await flow.waitForStatus(ts, '*the deletion failed*');
     expect(textOf(failed)).toContain('unavailable right now (HTTP 503)');
-    expect(buttonsOf(failed)).toEqual([DELETION_ACTIONS.retry]);
+    expect(buttonsOf(failed)).toEqual([DELETIONS.buttons.retry.actionId]);
     await fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*the deletion failed*'),
     );
     expect(await flow.status(app, id)).toBe('failed');
 
-    const refused = await flow.click(app, ts, DELETION_ACTIONS.retry, ALICE);
+    const refused = await flow.click(app, ts, DELETIONS.buttons.retry.actionId, ALICE);
     expect((await fakes.slack.waitForResponse(refused))[0]?.body.text).toContain('You asked for this deletion');
-    await flow.click(app, ts, DELETION_ACTIONS.retry, CAROL);
+    await flow.click(app, ts, DELETIONS.buttons.retry.actionId, CAROL);
     const done = await flow.waitForStatus(ts, '*Deleted* 2 customers');
     expect(buttonsOf(done)).toEqual([]);
     expect(flow.patches().map((p) => p.body)).toEqual([
@@ -284,7 +285,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
     for (const id of ids) fakes.mint.customers.add(id); // customers the Mint service has
     let view = (await app.commandOpeningModal('delete', { user_id: ALICE })).view;
     for (let box = 2; box <= 7; box += 1) {
-      await app.clickInView(view, ADD_IDS_BOX_ACTION, {}, ALICE);
+      await app.clickInView(view, DELETIONS.buttons.addIdsBox.actionId, {}, ALICE);
       await fakes.slack.waitForCall(
         'views.update',
         (c) => c.params.view_id === view.id && textOf(c.params.view).includes(`box ${box})`),

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -58,7 +58,7 @@ describe('customer deletion, forged submissions', () => {
 
   async function openDecision(ts: string, action: 'approve' | 'reject'): Promise<SlackView> {
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.click(fakes.slack.message(APPROVAL, ts), DELETION_ACTIONS[action], BOB);
+    await app.click(fakes.slack.message(APPROVAL, ts), DELETIONS.buttons[action].actionId, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the decision modal');
     return fakes.slack.lastOpenedView();
   }

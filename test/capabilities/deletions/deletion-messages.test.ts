@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decisionMetadataKeys, signDecisionMetadata } from '../../../src/capabilities/deletions/decision-metadata.js';
-import { approveView, rejectView } from '../../../src/capabilities/deletions/decision-views.js';
+import { decisionMetadataKeys, signDecisionMetadata } from '../../../src/capabilities/deletions/decision-rules.js';
 import { stepEnd } from '../../../src/capabilities/deletions/step-completion.js';
 import {
   approvalMessage,
+  approveView,
   fullListMessages,
   outcomeMessage,
+  rejectView,
   requesterMessage,
   statusLine,
 } from '../../../src/capabilities/deletions/deletion-messages.js';

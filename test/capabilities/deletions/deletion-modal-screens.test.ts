@@ -1,11 +1,7 @@
 import { describe, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
-import {
-  ADD_IDS_BOX_ACTION,
-  REASON_BLOCK,
-  idsBlock,
-} from '../../../src/capabilities/deletions/deletion-request-form.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { TEST_MINT_API_KEY } from '../../kit/running-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useListenerApp, useFakes } from '../../kit/fakes.js';
@@ -43,7 +39,7 @@ describe('deletion modal screens', () => {
     const { view: prefilled } = await running.app.commandOpeningModal('delete cus_1 cus_2 cus_2');
     await expectScreen('deletions/request-form--prefilled', modalText(prefilled));
 
-    await running.app.clickInView(view, ADD_IDS_BOX_ACTION);
+    await running.app.clickInView(view, DELETIONS.buttons.addIdsBox.actionId);
     await fakes.slack.viewUpdate(view.id);
     await expectScreen('deletions/request-form--two-boxes', modalScreen(fakes.slack, view.id));
 
@@ -140,7 +136,7 @@ describe('deletion modal screens', () => {
 
   it('the decision buttons used by someone who may not decide', async () => {
     const { ts } = await flow().request(running.app, ['cus_6'], ALICE);
-    const url = await running.app.click(flow().approvalMessage(ts), DELETION_ACTIONS.approve, 'U0EVE0001');
+    const url = await running.app.click(flow().approvalMessage(ts), DELETIONS.buttons.approve.actionId, 'U0EVE0001');
     const [answer] = await fakes.slack.waitForResponse(url);
     await expectScreen(
       'deletions/approve-click--not-an-approver',

@@ -11,8 +11,8 @@ import {
   idsBlock,
   readDeletionForm,
 } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { MAX_REASON_LENGTH } from '../../../src/capabilities/deletions/deletion-settings.js';
-import { unreachableQuorum } from '../../../src/capabilities/deletions/quorum.js';
+import { MAX_REASON_LENGTH } from '../../../src/capabilities/deletions/deletion-context.js';
+import { unreachableQuorum } from '../../../src/capabilities/deletions/open-request.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../../src/platform/mint/schemas.js';
 import { deleteCustomersRequestSchema } from '../../../src/platform/mint/schemas.js';
 import { INPUT_ACTION_ID } from '../../../src/platform/blocks/inputs.js';

@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
-import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { messageShortcut, userContext } from '../../kit/slack-payloads.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -161,7 +159,7 @@ describe('deletion request screens', () => {
     for (const customer of IDS.slice(0, 2)) fakes.mint.customers.add(customer);
     fakes.mint.latencyMs = 1_500;
     try {
-      await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.retry, CHLOE);
+      await app.click(flow.approvalMessage(ts), DELETIONS.buttons.retry.actionId, CHLOE);
       await flow.waitForStatus(ts, 'Trying again');
       await inChannel('deletions/approval-message--trying-again', flow.approvalMessage(ts));
     } finally {
@@ -212,14 +210,14 @@ describe('deletion request screens', () => {
     await inChannel('deletions/thread-full-list--45-customers', { ...thread, thread_ts: ts });
     await app.click(
       (await requesterDm(/DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? ''))(),
-      DELETION_ACTIONS.cancel,
+      DELETIONS.buttons.cancel.actionId,
       ALICE,
     );
     await flow.waitForStatus(ts, '*Cancelled*');
   });
 
   it('says when a Workflow Builder workflow asked on behalf of someone', async () => {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+    const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
       customer_ids: IDS.slice(0, 2),
       reason: 'Offboarding workflow: customer closed the account',
       requester: userContext(ALICE),
@@ -228,14 +226,14 @@ describe('deletion request screens', () => {
     const ts = String(post.answer?.ts);
     await inChannel('deletions/approval-message--asked-by-a-workflow', flow.approvalMessage(ts));
     const id = /DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? '';
-    await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
+    await app.click((await requesterDm(id))(), DELETIONS.buttons.cancel.actionId, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
     await fakes.slack.stepEnd(execution); // the workflow is told the request ended
   });
 
   it('links the message a request was asked from', async () => {
     await app.interact(
-      messageShortcut(fakes.slack, REQUEST_DELETION_MESSAGE_SHORTCUT, {
+      messageShortcut(fakes.slack, DELETIONS.messageShortcuts.requestFromMessage.callbackId, {
         ts: '1763900000.123456',
         text: 'Please delete `cus_8f2a91`: the customer wrote to support',
       }),
@@ -246,7 +244,7 @@ describe('deletion request screens', () => {
     const ts = String(post.answer?.ts);
     await inChannel('deletions/approval-message--asked-from-a-message', flow.approvalMessage(ts));
     const id = /DR-[A-Z0-9]{6}/.exec(textOf(flow.approvalMessage(ts)))?.[0] ?? '';
-    await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
+    await app.click((await requesterDm(id))(), DELETIONS.buttons.cancel.actionId, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
   });
 
@@ -254,16 +252,20 @@ describe('deletion request screens', () => {
     const { id, ts } = await flow.request(app, IDS, ALICE, 'Test accounts');
     const dm = await requesterDm(id);
     const stale = flow.approvalMessage(ts);
-    await app.click(dm(), DELETION_ACTIONS.cancel, ALICE);
+    await app.click(dm(), DELETIONS.buttons.cancel.actionId, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
     await inChannel('deletions/approval-message--cancelled', flow.approvalMessage(ts));
-    await fakes.slack.waitFor(() => !textOf(dm()).includes(DELETION_ACTIONS.cancel), 5_000, 'the DM to lose Cancel');
+    await fakes.slack.waitFor(
+      () => !textOf(dm()).includes(DELETIONS.buttons.cancel.actionId),
+      5_000,
+      'the DM to lose Cancel',
+    );
     await inDm('deletions/requester-dm--cancelled', dm());
     await app.waitForIdle();
     expect(laterDms(id)).toEqual([]); // they cancelled it themselves: the DM above says so, nothing more
 
     // An approver who clicks the message they still see is told why nothing happens.
-    const url = await app.click(stale, DELETION_ACTIONS.approve, BEN);
+    const url = await app.click(stale, DELETIONS.buttons.approve.actionId, BEN);
     const [answer] = await fakes.slack.waitForResponse(url);
     await toClicker('deletions/approve-click--already-cancelled', answer?.body, BEN);
   });
@@ -287,15 +289,15 @@ describe('deletion request screens', () => {
 
   it('answers a click on the approval message from someone who may not decide', async () => {
     const { id, ts } = await flow.request(app, IDS.slice(0, 1), ALICE, 'Spam account');
-    const own = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.approve, ALICE);
+    const own = await app.click(flow.approvalMessage(ts), DELETIONS.buttons.approve.actionId, ALICE);
     await toClicker('deletions/approve-click--own-request', (await fakes.slack.waitForResponse(own))[0]?.body, ALICE);
-    const stranger = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.reject, EVE);
+    const stranger = await app.click(flow.approvalMessage(ts), DELETIONS.buttons.reject.actionId, EVE);
     await toClicker(
       'deletions/reject-click--not-an-approver',
       (await fakes.slack.waitForResponse(stranger))[0]?.body,
       EVE,
     );
-    await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE); // leaves nothing pending
+    await app.click((await requesterDm(id))(), DELETIONS.buttons.cancel.actionId, ALICE); // leaves nothing pending
     await flow.waitForStatus(ts, '*Cancelled*');
   });
 
@@ -340,7 +342,7 @@ describe('deletion request screens', () => {
     );
     await inDm('deletions/requester-dm--expiry-warning', warning, hoursFromNow(70));
     await nearEnd.waitForIdle();
-    await app.click((await requesterDm(id))(), DELETION_ACTIONS.cancel, ALICE);
+    await app.click((await requesterDm(id))(), DELETIONS.buttons.cancel.actionId, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
   });
 });

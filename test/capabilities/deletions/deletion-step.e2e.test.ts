@@ -3,8 +3,7 @@
  * decision's interactions too). Every behaviour of the step is in deletion-step.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { RunningApp } from '../../kit/running-app.js';
 import { useFakes } from '../../kit/fakes.js';
 import { userContext } from '../../kit/slack-payloads.js';
@@ -27,7 +26,7 @@ describe('the "Request deletion" workflow step (socket mode)', () => {
   });
 
   it('asks for approval and completes when approved, over Socket Mode', async () => {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+    const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
       customer_ids: ['cus_sm1'],
       reason: 'Offboarding workflow: customer closed the account',
       requester: userContext(TEST_USER_ID),
@@ -37,7 +36,7 @@ describe('the "Request deletion" workflow step (socket mode)', () => {
       (c) => c.params.channel === APPROVAL && /DR-[A-Z0-9]{6}/.test(textOf(c.params.blocks)),
     );
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.click(fakes.slack.message(APPROVAL, String(post.answer?.ts)), DELETION_ACTIONS.approve, BOB);
+    await app.click(fakes.slack.message(APPROVAL, String(post.answer?.ts)), DELETIONS.buttons.approve.actionId, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, BOB);
     expect(await fakes.slack.stepEnd(execution)).toMatchObject({ state: 'completed', outputs: { customer_count: 1 } });

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes, type Fakes } from '../../kit/fakes.js';
 import { userContext } from '../../kit/slack-payloads.js';
@@ -30,7 +29,7 @@ class WorkflowDeletion {
 
   /** Runs the step; resolves with the execution id, the request id and its approval message's ts. */
   async ask(app: ListenerApp, ids: string[], reason = 'Offboarding workflow: customer closed the account') {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+    const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
       customer_ids: ids,
       reason,
       requester: userContext(ALICE),
@@ -50,7 +49,7 @@ class WorkflowDeletion {
   /** `user` clicks Approve… or Reject… and submits the modal (with a reason for a rejection). */
   async decide(app: ListenerApp, ts: string, decision: 'approve' | 'reject', user = BOB, reason?: string) {
     const opened = this.fakes.slack.callsTo('views.open').length;
-    await app.click(this.message(ts), DELETION_ACTIONS[decision], user);
+    await app.click(this.message(ts), DELETIONS.buttons[decision].actionId, user);
     await this.fakes.slack.waitFor(() => this.fakes.slack.callsTo('views.open').length > opened, 3_000, 'the modal');
     const view = this.fakes.slack.lastOpenedView();
     await app.submitView(view, reason ? { [REJECT_REASON_BLOCK]: reason } : {}, user);
@@ -151,7 +150,7 @@ describeEachEngine('the "Request deletion" workflow step', (_engine, create) => 
     );
     await app.click(
       fakes.slack.message(String(dm.answer?.channel), String(dm.answer?.ts)),
-      DELETION_ACTIONS.cancel,
+      DELETIONS.buttons.cancel.actionId,
       ALICE,
     );
     const ended = await fakes.slack.stepEnd(execution);
@@ -243,7 +242,7 @@ describeEachEngine('the "Request deletion" workflow step', (_engine, create) => 
     ],
     [{ customer_ids: ['c1'], reason: 'r' }, '“Requested by” (requester) is required'],
   ])('fails at once, asking nobody, when an input is wrong (%o)', async (inputs, message) => {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, inputs);
+    const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, inputs);
     const ended = await fakes.slack.stepEnd(execution);
     expect(ended.error).toContain(message);
     await app.waitForIdle();
@@ -253,7 +252,7 @@ describeEachEngine('the "Request deletion" workflow step', (_engine, create) => 
   it('fails at once, saying what to do, when the approval channel does not take the request', async () => {
     fakes.slack.channelsWithoutBot.add(APPROVAL);
     try {
-      const execution = await app.runStep(REQUEST_DELETION_STEP, {
+      const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
         customer_ids: ['c9'],
         reason: 'r',
         requester: userContext(ALICE),
@@ -289,7 +288,7 @@ describe('the "Request deletion" workflow step, deletion not set up', () => {
   });
 
   it('fails the step, saying what the operator must set', async () => {
-    const execution = await app.runStep(REQUEST_DELETION_STEP, {
+    const execution = await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
       customer_ids: ['c1'],
       reason: 'r',
       requester: userContext(ALICE),

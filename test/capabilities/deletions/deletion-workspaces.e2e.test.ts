@@ -1,10 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-views.js';
-import { DELETION_HOME_ACTIONS } from '../../../src/capabilities/deletions/home-entry.js';
-import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
 import { openStore } from '../../../src/platform/store/store.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import type { RunningApp } from '../../kit/running-app.js';
@@ -143,7 +140,7 @@ describe('customer deletion in several workspaces', () => {
   /** `user` opens the Approve…/Reject… modal of a request's message in `team`. */
   async function openDecision(team: string, message: PostedMessage, action: 'approve' | 'reject', user: string) {
     const opened = fakes.slack.callsTo('views.open').length;
-    await clickIn(team, message, DELETION_ACTIONS[action], user);
+    await clickIn(team, message, DELETIONS.buttons[action].actionId, user);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the modal');
     return fakes.slack.lastOpenedView();
   }
@@ -193,7 +190,7 @@ describe('customer deletion in several workspaces', () => {
     expect((await stored(b.id))?.teamId).toBe(B);
 
     // Bob approves in A, but is not an approver in B: B's settings decide there.
-    const url = await clickIn(B, b.message(), DELETION_ACTIONS.approve, BOB);
+    const url = await clickIn(B, b.message(), DELETIONS.buttons.approve.actionId, BOB);
     expect(await answerTo(url)).toContain('Only the approvers of this request can decide it');
 
     const view = await openDecision(B, b.message(), 'approve', CAROL);
@@ -243,10 +240,10 @@ describe('customer deletion in several workspaces', () => {
 
     // Buttons: each by the very person who could use it in B (so only the workspace stands in the way).
     const forgedButtons: Array<[string, string, string]> = [
-      [DELETION_ACTIONS.approve, CAROL, theirs.id],
-      [DELETION_ACTIONS.reject, CAROL, theirs.id],
-      [DELETION_ACTIONS.cancel, DAVE, theirs.id],
-      [DELETION_ACTIONS.retry, CAROL, failing.id],
+      [DELETIONS.buttons.approve.actionId, CAROL, theirs.id],
+      [DELETIONS.buttons.reject.actionId, CAROL, theirs.id],
+      [DELETIONS.buttons.cancel.actionId, DAVE, theirs.id],
+      [DELETIONS.buttons.retry.actionId, CAROL, failing.id],
     ];
     for (const [actionId, user, id] of forgedButtons) {
       const message = { channelId: CHANNEL_A, ts: '1700000000.000900', blocks: [buttonBlock(actionId, id)] };
@@ -273,8 +270,8 @@ describe('customer deletion in several workspaces', () => {
     expect(textOf(home.view)).toContain(mine.id);
     expect(textOf(home.view)).not.toContain(theirs.id);
     for (const [actionId, user, shown] of [
-      [DELETION_HOME_ACTIONS.allApprovals, GRID, mine.id],
-      [DELETION_HOME_ACTIONS.allOwnRequests, DAVE, undefined],
+      [DELETIONS.buttons.allApprovals.actionId, GRID, mine.id],
+      [DELETIONS.buttons.allOwnRequests.actionId, DAVE, undefined],
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;
       const list = { id: 'V0HOMELIST', type: 'home', blocks: [buttonBlock(actionId, '')] };
@@ -299,7 +296,13 @@ describe('customer deletion in several workspaces', () => {
       const message = { ts: '1763900000.000100', text: 'please delete `cus_m1`' };
       await interactIn(
         B,
-        messageShortcut(fakes.slack, REQUEST_DELETION_MESSAGE_SHORTCUT, message, 'C0BPRIVATE1', DAVE),
+        messageShortcut(
+          fakes.slack,
+          DELETIONS.messageShortcuts.requestFromMessage.callbackId,
+          message,
+          'C0BPRIVATE1',
+          DAVE,
+        ),
       );
       await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the form');
       const view = fakes.slack.lastOpenedView();
@@ -469,7 +472,7 @@ describe('customer deletion in several workspaces', () => {
 
   /** A workflow in `team` runs the deletion step; resolves with the execution id. */
   async function runStepIn(team: string, inputs: Record<string, unknown>): Promise<string> {
-    const event = fakes.slack.stepExecution(REQUEST_DELETION_STEP, inputs);
+    const event = fakes.slack.stepExecution(DELETIONS.steps.requestDeletion.callbackId, inputs);
     const body = inTeam(eventCallback(event), team);
     const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
     expect(response.status).toBe(200);

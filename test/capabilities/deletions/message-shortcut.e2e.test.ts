@@ -1,10 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADD_IDS_BOX_ACTION,
-  REASON_BLOCK,
-  idsBlock,
-} from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REQUEST_DELETION_MESSAGE_SHORTCUT } from '../../../src/capabilities/deletions/message-shortcut.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
+import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import type { RunningApp } from '../../kit/running-app.js';
 import { useFakes } from '../../kit/fakes.js';
 import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -28,7 +24,9 @@ describe.each(['http', 'socket'] as const)('"Request deletion" on a message (%s 
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
 
   const openFrom = async (text: string) => {
-    await app.interact(messageShortcut(fakes.slack, REQUEST_DELETION_MESSAGE_SHORTCUT, { ts: MESSAGE_TS, text }));
+    await app.interact(
+      messageShortcut(fakes.slack, DELETIONS.messageShortcuts.requestFromMessage.callbackId, { ts: MESSAGE_TS, text }),
+    );
     await fakes.slack.waitForCall('views.open');
     return fakes.slack.lastOpenedView();
   };
@@ -69,7 +67,7 @@ describe.each(['http', 'socket'] as const)('"Request deletion" on a message (%s 
 
   it('keeps the message through "Add another box"', async () => {
     const view = await openFrom('`cus_box`');
-    await app.clickInView(view, ADD_IDS_BOX_ACTION);
+    await app.clickInView(view, DELETIONS.buttons.addIdsBox.actionId);
     const updated = await fakes.slack.viewUpdate(view.id);
     expect(JSON.parse(String(updated.private_metadata))).toMatchObject({ boxes: 2, source: expect.any(String) });
     expect(textOf(updated)).toContain(`Asked from a message in <#${TEST_CHANNEL_ID}>`);

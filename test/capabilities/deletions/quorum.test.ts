@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { messageProblems } from '../../kit/block-kit-limits.js';
 import { DeletionFlow, buttonsOf } from '../../kit/deletion-flow.js';
@@ -77,7 +77,10 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     const ack = await app.submitView(first, {}, BOB);
     expect(textOf(ack)).toContain(`Your approval is recorded: *1 of 2 approvals*: <@${BOB}>`);
     await flow.waitForStatus(ts, `*1 of 2 approvals*: <@${BOB}>`);
-    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([DELETION_ACTIONS.approve, DELETION_ACTIONS.reject]);
+    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([
+      DELETIONS.buttons.approve.actionId,
+      DELETIONS.buttons.reject.actionId,
+    ]);
     const dm = await fakes.slack.waitForCall(
       'chat.update',
       (c) => c.params.channel === `D${ALICE.slice(1)}` && textOf(c.params.blocks).includes('1 of 2 approvals'),
@@ -93,7 +96,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
 
     // Bob cannot approve twice: told so, and no modal opens.
     const opened = fakes.slack.callsTo('views.open').length;
-    const url = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.approve, BOB);
+    const url = await app.click(flow.approvalMessage(ts), DELETIONS.buttons.approve.actionId, BOB);
     const [again] = await fakes.slack.waitForResponse(url);
     expect(again?.body.text).toContain(
       `You already approved request ${id} (*1 of 2 approvals*: <@${BOB}>); it waits for 1 more approver.`,
@@ -154,7 +157,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
 
   it('never counts the requester, and one rejection rejects after approvals', async () => {
     const { id, ts } = await flow.request(app, ['cus_rq'], DAVE); // Dave is an approver, but asks this time
-    const url = await app.click(flow.approvalMessage(ts), DELETION_ACTIONS.approve, DAVE);
+    const url = await app.click(flow.approvalMessage(ts), DELETIONS.buttons.approve.actionId, DAVE);
     expect((await fakes.slack.waitForResponse(url))[0]?.body.text).toContain('You asked for this deletion');
     await flow.approve(app, ts, BOB);
     await flow.waitForStatus(ts, `*1 of 2 approvals*: <@${BOB}>`);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -115,7 +115,7 @@ describeEachEngine('a deletion request on App Home', (_engine, create) => {
     );
     await app.click(
       fakes.slack.message(String(dm.answer?.channel), String(dm.answer?.ts)),
-      DELETION_ACTIONS.cancel,
+      DELETIONS.buttons.cancel.actionId,
       ALICE,
     );
     await homeShows(ALICE, 'cancelled', activity(id, ':heavy_multiplication_x: cancelled'));

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import { openStore } from '../../../src/platform/store/store.js';
@@ -105,7 +105,7 @@ describe('a Slack Connect approver', () => {
   /** Erin opens the Approve… modal of a message of `installed`'s channel; resolves with the view opened. */
   async function erinOpensApproval(installed: string, message: PostedMessage): Promise<SlackView> {
     const opened = fakes.slack.callsTo('views.open').length;
-    await erinClicks(installed, message, DELETION_ACTIONS.approve);
+    await erinClicks(installed, message, DELETIONS.buttons.approve.actionId);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the modal');
     return fakes.slack.lastOpenedView();
   }
@@ -170,7 +170,7 @@ describe('a Slack Connect approver', () => {
 
     // A click in HOME's channel naming EXT's request.
     const message = { channelId: CHANNEL_HOME, ts: '1700000000.000900', blocks: mine.message().blocks };
-    const url = await erinClicks(HOME, message, DELETION_ACTIONS.approve, theirs.id);
+    const url = await erinClicks(HOME, message, DELETIONS.buttons.approve.actionId, theirs.id);
     const [answer] = await fakes.slack.waitForResponse(url);
     expect(textOf(answer?.body)).toMatch(NOT_FOUND);
     // EXT's own decision view submitted through HOME's installation.

@@ -3,7 +3,7 @@
  * forms. Every behaviour of Home is in app-home.test.ts and home-screens.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_HOME_ACTIONS } from '../../../src/capabilities/deletions/home-entry.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
 import { BROWSE_TEMPLATES_HOME_ACTION } from '../../../src/capabilities/templates/register.js';
 import { CREATE_WALLET_HOME_ACTION } from '../../../src/capabilities/wallets/register.js';
@@ -72,7 +72,7 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
     for (const [action, callbackId] of [
       [CREATE_LINK_HOME_ACTION, 'link_form'],
       [CREATE_WALLET_HOME_ACTION, 'wallet_form'],
-      [DELETION_HOME_ACTIONS.requestDeletion, 'deletion_request_form'],
+      [DELETIONS.buttons.requestFromHome.actionId, 'deletion_request_form'],
       [BROWSE_TEMPLATES_HOME_ACTION, 'browse_templates_form'],
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;

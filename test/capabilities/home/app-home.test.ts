@@ -1,8 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { DELETION_HOME_ACTIONS } from '../../../src/capabilities/deletions/home-entry.js';
 import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
 import { BROWSE_TEMPLATES_HOME_ACTION } from '../../../src/capabilities/templates/register.js';
 import { CREATE_WALLET_HOME_ACTION } from '../../../src/capabilities/wallets/register.js';
@@ -87,7 +86,7 @@ describe('App Home', () => {
     for (const [action, callbackId] of [
       [CREATE_LINK_HOME_ACTION, 'link_form'],
       [CREATE_WALLET_HOME_ACTION, 'wallet_form'],
-      [DELETION_HOME_ACTIONS.requestDeletion, 'deletion_request_form'],
+      [DELETIONS.buttons.requestFromHome.actionId, 'deletion_request_form'],
       [BROWSE_TEMPLATES_HOME_ACTION, 'browse_templates_form'],
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;
@@ -111,7 +110,7 @@ describe('App Home', () => {
     expect(textOf(bobHome)).toContain(`*${id}* · <@${ALICE}> asks to delete *2 customers*`);
 
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.clickOnHome(bobHome, DELETION_ACTIONS.approve, BOB, id);
+    await app.clickOnHome(bobHome, DELETIONS.buttons.approve.actionId, BOB, id);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the approval modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, BOB);
     await fakes.slack.waitFor(
@@ -137,7 +136,7 @@ describe('App Home', () => {
   it('lets the requester cancel from Home, through the same path as the DM button', async () => {
     const { id, ts } = await requestDeletion('cus_cancel_home');
     const home = await openHome(ALICE, `*${id}*`);
-    await app.clickOnHome(home, DELETION_ACTIONS.cancel, ALICE, id);
+    await app.clickOnHome(home, DELETIONS.buttons.cancel.actionId, ALICE, id);
     await fakes.slack.waitFor(
       () => textOf(fakes.slack.message(APPROVAL, ts)).includes('*Cancelled* by the requester'),
       5_000,
@@ -248,7 +247,7 @@ describe('App Home', () => {
     expect(textOf(home).match(/deletion_approve/g)).toHaveLength(5);
 
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.clickOnHome(home, DELETION_HOME_ACTIONS.allApprovals, BOB);
+    await app.clickOnHome(home, DELETIONS.buttons.allApprovals.actionId, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the full list');
     const list = fakes.slack.lastOpenedView();
     expect(viewProblems(list)).toEqual([]);

@@ -6,8 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
 import { EXPORT_FORM_CALLBACK } from '../../../src/capabilities/audit-export/export-form.js';
 import { writeAuditCsv } from '../../../src/capabilities/audit-export/write-audit-csv.js';
-import { DELETION_ACTIONS } from '../../../src/capabilities/deletions/deletion-messages.js';
-import { REQUEST_DELETION_STEP } from '../../../src/capabilities/deletions/deletion-step.js';
+import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
 import { FIELDS, SETTINGS_FORM_CALLBACK } from '../../../src/capabilities/settings/settings-form.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
@@ -149,7 +148,7 @@ describe('settings administered from App Home', () => {
     expect((await newFlow.stored(app, large.id))?.approvalsNeeded).toBe(3);
 
     // Bob is no approver of the new request; Carol (through the group) is.
-    const url = await app.click(newFlow.approvalMessage(next.ts), DELETION_ACTIONS.approve, BOB);
+    const url = await app.click(newFlow.approvalMessage(next.ts), DELETIONS.buttons.approve.actionId, BOB);
     const [refusal] = await fakes.slack.waitForResponse(url);
     expect(textOf(refusal?.body)).toContain('Only the approvers of this request can decide it');
     expect(await newFlow.approve(app, next.ts, CAROL)).toMatchObject({ response_action: 'update' });
@@ -184,7 +183,7 @@ describe('settings administered from App Home', () => {
   });
 
   it('the workflow step follows the same settings: the new channel, quorum and approvers', async () => {
-    await app.runStep(REQUEST_DELETION_STEP, {
+    await app.runStep(DELETIONS.steps.requestDeletion.callbackId, {
       customer_ids: ['cus_step1'],
       reason: 'Erasure from a workflow',
       requester: userContext(ALICE),

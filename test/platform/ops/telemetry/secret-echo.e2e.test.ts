@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_BLOCK } from '../../../../src/capabilities/deletions/deletion-request-form.js';
-import { DELETION_ACTIONS } from '../../../../src/capabilities/deletions/deletion-messages.js';
+import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
 import { LINK_BLOCKS } from '../../../../src/capabilities/links/link-form.js';
 import { TEST_MINT_API_KEY } from '../../../kit/app-process.js';
 import type { RunningApp } from '../../../kit/running-app.js';
@@ -85,7 +85,7 @@ describe('secrets echoed back by the service or by Slack', () => {
     const post = await fakes.slack.waitForCall('chat.postMessage', (c) => c.params.channel === APPROVAL);
     const ts = String(post.answer?.ts);
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.click(fakes.slack.message(APPROVAL, ts), DELETION_ACTIONS.approve, BOB);
+    await app.click(fakes.slack.message(APPROVAL, ts), DELETIONS.buttons.approve.actionId, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the approval modal');
     await app.submitView(fakes.slack.lastOpenedView(), {}, BOB);
     await fakes.slack.waitFor(

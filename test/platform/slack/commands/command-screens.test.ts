@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
+import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
 import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
 import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
-import { REQUEST_DELETION_SHORTCUT } from '../../../../src/capabilities/deletions/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { useFakes, useListenerApp } from '../../../kit/fakes.js';
 import { ephemeralText, modalText } from '../../../kit/screen-text.js';
@@ -68,7 +68,7 @@ describe('command screens when deletion is not set up', () => {
   it('the command and the shortcut say what is missing', async () => {
     const { ack } = await running.app.command('delete cus_1');
     await expectScreen('commands/delete--not-set-up', ephemeralText(ack ?? {}));
-    await running.app.shortcut(REQUEST_DELETION_SHORTCUT);
+    await running.app.shortcut(DELETIONS.shortcuts.request.callbackId);
     await fakes.slack.waitForCall('views.open');
     await expectScreen('commands/delete-shortcut--not-set-up', modalText(fakes.slack.lastOpenedView()));
   });

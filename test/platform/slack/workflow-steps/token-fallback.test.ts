@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { REQUEST_DELETION_STEP } from '../../../../src/capabilities/deletions/deletion-step.js';
+import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
 import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
 import { LIST_TEMPLATES_STEP } from '../../../../src/capabilities/templates/list-templates-step.js';
 import { CREATE_WALLET_STEP } from '../../../../src/capabilities/wallets/create-wallet-step.js';
@@ -23,7 +23,7 @@ describe('a step whose execution token expired before it ended', () => {
     ['Create wallet', CREATE_WALLET_STEP, { acting_user: userContext(), customer_id: 'cus_exp' }, 'completed'],
     ['List NFT templates', LIST_TEMPLATES_STEP, { contract_id: 'demo-contract', limit: 2 }, 'completed'],
     // Ends at once (an input refused), through the same listener as the others.
-    ['Request deletion', REQUEST_DELETION_STEP, { requester: userContext() }, 'failed'],
+    ['Request deletion', DELETIONS.steps.requestDeletion.callbackId, { requester: userContext() }, 'failed'],
   ])('"%s" is ended with the bot token', async (_name, callbackId, inputs, state) => {
     const event = fakes.slack.stepExecution(callbackId, inputs);
     const executionId = String(event.function_execution_id);

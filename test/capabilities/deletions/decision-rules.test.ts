@@ -5,7 +5,7 @@ import {
   decisionMetadataKeys,
   signDecisionMetadata,
   verifiedRequestId,
-} from '../../../src/capabilities/deletions/decision-metadata.js';
+} from '../../../src/capabilities/deletions/decision-rules.js';
 import { parseSecretKey, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
 
 const secretKey = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
