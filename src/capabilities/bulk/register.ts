@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { BULK } from './actions.js';
-import { Slots } from '../../platform/slack/admission/slots.js';
+import { bulkhead } from 'cockatiel';
 import type { CapabilityDeps } from '../../deps.js';
 import { listen } from '../../platform/slack/pipeline/listen.js';
 import { openForm } from '../../platform/blocks/open-modal.js';
@@ -43,7 +43,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     slackApiUrl: deps.config.slack.apiUrl,
     concurrencyIn: (teamId) => deps.settings.current(teamId).values.bulkConcurrency,
     maxConcurrency: maxBulkConcurrency(deps.config),
-    checkSlots: new Slots(deps.config.bulk.checkSlots),
+    checkSlots: bulkhead(deps.config.bulk.checkSlots),
     scrub: deps.scrub,
     mintTimeoutMs: deps.config.mint.timeoutMs,
     credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,

@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Slots } from '../../../src/platform/slack/admission/slots.js';
+import { bulkhead } from 'cockatiel';
 import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
 import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
 import { BULK_PACE, type BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
@@ -107,7 +107,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       slackApiUrl: slack.apiUrl,
       concurrencyIn: () => 2,
       maxConcurrency: 4,
-      checkSlots: new Slots(1),
+      checkSlots: bulkhead(1),
       scrub,
       mintTimeoutMs: 2_000,
       credentialsFix: WORKSPACE_FIXES_CREDENTIALS,
