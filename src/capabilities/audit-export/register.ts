@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { AUDIT_EXPORT } from './actions.js';
-import { Slots } from '../../platform/slack/admission/slots.js';
+import { bulkhead } from 'cockatiel';
 import type { CapabilityDeps } from '../../deps.js';
 import { type ButtonRequest, type FormRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
@@ -31,7 +31,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     store: deps.store,
     slack,
     logger,
-    slots: new Slots(EXPORTS_AT_ONCE),
+    slots: bulkhead(EXPORTS_AT_ONCE, Infinity),
     home: deps.home,
   };
   const viewers = new AuditViewers(

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
-import type { Slots } from '../../platform/slack/admission/slots.js';
+import type { BulkheadPolicy } from 'cockatiel';
 import { isDatabaseError } from '../../platform/ops/lifecycle/database-error.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import { message, section } from '../../platform/blocks/blocks.js';
@@ -23,7 +23,8 @@ export interface ExportContext {
   /** The bot's client in a workspace: the file goes to the asker's DM there. */
   slack: (teamId: string) => Promise<WebClient>;
   logger: Logger;
-  slots: Slots;
+  /** Exports run a few at a time; the others wait their turn, first come first served (no refusal). */
+  slots: BulkheadPolicy;
   /** The asker's Home lists the export in their activity: refreshed once it has ended. */
   home: Pick<HomeTab, 'refreshIn'>;
 }
@@ -72,7 +73,7 @@ export async function runExport(
   const dir = await mkdtemp(join(tmpdir(), 'mintlink-audit-'));
   const path = join(dir, `audit-${randomUUID()}.csv`);
   try {
-    await ctx.slots.run(async () => {
+    await ctx.slots.execute(async () => {
       // The asker's workspace only: another workspace's log is never in the file, whatever was asked.
       const period = { teamId: asker.teamId, since, until, operation: request.operation, actorId: request.userId };
       const rows = await writeAuditCsv(ctx.store, period, path);

@@ -22,7 +22,7 @@ export const NO_SUCH_JOB = ':no_entry: This bulk job does not exist in this work
  * a job of the workspace the click comes from; the change is a compare-and-set written with its audit entry.
  * The message shows it at its next update (at most 2 s).
  */
-export function handleControl(ctx: BulkContext, control: Control, nudge: () => void) {
+export function handleControl(ctx: BulkContext, control: Control) {
   return async (args: ButtonRequest): Promise<void> => {
     const userId = args.body.user.id;
     const teamId = args.teamId;
@@ -52,7 +52,6 @@ export function handleControl(ctx: BulkContext, control: Control, nudge: () => v
       throw refused(`:information_source: ${job.id} is ${stateText(result.job ?? job)}: nothing to ${control}.`);
     }
     ctx.logger.info({ jobId: job.id, by: userId }, `bulk job ${DONE[control]}`);
-    if (control === 'resume') nudge();
     ctx.home.refreshIn(job.teamId, [job.requesterId, userId]);
     await updateProgress(ctx, job).catch(() => undefined); // now if the 2 s allow; else the next tick
   };

@@ -1,4 +1,4 @@
-import type { Slots } from '../../platform/slack/admission/slots.js';
+import type { BulkheadPolicy } from 'cockatiel';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
 import type { BulkPaceSetting, HomeTab } from '../../deps.js';
@@ -36,8 +36,11 @@ export interface BulkContext {
   concurrencyIn(teamId: string): number;
   /** The most it may ever be: the slots each process keeps for the bulk jobs of all workspaces. */
   maxConcurrency: number;
-  /** The CSV files this process checks at once (BULK_CHECK_SLOTS). */
-  checkSlots: Slots;
+  /**
+   * The CSV files this process checks at once (BULK_CHECK_SLOTS): cockatiel's bulkhead with no queue, so a
+   * Check that finds every slot taken is answered "busy" rather than waiting.
+   */
+  checkSlots: BulkheadPolicy;
   /** The app's secret scrubber, for what is stored where the database's cannot see (a draft's packed rows). */
   scrub: Scrubber;
   /** A Mint operation's whole time budget: a row sent longer ago than twice this cannot still be under way. */

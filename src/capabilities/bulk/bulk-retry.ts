@@ -44,9 +44,8 @@ export function handleRetry(ctx: BulkContext) {
     const counts = await jobs.counts(job.id);
     if (counts.failed + counts.unknown === 0)
       throw refused(`:information_source: No row of ${job.id} failed: nothing to retry.`);
-    const slot = ctx.checkSlots.tryTake();
-    if (!slot) throw refused(RETRY_BUSY_TEXT);
-    try {
+    if (ctx.checkSlots.executionSlots === 0) throw refused(RETRY_BUSY_TEXT);
+    await ctx.checkSlots.execute(async () => {
       const viewId = await openModalToUpdate(client, body.trigger_id, checkingView(`the failed rows of ${job.id}`));
       const draft = await jobs.createDraft(
         {
@@ -65,9 +64,7 @@ export function handleRetry(ctx: BulkContext) {
       ctx.logger.info({ jobId: job.id, retry: draft.job.id }, 'bulk retry checked');
       if (viewId)
         await updateModal(client, viewId, await readPreview(jobs, draft.job, { dropped: draft.dropped }), ctx.logger);
-    } finally {
-      slot.release();
-    }
+    });
   };
 }
 

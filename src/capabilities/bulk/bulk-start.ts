@@ -21,10 +21,10 @@ export function nothingChosenText(held: number): string {
 /**
  * Start pressed on the preview: the draft becomes a running job (a compare-and-set, by its requester only,
  * in the workspace where it was checked) together with its audit entry, its progress message is posted to
- * the requester's DM, and the workers are told. The modal says where to follow it. A retry's held-back rows
+ * the requester's DM, and the workers are told (the store announces the job on the change feed). The modal says where to follow it. A retry's held-back rows
  * (outcome unknown before) go with it only when the person ticked them.
  */
-export function handleStart(ctx: BulkContext, nudge: () => void) {
+export function handleStart(ctx: BulkContext) {
   return async ({ ack, body, view, client, teamId }: FormRequest): Promise<Ended> => {
     const jobId = view.private_metadata;
     const userId = body.user.id;
@@ -61,7 +61,6 @@ export function handleStart(ctx: BulkContext, nudge: () => void) {
     if (!started.won) throw refused(await notStartedText(jobs, started.job, userId));
     const job = started.job;
     ctx.logger.info({ jobId, kind: job.kind, rows: job.validRows, retryOf: job.retryOf }, 'bulk job started');
-    nudge();
     await updateModal(client, view.id, startedView(job), ctx.logger);
     const retried = job.retryOf ? await jobs.get(job.retryOf) : undefined;
     const content = progressMessage({

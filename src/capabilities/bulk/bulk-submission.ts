@@ -35,14 +35,14 @@ export function handleBulkFormSubmission(ctx: BulkContext) {
     const values = readBulkForm(view.state.values);
     const errors = formErrors(values, new Date());
     if (Object.keys(errors).length > 0) return ack({ response_action: 'errors', errors });
-    const slot = ctx.checkSlots.tryTake();
-    if (!slot) {
-      ctx.logger.info({ slots: ctx.checkSlots.limit }, 'bulk check answered "busy": every check slot is taken');
+    if (ctx.checkSlots.executionSlots === 0) {
+      ctx.logger.info('bulk check answered "busy": every check slot is taken');
       const block = values.files.length > 0 ? BULK_BLOCKS.file : BULK_BLOCKS.paste;
       await ack({ response_action: 'errors', errors: { [block]: CHECK_BUSY_TEXT } });
       return 'busy';
     }
-    try {
+    // A slot is free: execute() takes it at once (nothing else runs in between) and gives it back at the end.
+    return ctx.checkSlots.execute(async (): Promise<Ended> => {
       const sourceName = values.files[0]?.name ?? 'pasted text';
       await ack({ response_action: 'update', view: checkingView(sourceName) });
       const checked = await checkSource(
@@ -58,9 +58,7 @@ export function handleBulkFormSubmission(ctx: BulkContext) {
       }
       const { draft, errorsShown } = checked;
       await updateModal(client, view.id, previewView(draft.job, errorsShown, { dropped: draft.dropped }), ctx.logger);
-    } finally {
-      slot.release();
-    }
+    });
   };
 }
 

@@ -6,6 +6,7 @@ import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
 import { MintApiError } from '../../platform/mint/mint-api-error.js';
 import { createLinkRequestSchema, createWalletRequestSchema } from '../../platform/mint/schemas.js';
 import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import { SYSTEM_ACTOR, type ClaimedRow, type JobRef } from '../../platform/store/bulk-jobs/jobs.js';
 import { jobsIn, type BulkContext } from './bulk-context.js';
 import { finishJob } from './finish-job.js';
@@ -26,6 +27,11 @@ const NO_ROOM_RETRY_MS = 100;
  */
 const HANDOVER_MS = 20;
 const LOST_ROW_ERROR = 'sent, but its outcome was not recorded (the app stopped or stalled meanwhile)';
+/**
+ * A quiet worker still looks this often (one small read, and rows a stopped process left being sent): for a
+ * change it could not be told of (a paused job's rows left by a process that died).
+ */
+const SAFETY_LOOK_MS = 30_000;
 
 /** A workspace with running jobs, as this process takes turns at it. */
 interface TeamTurn {
@@ -55,6 +61,11 @@ interface TeamTurn {
  * While a workspace's Mint service asks the app to wait (429, 503 with Retry-After) or is failing (the circuit
  * is open), nothing is claimed for it; a row refused for those reasons goes back to pending. A row sent but not
  * settled (the process died, or stalled past twice the Mint budget) becomes `unknown`, never sent again.
+ *
+ * The worker reads the database only while some job is at work (running or finishing), every
+ * `pace.workerPollMs`; with none, it is quiet until woken: a job started, resumed or cancelled on any replica is
+ * announced on the change feed (`wake`), a feed that may have missed changes makes it look once
+ * (`lookForWork`), and the scheduler's `safetyLookJob` does too, slowly.
  */
 export class BulkWorker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -63,12 +74,15 @@ export class BulkWorker {
   private next = 0;
   private stopping = false;
   private sleepers: Array<() => void> = [];
-  private draftsPrunedAt = 0;
   private quietUntil = 0;
+  /** Counts the wakes: a look at the database that a wake came during may have missed what it was woken for. */
+  private wakeCount = 0;
+  /** No job at work: the worker's own loop waits to be woken, reading nothing. */
+  private quiet = false;
 
   constructor(private readonly ctx: BulkContext) {}
 
-  /** Starts the slots and the scheduler; returns a function that stops them after the rows under way. */
+  /** Starts the slots and the worker's own loop; returns a function that stops them after the rows under way. */
   start(): () => Promise<void> {
     const slots = Array.from({ length: this.ctx.maxConcurrency }, () => this.slot());
     const loops = [this.schedule(), ...slots];
@@ -79,30 +93,82 @@ export class BulkWorker {
     };
   }
 
-  /** A job was started or resumed here: look for it now rather than at the next poll. */
-  nudge(): void {
+  /** A job was given work (started, resumed, cancelled, its rows all settled) on some replica: look for it now. */
+  wake(): void {
+    this.wakeCount += 1;
     this.refresh()
-      .catch((error: unknown) => this.warn(error, 'could not look for bulk jobs; the next poll will'))
+      .catch((error: unknown) => this.warn(error, 'could not look for bulk jobs; the next look will'))
       .finally(() => this.wakeAll());
+  }
+
+  /** How many times the worker was woken (the progress messages' ticker wakes with it). */
+  get wakes(): number {
+    return this.wakeCount;
+  }
+
+  /** When quiet, one small read: a job at work that the worker was not told of wakes it. */
+  async lookForWork(): Promise<void> {
+    if (!this.quiet || this.halted) return;
+    if (await this.ctx.store.bulkJobs.anyAtWork()) this.wake();
+  }
+
+  /**
+   * The quiet worker's slow look, as a job of the scheduler: rows a process that died left being sent become
+   * unknown (a paused job's too), and a job at work it was not told of wakes it.
+   */
+  safetyLookJob(): Job {
+    return {
+      name: 'bulk jobs left by stopped processes looked for',
+      everyMs: SAFETY_LOOK_MS,
+      atStart: false,
+      run: async () => {
+        if (!this.quiet || this.halted) return; // a worker at work does both every poll
+        await this.settleLostRows();
+        await this.lookForWork();
+      },
+      failed: (error) => this.warn(error, 'could not look for bulk jobs; will try again'),
+    };
+  }
+
+  /** Drafts nobody started are forgotten after a day, by an hourly job of the scheduler. */
+  draftsPruneJob(): Job {
+    return {
+      name: 'bulk drafts never started forgotten',
+      everyMs: 3_600_000,
+      run: async () => {
+        if (this.halted) return;
+        const pruned = await this.ctx.store.bulkJobs.deleteDraftsBefore(new Date(Date.now() - DRAFT_TTL_MS));
+        if (pruned > 0) this.ctx.logger.info({ pruned }, 'forgot bulk drafts never started');
+      },
+      failed: (error) => this.warn(error, 'could not forget old bulk drafts; will try again'),
+    };
   }
 
   private get halted(): boolean {
     return this.stopping || this.ctx.readiness.isStopping || !this.ctx.readiness.isMigrated;
   }
 
+  /**
+   * The worker's own look at the database (its workspaces, lost rows, jobs to end and finish): every
+   * `pace.workerPollMs` while a job is at work; with none, it waits for a wake.
+   */
   private async schedule(): Promise<void> {
     while (!this.stopping) {
+      const wakes = this.wakeCount;
+      let atWork = true;
       if (!this.halted) {
         try {
           await this.refresh();
           await this.settleLostRows();
-          await this.finishJobs();
-          await this.pruneDrafts();
+          atWork = await this.finishJobs();
         } catch (error) {
           this.warn(error, 'bulk scheduler failed; will try again');
         }
       }
-      await this.pause(this.ctx.pace.workerPollMs);
+      if (this.wakeCount !== wakes) continue; // the look may have read before what it was woken for
+      this.quiet = !atWork;
+      await this.pause(atWork ? this.ctx.pace.workerPollMs : undefined);
+      this.quiet = false;
     }
   }
 
@@ -150,20 +216,16 @@ export class BulkWorker {
     for (const jobId of jobs) this.ctx.logger.warn({ jobId }, 'bulk rows sent by a stopped process marked unknown');
   }
 
-  /** Running jobs whose rows are all settled end; ended ones get their results (each in its workspace). */
-  private async finishJobs(): Promise<void> {
-    for (const ref of await this.ctx.store.bulkJobs.ids(['running'], 500))
-      await jobsIn(this.ctx, ref.teamId).finishIfSettled(ref.id);
-    for (const ref of await this.ctx.store.bulkJobs.ids(['finishing'])) {
-      await this.ctx.work.track(finishJob(this.ctx, ref));
-    }
-  }
-
-  private async pruneDrafts(): Promise<void> {
-    if (Date.now() - this.draftsPrunedAt < 3_600_000) return;
-    this.draftsPrunedAt = Date.now();
-    const pruned = await this.ctx.store.bulkJobs.deleteDraftsBefore(new Date(Date.now() - DRAFT_TTL_MS));
-    if (pruned > 0) this.ctx.logger.info({ pruned }, 'forgot bulk drafts never started');
+  /**
+   * Running jobs whose rows are all settled end; ended ones get their results (each in its workspace). Returns
+   * whether any job was at work (running or finishing).
+   */
+  private async finishJobs(): Promise<boolean> {
+    const running = await this.ctx.store.bulkJobs.ids(['running'], 500);
+    for (const ref of running) await jobsIn(this.ctx, ref.teamId).finishIfSettled(ref.id);
+    const finishing = await this.ctx.store.bulkJobs.ids(['finishing']);
+    for (const ref of finishing) await this.ctx.work.track(finishJob(this.ctx, ref));
+    return running.length > 0 || finishing.length > 0;
   }
 
   /** One of the slots: take the next workspace's turn, claim a row, send it, settle it; again. */
@@ -201,11 +263,12 @@ export class BulkWorker {
   }
 
   /**
-   * The next workspace whose turn it is (round robin), or how long to wait for one: none has running jobs, or
-   * each has no room now or is being claimed for by another slot.
+   * The next workspace whose turn it is (round robin), or how long to wait for one: each has no room now or is
+   * being claimed for by another slot; with none that has running jobs, until a refresh finds one (no time).
    */
-  private pick(): { team?: TeamTurn; waitMs: number } {
+  private pick(): { team?: TeamTurn; waitMs: number | undefined } {
     const teams = [...this.teams.values()];
+    if (teams.length === 0) return { waitMs: undefined };
     const now = Date.now();
     let waitMs = this.ctx.pace.workerPollMs;
     for (let i = 0; i < teams.length; i += 1) {
@@ -344,17 +407,21 @@ export class BulkWorker {
     }
   }
 
-  private pause(ms: number): Promise<void> {
+  /** Waits `ms`, or until woken (wakeAll); undefined: until woken only. */
+  private pause(ms: number | undefined): Promise<void> {
     if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
-        this.sleepers = this.sleepers.filter((s) => s !== wake);
-        resolve();
-      }, ms);
+      const timer =
+        ms === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.sleepers = this.sleepers.filter((s) => s !== wake);
+              resolve();
+            }, ms);
       this.sleepers.push(wake);
     });
   }

@@ -101,11 +101,14 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
 /**
  * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
  * last ENDED_WATCH_MS final: every `pace.progressTickMs` each process offers to update them (ended ones every
- * `pace.progressGapMs`); the gap on the job lets one update through per gap. A job of the scheduler.
+ * `pace.progressGapMs`); the gap on the job lets one update through per gap. A job of the scheduler. When a
+ * look finds no job to watch, it reads nothing more until the bulk worker is woken (`wakes` moves: a job was
+ * started, resumed or cancelled somewhere).
  */
-export function progressTickerJob(ctx: BulkContext): Job {
-  let quietUntil = 0;
+export function progressTickerJob(ctx: BulkContext, wakes: () => number): Job {
+  let nothingToWatchAt: number | undefined;
   let endedCheckedAt = 0;
+  let quietUntil = 0;
   const warn = (error: unknown) => {
     if (Date.now() < quietUntil) return;
     quietUntil = Date.now() + 60_000; // a database (or Slack) away for a while: one line a minute
@@ -113,14 +116,20 @@ export function progressTickerJob(ctx: BulkContext): Job {
   };
   const pass = async () => {
     if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
+    const seen = wakes();
+    if (nothingToWatchAt === seen) return; // nothing to watch, and no job given work since
+    const woken = nothingToWatchAt !== undefined;
+    nothingToWatchAt = undefined;
     // Every workspace's jobs: each is then read and updated within its own workspace.
     const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing'], LIVE_WATCHED);
-    if (Date.now() - endedCheckedAt >= ctx.pace.progressGapMs) {
+    const lookAtEnded = woken || Date.now() - endedCheckedAt >= ctx.pace.progressGapMs;
+    if (lookAtEnded) {
       endedCheckedAt = Date.now();
       // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
       // matter (the gap between updates, which they would, is timed by the database).
       ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
     }
+    if (lookAtEnded && ids.length === 0) nothingToWatchAt = seen;
     // One message Slack refuses to update does not hold back the others.
     for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
   };

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { BULK } from './actions.js';
-import { Slots } from '../../platform/slack/admission/slots.js';
+import { bulkhead } from 'cockatiel';
 import type { CapabilityDeps } from '../../deps.js';
 import { listen } from '../../platform/slack/pipeline/listen.js';
 import { openForm } from '../../platform/blocks/open-modal.js';
@@ -43,7 +43,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     slackApiUrl: deps.config.slack.apiUrl,
     concurrencyIn: (teamId) => deps.settings.current(teamId).values.bulkConcurrency,
     maxConcurrency: maxBulkConcurrency(deps.config),
-    checkSlots: new Slots(deps.config.bulk.checkSlots),
+    checkSlots: bulkhead(deps.config.bulk.checkSlots),
     scrub: deps.scrub,
     mintTimeoutMs: deps.config.mint.timeoutMs,
     credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
@@ -51,13 +51,17 @@ export function register(app: App, deps: CapabilityDeps): void {
     pace: { ...BULK_PACE, ...deps.bulkPace },
   };
   const worker = new BulkWorker(ctx);
-  const nudge = () => worker.nudge();
   const openBulkForm = openForm(() => bulkFormView());
 
   deps.commands.register(bulkSubcommand);
   deps.home.add(bulkHomeEntry(ctx));
+  // A job started, resumed or cancelled on any replica wakes every replica's worker; none polls meanwhile.
+  deps.store.changes.on('bulk-job', () => worker.wake());
+  deps.store.changes.onCatchUp(() => worker.lookForWork());
   deps.background.add(() => worker.start());
-  deps.background.schedule(progressTickerJob(ctx));
+  deps.background.schedule(worker.safetyLookJob());
+  deps.background.schedule(worker.draftsPruneJob());
+  deps.background.schedule(progressTickerJob(ctx, () => worker.wakes));
   deps.workspaces.onUninstall((teamId) => stopWorkspaceJobs(ctx, teamId));
 
   listen(app, deps).declared(BULK, {
@@ -65,13 +69,13 @@ export function register(app: App, deps: CapabilityDeps): void {
     buttons: {
       createFromHome: openBulkForm,
       sampleCsv: handleSampleCsv(ctx),
-      pause: handleControl(ctx, 'pause', nudge),
-      resume: handleControl(ctx, 'resume', nudge),
-      cancel: handleControl(ctx, 'cancel', nudge),
+      pause: handleControl(ctx, 'pause'),
+      resume: handleControl(ctx, 'resume'),
+      cancel: handleControl(ctx, 'cancel'),
       errorsFile: handleErrorsFile(ctx),
       resendResults: handleResendResults(ctx),
       retry: handleRetry(ctx),
     },
-    forms: { check: handleBulkFormSubmission(ctx), start: handleStart(ctx, nudge) },
+    forms: { check: handleBulkFormSubmission(ctx), start: handleStart(ctx) },
   });
 }

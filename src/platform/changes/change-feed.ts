@@ -6,9 +6,10 @@ import type { Logger } from '../ops/telemetry/create-logger.js';
 /**
  * What every replica must learn at once, by what changed: an installation (installed, renewed, uninstalled),
  * a workspace's Mint account (connected, replaced, removed, refused), a workspace's settings, a workspace
- * joining or leaving an org-wide installation.
+ * joining or leaving an org-wide installation, a bulk job given work for the background (started, resumed,
+ * cancelled, its rows all settled).
  */
-export type ChangeTopic = 'installation' | 'mint-account' | 'workspace-settings' | 'org-workspace';
+export type ChangeTopic = 'installation' | 'mint-account' | 'workspace-settings' | 'org-workspace' | 'bulk-job';
 
 export interface Change {
   topic: ChangeTopic;
@@ -21,6 +22,7 @@ const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>([
   'mint-account',
   'workspace-settings',
   'org-workspace',
+  'bulk-job',
 ]);
 
 /**

@@ -115,7 +115,7 @@ class SqlStore implements Store {
     this.deletionApprovals = new DeletionApprovals(db, engine);
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
-    this.bulkJobs = new BulkJobs(db, engine);
+    this.bulkJobs = new BulkJobs(db, engine, changes);
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine, changes);
     this.installations = new InstallationRows(db, engine, changes);
     this.mintAccounts = new MintAccountRows(db, engine, changes);
@@ -129,7 +129,7 @@ class SqlStore implements Store {
         deletionRequests: new DeletionRequests(trx, this.engine),
         stepCompletions: new StepCompletions(trx, this.engine),
         deletionApprovals: new DeletionApprovals(trx, this.engine),
-        bulkJobs: new BulkJobs(trx, this.engine),
+        bulkJobs: new BulkJobs(trx, this.engine, this.changes),
         workspaceSettings: new WorkspaceSettingsRows(trx, this.engine, this.changes),
         mintAccounts: new MintAccountRows(trx, this.engine, this.changes),
       }),

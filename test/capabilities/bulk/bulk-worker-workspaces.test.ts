@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Slots } from '../../../src/platform/slack/admission/slots.js';
+import { bulkhead } from 'cockatiel';
 import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
 import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
 import { BULK_PACE, type BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
@@ -16,6 +16,7 @@ import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-s
 import { refused } from '../../../src/platform/slack/pipeline/request-ended.js';
 import type { BulkJob } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import { openStore, type Store } from '../../../src/platform/store/store.js';
+import type { StoreLocation } from '../../../src/platform/ops/config/config.js';
 import { WorkspaceGone } from '../../../src/tenancy/workspaces/workspaces.js';
 import { FakeSlack } from '../../kit/fake-slack.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
@@ -35,6 +36,8 @@ const CONNECT_TEXT =
  */
 describe('bulk worker: workspaces without a Mint account or an installation', () => {
   let store: Store;
+  /** The database's file: another process's store opens it too. */
+  let location: StoreLocation;
   let mint: MockMintService;
   let slack: FakeSlack;
   let logs: string;
@@ -44,7 +47,8 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
   let stopWorker: (() => Promise<void>) | undefined;
 
   beforeEach(async () => {
-    store = openStore(sqliteDatabase().location);
+    location = sqliteDatabase().location;
+    store = openStore(location);
     await store.migrate();
     mint = new MockMintService({ apiKey: API_KEY });
     await mint.listen();
@@ -103,7 +107,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       slackApiUrl: slack.apiUrl,
       concurrencyIn: () => 2,
       maxConcurrency: 4,
-      checkSlots: new Slots(1),
+      checkSlots: bulkhead(1),
       scrub,
       mintTimeoutMs: 2_000,
       credentialsFix: WORKSPACE_FIXES_CREDENTIALS,
@@ -112,8 +116,9 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
     };
   }
 
-  const running = async (teamId: string, rows: number): Promise<BulkJob> => {
-    const jobs = store.bulkJobs.inTeam(teamId);
+  const running = (teamId: string, rows: number): Promise<BulkJob> => startedIn(store, teamId, rows);
+  const startedIn = async (on: Store, teamId: string, rows: number): Promise<BulkJob> => {
+    const jobs = on.bulkJobs.inTeam(teamId);
     const { job } = await jobs.createDraft({
       teamId,
       requesterId: 'U0REQUEST',
@@ -202,4 +207,67 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       logLines().filter((line) => line.msg === 'bulk work of a workspace without an installation is skipped'),
     ).toHaveLength(1);
   }, 30_000);
+
+  /*
+   * When the worker reads the database: only while a job is at work. Every use of the bulk jobs' repository
+   * through the worker's context is counted (each is a statement, or the start of one).
+   */
+  describe('quiet while no job is at work', () => {
+    const QUICK_POLL_MS = 50;
+    let uses: string[];
+    const counted = (): BulkContext => {
+      uses = [];
+      const bulkJobs = new Proxy(store.bulkJobs, {
+        get: (target, name) => {
+          uses.push(String(name));
+          return Reflect.get(target, name);
+        },
+      });
+      const countedStore = new Proxy(store, {
+        get: (target, name) => (name === 'bulkJobs' ? bulkJobs : Reflect.get(target, name)),
+      });
+      return { ...context(), store: countedStore, pace: { ...BULK_PACE, workerPollMs: QUICK_POLL_MS } };
+    };
+    /** The worker's first look done: it read the finishing jobs last. */
+    const firstLook = () => until(async () => (uses.includes('ids') ? true : undefined), 'the first look', 5_000);
+    const done = (job: BulkJob) =>
+      until(
+        async () => ((await store.bulkJobs.inTeam(SENDING).get(job.id))?.status === 'done' ? true : undefined),
+        'the job to end',
+      );
+
+    it('reads nothing for many of its polls, and sends a job started meanwhile at once (the change feed wakes it)', async () => {
+      const ctx = counted();
+      const worker = new BulkWorker(ctx);
+      store.changes.on('bulk-job', () => worker.wake()); // as the bulk capability subscribes it
+      stopWorker = worker.start();
+      await firstLook();
+      const afterFirstLook = uses.length;
+      await new Promise((resolve) => setTimeout(resolve, 20 * QUICK_POLL_MS));
+      expect(uses.slice(afterFirstLook)).toEqual([]);
+
+      const startedAt = Date.now();
+      const job = await running(SENDING, 3);
+      await done(job);
+      // Woken, not found by a poll: the slow safety look comes every 30 s.
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+      expect(mint.requestsTo('create_link')).toHaveLength(3);
+    }, 30_000);
+
+    it('finds a job it was not told of (another process on the same file) at its catch-up or safety look', async () => {
+      const ctx = counted();
+      const worker = new BulkWorker(ctx);
+      stopWorker = worker.start();
+      await firstLook();
+      const other = openStore(location);
+      try {
+        const job = await startedIn(other, SENDING, 2);
+        await worker.safetyLookJob().run();
+        await done(job);
+        expect(mint.requestsTo('create_link')).toHaveLength(2);
+      } finally {
+        await other.close();
+      }
+    }, 30_000);
+  });
 });

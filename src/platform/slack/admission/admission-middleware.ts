@@ -1,9 +1,10 @@
 import type { AnyMiddlewareArgs, Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { bulkhead, type BulkheadPolicy } from 'cockatiel';
 import type { Logger } from '../../ops/telemetry/create-logger.js';
 import type { Metrics } from '../../ops/telemetry/metrics.js';
 import { noteOutcome, requestOf } from '../../ops/telemetry/request-context.js';
 import { noticeModal } from '../../blocks/notice-modal.js';
-import { WorkBudget } from './work-budget.js';
+import type { WorkBudget } from './work-budget.js';
 
 /** What a person is told when the app turns their request away because it is full. */
 export const BUSY_TEXT =
@@ -11,7 +12,8 @@ export const BUSY_TEXT =
 
 /**
  * Busy answers that need a call of their own (a click's ephemeral note, a shortcut's notice modal) have a
- * small budget of their own: a flood must not turn into a flood of outbound calls.
+ * small budget of their own (cockatiel's bulkhead, no queue: past it the ack is all a request gets): a flood
+ * must not turn into a flood of outbound calls.
  */
 const BUSY_NOTICES_AT_ONCE = 16;
 
@@ -43,7 +45,7 @@ export function admission(
   budget: WorkBudget,
   deps: { logger: Logger; metrics: Metrics },
 ): Middleware<AnyMiddlewareArgs> {
-  const notices = new WorkBudget(BUSY_NOTICES_AT_ONCE);
+  const notices = bulkhead(BUSY_NOTICES_AT_ONCE);
   return async (args) => {
     if (budget.tryAcquire()) {
       try {
@@ -78,7 +80,7 @@ function stepControls(args: { event: { type: string } }): Pick<StepArgs, 'ack' |
   return ack && fail ? { ack, fail } : undefined;
 }
 
-async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<void> {
+async function refuse(args: Args, notices: BulkheadPolicy, logger: Logger): Promise<void> {
   if ('command' in args) return args.ack({ response_type: 'ephemeral', text: BUSY_TEXT });
   if ('options' in args) return args.ack({ options: [] });
   if ('event' in args) {
@@ -87,11 +89,12 @@ async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<
     const step = stepControls(args);
     if (step) {
       await step.ack();
-      if (args.context.retryNum === undefined && notices.tryAcquire()) {
-        await step
-          .fail({ error: STEP_BUSY_TEXT })
-          .catch((error: unknown) => logger.info({ err: error }, 'could not tell the workflow the app is busy'))
-          .finally(() => notices.release());
+      if (args.context.retryNum === undefined && notices.executionSlots > 0) {
+        await notices.execute(() =>
+          step
+            .fail({ error: STEP_BUSY_TEXT })
+            .catch((error: unknown) => logger.info({ err: error }, 'could not tell the workflow the app is busy')),
+        );
       }
     }
     return; // other events are acknowledged by Bolt already; Slack does not retry them, and they change nothing
@@ -108,15 +111,15 @@ async function refuse(args: Args, notices: WorkBudget, logger: Logger): Promise<
     return args.ack({ response_action: 'update', view: noticeModal('Busy', BUSY_TEXT) });
   }
   await args.ack();
-  if (!notices.tryAcquire()) return; // a flood: the ack was all it gets
-  try {
-    if ('shortcut' in args)
-      await args.client.views.open({ trigger_id: args.shortcut.trigger_id, view: noticeModal('Busy', BUSY_TEXT) });
-    else if (args.body.response_url)
-      await args.respond({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
-  } catch (error) {
-    logger.info({ err: error }, 'could not tell the user the app is busy');
-  } finally {
-    notices.release();
-  }
+  if (notices.executionSlots === 0) return; // a flood: the ack was all it gets
+  await notices.execute(async () => {
+    try {
+      if ('shortcut' in args)
+        await args.client.views.open({ trigger_id: args.shortcut.trigger_id, view: noticeModal('Busy', BUSY_TEXT) });
+      else if (args.body.response_url)
+        await args.respond({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
+    } catch (error) {
+      logger.info({ err: error }, 'could not tell the user the app is busy');
+    }
+  });
 }

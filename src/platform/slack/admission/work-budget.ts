@@ -4,6 +4,10 @@
  * work (Home refreshes, the sweeper) is counted too. Every outbound call has a deadline, so places come
  * back in bounded time, and what the process holds in memory is bounded by the size of the budget. (The
  * deletion sweeper runs one sweep at a time on its own and is waited for at shutdown separately.)
+ *
+ * Not cockatiel's bulkhead, which the app's smaller pools use: `track` counts work that must run whatever the
+ * load, past the limit (a bulkhead refuses or queues it), the bulk worker reads `count` to leave the last
+ * places to interactive requests, and shutdown waits for `idle`; a bulkhead gives none of the three.
  */
 export class WorkBudget {
   private running = 0;

@@ -46,16 +46,19 @@ export type {
  * rows or its draft, also requires the job to be of that workspace, so an id from another workspace (a forged
  * button value) reads and changes nothing. The repository without a workspace reaches every one: for the
  * background scans that find the work of all workspaces, and for tests.
+ *
+ * A job given work for the background (it becomes running, or finishing) is announced on the change feed in
+ * the transaction that changes it: every replica's bulk worker looks for work at once, and none polls.
  */
 export class BulkJobs extends BulkClaims {
   /** This repository limited to one workspace's jobs (see the class). */
   inTeam(teamId: string): BulkJobs {
-    return new BulkJobs(this.db, this.engine, teamId);
+    return new BulkJobs(this.db, this.engine, this.changes, teamId);
   }
 
   /** The same repository (and workspace) on another connection: a transaction's. */
   private on(db: Kysely<Tables>): BulkJobs {
-    return new BulkJobs(db, this.engine, this.teamId);
+    return new BulkJobs(db, this.engine, this.changes, this.teamId);
   }
 
   /**
@@ -108,7 +111,7 @@ export class BulkJobs extends BulkClaims {
       }
       if (input.retryOf !== undefined) {
         // One unstarted retry of a job per requester (the lock above makes the look and the insert one step).
-        const existing = await new BulkJobs(db, this.engine, this.teamId).retryDraftOf(
+        const existing = await new BulkJobs(db, this.engine, this.changes, this.teamId).retryDraftOf(
           input.retryOf,
           input.requesterId,
         );
@@ -119,7 +122,7 @@ export class BulkJobs extends BulkClaims {
       const dropped =
         options.keepNewest === undefined
           ? []
-          : await new BulkJobs(db, this.engine).dropOldDrafts(job, options.keepNewest - 1);
+          : await new BulkJobs(db, this.engine, this.changes).dropOldDrafts(job, options.keepNewest - 1);
       return { job: toJob(job), dropped };
     });
   }
@@ -393,6 +396,18 @@ export class BulkJobs extends BulkClaims {
     return rows.map((row) => toRef(row));
   }
 
+  /** Whether any job is running or finishing: work for the background (one small read). */
+  async anyAtWork(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('status', 'in', ['running', 'finishing'])
+      .where((eb) => this.ownJobs(eb))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * Jobs in these statuses (and, with `undelivered`, the ended ones whose results file was not sent), newest
    * first (or oldest first); of one requester, or of everyone else.
@@ -484,8 +499,11 @@ export class BulkJobs extends BulkClaims {
       );
     }
     const result = await update.executeTakeFirst();
+    const won = Number(result.numUpdatedRows) === 1;
+    if (won && (guard.to === 'running' || guard.to === 'finishing'))
+      await this.changes.announce(this.db, { topic: 'bulk-job', id });
     const job = await this.get(id);
-    return Number(result.numUpdatedRows) === 1 && job ? { won: true, job } : { won: false, job };
+    return won && job ? { won: true, job } : { won: false, job };
   }
 }
 

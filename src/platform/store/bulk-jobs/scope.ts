@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { ChangeFeed } from '../../changes/change-feed.js';
 import type { Tables } from '../tables.js';
 
 /**
@@ -9,6 +10,8 @@ export class JobScope {
   constructor(
     protected readonly db: Kysely<Tables>,
     protected readonly engine: 'sqlite' | 'postgres',
+    /** Where a job given work for the background is announced, for every replica's bulk worker. */
+    protected readonly changes: Pick<ChangeFeed, 'announce' | 'engine'>,
     /** The workspace every statement is limited to; undefined: every workspace. */
     readonly teamId?: string,
   ) {}
