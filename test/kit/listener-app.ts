@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
+import type { App, InstallationStore, Receiver, ReceiverEvent } from '@slack/bolt';
 import { configSecrets } from '../../src/platform/ops/config/config.js';
 import { loadConfig } from '../../src/platform/ops/config/load-config.js';
 import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js';
@@ -160,6 +160,24 @@ export class ListenerApp extends SlackDriver {
   get boltApp(): App {
     if (!this.receiver.app) throw new Error('the app is not started');
     return this.receiver.app;
+  }
+
+  /**
+   * Distribution mode: the app's installation store, where Bolt's OAuth flow stores each workspace's
+   * installation (test/kit/listener-installs.ts stores them as it does).
+   */
+  get installations(): InstallationStore {
+    const installations = this.running?.installations;
+    if (!installations) throw new Error('the app is not started in distribution mode (DISTRIBUTION_ENV)');
+    return installations;
+  }
+
+  /**
+   * Delivers an Events API body as Slack sent it (its envelope too: uninstalls, org-wide installations' events);
+   * `retryNum` marks it as Slack's retry of an earlier delivery.
+   */
+  async deliverEvent(body: Record<string, unknown>, retryNum?: number): Promise<void> {
+    await this.sendEvent(body, retryNum);
   }
 
   protected get hasEnded(): boolean {

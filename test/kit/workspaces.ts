@@ -78,7 +78,7 @@ export async function installWorkspace(
  * (the connect form itself is tested in test/capabilities/mint-account).
  */
 export async function connectMintAccount(
-  app: RunningApp,
+  app: Pick<RunningApp, 'env' | 'openStore'>,
   teamId: string,
   mintKey = TEST_MINT_API_KEY,
   connectedBy = TEST_USER_ID,
