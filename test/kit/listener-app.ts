@@ -8,6 +8,7 @@ import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js
 import type { Store } from '../../src/platform/store/store.js';
 import type { BulkPaceSetting } from '../../src/deps.js';
 import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
+import type { HostResolver } from '../../src/platform/mint/public-address.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
 import { SlackDriver, type Ack } from './slack-driver.js';
@@ -21,6 +22,8 @@ export interface ListenerAppOptions {
   bulkPace?: Partial<BulkPaceSetting>;
   /** How long the Mint client's circuit stays open once a run of outages opened it (10 s in the app). */
   mintBreaker?: Partial<MintCircuitOptions>;
+  /** How the app resolves the hosts of workspaces' own Mint base URLs: no test needs DNS. */
+  resolveHost?: HostResolver;
 }
 
 /**
@@ -140,6 +143,7 @@ export class ListenerApp extends SlackDriver {
       mintRetryBaseDelayMs: 5,
       ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
       ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;
