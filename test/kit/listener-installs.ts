@@ -42,11 +42,19 @@ export async function installInProcess(
   who: Partial<FakeInstall> & { teamId: string },
   mintKey: string | null = TEST_MINT_API_KEY,
 ): Promise<string> {
-  const oauthApp = (slack.oauthApp ??= listenerOAuthApp());
   slack.nextInstall = { teamName: `Workspace ${who.teamId}`, userId: TEST_USER_ID, ...who };
-  const installation = await installationFromSlack(slack, oauthApp);
-  await app.installations.storeInstallation(installation);
+  const token = await installAsNext(app, slack);
   if (mintKey !== null) await connectMintAccount(app, who.teamId, mintKey, who.userId ?? TEST_USER_ID);
+  return token;
+}
+
+/**
+ * The fake Slack's `nextInstall` (a workspace, or an organization org-wide) installs the app as "Add to Slack"
+ * does; resolves with the bot token Slack issued.
+ */
+export async function installAsNext(app: ListenerApp, slack: FakeSlack): Promise<string> {
+  const installation = await installationFromSlack(slack, (slack.oauthApp ??= listenerOAuthApp()));
+  await app.installations.storeInstallation(installation);
   const token = installation.bot?.token;
   if (!token) throw new Error('the installation has no bot token');
   return token;
