@@ -1,3 +1,4 @@
+import type { InstallationStore } from '@slack/bolt';
 import { admission } from './platform/slack/admission/admission-middleware.js';
 import { Approvers } from './tenancy/workspaces/approvers.js';
 import * as bulk from './capabilities/bulk/register.js';
@@ -29,6 +30,8 @@ import * as setupChecklist from './capabilities/setup-checklist/register.js';
 
 /** The Bolt app and its transport (start, stop), and what runs around the requests. */
 export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
+  /** Distribution mode: where Bolt's OAuth flow stores each installation (undefined with one bot token). */
+  installations: InstallationStore | undefined;
   /** Reads what requests need before the first one comes: the workspaces' settings, old rows' workspace (never throws). */
   prepare: () => Promise<void>;
   /** Starts the capabilities' periodic work; returns a function that stops it. */
@@ -89,6 +92,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     app,
     start,
     stop,
+    installations: installs?.installations,
     prepare: async () => {
       await workspaceSettings.refresh().catch(() => undefined); // the poll tries again
       await workspaces.prepare(workspaceSettings.homeTeamId);

@@ -1,3 +1,4 @@
+import type { InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkBudget } from './platform/slack/admission/work-budget.js';
 import { createApp } from './app.js';
@@ -36,6 +37,11 @@ export interface RunningMintlink {
   workInFlight(): number;
   /** The app's own store (a test started in-process reads what the app recorded through it). */
   store: Store;
+  /**
+   * Distribution mode: the installation store Bolt's OAuth flow writes to (a test started in-process stores
+   * a workspace's installation there as the flow does); undefined with one bot token.
+   */
+  installations: InstallationStore | undefined;
 }
 
 /**
@@ -99,7 +105,7 @@ export async function startMintlink(
         ...(seams.mintBreaker ? { breaker: seams.mintBreaker } : {}),
       })
     : undefined;
-  const { app, start, stop, prepare, startBackgroundWork } = createApp({
+  const { app, start, stop, installations, prepare, startBackgroundWork } = createApp({
     config,
     logger,
     scrub,
@@ -187,6 +193,7 @@ export async function startMintlink(
       stop: (why) => (stopped ??= stopAll(why)),
       workInFlight: () => work.count,
       store,
+      installations,
     },
   };
 }

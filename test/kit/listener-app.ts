@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
+import type { App, InstallationStore, Receiver, ReceiverEvent } from '@slack/bolt';
 import { configSecrets } from '../../src/platform/ops/config/config.js';
 import { loadConfig } from '../../src/platform/ops/config/load-config.js';
 import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js';
@@ -8,6 +8,7 @@ import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js
 import type { Store } from '../../src/platform/store/store.js';
 import type { BulkPaceSetting } from '../../src/deps.js';
 import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
+import type { HostResolver } from '../../src/platform/mint/public-address.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
 import { SlackDriver, type Ack } from './slack-driver.js';
@@ -21,6 +22,8 @@ export interface ListenerAppOptions {
   bulkPace?: Partial<BulkPaceSetting>;
   /** How long the Mint client's circuit stays open once a run of outages opened it (10 s in the app). */
   mintBreaker?: Partial<MintCircuitOptions>;
+  /** How the app resolves the hosts of workspaces' own Mint base URLs: no test needs DNS. */
+  resolveHost?: HostResolver;
 }
 
 /**
@@ -140,6 +143,7 @@ export class ListenerApp extends SlackDriver {
       mintRetryBaseDelayMs: 5,
       ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
       ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;
@@ -160,6 +164,24 @@ export class ListenerApp extends SlackDriver {
   get boltApp(): App {
     if (!this.receiver.app) throw new Error('the app is not started');
     return this.receiver.app;
+  }
+
+  /**
+   * Distribution mode: the app's installation store, where Bolt's OAuth flow stores each workspace's
+   * installation (test/kit/listener-installs.ts stores them as it does).
+   */
+  get installations(): InstallationStore {
+    const installations = this.running?.installations;
+    if (!installations) throw new Error('the app is not started in distribution mode (DISTRIBUTION_ENV)');
+    return installations;
+  }
+
+  /**
+   * Delivers an Events API body as Slack sent it (its envelope too: uninstalls, org-wide installations' events);
+   * `retryNum` marks it as Slack's retry of an earlier delivery.
+   */
+  async deliverEvent(body: Record<string, unknown>, retryNum?: number): Promise<void> {
+    await this.sendEvent(body, retryNum);
   }
 
   protected get hasEnded(): boolean {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { BrowserClient } from '../tenancy/installations/browser-client.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
+import { ListenerApp } from './listener-app.js';
 import type { RunningApp } from './running-app.js';
 export { inTeam } from './slack-payloads.js';
 import { formBody } from './slack-payloads.js';
@@ -78,7 +79,7 @@ export async function installWorkspace(
  * (the connect form itself is tested in test/capabilities/mint-account).
  */
 export async function connectMintAccount(
-  app: RunningApp,
+  app: Pick<RunningApp, 'env' | 'openStore'>,
   teamId: string,
   mintKey = TEST_MINT_API_KEY,
   connectedBy = TEST_USER_ID,
@@ -187,11 +188,19 @@ export function orgWorkspacesPayload(
   };
 }
 
+/** An app Slack's requests reach: over signed HTTP or Socket Mode (RunningApp), or Bolt's receiver (ListenerApp). */
+export type SlackFacingApp = RunningApp | ListenerApp;
+
 /**
- * Delivers an Events API body signed as Slack signs it; with `retryNum`, as Slack's retry of it (the
- * `x-slack-retry-num` and `x-slack-retry-reason` headers).
+ * Delivers an Events API body as Slack sends it: signed over HTTP, or to the receiver on the fast tier; with
+ * `retryNum`, as Slack's retry of it (over HTTP the `x-slack-retry-num` and `x-slack-retry-reason` headers).
  */
-export async function deliverEvent(app: RunningApp, body: Record<string, unknown>, retryNum?: number): Promise<void> {
+export async function deliverEvent(
+  app: SlackFacingApp,
+  body: Record<string, unknown>,
+  retryNum?: number,
+): Promise<void> {
+  if (app instanceof ListenerApp) return app.deliverEvent(body, retryNum);
   const response = await app.postSigned(
     '/slack/events',
     JSON.stringify(body),
@@ -203,7 +212,7 @@ export async function deliverEvent(app: RunningApp, body: Record<string, unknown
 
 /** `app_uninstalled` (or `tokens_revoked` naming bot users) from a workspace, signed; resolves with its body. */
 export async function uninstallEvent(
-  app: RunningApp,
+  app: SlackFacingApp,
   teamId: string,
   type: 'app_uninstalled' | 'tokens_revoked' = 'app_uninstalled',
   where: UninstallEventOptions = {},
@@ -216,10 +225,10 @@ export async function uninstallEvent(
 /**
  * A click by `userId` of workspace `teamId` on a button (`actionId`, one nobody listens to unless given) of an
  * org-wide installation's message (its payload has no team: Slack names the user's own team in user.team_id),
- * signed as Slack signs it; resolves once handled, with the click's response_url.
+ * as Slack sends it (signed over HTTP); resolves once handled, with the click's response_url.
  */
 export async function orgInstallClick(
-  app: RunningApp,
+  app: SlackFacingApp,
   slack: FakeSlack,
   where: { teamId: string; userId: string; enterpriseId: string; channelId: string; actionId?: string },
 ): Promise<string> {
@@ -239,12 +248,15 @@ export async function orgInstallClick(
       { type: 'button', action_id: where.actionId ?? 'some_button', block_id: 'b', action_ts: `${Date.now() / 1000}` },
     ],
   };
-  const sent = await app.postSigned(
-    '/slack/events',
-    formBody({ payload: JSON.stringify(click) }),
-    'application/x-www-form-urlencoded',
-  );
-  expect(sent.status).toBe(200);
+  if (app instanceof ListenerApp) await app.interact(click);
+  else {
+    const sent = await app.postSigned(
+      '/slack/events',
+      formBody({ payload: JSON.stringify(click) }),
+      'application/x-www-form-urlencoded',
+    );
+    expect(sent.status).toBe(200);
+  }
   await app.waitForIdle();
   return click.response_url;
 }

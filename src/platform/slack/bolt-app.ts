@@ -51,8 +51,14 @@ function boltTransport(deps: AppDeps): BoltTransport {
   };
   if (deps.slackInProcess) {
     const { receiver } = deps.slackInProcess;
-    const app = new TracedApp({ ...common, receiver });
-    return { app, start: async () => void (await receiver.start()), stop: async () => void (await receiver.stop()) };
+    const installs = config.distribution ? inProcessInstalls(deps, config.distribution) : undefined;
+    const app = new TracedApp({ ...common, receiver, ...(installs ? { authorize: installs.authorize } : {}) });
+    return {
+      app,
+      start: async () => void (await receiver.start()),
+      stop: async () => void (await receiver.stop()),
+      ...(installs ? { installs } : {}),
+    };
   }
   if (config.mode === 'socket') {
     const app = new TracedApp({
@@ -88,4 +94,24 @@ function boltTransport(deps: AppDeps): BoltTransport {
       ? { installs: { authorize: (query) => installer.authorize(query), installations: oauth.installations } }
       : {}),
   };
+}
+
+/**
+ * Distribution mode with Slack in the test's process: the OAuth set-up of the HTTP transport (the same
+ * HTTPReceiver options, installation store and renewal), whose installer (Bolt's InstallProvider) authorizes
+ * each request from the installation store as it does over HTTP. Its HTTP server never starts: installs over
+ * HTTP are the end-to-end tests' (test/tenancy/installations).
+ */
+function inProcessInstalls(
+  deps: AppDeps,
+  distribution: NonNullable<AppDeps['config']['distribution']>,
+): NonNullable<BoltTransport['installs']> {
+  const oauth = oauthReceiverOptions(deps.config, distribution, deps.store, deps.logger, slackCallHooks(deps));
+  const { installer } = new HTTPReceiver({
+    ...oauth.options,
+    signingSecret: deps.config.slack.signingSecret ?? '',
+    logger: boltLogger(deps.logger),
+  });
+  if (!installer) throw new Error("distribution mode without Bolt's installer: the OAuth options are incomplete");
+  return { authorize: (query) => installer.authorize(query), installations: oauth.installations };
 }

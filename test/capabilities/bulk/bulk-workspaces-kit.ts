@@ -1,12 +1,10 @@
 import { expect } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import type { FakeSlack } from '../../kit/fake-slack.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { SlackDriver } from '../../kit/slack-driver.js';
 import { textOf } from '../../kit/slack-checks.js';
 import {
   buttonClick,
-  formBody,
-  slashCommand,
   viewButtonClick,
   viewSubmission,
   type PostedMessage,
@@ -29,7 +27,7 @@ export interface StartedJob {
  */
 export class BulkUser {
   constructor(
-    private readonly app: RunningApp,
+    private readonly app: SlackDriver,
     private readonly slack: FakeSlack,
     readonly teamId: string,
     readonly userId: string,
@@ -37,9 +35,8 @@ export class BulkUser {
 
   /** `/mintlink <text>`; resolves with the modal it opened. */
   async command(text: string): Promise<SlackView> {
-    const fields = inTeam(slashCommand(this.slack, text, { user_id: this.userId }), this.teamId);
-    const response = await this.app.postSigned('/slack/events', formBody(fields), 'application/x-www-form-urlencoded');
-    expect(response.status).toBe(200);
+    const { fields, status } = await this.app.command(text, { user_id: this.userId, team_id: this.teamId });
+    if (status !== undefined) expect(status).toBe(200); // over HTTP (the replicas' test)
     await this.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
     return this.slack.lastOpenedView();
   }

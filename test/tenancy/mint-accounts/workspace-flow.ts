@@ -2,7 +2,8 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../../src/capabilities/mint-account/connect-form.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import type { Fakes } from '../../kit/fakes.js';
-import type { InProcessApp } from '../../kit/in-process-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
+import { listenerOAuthApp } from '../../kit/listener-installs.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
@@ -15,12 +16,14 @@ import {
   type SlackView,
 } from '../../kit/slack-payloads.js';
 import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
-import { DISTRIBUTION_ENV, inTeam, oauthApp } from '../../kit/workspaces.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+import { DISTRIBUTION_ENV, inTeam } from '../../kit/workspaces.js';
 
 /*
  * Distribution mode driven as people in several workspaces use it: Homes, clicks, forms, commands and
- * workflow steps, each signed for its workspace (see test/kit/workspaces.ts), against a fresh app (and
- * database) for each test.
+ * workflow steps, each sent as from its workspace, against a fresh app (and database) for each test, on the
+ * fast tier (test/kit/listener-app.ts; workspaces installed by test/kit/listener-installs.ts). The database is a
+ * file, so that `rows` reads it beside the app.
  */
 
 /** A key of workspace A (TEST_TEAM_ID) and one of workspace B (OTHER_TEAM_ID), both known to the mock service. */
@@ -34,12 +37,13 @@ export type WorkspaceFlow = ReturnType<typeof workspaceFlow>;
  * a token was refused, and neither key is in anything the app sent, logged or stored.
  */
 export function useWorkspaces(fakes: Fakes, env: Record<string, string> = {}): WorkspaceFlow {
-  let app: InProcessApp | undefined;
+  let app: ListenerApp | undefined;
   beforeEach(async () => {
     fakes.mint.acceptKey(KEY_A);
     fakes.mint.acceptKey(KEY_B);
-    app = await fakes.startApp('http', { env: { ...DISTRIBUTION_ENV, ...env } });
-    fakes.slack.oauthApp = oauthApp(app); // this test's app: a new one, on a port of its own
+    const db = sqliteDatabase();
+    app = await fakes.startListenerApp({ env: { ...DISTRIBUTION_ENV, DATABASE_URL: db.databaseUrl, ...env } });
+    fakes.slack.oauthApp = listenerOAuthApp();
   });
   afterEach(async () => {
     // Every call carries its workspace's token: Slack refuses none.
@@ -56,13 +60,13 @@ export function useWorkspaces(fakes: Fakes, env: Record<string, string> = {}): W
   return flow;
 }
 
-function workspaceFlow(fakes: Fakes, current: () => InProcessApp) {
+function workspaceFlow(fakes: Fakes, current: () => ListenerApp) {
   const publishes = (userId: string) =>
     fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === userId).length;
   const opened = () => fakes.slack.callsTo('views.open').length + fakes.slack.callsTo('views.push').length;
 
   const flow = {
-    get app(): InProcessApp {
+    get app(): ListenerApp {
       return current();
     },
 
@@ -70,8 +74,7 @@ function workspaceFlow(fakes: Fakes, current: () => InProcessApp) {
 
     /** An Events API callback as from `teamId`. */
     event: async (event: Record<string, unknown>, teamId = TEST_TEAM_ID): Promise<void> => {
-      const body = JSON.stringify(inTeam(eventCallback(event), teamId));
-      expect((await current().postSigned('/slack/events', body, 'application/json')).status).toBe(200);
+      await current().deliverEvent(inTeam(eventCallback(event), teamId));
     },
 
     /** `userId` opens their Home in `teamId`; resolves with it once published. */

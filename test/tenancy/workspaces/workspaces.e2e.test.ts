@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../../kit/fakes.js';
-import { queryRows } from '../../kit/raw-sql.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
   OTHER_USER_ID,
-  botTokenOf,
-  botUserOf,
   inTeam,
   installWorkspace,
   uninstallEvent,
 } from '../../kit/workspaces.js';
 import { eventCallback } from '../../kit/slack-payloads.js';
 
-describe('distribution mode: each workspace with its own token, and uninstalls', () => {
+/*
+ * Distribution mode over HTTP: installs through Bolt's OAuth flow, each workspace's requests signed and
+ * answered with its own token; and two replicas. Uninstalls, reinstalls and Slack's late or repeated uninstall
+ * events are workspaces.test.ts's (the fast tier).
+ */
+describe('distribution mode over HTTP: each workspace with its own token', () => {
   const fakes = useFakes();
   const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
   const app = () => running.app;
@@ -37,42 +39,6 @@ describe('distribution mode: each workspace with its own token, and uninstalls',
     await homeOpened(TEST_TEAM_ID, TEST_USER_ID);
     const publishA = await fakes.slack.waitForCall('views.publish', (c) => c.params.user_id === TEST_USER_ID);
     expect(publishA.token).toBe(tokenA);
-  });
-
-  it('removes the installation at once on app_uninstalled, keeps the other workspace, and takes a reinstall', async () => {
-    await installWorkspace(app(), fakes.slack, { teamId: TEST_TEAM_ID });
-    await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    await uninstallEvent(app(), OTHER_TEAM_ID);
-    await app().waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
-    const rows = await queryRows(app().env.DATABASE_URL ?? '', 'select id from installations order by id');
-    expect(rows.map((r) => r.id)).toEqual([`T${TEST_TEAM_ID}`]);
-
-    await homeOpened(OTHER_TEAM_ID, OTHER_USER_ID);
-    await app().waitForLog((line) => line.msg === 'request from a workspace without an installation: refused');
-    await app().waitForIdle();
-    expect(fakes.slack.callsTo('views.publish').filter((c) => c.params.user_id === OTHER_USER_ID)).toHaveLength(0);
-
-    const again = await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    expect(again).toBe(botTokenOf(fakes.slack, OTHER_TEAM_ID));
-    await homeOpened(OTHER_TEAM_ID, OTHER_USER_ID);
-    const publish = await fakes.slack.waitForCall('views.publish', (c) => c.params.user_id === OTHER_USER_ID);
-    expect(publish.token).toBe(again);
-  });
-
-  it('treats a revoked bot token as an uninstall', async () => {
-    await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    await uninstallEvent(app(), OTHER_TEAM_ID, 'tokens_revoked', {
-      botUserIds: [botUserOf(fakes.slack, OTHER_TEAM_ID)],
-    });
-    await app().waitForLog(
-      (line) =>
-        line.msg === 'the app was removed from a workspace: its work is stopped' && line.reason === 'tokens_revoked',
-    );
-    const rows = await queryRows(
-      app().env.DATABASE_URL ?? '',
-      `select id from installations where id = 'T${OTHER_TEAM_ID}'`,
-    );
-    expect(rows).toHaveLength(0);
   });
 });
 

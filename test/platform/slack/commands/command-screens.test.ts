@@ -12,7 +12,7 @@ import { stateValues } from '../../../kit/view-state.js';
 /*
  * What `/mintlink` answers with text: help, the usage of each subcommand given wrong arguments, and every
  * refusal a person can meet from a command or a shortcut (not set up, not allowed, busy, too slow...).
- * (A workspace without a Mint account: test/capabilities/mint-account/mint-account-screens.e2e.test.ts.)
+ * (A workspace without a Mint account: test/capabilities/mint-account/mint-account-screens.test.ts.)
  */
 
 const DAN = 'U0DAN0001';

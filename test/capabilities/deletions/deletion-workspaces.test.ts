@@ -4,7 +4,8 @@ import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-reque
 import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
 import { openStore } from '../../../src/platform/store/store.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { useFakes } from '../../kit/fakes.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -21,14 +22,7 @@ import {
 import { textOf } from '../../kit/slack-checks.js';
 import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
 import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
-import {
-  DISTRIBUTION_ENV,
-  OTHER_TEAM_ID,
-  OTHER_USER_ID,
-  inTeam,
-  installWorkspace,
-  uninstallEvent,
-} from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, uninstallPayload } from '../../kit/workspaces.js';
 
 /*
  * Two workspaces install the app ("Add to Slack"); each has its own approval channel and approvers (A: the
@@ -51,7 +45,7 @@ const NOT_FOUND = /Deletion request DR-[A-Z0-9]{6} was not found in this workspa
 describe('customer deletion in several workspaces', () => {
   const fakes = useFakes();
   let db: TestDatabase;
-  let app: RunningApp;
+  let app: ListenerApp;
   const token: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -73,7 +67,7 @@ describe('customer deletion in several workspaces', () => {
     } finally {
       await store.close();
     }
-    app = await fakes.startApp('http', {
+    app = await fakes.startListenerApp({
       env: {
         ...DISTRIBUTION_ENV,
         DATABASE_URL: db.databaseUrl,
@@ -82,8 +76,8 @@ describe('customer deletion in several workspaces', () => {
         MINT_API_TIMEOUT_MS: '800', // the sweeper and reminders every 1.8 s
       },
     });
-    token[A] = await installWorkspace(app, fakes.slack, { teamId: A });
-    token[B] = await installWorkspace(app, fakes.slack, { teamId: B, userId: DAVE });
+    token[A] = await installInProcess(app, fakes.slack, { teamId: A });
+    token[B] = await installInProcess(app, fakes.slack, { teamId: B, userId: DAVE });
   });
   afterAll(async () => {
     await app?.stop();
@@ -94,7 +88,7 @@ describe('customer deletion in several workspaces', () => {
   /** What Slack refused: nothing, in any workspace (every call carries its workspace's token). */
   const refusedCalls = () => fakes.slack.failedCalls;
 
-  /** Sends an interaction payload as Slack signs it for workspace `team` (ids it names are left as they are). */
+  /** Sends an interaction payload as Slack sends it from workspace `team` (ids it names are left as they are). */
   const interactIn = (team: string, payload: Record<string, unknown>) => app.interact(inTeam(payload, team));
 
   async function submitIn(team: string, view: SlackView, user: string, entries: Record<string, Entry> = {}) {
@@ -148,8 +142,7 @@ describe('customer deletion in several workspaces', () => {
   async function homeOf(team: string, user: string) {
     const published = fakes.slack.callsTo('views.publish').length;
     const event = eventCallback({ type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home' });
-    const response = await app.postSigned('/slack/events', JSON.stringify(inTeam(event, team)), 'application/json');
-    expect(response.status).toBe(200);
+    await app.deliverEvent(inTeam(event, team));
     const call = await fakes.slack.waitFor(
       () =>
         fakes.slack
@@ -433,7 +426,7 @@ describe('customer deletion in several workspaces', () => {
     const pendingInA = await pendingOf(A);
     expect(pendingInA).toContain(mine.id);
 
-    await uninstallEvent(app, B);
+    await app.deliverEvent(uninstallPayload(B));
     await app.waitForLog((l) => l.msg === 'the app was removed from a workspace: its work is stopped');
     for (const id of pendingInB)
       expect(await stored(id)).toMatchObject({
@@ -474,8 +467,7 @@ describe('customer deletion in several workspaces', () => {
   async function runStepIn(team: string, inputs: Record<string, unknown>): Promise<string> {
     const event = fakes.slack.stepExecution(DELETIONS.steps.requestDeletion.callbackId, inputs);
     const body = inTeam(eventCallback(event), team);
-    const response = await app.postSigned('/slack/events', JSON.stringify(body), 'application/json');
-    expect(response.status).toBe(200);
+    await app.deliverEvent(body);
     return String(event.function_execution_id);
   }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installAsNext, installInProcess } from '../../kit/listener-installs.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import { TEST_APP_ID } from '../../kit/slack-ids.js';
 import {
@@ -8,10 +10,7 @@ import {
   OTHER_USER_ID,
   connectMintAccount,
   deliverEvent,
-  install,
-  installWorkspace,
   newEventId,
-  oauthApp,
   orgWorkspacesPayload,
 } from '../../kit/workspaces.js';
 
@@ -34,7 +33,7 @@ const gridWorkspaces = (count: number) =>
  */
 describe('an org-wide installation and its workspaces', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: { ...DISTRIBUTION_ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
   const rows = (sql: string) => queryRows(running.app.env.DATABASE_URL ?? '', sql);
   const served = async () =>
     (
@@ -46,7 +45,6 @@ describe('an org-wide installation and its workspaces', () => {
   async function installOrg() {
     const app = running.app;
     const from = app.logLines.length;
-    fakes.slack.oauthApp = oauthApp(app);
     fakes.slack.nextInstall = {
       teamId: 'T0GRID0000',
       teamName: 'Grid workspace',
@@ -54,14 +52,14 @@ describe('an org-wide installation and its workspaces', () => {
       orgWide: true,
       userId: 'W0ORGADMIN',
     };
-    expect((await install(app)).page.html).toContain('the Globex organization');
+    await installAsNext(app, fakes.slack);
     await app.waitForLog(() => app.logLines.slice(from).some((line) => line.msg === LISTED));
   }
 
   it('records every workspace auth.teams.list names, page after page, except one with its own installation', async () => {
     const workspaces = gridWorkspaces(450);
     // A workspace of the organization that installed the app itself keeps its own installation.
-    await installWorkspace(running.app, fakes.slack, { teamId: 'T0GRID0007', userId: 'W0OWNINST7' });
+    await installInProcess(running.app, fakes.slack, { teamId: 'T0GRID0007', userId: 'W0OWNINST7' });
     fakes.slack.orgWorkspaces.set(GRID_ORG, workspaces);
     await installOrg();
 
@@ -81,7 +79,7 @@ describe('an org-wide installation and its workspaces', () => {
     const app = running.app;
     fakes.slack.orgWorkspaces.set(GRID_ORG, gridWorkspaces(3));
     await installOrg();
-    await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+    await installInProcess(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
     for (const team of ['T0GRID0000', 'T0GRID0001', 'T0GRID0002']) await connectMintAccount(app, team);
     const from = app.logLines.length;
 

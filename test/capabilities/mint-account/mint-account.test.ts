@@ -14,9 +14,10 @@ import {
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installInProcess, listenerOAuthApp } from '../../kit/listener-installs.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
-import type { InProcessApp } from '../../kit/in-process-app.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import {
@@ -26,19 +27,13 @@ import {
   viewButtonClick,
   type SlackView,
 } from '../../kit/slack-payloads.js';
-import {
-  DISTRIBUTION_ENV,
-  OTHER_TEAM_ID,
-  OTHER_USER_ID,
-  installWorkspace,
-  oauthApp,
-  uninstallEvent,
-} from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, uninstallPayload } from '../../kit/workspaces.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { queryRows } from '../../kit/raw-sql.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 
 /** The base URL a workspace's Mint account was saved with. */
-async function connectedBaseUrl(app: InProcessApp, teamId: string): Promise<unknown> {
+async function connectedBaseUrl(app: ListenerApp, teamId: string): Promise<unknown> {
   const [row] = await queryRows(
     app.env.DATABASE_URL ?? '',
     `select base_url from mint_accounts where team_id = '${teamId}'`,
@@ -82,8 +77,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   }
 
   it('connects in Home, and sends each workspace’s links to the Mint service with its own key', async () => {
-    const tokenA = await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
-    const tokenB = await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
+    const tokenA = await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    const tokenB = await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
 
     // Before: the installer is asked to connect; anyone else is told whom to ask.
     expect(textOf(await home(INSTALLER_A))).toContain('*Mint account* · :electric_plug: not connected');
@@ -130,7 +125,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('answers a workspace without an account with how to connect, before any form, with a button for admins', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
 
     const { ack } = await flow.app.command('link');
     expect(ack?.response_type).toBe('ephemeral');
@@ -174,7 +169,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('checks the key inline, never sending it back', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     const form = await click(await home(INSTALLER_A), CONNECT_MINT_ACCOUNT_ACTION, INSTALLER_A);
     if (!form) throw new Error('no form');
     const tooLong = `${KEY_A}${'x'.repeat(300)}`;
@@ -197,7 +192,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
 
   it('shows a key the service refuses to the admins in Home, and clears it once the service takes it', async () => {
     fakes.mint.reset(); // KEY_A unknown to the service for now
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     await home(ADMIN_A2);
     await home(NOBODY);
     await connect(INSTALLER_A, KEY_A);
@@ -223,7 +218,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('replaces and removes the key, audited with its last four characters, refreshing the other admins’ Homes', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     await home(ADMIN_A2);
     await connect(INSTALLER_A, KEY_A);
     await homeWhen(ADMIN_A2, (text) => text.includes('Key ending `1234`'));
@@ -256,8 +251,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('refuses and audits forged clicks and submissions from people who are not admins, in any workspace', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     const forgedHome: SlackView = {
       id: 'V0FORGEDHOME',
@@ -289,6 +284,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
 
     // B's installer administers B, never A: the same submission signed for B connects B's account only.
     await submit(forgedForm, { [ACCOUNT_BLOCKS.apiKey]: KEY_B }, INSTALLER_B, OTHER_TEAM_ID);
+    await flow.app.waitForIdle(); // the key is checked with the service and saved after the ack
     expect(await rows('select team_id, key_last4, connected_by from mint_accounts order by team_id')).toEqual([
       { team_id: OTHER_TEAM_ID, key_last4: '5678', connected_by: INSTALLER_B },
       { team_id: TEST_TEAM_ID, key_last4: '1234', connected_by: INSTALLER_A },
@@ -304,8 +300,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('keeps the circuit breaker and the service’s requests to wait per key', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
 
@@ -327,8 +323,8 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   });
 
   it('deletes the workspace’s key when it removes the app, and starts afresh on a reinstall', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: INSTALLER_B }, null);
     await connect(INSTALLER_A, KEY_A);
     await connect(INSTALLER_B, KEY_B, OTHER_TEAM_ID);
     await createLink('nft-before-uninstall');
@@ -338,7 +334,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
       await new Promise((resolve) => setTimeout(resolve, 50)); // the recorder writes after the call ends
     expect(await recorded()).toBe(true);
 
-    await uninstallEvent(flow.app, TEST_TEAM_ID);
+    await flow.app.deliverEvent(uninstallPayload(TEST_TEAM_ID));
     await flow.app.waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');
     expect(flow.app.logLines.some((l) => l.msg === 'the workspace removed the app: its Mint API key is deleted')).toBe(
       true,
@@ -352,7 +348,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
       origin: 'app uninstalled',
     });
 
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     expect(textOf(await home(INSTALLER_A))).toContain('not connected');
     expect(textOf((await flow.app.command('link')).ack)).toContain('No Mint account is connected');
     expect(textOf((await createLink('nft-b', INSTALLER_B, OTHER_TEAM_ID)).outcome)).toContain('Mint link created');
@@ -365,29 +361,29 @@ const OWN_DNS: Record<string, string> = { 'mint.acme.example': '10.0.0.5' };
 describe('a workspace’s own Mint service address, when the operator allows one', () => {
   const fakes = useFakes();
   const regional = new MockMintService({ apiKey: KEY_A });
-  let app: InProcessApp;
+  let app: ListenerApp;
   beforeAll(async () => regional.listen());
   afterAll(async () => regional.close());
   beforeEach(async () => {
     regional.reset();
     // The operator's own service is the regional one: on this host, only its origin may be named by a workspace.
-    app = await fakes.startApp('http', {
+    app = await fakes.startListenerApp({
       mintUrl: regional.url,
-      env: { ...DISTRIBUTION_ENV, MINT_API_BASE_URL_PER_WORKSPACE: 'true' },
+      env: { ...DISTRIBUTION_ENV, DATABASE_URL: sqliteDatabase().databaseUrl, MINT_API_BASE_URL_PER_WORKSPACE: 'true' },
       resolveHost: async (hostname) => {
         const address = OWN_DNS[hostname];
         if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
         return [{ address, family: 4 }];
       },
     });
-    fakes.slack.oauthApp = oauthApp(app);
+    fakes.slack.oauthApp = listenerOAuthApp();
   });
   afterEach(async () => app.stop());
 
   it('asks for it in the form, checks it inline, and sends the workspace’s calls there', async () => {
-    await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     const homeOpened = eventCallback({ type: 'app_home_opened', user: INSTALLER_A, channel: 'D0HOME', tab: 'home' });
-    await app.postSigned('/slack/events', JSON.stringify(homeOpened), 'application/json');
+    await app.deliverEvent(homeOpened);
     await fakes.slack.waitForCall('views.publish');
     await app.interact(viewButtonClick(fakes.slack, fakes.slack.view(INSTALLER_A), CONNECT_MINT_ACCOUNT_ACTION, {}));
     await fakes.slack.waitForCall('views.open');
@@ -430,6 +426,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
       },
     });
     await app.submitView(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_A, [ACCOUNT_BLOCKS.baseUrl]: `${regional.url}/` });
+    await app.waitForIdle(); // the key is checked with the service and saved after the ack
     expect(await connectedBaseUrl(app, TEST_TEAM_ID)).toBe(regional.url);
     expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Mint account connected');
 
@@ -446,7 +443,7 @@ describe('a workspace’s own Mint service address, when the operator allows one
 
 describe('single-workspace mode: the operator’s MINT_API_KEY is the account', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { SETTINGS_ADMINS: ADMIN_A2 } });
+  const running = useListenerApp(fakes, { env: { SETTINGS_ADMINS: ADMIN_A2 } });
 
   it('shows no Mint account section on Home, and refuses a forged connect with where the account comes from', async () => {
     await running.app.event({ type: 'app_home_opened', user: ADMIN_A2, channel: 'D0HOME', tab: 'home' });

@@ -4,10 +4,11 @@ import { CREATE_WALLET_HOME_ACTION, CREATE_WALLET_SHORTCUT } from '../../../src/
 import { WALLET_FORM_CALLBACK } from '../../../src/capabilities/wallets/wallet-form.js';
 import { REMOVE_MINT_ACCOUNT_ACTION } from '../../../src/capabilities/mint-account/home-entry.js';
 import { useFakes } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut, userContext } from '../../kit/slack-payloads.js';
-import { OTHER_TEAM_ID, OTHER_USER_ID, installWorkspace } from '../../kit/workspaces.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 describe('wallets in many workspaces, each with its own Mint account', () => {
@@ -16,8 +17,8 @@ describe('wallets in many workspaces, each with its own Mint account', () => {
   const walletKeys = () => fakes.mint.requestsTo('create_wallet').map((r) => [r.body, r.headers['x-api-key']]);
 
   async function installBoth() {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
   }
 
   it('creates each workspace’s wallets, from the form and the workflow step, with its own key', async () => {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installAsNext, installInProcess } from '../../kit/listener-installs.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import {
   DISTRIBUTION_ENV,
   OTHER_TEAM_ID,
   OTHER_USER_ID,
-  install,
-  installWorkspace,
-  oauthApp,
   orgInstallClick,
   uninstallEvent,
 } from '../../kit/workspaces.js';
@@ -24,12 +23,11 @@ const GRID_WORKSPACE = 'T0GRIDWS01';
  */
 describe('an org-wide installation and another customer’s workspace', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: { ...DISTRIBUTION_ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
 
   it('removing the org-wide installation leaves a workspace with its own installation untouched', async () => {
     const app = running.app;
     // Customer 1: an Enterprise Grid organization, installed org-wide.
-    fakes.slack.oauthApp = oauthApp(app);
     fakes.slack.nextInstall = {
       teamId: GRID_WORKSPACE,
       teamName: 'Grid workspace',
@@ -37,9 +35,9 @@ describe('an org-wide installation and another customer’s workspace', () => {
       orgWide: true,
       userId: 'W0ORGADMIN',
     };
-    expect((await install(app)).page.html).toContain('the Globex organization');
+    await installAsNext(app, fakes.slack);
     // Customer 2: a workspace of its own, installed and with its Mint account connected.
-    await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+    await installInProcess(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
 
     // A person of customer 2 clicks a button of the org's app (a message in a channel both share).
     await orgInstallClick(app, fakes.slack, {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installAsNext } from '../../kit/listener-installs.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
-import { DISTRIBUTION_ENV, install, oauthApp, orgInstallClick, uninstallEvent } from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, orgInstallClick, uninstallEvent } from '../../kit/workspaces.js';
 
 const GRID_ORG = 'E0GRID0001';
 const GRID_WORKSPACE = 'T0GRIDWS01';
@@ -15,11 +17,10 @@ const GRID_USER = 'W0GRIDUSR1';
  */
 describe('an org-wide installation removed and installed again', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: { ...DISTRIBUTION_ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
 
   const installOrg = async () => {
     const from = running.app.logLines.length;
-    fakes.slack.oauthApp = oauthApp(running.app);
     fakes.slack.orgWorkspaces.set(GRID_ORG, [{ id: GRID_WORKSPACE, name: 'Grid workspace' }]);
     fakes.slack.nextInstall = {
       teamId: GRID_WORKSPACE,
@@ -28,7 +29,7 @@ describe('an org-wide installation removed and installed again', () => {
       orgWide: true,
       userId: 'W0ORGADMIN',
     };
-    expect((await install(running.app)).page.html).toContain('the Globex organization');
+    await installAsNext(running.app, fakes.slack);
     await running.app.waitForLog(() =>
       running.app.logLines
         .slice(from)

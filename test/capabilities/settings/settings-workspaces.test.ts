@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 import { textOf } from '../../kit/slack-checks.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID } from '../../kit/workspaces.js';
 
 const APPROVAL = 'C0APPROVE';
 const ADMIN = 'U0ADMIN01'; // a workspace admin, as Slack reports (users.info), in both workspaces
@@ -14,7 +15,7 @@ const IN_B = ['U0BETTY01', 'U0BRUNO01', 'U0BASIL01']; // in the other workspace,
 describe('settings with many workspaces', () => {
   const fakes = useFakes();
   const settings = new SettingsFlow(fakes);
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
     env: {
       ...DISTRIBUTION_ENV,
       APPROVAL_CHANNEL_ID: APPROVAL,
@@ -25,8 +26,8 @@ describe('settings with many workspaces', () => {
 
   it('changes one workspace’s settings only, announced there with its token', async () => {
     fakes.slack.workspaceAdmins.add(ADMIN);
-    const tokenA = await installWorkspace(app(), fakes.slack, { teamId: TEST_TEAM_ID, userId: ADMIN });
-    const tokenB = await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: ADMIN });
+    const tokenA = await installInProcess(app(), fakes.slack, { teamId: TEST_TEAM_ID, userId: ADMIN });
+    const tokenB = await installInProcess(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: ADMIN });
     await settings.home(app(), ALICE); // a Home in the first workspace: not refreshed by the other's change
     await settings.home(app(), ADMIN); // the admin's Home there too
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { eventCallback } from '../../kit/slack-payloads.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, inTeam, installWorkspace } from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, inTeam } from '../../kit/workspaces.js';
 
 /** One person of an Enterprise Grid organization: the same user id in both of its workspaces. */
 const GRID_USER = 'W0GRIDUSER1';
@@ -14,19 +15,15 @@ const GRID_USER = 'W0GRIDUSER1';
  */
 describe('App Home of one Grid user in two workspaces', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: DISTRIBUTION_ENV });
 
   it('publishes each workspace’s Home with its own token when both are opened at once', async () => {
     const app = running.app;
-    const tokenA = await installWorkspace(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: GRID_USER });
-    const tokenB = await installWorkspace(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: GRID_USER });
+    const tokenA = await installInProcess(app, fakes.slack, { teamId: TEST_TEAM_ID, userId: GRID_USER });
+    const tokenB = await installInProcess(app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: GRID_USER });
     const opened = (teamId: string) =>
-      app.postSigned(
-        '/slack/events',
-        JSON.stringify(
-          inTeam(eventCallback({ type: 'app_home_opened', user: GRID_USER, channel: 'D0GRID', tab: 'home' }), teamId),
-        ),
-        'application/json',
+      app.deliverEvent(
+        inTeam(eventCallback({ type: 'app_home_opened', user: GRID_USER, channel: 'D0GRID', tab: 'home' }), teamId),
       );
     await Promise.all([opened(TEST_TEAM_ID), opened(OTHER_TEAM_ID)]);
     await app.waitForIdle();

@@ -5,10 +5,10 @@ import {
   REPLACE_MINT_KEY_ACTION,
 } from '../../../src/capabilities/mint-account/home-entry.js';
 import { useFakes } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
 import type { SlackView } from '../../kit/slack-payloads.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
-import { installWorkspace } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 /** Installs workspace A first, and connects its Mint account. */
@@ -25,10 +25,10 @@ describe('who administers the Mint account after another member reinstalls the a
   const flow = useWorkspaces(fakes);
 
   it('a member who runs Add to Slack again cannot replace or remove the key the installer connected', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER_A }, null);
     await flow.connect(INSTALLER_A, KEY_A);
     // The member opens /slack/install and allows the app again (same workspace, same scopes).
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: MEMBER }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: MEMBER }, null);
 
     const home = await flow.home(MEMBER);
     const offered = textOf(home).includes(REPLACE_MINT_KEY_ACTION);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
 import { NOT_SERVED_TEXT } from '../../../src/platform/slack/pipeline/org-workspace.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installAsNext } from '../../kit/listener-installs.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import { ephemeralText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
@@ -9,8 +11,6 @@ import {
   DISTRIBUTION_ENV,
   connectMintAccount,
   deliverEvent,
-  install,
-  oauthApp,
   orgInstallClick,
   orgWorkspacesPayload,
   uninstallEvent,
@@ -34,7 +34,7 @@ const LEFT = 'workspaces left the org-wide installation: their work is stopped';
  */
 describe('two org-wide installations and a channel they share', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: { ...DISTRIBUTION_ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
   const rows = (sql: string) => queryRows(running.app.env.DATABASE_URL ?? '', sql);
   const mintKeys = async () =>
     (await rows(`select team_id from mint_accounts order by team_id`)).map((row) => row.team_id);
@@ -42,7 +42,6 @@ describe('two org-wide installations and a channel they share', () => {
   async function installOrg(enterpriseId: string, name: string, workspace: string) {
     const app = running.app;
     const from = app.logLines.length;
-    fakes.slack.oauthApp = oauthApp(app);
     fakes.slack.orgWorkspaces.set(enterpriseId, [{ id: workspace, name }]);
     fakes.slack.nextInstall = {
       teamId: workspace,
@@ -51,7 +50,7 @@ describe('two org-wide installations and a channel they share', () => {
       orgWide: true,
       userId: `W0ADMIN${enterpriseId.slice(-4)}`,
     };
-    expect((await install(app)).page.html).toContain(`the ${name} organization`);
+    await installAsNext(app, fakes.slack);
     await app.waitForLog(() =>
       app.logLines.slice(from).some((line) => line.msg === LISTED && line.installation === `E${enterpriseId}`),
     );

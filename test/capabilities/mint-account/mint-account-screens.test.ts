@@ -7,11 +7,11 @@ import {
 } from '../../../src/capabilities/mint-account/home-entry.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import { useFakes } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { confirmText, ephemeralText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut } from '../../kit/slack-payloads.js';
-import { installWorkspace } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 /*
@@ -28,7 +28,7 @@ describe('Mint account screens', () => {
   const flow = useWorkspaces(fakes);
 
   it('not connected yet: the command, the shortcut and the connect button for someone who may not', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
     const { ack } = await flow.command('link', NOBODY);
     await expectScreen('mint-account/command--not-connected', ephemeralText(ack ?? {}, { viewer: NOBODY }));
 
@@ -45,7 +45,7 @@ describe('Mint account screens', () => {
   });
 
   it('connect: the form, inline errors, connected', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
     const form = await flow.click(await flow.home(INSTALLER), CONNECT_MINT_ACCOUNT_ACTION, INSTALLER);
     if (!form) throw new Error('the connect form did not open');
     await expectScreen('mint-account/connect-form--empty', modalText(form));
@@ -58,7 +58,7 @@ describe('Mint account screens', () => {
   });
 
   it('replace the key, and the dialog before removing it', async () => {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
     await flow.connect(INSTALLER, KEY_A);
     const home = await flow.homeWhen(INSTALLER, (text) => text.includes(REPLACE_MINT_KEY_ACTION));
     const form = await flow.click(home, REPLACE_MINT_KEY_ACTION, INSTALLER);

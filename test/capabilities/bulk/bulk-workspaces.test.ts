@@ -2,20 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
 import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { REMOVED_NOTE, REMOVED_ROW_ERROR } from '../../../src/capabilities/bulk/stop-workspace.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { eventCallback } from '../../kit/slack-payloads.js';
-import {
-  DISTRIBUTION_ENV,
-  OTHER_TEAM_ID,
-  OTHER_USER_ID,
-  inTeam,
-  installWorkspace,
-  uninstallEvent,
-} from '../../kit/workspaces.js';
-import { csvRows, ended, linkCsv, progress } from './bulk-kit.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, uninstallPayload } from '../../kit/workspaces.js';
+import { QUICK_BULK_PACE, csvRows, ended, linkCsv, progress } from './bulk-kit.js';
 import { BulkUser, forgedButton, rowNumberOf, type StartedJob } from './bulk-workspaces-kit.js';
 
 const APPROVER = 'U0APPROV1';
@@ -23,14 +17,15 @@ const APPROVER = 'U0APPROV1';
 /* Distribution mode: two workspaces installed with "Add to Slack", each with its bulk jobs. */
 describe('bulk create in distribution mode: each workspace’s jobs apart', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', {
+  const running = useListenerApp(fakes, {
+    bulkPace: QUICK_BULK_PACE,
     env: { ...DISTRIBUTION_ENV, DELETION_APPROVERS: APPROVER, BULK_CONCURRENCY: '2', MINT_API_TIMEOUT_MS: '2000' },
   });
-  const app = (): RunningApp => running.app;
+  const app = (): ListenerApp => running.app;
   const tokens = { a: '', b: '' };
   beforeAll(async () => {
-    tokens.a = await installWorkspace(app(), fakes.slack, { teamId: TEST_TEAM_ID });
-    tokens.b = await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
+    tokens.a = await installInProcess(app(), fakes.slack, { teamId: TEST_TEAM_ID });
+    tokens.b = await installInProcess(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
   });
   afterEach(() => {
     // Every call carries its workspace's token: Slack refuses none.
@@ -42,7 +37,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
   const inB = (userId = OTHER_USER_ID) => new BulkUser(app(), fakes.slack, OTHER_TEAM_ID, userId);
   const sentFrom = (from: number, to: number) =>
     fakes.mint.requestsTo('create_link').filter((r) => rowNumberOf(r.body) >= from && rowNumberOf(r.body) <= to);
-  const stored = async <T>(read: (store: ReturnType<RunningApp['openStore']>) => Promise<T>): Promise<T> => {
+  const stored = async <T>(read: (store: ReturnType<ListenerApp['openStore']>) => Promise<T>): Promise<T> => {
     const store = app().openStore();
     try {
       return await read(store);
@@ -55,7 +50,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
       eventCallback({ type: 'app_home_opened', user: userId, channel: 'D0HOME', tab: 'home' }),
       teamId,
     );
-    expect((await app().postSigned('/slack/events', JSON.stringify(body), 'application/json')).status).toBe(200);
+    await app().deliverEvent(body);
   };
 
   it('refuses every button and form of another workspace that names a job of this one, and reads or changes nothing of it', async () => {
@@ -190,7 +185,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
     await inB().click(progress(fakes.slack, paused), BULK_ACTIONS.pause);
     await fakes.slack.waitFor(() => sentFrom(1001, 1030).length >= 3, 5_000, 'the first rows of B');
 
-    await uninstallEvent(app(), OTHER_TEAM_ID);
+    await app().deliverEvent(uninstallPayload(OTHER_TEAM_ID));
     await app().waitForLog((line) => line.msg === 'bulk jobs of a workspace that removed the app stopped');
     const stoppedAt = sentFrom(1001, 2005).length;
     await app().waitForLog((line) => line.msg === 'the app was removed from a workspace: its work is stopped');

@@ -3,14 +3,15 @@ import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import { openStore } from '../../../src/platform/store/store.js';
-import type { RunningApp } from '../../kit/running-app.js';
+import type { ListenerApp } from '../../kit/listener-app.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { useFakes } from '../../kit/fakes.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { buttonClick, viewSubmission, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
 import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
 import { responseUrls, stateValues } from '../../kit/view-state.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, installWorkspace } from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam } from '../../kit/workspaces.js';
 
 /*
  * Slack Connect: workspace HOME installed the app and shares its approval channel with a connected
@@ -33,7 +34,7 @@ const NOT_FOUND = /Deletion request DR-[A-Z0-9]{6} was not found in this workspa
 describe('a Slack Connect approver', () => {
   const fakes = useFakes();
   let db: TestDatabase;
-  let app: RunningApp;
+  let app: ListenerApp;
 
   beforeAll(async () => {
     db = sqliteDatabase();
@@ -53,7 +54,7 @@ describe('a Slack Connect approver', () => {
     } finally {
       await store.close();
     }
-    app = await fakes.startApp('http', {
+    app = await fakes.startListenerApp({
       env: {
         ...DISTRIBUTION_ENV,
         DATABASE_URL: db.databaseUrl,
@@ -61,8 +62,8 @@ describe('a Slack Connect approver', () => {
         DELETION_APPROVERS: ERIN, // HOME's approvers, by user id: a person of the connected organisation
       },
     });
-    await installWorkspace(app, fakes.slack, { teamId: HOME });
-    await installWorkspace(app, fakes.slack, { teamId: EXT, userId: DAVE });
+    await installInProcess(app, fakes.slack, { teamId: HOME });
+    await installInProcess(app, fakes.slack, { teamId: EXT, userId: DAVE });
   });
   afterAll(async () => {
     await app?.stop();

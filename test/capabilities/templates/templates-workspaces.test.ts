@@ -5,10 +5,11 @@ import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-te
 import { BROWSE_TEMPLATES_SHORTCUT } from '../../../src/capabilities/templates/register.js';
 import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { useFakes } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut, type PostedMessage } from '../../kit/slack-payloads.js';
-import { OTHER_TEAM_ID, OTHER_USER_ID, installWorkspace } from '../../kit/workspaces.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 
 describe('templates in many workspaces, each with its own Mint account', () => {
@@ -17,8 +18,8 @@ describe('templates in many workspaces, each with its own Mint account', () => {
   const keysUsed = () => fakes.mint.requestsTo('list_templates').map((r) => r.headers['x-api-key']);
 
   async function installBoth() {
-    await installWorkspace(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
-    await installWorkspace(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: TEST_USER_ID }, null);
+    await installInProcess(flow.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID }, null);
   }
 
   it('lists, pages, browses and runs the step with the key of the workspace each request comes from', async () => {

@@ -1,22 +1,28 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { seedAuditLog } from '../../kit/audit-seed.js';
-import { useApp, useFakes } from '../../kit/fakes.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { installInProcess } from '../../kit/listener-installs.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../../kit/workspaces.js';
+import { sqliteDatabase } from '../../kit/store-engines.js';
+import { DISTRIBUTION_ENV, OTHER_TEAM_ID } from '../../kit/workspaces.js';
 
 const BOB = 'U0APPROV1'; // an approver, so an audit viewer, in both workspaces (the environment's default)
 
 describe('audit log export with many workspaces', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: { ...DISTRIBUTION_ENV, DELETION_APPROVERS: BOB } });
+  // A database file, to seed the audit log beside the app (an in-memory one is the app's connection only).
+  const db = sqliteDatabase();
+  const running = useListenerApp(fakes, {
+    env: { ...DISTRIBUTION_ENV, DELETION_APPROVERS: BOB, DATABASE_URL: db.databaseUrl },
+  });
   const app = () => running.app;
 
   it('exports the asker’s workspace only, uploaded with that workspace’s token', async () => {
-    await installWorkspace(app(), fakes.slack, { teamId: TEST_TEAM_ID, userId: BOB });
-    const tokenB = await installWorkspace(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: BOB });
+    await installInProcess(app(), fakes.slack, { teamId: TEST_TEAM_ID, userId: BOB });
+    const tokenB = await installInProcess(app(), fakes.slack, { teamId: OTHER_TEAM_ID, userId: BOB });
     const at = new Date(Date.now() - 60_000).toISOString();
-    await seedAuditLog(app().env.DATABASE_URL ?? '', 6, (i) => ({
+    await seedAuditLog(db.databaseUrl, 6, (i) => ({
       id: `seeded-${i}`,
       at,
       actor_id: BOB,
@@ -41,10 +47,10 @@ describe('audit log export with many workspaces', () => {
 
 describe('a workspace not set up yet, in distribution mode', () => {
   const fakes = useFakes();
-  const running = useApp(fakes, 'http', { env: DISTRIBUTION_ENV });
+  const running = useListenerApp(fakes, { env: DISTRIBUTION_ENV });
 
   it('tells its people that a settings admin sets it up in Slack, never the operator’s environment', async () => {
-    await installWorkspace(running.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: BOB });
+    await installInProcess(running.app, fakes.slack, { teamId: OTHER_TEAM_ID, userId: BOB });
     running.app.teamId = OTHER_TEAM_ID;
     try {
       const audit = JSON.stringify((await running.app.command('audit', { user_id: BOB })).ack);
