@@ -2,11 +2,23 @@ import { type Attributes, SpanKind, SpanStatusCode, type Tracer, trace } from '@
 import type { Logger } from './create-logger.js';
 
 /**
- * The app's tracer. Until tracing is started it is OpenTelemetry's no-op tracer, so the spans made on every
- * request cost next to nothing when OTEL_EXPORTER_OTLP_ENDPOINT is not set.
+ * The app's tracer, got once (OpenTelemetry makes a new proxy object on every `getTracer`): the API's proxy,
+ * which reaches the SDK's tracer once startTracing has registered it.
  */
+const TRACER = trace.getTracer('mintlink');
+
+/**
+ * Whether spans are exported. Until startTracing runs with an endpoint no span is made at all: even
+ * OpenTelemetry's no-op spans cost each request allocations (a span, a context, closures) for nothing.
+ */
+let tracing = false;
+
 export function tracer(): Tracer {
-  return trace.getTracer('mintlink');
+  return TRACER;
+}
+
+export function tracingStarted(): boolean {
+  return tracing;
 }
 
 /**
@@ -27,6 +39,7 @@ export async function startTracing(endpoint: string | undefined, logger: Logger)
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register(); // the global tracer, with AsyncLocalStorage carrying the active span across awaits
+  tracing = true;
   logger.info({ endpoint }, 'exporting traces over OTLP');
   return async () => {
     await provider.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'could not flush the last traces'));
@@ -35,7 +48,8 @@ export async function startTracing(endpoint: string | undefined, logger: Logger)
 
 /** Runs `work` in a span of its own (a child of the active one); a throw marks the span as an error. */
 export function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: () => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+  if (!tracing) return work();
+  return TRACER.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await work();
     } catch (error) {
@@ -49,8 +63,9 @@ export function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, 
 
 /** A span for work that already ended (a database query, timed by Kysely), as a child of the active span. */
 export function pastSpan(name: string, durationMs: number, attributes: Attributes, failed = false): void {
+  if (!tracing) return;
   const end = Date.now();
-  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes, startTime: end - durationMs });
+  const span = TRACER.startSpan(name, { kind: SpanKind.CLIENT, attributes, startTime: end - durationMs });
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end(end);
 }
