@@ -2,7 +2,7 @@ import type { Config } from '../platform/ops/config/config.js';
 import type { Store } from '../platform/store/store.js';
 import {
   type EffectiveSettings,
-  SETTINGS,
+  SETTING_DESCRIPTIONS,
   SETTING_NAMES,
   describeValue,
   effectiveSettings,
@@ -52,13 +52,13 @@ export async function showSettings(config: Config, database: SettingsDatabase): 
 }
 
 function lines(settings: EffectiveSettings): string[] {
-  const width = Math.max(...SETTING_NAMES.map((n) => SETTINGS[n].title.length));
+  const width = Math.max(...SETTING_NAMES.map((n) => SETTING_DESCRIPTIONS[n].title.length));
   return SETTING_NAMES.map((name) => {
     const source = settings.sources[name];
     const from =
       source.from === 'slack'
         ? `set in Slack by ${source.by} at ${source.at.toISOString()}`
-        : `env default: ${SETTINGS[name].env}`;
-    return `  ${SETTINGS[name].title.padEnd(width)}  ${describeValue(name, settings.values, 'plain')}  [${from}]`;
+        : `env default: ${SETTING_DESCRIPTIONS[name].env}`;
+    return `  ${SETTING_DESCRIPTIONS[name].title.padEnd(width)}  ${describeValue(name, settings.values, 'plain')}  [${from}]`;
   });
 }

@@ -14,13 +14,13 @@ import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { Pool } from 'undici';
 import { BULK_BLOCKS, bulkFormView } from '../../src/capabilities/bulk/bulk-form.js';
-import { BULK_PREVIEW_CALLBACK } from '../../src/capabilities/bulk/bulk-views.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
 import { freePort } from '../kit/free-port.js';
 import { formBody, slashCommand, viewSubmission, type SlackView } from '../kit/slack-payloads.js';
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import { stateValues } from '../kit/view-state.js';
 import { benchFolder, firstLine, sleep, stopProcess } from './bench-kit.js';
+import { BULK } from '../../src/capabilities/bulk/actions.js';
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_BULK_CONCURRENCY ?? 4);
@@ -104,7 +104,7 @@ export async function runBulkBench(): Promise<void> {
   const preview: SlackView = {
     id: 'VBENCHPREVIEW',
     hash: 'h2',
-    callback_id: BULK_PREVIEW_CALLBACK,
+    callback_id: BULK.forms.start.callbackId,
     private_metadata: draft.id,
     blocks: [],
   };

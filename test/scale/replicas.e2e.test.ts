@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../src/capabilities/deletions/deletion-request-form.js';
 import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../src/capabilities/templates/template-page-message.js';
 import type { RunningApp } from '../kit/running-app.js';
 import { useFakes } from '../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../kit/slack-checks.js';
 import type { PostedMessage } from '../kit/slack-payloads.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../kit/store-engines.js';
+import { TEMPLATES } from '../../src/capabilities/templates/actions.js';
 
 const APPROVAL = 'C0APPROVE';
 const APPROVERS = ['U0APPROV1', 'U0DAVE004', 'U0CAROL03'];
@@ -84,7 +84,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
     let message = first?.body as PostedMessage;
     const served: string[] = [];
     for (const [i, replica] of [b, c, a, b, c, a].entries()) {
-      const url = await replica.click(message, PAGE_ACTIONS.next);
+      const url = await replica.click(message, TEMPLATES.buttons.next.actionId);
       const [, page] = await fakes.slack.waitForResponse(url, 2);
       message = page?.body as PostedMessage;
       served.push(fakes.mint.requestsTo('list_templates').at(-1)?.url ?? '');
@@ -93,7 +93,7 @@ describe.runIf(TEST_DATABASE_URL)('three replicas on one PostgreSQL', () => {
     expect(served).toEqual(
       [20, 40, 60, 80, 100, 120].map((o) => `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${o}&limit=20&orderBy=desc`),
     );
-    expect(JSON.stringify(message.blocks)).not.toContain(PAGE_ACTIONS.next);
+    expect(JSON.stringify(message.blocks)).not.toContain(TEMPLATES.buttons.next.actionId);
   });
 });
 

@@ -7,7 +7,6 @@ import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 import { DEFAULT_DAYS, type ExportRequest, MAX_DAYS, daysProblem, operationProblem } from './export-request.js';
 
-export const EXPORT_FORM_CALLBACK = AUDIT_EXPORT.forms.export.callbackId;
 export const EXPORT_BLOCKS = { days: 'audit_days', operation: 'audit_operation', user: 'audit_user' } as const;
 
 /** "Export audit log" (App Home): the period in days, and optionally an operation and a person. */
@@ -21,7 +20,7 @@ export function exportFormView(): ModalView {
     element: { type: 'users_select', action_id: INPUT_ACTION_ID, placeholder: { type: 'plain_text', text: 'Anyone' } },
   };
   return modal({
-    callbackId: EXPORT_FORM_CALLBACK,
+    callbackId: AUDIT_EXPORT.forms.export.callbackId,
     title: 'Export audit log',
     submit: 'Export',
     close: 'Cancel',

@@ -9,12 +9,13 @@ export const BULK = declare('bulk', {
   buttons: {
     createFromHome: { actionId: 'home_bulk_create', label: 'Bulk create' },
     sampleCsv: { actionId: 'bulk_sample_csv', label: 'Download a sample CSV', once: true },
-    pause: { actionId: 'bulk_pause', once: true },
-    resume: { actionId: 'bulk_resume', once: true },
-    cancel: { actionId: 'bulk_cancel', once: true },
+    pause: { actionId: 'bulk_pause', label: 'Pause', once: true },
+    resume: { actionId: 'bulk_resume', label: 'Resume', style: 'primary', once: true },
+    cancel: { actionId: 'bulk_cancel', label: 'Cancel', style: 'danger', once: true },
+    // Its label says how many errors the file holds.
     errorsFile: { actionId: 'bulk_errors_file', once: true },
-    resendResults: { actionId: 'bulk_resend_results', once: true },
-    retry: { actionId: 'bulk_retry', once: true },
+    resendResults: { actionId: 'bulk_resend_results', label: 'Send the results file', once: true },
+    retry: { actionId: 'bulk_retry', label: 'Retry failed rows', once: true },
   },
   forms: {
     check: { callbackId: 'bulk_form', title: 'Bulk create' },

@@ -18,8 +18,6 @@ import {
   type AttachedFile,
 } from '../../platform/blocks/view-state.js';
 
-export const BULK_FORM_CALLBACK = BULK.forms.check.callbackId;
-
 /** At most this many rows in one job, and this many bytes in one file (the limits). */
 export const MAX_ROWS = 5_000;
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -140,7 +138,13 @@ export function bulkFormView(options: { kind?: BulkKind; problem?: string; sampl
       hint: 'In your time zone; after the start and in the future.',
     }),
   ];
-  return modal({ callbackId: BULK_FORM_CALLBACK, title: 'Bulk create', submit: 'Check', close: 'Cancel', blocks });
+  return modal({
+    callbackId: BULK.forms.check.callbackId,
+    title: 'Bulk create',
+    submit: 'Check',
+    close: 'Cancel',
+    blocks,
+  });
 }
 
 export function readBulkForm(values: ViewOutput['state']['values']): BulkFormValues {

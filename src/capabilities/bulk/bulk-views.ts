@@ -1,4 +1,5 @@
-import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
+import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import { BULK } from './actions.js';
 import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs/jobs.js';
 import { DRAFTS_KEPT } from './bulk-form.js';
@@ -9,17 +10,6 @@ import { modal } from '../../platform/blocks/modal.js';
 import { bold, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
-
-export const BULK_PREVIEW_CALLBACK = BULK.forms.start.callbackId;
-/** A job's buttons' action ids, as declared (actions.ts). */
-export const BULK_ACTIONS = {
-  pause: BULK.buttons.pause.actionId,
-  resume: BULK.buttons.resume.actionId,
-  cancel: BULK.buttons.cancel.actionId,
-  errorsFile: BULK.buttons.errorsFile.actionId,
-  resendResults: BULK.buttons.resendResults.actionId,
-  retry: BULK.buttons.retry.actionId,
-};
 
 /** The checkbox on a retry's preview that chooses the rows held back (their outcome was unknown). */
 export const HELD_ROWS_BLOCK = 'bulk_retry_held';
@@ -108,15 +98,16 @@ export function previewView(
     blocks.push(
       options.errorsSent
         ? context(':white_check_mark: All the errors are in a CSV file in your DM with the app.')
-        : actionsRow('bulk_errors', {
-            ...buttonFor(
-              BULK_ACTIONS.errorsFile,
-              invalid === 1
-                ? 'Send me the error as CSV'
-                : `Send me all ${invalid.toLocaleString('en-US')} errors as CSV`,
-              job,
-            ),
-          }),
+        : actionsRow(
+            'bulk_errors',
+            buttonOf(BULK.buttons.errorsFile, {
+              value: job.id,
+              label:
+                invalid === 1
+                  ? 'Send me the error as CSV'
+                  : `Send me all ${invalid.toLocaleString('en-US')} errors as CSV`,
+            }),
+          ),
     );
   }
   if (job.heldRows > 0) blocks.push(...heldBlocks(job, options.held ?? []));
@@ -135,7 +126,7 @@ export function previewView(
     ),
   );
   return modal({
-    callbackId: BULK_PREVIEW_CALLBACK,
+    callbackId: BULK.forms.start.callbackId,
     title: 'Bulk create: check',
     ...(startable ? { submit: 'Start' } : {}),
     close: startable ? 'Cancel' : 'Close',
@@ -253,39 +244,25 @@ function defaultsText(defaults: Record<string, unknown>): string {
   return parts.join(' · ');
 }
 
-export function buttonFor(
-  actionId: string,
-  text: string,
-  job: BulkJob,
-  style?: 'primary' | 'danger',
-  confirm?: Button['confirm'],
-): Button {
-  return {
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text, emoji: true },
-    value: job.id,
-    ...(style ? { style } : {}),
-    ...(confirm ? { confirm } : {}),
-  };
-}
-
 /** Pause or Resume, and Cancel (confirmed): on the progress message and on Home. */
 export function controlButtons(job: BulkJob, blockId: string): ActionsBlock | undefined {
   if (job.status !== 'running' && job.status !== 'paused') return undefined;
-  const cancel = buttonFor(BULK_ACTIONS.cancel, 'Cancel', job, 'danger', {
-    title: { type: 'plain_text', text: 'Cancel this job?' },
-    text: {
-      type: 'plain_text',
-      text: 'Rows not sent yet are not sent. Rows being sent finish; the results file lists every row.',
+  const cancel = buttonOf(BULK.buttons.cancel, {
+    value: job.id,
+    confirm: {
+      title: { type: 'plain_text', text: 'Cancel this job?' },
+      text: {
+        type: 'plain_text',
+        text: 'Rows not sent yet are not sent. Rows being sent finish; the results file lists every row.',
+      },
+      confirm: { type: 'plain_text', text: 'Cancel the job' },
+      deny: { type: 'plain_text', text: 'Keep it' },
+      style: 'danger',
     },
-    confirm: { type: 'plain_text', text: 'Cancel the job' },
-    deny: { type: 'plain_text', text: 'Keep it' },
-    style: 'danger',
   });
   const toggle =
     job.status === 'running'
-      ? buttonFor(BULK_ACTIONS.pause, 'Pause', job)
-      : buttonFor(BULK_ACTIONS.resume, 'Resume', job, 'primary');
+      ? buttonOf(BULK.buttons.pause, { value: job.id })
+      : buttonOf(BULK.buttons.resume, { value: job.id });
   return actionsRow(blockId, toggle, cancel);
 }

@@ -5,7 +5,8 @@ import { actionsRow, context, divider, section } from '../../platform/blocks/blo
 import { bold, escapeAndCut } from '../../platform/blocks/mrkdwn.js';
 import type { BulkJob, BulkJobs, BulkJobStatus } from '../../platform/store/bulk-jobs/jobs.js';
 import type { BulkContext } from './bulk-context.js';
-import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
+import { MAYBE_CREATED, controlButtons, things } from './bulk-views.js';
 
 export const BULK_HOME_ACTION = BULK.buttons.createFromHome.actionId;
 const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
@@ -57,7 +58,7 @@ async function jobBlocks(store: BulkJobs, jobs: BulkJob[], withRequester: boolea
     if (job.status === 'done' && !job.resultsFileId) {
       blocks.push(
         context(escapeAndCut(job.resultsNote ?? 'The results file could not be sent.', 500)),
-        actionsRow(`home_bulk_resend_${job.id}`, buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)),
+        actionsRow(`home_bulk_resend_${job.id}`, buttonOf(BULK.buttons.resendResults, { value: job.id })),
       );
     }
   }

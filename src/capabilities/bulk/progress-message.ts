@@ -4,7 +4,9 @@ import { SYSTEM_ACTOR, type BulkJob, type RowCounts } from '../../platform/store
 import { actionsRow, context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { bold } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
-import { BULK_ACTIONS, MAYBE_CREATED, buttonFor, controlButtons, things } from './bulk-views.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
+import { BULK } from './actions.js';
+import { MAYBE_CREATED, controlButtons, things } from './bulk-views.js';
 
 const BAR_CELLS = 20;
 
@@ -38,9 +40,9 @@ export function progressMessage(p: Progress): MessageContent {
     blocks.push(context(resultsLine(job)));
     if (job.retriedAs) blocks.push(context(`Its failed rows were retried as *${job.retriedAs}*.`));
     const buttons = [
-      ...(job.resultsFileId ? [] : [buttonFor(BULK_ACTIONS.resendResults, 'Send the results file', job)]),
+      ...(job.resultsFileId ? [] : [buttonOf(BULK.buttons.resendResults, { value: job.id })]),
       ...(!job.retriedAs && counts.failed + counts.unknown > 0
-        ? [buttonFor(BULK_ACTIONS.retry, 'Retry failed rows', job)]
+        ? [buttonOf(BULK.buttons.retry, { value: job.id })]
         : []),
     ];
     if (buttons.length > 0) blocks.push(actionsRow(`bulk_ended_${job.id}`, ...buttons));

@@ -23,8 +23,6 @@ import { modal } from '../../platform/blocks/modal.js';
 import { checkedValues, dateTimeValue, selectedValue, textValue } from '../../platform/blocks/view-state.js';
 import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 
-export const LINK_FORM_CALLBACK = LINKS.forms.create.callbackId;
-
 /** Block ids of the form's inputs: inline errors are keyed by them. */
 export const LINK_BLOCKS = {
   nftId: 'nft_id',
@@ -126,7 +124,7 @@ export function linkFormView(values: Partial<LinkFormValues> = {}, problem?: str
     }),
   ];
   return modal({
-    callbackId: LINK_FORM_CALLBACK,
+    callbackId: LINKS.forms.create.callbackId,
     title: 'Create mint link',
     submit: 'Create',
     close: 'Cancel',

@@ -8,8 +8,6 @@ import { modal } from '../../platform/blocks/modal.js';
 import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { MINT_ACCOUNT } from './actions.js';
 
-export const CONNECT_FORM_CALLBACK = MINT_ACCOUNT.forms.connect.callbackId;
-
 /** Block ids of the form's inputs: inline errors are keyed by them. */
 export const ACCOUNT_BLOCKS = { apiKey: 'mint_api_key', baseUrl: 'mint_base_url' } as const;
 
@@ -47,7 +45,7 @@ export function connectFormView({ current, baseUrl }: ConnectFormOptions): Modal
     context('Check it with your Mint service provider first: a key the service refuses shows up here, in Home.'),
   );
   return modal({
-    callbackId: CONNECT_FORM_CALLBACK,
+    callbackId: MINT_ACCOUNT.forms.connect.callbackId,
     title: current ? 'Replace Mint API key' : 'Connect Mint account',
     submit: current ? 'Replace' : 'Connect',
     close: 'Cancel',

@@ -1,14 +1,14 @@
 import type { KnownBlock } from '@slack/types';
-import { SETTINGS_ACTIONS } from './actions.js';
+import { SETTINGS } from './actions.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import type { HomeEntry } from '../../deps.js';
 import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
-import { type SettingName, SETTINGS, describeValue } from '../../tenancy/workspaces/settings-model.js';
+import { type SettingName, SETTING_DESCRIPTIONS, describeValue } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
 import type { SettingsContext } from './save-settings.js';
 
-export const OPEN_SETTINGS_ACTION: string = SETTINGS_ACTIONS.buttons.open.actionId;
+export const OPEN_SETTINGS_ACTION: string = SETTINGS.buttons.open.actionId;
 
 const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum', 'requestTtlHours', 'auditViewers'];
 
@@ -20,7 +20,7 @@ export function settingsHomeEntry(ctx: SettingsContext): HomeEntry {
       const settings = ctx.settings.current(teamId);
       if (!(await ctx.admins.check(userId, settings.teamId)).admin) return [];
       const lines = SHOWN.map(
-        (name) => `${capitalize(SETTINGS[name].title)}: ${describeValue(name, settings.values, 'slack')}`,
+        (name) => `${capitalize(SETTING_DESCRIPTIONS[name].title)}: ${describeValue(name, settings.values, 'slack')}`,
       );
       const last =
         settings.updatedBy && settings.updatedAt
@@ -35,7 +35,7 @@ export function settingsHomeEntry(ctx: SettingsContext): HomeEntry {
         ),
         actionsRow(
           'settings',
-          buttonOf(SETTINGS_ACTIONS.buttons.open, {
+          buttonOf(SETTINGS.buttons.open, {
             label: ctx.settings.envOnly ? 'View settings' : 'Change settings',
           }),
         ),

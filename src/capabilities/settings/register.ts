@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { SETTINGS_ACTIONS } from './actions.js';
+import { SETTINGS } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
 import {
   type ButtonRequest,
@@ -100,5 +100,5 @@ export function register(app: App, deps: CapabilityDeps): void {
     }
   };
 
-  on.declared(SETTINGS_ACTIONS, { buttons: { open }, options: { userGroups }, forms: { save } });
+  on.declared(SETTINGS, { buttons: { open }, options: { userGroups }, forms: { save } });
 }

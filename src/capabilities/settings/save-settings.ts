@@ -9,7 +9,7 @@ import {
   type EffectiveSettings,
   type SettingName,
   type WorkspaceSettings,
-  SETTINGS,
+  SETTING_DESCRIPTIONS,
   SETTING_NAMES,
   describeValue,
   sameValue,
@@ -119,7 +119,7 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
         ...Object.fromEntries(changes.map((c) => [c.name, { from: c.from.plain, to: c.to.plain }])),
       },
       outcome: 'succeeded',
-      detail: changes.map((c) => `${SETTINGS[c.name].title}: ${c.from.plain} -> ${c.to.plain}`).join('; '),
+      detail: changes.map((c) => `${SETTING_DESCRIPTIONS[c.name].title}: ${c.from.plain} -> ${c.to.plain}`).join('; '),
     });
     return written;
   });
@@ -184,10 +184,10 @@ function announcementChannels(change: { before: EffectiveSettings; after: Effect
 
 /** The message that announces a change, old and new values, and what it means for requests already waiting. */
 export function announcement(userId: string, changes: readonly SettingChange[]) {
-  const lines = changes.map((c) => `• ${SETTINGS[c.name].title} from ${c.from.slack} to ${c.to.slack}`);
+  const lines = changes.map((c) => `• ${SETTING_DESCRIPTIONS[c.name].title} from ${c.from.slack} to ${c.to.slack}`);
   const text =
     changes.length === 1
-      ? `<@${userId}> changed ${SETTINGS[changes[0]!.name].title} from ${changes[0]!.from.slack} to ${changes[0]!.to.slack}.`
+      ? `<@${userId}> changed ${SETTING_DESCRIPTIONS[changes[0]!.name].title} from ${changes[0]!.from.slack} to ${changes[0]!.to.slack}.`
       : `<@${userId}> changed Mintlink's settings:\n${lines.join('\n')}`;
   return message(`${text.split('\n')[0]}`, [
     section(`:gear: ${text}`),

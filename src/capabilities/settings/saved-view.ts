@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
-import { SETTINGS } from '../../tenancy/workspaces/settings-model.js';
+import { SETTING_DESCRIPTIONS } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
 import type { SettingChange } from './save-settings.js';
 
@@ -9,7 +9,9 @@ export function savedView(
   saved: { changes: readonly SettingChange[] },
   failed: ReadonlyArray<{ channel: string; error: string }>,
 ): ModalView {
-  const lines = saved.changes.map((c) => `• ${capitalize(SETTINGS[c.name].title)}: ${c.from.slack} → ${c.to.slack}`);
+  const lines = saved.changes.map(
+    (c) => `• ${capitalize(SETTING_DESCRIPTIONS[c.name].title)}: ${c.from.slack} → ${c.to.slack}`,
+  );
   const warnings = failed.map(
     (f) =>
       `:warning: The change could not be announced in <#${f.channel}> (${f.error}); it is saved and in force all the same.`,

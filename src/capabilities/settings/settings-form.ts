@@ -1,5 +1,5 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import { SETTINGS_ACTIONS } from './actions.js';
+import { SETTINGS } from './actions.js';
 import type { ViewOutput } from '@slack/bolt';
 import { context, divider, header, section } from '../../platform/blocks/blocks.js';
 import { LIMITS, truncate } from '../../platform/blocks/limits.js';
@@ -13,15 +13,14 @@ import {
   MAX_LISTED,
   QUORUM_RANGE,
   REMIND_HOURS_RANGE,
-  SETTINGS,
+  SETTING_DESCRIPTIONS,
   SETTING_NAMES,
   TTL_HOURS_RANGE,
   describeValue,
 } from '../../tenancy/workspaces/settings-model.js';
 
-export const SETTINGS_FORM_CALLBACK = SETTINGS_ACTIONS.forms.save.callbackId;
 /** The action of the user-group pickers: their options are loaded from Slack as the admin types. */
-export const USER_GROUPS_ACTION = SETTINGS_ACTIONS.options.userGroups.actionId;
+export const USER_GROUPS_ACTION = SETTINGS.options.userGroups.actionId;
 const VALUE = 'value';
 
 /** The form's inputs. Block ids carry the version shown, so a form shown again shows the values afresh. */
@@ -154,7 +153,7 @@ function numberInput(
 
 const sourceLine = (settings: EffectiveSettings, name: SettingName) => {
   const source = settings.sources[name];
-  return source.from === 'slack' ? `set by <@${source.by}>` : `default from ${SETTINGS[name].env}`;
+  return source.from === 'slack' ? `set by <@${source.by}>` : `default from ${SETTING_DESCRIPTIONS[name].env}`;
 };
 
 /**
@@ -281,10 +280,12 @@ export function settingsFormView(
       options.names,
       'Their members may change them too.',
     ),
-    context(SETTING_NAMES.map((name) => `${SETTINGS[name].title}: ${sourceLine(settings, name)}`).join(' · ')),
+    context(
+      SETTING_NAMES.map((name) => `${SETTING_DESCRIPTIONS[name].title}: ${sourceLine(settings, name)}`).join(' · '),
+    ),
   ];
   return modal({
-    callbackId: SETTINGS_FORM_CALLBACK,
+    callbackId: SETTINGS.forms.save.callbackId,
     title: 'Mintlink settings',
     submit: 'Save',
     blocks,
@@ -296,7 +297,7 @@ export function settingsFormView(
 export function readOnlySettingsView(settings: EffectiveSettings): ModalView {
   const lines = SETTING_NAMES.map(
     (name) =>
-      `• *${capitalize(SETTINGS[name].title)}*: ${describeValue(name, settings.values, 'slack')} _(${SETTINGS[name].env})_`,
+      `• *${capitalize(SETTING_DESCRIPTIONS[name].title)}*: ${describeValue(name, settings.values, 'slack')} _(${SETTING_DESCRIPTIONS[name].env})_`,
   );
   return modal({
     title: 'Mintlink settings',

@@ -7,7 +7,6 @@ import { INPUT_ACTION_ID, textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 
-export const BROWSE_FORM_CALLBACK = TEMPLATES.forms.browse.callbackId;
 export const BROWSE_BLOCKS = { contractId: 'contract_id', conversation: 'conversation' } as const;
 
 /** "Browse templates": a contract ID and where to post the list (Slack gives a response_url for it). */
@@ -26,7 +25,7 @@ export function browseTemplatesView(values: { contractId?: string | undefined } 
     },
   };
   return modal({
-    callbackId: BROWSE_FORM_CALLBACK,
+    callbackId: TEMPLATES.forms.browse.callbackId,
     title: 'Browse templates',
     submit: 'Post',
     close: 'Cancel',

@@ -8,13 +8,6 @@ import { encodePageState, type PageState } from './page-state.js';
 import { templateFields } from './template-fields.js';
 import { TEMPLATES } from './actions.js';
 
-/** The paging buttons' action ids, as declared (actions.ts). */
-export const PAGE_ACTIONS = {
-  previous: TEMPLATES.buttons.previous.actionId,
-  next: TEMPLATES.buttons.next.actionId,
-  order: TEMPLATES.buttons.order.actionId,
-};
-
 /** Header, context line and buttons; the rest of the 50 blocks are for templates. */
 const FIXED_BLOCKS = 3;
 const TEMPLATE_SLOTS = LIMITS.messageBlocks - FIXED_BLOCKS;

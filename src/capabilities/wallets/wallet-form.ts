@@ -8,7 +8,6 @@ import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 
-export const WALLET_FORM_CALLBACK = WALLETS.forms.create.callbackId;
 export const WALLET_BLOCKS = { customerId: 'customer_id' } as const;
 
 export interface WalletFormValues {
@@ -18,7 +17,7 @@ export interface WalletFormValues {
 /** The "Create wallet" modal: one optional field; empty means a new user. */
 export function walletFormView(values: WalletFormValues = {}, problem?: string): ModalView {
   return modal({
-    callbackId: WALLET_FORM_CALLBACK,
+    callbackId: WALLETS.forms.create.callbackId,
     title: 'Create wallet',
     submit: 'Create',
     close: 'Cancel',

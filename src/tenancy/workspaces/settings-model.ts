@@ -43,7 +43,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
 ];
 
 /** What each setting is called in messages, and the variables that give its default. */
-export const SETTINGS: Record<SettingName, { title: string; env: string }> = {
+export const SETTING_DESCRIPTIONS: Record<SettingName, { title: string; env: string }> = {
   approvers: { title: 'the deletion approvers', env: 'DELETION_APPROVERS' },
   approvalChannelId: { title: 'the approval channel', env: 'APPROVAL_CHANNEL_ID' },
   quorum: { title: 'the quorum', env: 'DELETION_QUORUM, DELETION_QUORUM_LARGE, DELETION_LARGE_AT' },

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { DM, QUICK_BULK_PACE, checkCsv, csvRows, ended, linkCsv, previewOf, start, viewWhen } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 const B = BULK_BLOCKS;
 const future = (days: number) => new Date(Date.now() + days * 86_400_000);
@@ -121,7 +121,7 @@ describe('bulk create: the form and its preview', () => {
     const preview = await previewOf(running.app, fakes.slack, lines.join('\n'));
     expect(textOf(preview.blocks)).toContain('(the first 10 of 14)');
     expect(textOf(preview.blocks)).toContain('• Row 3: email: must be an email address');
-    await running.app.clickInView(preview, BULK_ACTIONS.errorsFile);
+    await running.app.clickInView(preview, BULK.buttons.errorsFile.actionId);
     const upload = await fakes.slack.waitFor(
       () => fakes.slack.uploadsTo(DM).find((u) => u.completed && u.filename.endsWith('-errors.csv')),
       5_000,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
-import { BULK_ACTIONS, HELD_ROWS_BLOCK } from '../../../src/capabilities/bulk/bulk-views.js';
+import { HELD_ROWS_BLOCK } from '../../../src/capabilities/bulk/bulk-views.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
@@ -8,6 +8,7 @@ import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
 import { stableJobIds } from './bulk-job-ids.js';
 import { DM, ended, linkCsv, previewOf, progress, start, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /*
  * What a person sees of the sample CSV files and of "Retry failed rows": the form once the samples are sent,
@@ -36,7 +37,7 @@ describe('bulk sample and retry screens', () => {
 
   const retryPreview = async (message: PostedMessage): Promise<SlackView> => {
     const opened = fakes.slack.callsTo('views.open').length;
-    await running.app.click(message, BULK_ACTIONS.retry);
+    await running.app.click(message, BULK.buttons.retry.actionId);
     const open = await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open')[opened], 5_000, 'the modal');
     const viewId = String((open.answer?.view as { id: string }).id);
     return viewWhen(fakes.slack, viewId, (v) => v.callback_id === 'bulk_preview');
@@ -67,7 +68,7 @@ describe('bulk sample and retry screens', () => {
     const preview = await retryPreview(before);
     await expectScreen('bulk/retry-preview--maybe-created', stableJobIds(modalText(preview)));
 
-    const url = await running.app.click(before, BULK_ACTIONS.retry, BEN);
+    const url = await running.app.click(before, BULK.buttons.retry.actionId, BEN);
     const [notOwner] = await fakes.slack.waitForResponse(url);
     await expectScreen(
       'bulk/retry-click--not-the-owner',
@@ -84,7 +85,7 @@ describe('bulk sample and retry screens', () => {
       'bulk/progress--retried',
       stableJobIds(messageText(progress(fakes.slack, job), { where: 'DM' })),
     );
-    const again = await running.app.click(before, BULK_ACTIONS.retry);
+    const again = await running.app.click(before, BULK.buttons.retry.actionId);
     const [retried] = await fakes.slack.waitForResponse(again);
     await expectScreen('bulk/retry-click--already-retried', stableJobIds(ephemeralText(retried?.body ?? {})));
   });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
-import { BULK_ACTIONS, HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../../src/capabilities/bulk/bulk-views.js';
+import { HELD_ROWS_BLOCK, HELD_ROWS_CHOICE } from '../../../src/capabilities/bulk/bulk-views.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
@@ -8,6 +8,7 @@ import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { buttonClick, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
 import { OTHER_TEAM_ID, inTeam } from '../../kit/workspaces.js';
 import { DM, csvRows, ended, linkCsv, previewOf, progress, start, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 const APPROVER = 'U0APPROV1';
 const STRANGER = 'U0STRANGE';
@@ -46,7 +47,7 @@ describe('bulk create: retrying failed rows', () => {
   /** Clicks "Retry failed rows"; resolves with the modal once it shows the retry's preview. */
   const retryPreview = async (message: PostedMessage, userId = TEST_USER_ID): Promise<SlackView> => {
     const opened = fakes.slack.callsTo('views.open').length;
-    await app().click(message, BULK_ACTIONS.retry, userId);
+    await app().click(message, BULK.buttons.retry.actionId, userId);
     const open = await fakes.slack.waitFor(
       () => fakes.slack.callsTo('views.open')[opened],
       5_000,
@@ -77,7 +78,7 @@ describe('bulk create: retrying failed rows', () => {
     expect(textOf(before.blocks)).toContain(
       '*1 maybe created*: sent, but the outcome was not recorded. It may exist: check it',
     );
-    expect(textOf(before.blocks)).toContain(BULK_ACTIONS.retry);
+    expect(textOf(before.blocks)).toContain(BULK.buttons.retry.actionId);
     const sentBefore = fakes.mint.requestsTo('create_link').length;
 
     const preview = await retryPreview(before);
@@ -130,10 +131,10 @@ describe('bulk create: retrying failed rows', () => {
       5_000,
       'the retried job to name its retry',
     );
-    expect(textOf(progress(fakes.slack, job).blocks)).not.toContain(BULK_ACTIONS.retry);
+    expect(textOf(progress(fakes.slack, job).blocks)).not.toContain(BULK.buttons.retry.actionId);
 
     // A click on the button as it was (a message not yet updated on the person's screen): told, nothing sent.
-    const url = await app().click(before, BULK_ACTIONS.retry);
+    const url = await app().click(before, BULK.buttons.retry.actionId);
     const [answer] = await fakes.slack.waitForResponse(url);
     expect(answer?.body).toMatchObject({
       response_type: 'ephemeral',
@@ -217,7 +218,7 @@ describe('bulk create: retrying failed rows', () => {
     const message = progress(fakes.slack, job);
     // The same click delivered twice (Slack's retry): one modal.
     const opened = fakes.slack.callsTo('views.open').length;
-    const click = buttonClick(fakes.slack, message, BULK_ACTIONS.retry);
+    const click = buttonClick(fakes.slack, message, BULK.buttons.retry.actionId);
     await app().interact(click);
     await app().interact(click);
     await app().waitForIdle();
@@ -238,7 +239,7 @@ describe('bulk create: retrying failed rows', () => {
     const job = await endedJob(2, [400]);
     const message = progress(fakes.slack, job);
     for (const userId of [STRANGER, APPROVER]) {
-      const url = await app().click(message, BULK_ACTIONS.retry, userId);
+      const url = await app().click(message, BULK.buttons.retry.actionId, userId);
       const [answer] = await fakes.slack.waitForResponse(url);
       expect(answer?.body).toMatchObject({
         response_type: 'ephemeral',
@@ -246,7 +247,7 @@ describe('bulk create: retrying failed rows', () => {
       });
     }
     // The same person and job id, signed as from another workspace: no such job there.
-    const forged = inTeam(buttonClick(fakes.slack, message, BULK_ACTIONS.retry), OTHER_TEAM_ID);
+    const forged = inTeam(buttonClick(fakes.slack, message, BULK.buttons.retry.actionId), OTHER_TEAM_ID);
     await app().interact(forged);
     const [answer] = await fakes.slack.waitForResponse(String(forged.response_url));
     expect(answer?.body).toMatchObject({ response_type: 'ephemeral', text: NO_SUCH_JOB });
@@ -263,11 +264,11 @@ describe('bulk create: retrying failed rows', () => {
   it('offers no retry on a job without failures, and says so to a stale or forged button', async () => {
     const job = await endedJob(2, []);
     const message = progress(fakes.slack, job);
-    expect(textOf(message.blocks)).not.toContain(BULK_ACTIONS.retry);
+    expect(textOf(message.blocks)).not.toContain(BULK.buttons.retry.actionId);
     // A stale or forged button on a job without failures.
     const url = await app().click(
       { ...message, blocks: [...(message.blocks ?? []), retryButton(job.jobId)] },
-      BULK_ACTIONS.retry,
+      BULK.buttons.retry.actionId,
     );
     const [answer] = await fakes.slack.waitForResponse(url);
     expect(answer?.body).toMatchObject({
@@ -297,7 +298,7 @@ describe('bulk create: a retry that finds no free check slot', () => {
     await fakes.slack.waitFor(() => fakes.slack.silentRequestsOpen === 1, 5_000, 'the held download');
 
     const opened = fakes.slack.callsTo('views.open').length;
-    const url = await app.click(progress(fakes.slack, job), BULK_ACTIONS.retry);
+    const url = await app.click(progress(fakes.slack, job), BULK.buttons.retry.actionId);
     const [answer] = await fakes.slack.waitForResponse(url);
     expect(answer?.body).toMatchObject({
       response_type: 'ephemeral',
@@ -319,7 +320,12 @@ function retryButton(jobId: string): Record<string, unknown> {
     type: 'actions',
     block_id: 'stale',
     elements: [
-      { type: 'button', action_id: BULK_ACTIONS.retry, value: jobId, text: { type: 'plain_text', text: 'Retry' } },
+      {
+        type: 'button',
+        action_id: BULK.buttons.retry.actionId,
+        value: jobId,
+        text: { type: 'plain_text', text: 'Retry' },
+      },
     ],
   };
 }

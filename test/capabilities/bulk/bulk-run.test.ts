@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { BULK_HOME_ACTION } from '../../../src/capabilities/bulk/home-entry.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { DM, csvRows, ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 const APPROVER = 'U0APPROV1';
 const STRANGER = 'U0STRANGE';
@@ -112,13 +112,13 @@ describe('bulk create: running a job', () => {
     expect(textOf(publish.params.view)).toContain('*Your bulk jobs*');
     const home = fakes.slack.view(TEST_USER_ID); // the Home tab as Slack keeps it, with its id and hash
     expect(textOf(home)).toContain(BULK_HOME_ACTION);
-    await app().clickOnHome(home, BULK_ACTIONS.pause, TEST_USER_ID, started.jobId);
+    await app().clickOnHome(home, BULK.buttons.pause.actionId, TEST_USER_ID, started.jobId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('*Paused* by'),
       5_000,
       'paused',
     );
-    await app().click(progress(fakes.slack, started), BULK_ACTIONS.cancel);
+    await app().click(progress(fakes.slack, started), BULK.buttons.cancel.actionId);
     await ended(fakes.slack, started);
   }, 30_000);
 
@@ -127,14 +127,14 @@ describe('bulk create: running a job', () => {
     const started = await job(40);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length >= 3, 5_000, 'the first rows');
 
-    const refused = await app().click(progress(fakes.slack, started), BULK_ACTIONS.pause, STRANGER);
+    const refused = await app().click(progress(fakes.slack, started), BULK.buttons.pause.actionId, STRANGER);
     const [answer] = await fakes.slack.waitForResponse(refused);
     expect(answer?.body).toMatchObject({ response_type: 'ephemeral' });
     expect(String(answer?.body.text)).toContain(
       `Only <@${TEST_USER_ID}>, who started ${started.jobId}, or an approver`,
     );
 
-    await app().click(progress(fakes.slack, started), BULK_ACTIONS.pause);
+    await app().click(progress(fakes.slack, started), BULK.buttons.pause.actionId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('*Paused* by'),
       5_000,
@@ -153,10 +153,10 @@ describe('bulk create: running a job', () => {
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(sentWhenPaused);
     const message = progress(fakes.slack, started);
     expect(textOf(message.blocks)).toContain('bulk_resume');
-    await app().click(message, BULK_ACTIONS.resume, APPROVER);
+    await app().click(message, BULK.buttons.resume.actionId, APPROVER);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length > sentWhenPaused, 5_000, 'resumed');
 
-    await app().click(progress(fakes.slack, started), BULK_ACTIONS.cancel, APPROVER);
+    await app().click(progress(fakes.slack, started), BULK.buttons.cancel.actionId, APPROVER);
     const { results, message: last } = await ended(fakes.slack, started);
     const sent = fakes.mint.requestsTo('create_link').length;
     expect(sent).toBeLessThan(40);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressMessage } from '../../../src/capabilities/bulk/progress-message.js';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import type { RowCounts } from '../../../src/platform/store/bulk-jobs/jobs.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -10,6 +9,7 @@ import { expectScreen } from '../../kit/screens.js';
 import { stableJobIds } from './bulk-job-ids.js';
 import { bulkJob } from './bulk-job-fixture.js';
 import { ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /*
  * What the person who runs a bulk job sees outside its form: the preview of the checked file, the job's
@@ -53,7 +53,7 @@ describe('bulk job screens', () => {
     await inDm('bulk/progress--started', posted?.params);
 
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
-    await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.pause);
+    await running.app.click(progress(fakes.slack, job), BULK.buttons.pause.actionId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, job).blocks).includes('*Paused* by'),
       5_000,
@@ -69,7 +69,7 @@ describe('bulk job screens', () => {
     await inDm('bulk/progress--paused', progress(fakes.slack, job));
 
     fakes.mint.latencyMs = 0;
-    await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.resume, APPROVER);
+    await running.app.click(progress(fakes.slack, job), BULK.buttons.resume.actionId, APPROVER);
     const { message } = await ended(fakes.slack, job);
     await inDm('bulk/progress--done', message);
   });
@@ -99,7 +99,7 @@ describe('bulk job screens', () => {
     const preview = await previewOf(running.app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
-    await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.cancel, APPROVER);
+    await running.app.click(progress(fakes.slack, job), BULK.buttons.cancel.actionId, APPROVER);
     const { message } = await ended(fakes.slack, job);
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(1);
     await inDm('bulk/progress--cancelled', message);
@@ -109,7 +109,7 @@ describe('bulk job screens', () => {
     fakes.mint.latencyMs = 400;
     const preview = await previewOf(running.app, fakes.slack, linkCsv(2), { bulk_nft_id: 'nft-bulk' });
     const job = await start(running.app, fakes.slack, preview);
-    const url = await running.app.click(progress(fakes.slack, job), BULK_ACTIONS.cancel, 'U0EVE0001');
+    const url = await running.app.click(progress(fakes.slack, job), BULK.buttons.cancel.actionId, 'U0EVE0001');
     const [answer] = await fakes.slack.waitForResponse(url);
     await expectScreen('bulk/cancel-click--not-allowed', stableJobIds(ephemeralText(answer?.body ?? {})));
     await ended(fakes.slack, job);

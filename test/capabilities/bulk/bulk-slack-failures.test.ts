@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { csvRows, ended, linkCsv, previewOf, progress, start, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /*
  * Slack failing, or the user moving on, at the wrong moment: the job's message, Home and the modal still end
@@ -40,8 +40,8 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
     const { message, results } = await ended(fakes.slack, started, 15_000);
     expect(message.blocks).toEqual(lost.params.blocks);
     expect(textOf(message.blocks)).toContain('*Finished*: *2 created*');
-    expect(textOf(message.blocks)).not.toContain(BULK_ACTIONS.pause);
-    expect(textOf(message.blocks)).not.toContain(BULK_ACTIONS.cancel);
+    expect(textOf(message.blocks)).not.toContain(BULK.buttons.pause.actionId);
+    expect(textOf(message.blocks)).not.toContain(BULK.buttons.cancel.actionId);
     expect(csvRows(results)).toHaveLength(3);
     await app().waitForIdle();
     expect(new Set(refused())).toEqual(new Set(['chat.update internal_error']));
@@ -65,7 +65,7 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
     expect(textOf(home)).toContain(`*${started.jobId}*`);
     expect(textOf(home)).toContain('The results file could not be sent: Slack refused it (internal_error)');
     const clickedAt = Date.now();
-    await app().clickOnHome(home, BULK_ACTIONS.resendResults, TEST_USER_ID, started.jobId);
+    await app().clickOnHome(home, BULK.buttons.resendResults.actionId, TEST_USER_ID, started.jobId);
 
     await fakes.slack.waitFor(
       () =>
@@ -76,7 +76,7 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
     const upload = fakes.slack.uploadsTo(started.channel).find((u) => u.filename === `${started.jobId}-results.csv`);
     expect(upload?.completed).toBeTruthy();
     expect(csvRows(upload && fakes.slack.uploadedText(upload.fileId))).toHaveLength(3);
-    expect(textOf(progress(fakes.slack, started).blocks)).not.toContain(BULK_ACTIONS.resendResults);
+    expect(textOf(progress(fakes.slack, started).blocks)).not.toContain(BULK.buttons.resendResults.actionId);
     // Home no longer lists it (its recent actions may still name the job): a publish built once the file was
     // sent (one built before, by an earlier refresh, may still land after the click).
     const after = await fakes.slack.waitForCall(
@@ -104,7 +104,7 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
       delayMs: 1_500,
       body: { ok: true, files: [{ id: 'F0ERRORS' }] },
     });
-    await app().clickInView(preview, BULK_ACTIONS.errorsFile);
+    await app().clickInView(preview, BULK.buttons.errorsFile.actionId);
     await fakes.slack.waitForCall('files.completeUploadExternal');
     const started = await start(app(), fakes.slack, preview);
     const late = await fakes.slack.waitForCall('views.update', (c) => c.params.hash === preview.hash, 10_000);

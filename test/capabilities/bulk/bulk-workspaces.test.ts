@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SUCH_JOB } from '../../../src/capabilities/bulk/bulk-buttons.js';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { REMOVED_NOTE, REMOVED_ROW_ERROR } from '../../../src/capabilities/bulk/stop-workspace.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
@@ -11,6 +10,7 @@ import { eventCallback } from '../../kit/slack-payloads.js';
 import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, uninstallPayload } from '../../kit/workspaces.js';
 import { QUICK_BULK_PACE, csvRows, ended, linkCsv, progress } from './bulk-kit.js';
 import { BulkUser, forgedButton, rowNumberOf, type StartedJob } from './bulk-workspaces-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 const APPROVER = 'U0APPROV1';
 
@@ -64,7 +64,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
     const jobId = String(preview.private_metadata);
 
     // "Send me the errors as CSV" on A's preview, clicked as from B: a note to the clicker, no file.
-    await sameIdInB.clickInView(preview, BULK_ACTIONS.errorsFile);
+    await sameIdInB.clickInView(preview, BULK.buttons.errorsFile.actionId);
     const note = await fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === TEST_USER_ID && String(c.params.text).includes('This check no longer exists'),
@@ -79,21 +79,25 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
     const started = await owner.start({ ...preview, hash: 'owner-start' });
     await fakes.slack.waitFor(() => sentFrom(1, 24).length >= 2, 5_000, 'the first rows');
     for (const [forger, control] of [
-      [sameIdInB, BULK_ACTIONS.pause],
-      [approverInB, BULK_ACTIONS.cancel],
+      [sameIdInB, BULK.buttons.pause.actionId],
+      [approverInB, BULK.buttons.cancel.actionId],
     ] as const) {
       const url = await forger.click(progress(fakes.slack, started), control);
       const [answer] = await fakes.slack.waitForResponse(url);
       expect(answer?.body).toMatchObject({ response_type: 'ephemeral', text: NO_SUCH_JOB });
     }
     // Paused by its owner: Resume and Cancel forged from B leave it paused.
-    await owner.click(progress(fakes.slack, started), BULK_ACTIONS.pause);
+    await owner.click(progress(fakes.slack, started), BULK.buttons.pause.actionId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('bulk_resume'),
       5_000,
       'paused',
     );
-    for (const control of [BULK_ACTIONS.resume, BULK_ACTIONS.cancel, BULK_ACTIONS.resendResults]) {
+    for (const control of [
+      BULK.buttons.resume.actionId,
+      BULK.buttons.cancel.actionId,
+      BULK.buttons.resendResults.actionId,
+    ]) {
       const url = await approverInB.click(forgedButton(control, jobId), control);
       const [answer] = await fakes.slack.waitForResponse(url);
       expect(answer?.body).toMatchObject({ text: NO_SUCH_JOB });
@@ -121,7 +125,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
     for (const publish of fakes.slack.callsTo('views.publish').filter((c) => c.token === tokens.b))
       expect(textOf(publish.params.view)).not.toContain(jobId);
 
-    await owner.click(progress(fakes.slack, started), BULK_ACTIONS.resume);
+    await owner.click(progress(fakes.slack, started), BULK.buttons.resume.actionId);
     const { results, upload } = await ended(fakes.slack, started);
     expect(new Set(sentFrom(1, 24).map((r) => rowNumberOf(r.body))).size).toBe(24);
     expect(sentFrom(1, 24)).toHaveLength(24);
@@ -182,7 +186,7 @@ describe('bulk create in distribution mode: each workspace’s jobs apart', () =
     const ofA = await inA().start(await inA().preview(linkCsv(16, 1), { bulk_nft_id: 'nft-a' }));
     const removed = await inB().start(await inB().preview(linkCsv(30, 1001), { bulk_nft_id: 'nft-b' }));
     const paused = await inB().start(await inB().preview(linkCsv(5, 2001), { bulk_nft_id: 'nft-b' }));
-    await inB().click(progress(fakes.slack, paused), BULK_ACTIONS.pause);
+    await inB().click(progress(fakes.slack, paused), BULK.buttons.pause.actionId);
     await fakes.slack.waitFor(() => sentFrom(1001, 1030).length >= 3, 5_000, 'the first rows of B');
 
     await app().deliverEvent(uninstallPayload(OTHER_TEAM_ID));

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_ACTIONS } from '../../../src/capabilities/bulk/bulk-views.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -9,6 +8,7 @@ import { expectScreen } from '../../kit/screens.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { stableJobIds } from '../bulk/bulk-job-ids.js';
 import { ended, linkCsv, previewOf, progress, start } from '../bulk/bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /*
  * App Home as each kind of person sees it, before anything happened and after each flow: a requester, the
@@ -150,7 +150,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
     const preview = await previewOf(app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-spring-pass' });
     const job = await start(app, fakes.slack, preview, ALICE);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
-    await app.click(progress(fakes.slack, job), BULK_ACTIONS.pause, ALICE);
+    await app.click(progress(fakes.slack, job), BULK.buttons.pause.actionId, ALICE);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, job).blocks).includes('*1 done*'),
       5_000,
@@ -160,7 +160,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
     // row settled, as its message does, without Alice opening it again.
     await home('requester', 'bulk-job-paused');
     fakes.mint.latencyMs = 0;
-    await app.click(progress(fakes.slack, job), BULK_ACTIONS.resume, ALICE);
+    await app.click(progress(fakes.slack, job), BULK.buttons.resume.actionId, ALICE);
     await ended(fakes.slack, job);
     await home('requester', 'bulk-job-done');
   });

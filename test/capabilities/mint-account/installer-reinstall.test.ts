@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../../src/capabilities/mint-account/connect-form.js';
+import { ACCOUNT_BLOCKS } from '../../../src/capabilities/mint-account/connect-form.js';
 import {
   REMOVE_MINT_ACCOUNT_ACTION,
   REPLACE_MINT_KEY_ACTION,
@@ -10,6 +10,7 @@ import { textOf } from '../../kit/slack-checks.js';
 import type { SlackView } from '../../kit/slack-payloads.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
 
 /** Installs workspace A first, and connects its Mint account. */
 const INSTALLER_A = TEST_USER_ID;
@@ -49,7 +50,7 @@ describe('who administers the Mint account after another member reinstalls the a
       ],
     };
     const form = await flow.click(withButtons, REPLACE_MINT_KEY_ACTION, MEMBER);
-    if (form?.callback_id === CONNECT_FORM_CALLBACK)
+    if (form?.callback_id === MINT_ACCOUNT.forms.connect.callbackId)
       await flow.submit(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_B }, MEMBER);
     expect(await flow.rows('select key_last4, connected_by from mint_accounts')).toEqual([
       { key_last4: '1234', connected_by: INSTALLER_A },

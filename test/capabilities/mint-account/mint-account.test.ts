@@ -1,12 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CREATE_LINK_STEP } from '../../../src/capabilities/links/create-link-step.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../../src/capabilities/links/link-form.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { CREATE_LINK_HOME_ACTION, CREATE_LINK_SHORTCUT } from '../../../src/capabilities/links/register.js';
-import {
-  ACCOUNT_BLOCKS,
-  CONNECT_FORM_CALLBACK,
-  connectFormView,
-} from '../../../src/capabilities/mint-account/connect-form.js';
+import { ACCOUNT_BLOCKS, connectFormView } from '../../../src/capabilities/mint-account/connect-form.js';
 import {
   REMOVE_MINT_ACCOUNT_ACTION,
   REPLACE_MINT_KEY_ACTION,
@@ -31,6 +27,8 @@ import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, uninstallPayload } from
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { queryRows } from '../../kit/raw-sql.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
+import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
 
 /** The base URL a workspace's Mint account was saved with. */
 async function connectedBaseUrl(app: ListenerApp, teamId: string): Promise<unknown> {
@@ -61,7 +59,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
   /** `/mintlink link` in a workspace, the form filled and submitted; resolves with the outcome modal. */
   async function createLink(nftId: string, userId = INSTALLER_A, teamId = TEST_TEAM_ID) {
     const { open, form } = await flow.formFromCommand('link', userId, teamId);
-    expect(form.callback_id).toBe(LINK_FORM_CALLBACK);
+    expect(form.callback_id).toBe(LINKS.forms.create.callbackId);
     await submit(form, { [LINK_BLOCKS.nftId]: nftId }, userId, teamId);
     return { open, outcome: await fakes.slack.viewUpdate(form.id) };
   }
@@ -149,7 +147,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     if (!fromHome) throw new Error('no modal');
     await click(fromHome, CONNECT_MINT_ACCOUNT_ACTION, INSTALLER_A);
     const pushed = await fakes.slack.waitForCall('views.push');
-    expect((pushed.params.view as { callback_id: string }).callback_id).toBe(CONNECT_FORM_CALLBACK);
+    expect((pushed.params.view as { callback_id: string }).callback_id).toBe(MINT_ACCOUNT.forms.connect.callbackId);
 
     // The same button in the command's answer, for someone else: refused, saying who can.
     const answer = (await flow.app.command('link', { user_id: NOBODY })).ack ?? {};

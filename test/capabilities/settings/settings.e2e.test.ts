@@ -4,11 +4,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
-import { FIELDS, SETTINGS_FORM_CALLBACK } from '../../../src/capabilities/settings/settings-form.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { useFakes } from '../../kit/fakes.js';
 import type { RunningApp } from '../../kit/running-app.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { SETTINGS } from '../../../src/capabilities/settings/actions.js';
 
 const ADMIN = 'U0ADMIN01'; // a settings admin (SETTINGS_ADMINS)
 const ALICE = 'U0ALICE01'; // administers nothing
@@ -31,7 +32,7 @@ describe.each(['http', 'socket'] as const)('settings administered from App Home 
   it('an admin opens the form from Home and saves a change; a non-admin sees no Settings', async () => {
     expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
     const form = await settings.open(app, ADMIN, await settings.home(app, ADMIN));
-    expect(form.callback_id).toBe(SETTINGS_FORM_CALLBACK);
+    expect(form.callback_id).toBe(SETTINGS.forms.save.callbackId);
     const ack = await settings.save(app, form, { [FIELDS.ttlHours]: '10' }, ADMIN);
     expect(ack).toMatchObject({ response_action: 'update' });
     expect(textOf(ack)).toContain('*Saved.*');

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
-import { EXPORT_FORM_CALLBACK } from '../../../src/capabilities/audit-export/export-form.js';
 import { writeAuditCsv } from '../../../src/capabilities/audit-export/write-audit-csv.js';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
-import { FIELDS, SETTINGS_FORM_CALLBACK } from '../../../src/capabilities/settings/settings-form.js';
+import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
@@ -16,6 +15,8 @@ import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { userContext, viewSubmission } from '../../kit/slack-payloads.js';
 import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import { AUDIT_EXPORT } from '../../../src/capabilities/audit-export/actions.js';
+import { SETTINGS } from '../../../src/capabilities/settings/actions.js';
 
 const APPROVAL = 'C0APPROVE';
 const NEW_CHANNEL = 'C0NEWAPPR';
@@ -75,7 +76,7 @@ describe('settings administered from App Home', () => {
   it('an admin changes every setting: audited, announced in both channels, and the next request follows', async () => {
     const before = await flow.request(app, ['cus_old1'], ALICE); // in flight: quorum 1, approver Bob
     const form = await settings.open(app, ADMIN, await settings.home(app, ADMIN));
-    expect(form.callback_id).toBe(SETTINGS_FORM_CALLBACK);
+    expect(form.callback_id).toBe(SETTINGS.forms.save.callbackId);
     const ack = await settings.save(
       app,
       form,
@@ -170,7 +171,7 @@ describe('settings administered from App Home', () => {
     const opened = fakes.slack.callsTo('views.open').length;
     await app.clickOnHome(forgedHome(EXPORT_AUDIT_HOME_ACTION), EXPORT_AUDIT_HOME_ACTION, VIC);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the export form');
-    expect(fakes.slack.lastOpenedView().callback_id).toBe(EXPORT_FORM_CALLBACK);
+    expect(fakes.slack.lastOpenedView().callback_id).toBe(AUDIT_EXPORT.forms.export.callbackId);
     await app.clickOnHome(forgedHome(EXPORT_AUDIT_HOME_ACTION), EXPORT_AUDIT_HOME_ACTION, BOB);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened + 1, 3_000, 'a notice');
     expect(textOf(fakes.slack.lastOpenedView())).toContain('Only the audit viewers');
@@ -328,7 +329,7 @@ describe('nobody can lock a workspace out of its settings', () => {
     // The admin of SETTINGS_ADMINS, and a workspace owner named nowhere, still open and change the settings.
     for (const user of [ADMIN, OWNER]) {
       expect(textOf(await settings.home(app, user))).toContain('*Settings* (you are a settings admin)');
-      expect((await settings.open(app, user)).callback_id).toBe(SETTINGS_FORM_CALLBACK);
+      expect((await settings.open(app, user)).callback_id).toBe(SETTINGS.forms.save.callbackId);
     }
     const again = await settings.open(app, OWNER);
     expect(textOf(await settings.save(app, again, { [FIELDS.adminUsers]: [OWNER] }, OWNER))).toContain('*Saved.*');
@@ -374,7 +375,7 @@ describe('SETTINGS_SOURCE=env', () => {
     // A forged submission, with a form as the app would make it: refused, audited, nothing stored.
     const forged = {
       id: 'V0FORGED01',
-      callback_id: SETTINGS_FORM_CALLBACK,
+      callback_id: SETTINGS.forms.save.callbackId,
       private_metadata: '{"version":0}',
       blocks: [],
     };

@@ -3,7 +3,6 @@
  * (signed) and Socket Mode. Every behaviour of the page is in browse-templates.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { useApp, useFakes, type Fakes } from '../../kit/fakes.js';
 import type { RunningApp } from '../../kit/running-app.js';
@@ -14,6 +13,7 @@ import {
   expectNoSecretsLeaked,
   textOf,
 } from '../../kit/slack-checks.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 type Message = PostedMessage & Record<string, any>;
 
@@ -47,11 +47,11 @@ describe.each(['http', 'socket'] as const)('browse templates (%s mode)', (mode) 
 
   it('flips the order from the first page, and anyone in the channel may page', async () => {
     const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID} 5`);
-    const [, flipped] = await click(fakes, running.app, message, PAGE_ACTIONS.order, 2, 'U0BOB0002');
+    const [, flipped] = await click(fakes, running.app, message, TEMPLATES.buttons.order.actionId, 2, 'U0BOB0002');
     expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=0&limit=5&orderBy=asc`);
     expect(templateTexts(flipped ?? {})[0]).toContain('`tmpl_001`');
     expect(textOf(flipped?.blocks?.[1])).toContain('ascending order · 1–5 of 123');
-    const [, second] = await click(fakes, running.app, flipped ?? {}, PAGE_ACTIONS.next, 2, 'U0CAROL03');
+    const [, second] = await click(fakes, running.app, flipped ?? {}, TEMPLATES.buttons.next.actionId, 2, 'U0CAROL03');
     expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=5&limit=5&orderBy=asc`);
     expect(templateTexts(second ?? {})[0]).toContain('`tmpl_006`');
   });

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
-import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { useFakes, useListenerApp, type Fakes } from '../../kit/fakes.js';
 import type { SlackDriver } from '../../kit/slack-driver.js';
@@ -11,11 +10,14 @@ import {
   expectNoSecretsLeaked,
   textOf,
 } from '../../kit/slack-checks.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 type Message = PostedMessage & Record<string, any>;
 
 /** The paging buttons on the page, in order: other buttons may sit beside them. */
-const paging: string[] = Object.values(PAGE_ACTIONS);
+const paging: string[] = [TEMPLATES.buttons.previous, TEMPLATES.buttons.next, TEMPLATES.buttons.order].map(
+  (button) => button.actionId,
+);
 const buttonsOf = (message: Message): string[] =>
   (message.blocks ?? [])
     .filter((b) => b.type === 'actions')
@@ -63,12 +65,12 @@ describe('browse templates', () => {
       expect(ack).toBeUndefined();
       expect(message.response_type).toBe('in_channel');
       expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=0&limit=${limit}&orderBy=desc`);
-      expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
+      expect(buttonsOf(message)).toEqual([TEMPLATES.buttons.next.actionId, TEMPLATES.buttons.order.actionId]);
       expect(templateTexts(message)[0]).toContain('`tmpl_123`');
 
       for (const offset of offsets.slice(1)) {
-        expect(buttonsOf(message)).toContain(PAGE_ACTIONS.next);
-        const [loading, page] = await click(fakes, running.app, message, PAGE_ACTIONS.next);
+        expect(buttonsOf(message)).toContain(TEMPLATES.buttons.next.actionId);
+        const [loading, page] = await click(fakes, running.app, message, TEMPLATES.buttons.next.actionId);
         expect(loading?.replace_original).toBe(true);
         expect(buttonsOf(loading ?? {})).toEqual([]);
         message = page ?? {};
@@ -77,30 +79,30 @@ describe('browse templates', () => {
           `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`,
         );
       }
-      expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
+      expect(buttonsOf(message)).toEqual([TEMPLATES.buttons.previous.actionId, TEMPLATES.buttons.order.actionId]);
       expect(textOf(message.blocks?.[1])).toContain(lastRange);
       expect(templateTexts(message).at(-1)).toContain('`tmpl_001`');
 
       const back = [...offsets].reverse().slice(1);
       for (const offset of back) {
-        const [, page] = await click(fakes, running.app, message, PAGE_ACTIONS.previous);
+        const [, page] = await click(fakes, running.app, message, TEMPLATES.buttons.previous.actionId);
         message = page ?? {};
         expect(lastQuery(fakes)).toBe(
           `/v1/nft/template/${DEMO_CONTRACT_ID}?offset=${offset}&limit=${limit}&orderBy=desc`,
         );
       }
-      expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
+      expect(buttonsOf(message)).toEqual([TEMPLATES.buttons.next.actionId, TEMPLATES.buttons.order.actionId]);
       expect(fakes.mint.requestsTo('list_templates')).toHaveLength(offsets.length * 2 - 1);
     });
   });
 
   it('flips the order from the first page, and anyone in the channel may page', async () => {
     const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID} 5`);
-    const [, flipped] = await click(fakes, running.app, message, PAGE_ACTIONS.order, 2, 'U0BOB0002');
+    const [, flipped] = await click(fakes, running.app, message, TEMPLATES.buttons.order.actionId, 2, 'U0BOB0002');
     expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=0&limit=5&orderBy=asc`);
     expect(templateTexts(flipped ?? {})[0]).toContain('`tmpl_001`');
     expect(textOf(flipped?.blocks?.[1])).toContain('ascending order · 1–5 of 123');
-    const [, second] = await click(fakes, running.app, flipped ?? {}, PAGE_ACTIONS.next, 2, 'U0CAROL03');
+    const [, second] = await click(fakes, running.app, flipped ?? {}, TEMPLATES.buttons.next.actionId, 2, 'U0CAROL03');
     expect(lastQuery(fakes)).toBe(`/v1/nft/template/${DEMO_CONTRACT_ID}?offset=5&limit=5&orderBy=asc`);
     expect(templateTexts(second ?? {})[0]).toContain('`tmpl_006`');
   });
@@ -108,10 +110,11 @@ describe('browse templates', () => {
   it('shows a page past a bare-array end as empty, with a way back', async () => {
     fakes.mint.templateShape = 'array';
     let { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID} 41`);
-    for (let i = 0; i < 3; i += 1) [, message = {}] = await click(fakes, running.app, message, PAGE_ACTIONS.next);
+    for (let i = 0; i < 3; i += 1)
+      [, message = {}] = await click(fakes, running.app, message, TEMPLATES.buttons.next.actionId);
     expect(lastQuery(fakes)).toContain('offset=123&limit=41');
     expect(textOf(message)).toContain('No templates from number 124 on.');
-    expect(buttonsOf(message)).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
+    expect(buttonsOf(message)).toEqual([TEMPLATES.buttons.previous.actionId, TEMPLATES.buttons.order.actionId]);
   });
 
   it.each([
@@ -149,7 +152,7 @@ describe('browse templates', () => {
   it('tells only the clicker when a page fails, and puts the page back as it was', async () => {
     const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID}`);
     fakes.mint.failNext('list_templates', { mode: 'status', status: 503 }, 3);
-    const [loading, restored, note] = await click(fakes, running.app, message, PAGE_ACTIONS.next, 3);
+    const [loading, restored, note] = await click(fakes, running.app, message, TEMPLATES.buttons.next.actionId, 3);
     expect(buttonsOf(loading ?? {})).toEqual([]);
     expect(restored).toEqual({ replace_original: true, text: message.text, blocks: message.blocks });
     expect(note).toMatchObject({
@@ -164,14 +167,18 @@ describe('browse templates', () => {
     const { message } = await list(fakes, running.app, `templates ${DEMO_CONTRACT_ID}`);
     fakes.mint.latencyMs = 100; // both clicks arrive at once, in-process: the first page is still loading
     const [first, second] = await Promise.all([
-      click(fakes, running.app, message, PAGE_ACTIONS.next),
-      click(fakes, running.app, message, PAGE_ACTIONS.next),
+      click(fakes, running.app, message, TEMPLATES.buttons.next.actionId),
+      click(fakes, running.app, message, TEMPLATES.buttons.next.actionId),
     ]);
     for (const [loading, page] of [first, second]) {
       expect(textOf(loading)).toContain('Loading 11–20…');
       expect(buttonsOf(loading ?? {})).toEqual([]);
       expect(textOf(page?.blocks?.[1])).toContain('11–20 of 123');
-      expect(buttonsOf(page ?? {})).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.next, PAGE_ACTIONS.order]);
+      expect(buttonsOf(page ?? {})).toEqual([
+        TEMPLATES.buttons.previous.actionId,
+        TEMPLATES.buttons.next.actionId,
+        TEMPLATES.buttons.order.actionId,
+      ]);
     }
   });
 
@@ -181,7 +188,7 @@ describe('browse templates', () => {
       channel_name: 'directmessage',
     });
     expect(message.response_type).toBe('in_channel');
-    await click(fakes, running.app, { ...message, channelId: 'D0DIRECT1' }, PAGE_ACTIONS.next);
+    await click(fakes, running.app, { ...message, channelId: 'D0DIRECT1' }, TEMPLATES.buttons.next.actionId);
     expect(fakes.slack.callsTo('chat.postMessage')).toEqual([]);
     expect(fakes.slack.callsTo('conversations.join')).toEqual([]);
   });

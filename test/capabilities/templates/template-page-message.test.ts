@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PAGE_ACTIONS, templatePageMessage } from '../../../src/capabilities/templates/template-page-message.js';
+import { templatePageMessage } from '../../../src/capabilities/templates/template-page-message.js';
 import { decodePageState } from '../../../src/capabilities/templates/page-state.js';
 import { messageProblems } from '../../kit/block-kit-limits.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 const state = (offset: number, limit: number, order: 'asc' | 'desc' = 'desc') => ({
   contractId: 'demo',
@@ -18,7 +19,9 @@ const templates = (n: number, from = 1) =>
     imageUrl: `https://img.example/${from + i}.png`,
   }));
 /** The paging buttons on the page, in order: other buttons may sit beside them. */
-const paging: string[] = Object.values(PAGE_ACTIONS);
+const paging: string[] = [TEMPLATES.buttons.previous, TEMPLATES.buttons.next, TEMPLATES.buttons.order].map(
+  (button) => button.actionId,
+);
 const buttons = (message: ReturnType<typeof templatePageMessage>) => {
   const actions = message.blocks.find((b) => b.type === 'actions');
   return (actions && 'elements' in actions ? actions.elements : [])
@@ -45,24 +48,24 @@ describe('templatePageMessage', () => {
 
   it('has no Previous on the first page and no Next on the last', () => {
     expect(buttons(templatePageMessage(state(0, 10), { items: templates(10), total: 123 }))).toEqual([
-      PAGE_ACTIONS.next,
-      PAGE_ACTIONS.order,
+      TEMPLATES.buttons.next.actionId,
+      TEMPLATES.buttons.order.actionId,
     ]);
     expect(buttons(templatePageMessage(state(120, 10), { items: templates(3, 121), total: 123 }))).toEqual([
-      PAGE_ACTIONS.previous,
-      PAGE_ACTIONS.order,
+      TEMPLATES.buttons.previous.actionId,
+      TEMPLATES.buttons.order.actionId,
     ]);
     expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: 120 }))).toEqual([
-      PAGE_ACTIONS.previous,
-      PAGE_ACTIONS.order,
+      TEMPLATES.buttons.previous.actionId,
+      TEMPLATES.buttons.order.actionId,
     ]);
     expect(buttons(templatePageMessage(state(110, 10), { items: templates(10, 111), total: undefined }))).toEqual([
-      PAGE_ACTIONS.previous,
-      PAGE_ACTIONS.next,
-      PAGE_ACTIONS.order,
+      TEMPLATES.buttons.previous.actionId,
+      TEMPLATES.buttons.next.actionId,
+      TEMPLATES.buttons.order.actionId,
     ]);
     expect(buttons(templatePageMessage(state(0, 10), { items: templates(4), total: undefined }))).toEqual([
-      PAGE_ACTIONS.order,
+      TEMPLATES.buttons.order.actionId,
     ]);
   });
 
@@ -82,7 +85,7 @@ describe('templatePageMessage', () => {
   it('says so when a page past the end is empty', () => {
     const message = templatePageMessage(state(123, 41), { items: [], total: undefined });
     expect(JSON.stringify(message.blocks)).toContain('No templates from number 124 on.');
-    expect(buttons(message)).toEqual([PAGE_ACTIONS.previous, PAGE_ACTIONS.order]);
+    expect(buttons(message)).toEqual([TEMPLATES.buttons.previous.actionId, TEMPLATES.buttons.order.actionId]);
   });
 
   it('shows a few fields of templates of unknown shape, and plain values', () => {

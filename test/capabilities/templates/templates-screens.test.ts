@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import type { PostedMessage } from '../../kit/slack-payloads.js';
 import { expectNoRejectedResponses, expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
 import { ephemeralText, messageText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 /*
  * The page of a contract's templates that `/mintlink templates` posts in the conversation, as everyone in it
@@ -46,21 +46,21 @@ describe('templates page screens', () => {
   it('shows the first page, one in the middle, the last, and the page while the next loads', async () => {
     const first = await command(`templates ${DEMO_CONTRACT_ID} 10`);
     await page('templates/page--first', first);
-    const [loading, second] = await click(first, PAGE_ACTIONS.next);
+    const [loading, second] = await click(first, TEMPLATES.buttons.next.actionId);
     await page('templates/page--loading-next', loading);
     let shown = second ?? {};
-    for (let i = 0; i < 5; i += 1) [, shown = {}] = await click(shown, PAGE_ACTIONS.next);
+    for (let i = 0; i < 5; i += 1) [, shown = {}] = await click(shown, TEMPLATES.buttons.next.actionId);
     await page('templates/page--middle', shown); // 61–70 of 123
-    for (let i = 0; i < 6; i += 1) [, shown = {}] = await click(shown, PAGE_ACTIONS.next);
+    for (let i = 0; i < 6; i += 1) [, shown = {}] = await click(shown, TEMPLATES.buttons.next.actionId);
     await page('templates/page--last', shown); // 121–123 of 123
-    const [, ascending] = await click(first, PAGE_ACTIONS.order);
+    const [, ascending] = await click(first, TEMPLATES.buttons.order.actionId);
     await page('templates/page--first-ascending', ascending);
   });
 
   it('shows a page past the end as empty, with a way back, when the service does not say how many there are', async () => {
     fakes.mint.templateShape = 'array';
     let shown = await command(`templates ${DEMO_CONTRACT_ID} 41`);
-    for (let i = 0; i < 3; i += 1) [, shown = {}] = await click(shown, PAGE_ACTIONS.next);
+    for (let i = 0; i < 3; i += 1) [, shown = {}] = await click(shown, TEMPLATES.buttons.next.actionId);
     await page('templates/page--past-the-end', shown);
   });
 
@@ -72,7 +72,7 @@ describe('templates page screens', () => {
   it('tells only the clicker when a page fails, and puts the page back as it was', async () => {
     const first = await command(`templates ${DEMO_CONTRACT_ID} 10`);
     fakes.mint.failNext('list_templates', { mode: 'status', status: 503 }, 3);
-    const [, restored, note] = await click(first, PAGE_ACTIONS.next, 3);
+    const [, restored, note] = await click(first, TEMPLATES.buttons.next.actionId, 3);
     expect(restored?.blocks).toEqual(first.blocks);
     await ephemeral('templates/ephemeral--page-failed', note);
   });

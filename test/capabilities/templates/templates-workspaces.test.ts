@@ -3,7 +3,6 @@ import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templ
 import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
 import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-templates-step.js';
 import { BROWSE_TEMPLATES_SHORTCUT } from '../../../src/capabilities/templates/register.js';
-import { PAGE_ACTIONS } from '../../../src/capabilities/templates/template-page-message.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -11,6 +10,7 @@ import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut, type PostedMessage } from '../../kit/slack-payloads.js';
 import { OTHER_TEAM_ID, OTHER_USER_ID } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 describe('templates in many workspaces, each with its own Mint account', () => {
   const fakes = useFakes();
@@ -32,7 +32,7 @@ describe('templates in many workspaces, each with its own Mint account', () => {
     const page = posted?.body as PostedMessage;
     expect(textOf(page)).toContain('1–10 of 123');
     // The page in a channel shared with workspace B: B's member pages it with B's own account.
-    const url = await flow.clickMessage(page, PAGE_ACTIONS.next, OTHER_USER_ID, OTHER_TEAM_ID);
+    const url = await flow.clickMessage(page, TEMPLATES.buttons.next.actionId, OTHER_USER_ID, OTHER_TEAM_ID);
     await fakes.slack.waitForResponse(url, 2);
 
     const opened = fakes.slack.callsTo('views.open').length;
@@ -60,7 +60,12 @@ describe('templates in many workspaces, each with its own Mint account', () => {
     expect(textOf(ack)).toContain('No Mint account is connected to this workspace yet');
     const { fields } = await flow.command(`templates ${DEMO_CONTRACT_ID}`, TEST_USER_ID);
     const [posted] = await fakes.slack.waitForResponse(fields.response_url ?? '');
-    const url = await flow.clickMessage(posted?.body as PostedMessage, PAGE_ACTIONS.next, OTHER_USER_ID, OTHER_TEAM_ID);
+    const url = await flow.clickMessage(
+      posted?.body as PostedMessage,
+      TEMPLATES.buttons.next.actionId,
+      OTHER_USER_ID,
+      OTHER_TEAM_ID,
+    );
     const [told] = await fakes.slack.waitForResponse(url);
     expect(textOf(told?.body)).toContain('No Mint account is connected');
 

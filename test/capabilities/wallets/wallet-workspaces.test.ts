@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
 import { CREATE_WALLET_HOME_ACTION, CREATE_WALLET_SHORTCUT } from '../../../src/capabilities/wallets/register.js';
-import { WALLET_FORM_CALLBACK } from '../../../src/capabilities/wallets/wallet-form.js';
 import { REMOVE_MINT_ACCOUNT_ACTION } from '../../../src/capabilities/mint-account/home-entry.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
@@ -10,6 +9,7 @@ import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut, userContext } from '../../kit/slack-payloads.js';
 import { OTHER_TEAM_ID, OTHER_USER_ID } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+import { WALLETS } from '../../../src/capabilities/wallets/actions.js';
 
 describe('wallets in many workspaces, each with its own Mint account', () => {
   const fakes = useFakes();
@@ -31,7 +31,7 @@ describe('wallets in many workspaces, each with its own Mint account', () => {
       [OTHER_TEAM_ID, OTHER_USER_ID, 'cus_b'],
     ] as const) {
       const { form } = await flow.formFromCommand(`wallet ${customer}`, userId, teamId);
-      expect(form.callback_id).toBe(WALLET_FORM_CALLBACK);
+      expect(form.callback_id).toBe(WALLETS.forms.create.callbackId);
       await flow.submit(form, {}, userId, teamId);
       expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Wallet created');
     }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { ACCOUNT_BLOCKS, CONNECT_FORM_CALLBACK } from '../../../src/capabilities/mint-account/connect-form.js';
+import { ACCOUNT_BLOCKS } from '../../../src/capabilities/mint-account/connect-form.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import type { Fakes } from '../../kit/fakes.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
@@ -18,6 +18,7 @@ import {
 import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
 import { DISTRIBUTION_ENV, inTeam } from '../../kit/workspaces.js';
+import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
 
 /*
  * Distribution mode driven as people in several workspaces use it: Homes, clicks, forms, commands and
@@ -136,7 +137,7 @@ function workspaceFlow(fakes: Fakes, current: () => ListenerApp) {
     /** An admin connects the workspace's Mint account from their Home; resolves with the outcome modal. */
     connect: async (userId: string, apiKey: string, teamId = TEST_TEAM_ID) => {
       const form = await flow.click(await flow.home(userId, teamId), CONNECT_MINT_ACCOUNT_ACTION, userId, teamId);
-      if (form?.callback_id !== CONNECT_FORM_CALLBACK) throw new Error('the connect form did not open');
+      if (form?.callback_id !== MINT_ACCOUNT.forms.connect.callbackId) throw new Error('the connect form did not open');
       const ack = await flow.submit(form, { [ACCOUNT_BLOCKS.apiKey]: apiKey }, userId, teamId);
       expect(ack?.response_action).toBe('update');
       return fakes.slack.viewUpdate(form.id);

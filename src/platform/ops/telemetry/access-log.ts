@@ -2,6 +2,7 @@ import { trace } from '@opentelemetry/api';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from './create-logger.js';
 import type { Metrics } from './metrics.js';
+import { tracingStarted } from './tracing.js';
 import { type RequestKind, type RequestRecord, attachRequest } from './request-context.js';
 
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
@@ -25,15 +26,17 @@ export function accessLog(deps: { logger: Logger; metrics: Metrics }): Middlewar
     } finally {
       const ms = Math.round(performance.now() - started);
       const outcome = record.outcome ?? 'ok';
+      const id = ids.label(record.id);
       // The request's span (TracedApp) gets its name and outcome now that both are known.
-      trace
-        .getActiveSpan()
-        ?.updateName(`slack ${record.kind} ${ids.label(record.id)}`)
-        .setAttributes({ 'slack.kind': record.kind, 'slack.id': ids.label(record.id), 'mintlink.outcome': outcome });
-      deps.metrics.requests.inc({ kind: record.kind, id: ids.label(record.id), outcome });
+      if (tracingStarted())
+        trace
+          .getActiveSpan()
+          ?.updateName(`slack ${record.kind} ${id}`)
+          .setAttributes({ 'slack.kind': record.kind, 'slack.id': id, 'mintlink.outcome': outcome });
+      deps.metrics.requests.inc({ kind: record.kind, id, outcome });
       deps.metrics.requestDuration.observe({ kind: record.kind, outcome }, ms / 1000);
-      const { kind, id, user, channel, team } = record;
-      deps.logger.info({ kind, id, user, channel, team, outcome, ms }, 'request');
+      const { kind, user, channel, team } = record;
+      deps.logger.info({ kind, id: record.id, user, channel, team, outcome, ms }, 'request');
     }
   };
 }

@@ -2,11 +2,20 @@ import { type Attributes, SpanKind, SpanStatusCode, type Tracer, trace } from '@
 import type { Logger } from './create-logger.js';
 
 /**
- * The app's tracer. Until tracing is started it is OpenTelemetry's no-op tracer, so the spans made on every
- * request cost next to nothing when OTEL_EXPORTER_OTLP_ENDPOINT is not set.
+ * The app's tracer while spans are exported, got once when tracing starts (OpenTelemetry makes a new proxy
+ * object on every `getTracer`, and a proxy got before the SDK registered never reaches the SDK's tracer: the
+ * bundle's copy of the API is not the SDK's). Until then no span is made at all: even OpenTelemetry's no-op
+ * spans cost each request allocations (a span, a context, closures) for nothing.
  */
+let exporting: Tracer | undefined;
+
+/** The app's tracer: the exporting one, or OpenTelemetry's no-op tracer while tracing is off. */
 export function tracer(): Tracer {
-  return trace.getTracer('mintlink');
+  return exporting ?? trace.getTracer('mintlink');
+}
+
+export function tracingStarted(): boolean {
+  return exporting !== undefined;
 }
 
 /**
@@ -27,6 +36,7 @@ export async function startTracing(endpoint: string | undefined, logger: Logger)
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register(); // the global tracer, with AsyncLocalStorage carrying the active span across awaits
+  exporting = trace.getTracer('mintlink');
   logger.info({ endpoint }, 'exporting traces over OTLP');
   return async () => {
     await provider.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'could not flush the last traces'));
@@ -35,7 +45,8 @@ export async function startTracing(endpoint: string | undefined, logger: Logger)
 
 /** Runs `work` in a span of its own (a child of the active one); a throw marks the span as an error. */
 export function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: () => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+  if (!exporting) return work();
+  return exporting.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await work();
     } catch (error) {
@@ -49,8 +60,9 @@ export function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, 
 
 /** A span for work that already ended (a database query, timed by Kysely), as a child of the active span. */
 export function pastSpan(name: string, durationMs: number, attributes: Attributes, failed = false): void {
+  if (!exporting) return;
   const end = Date.now();
-  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes, startTime: end - durationMs });
+  const span = exporting.startSpan(name, { kind: SpanKind.CLIENT, attributes, startTime: end - durationMs });
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end(end);
 }

@@ -28,7 +28,7 @@ export interface StepRun {
 }
 
 /**
- * The listener of one custom step (a function_executed event, routed by its callback_id in listen.ts, which
+ * The listener of one custom step (a function_executed event, routed by its callback_id in routes.ts, which
  * acknowledged it as Bolt's `app.function` does); a second
  * delivery of the same execution (Slack retries events it thinks were missed) does nothing; the work's
  * result completes or fails the step (report-step.ts: retried while Slack has trouble); anything unexpected

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_BLOCK } from '../../../../src/capabilities/deletions/deletion-request-form.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK } from '../../../../src/capabilities/links/link-form.js';
+import { LINK_BLOCKS } from '../../../../src/capabilities/links/link-form.js';
 import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
-import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../../../kit/app-process.js';
 import type { RunningApp } from '../../../kit/running-app.js';
 import { useFakes } from '../../../kit/fakes.js';
 import { TEST_CHANNEL_ID, TEST_TEAM_ID, TEST_USER_ID } from '../../../kit/slack-ids.js';
+import { TEMPLATES } from '../../../../src/capabilities/templates/actions.js';
+import { LINKS } from '../../../../src/capabilities/links/actions.js';
 
 /** /metrics tells the truth about real flows, and each request leaves one access-log line. */
 describe('metrics and the access log', () => {
@@ -44,7 +45,7 @@ describe('metrics and the access log', () => {
   it('counts clicks, submissions, shortcuts and events by id, and Slack calls by method', async () => {
     const { fields } = await app.command(`templates ${DEMO_CONTRACT_ID} 5`);
     const [page] = await fakes.slack.waitForResponse(fields.response_url ?? '');
-    await app.click({ blocks: page?.body.blocks as never }, PAGE_ACTIONS.next);
+    await app.click({ blocks: page?.body.blocks as never }, TEMPLATES.buttons.next.actionId);
     await app.shortcut(CREATE_LINK_SHORTCUT);
     await fakes.slack.waitForCall('views.open');
     const form = fakes.slack.lastOpenedView();
@@ -53,12 +54,16 @@ describe('metrics and the access log', () => {
     await app.event({ type: 'app_home_opened', user: TEST_USER_ID, channel: 'D0ALICE01', tab: 'home' });
     await app.waitForIdle();
     const text = await metrics();
-    expect(count(text, `mintlink_requests_total{kind="action",id="${PAGE_ACTIONS.next}",outcome="ok"}`)).toBe(1);
+    expect(
+      count(text, `mintlink_requests_total{kind="action",id="${TEMPLATES.buttons.next.actionId}",outcome="ok"}`),
+    ).toBe(1);
     expect(count(text, `mintlink_requests_total{kind="shortcut",id="${CREATE_LINK_SHORTCUT}",outcome="ok"}`)).toBe(1);
-    expect(count(text, `mintlink_requests_total{kind="view",id="${LINK_FORM_CALLBACK}",outcome="invalid_input"}`)).toBe(
+    expect(
+      count(text, `mintlink_requests_total{kind="view",id="${LINKS.forms.create.callbackId}",outcome="invalid_input"}`),
+    ).toBe(1);
+    expect(count(text, `mintlink_requests_total{kind="view",id="${LINKS.forms.create.callbackId}",outcome="ok"}`)).toBe(
       1,
     );
-    expect(count(text, `mintlink_requests_total{kind="view",id="${LINK_FORM_CALLBACK}",outcome="ok"}`)).toBe(1);
     expect(count(text, 'mintlink_requests_total{kind="event",id="app_home_opened",outcome="ok"}')).toBe(1);
     expect(count(text, 'mintlink_slack_api_calls_total{method="views.open",error="ok"}')).toBeGreaterThanOrEqual(1);
     expect(count(text, 'mintlink_slack_api_calls_total{method="views.publish",error="ok"}')).toBe(1);

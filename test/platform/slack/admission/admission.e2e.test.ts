@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_TEXT } from '../../../../src/platform/slack/admission/admission-middleware.js';
 import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
+import { LINK_BLOCKS, linkFormView } from '../../../../src/capabilities/links/link-form.js';
 import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
-import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
 import type { RunningApp } from '../../../kit/running-app.js';
 import { useFakes } from '../../../kit/fakes.js';
 import { userContext, viewSubmission } from '../../../kit/slack-payloads.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../../kit/slack-checks.js';
 import { stateValues } from '../../../kit/view-state.js';
+import { TEMPLATES } from '../../../../src/capabilities/templates/actions.js';
+import { LINKS } from '../../../../src/capabilities/links/actions.js';
 
 /**
  * One budget of work in flight for the whole process (MAX_WORK_IN_FLIGHT): once full, every kind of request
@@ -52,7 +53,7 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
           elements: [
             {
               type: 'button',
-              action_id: PAGE_ACTIONS.next,
+              action_id: TEMPLATES.buttons.next.actionId,
               text: { type: 'plain_text', text: 'Next' },
               value: encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' }),
             },
@@ -60,11 +61,11 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
         },
       ],
     };
-    const clickUrl = await app.click(page, PAGE_ACTIONS.next);
+    const clickUrl = await app.click(page, TEMPLATES.buttons.next.actionId);
     const [note] = await fakes.slack.waitForResponse(clickUrl);
     expect(note?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: BUSY_TEXT });
     // A form submission: an inline error; the form stays open and filled.
-    const form = { id: 'V0BUSY', callback_id: LINK_FORM_CALLBACK, ...linkFormView() };
+    const form = { id: 'V0BUSY', callback_id: LINKS.forms.create.callbackId, ...linkFormView() };
     const submitted = await app.interact(viewSubmission(form, stateValues(form, { [LINK_BLOCKS.nftId]: 'nft-busy' })));
     expect(submitted).toEqual({
       response_action: 'errors',
@@ -108,7 +109,7 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     await app.waitForIdle();
     expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
     const { open } = await app.commandOpeningModal('link');
-    expect(open.params.view).toMatchObject({ callback_id: LINK_FORM_CALLBACK });
+    expect(open.params.view).toMatchObject({ callback_id: LINKS.forms.create.callbackId });
   });
 
   it("does not fail a step whose first delivery is running when Slack's retry of it finds the app busy", async () => {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
-import { PAGE_ACTIONS } from '../../../../src/capabilities/templates/template-page-message.js';
 import type { AppProcess } from '../../../kit/app-process.js';
 import { useFakes } from '../../../kit/fakes.js';
 import { buttonClick } from '../../../kit/slack-payloads.js';
+import { TEMPLATES } from '../../../../src/capabilities/templates/actions.js';
 
 const CLICKS = 500;
 const BUDGET = 20;
@@ -27,13 +27,15 @@ describe('a click flood on a silent response_url', () => {
     app = await fakes.startProcess('http', { env: { MAX_WORK_IN_FLIGHT: String(BUDGET), LOG_LEVEL: 'info' } });
     const rssBefore = app.rssMb;
     const value = encodePageState({ contractId: DEMO_CONTRACT_ID, offset: 10, limit: 10, order: 'desc' });
-    const page = { blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: PAGE_ACTIONS.next, value }] }] };
+    const page = {
+      blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: TEMPLATES.buttons.next.actionId, value }] }],
+    };
     const started = Date.now();
     for (let sent = 0; sent < CLICKS; sent += 50) {
       await Promise.all(
         Array.from({ length: 50 }, async () => {
           const click = {
-            ...buttonClick(fakes.slack, page, PAGE_ACTIONS.next),
+            ...buttonClick(fakes.slack, page, TEMPLATES.buttons.next.actionId),
             response_url: fakes.slack.silentResponseUrl(),
           };
           await app?.interact(click); // throws unless Slack's request got a 200

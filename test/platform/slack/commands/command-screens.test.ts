@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
-import { LINK_BLOCKS, LINK_FORM_CALLBACK, linkFormView } from '../../../../src/capabilities/links/link-form.js';
+import { LINK_BLOCKS, linkFormView } from '../../../../src/capabilities/links/link-form.js';
 import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { useFakes, useListenerApp } from '../../../kit/fakes.js';
@@ -8,6 +8,7 @@ import { ephemeralText, modalText } from '../../../kit/screen-text.js';
 import { expectScreen } from '../../../kit/screens.js';
 import { viewSubmission } from '../../../kit/slack-payloads.js';
 import { stateValues } from '../../../kit/view-state.js';
+import { LINKS } from '../../../../src/capabilities/links/actions.js';
 
 /*
  * What `/mintlink` answers with text: help, the usage of each subcommand given wrong arguments, and every
@@ -92,7 +93,7 @@ describe('command screens when the app is busy', () => {
     await running.app.shortcut(CREATE_LINK_SHORTCUT);
     await fakes.slack.waitForCall('views.open');
     await expectScreen('commands/shortcut--busy', modalText(fakes.slack.lastOpenedView()));
-    const form = { id: 'V0BUSY', callback_id: LINK_FORM_CALLBACK, ...linkFormView() };
+    const form = { id: 'V0BUSY', callback_id: LINKS.forms.create.callbackId, ...linkFormView() };
     const submitted = await running.app.interact(
       viewSubmission(form, stateValues(form, { [LINK_BLOCKS.nftId]: 'nft-busy' })),
     );
