@@ -188,7 +188,7 @@ function emailWords(email: string | undefined): string[] {
  * and links (`<mailto:a@b.c|a@b.c>`, `<https://…>`) and surrounding quotes and brackets taken off.
  */
 export function searchWords(typed: string): string[] {
-  const unwrapped = typed.replace(/<(?:mailto:)?([^|>\s]+)(?:\|[^>]*)?>/g, ' $1 ');
+  const unwrapped = typed.replace(/<(?:mailto[:])?([^|>\s]+)(?:\|[^>]*)?>/g, ' $1 ');
   const words = unwrapped
     .split(/[\s,;]+/)
     .map((word) =>
