@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
@@ -7,7 +7,7 @@ import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { modalText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
-import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 
 /*
@@ -39,6 +39,7 @@ describe('history', () => {
   });
   const homes = new SettingsFlow(fakes);
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
+  afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
   let seq = 0;
   /** A link as runAudited records one: pending, then succeeded with its URL. */
