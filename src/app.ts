@@ -12,6 +12,7 @@ import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
 import { onceKeysPruneJob } from './platform/store/once-keys.js';
 import { type Job, Scheduler } from './platform/ops/lifecycle/scheduler.js';
 import { HomePublisher } from './capabilities/home/home-publisher.js';
+import * as history from './capabilities/history/register.js';
 import * as home from './capabilities/home/register.js';
 import * as links from './capabilities/links/register.js';
 import { listen } from './platform/slack/pipeline/listen.js';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     templates,
     deletionApproval,
     auditExport,
+    history,
     settings,
     mintAccount,
     setupChecklist,

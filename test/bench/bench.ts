@@ -20,6 +20,7 @@ import { Pool } from 'undici';
 import { DEMO_CONTRACT_ID } from '../../src/operator/mock-mint-api/demo-templates.js';
 import { runBulkBench } from './bulk-bench.js';
 import { runDistributionBench } from './distribution-bench.js';
+import { runHistoryBench } from './history-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { encodePageState, type PageState } from '../../src/capabilities/templates/page-state.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET, startArguments } from '../kit/app-process.js';
@@ -29,7 +30,7 @@ import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import { type Load, benchFolder, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
-const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution]   (or: npx tsx test/bench/bench.ts)
+const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution | --history]   (or: npx tsx test/bench/bench.ts)
 
 Runs the app, the peer (a plain Bolt app doing the same flows with the SDK's defaults) and the bare Bolt app
 (acks only) against the fake Slack and the mock Mint service (latency 1 s), prints Markdown tables and PASS/FAIL
@@ -81,6 +82,17 @@ BENCH_ROUND_MS (default 5000: one period of the installation cache), BENCH_ROUND
   BENCH_REPLICAS            replicas of each deployment (default 3)
   BENCH_LOGS                1: each replica's log to a file in a temporary directory (printed)
   BENCH_PROFILE             1: a CPU profile of each replica in that directory too (kept)
+
+--history runs History's reads alone instead (test/bench/history-bench.ts): 1,000,000 rows in one workspace and
+100 workspaces of 1,000 beside it, written by SQL into a database the app's migrations made, on SQLite and on
+PostgreSQL (a schema of its own, dropped at the end); then the store's reads the History modal makes (first
+page, Next and Previous by keyset, searches by one and two words, filters, a person's own rows), p95 against
+300 ms. Its options:
+
+  BENCH_HISTORY_ROWS        rows of the large workspace (default 1000000)
+  BENCH_HISTORY_SIDE_ROWS   rows of each of the 100 other workspaces (default 1000)
+  BENCH_HISTORY_RUNS        timed runs of each read (default 40)
+  BENCH_DATABASE_URL        PostgreSQL (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -796,4 +808,5 @@ const check = (text: string, ok: boolean) => `${ok ? 'PASS' : 'FAIL'} ${text}`;
 if (process.argv.includes('--bulk')) await runBulkBench();
 else if (process.argv.includes('--sandbox')) await runSandboxBench();
 else if (process.argv.includes('--distribution')) await runDistributionBench();
+else if (process.argv.includes('--history')) await runHistoryBench();
 else await main();

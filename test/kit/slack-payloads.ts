@@ -175,11 +175,17 @@ export function viewButtonClick(
   value?: string,
 ): Record<string, unknown> {
   const matches = (e: Record<string, any>) => e.action_id === actionId && (value === undefined || e.value === value);
+  // A button in an actions block, or a section's accessory.
   const block = (view.blocks as Array<Record<string, any>> | undefined)?.find(
-    (b) => b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((element) => matches(element)),
+    (b) =>
+      (b.type === 'actions' && (b.elements as Array<Record<string, any>>).some((element) => matches(element))) ||
+      (b.type === 'section' && b.accessory && matches(b.accessory)),
   );
   if (!block) throw new Error(`the view has no button ${actionId}${value ? ` for ${value}` : ''}`);
-  const button = (block.elements as Array<Record<string, any>>).find((element) => matches(element));
+  const button =
+    block.type === 'section'
+      ? (block.accessory as Record<string, any>)
+      : (block.elements as Array<Record<string, any>>).find((element) => matches(element));
   return {
     type: 'block_actions',
     user: user(userId),

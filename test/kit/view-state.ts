@@ -57,6 +57,9 @@ function elementState(element: Json, entry: Entry | undefined): Json {
       if (entry === undefined) return { selected_date_time: element.initial_date_time ?? null };
       return { selected_date_time: entry instanceof Date ? Math.floor(entry.getTime() / 1000) : null };
     }
+    case 'datepicker':
+      // A day as Slack sends it (YYYY-MM-DD), typed as such.
+      return { selected_date: entry === undefined ? (element.initial_date ?? null) : entry };
     case 'conversations_select':
       return { selected_conversation: entry === undefined ? (element.initial_conversation ?? null) : entry };
     case 'users_select':

@@ -57,7 +57,7 @@ describe('manifest.yml', () => {
     const [command] = manifest.features.slash_commands;
     expect(command).toMatchObject({ command: '/mintlink', should_escape: false });
     expect(command.description.length).toBeGreaterThan(10);
-    for (const sub of ['help', 'link', 'wallet', 'bulk', 'delete', 'templates', 'audit'])
+    for (const sub of ['help', 'link', 'wallet', 'bulk', 'delete', 'templates', 'audit', 'history'])
       expect(command.usage_hint).toContain(sub);
   });
 

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { completeHistory, writeHistory } from './history.js';
+import { historyOf } from './history-entry.js';
 import type { Tables } from './tables.js';
 
 export interface AuditEntryInput {
@@ -37,13 +39,16 @@ export class AuditLog {
     return this.record({ ...entry, outcome: 'pending' }, at);
   }
 
-  /** Sets the outcome of an operation recorded with `start`. */
+  /** Sets the outcome of an operation recorded with `start` (and of its History row, in one transaction). */
   async complete(id: string, outcome: string, detail?: string): Promise<void> {
-    await this.db
-      .updateTable('audit_log')
-      .set({ outcome, detail: detail === undefined ? null : truncate(detail, MAX_DETAIL_CHARS) })
-      .where('id', '=', id)
-      .execute();
+    await atomically(this.db, async (db) => {
+      await db
+        .updateTable('audit_log')
+        .set({ outcome, detail: detail === undefined ? null : truncate(detail, MAX_DETAIL_CHARS) })
+        .where('id', '=', id)
+        .execute();
+      await completeHistory(db, id, outcome, detail);
+    });
   }
 
   async record(entry: AuditEntryInput, at = new Date()): Promise<AuditEntry> {
@@ -58,7 +63,22 @@ export class AuditLog {
       outcome: entry.outcome,
       detail: entry.detail === undefined ? null : truncate(entry.detail, MAX_DETAIL_CHARS),
     };
-    await this.db.insertInto('audit_log').values(row).execute();
+    // What it made (a link, a wallet, a deletion request, a bulk job) goes to History with it, or neither does.
+    // From the inputs as given: the entry's own are shortened when long.
+    const made = historyOf({
+      ...entry,
+      id: row.id,
+      at,
+      teamId: entry.teamId,
+      origin: entry.origin,
+      detail: entry.detail,
+    });
+    if (!made) await this.db.insertInto('audit_log').values(row).execute();
+    else
+      await atomically(this.db, async (db) => {
+        await db.insertInto('audit_log').values(row).execute();
+        await writeHistory(db, made);
+      });
     return toEntry(row);
   }
 
@@ -91,6 +111,11 @@ export function toEntry(row: Tables['audit_log']): AuditEntry {
     outcome: row.outcome,
     detail: row.detail ?? undefined,
   };
+}
+
+/** Runs `work` in a transaction: the caller's when it is in one already, else one of its own. */
+function atomically<T>(db: Kysely<Tables>, work: (db: Kysely<Tables>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /** JSON of the inputs; when too long, long arrays and strings are shortened and the cut is marked. */

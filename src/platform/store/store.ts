@@ -10,6 +10,7 @@ import { DeletionApprovals } from './deletion-approvals.js';
 import { DeletionReminders } from './deletion-reminders.js';
 import { BulkJobs } from './bulk-jobs/jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
+import { HistoryRows } from './history.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installations.js';
 import { MintAccountRows } from './mint-accounts.js';
@@ -33,6 +34,8 @@ export interface Store {
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
+  /** What was made through the app (links, wallets, deletion requests, bulk jobs), written with its audit entry. */
+  readonly history: HistoryRows;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
   /** Distribution mode's installations (tokens sealed). */
@@ -95,6 +98,7 @@ class SqlStore implements Store {
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
   readonly auditHistory: AuditHistory;
+  readonly history: HistoryRows;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettings: WorkspaceSettingsRows;
   readonly installations: InstallationRows;
@@ -115,6 +119,7 @@ class SqlStore implements Store {
     this.deletionApprovals = new DeletionApprovals(db, engine);
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
+    this.history = new HistoryRows(db);
     this.bulkJobs = new BulkJobs(db, engine, changes);
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine, changes);
     this.installations = new InstallationRows(db, engine, changes);

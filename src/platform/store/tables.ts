@@ -277,6 +277,54 @@ export interface MintCallOutcomesTable {
   at: string;
 }
 
+/** What was made through the app, one row per audit entry that made it (migration 020; see history.ts). */
+export interface HistoryTable {
+  /** The audit entry's id. */
+  id: string;
+  team_id: string;
+  /** See HistoryKind. */
+  kind: string;
+  actor_id: string;
+  /** ISO 8601 UTC: the audit entry's time. */
+  made_at: string;
+  /** `form`, `workflow` or `shortcut` (see HistoryHow). */
+  how: string;
+  /** The audit entry's outcome (a deletion's live status is its request's). */
+  outcome: string;
+  nft_id: string | null;
+  /** JSON array of customer ids. */
+  customer_ids: string;
+  email: string | null;
+  /** The link's URL, once made. */
+  url: string | null;
+  /** A deletion request's id. */
+  request_id: string | null;
+  /** A bulk job's id. */
+  job_id: string | null;
+  /** JSON of what else a result shows (a link's quantity, dates, active; a job's source and rows). */
+  facts: string;
+}
+
+/** One searchable word of a history row, with what filters need (migration 020). */
+export interface HistoryTermsTable {
+  history_id: string;
+  /** Lowercased. */
+  term: string;
+  team_id: string;
+  kind: string;
+  actor_id: string;
+  made_at: string;
+}
+
+/** How far a copy into history has gone (migration 020): the last audit entry read, by (at, id). */
+export interface HistoryBackfillTable {
+  name: string;
+  after_at: string | null;
+  after_id: string | null;
+  copied: number;
+  finished_at: string | null;
+}
+
 export interface Tables {
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
@@ -294,4 +342,7 @@ export interface Tables {
   installation_teams: InstallationTeamsTable;
   installation_team_departures: InstallationTeamDeparturesTable;
   mint_call_outcomes: MintCallOutcomesTable;
+  history: HistoryTable;
+  history_terms: HistoryTermsTable;
+  history_backfill: HistoryBackfillTable;
 }

@@ -18,6 +18,7 @@ import * as mintCallOutcomes from './016-mint-call-outcomes.js';
 import * as deletionNotFound from './017-deletion-not-found.js';
 import * as tokenRenewalLease from './018-token-renewal-lease.js';
 import * as orgWorkspaceTimes from './019-org-workspace-times.js';
+import * as history from './020-history.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017-deletion-not-found': deletionNotFound,
   '018-token-renewal-lease': tokenRenewalLease,
   '019-org-workspace-times': orgWorkspaceTimes,
+  '020-history': history,
 };
 
 export const migrationProvider: MigrationProvider = {

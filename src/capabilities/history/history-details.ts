@@ -1,0 +1,139 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { CapabilityDeps } from '../../deps.js';
+import { context, section } from '../../platform/blocks/blocks.js';
+import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import type { HistoryItem } from '../../platform/store/history.js';
+import { customersText, howText, kindName } from './history-modal.js';
+
+/** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
+const CUSTOMERS_SHOWN = 60;
+
+/**
+ * A result's details, pushed over the list. What the row keeps (a link's fields, a wallet's customer), and for a
+ * deletion request and a bulk job what their own tables say now: each approval and rejection with who and when,
+ * the outcome; a job's state, counts and results file.
+ */
+export async function detailsView(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<ModalView> {
+  const made = `Made by <@${item.actorId}> ${howText(item.how)}, ${slackDate(item.madeAt)}.`;
+  const blocks: KnownBlock[] = [];
+  switch (item.kind) {
+    case 'link':
+      blocks.push(...linkBlocks(item));
+      break;
+    case 'wallet':
+      blocks.push(
+        section(
+          item.customerIds[0]
+            ? `*Customer*\n${inlineCode(item.customerIds[0], 100)}`
+            : '*Customer*\nA new user (the service chose the id)',
+        ),
+        section(`*Outcome*\n${escapeAndCut(item.outcome, 100)}`),
+      );
+      break;
+    case 'deletion':
+      blocks.push(...(await deletionBlocks(deps, item)));
+      break;
+    case 'bulk':
+      blocks.push(...(await bulkBlocks(deps, item)));
+      break;
+  }
+  blocks.push(context(made));
+  return modal({ title: kindName(item.kind), close: 'Back', blocks });
+}
+
+function linkBlocks(item: HistoryItem): KnownBlock[] {
+  const facts = item.facts;
+  const fields = [
+    `*NFT*\n${item.nftId ? inlineCode(item.nftId, 200) : '—'}`,
+    `*E-mail*\n${item.email ? escapeAndCut(item.email, 200) : '—'}`,
+    `*Quantity*\n${typeof facts.quantity === 'number' ? String(facts.quantity) : 'not limited'}`,
+    `*Active*\n${facts.active === false ? 'no' : 'yes'}`,
+    `*Starts*\n${typeof facts.startDate === 'string' ? dateText(facts.startDate) : 'at once'}`,
+    `*Ends*\n${typeof facts.endDate === 'string' ? dateText(facts.endDate) : 'never'}`,
+  ];
+  if (typeof facts.walletOptions === 'string') fields.push(`*Wallet*\n${escapeAndCut(facts.walletOptions, 60)}`);
+  if (typeof facts.type === 'string') fields.push(`*Type*\n${escapeAndCut(facts.type, 60)}`);
+  return [
+    section(
+      item.url
+        ? `*Link* (copy it from here)\n${codeBlock(item.url)}`
+        : `*Link*\nNone: the link was not made (${escapeAndCut(item.outcome, 60)}).`,
+    ),
+    { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
+    section(`*Customers*\n${item.customerIds.length > 0 ? customersText(item.customerIds, CUSTOMERS_SHOWN) : '—'}`),
+  ];
+}
+
+async function deletionBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<KnownBlock[]> {
+  const requestId = item.requestId ?? '';
+  const request = await deps.store.deletionRequests.forTeam(item.teamId).get(requestId);
+  if (!request)
+    return [
+      section(
+        `*${inlineCode(requestId, 40)}*\nThe request itself is no longer kept. Customers: ${customersText(item.customerIds, CUSTOMERS_SHOWN)}`,
+      ),
+    ];
+  const approvals = await deps.store.deletionApprovals.of([request.id], item.teamId);
+  const decisions = approvals.map(
+    (a) => `:white_check_mark: Approved by <@${a.approverId}>, ${slackDate(a.approvedAt)}`,
+  );
+  if (request.status === 'rejected' && request.decidedBy)
+    decisions.push(
+      `:no_entry_sign: Rejected by <@${request.decidedBy}>${request.decidedAt ? `, ${slackDate(request.decidedAt)}` : ''}${request.decisionNote ? `: ${escapeAndCut(request.decisionNote, 300)}` : ''}`,
+    );
+  const outcome = [`*${escapeAndCut(request.status, 40)}*`];
+  if (request.finishedAt) outcome.push(`finished ${slackDate(request.finishedAt)}`);
+  if (request.outcomeDetail) outcome.push(escapeAndCut(request.outcomeDetail, 500));
+  if (request.status === 'cancelled' || request.status === 'expired')
+    if (request.decisionNote) outcome.push(escapeAndCut(request.decisionNote, 300));
+  return [
+    section(`*${inlineCode(request.id, 40)}* asked by <@${request.requesterId}>, ${slackDate(request.createdAt)}`),
+    section(`*Reason*\n${escapeAndCut(request.reason, 1000)}`),
+    section(`*Customers* (${request.customerIds.length})\n${customersText(request.customerIds, CUSTOMERS_SHOWN)}`),
+    section(
+      `*Approvals* (${request.approverIds.length} of ${request.approvalsNeeded} needed)\n${decisions.length > 0 ? decisions.join('\n') : 'None yet.'}`,
+    ),
+    section(`*Outcome*\n${outcome.join(' · ')}`),
+  ];
+}
+
+async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<KnownBlock[]> {
+  const jobId = item.jobId ?? '';
+  const jobs = deps.store.bulkJobs.inTeam(item.teamId);
+  const job = await jobs.get(jobId);
+  if (!job) return [section(`*${inlineCode(jobId, 40)}*\nThe job itself is no longer kept.`)];
+  const counts = await jobs.counts(job.id);
+  const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}`;
+  const results = job.resultsFileId
+    ? `sent to <@${job.requesterId}> in their direct messages with the app`
+    : job.resultsNote
+      ? escapeAndCut(job.resultsNote, 300)
+      : job.status === 'done'
+        ? 'not sent'
+        : 'comes when the job ends';
+  return [
+    section(
+      `*${inlineCode(job.id, 40)}*: ${escapeAndCut(job.kind, 20)} from ${escapeAndCut(job.sourceName, 200)}${job.retryOf ? ` (retries the failed rows of ${inlineCode(job.retryOf, 40)})` : ''}`,
+    ),
+    section(`*State*\n${escapeAndCut(job.status, 40)}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`),
+    section(
+      `*Rows* (${count(job.totalRows, 'in the file')})\n${[
+        count(counts.done, 'made'),
+        count(counts.failed, 'failed'),
+        count(counts.unknown, 'unknown'),
+        count(counts.pending + counts.sending, 'to send'),
+        count(counts.cancelled, 'cancelled'),
+        count(counts.invalid, 'invalid'),
+      ].join(' · ')}`,
+    ),
+    section(`*Results file*\n${results}`),
+  ];
+}
+
+/** A date the link's own fields hold (ISO text): as Slack shows dates, or as written when it is not one. */
+function dateText(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? escapeAndCut(iso, 60) : slackDate(date);
+}

@@ -1,0 +1,72 @@
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
+import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
+import type { Store } from '../../platform/store/store.js';
+
+const DAY_MS = 86_400_000;
+/** Rows pruned per batch: each a short transaction of its own. */
+const PRUNE_BATCH = 1_000;
+/** Batches of the backfill one run copies before it lets the next run (and requests) go first. */
+const BACKFILL_BATCHES_PER_RUN = 20;
+
+export interface HistoryJobDeps {
+  store: Store;
+  logger: Logger;
+  work: Pick<WorkBudget, 'track'>;
+}
+
+/**
+ * Copies the audit log written before History existed into it: a few batches a run, every few seconds, until
+ * done (then each run ends at once). The position is kept in the database: a restart resumes there, and two
+ * replicas copying at once copy each entry once.
+ */
+export function historyBackfillJob(deps: HistoryJobDeps, everyMs = 5_000): Job {
+  let finished = false;
+  return {
+    name: 'history backfill from the audit log',
+    everyMs,
+    // Not at start: the first seconds belong to the requests that come with a start (and a deploy).
+    atStart: false,
+    run: async () => {
+      if (finished) return;
+      for (let batch = 0; batch < BACKFILL_BATCHES_PER_RUN; batch += 1) {
+        const done = await deps.work.track(deps.store.history.backfillBatch());
+        if (done.finished) {
+          finished = true;
+          deps.logger.info('history holds the audit log written before it');
+          return;
+        }
+        await new Promise((resolve) => setImmediate(resolve)); // requests go between batches
+      }
+    },
+    failed: (error) => deps.logger.warn({ err: error }, 'history backfill failed; will go on from where it stopped'),
+  };
+}
+
+/**
+ * History follows the audit log's retention (AUDIT_RETENTION_DAYS): what the audit log no longer keeps, History
+ * does not show. Hourly, oldest first, in batches.
+ */
+export function historyRetentionJob(deps: HistoryJobDeps, retentionDays: number | undefined): Job | undefined {
+  if (retentionDays === undefined) return undefined;
+  return {
+    name: 'history retention',
+    everyMs: 60 * 60 * 1000,
+    run: () => pruneHistory(deps, retentionDays),
+    failed: (error) => deps.logger.warn({ err: error }, 'history pruning failed; will try again'),
+  };
+}
+
+/** Deletes History's rows older than `retentionDays`; returns how many. */
+export async function pruneHistory(deps: HistoryJobDeps, retentionDays: number, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - retentionDays * DAY_MS);
+  let pruned = 0;
+  for (;;) {
+    const deleted = await deps.work.track(deps.store.history.pruneBatch(before, PRUNE_BATCH));
+    pruned += deleted;
+    if (deleted < PRUNE_BATCH) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (pruned > 0) deps.logger.info({ pruned, before: before.toISOString() }, 'history pruned with the audit log');
+  return pruned;
+}

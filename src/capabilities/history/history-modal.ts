@@ -1,0 +1,239 @@
+import type { ViewOutput } from '@slack/bolt';
+import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
+import { context, divider, section } from '../../platform/blocks/blocks.js';
+import { INPUT_ACTION_ID, selectInput, textInput } from '../../platform/blocks/inputs.js';
+import { escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { modal } from '../../platform/blocks/modal.js';
+import { slackDate } from '../../platform/blocks/slack-date.js';
+import { selectedValue, textValue } from '../../platform/blocks/view-state.js';
+import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
+import { HISTORY_KINDS, type HistoryKind } from '../../platform/store/history-entry.js';
+import type { HistoryItem } from '../../platform/store/history.js';
+import { HISTORY } from './actions.js';
+import { type HistoryFilters, type PageState, encodePageState } from './page-state.js';
+
+/** Results a page shows. */
+export const PAGE_SIZE = 10;
+
+export const SEARCH_BLOCKS = {
+  words: 'history_words',
+  kind: 'history_kind',
+  who: 'history_who',
+  from: 'history_from',
+  to: 'history_to',
+} as const;
+
+const KIND_NAMES: Record<HistoryKind, { one: string; many: string; emoji: string }> = {
+  link: { one: 'Link', many: 'Links', emoji: ':link:' },
+  wallet: { one: 'Wallet', many: 'Wallets', emoji: ':credit_card:' },
+  deletion: { one: 'Deletion request', many: 'Deletion requests', emoji: ':wastebasket:' },
+  bulk: { one: 'Bulk job', many: 'Bulk jobs', emoji: ':page_facing_up:' },
+};
+const ANY_KIND = 'any';
+const HOW_TEXT = { form: 'in Slack', workflow: 'by a workflow', message: 'from a message' } as const;
+
+export function kindName(kind: HistoryKind): string {
+  return KIND_NAMES[kind].one;
+}
+
+export function howText(how: HistoryItem['how']): string {
+  return HOW_TEXT[how];
+}
+
+/** A page of History: the search form on top, then the results newest first, then Previous / Next. */
+export function historyView(page: {
+  state: PageState;
+  items: readonly HistoryItem[];
+  scope: string;
+  /** A deletion request's status now, by request id (the row keeps the asking's). */
+  statuses?: ReadonlyMap<string, string>;
+}): ModalView {
+  const { state, items } = page;
+  const start = (state.page - 1) * PAGE_SIZE + 1;
+  const filtered = describeFilters(state.filters);
+  const heading =
+    items.length === 0
+      ? context(`${page.scope}${filtered ? ` · ${filtered}` : ''}`)
+      : context(
+          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : `${start}–${start + items.length - 1}, newest first`}`,
+        );
+  const results: KnownBlock[] =
+    items.length === 0
+      ? [section(emptyText(state))]
+      : items.map((item) => resultBlock(item, page.statuses?.get(item.requestId ?? '')));
+  const paging = pagingRow(state);
+  return modal({
+    callbackId: HISTORY.forms.search.callbackId,
+    title: 'History',
+    submit: 'Search',
+    close: 'Close',
+    privateMetadata: encodePageState(state),
+    blocks: [...searchInputs(state.filters), divider(), heading, ...results, ...(paging ? [paging] : [])],
+  });
+}
+
+/** Shown while the first page is read, when that takes longer than Slack's trigger allows to wait. */
+export function loadingView(filters: HistoryFilters): ModalView {
+  return modal({
+    title: 'History',
+    close: 'Close',
+    blocks: [
+      section(`:hourglass_flowing_sand: Looking${filters.words ? ` for ${inlineCode(filters.words, 200)}` : ''}…`),
+    ],
+  });
+}
+
+function searchInputs(filters: HistoryFilters): KnownBlock[] {
+  const who: InputBlock = {
+    type: 'input',
+    block_id: SEARCH_BLOCKS.who,
+    optional: true,
+    label: { type: 'plain_text', text: 'Made by' },
+    element: {
+      type: 'users_select',
+      action_id: INPUT_ACTION_ID,
+      placeholder: { type: 'plain_text', text: 'Anyone' },
+      ...(filters.who ? { initial_user: filters.who } : {}),
+    },
+  };
+  const date = (blockId: string, label: string, initial: string | undefined): InputBlock => ({
+    type: 'input',
+    block_id: blockId,
+    optional: true,
+    label: { type: 'plain_text', text: label },
+    element: {
+      type: 'datepicker',
+      action_id: INPUT_ACTION_ID,
+      placeholder: { type: 'plain_text', text: 'Any day' },
+      ...(initial ? { initial_date: initial } : {}),
+    },
+  });
+  return [
+    textInput({
+      blockId: SEARCH_BLOCKS.words,
+      label: 'Words',
+      optional: true,
+      maxLength: 500,
+      initial: filters.words,
+      placeholder: 'nft-42 cus_1002 ann@example.com',
+      hint: 'Each word must match an NFT id, a customer id, an e-mail (or its name or domain), a link or its id, a DR- or BK- id.',
+    }),
+    selectInput({
+      blockId: SEARCH_BLOCKS.kind,
+      label: 'What',
+      optional: true,
+      choices: [
+        { label: 'Everything', value: ANY_KIND },
+        ...HISTORY_KINDS.map((kind) => ({ label: KIND_NAMES[kind].many, value: kind })),
+      ],
+      initial: filters.kind ?? ANY_KIND,
+    }),
+    who,
+    date(SEARCH_BLOCKS.from, 'From (UTC day)', filters.from),
+    date(SEARCH_BLOCKS.to, 'To (UTC day, included)', filters.to),
+  ];
+}
+
+/** One result: what it is and what a person needs to act on it, and its Details. */
+function resultBlock(item: HistoryItem, status: string | undefined): SectionBlock {
+  const name = KIND_NAMES[item.kind];
+  const lines = [`${name.emoji} *${name.one}* ${summary(item)}`];
+  const facts = factsLine(item, status);
+  if (facts) lines.push(facts);
+  lines.push(`<@${item.actorId}> · ${slackDate(item.madeAt)} · ${HOW_TEXT[item.how]}`);
+  return {
+    type: 'section',
+    text: { type: 'mrkdwn', text: lines.join('\n') },
+    accessory: buttonOf(HISTORY.buttons.details, { value: item.id }),
+  };
+}
+
+function summary(item: HistoryItem): string {
+  switch (item.kind) {
+    case 'link':
+      return item.nftId ? `for NFT ${inlineCode(item.nftId, 100)}` : '';
+    case 'wallet':
+      return item.customerIds[0] ? `for customer ${inlineCode(item.customerIds[0], 100)}` : 'for a new user';
+    case 'deletion':
+      return item.requestId ? inlineCode(item.requestId, 40) : '';
+    case 'bulk':
+      return `${item.jobId ? inlineCode(item.jobId, 40) : ''} of ${escapeAndCut(String(item.facts.of ?? 'rows'), 20)} from ${escapeAndCut(String(item.facts.source ?? 'a file'), 80)}`;
+  }
+}
+
+function factsLine(item: HistoryItem, status: string | undefined): string {
+  const parts: string[] = [];
+  if (item.kind === 'link') {
+    if (item.url) parts.push(escapeAndCut(item.url, 300));
+    else parts.push(`_${escapeAndCut(item.outcome, 40)}_`);
+    if (item.email) parts.push(escapeAndCut(item.email, 100));
+  } else if (item.outcome !== 'succeeded' && item.kind !== 'deletion')
+    parts.push(`_${escapeAndCut(item.outcome, 40)}_`);
+  if (item.kind === 'deletion') parts.push(`_${escapeAndCut(status ?? item.outcome, 40)}_`);
+  if (item.kind === 'bulk' && typeof item.facts.rows === 'number') parts.push(`${item.facts.rows} rows`);
+  if (item.kind !== 'wallet' && item.customerIds.length > 0) parts.push(customersText(item.customerIds, 3));
+  return parts.join(' · ');
+}
+
+/** Customer ids in code, the first `shown` of them and how many more. */
+export function customersText(ids: readonly string[], shown: number): string {
+  const listed = ids
+    .slice(0, shown)
+    .map((id) => inlineCode(id, 100))
+    .join(', ');
+  return ids.length > shown ? `${listed} and ${ids.length - shown} more` : listed;
+}
+
+function pagingRow(state: PageState): ActionsBlock | undefined {
+  const buttons = [
+    ...(state.newer ? [buttonOf(HISTORY.buttons.previous)] : []),
+    ...(state.older ? [buttonOf(HISTORY.buttons.next)] : []),
+  ];
+  return buttons.length > 0 ? { type: 'actions', block_id: 'history_paging', elements: buttons } : undefined;
+}
+
+function describeFilters(filters: HistoryFilters): string {
+  const parts: string[] = [];
+  if (filters.words) parts.push(`matching ${inlineCode(filters.words, 200)}`);
+  if (filters.kind) parts.push(KIND_NAMES[filters.kind].many.toLowerCase());
+  if (filters.who) parts.push(`by <@${filters.who}>`);
+  if (filters.from) parts.push(`from ${filters.from}`);
+  if (filters.to) parts.push(`to ${filters.to}`);
+  return parts.join(', ');
+}
+
+function emptyText(state: PageState): string {
+  if (state.page > 1) return 'No more results: they may have been removed meanwhile. Search again to start over.';
+  const filtered = describeFilters(state.filters);
+  return filtered
+    ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain); try fewer words or filters.'
+    : ':mag: Nothing here yet: links, wallets, deletion requests and bulk jobs made through the app will show here.';
+}
+
+export type SearchFormCheck = { ok: true; filters: HistoryFilters } | { ok: false; errors: Record<string, string> };
+
+/** The filters of a submitted search (its values come from the client: each is checked here). */
+export function readSearchForm(values: ViewOutput['state']['values']): SearchFormCheck {
+  const kind = selectedValue(values, SEARCH_BLOCKS.kind);
+  const who = values[SEARCH_BLOCKS.who]?.[INPUT_ACTION_ID]?.selected_user ?? undefined;
+  const from = dayValue(values, SEARCH_BLOCKS.from);
+  const to = dayValue(values, SEARCH_BLOCKS.to);
+  const errors: Record<string, string> = {};
+  if (from === null) errors[SEARCH_BLOCKS.from] = 'Choose a day from the calendar.';
+  if (to === null) errors[SEARCH_BLOCKS.to] = 'Choose a day from the calendar.';
+  if (from && to && to < from) errors[SEARCH_BLOCKS.to] = 'This day comes before the first one: choose a later one.';
+  const words = textValue(values, SEARCH_BLOCKS.words) ?? '';
+  if (words.length > 500) errors[SEARCH_BLOCKS.words] = 'At most 500 characters.';
+  const knownKind = HISTORY_KINDS.find((k) => k === kind);
+  if (kind && kind !== ANY_KIND && !knownKind) errors[SEARCH_BLOCKS.kind] = 'Choose one of the list.';
+  if (who !== undefined && !/^[UW][A-Z0-9]{2,39}$/.test(who)) errors[SEARCH_BLOCKS.who] = 'Choose a person.';
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, filters: { words, kind: knownKind, who, from: from ?? undefined, to: to ?? undefined } };
+}
+
+/** A datepicker's day; null when it is not a day Slack's picker sends. */
+function dayValue(values: ViewOutput['state']['values'], blockId: string): string | undefined | null {
+  const day = values[blockId]?.[INPUT_ACTION_ID]?.selected_date;
+  if (day === undefined || day === null) return undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ? day : null;
+}

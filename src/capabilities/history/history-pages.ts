@@ -1,0 +1,184 @@
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import type { CapabilityDeps } from '../../deps.js';
+import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModalToUpdate } from '../../platform/blocks/open-modal.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { ButtonRequest, Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+import { invalidInput } from '../../platform/slack/pipeline/request-ended.js';
+import { searchWords } from '../../platform/store/history-entry.js';
+import type { HistoryCursor, HistoryItem, HistoryQuery } from '../../platform/store/history.js';
+import { detailsView } from './history-details.js';
+import { PAGE_SIZE, SEARCH_BLOCKS, historyView, loadingView, readSearchForm } from './history-modal.js';
+import { type Viewer, mayFilterOthers, maySee, scopeText, viewerOf } from './history-viewer.js';
+import { type HistoryFilters, type PageState, decodePageState } from './page-state.js';
+
+export type HistoryDeps = Pick<CapabilityDeps, 'store' | 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>;
+
+const DAY_MS = 86_400_000;
+/** How long the first page may take before the modal opens with a placeholder (the trigger lasts 3 s). */
+const FIRST_PAGE_WAIT_MS = 1_200;
+
+/** Which page to read: the first, or the one after or before the page a state shows. */
+type Turn = 'first' | 'next' | 'previous';
+
+/** Said when a person filters on someone else's rows without the right to see them (form, or forged page). */
+export const OTHERS_ROWS_TEXT =
+  'You can see only what you made (audit viewers and settings admins see everything; deletion approvers every deletion request). Leave “Made by” empty, or choose yourself.';
+
+/**
+ * The page a viewer asked for, as a modal: their rights asked afresh, the filters applied within them, the
+ * page read by keyset from the state's first or last row.
+ */
+export async function pageView(
+  deps: HistoryDeps,
+  at: { teamId: string; userId: string },
+  filters: HistoryFilters,
+  turn: { from: PageState; to: Turn } | undefined,
+  viewer?: Viewer,
+): Promise<ModalView> {
+  const who = viewer ?? (await viewerOf(deps, at.userId, at.teamId));
+  const direction = turn?.to === 'previous' ? 'newer' : 'older';
+  const cursor: HistoryCursor | undefined =
+    turn?.to === 'next' ? turn.from.last : turn?.to === 'previous' ? turn.from.first : undefined;
+  const query: HistoryQuery = {
+    teamId: at.teamId,
+    viewer: who,
+    words: searchWords(filters.words),
+    kind: filters.kind,
+    actorId: filters.who,
+    from: filters.from ? new Date(`${filters.from}T00:00:00.000Z`) : undefined,
+    until: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS) : undefined,
+    direction,
+    cursor,
+    limit: PAGE_SIZE,
+  };
+  const page = await deps.store.history.page(query);
+  const number = !turn || turn.to === 'first' ? 1 : turn.to === 'next' ? turn.from.page + 1 : turn.from.page - 1;
+  const state: PageState = {
+    team: at.teamId,
+    user: at.userId,
+    filters,
+    page: Math.max(1, number),
+    first: cursorOf(page.items[0]),
+    last: cursorOf(page.items.at(-1)),
+    // Read newest first from the top: nothing newer; read toward the newer: what is beyond is newer.
+    newer: direction === 'newer' ? page.more : Boolean(cursor),
+    older: direction === 'older' ? page.more : true,
+  };
+  if (direction === 'newer' && !page.more) state.page = 1;
+  return historyView({ state, items: page.items, scope: scopeText(who), statuses: await statuses(deps, page.items) });
+}
+
+/** `/mintlink history [words]` and Home's History: the modal, with its first page (or a placeholder first). */
+export async function openHistory(
+  deps: HistoryDeps,
+  request: { client: WebClient; triggerId: string; teamId: string; userId: string; logger: Logger },
+  filters: HistoryFilters,
+): Promise<void> {
+  const first = pageView(deps, request, filters, undefined);
+  first.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+  const quick = await Promise.race([first, delay(FIRST_PAGE_WAIT_MS)]);
+  if (quick) {
+    await openModalToUpdate(request.client, request.triggerId, quick);
+    return;
+  }
+  const viewId = await openModalToUpdate(request.client, request.triggerId, loadingView(filters));
+  const view = await first;
+  if (viewId) await updateModal(request.client, viewId, view, request.logger);
+}
+
+/** Search pressed: the form's filters, checked, and the first page in place of the modal. */
+export function handleSearch(deps: HistoryDeps) {
+  return async ({ ack, body, view, teamId }: FormRequest): Promise<Ended> => {
+    const form = readSearchForm(view.state.values);
+    if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
+    const userId = body.user.id;
+    const shown = decodePageState(view.private_metadata);
+    const refusal = stateRefusal(shown, teamId, userId);
+    if (refusal) {
+      await ack({ response_action: 'update', view: noticeModal('History', refusal) });
+      return 'refused';
+    }
+    const viewer = await viewerOf(deps, userId, teamId);
+    if (form.filters.who && form.filters.who !== userId && !mayFilterOthers(viewer))
+      return ack({ response_action: 'errors', errors: { [SEARCH_BLOCKS.who]: OTHERS_ROWS_TEXT } });
+    await ack({
+      response_action: 'update',
+      view: await pageView(deps, { teamId, userId }, form.filters, undefined, viewer),
+    });
+  };
+}
+
+/** Previous / Next: the page before or after the one shown, in place; only for whose page it is. */
+export function handleTurn(deps: HistoryDeps, to: 'next' | 'previous') {
+  return async ({ body, client, teamId }: ButtonRequest): Promise<Ended> => {
+    const view = body.view;
+    if (!view) throw invalidInput('This button works only in the History window. Open it with `/mintlink history`.');
+    const userId = body.user.id;
+    const shown = decodePageState(view.private_metadata);
+    const refusal = stateRefusal(shown, teamId, userId);
+    if (refusal || !shown) {
+      await updateModal(client, view.id, noticeModal('History', refusal ?? NOT_A_PAGE_TEXT), deps.logger);
+      return 'refused';
+    }
+    const viewer = await viewerOf(deps, userId, teamId);
+    if (shown.filters.who && shown.filters.who !== userId && !mayFilterOthers(viewer)) {
+      await updateModal(client, view.id, noticeModal('History', `:no_entry: ${OTHERS_ROWS_TEXT}`), deps.logger);
+      return 'refused';
+    }
+    const next = await pageView(deps, { teamId, userId }, shown.filters, { from: shown, to }, viewer);
+    // For the page as it was clicked only: a search submitted meanwhile stays.
+    await updateModal(client, view.id, next, deps.logger, view.hash);
+  };
+}
+
+/** Details: the result's whole story, pushed over the list (Close comes back to it). */
+export function handleDetails(deps: HistoryDeps) {
+  return async ({ body, action, client, teamId }: ButtonRequest): Promise<Ended> => {
+    const userId = body.user.id;
+    const item = await deps.store.history.get(teamId, action.value ?? '');
+    const viewer = item ? await viewerOf(deps, userId, teamId) : undefined;
+    const allowed = item && viewer && maySee(viewer, item);
+    const view = allowed
+      ? await detailsView(deps, item)
+      : noticeModal('History', ':no_entry: There is no such result that you may see in this workspace.');
+    await client.views.push({ trigger_id: body.trigger_id, view });
+    return allowed ? undefined : 'refused';
+  };
+}
+
+const NOT_A_PAGE_TEXT = ':warning: This History window no longer works. Open it again with `/mintlink history`.';
+
+/** Why a page state may not be used by this person in this workspace (forged, or someone else's). */
+function stateRefusal(state: PageState | undefined, teamId: string, userId: string): string | undefined {
+  if (!state) return undefined;
+  if (state.team !== teamId) return ':no_entry: This History page belongs to another workspace. Nothing was shown.';
+  if (state.user !== userId)
+    return ':no_entry: This History page is someone else’s. Open your own with `/mintlink history`.';
+  return undefined;
+}
+
+/** The status now of each deletion request on the page (the row keeps the asking's). */
+async function statuses(deps: HistoryDeps, items: readonly HistoryItem[]): Promise<Map<string, string>> {
+  const ids = items.flatMap((item) => (item.kind === 'deletion' && item.requestId ? [item.requestId] : []));
+  const found = new Map<string, string>();
+  if (ids.length === 0) return found;
+  const requests = deps.store.deletionRequests.forTeam(items[0]?.teamId ?? '');
+  await Promise.all(
+    ids.map(async (id) => {
+      const request = await requests.get(id);
+      if (request) found.set(id, request.status);
+    }),
+  );
+  return found;
+}
+
+function cursorOf(item: HistoryItem | undefined): HistoryCursor | undefined {
+  return item ? { madeAt: item.madeAt.toISOString(), id: item.id } : undefined;
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { HISTORY_KINDS } from '../../platform/store/history-entry.js';
+
+/** What the person searched for, as the form holds it. */
+export interface HistoryFilters {
+  /** The words as typed. */
+  words: string;
+  kind?: (typeof HISTORY_KINDS)[number] | undefined;
+  /** A Slack user id. */
+  who?: string | undefined;
+  /** Days, YYYY-MM-DD (UTC), both included. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const cursor = z.object({ madeAt: z.string().max(40), id: z.string().max(100) });
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * The page a History modal shows, kept in its private_metadata: whose and which workspace's it is (a click is
+ * refused unless both are the clicker's), the filters, the page's number and its first and last rows (where
+ * Previous and Next read from), and whether there is more either way.
+ */
+const pageStateSchema = z.object({
+  team: z.string().min(1).max(40),
+  user: z.string().min(1).max(40),
+  filters: z.object({
+    words: z.string().max(500),
+    kind: z.enum(HISTORY_KINDS).optional(),
+    who: z.string().max(40).optional(),
+    from: day.optional(),
+    to: day.optional(),
+  }),
+  page: z.number().int().min(1).max(1_000_000),
+  first: cursor.optional(),
+  last: cursor.optional(),
+  newer: z.boolean(),
+  older: z.boolean(),
+});
+
+export type PageState = z.output<typeof pageStateSchema>;
+
+export function encodePageState(state: PageState): string {
+  return JSON.stringify(state);
+}
+
+/** The state of a view, or undefined when it is not one the app wrote (a forged or older view). */
+export function decodePageState(metadata: string | undefined): PageState | undefined {
+  if (!metadata) return undefined;
+  try {
+    const parsed = pageStateSchema.safeParse(JSON.parse(metadata));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** No filter at all but the words (say, from `/mintlink history nft-42`). */
+export function wordsOnly(words: string): HistoryFilters {
+  return { words, kind: undefined, who: undefined, from: undefined, to: undefined };
+}

@@ -1,0 +1,37 @@
+import type { App } from '@slack/bolt';
+import type { CapabilityDeps } from '../../deps.js';
+import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
+import { HISTORY } from './actions.js';
+import { historyBackfillJob, historyRetentionJob } from './history-jobs.js';
+import { type HistoryDeps, handleDetails, handleSearch, handleTurn, openHistory } from './history-pages.js';
+import { historySubcommand } from './history-subcommand.js';
+import { wordsOnly } from './page-state.js';
+
+/**
+ * History: what was made through the app in a workspace (links, wallets, deletion requests, bulk jobs), found
+ * in Slack. `/mintlink history [words]` and Home's History button open it; Search, Previous / Next and Details
+ * work in the modal. Rows are written by the store with the audit entry that made each thing; this capability
+ * reads them, copies the older audit log in once, and prunes with the audit retention.
+ */
+export function register(app: App, deps: CapabilityDeps): void {
+  const logger = deps.logger.child({ capability: 'history' });
+  const ctx: HistoryDeps = { ...deps, logger };
+  deps.commands.register(historySubcommand(ctx));
+  deps.home.add({ order: 35, flow: HISTORY.buttons.openFromHome });
+  const jobs = { store: deps.store, logger, work: deps.work };
+  deps.background.schedule(historyBackfillJob(jobs));
+  deps.background.schedule(historyRetentionJob(jobs, deps.config.audit.retentionDays));
+
+  const openFromHome = ({ body, client, teamId }: ButtonRequest) =>
+    openHistory(ctx, { client, triggerId: body.trigger_id, teamId, userId: body.user.id, logger }, wordsOnly(''));
+
+  listen(app, deps).declared(HISTORY, {
+    buttons: {
+      openFromHome,
+      previous: handleTurn(ctx, 'previous'),
+      next: handleTurn(ctx, 'next'),
+      details: handleDetails(ctx),
+    },
+    forms: { search: handleSearch(ctx) },
+  });
+}

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import type { HistoryTable } from './tables.js';
+
+/** What History lists: a mint link, a wallet, a deletion request, a bulk job. */
+export const HISTORY_KINDS = ['link', 'wallet', 'deletion', 'bulk'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+/** How it was made: a form in Slack (from the command, a shortcut or Home), a workflow step, a message shortcut. */
+export type HistoryHow = 'form' | 'workflow' | 'message';
+
+/** The audit operation that makes each kind (the audit entry is written by platform code and the capabilities). */
+export const HISTORY_OPERATIONS: Readonly<Record<string, HistoryKind>> = {
+  'link.create': 'link',
+  'wallet.create': 'wallet',
+  'customers.delete.request': 'deletion',
+  'bulk.run': 'bulk',
+};
+
+/** An audit entry as History reads it: what AuditLog writes, with the inputs as given (not yet bounded). */
+export interface AuditedMaking {
+  id: string;
+  at: Date;
+  actorId: string;
+  teamId: string | undefined;
+  operation: string;
+  origin: string | undefined;
+  inputs: Record<string, unknown>;
+  outcome: string;
+  detail: string | undefined;
+}
+
+/** A history row and its searchable words. */
+export interface HistoryRecord {
+  row: HistoryTable;
+  terms: string[];
+}
+
+/** The longest word kept for search (a URL can be long; nobody types more). */
+const MAX_TERM = 200;
+
+const text = z.string().min(1).max(2_000);
+const linkInputs = z.object({
+  nftId: text.optional(),
+  email: text.optional(),
+  customerId: z.array(text).optional(),
+  maxCheckoutQuantity: z.number().optional(),
+  startDate: text.optional(),
+  endDate: text.optional(),
+  isActive: z.boolean().optional(),
+  type: text.optional(),
+  walletOptions: text.optional(),
+});
+const walletInputs = z.object({ userId: text.optional() });
+/** The audit log shortens a long list to `{count, first}` (audit-log.ts): the backfill reads the request's own. */
+const customerList = z.union([z.array(text), z.object({ count: z.number(), first: z.array(text) })]);
+const deletionInputs = z.object({
+  requestId: text,
+  customerIds: customerList.optional(),
+  reason: text.optional(),
+  context: text.optional(),
+});
+const bulkInputs = z.object({
+  jobId: text,
+  kind: text.optional(),
+  source: text.optional(),
+  rows: z.number().optional(),
+  valid: z.number().optional(),
+  retryOf: text.optional(),
+  defaults: z.object({ nftId: text.optional() }).loose().optional(),
+});
+
+/**
+ * The history row an audit entry makes, or undefined when it makes none (another operation, no workspace, or
+ * inputs of a shape no version wrote). Only the fields listed here are kept: nothing secret is ever an input
+ * of these operations, and nothing else is copied.
+ */
+export function historyOf(entry: AuditedMaking, fullCustomerIds?: readonly string[]): HistoryRecord | undefined {
+  const kind = HISTORY_OPERATIONS[entry.operation];
+  if (!kind || !entry.teamId) return undefined;
+  const base = {
+    id: entry.id,
+    team_id: entry.teamId,
+    kind,
+    actor_id: entry.actorId,
+    made_at: entry.at.toISOString(),
+    how: howOf(entry),
+    outcome: entry.outcome,
+    nft_id: null,
+    email: null,
+    url: null,
+    request_id: null,
+    job_id: null,
+  };
+  switch (kind) {
+    case 'link': {
+      const inputs = linkInputs.safeParse(entry.inputs);
+      if (!inputs.success) return undefined;
+      const link = inputs.data;
+      const url = urlOf(entry);
+      const customers = link.customerId ?? [];
+      return record(
+        {
+          ...base,
+          nft_id: link.nftId ?? null,
+          email: link.email ?? null,
+          url,
+          customer_ids: JSON.stringify(customers),
+          facts: JSON.stringify({
+            quantity: link.maxCheckoutQuantity,
+            startDate: link.startDate,
+            endDate: link.endDate,
+            active: link.isActive,
+            type: link.type,
+            walletOptions: link.walletOptions,
+          }),
+        },
+        [link.nftId, ...customers, ...emailWords(link.email), ...urlWords(url)],
+      );
+    }
+    case 'wallet': {
+      const inputs = walletInputs.safeParse(entry.inputs);
+      if (!inputs.success) return undefined;
+      const customers = inputs.data.userId ? [inputs.data.userId] : [];
+      return record({ ...base, customer_ids: JSON.stringify(customers), facts: '{}' }, customers);
+    }
+    case 'deletion': {
+      const inputs = deletionInputs.safeParse(entry.inputs);
+      if (!inputs.success) return undefined;
+      const listed = inputs.data.customerIds;
+      const customers = fullCustomerIds ?? (Array.isArray(listed) ? listed : (listed?.first ?? []));
+      return record(
+        {
+          ...base,
+          request_id: inputs.data.requestId,
+          customer_ids: JSON.stringify(customers),
+          facts: JSON.stringify({ reason: inputs.data.reason, context: inputs.data.context }),
+        },
+        [inputs.data.requestId, ...customers],
+      );
+    }
+    case 'bulk': {
+      const inputs = bulkInputs.safeParse(entry.inputs);
+      if (!inputs.success) return undefined;
+      const job = inputs.data;
+      const nftId = job.defaults?.nftId;
+      return record(
+        {
+          ...base,
+          job_id: job.jobId,
+          nft_id: nftId ?? null,
+          customer_ids: '[]',
+          facts: JSON.stringify({
+            of: job.kind,
+            source: job.source,
+            rows: job.rows,
+            valid: job.valid,
+            retryOf: job.retryOf,
+          }),
+        },
+        [job.jobId, job.retryOf, nftId, ...searchWords(job.source ?? '')],
+      );
+    }
+  }
+}
+
+/** A link's URL, from its audit entry's detail once it succeeded (the detail says so otherwise). */
+export function urlOf(entry: Pick<AuditedMaking, 'operation' | 'outcome' | 'detail'>): string | null {
+  if (entry.operation !== 'link.create' || entry.outcome !== 'succeeded' || !entry.detail) return null;
+  return /^https?:\/\/\S+$/.test(entry.detail) ? entry.detail : null;
+}
+
+/** The words a URL is found by: itself, and its last path segment (the link's own id). */
+export function urlWords(url: string | null | undefined): string[] {
+  if (!url) return [];
+  const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return last && last !== path ? [url, last] : [url];
+}
+
+function emailWords(email: string | undefined): string[] {
+  if (!email) return [];
+  const at = email.lastIndexOf('@');
+  return at > 0 ? [email, email.slice(0, at), email.slice(at + 1)] : [email];
+}
+
+/**
+ * The words of what a person typed: split on spaces and commas, lowercased, Slack's own wrapping of e-mails
+ * and links (`<mailto:a@b.c|a@b.c>`, `<https://…>`) and surrounding quotes and brackets taken off.
+ */
+export function searchWords(typed: string): string[] {
+  const unwrapped = typed.replace(/<(?:mailto[:])?([^|>\s]+)(?:\|[^>]*)?>/g, ' $1 ');
+  const words = unwrapped
+    .split(/[\s,;]+/)
+    .map((word) =>
+      word
+        .replace(/^["'`([{]+/, '')
+        .replace(/["'`)\]}.:!?]+$/, '')
+        .toLowerCase(),
+    )
+    .filter((word) => word.length > 0 && word.length <= MAX_TERM);
+  return [...new Set(words)];
+}
+
+function record(row: HistoryTable, words: readonly (string | null | undefined)[]): HistoryRecord {
+  const terms = new Set<string>();
+  for (const word of words) {
+    const term = word?.trim().toLowerCase();
+    if (term && term.length <= MAX_TERM) terms.add(term);
+  }
+  return { row, terms: [...terms] };
+}
+
+function howOf(entry: AuditedMaking): HistoryHow {
+  if (entry.origin?.startsWith('workflow')) return 'workflow';
+  if (entry.operation === 'customers.delete.request' && typeof entry.inputs.context === 'string') return 'message';
+  return 'form';
+}

@@ -1,0 +1,263 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { HISTORY } from '../../../src/capabilities/history/actions.js';
+import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
+import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { modalText } from '../../kit/screen-text.js';
+import { expectScreen } from '../../kit/screens.js';
+import { SettingsFlow } from '../../kit/settings-flow.js';
+import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
+
+/*
+ * History in Slack, driven as Slack drives it: `/mintlink history [words]` and Home's button open the modal,
+ * Search / Previous / Next update it in place, Details pushes a result's story. Each role's view, and forged
+ * pages refused. Golden screens under test/screens/history/.
+ */
+
+// The sandbox's people (their names and time zones are what the goldens show).
+const ANN = 'U0ALICE01'; // makes links; no rights
+const BOB = 'U0EVE0001'; // makes links, wallets, deletion requests; no rights
+const VERA = 'U0DAN0001'; // audit viewer: sees everything
+const AMOS = 'U0BEN0001'; // deletion approver: own rows and every deletion request
+const OWEN = 'U0CHLOE01'; // a workspace admin (Slack says so): sees everything
+const HOUR = 3_600_000;
+// Far enough from now that goldens show them as typed (see test/kit/screen-text.ts).
+const BASE = Date.UTC(2024, 2, 4, 9, 0, 0);
+
+type View = { id: string; hash: string; private_metadata?: string; [key: string]: unknown };
+
+describe('history', () => {
+  const fakes = useFakes();
+  const running = useListenerApp(fakes, {
+    env: {
+      APPROVAL_CHANNEL_ID: 'C0APPROVE1',
+      DELETION_APPROVERS: AMOS,
+      AUDIT_VIEWERS: VERA,
+    },
+  });
+  const homes = new SettingsFlow(fakes);
+  afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
+  afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
+
+  let seq = 0;
+  /** A link as runAudited records one: pending, then succeeded with its URL. */
+  async function link(store: Store, actorId: string, fields: Record<string, unknown>, at: number) {
+    seq += 1;
+    const entry = await store.audit.start(
+      { actorId, teamId: TEST_TEAM_ID, operation: 'link.create', inputs: { walletOptions: 'CUSTODIAL', ...fields } },
+      new Date(at),
+    );
+    await store.audit.complete(entry.id, 'succeeded', `https://mint.example/l/lnk_${seq}`);
+    return entry.id;
+  }
+  async function deletion(store: Store, requesterId: string, customerIds: string[]) {
+    return store.transaction(async (tx) => {
+      const request = await tx.deletionRequests.create({
+        teamId: TEST_TEAM_ID,
+        requesterId,
+        customerIds,
+        duplicatesRemoved: 0,
+        reason: 'Asked to be forgotten',
+        ttlMs: 72 * HOUR,
+        approvalsNeeded: 1,
+        approvers: { users: [AMOS], userGroups: [] },
+      });
+      await tx.audit.record(
+        {
+          actorId: requesterId,
+          teamId: TEST_TEAM_ID,
+          operation: 'customers.delete.request',
+          inputs: { requestId: request.id, customerIds, reason: request.reason },
+          outcome: 'pending',
+          detail: request.id,
+        },
+        new Date(BASE + 50 * HOUR),
+      );
+      return request;
+    });
+  }
+  /** Ann's 12 links, Bob's link and wallet, Bob's deletion request, and a link of another workspace. */
+  async function seed() {
+    const store = running.app.openStore();
+    // The app (and its database) serves every test of the file: each starts from an empty History.
+    seq = 0;
+    await store.history.pruneBatch(new Date(Date.now() + HOUR), 100_000);
+    for (let i = 0; i < 12; i += 1)
+      await link(store, ANN, { nftId: `nft-${i}`, customerId: [`cus_${1000 + i}`] }, BASE + i * HOUR);
+    await link(store, BOB, { nftId: 'nft-42', email: 'ann@example.com', customerId: ['cus_1002'] }, BASE + 20 * HOUR);
+    const wallet = await store.audit.start(
+      { actorId: BOB, teamId: TEST_TEAM_ID, operation: 'wallet.create', inputs: { userId: 'cus_1002' } },
+      new Date(BASE + 30 * HOUR),
+    );
+    await store.audit.complete(wallet.id, 'succeeded', 'wallet for customer cus_1002');
+    const request = await deletion(store, BOB, ['cus_1002', 'cus_77']);
+    await link(store, ANN, { nftId: 'nft-42' }, BASE + 40 * HOUR).then(async () => {
+      await store.audit.start(
+        { actorId: ANN, teamId: 'T0OTHER01', operation: 'link.create', inputs: { nftId: 'nft-42' } },
+        new Date(BASE + 45 * HOUR),
+      );
+    });
+    return { request };
+  }
+
+  /** `/mintlink history <words>` as `user`: the modal once it shows its first page. */
+  async function openHistory(user: string, words = ''): Promise<View> {
+    const { fields } = await running.app.command(`history ${words}`.trim(), { user_id: user });
+    await fakes.slack.waitForCall('views.open', (c) => c.params.trigger_id === fields.trigger_id);
+    return fakes.slack.lastOpenedView();
+  }
+  const lines = (view: Record<string, unknown>) => textOf(view);
+
+  it('opens with the newest page of what the viewer may see, and pages both ways in place', async () => {
+    await seed();
+    const first = await openHistory(VERA);
+    await expectScreen('history/modal--first-page', modalText(first, { viewer: VERA }));
+    expect(lines(first)).toContain('nft-42');
+    await running.app.clickInView(first, HISTORY.buttons.next.actionId, {}, VERA);
+    const second = await fakes.slack.viewUpdate(first.id);
+    expect(textOf(second)).toContain('11–16');
+    expect(second.blocks.some((b: { type: string }) => b.type === 'actions')).toBe(true);
+    await expectScreen('history/modal--second-page', modalText(second, { viewer: VERA }));
+    const shown = fakes.slack.view(first.id) as View;
+    const updates = fakes.slack.callsTo('views.update').length;
+    await running.app.clickInView(shown, HISTORY.buttons.previous.actionId, {}, VERA);
+    await fakes.slack.waitFor(() => fakes.slack.callsTo('views.update').length > updates, 3_000, 'the first page');
+    expect((fakes.slack.view(first.id) as View).blocks).toEqual(first.blocks);
+  });
+
+  it('opens already searching for the words given, and finds by every kind of word', async () => {
+    const { request } = await seed();
+    const filtered = await openHistory(VERA, 'nft-42');
+    await expectScreen('history/modal--filtered', modalText(filtered, { viewer: VERA }));
+    const found = async (words: string) => {
+      const view = await openHistory(VERA, words);
+      return (view.blocks as Array<{ accessory?: { value?: string } }>).filter((b) => b.accessory?.value).length;
+    };
+    expect(await found('NFT-42')).toBe(2);
+    expect(await found('cus_1002')).toBe(4); // Bob's link, wallet and deletion request; Ann's link of cus_1002
+    expect(await found('cus_1002 nft-42')).toBe(1);
+    expect(await found('<mailto:ann@example.com|ann@example.com>')).toBe(1);
+    expect(await found('example.com')).toBe(1);
+    expect(await found('lnk_3')).toBe(1);
+    expect(await found('https://mint.example/l/lnk_13')).toBe(1);
+    expect(await found(request.id.toLowerCase())).toBe(1);
+    await expectScreen('history/modal--empty', modalText(await openHistory(VERA, 'no-such-nft'), { viewer: VERA }));
+  });
+
+  it('searches with the form: words, kind, who and days, in place', async () => {
+    await seed();
+    const view = await openHistory(VERA);
+    const ack = await running.app.submitView(
+      view,
+      { [B.words]: 'cus_1002', [B.kind]: 'wallet', [B.who]: BOB, [B.from]: '2024-03-05', [B.to]: '2024-03-05' },
+      VERA,
+    );
+    const shown = (ack as { view: View }).view;
+    expect(textOf(shown)).toContain('Wallet');
+    expect((shown.blocks as Array<{ accessory?: unknown }>).filter((b) => b.accessory)).toHaveLength(1);
+    const days = await running.app.submitView(view, { [B.from]: '2024-03-05', [B.to]: '2024-03-04' }, VERA);
+    expect(days).toMatchObject({ response_action: 'errors', errors: { [B.to]: expect.stringContaining('before') } });
+  });
+
+  it('shows each role what it may see', async () => {
+    const { request } = await seed();
+    const resultsOf = (view: View) =>
+      (view.blocks as Array<{ accessory?: { value?: string } }>).filter((b) => b.accessory?.value).length;
+    const ann = await openHistory(ANN, 'nft-42');
+    expect(resultsOf(ann)).toBe(1); // her own link only, not Bob's
+    expect(textOf(ann)).toContain('What you made through the app');
+    const bob = await openHistory(BOB, 'cus_1002');
+    expect(resultsOf(bob)).toBe(3);
+    const amos = await openHistory(AMOS, 'cus_1002');
+    expect(resultsOf(amos)).toBe(1); // the deletion request he decides
+    expect(textOf(amos)).toContain(request.id);
+    fakes.slack.workspaceAdmins.add(OWEN);
+    expect(resultsOf(await openHistory(OWEN, 'cus_1002'))).toBe(4);
+    expect(resultsOf(await openHistory(VERA, 'cus_1002'))).toBe(4);
+    // Someone without rights cannot ask for another person's rows.
+    const form = await openHistory(ANN);
+    const refused = await running.app.submitView(form, { [B.who]: BOB }, ANN);
+    expect(refused).toMatchObject({
+      response_action: 'errors',
+      errors: { [B.who]: expect.stringContaining('only what you made') },
+    });
+    // Home shows the button to everyone, and it opens the same modal.
+    const home = await homes.home(running.app, ANN);
+    expect(textOf(home)).toContain('History');
+    const opened = fakes.slack.callsTo('views.open').length;
+    await running.app.clickOnHome(home, HISTORY.buttons.openFromHome.actionId, ANN);
+    await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'History from Home');
+    expect(resultsOf(fakes.slack.lastOpenedView())).toBe(10);
+  });
+
+  it('refuses a forged page: another workspace, another person, or another person’s rows', async () => {
+    await seed();
+    const view = await openHistory(ANN);
+    const state = JSON.parse(view.private_metadata ?? '{}') as Record<string, unknown>;
+    const forged = (changes: Record<string, unknown>) => ({
+      ...view,
+      private_metadata: JSON.stringify({ ...state, ...changes }),
+    });
+
+    await running.app.clickInView(forged({ team: 'T0OTHER01' }), HISTORY.buttons.next.actionId, {}, ANN);
+    const refusedTeam = await fakes.slack.viewUpdate(view.id);
+    await expectScreen('history/modal--refused-other-workspace', modalText(refusedTeam, { viewer: ANN }));
+
+    const updates = () => fakes.slack.callsTo('views.update').length;
+    let before = updates();
+    await running.app.clickInView(forged({}), HISTORY.buttons.next.actionId, {}, BOB);
+    await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
+    expect(textOf(fakes.slack.view(view.id))).toContain('someone else’s');
+
+    before = updates();
+    const filters = { ...(state.filters as object), who: BOB };
+    await running.app.clickInView(forged({ filters }), HISTORY.buttons.next.actionId, {}, ANN);
+    await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
+    expect(textOf(fakes.slack.view(view.id))).toContain('only what you made');
+
+    // A search submitted on a forged view is refused too, before anything is read.
+    const ack = await running.app.submitView(forged({ team: 'T0OTHER01' }), {}, ANN);
+    expect(textOf(ack)).toContain('another workspace');
+  });
+
+  it('shows a result’s details, and refuses those of rows the clicker may not see', async () => {
+    const { request } = await seed();
+    const store = running.app.openStore();
+    await store.transaction((tx) => tx.deletionApprovals.approve(TEST_TEAM_ID, request.id, AMOS));
+    const vera = await openHistory(VERA, 'cus_1002');
+    const values = (vera.blocks as Array<{ accessory?: { value?: string } }>).flatMap((b) =>
+      b.accessory?.value ? [b.accessory.value] : [],
+    );
+    const pushes = () => fakes.slack.callsTo('views.push');
+    const details = async (view: View, value: string, user: string) => {
+      const before = pushes().length;
+      await running.app.clickOnHome(view, HISTORY.buttons.details.actionId, user, value);
+      await fakes.slack.waitFor(() => pushes().length > before, 3_000, 'details');
+      return pushes().at(-1)?.params.view as Record<string, unknown>;
+    };
+    const deletionView = await details(vera, values[0] ?? '', VERA);
+    await expectScreen('history/details--deletion', modalText(deletionView, { viewer: VERA }));
+    const walletView = await details(vera, values[1] ?? '', VERA);
+    await expectScreen('history/details--wallet', modalText(walletView, { viewer: VERA }));
+    const linkView = await details(vera, values[2] ?? '', VERA);
+    await expectScreen('history/details--link', modalText(linkView, { viewer: VERA }));
+
+    // Ann clicks Details with the id of Bob's link (a forged value): refused.
+    const ann = await openHistory(ANN);
+    const refusal = await details({ ...ann, blocks: vera.blocks }, values[2] ?? '', ANN);
+    await expectScreen('history/details--refused', modalText(refusal, { viewer: ANN }));
+  });
+
+  it('shows what the link form made, with its URL, as soon as it is made', async () => {
+    const { outcome } = await running.app.submitFormFromCommand('link', {
+      [LINK_BLOCKS.nftId]: 'nft-from-form',
+      [LINK_BLOCKS.email]: 'cy@example.com',
+    });
+    expect(textOf(outcome)).toContain('http');
+    const view = await openHistory(ANN, 'nft-from-form');
+    expect(textOf(view)).toContain('cy@example.com');
+    expect(textOf(view)).toMatch(/https?:\/\//);
+  });
+});

@@ -1,0 +1,253 @@
+import { beforeEach, expect, it } from 'vitest';
+import type { HistoryQuery } from '../../../src/platform/store/history.js';
+import { searchWords } from '../../../src/platform/store/history-entry.js';
+import type { Store } from '../../../src/platform/store/store.js';
+import type { AuditLogTable } from '../../../src/platform/store/tables.js';
+import { seedAuditLog } from '../../kit/audit-seed.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';
+
+const HOUR = 3_600_000;
+const EVERYTHING = { everything: true } as const;
+
+describeEachEngine('history', (_engine, create) => {
+  const migrated = useMigratedStore(create);
+  let db: TestDatabase;
+  let store: Store;
+  beforeEach(() => ({ db, store } = migrated));
+
+  /** A link made the way runAudited makes one: started pending, then completed with its URL. */
+  async function link(
+    actorId: string,
+    request: Record<string, unknown>,
+    url = 'https://mint.example/l/lnk_1',
+    at = new Date(),
+  ) {
+    const entry = await store.audit.start({ actorId, teamId: 'T1', operation: 'link.create', inputs: request }, at);
+    await store.audit.complete(entry.id, 'succeeded', url);
+    return entry.id;
+  }
+  const page = (query: Partial<HistoryQuery> = {}) =>
+    store.history.page({ teamId: 'T1', viewer: EVERYTHING, limit: 10, ...query });
+  const ids = async (query: Partial<HistoryQuery> = {}) => (await page(query)).items.map((item) => item.id);
+
+  it('keeps a link with its audit entry: fields, URL once made, how it was made', async () => {
+    const id = await link('U_ANN', {
+      nftId: 'nft-42',
+      email: 'Ann@Example.com',
+      customerId: ['cus_1002', 'cus_7'],
+      maxCheckoutQuantity: 3,
+      walletOptions: 'CUSTODIAL',
+      isActive: true,
+    });
+    const item = await store.history.get('T1', id);
+    expect(item).toMatchObject({
+      kind: 'link',
+      actorId: 'U_ANN',
+      how: 'form',
+      outcome: 'succeeded',
+      nftId: 'nft-42',
+      email: 'Ann@Example.com',
+      customerIds: ['cus_1002', 'cus_7'],
+      url: 'https://mint.example/l/lnk_1',
+      facts: { quantity: 3, active: true, walletOptions: 'CUSTODIAL' },
+    });
+    expect(await store.history.get('T2', id)).toBeUndefined();
+  });
+
+  it('finds a row by every kind of word, in any case and order, all words required', async () => {
+    const made = await link('U_ANN', { nftId: 'nft-42', email: 'ann@example.com', customerId: ['cus_1002'] });
+    const other = await link('U_BOB', { nftId: 'nft-43', customerId: ['cus_1003'] }, 'https://mint.example/l/lnk_2');
+    const wallet = await store.audit.start({
+      actorId: 'U_BOB',
+      teamId: 'T1',
+      operation: 'wallet.create',
+      inputs: { userId: 'cus_1002' },
+    });
+    const deletion = await store.transaction(async (tx) => {
+      const request = await tx.deletionRequests.create({
+        teamId: 'T1',
+        requesterId: 'U_CAT',
+        customerIds: ['cus_1002', 'cus_9'],
+        duplicatesRemoved: 0,
+        reason: 'GDPR',
+        ttlMs: 72 * HOUR,
+        approvalsNeeded: 1,
+        approvers: { users: ['U_APP'], userGroups: [] },
+      });
+      const entry = await tx.audit.record({
+        actorId: 'U_CAT',
+        teamId: 'T1',
+        operation: 'customers.delete.request',
+        origin: 'workflow Wf123',
+        inputs: { requestId: request.id, customerIds: request.customerIds, reason: 'GDPR' },
+        outcome: 'pending',
+        detail: request.id,
+      });
+      return { id: entry.id, requestId: request.id };
+    });
+    const bulk = await store.audit.start({
+      actorId: 'U_DAN',
+      teamId: 'T1',
+      operation: 'bulk.run',
+      inputs: {
+        jobId: 'BK-ABC234',
+        kind: 'links',
+        source: 'spring.csv',
+        rows: 5,
+        valid: 4,
+        defaults: { nftId: 'nft-42' },
+      },
+    });
+
+    const search = (typed: string) => ids({ words: searchWords(typed) });
+    expect(await search('NFT-42')).toEqual([bulk.id, made]);
+    expect(await search('cus_1002')).toEqual([deletion.id, wallet.id, made]);
+    expect(await search('ann@example.com')).toEqual([made]);
+    expect(await search('<mailto:ann@example.com|ann@example.com>')).toEqual([made]);
+    expect(await search('ann')).toEqual([made]);
+    expect(await search('https://mint.example/l/lnk_2')).toEqual([other]);
+    expect(await search('LNK_2')).toEqual([other]);
+    expect(await search(deletion.requestId.toLowerCase())).toEqual([deletion.id]);
+    expect(await search('bk-abc234')).toEqual([bulk.id]);
+    expect(await search('cus_1002 nft-42')).toEqual([made]);
+    expect(await search('nft-42 CUS_1002')).toEqual([made]);
+    expect(await search('cus_1002 nft-43')).toEqual([]);
+    expect(await search('nothing-like-it')).toEqual([]);
+    expect((await store.history.get('T1', deletion.id))?.how).toBe('workflow');
+  });
+
+  it('pages both ways by keyset, also through rows of one millisecond', async () => {
+    const at = new Date('2026-11-20T10:00:00.000Z');
+    const made: string[] = [];
+    for (let i = 0; i < 25; i += 1)
+      made.push(
+        await link(
+          'U_ANN',
+          { nftId: `nft-${i}` },
+          `https://mint.example/l/${i}`,
+          i < 15 ? at : new Date(at.getTime() + i),
+        ),
+      );
+    const newestFirst = [...made].reverse();
+    const first = await page();
+    expect(first.items.map((i) => i.id)).toEqual(newestFirst.slice(0, 10));
+    expect(first.more).toBe(true);
+    const cursorOf = (item: { madeAt: Date; id: string } | undefined) => ({
+      madeAt: item?.madeAt.toISOString() ?? '',
+      id: item?.id ?? '',
+    });
+    const second = await page({ direction: 'older', cursor: cursorOf(first.items.at(-1)) });
+    expect(second.items.map((i) => i.id)).toEqual(newestFirst.slice(10, 20));
+    const third = await page({ direction: 'older', cursor: cursorOf(second.items.at(-1)) });
+    expect(third.items.map((i) => i.id)).toEqual(newestFirst.slice(20));
+    expect(third.more).toBe(false);
+    const back = await page({ direction: 'newer', cursor: cursorOf(third.items[0]) });
+    expect(back.items.map((i) => i.id)).toEqual(newestFirst.slice(10, 20));
+    expect(back.more).toBe(true);
+    const home = await page({ direction: 'newer', cursor: cursorOf(back.items[0]) });
+    expect(home.items.map((i) => i.id)).toEqual(newestFirst.slice(0, 10));
+    expect(home.more).toBe(false);
+  });
+
+  it('keeps to what the viewer may see, to the workspace, and to the filters', async () => {
+    const ann = await link('U_ANN', { nftId: 'nft-1' }, undefined, new Date(Date.now() - 3 * HOUR));
+    const bob = await link('U_BOB', { nftId: 'nft-1' });
+    const elsewhere = await store.audit.start({
+      actorId: 'U_ANN',
+      teamId: 'T2',
+      operation: 'link.create',
+      inputs: { nftId: 'nft-1' },
+    });
+    const asked = await store.audit.record({
+      actorId: 'U_BOB',
+      teamId: 'T1',
+      operation: 'customers.delete.request',
+      inputs: { requestId: 'DR-AAAAAA', customerIds: ['c1'] },
+      outcome: 'pending',
+      detail: 'DR-AAAAAA',
+    });
+    await store.audit.record({
+      actorId: 'U_ANN',
+      teamId: 'T1',
+      operation: 'settings.change',
+      inputs: {},
+      outcome: 'ok',
+    });
+    const annOnly = { everything: false, userId: 'U_ANN', deletions: false } as const;
+    const approver = { everything: false, userId: 'U_ANN', deletions: true } as const;
+    expect(await ids()).toEqual([asked.id, bob, ann]);
+    expect(await ids({ viewer: annOnly })).toEqual([ann]);
+    expect(await ids({ viewer: annOnly, words: ['nft-1'] })).toEqual([ann]);
+    expect(await ids({ viewer: annOnly, actorId: 'U_BOB' })).toEqual([]);
+    expect(await ids({ viewer: approver })).toEqual([asked.id, ann]);
+    expect(await ids({ viewer: approver, actorId: 'U_BOB' })).toEqual([asked.id]);
+    expect(await ids({ viewer: approver, kind: 'link' })).toEqual([ann]);
+    expect(await ids({ kind: 'deletion' })).toEqual([asked.id]);
+    expect(await ids({ actorId: 'U_BOB' })).toEqual([asked.id, bob]);
+    expect(await ids({ from: new Date(Date.now() - HOUR) })).toEqual([asked.id, bob]);
+    expect(await ids({ until: new Date(Date.now() - HOUR) })).toEqual([ann]);
+    expect(await ids({ teamId: 'T2' })).toEqual([elsewhere.id]);
+  });
+
+  it('copies the audit log written before it, once, in batches that resume where they stopped', async () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 9, 1, 0, 0, i)).toISOString();
+    const request = await store.deletionRequests.create({
+      teamId: 'T1',
+      requesterId: 'U_CAT',
+      customerIds: Array.from({ length: 30 }, (_, i) => `cus_${i}`),
+      duplicatesRemoved: 0,
+      reason: 'GDPR',
+      ttlMs: HOUR,
+      approvalsNeeded: 1,
+      approvers: { users: [], userGroups: [] },
+    });
+    const rows = (i: number): AuditLogTable => {
+      const base = { id: `0000-${String(i).padStart(4, '0')}`, at: at(i), team_id: 'T1', outcome: 'succeeded' };
+      if (i === 7)
+        return {
+          ...base,
+          actor_id: 'U_CAT',
+          operation: 'customers.delete.request',
+          inputs: JSON.stringify({ requestId: request.id, customerIds: { count: 30, first: ['cus_0'] } }),
+          detail: request.id,
+        };
+      if (i % 5 === 4) return { ...base, actor_id: 'U_ANN', operation: 'settings.change', inputs: '{}', detail: null };
+      return {
+        ...base,
+        actor_id: 'U_ANN',
+        operation: 'link.create',
+        inputs: JSON.stringify({ nftId: `nft-${i}`, customerId: ['cus_old'] }),
+        detail: `https://mint.example/l/old${i}`,
+      };
+    };
+    await seedAuditLog(db.databaseUrl, 12, rows);
+    // One entry made live after the upgrade is already there when the copy reaches it.
+    await link('U_ANN', { nftId: 'nft-live' });
+
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 5, finished: false });
+    expect(await store.history.backfillFinished()).toBe(false);
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 5, finished: false });
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 0, finished: true });
+    expect(await store.history.backfillFinished()).toBe(true);
+
+    const all = (await page({ limit: 50 })).items;
+    expect(all).toHaveLength(11); // 9 links and a deletion copied, the live link kept
+    expect(all.filter((i) => i.nftId === 'nft-live')).toHaveLength(1);
+    expect(await ids({ words: ['https://mint.example/l/old3'] })).toEqual(['0000-0003']);
+    // The request's whole list of customers, not the audit entry's shortened one.
+    expect(await ids({ words: ['cus_29'] })).toEqual(['0000-0007']);
+    expect((await store.history.get('T1', '0000-0007'))?.customerIds).toHaveLength(30);
+  });
+
+  it('prunes rows (and their words) older than a time, in batches', async () => {
+    for (let i = 0; i < 5; i += 1)
+      await link('U_ANN', { nftId: 'nft-old' }, undefined, new Date(Date.now() - (10 + i) * 24 * HOUR));
+    const kept = await link('U_ANN', { nftId: 'nft-old' });
+    const before = new Date(Date.now() - 5 * 24 * HOUR);
+    expect(await store.history.pruneBatch(before, 3)).toBe(3);
+    expect(await store.history.pruneBatch(before, 3)).toBe(2);
+    expect(await store.history.pruneBatch(before, 3)).toBe(0);
+    expect(await ids({ words: ['nft-old'] })).toEqual([kept]);
+  });
+});
