@@ -21,7 +21,6 @@ const ENV = {
   DELETION_QUORUM: '2',
   DELETION_QUORUM_LARGE: '3',
   DELETION_LARGE_AT: '5',
-  MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
 };
 
 describeEachEngine('deletion quorum and reminders', (_engine, create) => {

@@ -11,7 +11,6 @@ const ALICE = 'U0ALICE01';
 const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: 'U0APPROV1',
-  MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
 };
 /** The deadline on a Slack call of the app that meets the late Slack (10 s in the app), and Slack's answer past it. */
 const DEADLINE_MS = 500;
