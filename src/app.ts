@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   app.use(admission(deps.work, deps));
 
   // The process's periodic work, all on one scheduler; the rest of the background work beside it.
-  const scheduler = new Scheduler();
+  const scheduler = new Scheduler(Math.random, deps.quickenedJobs);
   const background: BackgroundWork[] = [];
   const schedule = (job: Job | undefined) => void (job && scheduler.schedule(job));
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);

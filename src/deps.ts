@@ -43,6 +43,8 @@ export interface AppDeps {
   resolveHost?: HostResolver;
   /** The bulk jobs' pace (see BulkPace in capabilities/bulk): the app's own unless a test quickens it; never set by main(). */
   bulkPace?: Partial<BulkPaceSetting>;
+  /** Periods of background jobs a test quickens, by job name (see Scheduler); never set by main(). */
+  quickenedJobs?: Readonly<Record<string, number>>;
 }
 
 /** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */

@@ -59,6 +59,8 @@ export interface StartSeams {
   mintBreaker?: Partial<MintCircuitOptions>;
   /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
   bulkPace?: Partial<BulkPaceSetting>;
+  /** Periods of background jobs by job name (the deletion sweeper's, the reminders'): tests quicken them rather than wait. */
+  quickenedJobs?: Readonly<Record<string, number>>;
 }
 
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
@@ -118,6 +120,7 @@ export async function startMintlink(
     ...(seams.slack ? { slackInProcess: seams.slack } : {}),
     ...(seams.resolveHost ? { resolveHost: seams.resolveHost } : {}),
     ...(seams.bulkPace ? { bulkPace: seams.bulkPace } : {}),
+    ...(seams.quickenedJobs ? { quickenedJobs: seams.quickenedJobs } : {}),
   });
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);

@@ -62,6 +62,8 @@ export interface CannedAnswer {
   body?: Record<string, unknown>;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Answer only once this settles: Slack holding the call until the test lets it go (no guess at a delay). */
+  until?: Promise<unknown>;
 }
 
 /** A file the app uploaded (files.getUploadURLExternal, the POST of its bytes, files.completeUploadExternal). */
@@ -651,6 +653,7 @@ export class FakeSlack {
 
     const canned = this.canned.get(method)?.shift();
     if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
+    if (canned?.until) await canned.until.catch(() => undefined);
     if (canned && (canned.status !== undefined || canned.body !== undefined)) {
       call.answer = canned.body ?? { ok: canned.status === undefined || canned.status < 400 };
       this.notify();

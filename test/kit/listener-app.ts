@@ -24,7 +24,21 @@ export interface ListenerAppOptions {
   mintBreaker?: Partial<MintCircuitOptions>;
   /** How the app resolves the hosts of workspaces' own Mint base URLs: no test needs DNS. */
   resolveHost?: HostResolver;
+  /** How long a Slack call may take before the app gives it up (10 s in the app): tests of a late Slack shorten it. */
+  slackCallDeadlineMs?: number;
+  /** Periods of background jobs by name, over QUICK_JOBS (a name the app has no job for fails the start). */
+  quickenedJobs?: Record<string, number>;
 }
+
+/**
+ * The deletion sweeps run every 100 ms here, not every few seconds as in the app (their period follows
+ * MINT_API_TIMEOUT_MS): a test of an expiry, a reminder or a step completed late sees it within a tick.
+ */
+const QUICK_JOBS: Record<string, number> = {
+  'deletion sweeper': 100,
+  'deletion reminders': 100,
+  'workflow step completions': 100,
+};
 
 /**
  * Hands Slack's payloads to Bolt in the test's own process, the way Bolt's own tests feed an App: no HTTP, no
@@ -138,12 +152,17 @@ export class ListenerApp extends SlackDriver {
     });
     const logger = createLogger({ level: loaded.config.logLevel, scrub, pretty: false, destination: logs });
     const outcome = await startMintlink(loaded.config, logger, scrub, {
-      slack: { receiver: app.receiver, fetch: options.slack.fetch },
+      slack: {
+        receiver: app.receiver,
+        fetch: options.slack.fetch,
+        ...(options.slackCallDeadlineMs ? { callDeadlineMs: options.slackCallDeadlineMs } : {}),
+      },
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,
       ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
       ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
       ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+      quickenedJobs: { ...QUICK_JOBS, ...options.quickenedJobs },
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;

@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { httpManifest, slackEventsUrl } from '../../src/operator/http-manifest.js';
 
 /*
- * `npm run -s manifest -- --http https://host`: manifest.yml turned to HTTP mode, checked against Slack's official
+ * `npm run -s manifest -- --http https://host` (the command itself, from the build: npm-run-manifest.e2e.test.ts):
+ * manifest.yml turned to HTTP mode, checked against Slack's official
  * manifest schema (v1, slackapi/manifest-schema v0.5.0: the shared copy next to the repository when there is
  * one, else the identical copy beside these tests; Ajv needs strict:false for its non-standard keywords).
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const sharedSchema = new URL('../../../shared/slack-manifest-schema/manifest.schema.1.0.0.json', import.meta.url);
 const schemaFile = existsSync(sharedSchema)
   ? sharedSchema
@@ -131,56 +128,5 @@ describe('the public URL given with --http', () => {
     expect(!result.ok && result.message).toContain(why);
     expect(!result.ok && result.message).toContain('for example https://');
     expect(!result.ok && result.message).not.toContain('secret');
-  });
-});
-
-describe('npm run manifest', () => {
-  const run = promisify(execFile);
-  const manifestCli = (...args: string[]) =>
-    run('npm', ['run', '--silent', 'manifest', '--', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({
-        code: error.code,
-        stdout: error.stdout,
-        stderr: error.stderr,
-      }),
-    );
-
-  it('prints manifest.yml as it is without --http', async () => {
-    const result = await manifestCli();
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(manifestYaml);
-  });
-
-  it('prints the HTTP-mode manifest with --http', async () => {
-    for (const args of [['--http', 'https://mintlink.example.com'], ['--http=https://mintlink.example.com/']]) {
-      const result = await manifestCli(...args);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toBe(generated);
-      expect(validate(parse(result.stdout))).toBe(true);
-    }
-  });
-
-  it('prints its usage with --help', async () => {
-    const result = await manifestCli('--help');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: npm run -s manifest \[-- --http <public https URL> \[--distributed\]\]/);
-    expect(result.stdout).toContain('--http <URL>');
-  });
-
-  it.each([
-    [['--http', 'http://mintlink.example.com'], 'Slack sends its requests only to https:// URLs'],
-    [['--http', 'not a url'], 'is not a usable public URL: it is not a URL'],
-    [['--http'], '--http needs the public https URL of the app.'],
-    [['--socket'], 'Unknown argument "--socket".'],
-  ])('refuses %j with a clear message, the usage, and exit 2', async (args, message) => {
-    const result = await manifestCli(...args);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('Usage: npm run -s manifest');
   });
 });

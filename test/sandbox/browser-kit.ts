@@ -9,8 +9,8 @@ import { PEOPLE } from '../../sandbox/src/people.js';
 /*
  * One sandbox and one Chromium per test file (Debian's chromium, driven by playwright-core), and the
  * gestures a person makes on the page. `npm run screenshots` sets SCREENSHOTS_DIR=docs/images: the tests then
- * write the README's pictures there; otherwise they go to a temporary directory (still taken, so a broken
- * screenshot step fails here too).
+ * write the README's pictures there; otherwise they go to a folder of the test run's temporary directory (still
+ * taken, so a broken screenshot step fails here too).
  */
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -144,13 +144,24 @@ export function inputBlock(scope: Locator, label: string): Locator {
   return scope.locator('.bk-input-block', { has: scope.page().locator('.bk-label', { hasText: label }) });
 }
 
-const shotsDir = process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'mintlink-sandbox-shots');
-mkdirSync(shotsDir, { recursive: true });
+let shotsDir: string | undefined;
+
+/**
+ * Where the pictures go: SCREENSHOTS_DIR, or a folder made at the first picture in the temporary directory of the
+ * time (the test run's own, which the run removes: test/global-setup.ts), never a fixed folder left in /tmp.
+ */
+function screenshotsDir(): string {
+  if (shotsDir) return shotsDir;
+  const configured = process.env.SCREENSHOTS_DIR;
+  if (configured) mkdirSync(configured, { recursive: true });
+  shotsDir = configured ?? mkdtempSync(join(tmpdir(), 'mintlink-sandbox-shots-'));
+  return shotsDir;
+}
 
 /** A picture of the page as it is now, for the README (docs/images with `npm run screenshots`). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate('document.fonts.ready');
-  await page.screenshot({ path: join(shotsDir, `${name}.png`) });
+  await page.screenshot({ path: join(screenshotsDir(), `${name}.png`) });
 }
 
 /** Resolves once `check` holds for what the mock Mint service received (it runs in this process). */

@@ -59,6 +59,11 @@ export class MockMintService {
   readonly customers = new Set<string>();
   readonly contracts = new Map<string, MockTemplate[]>();
   latencyMs: number;
+  /**
+   * While set, every request waits for it to settle before it is answered (after `latencyMs`): a test holds the
+   * answers until what it watches has happened, rather than guess a latency long enough (cleared by reset).
+   */
+  holdAnswers: Promise<unknown> | undefined;
   /** Requests being answered right now, and the most there were at once since the last reset. */
   inFlight = 0;
   peakInFlight = 0;
@@ -70,6 +75,7 @@ export class MockMintService {
 
   constructor(private readonly options: MockMintOptions) {
     this.latencyMs = options.latencyMs ?? 0;
+    this.holdAnswers = undefined;
     this.templateShape = options.templateShape ?? 'wrapped';
     this.acceptStartingKeys();
     this.seed();
@@ -119,6 +125,7 @@ export class MockMintService {
     this.apiKeys.clear();
     this.acceptStartingKeys();
     this.latencyMs = this.options.latencyMs ?? 0;
+    this.holdAnswers = undefined;
     this.templateShape = this.options.templateShape ?? 'wrapped';
     this.seed();
   }
@@ -163,6 +170,7 @@ export class MockMintService {
     // A failure belongs to the request that arrives next, not to whichever wakes first from the latency.
     const failure = route ? this.takeFailure(route, header(req, 'x-api-key')) : undefined;
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    if (this.holdAnswers) await this.holdAnswers.catch(() => undefined);
     if (!route) return send(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
 
     if (failure?.mode === 'hang') return; // never answers; close() ends it

@@ -8,4 +8,9 @@ import type { Receiver } from '@slack/bolt';
 export interface SlackInProcess {
   receiver: Receiver;
   fetch?: typeof fetch;
+  /**
+   * How long a Slack call may take before the app gives it up (SLACK_CALL_DEADLINE_MS, 10 s, unless given): a
+   * test of a Slack that answers too late shortens it rather than wait the app's 10 s per call.
+   */
+  callDeadlineMs?: number;
 }

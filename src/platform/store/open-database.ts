@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent } from 'kysely';
 import pg from 'pg';
@@ -30,7 +30,11 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
       logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
       database = () => Promise.resolve(openSqlite(path));
     }
-    return new Kysely<Tables>({ dialect: new MultiProcessSqliteDialect({ database }), log: querySpans('sqlite') });
+    const file = path === ':memory:' ? undefined : resolve(path);
+    return new Kysely<Tables>({
+      dialect: new MultiProcessSqliteDialect({ database }, file),
+      log: querySpans('sqlite'),
+    });
   }
   const pool = new pg.Pool({
     connectionString: location.url,

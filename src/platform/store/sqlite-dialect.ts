@@ -12,15 +12,23 @@ import {
  * - transactions start with BEGIN IMMEDIATE, taking the write lock up front, so a second process waits
  *   (busy_timeout) instead of failing when its deferred read would have to become a write;
  * - migrations run in one such transaction (SQLite's DDL is transactional), so two processes starting at
- *   once apply them one after the other rather than racing (Kysely takes no migration lock on SQLite).
+ *   once apply them one after the other rather than racing (Kysely takes no migration lock on SQLite);
+ * - several connections of one process to one file (replicas started in one test process) take turns,
+ *   waiting without blocking: better-sqlite3 waits out a lock synchronously, so one connection waiting for
+ *   another's transaction would block the very event loop that transaction needs to end (busy_timeout, 5 s,
+ *   lost for nothing each time).
  */
 export class MultiProcessSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  /** `file`: the database file's path; none for a database in memory, which no other connection sees. */
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly file?: string,
+  ) {
     super(settings);
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateTransactionDriver(this.settings);
+    return new ImmediateTransactionDriver(this.settings, this.file);
   }
 
   override createAdapter(): SqliteAdapter {
@@ -28,7 +36,49 @@ export class MultiProcessSqliteDialect extends SqliteDialect {
   }
 }
 
+/** The end of the queue of this process's connections to each file: a connection in use holds its place. */
+const fileQueues = new Map<string, Promise<void>>();
+
+/** Waits for this process's other connections to `file` to be done with it; resolves with the end of its turn. */
+async function takeTurn(file: string): Promise<() => void> {
+  const before = fileQueues.get(file) ?? Promise.resolve();
+  let endTurn: () => void = () => undefined;
+  const turn = new Promise<void>((resolve) => (endTurn = resolve));
+  const queue = before.then(() => turn);
+  fileQueues.set(file, queue);
+  await before;
+  return () => {
+    endTurn();
+    if (fileQueues.get(file) === queue) fileQueues.delete(file);
+  };
+}
+
 class ImmediateTransactionDriver extends SqliteDriver {
+  private endTurn: (() => void) | undefined;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly file: string | undefined,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    // Kysely hands out SQLite's one connection to one user at a time; this queue does the same across the
+    // drivers of this process on one file (only tests run several).
+    const endTurn = this.file ? await takeTurn(this.file) : undefined;
+    const connection = await super.acquireConnection();
+    this.endTurn = endTurn;
+    return connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    const endTurn = this.endTurn;
+    this.endTurn = undefined;
+    await super.releaseConnection();
+    endTurn?.();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }

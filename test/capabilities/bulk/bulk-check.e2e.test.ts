@@ -1,14 +1,13 @@
 /*
- * Bulk create over each transport, end to end: the form from the command and the shortcut, a file read behind
- * url_private_download, the errors file uploaded, a job run to its end with its results file, as Slack sends
- * them over HTTP (signed) and Socket Mode. Every behaviour of the form and the preview is in bulk-check.test.ts.
+ * Bulk create over each transport, end to end: a file read behind url_private_download, and a job from the
+ * command's form run to its end with its results file, as Slack sends them over HTTP (signed) and Socket Mode.
+ * Every behaviour of the form and the preview (the shortcut, the errors file too) is in bulk-check.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import { useApp, useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
-import { DM, checkCsv, csvRows, ended, previewOf, start, viewWhen } from './bulk-kit.js';
-import { BULK } from '../../../src/capabilities/bulk/actions.js';
+import { checkCsv, csvRows, ended, start, viewWhen } from './bulk-kit.js';
 
 const B = BULK_BLOCKS;
 
@@ -18,18 +17,6 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
   const running = useApp(fakes, mode, { env: { MINT_API_TIMEOUT_MS: '800' } });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
-
-  it('opens the form from /mintlink bulk and from the "Bulk create" shortcut', async () => {
-    const { view } = await running.app.commandOpeningModal('bulk wallets');
-    expect(view).toMatchObject({ callback_id: 'bulk_form', title: { text: 'Bulk create' }, submit: { text: 'Check' } });
-    const blocks = view.blocks as Array<Record<string, any>>;
-    expect(blocks.find((b) => b.block_id === B.file)?.element).toMatchObject({ type: 'file_input', max_files: 1 });
-    expect(blocks.find((b) => b.block_id === B.kind)?.element.initial_option.value).toBe('wallets');
-    fakes.slack.reset();
-    await running.app.shortcut('bulk_create');
-    await fakes.slack.waitForCall('views.open');
-    expect(fakes.slack.lastOpenedView().callback_id).toBe('bulk_form');
-  });
 
   it('reads a file behind url_private_download with the bot token and previews it, errors by row and column', async () => {
     const csv = [
@@ -54,26 +41,6 @@ describe.each(['http', 'socket'] as const)('bulk create: the form and its previe
     expect(text).toContain('Row 5: CustomerId: \\"bad!id\\" is not a customer ID');
     expect(text).toContain('NFT `nft-default`');
     expect(fakes.mint.requests).toEqual([]); // nothing is sent before Start
-  });
-
-  it('sends all the errors as a CSV to the DM on request', async () => {
-    // A blank line under the header: the first row with data is row 3, in the preview and in the file.
-    const lines = ['email,nftId', '', ...Array.from({ length: 14 }, (_, i) => `bad${i},n`), 'ok@example.com,n'];
-    const preview = await previewOf(running.app, fakes.slack, lines.join('\n'));
-    expect(textOf(preview.blocks)).toContain('(the first 10 of 14)');
-    expect(textOf(preview.blocks)).toContain('• Row 3: email: must be an email address');
-    await running.app.clickInView(preview, BULK.buttons.errorsFile.actionId);
-    const upload = await fakes.slack.waitFor(
-      () => fakes.slack.uploadsTo(DM).find((u) => u.completed && u.filename.endsWith('-errors.csv')),
-      5_000,
-      'the errors file',
-    );
-    const rows = csvRows(fakes.slack.uploadedText(upload.fileId));
-    expect(rows[0]).toEqual(['row', 'error', 'email', 'nftId']);
-    expect(rows).toHaveLength(15);
-    expect(rows[1]).toEqual(['3', 'email: must be an email address', 'bad0', 'n']);
-    expect(rows[14]).toEqual(['16', 'email: must be an email address', 'bad13', 'n']);
-    await viewWhen(fakes.slack, preview.id, (v) => textOf(v.blocks).includes('All the errors are in a CSV file'));
   });
 
   it('creates wallets: userId, or a new user for an empty one (a blank line or bare commas are no row, but count as one)', async () => {

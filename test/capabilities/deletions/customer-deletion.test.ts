@@ -373,7 +373,8 @@ describeEachEngine('customer deletion', (_engine, create) => {
   });
 
   it('finishes and records a deletion in flight when the process is told to stop', async () => {
-    const stopping = await flow.start();
+    // A time budget well above the service's latency below, so that a loaded machine cannot turn it into a timeout.
+    const stopping = await flow.start({ MINT_API_TIMEOUT_MS: '3000' });
     extraApps.push(stopping);
     const { id, ts } = await flow.request(stopping, ['cus_sigterm']);
     fakes.mint.latencyMs = 600;

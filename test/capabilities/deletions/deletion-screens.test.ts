@@ -27,7 +27,7 @@ const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: `${BEN},${CHLOE}`,
   DELETION_QUORUM: '2',
-  MINT_API_TIMEOUT_MS: '3000',
+  MINT_API_TIMEOUT_MS: '1000', // a service that never answers fails a deletion within a second
 };
 const IDS = ['cus_8f2a91', 'cus_3c77d0', 'cus_a1b2c3'];
 /** The moment someone reads a message sent by an app whose clock runs `hours` ahead (TEST_CLOCK_OFFSET_HOURS). */
@@ -107,7 +107,8 @@ describe('deletion request screens', () => {
     await inChannel('deletions/approval-message--1-of-2', flow.approvalMessage(ts));
     await inDm('deletions/requester-dm--1-of-2', dm());
 
-    fakes.mint.latencyMs = 1_500; // long enough to see the message while the deletion runs
+    // The message shows "Deleting…" while the service answers: the test reads it when that update is made.
+    fakes.mint.latencyMs = 300;
     try {
       await flow.approve(app, ts, CHLOE);
       await flow.waitForStatus(ts, 'Deleting…');
@@ -157,7 +158,7 @@ describe('deletion request screens', () => {
 
     // Another approver tries again: the message shows the second attempt, then the end.
     for (const customer of IDS.slice(0, 2)) fakes.mint.customers.add(customer);
-    fakes.mint.latencyMs = 1_500;
+    fakes.mint.latencyMs = 300;
     try {
       await app.click(flow.approvalMessage(ts), DELETIONS.buttons.retry.actionId, CHLOE);
       await flow.waitForStatus(ts, 'Trying again');

@@ -21,7 +21,6 @@ const ENV = {
   DELETION_QUORUM: '2',
   DELETION_QUORUM_LARGE: '3',
   DELETION_LARGE_AT: '5',
-  MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
 };
 
 describeEachEngine('deletion quorum and reminders', (_engine, create) => {
@@ -123,10 +122,14 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
 
   it('ends with the messages showing the newest state, even when an earlier update lands late', async () => {
     const { ts } = await flow.request(app, ['cus_late'], ALICE);
-    // Bob's updates are slow and fail once (the SDK tries again): they land after Dave's approval ran the deletion.
-    fakes.slack.answerNext('chat.update', { status: 500, delayMs: 1_200 }, 2);
+    // Bob's updates are held and fail once (the SDK tries again): they land after Dave's approval ran the deletion.
+    let releaseBobsUpdates: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (releaseBobsUpdates = resolve));
+    fakes.slack.answerNext('chat.update', { status: 500, until: held }, 2);
     await flow.approve(app, ts, BOB);
     await flow.approve(app, ts, DAVE);
+    await fakes.slack.waitFor(() => flow.patches().length > 0, 5_000, 'the deletion to run');
+    releaseBobsUpdates();
     await flow.waitForStatus(ts, '*Deleted*');
     await app.waitForIdle(10_000);
     expect(textOf(flow.approvalMessage(ts))).toContain('*Deleted*');

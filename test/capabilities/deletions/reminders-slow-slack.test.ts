@@ -11,10 +11,10 @@ const ALICE = 'U0ALICE01';
 const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: 'U0APPROV1',
-  MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
 };
-/** Past the app's own 10 s deadline on a Slack call. */
-const LATE_MS = 11_000;
+/** The deadline on a Slack call of the app that meets the late Slack (10 s in the app), and Slack's answer past it. */
+const DEADLINE_MS = 500;
+const LATE_MS = 2 * DEADLINE_MS;
 
 /**
  * Slack slower than the app's deadline: chat.postMessage answers "ok" after it, so each post the app gave up on
@@ -26,8 +26,11 @@ describe('deletion reminders when Slack answers after the deadline', () => {
   const flow = new DeletionFlow(fakes, APPROVAL);
   let db: TestDatabase;
   const apps: ListenerApp[] = [];
-  const start = async (extra: Record<string, string> = {}) => {
-    const app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
+  const start = async (extra: Record<string, string> = {}, slackCallDeadlineMs?: number) => {
+    const app = await fakes.startListenerApp({
+      env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra },
+      ...(slackCallDeadlineMs ? { slackCallDeadlineMs } : {}),
+    });
     apps.push(app);
     return app;
   };
@@ -49,11 +52,11 @@ describe('deletion reminders when Slack answers after the deadline', () => {
     // Every post from now on takes effect in Slack, but is answered late.
     const before = fakes.slack.callsTo('chat.postMessage').length;
     fakes.slack.answerNext('chat.postMessage', { delayMs: LATE_MS }, 20);
-    const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70' }); // due a reminder, and 2 of 72 hours left
+    const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70' }, DEADLINE_MS); // due a reminder, and 2 of 72 hours left
     const posts = () => fakes.slack.callsTo('chat.postMessage').slice(before);
     const keptAsSent = () =>
       late.logLines.filter((l) => String(l.msg).includes('it may have been posted, so it is not sent again'));
-    // The app gives up on both posts (10 s each), or (were it to send blindly) posts one of them again.
+    // The app gives up on both posts (at its deadline each), or (were it to send blindly) posts one of them again.
     await fakes.slack.waitFor(() => keptAsSent().length === 2 || posts().length > 2, 40_000, 'both posts to end');
 
     const reminders = posts().filter((c) => c.params.thread_ts === ts);

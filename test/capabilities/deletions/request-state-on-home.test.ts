@@ -18,7 +18,6 @@ const ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: `${BOB},${CAROL},${GROUP}`,
   DELETION_QUORUM: '2',
-  MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry) every 1.8 s
 };
 
 /*

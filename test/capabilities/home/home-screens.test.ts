@@ -7,7 +7,7 @@ import { homeText, messageText, withNames } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
 import { stableJobIds } from '../bulk/bulk-job-ids.js';
-import { ended, linkCsv, previewOf, progress, start } from '../bulk/bulk-kit.js';
+import { QUICK_BULK_PACE, ended, linkCsv, previewOf, progress, start } from '../bulk/bulk-kit.js';
 import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /*
@@ -44,6 +44,7 @@ describe('App Home screens, for each kind of person, through every flow', () => 
 
   beforeAll(async () => {
     app = await fakes.startListenerApp({
+      bulkPace: QUICK_BULK_PACE,
       env: {
         APPROVAL_CHANNEL_ID: APPROVAL,
         DELETION_APPROVERS: `${BEN},${CHLOE}`,
@@ -146,11 +147,20 @@ describe('App Home screens, for each kind of person, through every flow', () => 
   });
 
   it('through a bulk job: paused, then run to the end', async () => {
-    fakes.mint.latencyMs = 1_500; // the first row is on its way when Pause is pressed
+    // The first row is on its way when Pause is pressed: the service answers it once the job says it is paused.
+    let answer: () => void = () => undefined;
+    fakes.mint.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
     const preview = await previewOf(app, fakes.slack, linkCsv(3), { bulk_nft_id: 'nft-spring-pass' });
     const job = await start(app, fakes.slack, preview, ALICE);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 5_000, 'the first row');
     await app.click(progress(fakes.slack, job), BULK.buttons.pause.actionId, ALICE);
+    await fakes.slack.waitFor(
+      () => textOf(progress(fakes.slack, job).blocks).includes('*Paused* by'),
+      5_000,
+      'the job to pause',
+    );
+    answer();
+    fakes.mint.holdAnswers = undefined;
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, job).blocks).includes('*1 done*'),
       5_000,
@@ -159,7 +169,6 @@ describe('App Home screens, for each kind of person, through every flow', () => 
     // Pause was pressed with the first row still on its way: Home shows where the paused job stands once that
     // row settled, as its message does, without Alice opening it again.
     await home('requester', 'bulk-job-paused');
-    fakes.mint.latencyMs = 0;
     await app.click(progress(fakes.slack, job), BULK.buttons.resume.actionId, ALICE);
     await ended(fakes.slack, job);
     await home('requester', 'bulk-job-done');

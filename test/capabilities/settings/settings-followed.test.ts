@@ -43,7 +43,6 @@ describe('the reminder hours set in Slack', () => {
     APPROVAL_CHANNEL_ID: APPROVAL,
     DELETION_APPROVERS: 'U0APPROV1',
     DELETION_REMIND_AFTER_HOURS: '24',
-    MINT_API_TIMEOUT_MS: '800', // the sweeps (expiry, reminders) every 1.8 s
     DATABASE_URL: sqliteDatabase().databaseUrl,
   };
   const apps: ListenerApp[] = [];

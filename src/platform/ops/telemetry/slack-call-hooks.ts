@@ -16,5 +16,6 @@ export function slackCallHooks(deps: {
     scrub: deps.scrub,
     count: (method, error) => deps.metrics.slackCalls.inc({ method, error }),
     ...(deps.slackInProcess?.fetch ? { transport: deps.slackInProcess.fetch } : {}),
+    ...(deps.slackInProcess?.callDeadlineMs ? { deadlineMs: deps.slackInProcess.callDeadlineMs } : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface SlackCallHooks {
    * (the listener tests' fake Slack, see AppDeps.slackInProcess).
    */
   transport?: typeof fetch;
+  /** How long a call may take before it is given up: SLACK_CALL_DEADLINE_MS unless a test shortens it. */
+  deadlineMs?: number;
 }
 
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
@@ -29,10 +31,11 @@ export const SLACK_CALL_DEADLINE_MS = 10_000;
  * is unknown is never retried (see retryConfig).
  */
 export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): WebClientOptions {
+  const deadlineMs = hooks.deadlineMs ?? SLACK_CALL_DEADLINE_MS;
   return {
     slackApiUrl,
-    timeout: SLACK_CALL_DEADLINE_MS,
-    fetch: slackFetch(SLACK_CALL_DEADLINE_MS, slackApiUrl, hooks),
+    timeout: deadlineMs,
+    fetch: slackFetch(deadlineMs, slackApiUrl, hooks),
     rejectRateLimitedCalls: true,
     retryConfig: retryConfig({ retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true }),
   };

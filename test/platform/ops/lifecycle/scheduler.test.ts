@@ -93,4 +93,19 @@ describe('the scheduler of periodic work', () => {
     expect(ran).toBe(true);
     await scheduler.stop();
   });
+
+  it('runs a quickened job at the period given for its name, and refuses to start with a name no job has', async () => {
+    vi.useFakeTimers();
+    const scheduler = new Scheduler(() => 0.5, { sweep: 50 });
+    let runs = 0;
+    scheduler.schedule({ name: 'sweep', everyMs: 60_000, run: async () => void (runs += 1), failed: () => undefined });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(120);
+    expect(runs).toBe(3); // at start, then at 50 and 100 ms
+    await scheduler.stop();
+
+    const misnamed = new Scheduler(Math.random, { swept: 50 });
+    misnamed.schedule({ name: 'sweep', everyMs: 60_000, run: async () => undefined, failed: () => undefined });
+    expect(() => misnamed.start()).toThrow('no job to quicken is named swept');
+  });
 });

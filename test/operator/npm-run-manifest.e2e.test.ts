@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { httpManifest } from '../../src/operator/http-manifest.js';
+
+/*
+ * The operator's command as they run it, from the build: `npm run -s manifest` is `node dist/mintlink.mjs
+ * manifest` (package.json), so one run goes through npm and the others start the built artifact directly (npm's
+ * own start would cost a second each). What the HTTP-mode manifest holds is http-manifest.test.ts's.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const manifestYaml = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
+const run = promisify(execFile);
+
+type Ran = { code: number; stdout: string; stderr: string };
+const outcome = (ran: Promise<{ stdout: string; stderr: string }>): Promise<Ran> =>
+  ran.then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+const npmRunManifest = (...args: string[]) =>
+  outcome(
+    run('npm', ['run', '--silent', 'manifest', '--', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    }),
+  );
+const manifestCommand = (...args: string[]) =>
+  outcome(run(process.execPath, ['dist/mintlink.mjs', 'manifest', ...args], { cwd: repoRoot }));
+
+describe('npm run manifest', () => {
+  it('prints manifest.yml as it is without --http', async () => {
+    const result = await npmRunManifest();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(manifestYaml);
+  });
+
+  it('prints the HTTP-mode manifest with --http', async () => {
+    const generated = await httpManifest(manifestYaml, 'https://mintlink.example.com/slack/events');
+    for (const args of [['--http', 'https://mintlink.example.com'], ['--http=https://mintlink.example.com/']]) {
+      const result = await manifestCommand(...args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(generated);
+    }
+  });
+
+  it('prints its usage with --help', async () => {
+    const result = await manifestCommand('--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: npm run -s manifest \[-- --http <public https URL> \[--distributed\]\]/);
+    expect(result.stdout).toContain('--http <URL>');
+  });
+
+  it.each([
+    [['--http', 'http://mintlink.example.com'], 'Slack sends its requests only to https:// URLs'],
+    [['--http', 'not a url'], 'is not a usable public URL: it is not a URL'],
+    [['--http'], '--http needs the public https URL of the app.'],
+    [['--socket'], 'Unknown argument "--socket".'],
+  ])('refuses %j with a clear message, the usage, and exit 2', async (args, message) => {
+    const result = await manifestCommand(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: npm run -s manifest');
+  });
+});
