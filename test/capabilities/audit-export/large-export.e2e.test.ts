@@ -13,8 +13,11 @@ const HOUR = 3_600_000;
 
 /**
  * An export of 100,000 entries from the real app (started as `npm start` starts it, old space capped at 160 MB)
- * stays under 150 MB of resident memory: the rows stream from the database through the CSV writer to a file,
- * and from the file to Slack, never all in memory.
+ * grows its resident memory by little: the rows stream from the database through the CSV writer to a file, and
+ * from the file to Slack, never all in memory (the 22 MB file and its 100,000 rows held at once would add far
+ * more). Measured on this machine: 22 to 34 MB of growth, peaks of 134 to 151 MB (the History backfill of the
+ * seeded entries runs in the same process). The bounds are 1.5x and more of those: they catch an export held
+ * in memory or a leak, not a slow machine.
  */
 describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
   const fakes = useFakes();
@@ -44,7 +47,7 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
     await db?.drop();
   });
 
-  it('streams it to Slack with the app under 150 MB of resident memory', async () => {
+  it('streams it to Slack, its resident memory growing by less than 60 MB', async () => {
     // An app in service has handled requests before (the first ones compile Bolt's, Kysely's and the app's
     // paths, V8 memory for a moment): a command and a Home tab, which reads the database.
     await app.command('help', { user_id: VIEWER });
@@ -75,7 +78,8 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
     process.stdout.write(
       `audit export of ${ROWS} rows (${(upload!.length / 1e6).toFixed(1)} MB): RSS ${startRss.toFixed(0)} MB before, peak ${peakRss.toFixed(0)} MB\n`,
     );
-    expect(peakRss).toBeLessThan(150);
+    expect(peakRss - startRss).toBeLessThan(60);
+    expect(peakRss).toBeLessThan(230);
     expectNoRejectedSlackCalls(fakes.slack);
   }, 120_000);
 });
