@@ -6,6 +6,8 @@ import type { Store } from '../../platform/store/store.js';
 const DAY_MS = 86_400_000;
 /** Rows pruned per batch: each a short transaction of its own. */
 const PRUNE_BATCH = 1_000;
+const RECHECK_DONE_MS = 3_600_000;
+
 /** Batches of the backfill one run copies before it lets the next run (and requests) go first. */
 const BACKFILL_BATCHES_PER_RUN = 20;
 
@@ -21,19 +23,21 @@ export interface HistoryJobDeps {
  * replicas copying at once copy each entry once.
  */
 export function historyBackfillJob(deps: HistoryJobDeps, everyMs = 5_000): Job {
-  let finished = false;
+  // When the copy was last seen done: it is looked at again hourly, since entries that had no workspace start it
+  // over once they are given one (Store.adoptRowsWithoutWorkspace).
+  let finishedAt: number | undefined;
   return {
     name: 'history backfill from the audit log',
     everyMs,
     // Not at start: the first seconds belong to the requests that come with a start (and a deploy).
     atStart: false,
     run: async () => {
-      if (finished) return;
+      if (finishedAt !== undefined && Date.now() - finishedAt < RECHECK_DONE_MS) return;
       for (let batch = 0; batch < BACKFILL_BATCHES_PER_RUN; batch += 1) {
         const done = await deps.work.track(deps.store.history.backfillBatch());
         if (done.finished) {
-          finished = true;
-          deps.logger.info('history holds the audit log written before it');
+          if (finishedAt === undefined) deps.logger.info('history holds the audit log written before it');
+          finishedAt = Date.now();
           return;
         }
         await new Promise((resolve) => setImmediate(resolve)); // requests go between batches

@@ -14,7 +14,14 @@ export interface HistoryFilters {
 }
 
 const cursor = z.object({ madeAt: z.string().max(40), id: z.string().max(100) });
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+// A day that exists (2026-02-31 does not): a forged one would otherwise reach the query as an invalid date.
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  });
 
 /**
  * The page a History modal shows, kept in its private_metadata: whose and which workspace's it is (a click is

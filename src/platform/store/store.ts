@@ -180,6 +180,9 @@ class SqlStore implements Store {
         .where('team_id', 'is', null)
         .executeTakeFirst();
       adopted += Number(result.numUpdatedRows);
+      // Entries without a workspace were passed over by History's copy of the audit log (a History row needs its
+      // workspace): once they have one, the copy starts over (it skips what History already holds).
+      if (table === 'audit_log' && result.numUpdatedRows > 0n) await this.db.deleteFrom('history_backfill').execute();
     }
     // Home tabs are keyed by workspace and user: a user with a Home in the workspace already keeps that one.
     const homes = await this.db

@@ -217,6 +217,13 @@ describe('history', () => {
     await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
     expect(textOf(fakes.slack.view(view.id))).toContain('only what you made');
 
+    // A day that does not exist (only a forged view can hold one) is refused as a view the app did not write.
+    before = updates();
+    const impossible = { ...(state.filters as object), from: '2026-02-31' };
+    await running.app.clickInView(forged({ filters: impossible }), HISTORY.buttons.next.actionId, {}, ANN);
+    await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
+    expect(textOf(fakes.slack.view(view.id))).not.toContain('Something went wrong');
+
     // A search submitted on a forged view is refused too, before anything is read.
     const ack = await running.app.submitView(forged({ team: 'T0OTHER01' }), {}, ANN);
     expect(textOf(ack)).toContain('another workspace');

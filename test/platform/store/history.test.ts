@@ -240,6 +240,26 @@ describeEachEngine('history', (_engine, create) => {
     expect((await store.history.get('T1', '0000-0007'))?.customerIds).toHaveLength(30);
   });
 
+  it('copies entries that had no workspace when the copy ran, once they are given one', async () => {
+    await seedAuditLog(db.databaseUrl, 1, () => ({
+      id: '0000-orphan',
+      at: new Date(Date.UTC(2026, 9, 1)).toISOString(),
+      team_id: null,
+      actor_id: 'U_ANN',
+      operation: 'link.create',
+      inputs: JSON.stringify({ nftId: 'nft-before-workspaces' }),
+      outcome: 'succeeded',
+      detail: 'https://mint.example/l/orphan',
+    }));
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await ids({ words: ['nft-before-workspaces'] })).toEqual([]); // a History row needs its workspace
+
+    await store.adoptRowsWithoutWorkspace('T1');
+    expect(await store.history.backfillFinished()).toBe(false);
+    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await ids({ words: ['nft-before-workspaces'] })).toEqual(['0000-orphan']);
+  });
+
   it('prunes rows (and their words) older than a time, in batches', async () => {
     for (let i = 0; i < 5; i += 1)
       await link('U_ANN', { nftId: 'nft-old' }, undefined, new Date(Date.now() - (10 + i) * 24 * HOUR));
