@@ -5,7 +5,7 @@ import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdw
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { HistoryItem } from '../../platform/store/history.js';
-import { customersText, howText, kindName } from './history-modal.js';
+import { customersText, deletionStateText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
 const CUSTOMERS_SHOWN = 60;
@@ -83,7 +83,8 @@ async function deletionBlocks(deps: Pick<CapabilityDeps, 'store'>, item: History
     decisions.push(
       `:no_entry_sign: Rejected by <@${request.decidedBy}>${request.decidedAt ? `, ${slackDate(request.decidedAt)}` : ''}${request.decisionNote ? `: ${escapeAndCut(request.decisionNote, 300)}` : ''}`,
     );
-  const outcome = [`*${escapeAndCut(request.status, 40)}*`];
+  const state = deletionStateText(request.status);
+  const outcome = [`*${state.charAt(0).toUpperCase()}${state.slice(1)}*`];
   if (request.finishedAt) outcome.push(`finished ${slackDate(request.finishedAt)}`);
   if (request.outcomeDetail) outcome.push(escapeAndCut(request.outcomeDetail, 500));
   if (request.status === 'cancelled' || request.status === 'expired')

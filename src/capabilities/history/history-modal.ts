@@ -169,10 +169,27 @@ function factsLine(item: HistoryItem, status: string | undefined): string {
     if (item.email) parts.push(escapeAndCut(item.email, 100));
   } else if (item.outcome !== 'succeeded' && item.kind !== 'deletion')
     parts.push(`_${escapeAndCut(item.outcome, 40)}_`);
-  if (item.kind === 'deletion') parts.push(`_${escapeAndCut(status ?? item.outcome, 40)}_`);
+  if (item.kind === 'deletion') parts.push(`_${deletionStateText(status ?? item.outcome)}_`);
   if (item.kind === 'bulk' && typeof item.facts.rows === 'number') parts.push(`${item.facts.rows} rows`);
   if (item.kind !== 'wallet' && item.customerIds.length > 0) parts.push(customersText(item.customerIds, 3));
   return parts.join(' · ');
+}
+
+/** A deletion request's state as its people say it (the stored statuses are the deletions' own words). */
+const DELETION_STATES: Readonly<Record<string, string>> = {
+  pending: 'waiting for approval',
+  approved: 'approved, deleting',
+  running: 'approved, deleting',
+  done: 'deleted',
+  failed: 'approved, but the deletion failed',
+  attention: 'approved, but whether the customers were deleted is not known',
+  rejected: 'rejected',
+  cancelled: 'cancelled by the requester',
+  expired: 'expired without a decision',
+};
+
+export function deletionStateText(status: string): string {
+  return DELETION_STATES[status] ?? escapeAndCut(status, 40);
 }
 
 /** Customer ids in code, the first `shown` of them and how many more. */
