@@ -49,9 +49,12 @@ export function formatReport(report: DoctorReport): string {
       lines.push('', workspace.title, ...workspace.items.flatMap((item) => itemLines(item)));
   } else {
     const where = report.installUrl ?? `${INSTALL_PATH} of PUBLIC_URL`;
+    const databaseRead = report.operator.find((item) => item.key === 'database')?.state !== 'fail';
     lines.push(
       '',
-      `Installed workspaces: ${report.workspaces.length}${report.workspaces.length === 0 ? ' (none yet)' : ''}; installers add the app at ${where}`,
+      databaseRead
+        ? `Installed workspaces: ${report.workspaces.length}${report.workspaces.length === 0 ? ' (none yet)' : ''}; installers add the app at ${where}`
+        : 'Installed workspaces: not known (the database could not be read)',
     );
     for (const workspace of report.workspaces) {
       const off = workspace.items.filter((item) => item.state !== 'pass');

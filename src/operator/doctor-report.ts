@@ -53,7 +53,9 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
       ? await installedWorkspaces(config, store, clientFor)
       : [await operatorWorkspace(config, store, clientFor, mode.slackUnreachable === true)];
     const publicUrl = config.slack.publicUrl;
-    const installUrl = distributed && publicUrl ? new URL(INSTALL_PATH, publicUrl).href : undefined;
+    // Only an address Slack would send people to (https): a wrong one is the mode check's to report.
+    const installUrl =
+      distributed && publicUrl?.startsWith('https://') ? new URL(INSTALL_PATH, publicUrl).href : undefined;
     return { heading, operator, workspaces, workspacesBlock: !distributed, ...(installUrl ? { installUrl } : {}) };
   } finally {
     await store?.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../src/operator/doctor-command.js';
-import { pass } from '../../src/tenancy/setup-checks/setup-items.js';
+import { fail, pass } from '../../src/tenancy/setup-checks/setup-items.js';
 
 describe("the doctor's report in distribution mode", () => {
   const report = {
@@ -14,6 +14,13 @@ describe("the doctor's report in distribution mode", () => {
     const out = formatReport({ ...report, installUrl: 'https://mintlink.example.com/slack/install' });
     expect(out).toContain(
       'Installed workspaces: 0 (none yet); installers add the app at https://mintlink.example.com/slack/install',
+    );
+  });
+
+  it('says the count is not known when the database could not be read', () => {
+    const unread = fail('database', 'Database: not reachable', 'Fix DATABASE_URL.');
+    expect(formatReport({ ...report, operator: [...report.operator, unread] })).toContain(
+      'Installed workspaces: not known (the database could not be read)',
     );
   });
 

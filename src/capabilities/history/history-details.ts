@@ -1,6 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { CapabilityDeps } from '../../deps.js';
 import { context, section } from '../../platform/blocks/blocks.js';
+import { enumLabel } from '../../platform/blocks/choices.js';
 import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
@@ -29,7 +30,7 @@ export async function detailsView(deps: Pick<CapabilityDeps, 'store'>, item: His
             ? `*Customer*\n${inlineCode(item.customerIds[0], 100)}`
             : '*Customer*\nA new user (the service chose the id)',
         ),
-        section(`*Outcome*\n${escapeAndCut(item.outcome, 100)}`),
+        section(`*Outcome*\n${outcomeText(item.outcome)}`),
       );
       break;
     case 'deletion':
@@ -53,8 +54,9 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
     `*Starts*\n${typeof facts.startDate === 'string' ? dateText(facts.startDate) : 'at once'}`,
     `*Ends*\n${typeof facts.endDate === 'string' ? dateText(facts.endDate) : 'never'}`,
   ];
-  if (typeof facts.walletOptions === 'string') fields.push(`*Wallet*\n${escapeAndCut(facts.walletOptions, 60)}`);
-  if (typeof facts.type === 'string') fields.push(`*Type*\n${escapeAndCut(facts.type, 60)}`);
+  if (typeof facts.walletOptions === 'string')
+    fields.push(`*Wallet*\n${escapeAndCut(enumLabel(facts.walletOptions), 60)}`);
+  if (typeof facts.type === 'string') fields.push(`*Type*\n${escapeAndCut(enumLabel(facts.type), 60)}`);
   return [
     section(
       item.url
@@ -118,7 +120,9 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
     section(
       `*${inlineCode(job.id, 40)}*: ${escapeAndCut(job.kind, 20)} from ${escapeAndCut(job.sourceName, 200)}${job.retryOf ? ` (retries the failed rows of ${inlineCode(job.retryOf, 40)})` : ''}`,
     ),
-    section(`*State*\n${escapeAndCut(job.status, 40)}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`),
+    section(
+      `*State*\n${BULK_STATES[job.status] ?? escapeAndCut(job.status, 40)}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
+    ),
     section(
       `*Rows* (${count(job.totalRows, 'in the file')})\n${[
         count(counts.done, 'made'),
@@ -131,6 +135,23 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
     ),
     section(`*Results file*\n${results}`),
   ];
+}
+
+/** A bulk job's state as its people say it. */
+const BULK_STATES: Readonly<Record<string, string>> = {
+  draft: 'Checked, not started',
+  running: 'Sending',
+  paused: 'Paused',
+  finishing: 'Finishing',
+  done: 'Ended',
+};
+
+/** How the making ended, in words (the audit log's outcomes: succeeded, failed, pending while in flight). */
+function outcomeText(outcome: string): string {
+  if (outcome === 'succeeded') return 'Made';
+  if (outcome === 'failed') return 'Failed: nothing was made';
+  if (outcome === 'pending') return 'Not known yet: the service had not answered when this was recorded';
+  return escapeAndCut(outcome, 100);
 }
 
 /** A date the link's own fields hold (ISO text): as Slack shows dates, or as written when it is not one. */

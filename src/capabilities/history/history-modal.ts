@@ -55,7 +55,7 @@ export function historyView(page: {
     items.length === 0
       ? context(`${page.scope}${filtered ? ` · ${filtered}` : ''}`)
       : context(
-          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : `${start}–${start + items.length - 1}, newest first`}`,
+          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : items.length === 1 ? `the ${ordinal(start)}, newest first` : `${start}–${start + items.length - 1}, newest first`}`,
         );
   const results: KnownBlock[] =
     items.length === 0
@@ -219,11 +219,20 @@ function describeFilters(filters: HistoryFilters): string {
   return parts.join(', ');
 }
 
+/** 11 -> "11th", 21 -> "21st" (the one result of a last page). */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 function emptyText(state: PageState): string {
   if (state.page > 1) return 'No more results: they may have been removed meanwhile. Search again to start over.';
   const filtered = describeFilters(state.filters);
   return filtered
-    ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain); try fewer words or filters.'
+    ? state.filters.words.trim()
+      ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain); try fewer words or filters.'
+      : ':mag: Nothing found with these filters; try a wider choice.'
     : ':mag: Nothing here yet: links, wallets, deletion requests and bulk jobs made through the app will show here.';
 }
 

@@ -134,9 +134,9 @@ function linkSummary(request: CreateLinkRequest, url: string | undefined, answer
   const more = ids.length > CUSTOMERS_NAMED ? ` and ${ids.length - CUSTOMERS_NAMED} more` : '';
   const forWhom = [
     ...(ids.length > 0 ? [`customer${ids.length === 1 ? '' : 's'} ${named}${more}`] : []),
-    ...(request.email ? [request.email] : []),
+    ...(request.email ? [`e-mail ${request.email}`] : []),
   ];
-  const what = `Mint link created for NFT ${request.nftId}${forWhom.length > 0 ? ` for ${forWhom.join(', ')}` : ''}`;
+  const what = `Mint link created for NFT ${request.nftId}${forWhom.length > 0 ? ` for ${forWhom.join(' and ')}` : ''}`;
   if (url) return `${what}: ${url}`;
   const pairs = recordHighlights(answer).map(([key, value]) => `${key}: ${value}`);
   return `${what}; the service returned no link URL${pairs.length > 0 ? ` (its answer: ${pairs.join(', ')})` : ''}`;

@@ -197,7 +197,9 @@ export function searchWords(typed: string): string[] {
         .replace(/["'`)\]}.:!?]+$/, '')
         .toLowerCase(),
     )
-    .filter((word) => word.length > 0 && word.length <= MAX_TERM);
+    // A word longer than any kept (MAX_TERM) stays: searched for, it matches nothing, as it should; dropped, the
+    // search would widen to what the other words match.
+    .filter((word) => word.length > 0);
   return [...new Set(words)];
 }
 

@@ -51,7 +51,7 @@ describe('the "Create mint link" workflow step', () => {
     expect(ended.state).toBe('completed');
     expect(ended.outputs?.link_url).toMatch(/^https:\/\/mint\.example\.com\/claim\/lnk_/);
     expect(ended.outputs?.summary).toBe(
-      `Mint link created for NFT nft-wf-1 for customers cus_1, cus_2, ann@example.com: ${String(ended.outputs?.link_url)}`,
+      `Mint link created for NFT nft-wf-1 for customers cus_1, cus_2 and e-mail ann@example.com: ${String(ended.outputs?.link_url)}`,
     );
     // Completed with the execution's own token, as Bolt's complete() does.
     expect(ended.endedWith).toBe(fakes.slack.issuedExecutionTokens.at(-1));

@@ -113,6 +113,9 @@ describeEachEngine('history', (_engine, create) => {
     expect(await search('nft-42 CUS_1002')).toEqual([made]);
     expect(await search('cus_1002 nft-43')).toEqual([]);
     expect(await search('nothing-like-it')).toEqual([]);
+    // A word longer than any kept narrows to nothing; it never widens the search to the other words' rows.
+    expect(await search(`nft-42 ${'z'.repeat(250)}`)).toEqual([]);
+    expect(await search('x'.repeat(400))).toEqual([]);
     expect((await store.history.get('T1', deletion.id))?.how).toBe('workflow');
   });
 
