@@ -1,8 +1,6 @@
 import type { InstallationStore } from '@slack/bolt';
-import { admission } from './platform/slack/admission/admission-middleware.js';
 import { Approvers } from './tenancy/workspaces/approvers.js';
 import * as bulk from './capabilities/bulk/register.js';
-import { accessLog } from './platform/ops/telemetry/access-log.js';
 import { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import { registerMintlinkCommand } from './platform/slack/commands/mintlink-command.js';
 import * as auditExport from './capabilities/audit-export/register.js';
@@ -43,8 +41,6 @@ export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
 export function createApp(deps: AppDeps): MintlinkApp {
   const { config } = deps;
   const { app, start, stop, installs } = boltApp(deps);
-  app.use(accessLog(deps));
-  app.use(admission(deps.work, deps));
 
   // The process's periodic work, all on one scheduler; the rest of the background work beside it.
   const scheduler = new Scheduler(Math.random, deps.quickenedJobs);

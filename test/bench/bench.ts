@@ -8,7 +8,8 @@
  * Slack notes when each views.open and in_channel post arrives, so the work delivered and the time from
  * command to result are measured, not only the acks. Then a flood of clicks whose response_url never answers
  * is sent to the app alone. The targets are checked at the end (exit code 1 when one is missed).
- * `npx tsx test/bench/bench.ts --help` lists the options.
+ * `npm run bench -- --help` lists the options. It runs under `node --import tsx`, not the tsx command, which
+ * would leave its IPC folder (/tmp/tsx-<uid>) behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +31,7 @@ import { buttonClick, formBody, slashCommand, type PostedMessage, type SlackUrls
 import { slackSignatureHeaders } from '../kit/slack-signature.js';
 import { type Load, benchFolder, drive, firstLine, list, sleep, stopProcess } from './bench-kit.js';
 
-const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution | --history]   (or: npx tsx test/bench/bench.ts)
+const OPTIONS = `Usage: npm run bench [-- --help | --bulk | --sandbox | --distribution | --history]   (or: node --import tsx test/bench/bench.ts)
 
 Runs the app, the peer (a plain Bolt app doing the same flows with the SDK's defaults) and the bare Bolt app
 (acks only) against the fake Slack and the mock Mint service (latency 1 s), prints Markdown tables and PASS/FAIL
@@ -49,6 +50,8 @@ environment variables:
   BENCH_CPU            1: also print the CPU ms per command of the fixtures and of this load generator, and the
                        app's heap metrics after the load
   BENCH_PROFILE        1: write a CPU profile of each target (app, peer, bare) to a temporary directory (printed)
+  BENCH_APP_HEAP_FLAGS the app's V8 heap flags instead of npm start's --max-* ones (e.g. "--max-old-space-size=160
+                       --max-semi-space-size=16"; "none" for V8's defaults), to weigh them against memory
 
 --bulk runs the bulk scenario alone instead (test/bench/bulk-bench.ts, about 4.5 minutes): a job of 5,000 link
 rows from a CSV file with the Mint service at 200 ms and BULK_CONCURRENCY 4, against the ideal 5000 x 0.2 / 4 =
@@ -214,7 +217,7 @@ async function main(): Promise<void> {
   const mintEnv = { MINT_API_BASE_URL: fixtures.mintUrl, MINT_API_KEY: TEST_MINT_API_KEY };
   const cwd = benchFolder('mintlink-bench-', Boolean(process.env.BENCH_PROFILE));
   if (process.env.BENCH_PROFILE) process.stdout.write(`profiles in ${cwd}\n`);
-  const { target: app, startMs } = await startTarget('app', startArguments(), cwd, {
+  const { target: app, startMs } = await startTarget('app', appArguments(), cwd, {
     ...baseEnv,
     ...mintEnv,
     DATABASE_URL: `file:${join(cwd, 'bench.sqlite')}`,
@@ -380,7 +383,11 @@ async function main(): Promise<void> {
   const mb = (r: Record<TargetName, number>) =>
     `app ${r.app.toFixed(0)} MB, peer ${r.peer.toFixed(0)} MB, bare ${r.bare.toFixed(0)} MB`;
   const report = [
-    `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, Mint latency ${MINT_LATENCY_MS} ms, ${ROUNDS} rounds per target and row in alternating order; closed loop ${COMMANDS} commands per round, fixed rates ${ROUND_MS} ms per round.`,
+    `Mintlink benchmark: ${new Date().toISOString()}, Node ${process.version}, Mint latency ${MINT_LATENCY_MS} ms, ${ROUNDS} rounds per target and row in alternating order; closed loop ${COMMANDS} commands per round, fixed rates ${ROUND_MS} ms per round; app heap flags: ${
+      appArguments()
+        .filter((arg) => arg.startsWith('--max-'))
+        .join(' ') || "V8's defaults"
+    }.`,
     `app = Mintlink (npm start); peer = plain Bolt app, same flows, SDK defaults (test/bench/peer-bolt-app.mjs); bare = Bolt app that only acks (the limit).`,
     `Work delivered: modals opened (views.open received by Slack) or pages posted (in_channel posts received), of the commands sent. Time to result: from when the command was sent (fixed rates: when it was due) to when Slack received its views.open / page, over the results delivered (a result not there ${QUIET_MS / 1000} s after the last arrival, at most ${RESULTS_MAX_MS / 1000} s after the last ack, counts as not delivered). CPU: the target process's, per command sent, result delivery included. RSS after: the target's resident memory after its rounds of the row (the highest). App "busy": acks saying so. (The fake Slack's clock differs from the load generator's by ${clockOffsetMs.toFixed(2)} ms; corrected.)`,
     '',
@@ -421,6 +428,14 @@ async function main(): Promise<void> {
   await Promise.all(targets.map((target) => target.pool.destroy()));
   await stopProcess(fixturesProcess);
   process.exit(verdicts.some((v) => v.startsWith('FAIL')) ? 1 : 0);
+}
+
+/** `npm start`'s node arguments, with BENCH_APP_HEAP_FLAGS in place of its heap flags when set. */
+function appArguments(): string[] {
+  const flags = process.env.BENCH_APP_HEAP_FLAGS;
+  if (flags === undefined) return startArguments();
+  const others = startArguments().filter((arg) => !arg.startsWith('--max-'));
+  return [...(flags === 'none' ? [] : flags.split(/\s+/).filter(Boolean)), ...others];
 }
 
 async function startTarget(

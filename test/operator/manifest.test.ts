@@ -4,17 +4,14 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_DELETION_STEP_INPUTS } from '../../src/capabilities/deletions/deletion-step.js';
-import { BULK_SHORTCUT } from '../../src/capabilities/bulk/register.js';
 import { DELETION_STEP_OUTPUTS } from '../../src/capabilities/deletions/step-completion.js';
-import { CREATE_LINK_STEP, CREATE_LINK_STEP_INPUTS } from '../../src/capabilities/links/create-link-step.js';
-import { CREATE_LINK_SHORTCUT } from '../../src/capabilities/links/register.js';
-import {
-  LIST_TEMPLATES_STEP,
-  LIST_TEMPLATES_STEP_INPUTS,
-} from '../../src/capabilities/templates/list-templates-step.js';
-import { BROWSE_TEMPLATES_SHORTCUT } from '../../src/capabilities/templates/register.js';
-import { CREATE_WALLET_STEP, CREATE_WALLET_STEP_INPUTS } from '../../src/capabilities/wallets/create-wallet-step.js';
-import { CREATE_WALLET_SHORTCUT } from '../../src/capabilities/wallets/register.js';
+import { CREATE_LINK_STEP_INPUTS } from '../../src/capabilities/links/create-link-step.js';
+import { LIST_TEMPLATES_STEP_INPUTS } from '../../src/capabilities/templates/list-templates-step.js';
+import { CREATE_WALLET_STEP_INPUTS } from '../../src/capabilities/wallets/create-wallet-step.js';
+import { WALLETS } from '../../src/capabilities/wallets/actions.js';
+import { BULK } from '../../src/capabilities/bulk/actions.js';
+import { TEMPLATES } from '../../src/capabilities/templates/actions.js';
+import { LINKS } from '../../src/capabilities/links/actions.js';
 
 /*
  * manifest.yml against Slack's official manifest schema (slackapi/manifest-schema v0.5.0, copied beside this
@@ -65,10 +62,10 @@ describe('manifest.yml', () => {
     expect(
       manifest.features.shortcuts.map((s: { callback_id: string; type: string }) => [s.callback_id, s.type]),
     ).toEqual([
-      [CREATE_LINK_SHORTCUT, 'global'],
-      [CREATE_WALLET_SHORTCUT, 'global'],
-      [BULK_SHORTCUT, 'global'],
-      [BROWSE_TEMPLATES_SHORTCUT, 'global'],
+      [LINKS.shortcuts.create.callbackId, 'global'],
+      [WALLETS.shortcuts.create.callbackId, 'global'],
+      [BULK.shortcuts.create.callbackId, 'global'],
+      [TEMPLATES.shortcuts.browse.callbackId, 'global'],
       [DELETIONS.shortcuts.request.callbackId, 'global'],
       [DELETIONS.messageShortcuts.requestFromMessage.callbackId, 'message'],
     ]);
@@ -76,10 +73,10 @@ describe('manifest.yml', () => {
 
   it('declares each workflow step the app listens for, with the inputs the code reads, titled alike', () => {
     const steps: Record<string, Record<string, string>> = {
-      [CREATE_LINK_STEP]: CREATE_LINK_STEP_INPUTS,
-      [CREATE_WALLET_STEP]: CREATE_WALLET_STEP_INPUTS,
+      [LINKS.steps.createLink.callbackId]: CREATE_LINK_STEP_INPUTS,
+      [WALLETS.steps.createWallet.callbackId]: CREATE_WALLET_STEP_INPUTS,
       [DELETIONS.steps.requestDeletion.callbackId]: REQUEST_DELETION_STEP_INPUTS,
-      [LIST_TEMPLATES_STEP]: LIST_TEMPLATES_STEP_INPUTS,
+      [TEMPLATES.steps.listTemplates.callbackId]: LIST_TEMPLATES_STEP_INPUTS,
     };
     expect(Object.keys(manifest.functions).sort()).toEqual(Object.keys(steps).sort());
     for (const [callbackId, inputs] of Object.entries(steps)) {

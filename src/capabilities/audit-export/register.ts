@@ -14,8 +14,6 @@ import { exportSubcommand } from './export-subcommand.js';
 import { retentionJob } from './retention.js';
 import { type ExportContext, runExport } from './run-export.js';
 
-export const EXPORT_AUDIT_HOME_ACTION = AUDIT_EXPORT.buttons.exportFromHome.actionId;
-
 /** Exports one process writes at once; the others wait their turn (each holds a page of the log and an upload). */
 const EXPORTS_AT_ONCE = 2;
 

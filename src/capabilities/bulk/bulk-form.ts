@@ -62,9 +62,6 @@ export interface BulkFormValues {
   claimEnd: Date | undefined;
 }
 
-/** The button on the form that sends the sample CSV files (see sample-csv.ts). */
-export const SAMPLE_CSV_ACTION = BULK.buttons.sampleCsv.actionId;
-
 /**
  * The "Bulk create" modal: what to create, the CSV (a file or pasted text) with a sample to start from, and
  * the links' shared defaults. `sampleSent`: the sample files are in the person's DM (said instead of the

@@ -8,7 +8,6 @@ import type { BulkContext } from './bulk-context.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import { MAYBE_CREATED, controlButtons, things } from './bulk-views.js';
 
-export const BULK_HOME_ACTION = BULK.buttons.createFromHome.actionId;
 const LIVE: BulkJobStatus[] = ['running', 'paused', 'finishing'];
 const SHOWN = 5;
 

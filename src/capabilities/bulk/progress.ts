@@ -101,12 +101,16 @@ async function ratePerSecond(jobs: BulkJobs, job: BulkJob, now: Date): Promise<n
 /**
  * Keeps the messages of live jobs (running, paused, finishing) current, and those of jobs that ended in the
  * last ENDED_WATCH_MS final: every `pace.progressTickMs` each process offers to update them (ended ones every
- * `pace.progressGapMs`); the gap on the job lets one update through per gap. A job of the scheduler. When a
- * look finds no job to watch, it reads nothing more until the bulk worker is woken (`wakes` moves: a job was
- * started, resumed or cancelled somewhere).
+ * `pace.progressGapMs`); the gap on the job lets one update through per gap. A job of the scheduler.
+ *
+ * It reads the database only while a message may still change by itself: a job at work (running, finishing),
+ * a paused one whose message is not up to date yet or whose rows in flight are still settling, an ended one
+ * still watched. Otherwise (nothing live, or only paused jobs, settled and shown as they are) it reads nothing
+ * until the bulk worker is woken (`wakes` moves: a job was started, resumed or cancelled somewhere, announced
+ * on the change feed); a pause comes from a job at work, which this process is watching already.
  */
 export function progressTickerJob(ctx: BulkContext, wakes: () => number): Job {
-  let nothingToWatchAt: number | undefined;
+  let quietAt: number | undefined;
   let endedCheckedAt = 0;
   let quietUntil = 0;
   const warn = (error: unknown) => {
@@ -114,24 +118,39 @@ export function progressTickerJob(ctx: BulkContext, wakes: () => number): Job {
     quietUntil = Date.now() + 60_000; // a database (or Slack) away for a while: one line a minute
     ctx.logger.warn({ err: error }, 'could not update bulk progress; will try again');
   };
+  /** Brings one message up to date; returns whether it is (false: the gap had not passed, or it failed). */
+  const update = (ref: JobRef) =>
+    ctx.work.track(updateProgress(ctx, ref)).catch((error: unknown) => {
+      warn(error);
+      return false;
+    });
   const pass = async () => {
     if (!ctx.readiness.isMigrated || ctx.readiness.isStopping) return;
     const seen = wakes();
-    if (nothingToWatchAt === seen) return; // nothing to watch, and no job given work since
-    const woken = nothingToWatchAt !== undefined;
-    nothingToWatchAt = undefined;
+    if (quietAt === seen) return; // nothing that changes by itself, and no job given work since
+    const woken = quietAt !== undefined;
+    quietAt = undefined;
     // Every workspace's jobs: each is then read and updated within its own workspace.
-    const ids = await ctx.store.bulkJobs.ids(['running', 'paused', 'finishing'], LIVE_WATCHED);
+    const atWork = await ctx.store.bulkJobs.ids(['running', 'finishing'], LIVE_WATCHED);
+    const paused = await ctx.store.bulkJobs.ids(['paused'], LIVE_WATCHED);
     const lookAtEnded = woken || Date.now() - endedCheckedAt >= ctx.pace.progressGapMs;
+    const ended: JobRef[] = [];
     if (lookAtEnded) {
       endedCheckedAt = Date.now();
       // This process's clock against the one that ended the job: seconds of skew on a 15-minute watch do not
       // matter (the gap between updates, which they would, is timed by the database).
-      ids.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
+      ended.push(...(await ctx.store.bulkJobs.endedSince(new Date(Date.now() - ENDED_WATCH_MS))));
     }
-    if (lookAtEnded && ids.length === 0) nothingToWatchAt = seen;
     // One message Slack refuses to update does not hold back the others.
-    for (const ref of ids) await ctx.work.track(updateProgress(ctx, ref)).catch(warn);
+    for (const ref of atWork) await update(ref);
+    let pausedSettled = true;
+    for (const ref of paused) {
+      const shown = await update(ref);
+      const counts = await jobsIn(ctx, ref.teamId).counts(ref.id);
+      if (!shown || counts.sending > 0) pausedSettled = false;
+    }
+    for (const ref of ended) await update(ref);
+    if (atWork.length === 0 && pausedSettled && lookAtEnded && ended.length === 0) quietAt = seen;
   };
   return {
     name: 'bulk progress messages',

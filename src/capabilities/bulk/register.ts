@@ -20,9 +20,6 @@ import { GoneWorkspaces } from './gone-workspaces.js';
 import { OPERATOR_FIXES_CREDENTIALS, WORKSPACE_FIXES_CREDENTIALS } from './row-disposition.js';
 import { stopWorkspaceJobs } from './stop-workspace.js';
 
-/** The global shortcut declared in manifest.yml. */
-export const BULK_SHORTCUT = BULK.shortcuts.create.callbackId;
-
 /**
  * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
  * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file; each

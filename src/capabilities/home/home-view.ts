@@ -10,7 +10,6 @@ import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 
 export const ACTIVITY_SHOWN = 10;
-export const ALL_ACTIVITY_ACTION = HOME.buttons.allActivity.actionId;
 
 /** One user's Home, as read from the entries and the audit log at one moment. */
 export interface HomeContent {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LINKS } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
 import {
@@ -23,9 +22,6 @@ import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-lis
 import { createLinkAudited } from './create-link.js';
 import { linkUrls } from '../../platform/mint/link-urls.js';
 import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
-
-/** The custom step's callback_id in manifest.yml (`functions`). */
-export const CREATE_LINK_STEP = LINKS.steps.createLink.callbackId;
 
 /** Input names as declared in manifest.yml, with their titles in Workflow Builder. */
 export const CREATE_LINK_STEP_INPUTS = {

@@ -8,10 +8,6 @@ import { linkFormView } from './link-form.js';
 import { handleLinkFormSubmission } from './link-form-submission.js';
 import { linkSubcommand } from './link-subcommand.js';
 
-/** The global shortcut declared in manifest.yml. */
-export const CREATE_LINK_SHORTCUT = LINKS.shortcuts.create.callbackId;
-export const CREATE_LINK_HOME_ACTION = LINKS.buttons.createFromHome.actionId;
-
 /**
  * Create a mint link: `/mintlink link` (and `/mintlink` alone), the shortcut, the Home button, the form, and
  * the "Create mint link" workflow step, each with the Mint account of the workspace it comes from.

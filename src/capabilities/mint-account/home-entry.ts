@@ -8,9 +8,6 @@ import type { AccountAdmins } from './account-admins.js';
 import { MINT_ACCOUNT } from './actions.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 
-export const REPLACE_MINT_KEY_ACTION = MINT_ACCOUNT.buttons.replace.actionId;
-export const REMOVE_MINT_ACCOUNT_ACTION = MINT_ACCOUNT.buttons.remove.actionId;
-
 /**
  * The workspace's Mint account on App Home, first among the sections: nothing works before it is connected.
  * Its admins (the installer, the settings admins) see it and its buttons; everyone else sees only that it is

@@ -19,8 +19,6 @@ import {
   describeValue,
 } from '../../tenancy/workspaces/settings-model.js';
 
-/** The action of the user-group pickers: their options are loaded from Slack as the admin types. */
-export const USER_GROUPS_ACTION = SETTINGS.options.userGroups.actionId;
 const VALUE = 'value';
 
 /** The form's inputs. Block ids carry the version shown, so a form shown again shows the values afresh. */
@@ -116,7 +114,7 @@ function groupsInput(
     label,
     {
       type: 'multi_external_select',
-      action_id: USER_GROUPS_ACTION,
+      action_id: SETTINGS.options.userGroups.actionId,
       min_query_length: 0,
       max_selected_items: MAX_LISTED,
       ...(groups.length > 0 ? { initial_options: groups.slice(0, MAX_LISTED).map((g) => groupOption(g, names)) } : {}),

@@ -5,8 +5,6 @@ import type { SetupItem } from '../../tenancy/setup-checks/setup-items.js';
 import { actionsRow, context, divider, section } from '../../platform/blocks/blocks.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 
-export const SETUP_RECHECK_ACTION = SETUP_CHECKLIST.buttons.checkAgain.actionId;
-
 const MARKS: Record<SetupItem['state'], string> = {
   pass: ':heavy_check_mark:',
   fail: ':heavy_multiplication_x:',

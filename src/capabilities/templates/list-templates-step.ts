@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TEMPLATES } from './actions.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { MintApiError } from '../../platform/mint/mint-api-error.js';
 import { listTemplatesRequestSchema } from '../../platform/mint/schemas.js';
@@ -14,9 +13,6 @@ import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-lis
 import { DEFAULT_LIMIT, DEFAULT_ORDER } from './page-state.js';
 import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
 import { templateFields } from './template-fields.js';
-
-/** The custom step's callback_id in manifest.yml (`functions`). */
-export const LIST_TEMPLATES_STEP = TEMPLATES.steps.listTemplates.callbackId;
 
 export const LIST_TEMPLATES_STEP_INPUTS = {
   contract_id: 'Contract ID',

@@ -9,10 +9,6 @@ import { listTemplatesStep } from './list-templates-step.js';
 import { handlePageButton } from './page-buttons.js';
 import { templatesSubcommand } from './templates-subcommand.js';
 
-/** The global shortcut declared in manifest.yml. */
-export const BROWSE_TEMPLATES_SHORTCUT = TEMPLATES.shortcuts.browse.callbackId;
-export const BROWSE_TEMPLATES_HOME_ACTION = TEMPLATES.buttons.browseFromHome.actionId;
-
 /**
  * Browse NFT templates in a conversation: the subcommand, the shortcut, the Home button, the paging buttons;
  * and the "List NFT templates" workflow step.

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { WALLETS } from './actions.js';
 import { createWalletAudited } from './create-wallet.js';
 import type { CapabilityDeps } from '../../deps.js';
 import { type CreateWalletRequest, createWalletRequestSchema } from '../../platform/mint/schemas.js';
@@ -12,9 +11,6 @@ import {
 } from '../../platform/slack/workflow-steps/step-inputs.js';
 import type { StepResult, StepRun } from '../../platform/slack/pipeline/step-listener.js';
 import { mintClientForStep } from '../../tenancy/mint-accounts/require-account.js';
-
-/** The custom step's callback_id in manifest.yml (`functions`). */
-export const CREATE_WALLET_STEP = WALLETS.steps.createWallet.callbackId;
 
 export const CREATE_WALLET_STEP_INPUTS = {
   customer_id: 'Customer ID',

@@ -8,10 +8,6 @@ import { walletFormView } from './wallet-form.js';
 import { handleWalletFormSubmission } from './wallet-form-submission.js';
 import { walletSubcommand } from './wallet-subcommand.js';
 
-/** The global shortcut declared in manifest.yml. */
-export const CREATE_WALLET_SHORTCUT = WALLETS.shortcuts.create.callbackId;
-export const CREATE_WALLET_HOME_ACTION = WALLETS.buttons.createFromHome.actionId;
-
 /**
  * Create a wallet: `/mintlink wallet`, the shortcut, the Home button, the form, the workflow step, each with
  * the Mint account of the workspace it comes from.

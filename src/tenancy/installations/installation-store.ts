@@ -189,9 +189,7 @@ export class SqlInstallationStore implements InstallationStore {
   private async renewOnce(id: string, seen: Installation): Promise<Installation> {
     const waitUntil = Date.now() + RENEWAL_WAIT_MS;
     for (;;) {
-      const stored = await this.store.installations.get(id);
-      if (!stored) throw new NoInstallationError(`no installation ${id}`);
-      const current = this.opened(stored);
+      const { stored, current } = await this.readStored(id);
       // Renewed meanwhile (by another replica, before this one's kept copy was checked), or reinstalled.
       if (refreshTokensOf(current) !== refreshTokensOf(seen) || dueForRenewal(current).length === 0) {
         this.kept.forget(id);
@@ -202,6 +200,13 @@ export class SqlInstallationStore implements InstallationStore {
       if (Date.now() >= waitUntil) return this.unrenewed(id, current, 'another replica is renewing it');
       await sleep(RENEWAL_POLL_MS);
     }
+  }
+
+  /** The installation as stored now (its sealed form, and opened); gone, the request's authorization fails. */
+  private async readStored(id: string): Promise<{ stored: StoredInstallation; current: Installation }> {
+    const stored = await this.store.installations.get(id);
+    if (!stored) throw new NoInstallationError(`no installation ${id}`);
+    return { stored, current: this.opened(stored) };
   }
 
   /** Renews the due tokens at Slack under this replica's lease, and stores them (which ends the lease). */
@@ -230,9 +235,7 @@ export class SqlInstallationStore implements InstallationStore {
     this.kept.forget(id);
     if (!saved) {
       this.logger.warn({ installation: id }, 'reinstalled while its token was renewed: the newer tokens stand');
-      const now = await this.store.installations.get(id);
-      if (!now) throw new NoInstallationError(`no installation ${id}`);
-      return this.opened(now);
+      return (await this.readStored(id)).current;
     }
     this.logger.info({ installation: id }, 'token renewed');
     return renewed;

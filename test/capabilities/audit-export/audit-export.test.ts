@@ -3,7 +3,6 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CSV_COLUMNS } from '../../../src/capabilities/audit-export/audit-csv.js';
 import { EXPORT_BLOCKS } from '../../../src/capabilities/audit-export/export-form.js';
-import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
@@ -11,6 +10,7 @@ import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 import { asText } from '../../../sandbox/src/as-text.js';
+import { AUDIT_EXPORT } from '../../../src/capabilities/audit-export/actions.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // asks for deletions; not a viewer
@@ -77,7 +77,11 @@ describeEachEngine('audit log export', (_engine, create) => {
     const home = fakes.slack.view(ALICE);
     // Her Home does not offer the export; a click that comes anyway (a Home from before she lost the right) is refused.
     expect(textOf(home)).not.toContain('Export audit log');
-    await app.clickOnHome(forgedHome(EXPORT_AUDIT_HOME_ACTION), EXPORT_AUDIT_HOME_ACTION, ALICE);
+    await app.clickOnHome(
+      forgedHome(AUDIT_EXPORT.buttons.exportFromHome.actionId),
+      AUDIT_EXPORT.buttons.exportFromHome.actionId,
+      ALICE,
+    );
     await fakes.slack.waitForCall('views.open');
     expect(textOf(fakes.slack.lastOpenedView())).toContain('Only the audit viewers');
     await app.waitForIdle();
@@ -177,7 +181,7 @@ describeEachEngine('audit log export', (_engine, create) => {
   it('exports from the Home form, checking its entries inline', async () => {
     await app.event({ type: 'app_home_opened', user: CAROL, channel: dm(CAROL), tab: 'home' });
     await fakes.slack.waitForCall('views.publish', (c) => c.params.user_id === CAROL);
-    await app.clickOnHome(fakes.slack.view(CAROL), EXPORT_AUDIT_HOME_ACTION, CAROL);
+    await app.clickOnHome(fakes.slack.view(CAROL), AUDIT_EXPORT.buttons.exportFromHome.actionId, CAROL);
     await fakes.slack.waitForCall('views.open', (c) => textOf(c.params.view).includes('audit_export_form'));
     const form = fakes.slack.lastOpenedView();
     expect(

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_BLOCKS as B } from '../../../src/capabilities/audit-export/export-form.js';
-import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
 import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { SettingsFlow, forgedHome } from '../../kit/settings-flow.js';
 import { textOf } from '../../kit/slack-checks.js';
+import { AUDIT_EXPORT } from '../../../src/capabilities/audit-export/actions.js';
 
 /* The "Export audit log" modal in each state, as the audit viewer (Dan) sees it, and as Eve (no rights) does. */
 
@@ -25,7 +25,11 @@ describe('audit export form screens', () => {
     const home = await homes.home(running.app, user);
     expect(textOf(home).includes('Export audit log')).toBe(!stale);
     const opened = fakes.slack.callsTo('views.open').length;
-    await running.app.clickOnHome(stale ? forgedHome(EXPORT_AUDIT_HOME_ACTION) : home, EXPORT_AUDIT_HOME_ACTION, user);
+    await running.app.clickOnHome(
+      stale ? forgedHome(AUDIT_EXPORT.buttons.exportFromHome.actionId) : home,
+      AUDIT_EXPORT.buttons.exportFromHome.actionId,
+      user,
+    );
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the export form');
     return fakes.slack.lastOpenedView();
   }

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
 import { HELD_ROWS_BLOCK } from '../../../src/capabilities/bulk/bulk-views.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { ephemeralText, messageText, modalText } from '../../kit/screen-text.js';
@@ -45,7 +44,7 @@ describe('bulk sample and retry screens', () => {
 
   it('the form once the sample files are sent, and the messages they come with', async () => {
     const { view } = await running.app.commandOpeningModal('bulk');
-    await running.app.clickInView(view, SAMPLE_CSV_ACTION);
+    await running.app.clickInView(view, BULK.buttons.sampleCsv.actionId);
     await viewWhen(fakes.slack, view.id, (v) => textOf(v.blocks).includes('are in your DM'));
     // Not stabilized: the form holds no generated id, and its help's example date (2030-01-31T09:00:00Z) is a
     // fixed text that the kit would otherwise move as if it were a time near now.

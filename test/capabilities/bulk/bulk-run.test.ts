@@ -1,5 +1,4 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BULK_HOME_ACTION } from '../../../src/capabilities/bulk/home-entry.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -111,7 +110,7 @@ describe('bulk create: running a job', () => {
     );
     expect(textOf(publish.params.view)).toContain('*Your bulk jobs*');
     const home = fakes.slack.view(TEST_USER_ID); // the Home tab as Slack keeps it, with its id and hash
-    expect(textOf(home)).toContain(BULK_HOME_ACTION);
+    expect(textOf(home)).toContain(BULK.buttons.createFromHome.actionId);
     await app().clickOnHome(home, BULK.buttons.pause.actionId, TEST_USER_ID, started.jobId);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('*Paused* by'),

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BULK_BLOCKS, SAMPLE_CSV_ACTION } from '../../../src/capabilities/bulk/bulk-form.js';
+import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import { LINK_COLUMNS, WALLET_COLUMNS } from '../../../src/platform/mint/row-requests.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { DM, checkCsv, csvRows, viewWhen, QUICK_BULK_PACE } from './bulk-kit.js';
+import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 /* "Download a sample CSV" on the bulk form: real files, in the DM, that the check accepts as they are. */
 describe('bulk create: the sample CSV', () => {
@@ -15,8 +16,8 @@ describe('bulk create: the sample CSV', () => {
 
   it('sends one sample per kind to the DM, says so on the form, and each passes the check as it is', async () => {
     const { view: form } = await running.app.commandOpeningModal('bulk');
-    expect(textOf(form.blocks)).toContain(SAMPLE_CSV_ACTION);
-    await running.app.clickInView(form, SAMPLE_CSV_ACTION);
+    expect(textOf(form.blocks)).toContain(BULK.buttons.sampleCsv.actionId);
+    await running.app.clickInView(form, BULK.buttons.sampleCsv.actionId);
     const uploads = await fakes.slack.waitFor(
       () => {
         const done = fakes.slack.uploadsTo(DM).filter((u) => u.filename.startsWith('mintlink-sample-'));
@@ -39,7 +40,7 @@ describe('bulk create: the sample CSV', () => {
 
     // The form says where the files went, in place of the button; what was typed in it stays (same inputs).
     const shown = await viewWhen(fakes.slack, form.id, (v) => textOf(v.blocks).includes('are in your DM with the app'));
-    expect(textOf(shown.blocks)).not.toContain(SAMPLE_CSV_ACTION);
+    expect(textOf(shown.blocks)).not.toContain(BULK.buttons.sampleCsv.actionId);
     const inputs = (v: Record<string, unknown>) =>
       (v.blocks as Array<Record<string, any>>).filter((b) => b.type === 'input').map((b) => b.block_id);
     expect(inputs(shown)).toEqual(inputs(form));
@@ -68,13 +69,13 @@ describe('bulk create: the sample CSV', () => {
   it('tells the person when Slack refuses the file, and leaves the form as it was', async () => {
     const { view: form } = await running.app.commandOpeningModal('bulk');
     fakes.slack.answerNext('files.getUploadURLExternal', { body: { ok: false, error: 'internal_error' } });
-    await running.app.clickInView(form, SAMPLE_CSV_ACTION);
+    await running.app.clickInView(form, BULK.buttons.sampleCsv.actionId);
     const note = await fakes.slack.waitForCall('chat.postMessage', (c) =>
       String(c.params.text).includes('The sample CSV files could not be sent'),
     );
     expect(note.params.channel).toBe(TEST_USER_ID);
     await running.app.waitForIdle();
-    expect(textOf(fakes.slack.view(form.id).blocks)).toContain(SAMPLE_CSV_ACTION);
+    expect(textOf(fakes.slack.view(form.id).blocks)).toContain(BULK.buttons.sampleCsv.actionId);
     expect(fakes.slack.failedCalls.map((c) => c.method)).toEqual(['files.getUploadURLExternal']);
     fakes.slack.reset(); // the one refusal was this test's own
   });

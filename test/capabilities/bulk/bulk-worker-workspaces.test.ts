@@ -7,7 +7,7 @@ import { BULK_PACE, type BulkContext } from '../../../src/capabilities/bulk/bulk
 import { BulkWorker } from '../../../src/capabilities/bulk/bulk-worker.js';
 import { finishJob } from '../../../src/capabilities/bulk/finish-job.js';
 import { GoneWorkspaces } from '../../../src/capabilities/bulk/gone-workspaces.js';
-import { updateProgress } from '../../../src/capabilities/bulk/progress.js';
+import { progressTickerJob, updateProgress } from '../../../src/capabilities/bulk/progress.js';
 import { WORKSPACE_FIXES_CREDENTIALS } from '../../../src/capabilities/bulk/row-disposition.js';
 import { Readiness } from '../../../src/platform/ops/health/readiness.js';
 import { testLogger } from '../../kit/test-logger.js';
@@ -228,6 +228,14 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       });
       return { ...context(), store: countedStore, pace: { ...BULK_PACE, workerPollMs: QUICK_POLL_MS } };
     };
+    /** The job's progress message posted in the requester's DM, as at Start (the ticker updates it). */
+    const posted = async (job: BulkJob): Promise<BulkJob> => {
+      const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
+      const message = await client.chat.postMessage({ channel: 'U0REQUEST', text: `Bulk job ${job.id}` });
+      if (!message.channel || !message.ts) throw new Error('not posted');
+      await store.bulkJobs.inTeam(SENDING).setMessage(job.id, message.channel, message.ts);
+      return { ...job, messageChannel: message.channel, messageTs: message.ts };
+    };
     /** The worker's first look done: it read the finishing jobs last. */
     const firstLook = () => until(async () => (uses.includes('ids') ? true : undefined), 'the first look', 5_000);
     const done = (job: BulkJob) =>
@@ -253,6 +261,54 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       expect(Date.now() - startedAt).toBeLessThan(10_000);
       expect(mint.requestsTo('create_link')).toHaveLength(3);
     }, 30_000);
+
+    it('the progress ticker reads nothing while the only job is paused and shown so, until a job is given work', async () => {
+      const ctx = counted();
+      const job = await posted(await running(SENDING, 3));
+      expect((await store.bulkJobs.inTeam(SENDING).pause(job.id, 'U0REQUEST')).won).toBe(true);
+      let wakes = 0; // the bulk worker's, moved by the change feed's bulk-job topic
+      const ticker = progressTickerJob(ctx, () => wakes);
+      const updates = () => slack.calls.filter((c) => c.method === 'chat.update' && c.params.ts === job.messageTs);
+
+      // Its turns until the message shows the pause (one update per gap, the last at Start).
+      await until(async () => (await ticker.run(), updates().length > 0 ? true : undefined), 'the pause shown');
+      expect(updates()).toHaveLength(1);
+      expect(JSON.stringify(updates()[0]?.params)).toContain('Paused');
+      const afterUpToDate = uses.length;
+      for (let turn = 0; turn < 10; turn += 1) await ticker.run(); // ten of its turns (one every 500 ms)
+      expect(uses.slice(afterUpToDate)).toEqual([]);
+      expect(updates()).toHaveLength(1);
+
+      expect((await store.bulkJobs.inTeam(SENDING).resume(job.id, 'U0REQUEST')).won).toBe(true);
+      wakes += 1; // the resume, announced
+      await ticker.run();
+      expect(uses.slice(afterUpToDate)).toContain('ids');
+    });
+
+    it('the progress ticker keeps reading a paused job while its rows in flight settle, then stops', async () => {
+      const ctx = counted();
+      const job = await posted(await running(SENDING, 3));
+      const jobs = store.bulkJobs.inTeam(SENDING);
+      const [claimed] = (await jobs.claimNext('another-process', { concurrency: 2 })).rows;
+      expect(claimed?.jobId).toBe(job.id);
+      expect((await jobs.pause(job.id, 'U0REQUEST')).won).toBe(true);
+      const ticker = progressTickerJob(ctx, () => 0);
+
+      await ticker.run();
+      await ticker.run();
+      const whileSending = uses.length;
+      await ticker.run(); // a row is still being sent: its outcome will change what the message shows
+      expect(uses.length).toBeGreaterThan(whileSending);
+
+      if (!claimed) throw new Error('no row claimed');
+      expect(await jobs.settle(job.id, claimed.rowNumber, 'another-process', { status: 'done' })).toBe(true);
+      await until(async () => {
+        await ticker.run();
+        const before = uses.length;
+        await ticker.run();
+        return uses.length === before ? true : undefined;
+      }, 'the ticker to go quiet');
+    });
 
     it('finds a job it was not told of (another process on the same file) at its catch-up or safety look', async () => {
       const ctx = counted();

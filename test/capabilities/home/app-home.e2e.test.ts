@@ -4,14 +4,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
-import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
-import { BROWSE_TEMPLATES_HOME_ACTION } from '../../../src/capabilities/templates/register.js';
-import { CREATE_WALLET_HOME_ACTION } from '../../../src/capabilities/wallets/register.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../../kit/app-process.js';
 import type { RunningApp } from '../../kit/running-app.js';
 import { viewProblems } from '../../kit/block-kit-limits.js';
 import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
+import { WALLETS } from '../../../src/capabilities/wallets/actions.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
 
 const APPROVAL = 'C0APPROVE';
 const ALICE = 'U0ALICE01'; // plain user, asks for deletions
@@ -70,10 +70,10 @@ describe.each(['http', 'socket'] as const)('App Home (%s mode)', (mode) => {
   it('opens the same forms as the commands from its buttons', async () => {
     const home = await openHome(ALICE);
     for (const [action, callbackId] of [
-      [CREATE_LINK_HOME_ACTION, 'link_form'],
-      [CREATE_WALLET_HOME_ACTION, 'wallet_form'],
+      [LINKS.buttons.createFromHome.actionId, 'link_form'],
+      [WALLETS.buttons.createFromHome.actionId, 'wallet_form'],
       [DELETIONS.buttons.requestFromHome.actionId, 'deletion_request_form'],
-      [BROWSE_TEMPLATES_HOME_ACTION, 'browse_templates_form'],
+      [TEMPLATES.buttons.browseFromHome.actionId, 'browse_templates_form'],
     ] as const) {
       const opened = fakes.slack.callsTo('views.open').length;
       await app.clickOnHome(home, action, ALICE);

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CREATE_LINK_STEP } from '../../../src/capabilities/links/create-link-step.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { userContext } from '../../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const inDays = (days: number) => new Date(Math.floor((Date.now() + days * 86_400_000) / 1000) * 1000);
@@ -16,7 +16,7 @@ describe('the "Create mint link" workflow step', () => {
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
   const run = async (inputs: Record<string, unknown>) => {
-    const id = await running.app.runStep(CREATE_LINK_STEP, inputs);
+    const id = await running.app.runStep(LINKS.steps.createLink.callbackId, inputs);
     return fakes.slack.stepEnd(id);
   };
 
@@ -172,7 +172,10 @@ describe('the "Create mint link" workflow step', () => {
   });
 
   it('creates the link once when Slack delivers the same execution twice', async () => {
-    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-twice', acting_user: userContext() });
+    const event = fakes.slack.stepExecution(LINKS.steps.createLink.callbackId, {
+      nft_id: 'nft-twice',
+      acting_user: userContext(),
+    });
     await running.app.event(event);
     await running.app.event(event);
     const ended = await fakes.slack.stepEnd(String(event.function_execution_id));

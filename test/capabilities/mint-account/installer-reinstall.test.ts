@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_BLOCKS } from '../../../src/capabilities/mint-account/connect-form.js';
-import {
-  REMOVE_MINT_ACCOUNT_ACTION,
-  REPLACE_MINT_KEY_ACTION,
-} from '../../../src/capabilities/mint-account/home-entry.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -32,7 +28,7 @@ describe('who administers the Mint account after another member reinstalls the a
     await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: MEMBER }, null);
 
     const home = await flow.home(MEMBER);
-    const offered = textOf(home).includes(REPLACE_MINT_KEY_ACTION);
+    const offered = textOf(home).includes(MINT_ACCOUNT.buttons.replace.actionId);
     // The member tries Replace key (from a Home with the buttons, as they had it or forged): the form must not
     // open for them, and the key must stay A's.
     const withButtons: SlackView = {
@@ -42,14 +38,14 @@ describe('who administers the Mint account after another member reinstalls the a
         {
           type: 'actions',
           block_id: 'mint_account',
-          elements: [REPLACE_MINT_KEY_ACTION, REMOVE_MINT_ACCOUNT_ACTION].map((id) => ({
+          elements: [MINT_ACCOUNT.buttons.replace.actionId, MINT_ACCOUNT.buttons.remove.actionId].map((id) => ({
             type: 'button',
             action_id: id,
           })),
         },
       ],
     };
-    const form = await flow.click(withButtons, REPLACE_MINT_KEY_ACTION, MEMBER);
+    const form = await flow.click(withButtons, MINT_ACCOUNT.buttons.replace.actionId, MEMBER);
     if (form?.callback_id === MINT_ACCOUNT.forms.connect.callbackId)
       await flow.submit(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_B }, MEMBER);
     expect(await flow.rows('select key_last4, connected_by from mint_accounts')).toEqual([
@@ -57,7 +53,7 @@ describe('who administers the Mint account after another member reinstalls the a
     ]);
     expect(offered).toBe(false);
     // Nor may they remove it.
-    await flow.click(withButtons, REMOVE_MINT_ACCOUNT_ACTION, MEMBER);
+    await flow.click(withButtons, MINT_ACCOUNT.buttons.remove.actionId, MEMBER);
     expect(await flow.rows('select count(*) as n from mint_accounts')).toEqual([{ n: 1 }]);
   });
 });

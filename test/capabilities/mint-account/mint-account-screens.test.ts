@@ -1,10 +1,5 @@
 import { describe, it } from 'vitest';
-import { CREATE_LINK_SHORTCUT } from '../../../src/capabilities/links/register.js';
 import { ACCOUNT_BLOCKS } from '../../../src/capabilities/mint-account/connect-form.js';
-import {
-  REMOVE_MINT_ACCOUNT_ACTION,
-  REPLACE_MINT_KEY_ACTION,
-} from '../../../src/capabilities/mint-account/home-entry.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
@@ -13,6 +8,8 @@ import { expectScreen, modalScreen } from '../../kit/screens.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { globalShortcut } from '../../kit/slack-payloads.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
+import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
 
 /*
  * The Mint account modals of a workspace in distribution mode (each workspace connects its own account):
@@ -32,7 +29,7 @@ describe('Mint account screens', () => {
     const { ack } = await flow.command('link', NOBODY);
     await expectScreen('mint-account/command--not-connected', ephemeralText(ack ?? {}, { viewer: NOBODY }));
 
-    await flow.interact(globalShortcut(fakes.slack, CREATE_LINK_SHORTCUT, NOBODY));
+    await flow.interact(globalShortcut(fakes.slack, LINKS.shortcuts.create.callbackId, NOBODY));
     const notice = await fakes.slack.waitForCall('views.open');
     await expectScreen(
       'mint-account/shortcut-modal--not-connected',
@@ -60,8 +57,8 @@ describe('Mint account screens', () => {
   it('replace the key, and the dialog before removing it', async () => {
     await installInProcess(flow.app, fakes.slack, { teamId: TEST_TEAM_ID, userId: INSTALLER }, null);
     await flow.connect(INSTALLER, KEY_A);
-    const home = await flow.homeWhen(INSTALLER, (text) => text.includes(REPLACE_MINT_KEY_ACTION));
-    const form = await flow.click(home, REPLACE_MINT_KEY_ACTION, INSTALLER);
+    const home = await flow.homeWhen(INSTALLER, (text) => text.includes(MINT_ACCOUNT.buttons.replace.actionId));
+    const form = await flow.click(home, MINT_ACCOUNT.buttons.replace.actionId, INSTALLER);
     if (!form) throw new Error('the replace form did not open');
     await expectScreen('mint-account/replace-form--empty', modalText(form));
     await flow.submit(form, { [ACCOUNT_BLOCKS.apiKey]: KEY_B }, INSTALLER);
@@ -70,7 +67,7 @@ describe('Mint account screens', () => {
 
     const remove = (home.blocks as Array<Record<string, any>>)
       .flatMap((b) => (b.elements ?? (b.accessory ? [b.accessory] : [])) as Array<Record<string, any>>)
-      .find((e) => e.action_id === REMOVE_MINT_ACCOUNT_ACTION);
+      .find((e) => e.action_id === MINT_ACCOUNT.buttons.remove.actionId);
     await expectScreen('mint-account/remove-dialog--open', confirmText(remove?.confirm ?? {}));
   });
 });

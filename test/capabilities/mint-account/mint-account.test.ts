@@ -1,12 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREATE_LINK_STEP } from '../../../src/capabilities/links/create-link-step.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
-import { CREATE_LINK_HOME_ACTION, CREATE_LINK_SHORTCUT } from '../../../src/capabilities/links/register.js';
 import { ACCOUNT_BLOCKS, connectFormView } from '../../../src/capabilities/mint-account/connect-form.js';
-import {
-  REMOVE_MINT_ACCOUNT_ACTION,
-  REPLACE_MINT_KEY_ACTION,
-} from '../../../src/capabilities/mint-account/home-entry.js';
 import { CONNECT_MINT_ACCOUNT_ACTION } from '../../../src/tenancy/mint-accounts/not-connected.js';
 import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
 import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
@@ -66,7 +60,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
 
   /** Runs the "Create mint link" step in a workspace; resolves with how it ended. */
   const linkStep = (nftId: string, teamId = TEST_TEAM_ID, userId = INSTALLER_A) =>
-    flow.step(CREATE_LINK_STEP, { nft_id: nftId, acting_user: userContext(userId) }, teamId);
+    flow.step(LINKS.steps.createLink.callbackId, { nft_id: nftId, acting_user: userContext(userId) }, teamId);
 
   async function audit() {
     return rows(
@@ -101,7 +95,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     expect(homeTokens(INSTALLER_B)).toEqual(new Set([tokenB]));
     const homeA = await homeWhen(INSTALLER_A, (text) => text.includes('Key ending `1234`'));
     expect(textOf(homeA)).toContain(`connected by <@${INSTALLER_A}>`);
-    expect(textOf(homeA)).toContain(REPLACE_MINT_KEY_ACTION);
+    expect(textOf(homeA)).toContain(MINT_ACCOUNT.buttons.replace.actionId);
 
     const a = await createLink('nft-of-a');
     expect(a.open.token).toBe(tokenA);
@@ -134,12 +128,12 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     expect(textOf((await flow.app.command('templates demo-contract')).ack)).toContain('No Mint account is connected');
 
     // The shortcut and the Home button open a modal that says so, with the button.
-    await interact(globalShortcut(fakes.slack, CREATE_LINK_SHORTCUT, NOBODY), TEST_TEAM_ID);
+    await interact(globalShortcut(fakes.slack, LINKS.shortcuts.create.callbackId, NOBODY), TEST_TEAM_ID);
     const notice = await fakes.slack.waitFor(
       () => fakes.slack.callsTo('views.open')[0]?.params.view as Record<string, unknown>,
     );
     expect(textOf(notice)).toContain('No Mint account is connected');
-    const fromHome = await click(await home(INSTALLER_A), CREATE_LINK_HOME_ACTION, INSTALLER_A);
+    const fromHome = await click(await home(INSTALLER_A), LINKS.buttons.createFromHome.actionId, INSTALLER_A);
     expect(fromHome?.callback_id).toBeUndefined();
     expect(textOf(fromHome)).toContain(CONNECT_MINT_ACCOUNT_ACTION);
 
@@ -221,7 +215,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     await connect(INSTALLER_A, KEY_A);
     await homeWhen(ADMIN_A2, (text) => text.includes('Key ending `1234`'));
 
-    const form = await click(await home(INSTALLER_A), REPLACE_MINT_KEY_ACTION, INSTALLER_A);
+    const form = await click(await home(INSTALLER_A), MINT_ACCOUNT.buttons.replace.actionId, INSTALLER_A);
     if (!form) throw new Error('no form');
     expect(textOf(form)).toContain('Replace Mint API key');
     expect(textOf(form)).toContain('The key ending `1234` is replaced as soon as you save');
@@ -236,7 +230,7 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
     // Remove, by the other admin (Slack asks them to confirm first).
     const adminHome = fakes.slack.view(ADMIN_A2);
     expect(JSON.stringify(adminHome)).toContain('"confirm":{"title"');
-    await click(adminHome, REMOVE_MINT_ACCOUNT_ACTION, ADMIN_A2);
+    await click(adminHome, MINT_ACCOUNT.buttons.remove.actionId, ADMIN_A2);
     await homeWhen(INSTALLER_A, (text) => text.includes('not connected'));
     await homeWhen(ADMIN_A2, (text) => text.includes('not connected'));
     expect(textOf((await flow.app.command('link')).ack)).toContain('No Mint account is connected');
@@ -259,15 +253,19 @@ describe('each workspace connects its own Mint account (distribution mode)', () 
         {
           type: 'actions',
           block_id: 'forged',
-          elements: [CONNECT_MINT_ACCOUNT_ACTION, REPLACE_MINT_KEY_ACTION, REMOVE_MINT_ACCOUNT_ACTION].map((id) => ({
+          elements: [
+            CONNECT_MINT_ACCOUNT_ACTION,
+            MINT_ACCOUNT.buttons.replace.actionId,
+            MINT_ACCOUNT.buttons.remove.actionId,
+          ].map((id) => ({
             type: 'button',
             action_id: id,
           })),
         },
       ],
     };
-    expect(await click(forgedHome, REPLACE_MINT_KEY_ACTION, NOBODY)).toBeUndefined();
-    await click(forgedHome, REMOVE_MINT_ACCOUNT_ACTION, NOBODY);
+    expect(await click(forgedHome, MINT_ACCOUNT.buttons.replace.actionId, NOBODY)).toBeUndefined();
+    await click(forgedHome, MINT_ACCOUNT.buttons.remove.actionId, NOBODY);
     const forgedForm = {
       ...connectFormView({ current: undefined, baseUrl: undefined }),
       id: 'V0FORGEDFORM',

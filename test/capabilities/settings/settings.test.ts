@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_AUDIT_HOME_ACTION } from '../../../src/capabilities/audit-export/register.js';
 import { writeAuditCsv } from '../../../src/capabilities/audit-export/write-audit-csv.js';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
@@ -169,10 +168,18 @@ describe('settings administered from App Home', () => {
 
     // Vic may now export the audit log; Bob (an approver no more, no viewer) may not.
     const opened = fakes.slack.callsTo('views.open').length;
-    await app.clickOnHome(forgedHome(EXPORT_AUDIT_HOME_ACTION), EXPORT_AUDIT_HOME_ACTION, VIC);
+    await app.clickOnHome(
+      forgedHome(AUDIT_EXPORT.buttons.exportFromHome.actionId),
+      AUDIT_EXPORT.buttons.exportFromHome.actionId,
+      VIC,
+    );
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the export form');
     expect(fakes.slack.lastOpenedView().callback_id).toBe(AUDIT_EXPORT.forms.export.callbackId);
-    await app.clickOnHome(forgedHome(EXPORT_AUDIT_HOME_ACTION), EXPORT_AUDIT_HOME_ACTION, BOB);
+    await app.clickOnHome(
+      forgedHome(AUDIT_EXPORT.buttons.exportFromHome.actionId),
+      AUDIT_EXPORT.buttons.exportFromHome.actionId,
+      BOB,
+    );
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened + 1, 3_000, 'a notice');
     expect(textOf(fakes.slack.lastOpenedView())).toContain('Only the audit viewers');
 

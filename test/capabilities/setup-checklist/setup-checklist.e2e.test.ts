@@ -3,11 +3,11 @@
  * (a click on Home) checks again. Every behaviour of the checklist is in setup-checklist.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SETUP_RECHECK_ACTION } from '../../../src/capabilities/setup-checklist/checklist-view.js';
 import { useFakes } from '../../kit/fakes.js';
 import type { RunningApp } from '../../kit/running-app.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
 import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
+import { SETUP_CHECKLIST } from '../../../src/capabilities/setup-checklist/actions.js';
 
 const APPROVAL = 'C0APPROVE1';
 const ADMIN = 'U0DAN0001'; // a settings admin (SETTINGS_ADMINS)
@@ -44,7 +44,7 @@ describe.each(['http', 'socket'] as const)('the Setup checklist on App Home (%s 
     expect(textOf(failing)).toContain('the app is not a member');
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     shifted += 31_000;
-    await app.clickOnHome(failing, SETUP_RECHECK_ACTION, ADMIN);
+    await app.clickOnHome(failing, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN);
     await fakes.slack.waitFor(
       () => !textOf(fakes.slack.view(ADMIN)).includes('the app is not a member'),
       10_000,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SETUP_RECHECK_ACTION } from '../../../src/capabilities/setup-checklist/checklist-view.js';
 import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { useFakes } from '../../kit/fakes.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
@@ -10,6 +9,7 @@ import { sqliteDatabase } from '../../kit/store-engines.js';
 import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 import { homeText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
+import { SETUP_CHECKLIST } from '../../../src/capabilities/setup-checklist/actions.js';
 
 const APPROVAL = 'C0APPROVE1'; // #deletion-approvals
 const ADMIN = 'U0DAN0001'; // Dan, a settings admin (SETTINGS_ADMINS)
@@ -101,7 +101,9 @@ describe('the Setup checklist on App Home', () => {
     const asked = () => fakes.slack.callsTo('auth.test').length;
     const before = asked();
     const home = fakes.slack.view(ADMIN);
-    await Promise.all([1, 2, 3, 4, 5].map(() => app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN)));
+    await Promise.all(
+      [1, 2, 3, 4, 5].map(() => app.clickOnHome(home, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN)),
+    );
     await app.waitForIdle();
     expect(asked()).toBe(before + 1); // five presses at once: one check
     const notes = () =>
@@ -110,7 +112,7 @@ describe('the Setup checklist on App Home', () => {
         .map((c) => textOf(c.params));
     expect(notes().filter((n) => n.includes('already under way')).length).toBe(4);
 
-    await app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN);
+    await app.clickOnHome(home, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN);
     await app.waitForIdle();
     expect(asked()).toBe(before + 1);
     expect(notes().at(-1)).toMatch(/The setup was checked \d+ s ago: press Check again in \d+ s\./);
@@ -120,7 +122,7 @@ describe('the Setup checklist on App Home', () => {
     pastCooldown();
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     const home = fakes.slack.view(ADMIN);
-    await app.clickOnHome(home, SETUP_RECHECK_ACTION, ADMIN);
+    await app.clickOnHome(home, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN);
     await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
     await app.waitForIdle();
     expect(textOf(fakes.slack.view(ADMIN))).toContain(':heavy_check_mark: *Setup complete*: every check passes');
@@ -130,7 +132,7 @@ describe('the Setup checklist on App Home', () => {
   it('refuses the button to someone who is not a settings admin', async () => {
     fakes.slack.channelsWithoutBot.add(APPROVAL);
     const asked = fakes.slack.callsTo('conversations.info').length;
-    await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ALICE);
+    await app.clickOnHome(withChecklist, SETUP_CHECKLIST.buttons.checkAgain.actionId, ALICE);
     await app.waitForIdle();
     expect(fakes.slack.callsTo('conversations.info').length).toBe(asked);
     const told = fakes.slack.calls.filter((c) => c.method.startsWith('chat.post') && textOf(c.params).includes(ALICE));
@@ -141,7 +143,7 @@ describe('the Setup checklist on App Home', () => {
     fakes.slack.channelsWithoutBot.add(APPROVAL);
     fakes.slack.grantedScopes.delete('files:write');
     pastCooldown();
-    await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
+    await app.clickOnHome(withChecklist, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN);
     await fakes.slack.waitFor(
       () => checklistOf(fakes.slack.view(ADMIN))?.includes('files:write'),
       10_000,
@@ -152,7 +154,7 @@ describe('the Setup checklist on App Home', () => {
     fakes.slack.channelsWithoutBot.delete(APPROVAL);
     fakes.slack.grantedScopes.add('files:write');
     pastCooldown();
-    await app.clickOnHome(withChecklist, SETUP_RECHECK_ACTION, ADMIN);
+    await app.clickOnHome(withChecklist, SETUP_CHECKLIST.buttons.checkAgain.actionId, ADMIN);
     await fakes.slack.waitFor(() => !checklistOf(fakes.slack.view(ADMIN)), 10_000, 'a Home without the checklist');
     await expectScreen('home/setup-checklist--all-pass', homeText(topOf(fakes.slack.view(ADMIN)), { viewer: ADMIN }));
   });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-templates-step.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
+import { TEMPLATES } from '../../../src/capabilities/templates/actions.js';
 
 describe('the "List NFT templates" workflow step', () => {
   const fakes = useFakes();
@@ -11,7 +11,7 @@ describe('the "List NFT templates" workflow step', () => {
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
   const run = async (inputs: Record<string, unknown>) =>
-    fakes.slack.stepEnd(await running.app.runStep(LIST_TEMPLATES_STEP, inputs));
+    fakes.slack.stepEnd(await running.app.runStep(TEMPLATES.steps.listTemplates.callbackId, inputs));
 
   it('outputs the page as lines of names and IDs, its count and the total', async () => {
     const ended = await run({ contract_id: 'demo-contract', limit: 2, order: 'asc' });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONTRACT_ID } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { BROWSE_BLOCKS } from '../../../src/capabilities/templates/browse-templates-form.js';
-import { LIST_TEMPLATES_STEP } from '../../../src/capabilities/templates/list-templates-step.js';
-import { BROWSE_TEMPLATES_SHORTCUT } from '../../../src/capabilities/templates/register.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -36,7 +34,10 @@ describe('templates in many workspaces, each with its own Mint account', () => {
     await fakes.slack.waitForResponse(url, 2);
 
     const opened = fakes.slack.callsTo('views.open').length;
-    await flow.interact(globalShortcut(fakes.slack, BROWSE_TEMPLATES_SHORTCUT, OTHER_USER_ID), OTHER_TEAM_ID);
+    await flow.interact(
+      globalShortcut(fakes.slack, TEMPLATES.shortcuts.browse.callbackId, OTHER_USER_ID),
+      OTHER_TEAM_ID,
+    );
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open')[opened]);
     const form = fakes.slack.lastOpenedView();
     await flow.submit(
@@ -47,7 +48,11 @@ describe('templates in many workspaces, each with its own Mint account', () => {
     );
     expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Posted the templates');
 
-    const step = await flow.step(LIST_TEMPLATES_STEP, { contract_id: DEMO_CONTRACT_ID, limit: 3 }, TEST_TEAM_ID);
+    const step = await flow.step(
+      TEMPLATES.steps.listTemplates.callbackId,
+      { contract_id: DEMO_CONTRACT_ID, limit: 3 },
+      TEST_TEAM_ID,
+    );
     expect(step.state).toBe('completed');
     expect(keysUsed()).toEqual([KEY_A, KEY_B, KEY_B, KEY_A]);
   });
@@ -69,7 +74,11 @@ describe('templates in many workspaces, each with its own Mint account', () => {
     const [told] = await fakes.slack.waitForResponse(url);
     expect(textOf(told?.body)).toContain('No Mint account is connected');
 
-    const step = await flow.step(LIST_TEMPLATES_STEP, { contract_id: DEMO_CONTRACT_ID }, OTHER_TEAM_ID);
+    const step = await flow.step(
+      TEMPLATES.steps.listTemplates.callbackId,
+      { contract_id: DEMO_CONTRACT_ID },
+      OTHER_TEAM_ID,
+    );
     expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('No Mint account is connected') });
     expect(keysUsed()).toEqual([KEY_A]);
   });

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { userContext } from '../../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked } from '../../kit/slack-checks.js';
+import { WALLETS } from '../../../src/capabilities/wallets/actions.js';
 
 describe('the "Create wallet" workflow step', () => {
   const fakes = useFakes();
@@ -13,7 +13,7 @@ describe('the "Create wallet" workflow step', () => {
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
   const run = async (inputs: Record<string, unknown>) =>
-    fakes.slack.stepEnd(await running.app.runStep(CREATE_WALLET_STEP, inputs));
+    fakes.slack.stepEnd(await running.app.runStep(WALLETS.steps.createWallet.callbackId, inputs));
 
   it('creates a wallet for a new user when no customer ID is given, and says so', async () => {
     const ended = await run({ acting_user: userContext(), customer_id: '' });

@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CREATE_WALLET_STEP } from '../../../src/capabilities/wallets/create-wallet-step.js';
-import { CREATE_WALLET_HOME_ACTION, CREATE_WALLET_SHORTCUT } from '../../../src/capabilities/wallets/register.js';
-import { REMOVE_MINT_ACCOUNT_ACTION } from '../../../src/capabilities/mint-account/home-entry.js';
 import { useFakes } from '../../kit/fakes.js';
 import { installInProcess } from '../../kit/listener-installs.js';
 import { textOf } from '../../kit/slack-checks.js';
@@ -10,6 +7,7 @@ import { globalShortcut, userContext } from '../../kit/slack-payloads.js';
 import { OTHER_TEAM_ID, OTHER_USER_ID } from '../../kit/workspaces.js';
 import { KEY_A, KEY_B, useWorkspaces } from '../../tenancy/mint-accounts/workspace-flow.js';
 import { WALLETS } from '../../../src/capabilities/wallets/actions.js';
+import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
 
 describe('wallets in many workspaces, each with its own Mint account', () => {
   const fakes = useFakes();
@@ -36,7 +34,7 @@ describe('wallets in many workspaces, each with its own Mint account', () => {
       expect(textOf(await fakes.slack.viewUpdate(form.id))).toContain('Wallet created');
     }
     const step = await flow.step(
-      CREATE_WALLET_STEP,
+      WALLETS.steps.createWallet.callbackId,
       { customer_id: 'cus_b_wf', acting_user: userContext(OTHER_USER_ID) },
       OTHER_TEAM_ID,
     );
@@ -55,25 +53,29 @@ describe('wallets in many workspaces, each with its own Mint account', () => {
     const { ack } = await flow.command('wallet cus_b', OTHER_USER_ID, OTHER_TEAM_ID);
     expect(textOf(ack)).toContain('No Mint account is connected to this workspace yet');
     const opened = fakes.slack.callsTo('views.open').length;
-    await flow.interact(globalShortcut(fakes.slack, CREATE_WALLET_SHORTCUT, OTHER_USER_ID), OTHER_TEAM_ID);
+    await flow.interact(globalShortcut(fakes.slack, WALLETS.shortcuts.create.callbackId, OTHER_USER_ID), OTHER_TEAM_ID);
     const notice = await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open')[opened]);
     expect(textOf(notice.params.view)).toContain('No Mint account is connected');
     const fromHome = await flow.click(
       await flow.home(OTHER_USER_ID, OTHER_TEAM_ID),
-      CREATE_WALLET_HOME_ACTION,
+      WALLETS.buttons.createFromHome.actionId,
       OTHER_USER_ID,
       OTHER_TEAM_ID,
     );
     expect(fromHome?.callback_id).toBeUndefined();
     expect(textOf(fromHome)).toContain('Connect your Mint account');
 
-    const step = await flow.step(CREATE_WALLET_STEP, { acting_user: userContext(OTHER_USER_ID) }, OTHER_TEAM_ID);
+    const step = await flow.step(
+      WALLETS.steps.createWallet.callbackId,
+      { acting_user: userContext(OTHER_USER_ID) },
+      OTHER_TEAM_ID,
+    );
     expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('No Mint account is connected') });
     expect(fakes.mint.requestsTo('create_wallet')).toHaveLength(0);
 
     // A form opened while an account was connected, submitted after it was removed, says so in the modal.
     const { form } = await flow.formFromCommand('wallet cus_a', TEST_USER_ID);
-    await flow.click(await flow.home(TEST_USER_ID), REMOVE_MINT_ACCOUNT_ACTION, TEST_USER_ID);
+    await flow.click(await flow.home(TEST_USER_ID), MINT_ACCOUNT.buttons.remove.actionId, TEST_USER_ID);
     const refused = await flow.submit(form, {}, TEST_USER_ID);
     expect(refused).toMatchObject({ response_action: 'update' });
     expect(textOf(refused)).toContain('No Mint account is connected');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
 import { NOT_SERVED_TEXT } from '../../../src/platform/slack/pipeline/org-workspace.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { installAsNext } from '../../kit/listener-installs.js';
@@ -15,6 +14,7 @@ import {
   orgWorkspacesPayload,
   uninstallEvent,
 } from '../../kit/workspaces.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
 
 const ORG_A = 'E0GRIDA001';
 const ORG_B = 'E0GRIDB001';
@@ -68,7 +68,7 @@ describe('two org-wide installations and a channel they share', () => {
       userId: B_PERSON,
       enterpriseId: ORG_A,
       channelId: 'C0SHARED01',
-      actionId: CREATE_LINK_HOME_ACTION,
+      actionId: LINKS.buttons.createFromHome.actionId,
     });
     const [told] = await fakes.slack.waitForResponse(url);
     expect(told?.body).toMatchObject({ response_type: 'ephemeral', text: NOT_SERVED_TEXT });

@@ -3,8 +3,8 @@ import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { installAsNext } from '../../kit/listener-installs.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
 import { queryRows } from '../../kit/raw-sql.js';
-import { CREATE_LINK_HOME_ACTION } from '../../../src/capabilities/links/register.js';
 import { DISTRIBUTION_ENV, orgInstallClick, uninstallEvent } from '../../kit/workspaces.js';
+import { LINKS } from '../../../src/capabilities/links/actions.js';
 
 const GRID_ORG = 'E0GRID0001';
 const GRID_WORKSPACE = 'T0GRIDWS01';
@@ -43,7 +43,7 @@ describe('an org-wide installation removed and installed again', () => {
       userId: GRID_USER,
       enterpriseId: GRID_ORG,
       channelId: 'C0GRID0001',
-      actionId: CREATE_LINK_HOME_ACTION,
+      actionId: LINKS.buttons.createFromHome.actionId,
     });
   const refusals = () =>
     running.app.logLines.filter(

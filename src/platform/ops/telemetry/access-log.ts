@@ -5,21 +5,25 @@ import type { Metrics } from './metrics.js';
 import { tracingStarted } from './tracing.js';
 import { type RequestKind, type RequestRecord, attachRequest } from './request-context.js';
 
-type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
+/** A request as Bolt hands it to the pipeline's one global middleware. */
+export type RequestArgs = Parameters<Middleware<AnyMiddlewareArgs>>[0];
+
+/** One step of the request pipeline: does its part around `handle`, the steps after it. */
+export type PipelineStep = (args: RequestArgs, handle: (args: RequestArgs) => Promise<void>) => Promise<void>;
 
 /**
- * The first global middleware: every request gets a record (who, where, what) that any code it calls can
- * reach, one access-log line at info when it ends (kind, id, user, channel, team, outcome, milliseconds: no
- * secrets, no text the user typed), and its count in `mintlink_requests_total{kind,id,outcome}`.
+ * The first step of every request: a record (who, where, what) that any code it calls can reach, one
+ * access-log line at info when it ends (kind, id, user, channel, team, outcome, milliseconds: no secrets, no
+ * text the user typed), and its count in `mintlink_requests_total{kind,id,outcome}`.
  */
-export function accessLog(deps: { logger: Logger; metrics: Metrics }): Middleware<AnyMiddlewareArgs> {
+export function accessLog(deps: { logger: Logger; metrics: Metrics }): PipelineStep {
   const ids = new BoundedLabels(200);
-  return async (args) => {
+  return async (args, handle) => {
     const record = describe(args);
     const started = performance.now();
     try {
       attachRequest(args.context, record);
-      await args.next();
+      await handle(args);
     } catch (error) {
       record.outcome = 'failed';
       throw error;
@@ -42,7 +46,7 @@ export function accessLog(deps: { logger: Logger; metrics: Metrics }): Middlewar
 }
 
 /** What a request is, from the payload Slack sent (the command's subcommand is named later, by dispatch). */
-function describe(args: Args): RequestRecord {
+function describe(args: RequestArgs): RequestRecord {
   const base = { outcome: undefined };
   if ('command' in args) {
     const { command } = args;
@@ -77,7 +81,7 @@ function describe(args: Args): RequestRecord {
   };
 }
 
-function payloadId(args: Args): string {
+function payloadId(args: RequestArgs): string {
   if ('view' in args) return args.view.callback_id;
   if ('shortcut' in args) return args.shortcut.callback_id;
   if ('options' in args) {

@@ -1,5 +1,6 @@
-import type { AnyMiddlewareArgs, Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { SlackEventMiddlewareArgs } from '@slack/bolt';
 import { bulkhead, type BulkheadPolicy } from 'cockatiel';
+import type { PipelineStep, RequestArgs } from '../../ops/telemetry/access-log.js';
 import type { Logger } from '../../ops/telemetry/create-logger.js';
 import type { Metrics } from '../../ops/telemetry/metrics.js';
 import { noteOutcome, requestOf } from '../../ops/telemetry/request-context.js';
@@ -17,8 +18,6 @@ export const BUSY_TEXT =
  */
 const BUSY_NOTICES_AT_ONCE = 16;
 
-type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
-
 /**
  * Events that change which workspaces the app serves. They are never turned away: Slack has had its 200 for an
  * event before any middleware runs and does not send it again, so one turned away would never apply (a removed
@@ -32,31 +31,28 @@ const NEVER_BUSY_EVENTS: ReadonlySet<string> = new Set([
   'team_access_granted',
 ]);
 
-function neverBusy(args: Args): boolean {
+function neverBusy(args: RequestArgs): boolean {
   return 'event' in args && NEVER_BUSY_EVENTS.has(args.event.type);
 }
 
 /**
- * Admission control, as Bolt global middleware: every request takes a place in the work budget for as long as
- * its listeners run (after the ack too); when the budget is full it is answered "busy" at once, in the way
- * its kind allows, and nothing queues.
+ * Admission control, the pipeline's step after the access log: every request takes a place in the work budget
+ * for as long as its listeners run (after the ack too); when the budget is full it is answered "busy" at once,
+ * in the way its kind allows, and nothing queues.
  */
-export function admission(
-  budget: WorkBudget,
-  deps: { logger: Logger; metrics: Metrics },
-): Middleware<AnyMiddlewareArgs> {
+export function admission(budget: WorkBudget, deps: { logger: Logger; metrics: Metrics }): PipelineStep {
   const notices = bulkhead(BUSY_NOTICES_AT_ONCE);
-  return async (args) => {
+  return async (args, handle) => {
     if (budget.tryAcquire()) {
       try {
-        await args.next();
+        await handle(args);
       } finally {
         budget.release();
       }
       return;
     }
     if (neverBusy(args)) {
-      await args.next();
+      await handle(args);
       return;
     }
     const request = requestOf(args.context); // described by the access log, which runs first
@@ -80,7 +76,7 @@ function stepControls(args: { event: { type: string } }): Pick<StepArgs, 'ack' |
   return ack && fail ? { ack, fail } : undefined;
 }
 
-async function refuse(args: Args, notices: BulkheadPolicy, logger: Logger): Promise<void> {
+async function refuse(args: RequestArgs, notices: BulkheadPolicy, logger: Logger): Promise<void> {
   if ('command' in args) return args.ack({ response_type: 'ephemeral', text: BUSY_TEXT });
   if ('options' in args) return args.ack({ options: [] });
   if ('event' in args) {

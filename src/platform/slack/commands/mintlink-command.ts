@@ -11,7 +11,6 @@ import { unknownSubcommandMessage } from './usage-message.js';
 export const COMMANDS = declare('commands', {
   commands: { mintlink: { name: '/mintlink', matches: /^\/mintlink(-[a-z0-9-]+)?$/ } },
 });
-export const MINTLINK_COMMAND = COMMANDS.commands.mintlink.matches;
 
 /**
  * Registers `/mintlink` once every capability has registered its subcommands (help lists them all). Busy

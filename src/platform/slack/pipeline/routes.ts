@@ -1,13 +1,23 @@
 import type { AnyMiddlewareArgs, App, GlobalShortcut, MessageShortcut, Middleware, SlackShortcut } from '@slack/bolt';
+import { accessLog, type RequestArgs } from '../../ops/telemetry/access-log.js';
 import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { Metrics } from '../../ops/telemetry/metrics.js';
 import { requestLogFields, requestOf } from '../../ops/telemetry/request-context.js';
 import type { Store } from '../../store/store.js';
+import { admission } from '../admission/admission-middleware.js';
+import type { WorkBudget } from '../admission/work-budget.js';
 import { eventKey, firstDelivery } from './deliver-once.js';
 import { OrgWorkspaceCheck } from './org-workspace.js';
 import type { ButtonArgs, CommandArgs, EventArgs, FormArgs, OptionsArgs, ShortcutArgs } from './requests.js';
 import type { StepArgs } from './step-listener.js';
 
-export type PipelineDeps = { logger: Logger; store: Pick<Store, 'onceKeys' | 'installations' | 'changes'> };
+export type PipelineDeps = {
+  logger: Logger;
+  metrics: Metrics;
+  /** The process's work budget, which every request takes a place in (admission). */
+  work: WorkBudget;
+  store: Pick<Store, 'onceKeys' | 'installations' | 'changes'>;
+};
 
 type Route<Args> = (args: Args) => Promise<void>;
 
@@ -31,8 +41,10 @@ export interface Routes {
 const routesOfApp = new WeakMap<App, Routes>();
 
 /**
- * The app's routing tables, and the one global middleware that reads them, added to the app after the other
- * global middleware (the access log, admission) the first time a capability listens.
+ * The app's routing tables, and the one global middleware that reads them, added to the app the first time a
+ * capability listens. It is the whole request pipeline's entry, in one step for Bolt: the access log's record
+ * and line, admission to the work budget (or a "busy" answer), then the listener. (Each global middleware
+ * costs Bolt a copy of the request's arguments and a closure per request: the three were three before.)
  *
  * No Bolt listener is registered: Bolt runs every listener's matchers on every request, each in a middleware
  * chain of its own (a copy of the request's arguments per matcher, closures and promises apiece), which was
@@ -71,8 +83,12 @@ export function addRoute<Args>(map: Map<string, Route<Args>>, id: string, route:
 type Args = { next: () => Promise<void> };
 
 function dispatch(routes: Routes, deps: PipelineDeps): Middleware<AnyMiddlewareArgs> {
+  const logged = accessLog(deps);
+  const admitted = admission(deps.work, deps);
   // Bolt's union of every kind of request is too wide for TypeScript to narrow; each kind is recognized below.
-  return (args) => route(routes, deps, args);
+  const routeIt = (args: RequestArgs) => route(routes, deps, args);
+  const admitThenRoute = (args: RequestArgs) => admitted(args, routeIt);
+  return (args) => logged(args, admitThenRoute);
 }
 
 async function route(routes: Routes, deps: PipelineDeps, args: Args): Promise<void> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_BLOCK } from '../../../../src/capabilities/deletions/deletion-request-form.js';
 import { LINK_BLOCKS } from '../../../../src/capabilities/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from '../../../kit/app-process.js';
 import type { RunningApp } from '../../../kit/running-app.js';
@@ -46,7 +45,7 @@ describe('metrics and the access log', () => {
     const { fields } = await app.command(`templates ${DEMO_CONTRACT_ID} 5`);
     const [page] = await fakes.slack.waitForResponse(fields.response_url ?? '');
     await app.click({ blocks: page?.body.blocks as never }, TEMPLATES.buttons.next.actionId);
-    await app.shortcut(CREATE_LINK_SHORTCUT);
+    await app.shortcut(LINKS.shortcuts.create.callbackId);
     await fakes.slack.waitForCall('views.open');
     const form = fakes.slack.lastOpenedView();
     await app.submitView(form, { [LINK_BLOCKS.nftId]: null }); // inline error
@@ -57,7 +56,9 @@ describe('metrics and the access log', () => {
     expect(
       count(text, `mintlink_requests_total{kind="action",id="${TEMPLATES.buttons.next.actionId}",outcome="ok"}`),
     ).toBe(1);
-    expect(count(text, `mintlink_requests_total{kind="shortcut",id="${CREATE_LINK_SHORTCUT}",outcome="ok"}`)).toBe(1);
+    expect(
+      count(text, `mintlink_requests_total{kind="shortcut",id="${LINKS.shortcuts.create.callbackId}",outcome="ok"}`),
+    ).toBe(1);
     expect(
       count(text, `mintlink_requests_total{kind="view",id="${LINKS.forms.create.callbackId}",outcome="invalid_input"}`),
     ).toBe(1);

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_TEXT } from '../../../../src/platform/slack/admission/admission-middleware.js';
-import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
 import { LINK_BLOCKS, linkFormView } from '../../../../src/capabilities/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { encodePageState } from '../../../../src/capabilities/templates/page-state.js';
 import type { RunningApp } from '../../../kit/running-app.js';
@@ -75,14 +73,14 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
       },
     });
     // A shortcut: a notice in a modal opened with its trigger.
-    await app.shortcut(CREATE_LINK_SHORTCUT);
+    await app.shortcut(LINKS.shortcuts.create.callbackId);
     const notice = await fakes.slack.waitForCall('views.open');
     expect(textOf(notice.params.view)).toContain('very busy');
     // An event: acknowledged, counted, and dropped.
     await app.event({ type: 'app_home_opened', user: 'U0ALICE01', channel: 'D0ALICE01', tab: 'home' });
     // A workflow step: failed at once with what to do (it would wait for ever otherwise); nothing is sent.
     const step = await fakes.slack.stepEnd(
-      await app.runStep(CREATE_LINK_STEP, { nft_id: 'nft-busy', acting_user: userContext() }),
+      await app.runStep(LINKS.steps.createLink.callbackId, { nft_id: 'nft-busy', acting_user: userContext() }),
     );
     expect(step).toMatchObject({ state: 'failed', error: expect.stringContaining('Mintlink is very busy right now') });
 
@@ -121,7 +119,10 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     await app.command(`templates ${DEMO_CONTRACT_ID}`);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('list_templates').length === 1, 3_000, 'the templates call');
     fakes.mint.latencyMs = 1_000;
-    const event = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-retry', acting_user: userContext() });
+    const event = fakes.slack.stepExecution(LINKS.steps.createLink.callbackId, {
+      nft_id: 'nft-retry',
+      acting_user: userContext(),
+    });
     await app.event(event);
     await fakes.slack.waitFor(() => fakes.mint.requestsTo('create_link').length === 1, 3_000, 'the Mint call');
     await app.event(event, 1); // the budget is full: acknowledged, not failed

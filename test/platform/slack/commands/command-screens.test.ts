@@ -1,7 +1,6 @@
 import { describe, it } from 'vitest';
 import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
 import { LINK_BLOCKS, linkFormView } from '../../../../src/capabilities/links/link-form.js';
-import { CREATE_LINK_SHORTCUT } from '../../../../src/capabilities/links/register.js';
 import { DEMO_CONTRACT_ID } from '../../../../src/operator/mock-mint-api/demo-templates.js';
 import { useFakes, useListenerApp } from '../../../kit/fakes.js';
 import { ephemeralText, modalText } from '../../../kit/screen-text.js';
@@ -90,7 +89,7 @@ describe('command screens when the app is busy', () => {
 
     const { ack } = await running.app.command('link');
     await expectScreen('commands/command--busy', ephemeralText(ack ?? {}));
-    await running.app.shortcut(CREATE_LINK_SHORTCUT);
+    await running.app.shortcut(LINKS.shortcuts.create.callbackId);
     await fakes.slack.waitForCall('views.open');
     await expectScreen('commands/shortcut--busy', modalText(fakes.slack.lastOpenedView()));
     const form = { id: 'V0BUSY', callback_id: LINKS.forms.create.callbackId, ...linkFormView() };

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useApp, useFakes } from '../../../kit/fakes.js';
 import type { RunningApp } from '../../../kit/running-app.js';
-import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
 import { eventCallback, userContext } from '../../../kit/slack-payloads.js';
 import { TEST_USER_ID } from '../../../kit/slack-ids.js';
 import { TEST_DATABASE_URL, postgresDatabase, type TestDatabase } from '../../../kit/store-engines.js';
 import { deliverEvent } from '../../../kit/workspaces.js';
+import { LINKS } from '../../../../src/capabilities/links/actions.js';
 
 const AGAIN = 'event delivered again; already handled';
 
@@ -28,7 +28,10 @@ describe('an event Slack delivers again does its work once (HTTP)', () => {
 
   it('runs a workflow step once and acknowledges its retry (Bolt leaves a step’s ack to its listener)', async () => {
     const app = running.app;
-    const step = fakes.slack.stepExecution(CREATE_LINK_STEP, { nft_id: 'nft-once', acting_user: userContext() });
+    const step = fakes.slack.stepExecution(LINKS.steps.createLink.callbackId, {
+      nft_id: 'nft-once',
+      acting_user: userContext(),
+    });
     const event = eventCallback(step);
     await deliverEvent(app, event);
     const ended = await fakes.slack.stepEnd(String(step.function_execution_id));

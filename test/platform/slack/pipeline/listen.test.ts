@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { App, type Receiver, type ReceiverEvent } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
+import { type Logger, createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
 import { createMetrics } from '../../../../src/platform/ops/telemetry/metrics.js';
-import { accessLog } from '../../../../src/platform/ops/telemetry/access-log.js';
+import { WorkBudget } from '../../../../src/platform/slack/admission/work-budget.js';
 import { listen, type Listen, type ListenerOfKind } from '../../../../src/platform/slack/pipeline/listen.js';
 import { declare } from '../../../../src/platform/slack/pipeline/declarations.js';
 import { invalidInput, refused } from '../../../../src/platform/slack/pipeline/request-ended.js';
@@ -86,9 +86,14 @@ beforeEach(() => {
     botUserId: 'U0BOT0001',
     clientOptions: { slackApiUrl: slack.apiUrl },
   });
-  app.use(accessLog({ logger, metrics: createMetrics({ workInFlight: () => 0 }) }));
-  on = listen(app, { logger, store });
+  on = listen(app, pipelineDeps(logger));
 });
+
+/** What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room. */
+function pipelineDeps(logger: Logger) {
+  const work = new WorkBudget(10);
+  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }) };
+}
 
 /** One listener declared as a capability declares its entries (declarations.ts). */
 const declaring = (on: Listen) => ({
@@ -303,7 +308,7 @@ describe('the workspace a request is for', () => {
       pretty: false,
       destination: new PassThrough(),
     });
-    return { receiver: own, on: listen(app, { logger, store }) };
+    return { receiver: own, on: listen(app, pipelineDeps(logger)) };
   }
 
   /** A click by a person of `userTeam` on a message whose click names `team`. */

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../../src/capabilities/deletions/actions.js';
-import { CREATE_LINK_STEP } from '../../../../src/capabilities/links/create-link-step.js';
-import { LIST_TEMPLATES_STEP } from '../../../../src/capabilities/templates/list-templates-step.js';
-import { CREATE_WALLET_STEP } from '../../../../src/capabilities/wallets/create-wallet-step.js';
 import { useFakes, useListenerApp } from '../../../kit/fakes.js';
 import { userContext } from '../../../kit/slack-payloads.js';
 import { expectNoSecretsLeaked } from '../../../kit/slack-checks.js';
+import { WALLETS } from '../../../../src/capabilities/wallets/actions.js';
+import { TEMPLATES } from '../../../../src/capabilities/templates/actions.js';
+import { LINKS } from '../../../../src/capabilities/links/actions.js';
 
 /**
  * Every step's end is reported through one path (pipeline/step-listener.ts → workflow-steps/report-step.ts): when the
@@ -19,9 +19,24 @@ describe('a step whose execution token expired before it ended', () => {
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
   it.each([
-    ['Create mint link', CREATE_LINK_STEP, { nft_id: 'nft-exp', acting_user: userContext() }, 'completed'],
-    ['Create wallet', CREATE_WALLET_STEP, { acting_user: userContext(), customer_id: 'cus_exp' }, 'completed'],
-    ['List NFT templates', LIST_TEMPLATES_STEP, { contract_id: 'demo-contract', limit: 2 }, 'completed'],
+    [
+      'Create mint link',
+      LINKS.steps.createLink.callbackId,
+      { nft_id: 'nft-exp', acting_user: userContext() },
+      'completed',
+    ],
+    [
+      'Create wallet',
+      WALLETS.steps.createWallet.callbackId,
+      { acting_user: userContext(), customer_id: 'cus_exp' },
+      'completed',
+    ],
+    [
+      'List NFT templates',
+      TEMPLATES.steps.listTemplates.callbackId,
+      { contract_id: 'demo-contract', limit: 2 },
+      'completed',
+    ],
     // Ends at once (an input refused), through the same listener as the others.
     ['Request deletion', DELETIONS.steps.requestDeletion.callbackId, { requester: userContext() }, 'failed'],
   ])('"%s" is ended with the bot token', async (_name, callbackId, inputs, state) => {
