@@ -24,6 +24,7 @@ import { WorkspaceSettingsSource } from './tenancy/workspaces/workspace-settings
 import { createWorkspaces } from './tenancy/workspaces/workspaces.js';
 import { MintAccounts } from './tenancy/mint-accounts/mint-accounts.js';
 import { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
+import { OfferedDecisions } from './platform/blocks/offered-decisions.js';
 import * as mintAccount from './capabilities/mint-account/register.js';
 import * as setupChecklist from './capabilities/setup-checklist/register.js';
 
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     approvers,
     settingsAdmins: new SettingsAdmins(workspaceSettings, approvers, slack, deps.logger),
     home: publisher,
+    decisions: new OfferedDecisions(),
     background: { schedule, add: (work) => background.push(work) },
   };
   const all = [

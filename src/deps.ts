@@ -22,6 +22,7 @@ import type { Workspaces } from './tenancy/workspaces/workspaces.js';
 import type { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
 import type { MintAccounts } from './tenancy/mint-accounts/mint-accounts.js';
 import type { MintCallRecorder } from './tenancy/mint-accounts/mint-call-recorder.js';
+import type { OfferedDecisions } from './platform/blocks/offered-decisions.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {
@@ -113,6 +114,11 @@ export interface CapabilityDeps extends AppDeps {
    */
   settingsAdmins: SettingsAdmins;
   home: HomeTab;
+  /**
+   * Decisions offered on another capability's view: the deletions capability provides a pending request's
+   * Approve / Reject for a person; History's Details asks for them and is shown again after the decision.
+   */
+  decisions: OfferedDecisions;
   /**
    * The workspaces the app serves: a workspace's own bot client for work no request carries (background
    * work, posts after the request), and what each capability does when a workspace removes the app.

@@ -249,6 +249,11 @@ export class FakeSlack {
   readonly workspaceAdmins = new Set<string>();
   /** Users users.info does not know (user_not_found). */
   readonly unknownUsers = new Set<string>();
+  /**
+   * People of other organizations met through Slack Connect, by user id: users.info answers with the
+   * workspace they belong to (their `team_id`), and their is_admin speaks of that organization.
+   */
+  readonly externalUsers = new Map<string, string>();
   /** Deactivated users: users.info answers with `deleted: true`. */
   readonly deactivatedUsers = new Set<string>();
   /**
@@ -464,6 +469,7 @@ export class FakeSlack {
     this.revokedTokens.clear();
     this.orgWorkspaces.clear();
     this.unknownUsers.clear();
+    this.externalUsers.clear();
     this.deactivatedUsers.clear();
     this.grantedScopes.clear();
     for (const scope of DECLARED_BOT_SCOPES) this.grantedScopes.add(scope);
@@ -779,7 +785,10 @@ export class FakeSlack {
         if (!/^[UW][A-Z0-9]+$/.test(user) || this.unknownUsers.has(user)) return { ok: false, error: 'user_not_found' };
         const admin = this.workspaceAdmins.has(user);
         const deleted = this.deactivatedUsers.has(user);
-        return { ok: true, user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false, deleted } };
+        // A member of the workspace whose token asks; someone of another organization says theirs.
+        const asking = token === undefined ? undefined : this.issuedTokens.get(token)?.teamId;
+        const teamId = this.externalUsers.get(user) ?? asking ?? TEST_TEAM_ID;
+        return { ok: true, user: { id: user, team_id: teamId, is_admin: admin, is_owner: false, deleted } };
       }
       case 'conversations.info': {
         const channel = asText(params.channel);

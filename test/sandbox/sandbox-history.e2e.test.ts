@@ -53,4 +53,41 @@ describe('History on the sandbox page', () => {
     await screenshot(page, 'history-details');
     await closeModals(page);
   });
+
+  it('lets an approver approve a pending deletion from its Details, which then shows the approval', async () => {
+    const { page, sandbox } = s;
+    await actAs(page, 'Alice');
+    await openChannel(page, 'general');
+    await send(page, '/mintlink delete cus_h9001 cus_h9002');
+    const form = await modal(page, 'Request deletion');
+    await form.getByLabel('Reason').fill('Asked to be forgotten');
+    await submitModal(page);
+    await page
+      .locator('.modal')
+      .getByText(/DR-\w+/)
+      .first()
+      .waitFor();
+    const id = /DR-[\w-]+/.exec((await page.locator('.modal').textContent()) ?? '')?.[0] ?? '';
+    expect(id).not.toBe('');
+    await closeModals(page);
+
+    await actAs(page, 'Ben');
+    await openChannel(page, 'general');
+    await send(page, `/mintlink history ${id}`);
+    const history = await modal(page, 'History');
+    await history.locator('button', { hasText: 'Details' }).first().click();
+    const details = await modal(page, 'Deletion request');
+    await details.getByRole('button', { name: 'Approve…' }).waitFor();
+    await screenshot(page, 'history-details-to-decide');
+    await details.getByRole('button', { name: 'Approve…' }).click();
+    await modal(page, `Approve ${id}`);
+    await submitModal(page);
+    // The approval modal closes back to Details, shown again with the approval and without the buttons.
+    const decided = await modal(page, 'Deletion request');
+    await decided.getByText(/Approved by/).waitFor();
+    expect(await decided.getByRole('button', { name: 'Approve…' }).count()).toBe(0);
+    await screenshot(page, 'history-details-decided');
+    expect(sandbox.mint.requestsTo('delete_customers')).toHaveLength(0); // one approval of two
+    await closeModals(page);
+  });
 });

@@ -1,11 +1,22 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import { section } from '../../platform/blocks/blocks.js';
+import { modal } from '../../platform/blocks/modal.js';
+import type { DecisionAsked, OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import { openModal } from '../../platform/blocks/open-modal.js';
-import { type DeletionContext, workspaceOf } from './deletion-context.js';
-import { alreadyDecidedText, approveView, notFoundText, rejectView } from './deletion-messages.js';
-import { approveRefusal, decisionRefusal, retryRefusal, signDecisionMetadata } from './decision-rules.js';
+import { openModal, pushModal } from '../../platform/blocks/open-modal.js';
+import { DELETIONS } from './actions.js';
+import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
+import { alreadyDecidedText, approveView, decisionButtons, notFoundText, rejectView } from './deletion-messages.js';
+import {
+  type DecisionKind,
+  approveRefusal,
+  decisionRefusal,
+  retryRefusal,
+  signDecisionMetadata,
+} from './decision-rules.js';
 import { auditedTransition, publishRequest, runDeletion } from './request-transitions.js';
 import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
-import { refused } from '../../platform/slack/pipeline/request-ended.js';
+import { RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
 
 type Args = ButtonRequest;
 
@@ -44,16 +55,81 @@ async function rememberApprovalMessage(
 }
 
 /**
- * Approve… / Reject… on the approval message: only an approver other than the requester gets the modal
- * (opened at once with the click's trigger); anyone else is told why, and nothing changes.
+ * Approve… / Reject… on the approval message, on Home, or offered on another capability's modal (History's
+ * Details): only an approver other than the requester gets the decision modal (opened at once with the click's
+ * trigger; pushed over a modal it was clicked in); anyone else is told why, and nothing changes.
  */
-export function handleDecisionButton(ctx: DeletionContext, decision: 'approve' | 'reject') {
-  return async (args: Args): Promise<void> => {
-    const request = await allowedRequest(args, ctx, decision === 'approve' ? approveRefusal : decisionRefusal);
-    // The view is bound to this request (and this approver): a changed id is refused on submission.
-    const metadata = signDecisionMetadata(ctx.decisionKeys, decision, request.id, args.body.user.id);
-    const view = decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
-    await openModal(args.client, args.body.trigger_id, view);
+export function handleDecisionButton(ctx: DeletionContext, decision: DecisionKind) {
+  const rule = decision === 'approve' ? approveRefusal : decisionRefusal;
+  return async (args: Args): Promise<Ended> => {
+    const under = offeringViewOf(args);
+    if (!under) {
+      const request = await allowedRequest(args, ctx, rule);
+      // The view is bound to this request (and this approver): a changed id is refused on submission.
+      const metadata = signDecisionMetadata(ctx.decisionKeys, decision, request.id, args.body.user.id);
+      await openModal(args.client, args.body.trigger_id, decisionView(decision, request, metadata));
+      return;
+    }
+    // Clicked in a modal: the answer goes over it, and Back comes back to it. A refusal (someone decided
+    // meanwhile, a stale or forged button) is said there, and the modal beneath then shows the request as it is.
+    let request: DeletionRequest;
+    try {
+      request = await allowedRequest(args, ctx, rule);
+    } catch (error) {
+      if (!(error instanceof RequestEnded)) throw error;
+      await pushModal(args.client, args.body.trigger_id, stayingNotice(decision, error.text));
+      const at = { client: args.client, teamId: workspaceOf(ctx, args.teamId), userId: args.body.user.id };
+      await showOfferingAgain(ctx, at, under);
+      return error.outcome;
+    }
+    const metadata = signDecisionMetadata(ctx.decisionKeys, decision, request.id, args.body.user.id, under);
+    await pushModal(args.client, args.body.trigger_id, decisionView(decision, request, metadata));
+  };
+}
+
+function decisionView(decision: DecisionKind, request: DeletionRequest, metadata: string): ModalView {
+  return decision === 'approve' ? approveView(request, metadata) : rejectView(request, metadata);
+}
+
+/** A refusal over the modal it was clicked in: Back returns to it (not the whole stack closed). */
+function stayingNotice(decision: DecisionKind, text: string): ModalView {
+  const title = decision === 'approve' ? DELETIONS.forms.approve.title : DELETIONS.forms.reject.title;
+  return modal({ title, close: 'Back', blocks: [section(text)] });
+}
+
+/** The metadata a decision view carries about the view beneath stays well under Slack's 3,000 characters. */
+const MAX_KEPT_METADATA = 1_000;
+
+/** The modal a decision button was clicked in (not a Home tab nor a message), to show again after the decision. */
+function offeringViewOf({ body }: Args): OfferingView | undefined {
+  const view = body.view;
+  if (body.container?.type !== 'view' || view?.type !== 'modal') return undefined;
+  const privateMetadata = view.private_metadata ?? '';
+  // A view that keeps more than the decision view can carry is not shown again (a decision there is the same).
+  const kept = privateMetadata.length <= MAX_KEPT_METADATA;
+  return {
+    id: view.id,
+    ...(view.hash ? { hash: view.hash } : {}),
+    callbackId: kept ? view.callback_id : '',
+    privateMetadata: kept ? privateMetadata : '',
+  };
+}
+
+/**
+ * A pending request's Approve… / Reject… for another capability's view (History's Details): the same buttons as
+ * the approval message, offered to whoever Home offers them to (an approver asked to decide it, not its
+ * requester, who has not approved it yet); nothing to anyone else, nor once it is no longer pending. The
+ * request is read in the asking workspace only.
+ */
+export function offeredDecision(ctx: DeletionContext) {
+  return async ({ teamId, userId, requestId }: DecisionAsked): Promise<KnownBlock[]> => {
+    const request = await ctx.store.deletionRequests.forTeam(teamId).get(requestId);
+    if (!request || request.status !== 'pending') return [];
+    if (await approveRefusal(ctx, request, userId)) return [];
+    return [
+      section('*Your decision*\nYou are one of the approvers asked to decide this request.'),
+      decisionButtons(request, 'decide'),
+    ];
   };
 }
 

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { Store } from '../../platform/store/store.js';
@@ -42,20 +43,39 @@ export function decisionMetadataKeys(secretKeys: readonly SecretKey[], keySource
   return [first ?? derived, ...rest];
 }
 
-function signature(key: Buffer, kind: DecisionKind, requestId: string, userId: string): Buffer {
-  return createHmac('sha256', key)
-    .update(JSON.stringify([kind, requestId, userId]))
-    .digest();
+function signature(
+  key: Buffer,
+  kind: DecisionKind,
+  requestId: string,
+  userId: string,
+  under: OfferingView | undefined,
+): Buffer {
+  // Without a view beneath, exactly what views opened before there was one were signed with.
+  const beneath = under && [under.id, under.hash ?? null, under.callbackId, under.privateMetadata];
+  const signed = beneath ? [kind, requestId, userId, beneath] : [kind, requestId, userId];
+  return createHmac('sha256', key).update(JSON.stringify(signed)).digest();
 }
 
-/** The private_metadata of a decision view opened by `userId` on request `requestId`, signed with the first key. */
+/**
+ * The private_metadata of a decision view opened by `userId` on request `requestId`, signed with the first key.
+ * `under`: the view it was pushed over (History's Details), shown again once the decision lands; signed too, so
+ * a submission cannot name another view to update.
+ */
 export function signDecisionMetadata(
   keys: DecisionKeys,
   kind: DecisionKind,
   requestId: string,
   userId: string,
+  under?: OfferingView,
 ): string {
-  return JSON.stringify({ requestId, sig: signature(keys[0], kind, requestId, userId).toString('base64url') });
+  const sig = signature(keys[0], kind, requestId, userId, under).toString('base64url');
+  return JSON.stringify(under ? { requestId, sig, under } : { requestId, sig });
+}
+
+/** What a decision view signed by the app decides, and the view it was pushed over, if any. */
+export interface VerifiedDecision {
+  requestId: string;
+  under?: OfferingView;
 }
 
 /**
@@ -68,6 +88,16 @@ export function verifiedRequestId(
   privateMetadata: string | undefined,
   userId: string,
 ): string | undefined {
+  return verifiedDecision(keys, kind, privateMetadata, userId)?.requestId;
+}
+
+/** verifiedRequestId, with the view beneath that the app signed with it. */
+export function verifiedDecision(
+  keys: DecisionKeys,
+  kind: DecisionKind,
+  privateMetadata: string | undefined,
+  userId: string,
+): VerifiedDecision | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(privateMetadata ?? '');
@@ -75,14 +105,26 @@ export function verifiedRequestId(
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { requestId, sig } = parsed as { requestId?: unknown; sig?: unknown };
+  const { requestId, sig, under: given } = parsed as { requestId?: unknown; sig?: unknown; under?: unknown };
   if (typeof requestId !== 'string' || typeof sig !== 'string') return undefined;
-  const given = Buffer.from(sig, 'base64url');
+  const under = offeringView(given);
+  if (given !== undefined && !under) return undefined;
+  const sent = Buffer.from(sig, 'base64url');
   const signedByOne = keys.some((key) => {
-    const expected = signature(key, kind, requestId, userId);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    const expected = signature(key, kind, requestId, userId, under);
+    return sent.length === expected.length && timingSafeEqual(sent, expected);
   });
-  return signedByOne ? requestId : undefined;
+  if (!signedByOne) return undefined;
+  return under ? { requestId, under } : { requestId };
+}
+
+/** The view beneath as the app wrote it into the metadata. */
+function offeringView(value: unknown): OfferingView | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, hash, callbackId, privateMetadata } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof callbackId !== 'string' || typeof privateMetadata !== 'string') return undefined;
+  if (hash !== undefined && typeof hash !== 'string') return undefined;
+  return hash === undefined ? { id, callbackId, privateMetadata } : { id, hash, callbackId, privateMetadata };
 }
 
 /** What the rules read: the request's expiry (by the database's clock) and who its approvers are. */

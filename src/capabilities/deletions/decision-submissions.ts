@@ -1,10 +1,11 @@
+import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
-import { type DeletionContext, workspaceOf } from './deletion-context.js';
-import { type DecisionKind, decisionRefusal, verifiedRequestId } from './decision-rules.js';
+import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
+import { type DecisionKind, decisionRefusal, verifiedDecision } from './decision-rules.js';
 import {
   CHANGED_FORM_TEXT,
   MAX_REJECT_REASON_LENGTH,
@@ -16,29 +17,38 @@ import {
 } from './deletion-messages.js';
 import { approveRequest, rejectRequest } from './request-transitions.js';
 
-/** The approval modal submitted: counted; the last approval needed runs the deletion and shows its outcome. */
+/**
+ * The approval modal submitted: counted; the last approval needed runs the deletion and shows its outcome.
+ * Pushed over another capability's view (History's Details), it closes once counted and that view shows the
+ * request as it is now: the approval, then the deletion's outcome.
+ */
 export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
     // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
     // and the approver is told how to connect it. (Rejecting never needs it.)
     const mint = await ctx.mintIn(workspaceOf(ctx, args.teamId));
-    const request = await requestToDecide(args, ctx, 'approve');
+    const { request, under } = await requestToDecide(args, ctx, 'approve');
     const approved = await approveRequest(ctx, { slack: args.client, mint }, request, args.body.user.id, (recorded) =>
-      // Counted but more are needed: "1 of 2 approvals"; the last one needed: "Deleting…" while it runs.
-      args.ack({
-        response_action: 'update',
-        view: recorded.status === 'pending' ? approvalRecordedView(recorded) : deletingView(recorded),
-      }),
+      under
+        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(ctx, args), under))
+        : // Counted but more are needed: "1 of 2 approvals"; the last one needed: "Deleting…" while it runs.
+          args.ack({
+            response_action: 'update',
+            view: recorded.status === 'pending' ? approvalRecordedView(recorded) : deletingView(recorded),
+          }),
     );
     if (approved.status === 'pending') return;
-    await updateModal(args.client, args.view.id, outcomeView(approved), ctx.logger);
+    // The view beneath was shown again once already: this update is the newest state whatever its hash now.
+    if (under) await showOfferingAgain(ctx, submitterIn(ctx, args), { ...under, hash: undefined });
+    else await updateModal(args.client, args.view.id, outcomeView(approved), ctx.logger);
     return approved.status === 'failed' ? 'upstream_error' : undefined;
   };
 }
 
 /**
  * The rejection modal submitted, with its optional reason. The reason comes from the client, so the form's
- * 500-character limit is checked here too (inline, before anything is decided).
+ * 500-character limit is checked here too (inline, before anything is decided). Pushed over another
+ * capability's view, it closes and that view shows the rejection.
  */
 export function handleRejectSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
@@ -51,9 +61,11 @@ export function handleRejectSubmission(ctx: DeletionContext) {
         },
       });
     }
-    const request = await requestToDecide(args, ctx, 'reject');
+    const { request, under } = await requestToDecide(args, ctx, 'reject');
     await rejectRequest(ctx, args.client, request, args.body.user.id, note, (rejected) =>
-      args.ack({ response_action: 'update', view: outcomeView(rejected) }),
+      under
+        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(ctx, args), under))
+        : args.ack({ response_action: 'update', view: outcomeView(rejected) }),
     );
   };
 }
@@ -68,20 +80,26 @@ async function requestToDecide(
   { body, view, teamId: requestTeam }: FormRequest,
   ctx: DeletionContext,
   kind: DecisionKind,
-): Promise<DeletionRequest> {
+): Promise<{ request: DeletionRequest; under?: OfferingView }> {
   const userId = body.user.id;
   const teamId = workspaceOf(ctx, requestTeam);
-  const id = verifiedRequestId(ctx.decisionKeys, kind, view.private_metadata, userId);
-  if (id === undefined) {
+  const decision = verifiedDecision(ctx.decisionKeys, kind, view.private_metadata, userId);
+  if (decision === undefined) {
     ctx.logger.warn(
       { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
       'decision view came back with metadata the app did not sign; nothing decided',
     );
     throw refused(CHANGED_FORM_TEXT);
   }
+  const id = decision.requestId;
   const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
   if (!request) throw refused(`:no_entry: ${notFoundText(id)}`);
   const refusal = await decisionRefusal(ctx, request, userId, { final: true });
   if (refusal) throw refused(`:no_entry: ${refusal}`);
-  return request;
+  return decision.under ? { request, under: decision.under } : { request };
+}
+
+/** Who shows the view beneath a submitted decision again: the submitter, in the submission's workspace. */
+function submitterIn(ctx: DeletionContext, args: FormRequest) {
+  return { client: args.client, teamId: workspaceOf(ctx, args.teamId), userId: args.body.user.id };
 }

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { HomeTab } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
+import type { OfferedDecisions, OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { Store } from '../../platform/store/store.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
@@ -50,6 +51,8 @@ export interface DeletionContext {
    * the same on every replica.
    */
   decisionKeys: DecisionKeys;
+  /** Where another capability's view (History's Details) offers this capability's decisions, and is shown again. */
+  decisions: OfferedDecisions;
   /** Seals workflow execution tokens kept while a request waits (see platform/slack/workflow-steps/sealed-token.ts). */
   stepTokens: StepTokenSeal;
 }
@@ -115,4 +118,18 @@ export function whoSetsUp(missing: readonly string[], by: SetUpBy): string {
 
 export function notConfiguredText(missing: readonly string[], by: SetUpBy): string {
   return `:no_entry: Customer deletion is not set up in this workspace: ${whoSetsUp(missing, by)} (the channel where requests wait for approval, and who may approve). Nothing was recorded.`;
+}
+
+/**
+ * The view a decision was offered on (History's Details), shown again by the capability that made it, as
+ * `userId` may now see it. Never fails the decision it follows: a view that cannot be shown again is logged.
+ */
+export async function showOfferingAgain(
+  ctx: Pick<DeletionContext, 'decisions' | 'logger'>,
+  at: { client: WebClient; teamId: string; userId: string },
+  view: OfferingView,
+): Promise<void> {
+  await ctx.decisions
+    .showAgain({ ...at, view })
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not show the view beneath a decision again'));
 }

@@ -5,7 +5,7 @@ import type { CapabilityDeps } from '../../deps.js';
 import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
-import { handleCancelButton, handleDecisionButton, handleRetryButton } from './decision-buttons.js';
+import { handleCancelButton, handleDecisionButton, handleRetryButton, offeredDecision } from './decision-buttons.js';
 import { decisionMetadataKeys } from './decision-rules.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
 import { type DeletionContext, deletionSettings, notConfiguredText, workspaceOf } from './deletion-context.js';
@@ -47,6 +47,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
     decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
     stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
+    decisions: deps.decisions,
   };
   /** The request form, in the workspace asked from (or why it cannot be asked there). */
   const openRequestForm = async ({ body, client, teamId }: FormOpener): Promise<void> => {
@@ -59,6 +60,7 @@ export function register(app: App, deps: CapabilityDeps): void {
 
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
+  deps.decisions.provide(offeredDecision(ctx));
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
   deps.background.schedule(deletionSweeperJob(ctx, timing));
   deps.background.schedule(stepCompleterJob(ctx, timing.intervalMs));

@@ -5,18 +5,31 @@ import { enumLabel } from '../../platform/blocks/choices.js';
 import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
+import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
+import { updateModal } from '../../platform/blocks/update-modal.js';
 import type { HistoryItem } from '../../platform/store/history.js';
+import { maySee, viewerOf } from './history-viewer.js';
 import { customersText, deletionStateText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
 const CUSTOMERS_SHOWN = 60;
 
 /**
- * A result's details, pushed over the list. What the row keeps (a link's fields, a wallet's customer), and for a
- * deletion request and a bulk job what their own tables say now: each approval and rejection with who and when,
- * the outcome; a job's state, counts and results file.
+ * The details view's callback_id: it has no submit, but a decision made from it (a pending deletion's Approve /
+ * Reject) comes back to it by this id to show it again (see OfferedDecisions). Its private_metadata is the
+ * result's id.
  */
-export async function detailsView(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<ModalView> {
+export const DETAILS_CALLBACK_ID = 'history_details';
+
+type DetailsDeps = Pick<CapabilityDeps, 'store' | 'decisions'>;
+
+/**
+ * A result's details, pushed over the list, as `viewerId` sees them. What the row keeps (a link's fields, a
+ * wallet's customer), and for a deletion request and a bulk job what their own tables say now: each approval
+ * and rejection with who and when, the outcome, and Approve / Reject for an approver who may decide it now; a
+ * job's state, counts and results file.
+ */
+export async function detailsView(deps: DetailsDeps, item: HistoryItem, viewerId: string): Promise<ModalView> {
   const made = `Made by <@${item.actorId}> ${howText(item.how)}, ${slackDate(item.madeAt)}.`;
   const blocks: KnownBlock[] = [];
   switch (item.kind) {
@@ -35,13 +48,37 @@ export async function detailsView(deps: Pick<CapabilityDeps, 'store'>, item: His
       break;
     case 'deletion':
       blocks.push(...(await deletionBlocks(deps, item)));
+      if (item.requestId)
+        blocks.push(
+          ...(await deps.decisions.blocksFor({ teamId: item.teamId, userId: viewerId, requestId: item.requestId })),
+        );
       break;
     case 'bulk':
       blocks.push(...(await bulkBlocks(deps, item)));
       break;
   }
   blocks.push(context(made));
-  return modal({ title: kindName(item.kind), close: 'Back', blocks });
+  return modal({
+    title: kindName(item.kind),
+    close: 'Back',
+    blocks,
+    callbackId: DETAILS_CALLBACK_ID,
+    privateMetadata: item.id,
+  });
+}
+
+/**
+ * A details view shown again in place after a decision made from it (or refused there): as its viewer may see
+ * the result now, their rights asked afresh; a result they may no longer see is not shown again.
+ */
+export function showDetailsAgain(
+  deps: DetailsDeps & Pick<CapabilityDeps, 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>,
+) {
+  return async ({ client, teamId, userId, view }: ShowAgain): Promise<void> => {
+    const item = await deps.store.history.get(teamId, view.privateMetadata);
+    if (!item || !maySee(await viewerOf(deps, userId, teamId), item)) return;
+    await updateModal(client, view.id, await detailsView(deps, item, userId), deps.logger, view.hash);
+  };
 }
 
 function linkBlocks(item: HistoryItem): KnownBlock[] {

@@ -14,7 +14,10 @@ import { PAGE_SIZE, SEARCH_BLOCKS, historyView, loadingView, readSearchForm } fr
 import { type Viewer, mayFilterOthers, maySee, scopeText, viewerOf } from './history-viewer.js';
 import { type HistoryFilters, type PageState, decodePageState } from './page-state.js';
 
-export type HistoryDeps = Pick<CapabilityDeps, 'store' | 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>;
+export type HistoryDeps = Pick<
+  CapabilityDeps,
+  'store' | 'approvers' | 'settingsAdmins' | 'settings' | 'logger' | 'decisions'
+>;
 
 const DAY_MS = 86_400_000;
 /** How long the first page may take before the modal opens with a placeholder (the trigger lasts 3 s). */
@@ -142,7 +145,7 @@ export function handleDetails(deps: HistoryDeps) {
     const viewer = item ? await viewerOf(deps, userId, teamId) : undefined;
     const allowed = item && viewer && maySee(viewer, item);
     const view = allowed
-      ? await detailsView(deps, item)
+      ? await detailsView(deps, item, userId)
       : noticeModal('History', ':no_entry: There is no such result that you may see in this workspace.');
     await client.views.push({ trigger_id: body.trigger_id, view });
     return allowed ? undefined : 'refused';

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { CapabilityDeps } from '../../deps.js';
 import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { HISTORY } from './actions.js';
+import { DETAILS_CALLBACK_ID, showDetailsAgain } from './history-details.js';
 import { historyBackfillJob, historyRetentionJob } from './history-jobs.js';
 import { type HistoryDeps, handleDetails, handleSearch, handleTurn, openHistory } from './history-pages.js';
 import { historySubcommand } from './history-subcommand.js';
@@ -18,6 +19,8 @@ export function register(app: App, deps: CapabilityDeps): void {
   const ctx: HistoryDeps = { ...deps, logger };
   deps.commands.register(historySubcommand(ctx));
   deps.home.add({ order: 35, flow: HISTORY.buttons.openFromHome });
+  // A pending deletion's Approve / Reject on Details come from the deletions capability; Details is shown again after.
+  deps.decisions.showAgainWith(DETAILS_CALLBACK_ID, showDetailsAgain(ctx));
   const jobs = { store: deps.store, logger, work: deps.work };
   deps.background.schedule(historyBackfillJob(jobs));
   deps.background.schedule(historyRetentionJob(jobs, deps.config.audit.retentionDays));

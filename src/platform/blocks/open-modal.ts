@@ -31,6 +31,22 @@ export async function openModalToUpdate(
   }
 }
 
+/**
+ * Pushes a view over the modal a button was clicked in, with the click's trigger_id: Close comes back to that
+ * modal (a modal's stack holds three views at most). When Slack refuses, the
+ * request ends there and the person is told why.
+ */
+export async function pushModal(client: WebClient, triggerId: string, view: ModalView): Promise<void> {
+  try {
+    await client.views.push({ trigger_id: triggerId, view });
+  } catch (error) {
+    throw upstreamFailed(`:x: The form could not be opened: ${slackErrorText(error)}`, {
+      log: 'could not push the modal',
+      cause: error,
+    });
+  }
+}
+
 /** A shortcut or button that opens a form at once (both come acknowledged by the pipeline). */
 export function openForm(form: () => ModalView) {
   return ({ body, client }: { body: { trigger_id: string }; client: WebClient }): Promise<void> =>

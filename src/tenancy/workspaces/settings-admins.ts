@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { UsersInfoResponse, WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import type { Approvers } from './approvers.js';
 import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
@@ -41,7 +41,7 @@ export class SettingsAdmins {
         const [team, userId] = key.split(' ');
         const client = await this.clientOf(team || undefined);
         const { user } = await client.users.info({ user: userId ?? '' });
-        return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
+        return Boolean(user && adminOf(user, team || this.settings.homeTeamId));
       },
     });
   }
@@ -100,4 +100,20 @@ export class SettingsAdmins {
       };
     }
   }
+}
+
+/** What users.info says of a person that decides whether they administer a workspace. */
+type SlackUser = NonNullable<UsersInfoResponse['user']>;
+
+/**
+ * Whether Slack's answer makes this person an admin or owner of workspace `teamId`. users.info answers for
+ * people of other organizations too (Slack Connect): their is_admin / is_owner speak of their own
+ * organization, so they count only for someone who belongs to this workspace (their team_id is it, or, in an
+ * Enterprise Grid organization, it is one of their workspaces), is no stranger to it, and no guest. Without a
+ * workspace to compare with (the bot's own not yet known), nobody counts: a refusal is safe, a wrong yes is not.
+ */
+function adminOf(user: SlackUser, teamId: string | undefined): boolean {
+  if (!teamId || user.is_stranger || user.is_restricted || user.is_ultra_restricted) return false;
+  const member = user.team_id === teamId || (user.enterprise_user?.teams ?? []).includes(teamId);
+  return member && Boolean(user.is_admin || user.is_owner || user.is_primary_owner);
 }

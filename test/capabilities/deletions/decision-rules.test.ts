@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decisionMetadataKeys,
   signDecisionMetadata,
+  verifiedDecision,
   verifiedRequestId,
 } from '../../../src/capabilities/deletions/decision-rules.js';
 import { parseSecretKey, type SecretKey } from '../../../src/platform/secrets/secret-box.js';
@@ -24,6 +25,22 @@ describe('decision view metadata', () => {
     expect(verifiedRequestId(decisionMetadataKeys([older], 'xoxb-test-token-1'), 'approve', metadata, 'U0BOB')).toBe(
       'DR-AAAAAA',
     );
+  });
+
+  it('binds the view it was pushed over (History’s Details): a changed or dropped one is refused', () => {
+    const under = { id: 'V0DETAILS', hash: 'h1', callbackId: 'history_details', privateMetadata: 'hist_1' };
+    const metadata = signDecisionMetadata(key, 'approve', 'DR-AAAAAA', 'U0BOB', under);
+    expect(verifiedDecision(key, 'approve', metadata, 'U0BOB')).toEqual({ requestId: 'DR-AAAAAA', under });
+    const parsed = JSON.parse(metadata) as { requestId: string; sig: string; under: typeof under };
+    const changed = (u: unknown) => JSON.stringify({ ...parsed, under: u });
+    // Another person's view to update, another result to show, or no view at all: nothing verifies.
+    expect(verifiedDecision(key, 'approve', changed({ ...under, id: 'V0VICTIM1' }), 'U0BOB')).toBeUndefined();
+    expect(verifiedDecision(key, 'approve', changed({ ...under, privateMetadata: 'hist_2' }), 'U0BOB')).toBeUndefined();
+    expect(verifiedDecision(key, 'approve', changed(undefined), 'U0BOB')).toBeUndefined();
+    expect(verifiedDecision(key, 'approve', changed('V0DETAILS'), 'U0BOB')).toBeUndefined();
+    // A view opened over no other verifies without one, as before.
+    const plain = signDecisionMetadata(key, 'approve', 'DR-AAAAAA', 'U0BOB');
+    expect(verifiedDecision(key, 'approve', plain, 'U0BOB')).toEqual({ requestId: 'DR-AAAAAA' });
   });
 
   it('signs with SECRETS_KEYS, not with the bot token: a new bot token changes nothing', () => {

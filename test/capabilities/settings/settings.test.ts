@@ -344,6 +344,24 @@ describe('nobody can lock a workspace out of its settings', () => {
     expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
   });
 
+  it('does not count the admin flags of someone from another organization (Slack Connect)', async () => {
+    // users.info answers for people met in a shared channel too: their is_admin is about their own workspace.
+    const PARTNER_ADMIN = 'U0PARTNR1';
+    fakes.slack.workspaceAdmins.add(PARTNER_ADMIN);
+    fakes.slack.externalUsers.set(PARTNER_ADMIN, 'T0PARTNER');
+    try {
+      expect(JSON.stringify(await settings.home(app, PARTNER_ADMIN))).not.toContain(OPEN_SETTINGS_ACTION);
+      const refused = await settings.open(app, PARTNER_ADMIN);
+      expect(refused.callback_id).not.toBe(SETTINGS.forms.save.callbackId);
+      expect(textOf(refused)).toContain('Only settings admins');
+      // The workspace's own owner still is one.
+      expect((await settings.open(app, OWNER)).callback_id).toBe(SETTINGS.forms.save.callbackId);
+    } finally {
+      fakes.slack.workspaceAdmins.delete(PARTNER_ADMIN);
+      fakes.slack.externalUsers.delete(PARTNER_ADMIN);
+    }
+  });
+
   it("answers a save within Slack's 3 seconds however slowly each user group is read", async () => {
     const groups = ['S0SLOW001', 'S0SLOW002', 'S0SLOW003'];
     for (const group of groups) fakes.slack.userGroups.set(group, [CAROL]);
