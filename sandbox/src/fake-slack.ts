@@ -8,7 +8,7 @@ import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { asText } from './as-text.js';
-import { CHANNELS } from './people.js';
+import { CHANNELS, PEOPLE } from './people.js';
 import { addressedToLoopback, notLoopbackRefusal } from './loopback-host.js';
 
 export interface RecordedCall {
@@ -779,7 +779,18 @@ export class FakeSlack {
         if (!/^[UW][A-Z0-9]+$/.test(user) || this.unknownUsers.has(user)) return { ok: false, error: 'user_not_found' };
         const admin = this.workspaceAdmins.has(user);
         const deleted = this.deactivatedUsers.has(user);
-        return { ok: true, user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false, deleted } };
+        const person = PEOPLE.find((p) => p.id === user);
+        const names = person
+          ? {
+              name: person.name.split(' ')[0]?.toLowerCase(),
+              real_name: person.name,
+              profile: { real_name: person.name, display_name: person.name.split(' ')[0] },
+            }
+          : {};
+        return {
+          ok: true,
+          user: { id: user, team_id: TEST_TEAM_ID, is_admin: admin, is_owner: false, deleted, ...names },
+        };
       }
       case 'conversations.info': {
         const channel = asText(params.channel);
