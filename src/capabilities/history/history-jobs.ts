@@ -89,7 +89,7 @@ export async function pruneHistory(deps: HistoryJobDeps, retentionDays: number, 
  */
 export function historyNamesJob(
   deps: HistoryJobDeps & { workspaces: Pick<Workspaces, 'slack'> },
-  everyMs = 30_000,
+  everyMs = 60_000,
 ): Job {
   return {
     name: 'history names from Slack',

@@ -37,7 +37,7 @@ describe('history', () => {
       DELETION_APPROVERS: AMOS,
       AUDIT_VIEWERS: VERA,
     },
-    // People's names are read from Slack within a tick, not every 30 s.
+    // People's names are read from Slack within a tick, not every minute.
     quickenedJobs: { 'history names from Slack': 100 },
   });
   const homes = new SettingsFlow(fakes);
