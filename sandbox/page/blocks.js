@@ -819,7 +819,10 @@ export function writeRaw(container, raw) {
   }
 }
 
-/** <time data-ts data-format> from <!date^...>: the reader's time zone, as Slack's tokens say. */
+/**
+ * <time data-ts data-format> from <!date^...>: in the browser's time zone, as Slack's client shows them in its
+ * reader's; the text the server wrote (the UTC fallback) stays only where the page cannot format.
+ */
 export function formatTimes(root) {
   for (const el of root.querySelectorAll('time[data-ts]')) {
     const date = new Date(Number(el.dataset.ts) * 1000);
@@ -842,7 +845,8 @@ function slackDate(date, format) {
         ? 'Tomorrow'
         : undefined;
   const tokens = {
-    date_num: date.toISOString().slice(0, 10),
+    // The reader's own day, as every other token (toISOString would give UTC's).
+    date_num: `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`,
     date: date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
     date_short: date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
     date_long: date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),

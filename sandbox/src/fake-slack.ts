@@ -8,7 +8,7 @@ import { messageProblems, viewProblems } from './block-kit-limits.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { TEST_BOT_ID, TEST_BOT_USER_ID, TEST_TEAM_ID, TEST_USER_ID } from './slack-ids.js';
 import { asText } from './as-text.js';
-import { CHANNELS } from './people.js';
+import { CHANNELS, PEOPLE } from './people.js';
 import { addressedToLoopback, notLoopbackRefusal } from './loopback-host.js';
 
 export interface RecordedCall {
@@ -788,7 +788,15 @@ export class FakeSlack {
         // A member of the workspace whose token asks; someone of another organization says theirs.
         const asking = token === undefined ? undefined : this.issuedTokens.get(token)?.teamId;
         const teamId = this.externalUsers.get(user) ?? asking ?? TEST_TEAM_ID;
-        return { ok: true, user: { id: user, team_id: teamId, is_admin: admin, is_owner: false, deleted } };
+        const person = PEOPLE.find((p) => p.id === user);
+        const names = person
+          ? {
+              name: person.name.split(' ')[0]?.toLowerCase(),
+              real_name: person.name,
+              profile: { real_name: person.name, display_name: person.name.split(' ')[0] },
+            }
+          : {};
+        return { ok: true, user: { id: user, team_id: teamId, is_admin: admin, is_owner: false, deleted, ...names } };
       }
       case 'conversations.info': {
         const channel = asText(params.channel);

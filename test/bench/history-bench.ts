@@ -4,7 +4,8 @@
  * written straight into a database the app's migrations made (each row with its searchable words, as the store
  * writes them), then the store's own reads timed, as the History modal makes them: the first page, the pages
  * after it (Next, keyset), a page back (Previous), searches by a rare word, a common one and two words, a kind
- * filter, a day range, and one person's own rows. Target: p95 under 300 ms for each.
+ * filter, a day range, one person's own rows (a common word among them too), an approver's requests (each
+ * deletion request asked of one of 50 people), and a person found by name. Target: p95 under 300 ms for each.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -24,6 +25,10 @@ const TARGET_P95_MS = 300;
 const BIG = 'T0BIG0001';
 const START = Date.UTC(2025, 0, 1);
 const EVERYTHING = { everything: true } as const;
+/** Someone without rights: their own rows only. */
+const NO_RIGHTS = { everything: false, userId: 'U7', audiences: ['user:U7'] } as const;
+/** An approver named in one deletion request in 50 (each request is asked of one of 50 people). */
+const APPROVER = { everything: false, userId: 'U8', audiences: ['user:U8'] } as const;
 
 /**
  * Row i of a workspace: one of 50 people, a kind in ten (8 links, a wallet, a deletion request), an NFT in 1,000,
@@ -45,9 +50,17 @@ const ROW_SQL = (engine: 'sqlite' | 'postgres') => {
       'nft-' || ${text('i % 1000')} as nft,
       'cus_' || ${text('i')} as customer,
       'user' || ${text('i % 100000')} || '@example.com' as email,
-      'lnk_' || ${text('i')} as link
+      'lnk_' || ${text('i')} as link,
+      ${text('(i / 10) % 50')} as asked
     from series`;
 };
+
+/** Each deletion request asked of one of 50 people, by the request's number (row i / 10). */
+const AUDIENCE_SQL = `insert into history_audience (history_id, audience, team_id, actor_id, made_at)
+  select id, 'user:U' || asked, team_id, actor_id, made_at from made where kind = 'deletion'`;
+/** The 50 people who made rows, named `person<n>` in Slack (a word of one person's name only). */
+const PEOPLE_SQL = `insert into history_people (team_id, user_id, names, named_at)
+  select distinct team_id, actor_id, 'person' || substr(actor_id, 2), '2025-01-01T00:00:00.000Z' from made`;
 
 export async function runHistoryBench(): Promise<void> {
   const results: string[] = [];
@@ -97,6 +110,8 @@ async function measure(store: Store): Promise<Array<[string, number, number]>> {
   // Next from deep inside: the 500th page's last row.
   let deep = first;
   for (let i = 0; i < 50; i += 1) deep = await page({ direction: 'older', cursor: cursor(deep.items.at(-1)) });
+  const approverFirst = await page({ viewer: APPROVER });
+  const approverCursor = cursor(approverFirst.items.at(-1));
   const rare = `cus_${Math.floor(ROWS / 3)}`;
   const mid = new Date(START + (ROWS / 2) * 1000);
   const cases: Array<[string, () => Promise<unknown>]> = [
@@ -110,9 +125,17 @@ async function measure(store: Store): Promise<Array<[string, number, number]>> {
     ['search: no match', () => page({ words: ['nothing-like-it'] })],
     ['filter: deletion requests', () => page({ kind: 'deletion' })],
     ['filter: one day in the middle', () => page({ from: mid, until: new Date(mid.getTime() + 86_400_000) })],
+    ['own rows (no rights), searching an NFT', () => page({ viewer: NO_RIGHTS, words: ['nft-7'] })],
+    ['own rows (no rights), a common word (every row)', () => page({ viewer: NO_RIGHTS, words: ['example.com'] })],
+    ['approver (asked of 1 request in 50), a common word', () => page({ viewer: APPROVER, words: ['example.com'] })],
+    ['approver, an NFT of requests asked of others (1,000 rows)', () => page({ viewer: APPROVER, words: ['nft-99'] })],
+    ['approver, next page (keyset)', () => page({ viewer: APPROVER, direction: 'older', cursor: approverCursor })],
     [
-      'own rows (no rights), searching an NFT',
-      () => page({ viewer: { everything: false, userId: 'U7', deletions: true }, words: ['nft-7'] }),
+      'search: a person by name, and an NFT',
+      async () => {
+        const words = ['person7', 'nft-7'];
+        return page({ words, people: await store.history.peopleNamed(BIG, words) });
+      },
     ],
   ];
   const out: Array<[string, number, number]> = [];
@@ -153,6 +176,8 @@ async function seed(engine: 'sqlite' | 'postgres', location: StoreLocation): Pro
         for (const word of ['nft', 'customer', 'email', 'link', "'https://mint.example/l/' || link"])
           db.exec(`insert into history_terms (history_id, term, team_id, kind, actor_id, made_at)
             select id, ${word}, team_id, kind, actor_id, made_at from made`);
+        db.exec(AUDIENCE_SQL);
+        db.exec(PEOPLE_SQL);
         db.exec('drop table made');
       }
       db.exec('analyze');
@@ -173,6 +198,8 @@ async function seed(engine: 'sqlite' | 'postgres', location: StoreLocation): Pro
       for (const word of ['nft', 'customer', 'email', 'link', "'https://mint.example/l/' || link"])
         await client.query(`insert into history_terms (history_id, term, team_id, kind, actor_id, made_at)
           select id, ${word}, team_id, kind, actor_id, made_at from made`);
+      await client.query(AUDIENCE_SQL);
+      await client.query(PEOPLE_SQL);
       await client.query('drop table made');
     }
     await client.query('analyze');

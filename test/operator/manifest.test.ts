@@ -30,7 +30,8 @@ const NEEDED_BOT_SCOPES = {
   'usergroups:read': 'user groups named in DELETION_APPROVERS',
   'files:read': 'the CSV a user attaches to the bulk form',
   'files:write': "bulk jobs' results and errors files, and audit exports, uploaded to the asker's DM",
-  'users:read': "settings admins by default: the workspace's admins and owners (users.info is_admin, is_owner)",
+  'users:read':
+    "settings admins by default: the workspace's admins and owners (users.info is_admin, is_owner); History's search by a maker's name (users.info names)",
   'channels:read': 'the settings check that the app is in the approval channel chosen (conversations.info, public)',
   'groups:read': 'the same check for a private approval channel (conversations.info)',
 };

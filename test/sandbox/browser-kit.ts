@@ -32,11 +32,23 @@ export interface BrowserSandbox {
   stop(): Promise<void>;
 }
 
-export async function openSandbox(options: Partial<SandboxOptions> = {}): Promise<BrowserSandbox> {
+/** The browser's own settings: `timezoneId`, the time zone the page's clock and dates are in (the machine's if not given). */
+export interface BrowserOptions {
+  timezoneId?: string;
+}
+
+export async function openSandbox(
+  options: Partial<SandboxOptions> = {},
+  browserOptions: BrowserOptions = {},
+): Promise<BrowserSandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mintlink-sandbox-'));
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1 });
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 820 },
+    deviceScaleFactor: 1,
+    ...(browserOptions.timezoneId ? { timezoneId: browserOptions.timezoneId } : {}),
+  });
   page.setDefaultTimeout(10_000);
   await page.goto(sandbox.url);
   await page.waitForSelector('body[data-ready]');
@@ -61,10 +73,13 @@ export const person = (first: string) => {
  * One sandbox and one browser for the tests of a file: opened before them, stopped after them, and no modal
  * left open by a failed test over the next one.
  */
-export function useBrowserSandbox(options: Partial<SandboxOptions> = {}): { readonly sandbox: BrowserSandbox } {
+export function useBrowserSandbox(
+  options: Partial<SandboxOptions> = {},
+  browserOptions: BrowserOptions = {},
+): { readonly sandbox: BrowserSandbox } {
   let opened: BrowserSandbox | undefined;
   beforeAll(async () => {
-    opened = await openSandbox(options);
+    opened = await openSandbox(options, browserOptions);
   }, 60_000);
   afterEach(async () => {
     if (opened) await closeModals(opened.page);

@@ -14,10 +14,13 @@ import {
 
 /*
  * History in the sandbox, in a real browser: links made through the form are found by `/mintlink history` with a
- * word, and a result's Details show its URL to copy.
+ * word, and a result's Details show its URL to copy. Times show in the browser's time zone, as Slack's client shows
+ * `<!date^…>` in the reader's.
  */
 
-const opened = useBrowserSandbox();
+// A time zone far from UTC, so that a date shown in UTC would show another hour.
+const BROWSER_TIME_ZONE = 'Asia/Tokyo';
+const opened = useBrowserSandbox({}, { timezoneId: BROWSER_TIME_ZONE });
 let s: BrowserSandbox;
 beforeAll(() => {
   s = opened.sandbox;
@@ -45,6 +48,13 @@ describe('History on the sandbox page', () => {
     const history = await modal(page, 'History');
     await history.getByText('ben@example.com').waitFor();
     expect(await history.getByText('ana@example.com').count()).toBe(0);
+    // When it was made, in the browser's time zone (Tokyo), not in UTC.
+    const made = history.locator('time[data-ts]').first();
+    const seconds = Number(await made.getAttribute('data-ts'));
+    const clock = (timeZone: string) =>
+      new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit' }).format(seconds * 1000);
+    expect(await made.textContent()).toContain(`at ${clock(BROWSER_TIME_ZONE)}`);
+    expect(await made.textContent()).not.toContain(`at ${clock('UTC')}`);
     await screenshot(page, 'history');
 
     await history.locator('button', { hasText: 'Details' }).first().click();

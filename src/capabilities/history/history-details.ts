@@ -8,7 +8,7 @@ import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import type { HistoryItem } from '../../platform/store/history.js';
-import { maySee, viewerOf } from './history-viewer.js';
+import { viewerOf } from './history-viewer.js';
 import { customersText, deletionStateText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
@@ -75,8 +75,8 @@ export function showDetailsAgain(
   deps: DetailsDeps & Pick<CapabilityDeps, 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>,
 ) {
   return async ({ client, teamId, userId, view }: ShowAgain): Promise<void> => {
-    const item = await deps.store.history.get(teamId, view.privateMetadata);
-    if (!item || !maySee(await viewerOf(deps, userId, teamId), item)) return;
+    const item = await deps.store.history.visibleTo(teamId, view.privateMetadata, await viewerOf(deps, userId, teamId));
+    if (!item) return;
     await updateModal(client, view.id, await detailsView(deps, item, userId), deps.logger, view.hash);
   };
 }

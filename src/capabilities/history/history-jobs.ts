@@ -2,6 +2,8 @@ import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Store } from '../../platform/store/store.js';
+import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
+import type { Workspaces } from '../../tenancy/workspaces/workspaces.js';
 
 const DAY_MS = 86_400_000;
 /** Rows pruned per batch: each a short transaction of its own. */
@@ -16,6 +18,11 @@ export interface HistoryJobDeps {
   logger: Logger;
   work: Pick<WorkBudget, 'track'>;
 }
+
+/** People whose names one run reads from Slack (users.info is Tier 4: 100 a minute and more). */
+const NAMES_PER_RUN = 40;
+/** A name Slack could not give is asked again after this long, not at every run. */
+const NAME_RETRY_MS = 10 * 60_000;
 
 /**
  * Copies the audit log written before History existed into it: a few batches a run, every few seconds, until
@@ -73,4 +80,42 @@ export async function pruneHistory(deps: HistoryJobDeps, retentionDays: number, 
   }
   if (pruned > 0) deps.logger.info({ pruned, before: before.toISOString() }, 'history pruned with the audit log');
   return pruned;
+}
+
+/**
+ * Reads from Slack (users.info) the names of the people who made History's rows, and again daily, so that a word
+ * of a person's real name, display name or handle finds what they made (HistoryRows.peopleNamed). A person
+ * Slack does not know keeps no name; one Slack could not answer for is asked again later.
+ */
+export function historyNamesJob(
+  deps: HistoryJobDeps & { workspaces: Pick<Workspaces, 'slack'> },
+  everyMs = 60_000,
+): Job {
+  return {
+    name: 'history names from Slack',
+    everyMs,
+    run: async () => {
+      const people = await deps.work.track(deps.store.history.peopleToName(NAMES_PER_RUN));
+      for (const person of people) {
+        try {
+          const client = await deps.workspaces.slack(person.teamId);
+          const { user } = await client.users.info({ user: person.userId });
+          const names = [user?.real_name, user?.profile?.display_name, user?.name];
+          await deps.store.history.setNames(
+            person.teamId,
+            person.userId,
+            names.filter((name) => typeof name === 'string'),
+          );
+        } catch (error) {
+          if (slackErrorCode(error) === 'user_not_found')
+            await deps.store.history.setNames(person.teamId, person.userId, []);
+          else {
+            deps.logger.warn({ err: error, user: person.userId }, 'could not read a name for History; will try again');
+            await deps.store.history.setNames(person.teamId, person.userId, undefined, new Date(), NAME_RETRY_MS);
+          }
+        }
+      }
+    },
+    failed: (error) => deps.logger.warn({ err: error }, 'reading names for History failed; will try again'),
+  };
 }

@@ -116,7 +116,7 @@ function searchInputs(filters: HistoryFilters): KnownBlock[] {
       maxLength: 500,
       initial: filters.words,
       placeholder: 'nft-42 cus_1002 ann@example.com',
-      hint: 'Each word must match an NFT id, a customer id, an e-mail (or its name or domain), a link or its id, a DR- or BK- id.',
+      hint: 'Each word must match an NFT id, a customer id, an e-mail (or its name or domain), a link or its id, a DR- or BK- id, or part of the name in Slack of who made it.',
     }),
     selectInput({
       blockId: SEARCH_BLOCKS.kind,
@@ -231,7 +231,7 @@ function emptyText(state: PageState): string {
   const filtered = describeFilters(state.filters);
   return filtered
     ? state.filters.words.trim()
-      ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain); try fewer words or filters.'
+      ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain), or part of the maker’s name in Slack; try fewer words or filters.'
       : ':mag: Nothing found with these filters; try a wider choice.'
     : ':mag: Nothing here yet: links, wallets, deletion requests and bulk jobs made through the app will show here.';
 }

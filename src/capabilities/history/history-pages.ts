@@ -11,7 +11,7 @@ import { searchWords } from '../../platform/store/history-entry.js';
 import type { HistoryCursor, HistoryItem, HistoryQuery } from '../../platform/store/history.js';
 import { detailsView } from './history-details.js';
 import { PAGE_SIZE, SEARCH_BLOCKS, historyView, loadingView, readSearchForm } from './history-modal.js';
-import { type Viewer, mayFilterOthers, maySee, scopeText, viewerOf } from './history-viewer.js';
+import { type Viewer, mayFilterOthers, scopeText, viewerOf } from './history-viewer.js';
 import { type HistoryFilters, type PageState, decodePageState } from './page-state.js';
 
 export type HistoryDeps = Pick<
@@ -28,7 +28,7 @@ type Turn = 'first' | 'next' | 'previous';
 
 /** Said when a person filters on someone else's rows without the right to see them (form, or forged page). */
 export const OTHERS_ROWS_TEXT =
-  'You can see only what you made (audit viewers and settings admins see everything; deletion approvers every deletion request). Leave “Made by” empty, or choose yourself.';
+  'You can see only what you made (audit viewers and settings admins see everything; deletion approvers the requests they were asked to decide). Leave “Made by” empty, or choose yourself.';
 
 /**
  * The page a viewer asked for, as a modal: their rights asked afresh, the filters applied within them, the
@@ -57,7 +57,10 @@ export async function pageView(
     cursor,
     limit: PAGE_SIZE,
   };
-  const page = await deps.store.history.page(query);
+  const page = await deps.store.history.page({
+    ...query,
+    people: query.words?.length ? await deps.store.history.peopleNamed(at.teamId, query.words) : undefined,
+  });
   const number = !turn || turn.to === 'first' ? 1 : turn.to === 'next' ? turn.from.page + 1 : turn.from.page - 1;
   const state: PageState = {
     team: at.teamId,
@@ -141,11 +144,10 @@ export function handleTurn(deps: HistoryDeps, to: 'next' | 'previous') {
 export function handleDetails(deps: HistoryDeps) {
   return async ({ body, action, client, teamId }: ButtonRequest): Promise<Ended> => {
     const userId = body.user.id;
-    const item = await deps.store.history.get(teamId, action.value ?? '');
-    const viewer = item ? await viewerOf(deps, userId, teamId) : undefined;
-    const allowed = item && viewer && maySee(viewer, item);
+    const viewer = await viewerOf(deps, userId, teamId);
+    const allowed = await deps.store.history.visibleTo(teamId, action.value ?? '', viewer);
     const view = allowed
-      ? await detailsView(deps, item, userId)
+      ? await detailsView(deps, allowed, userId)
       : noticeModal('History', ':no_entry: There is no such result that you may see in this workspace.');
     await client.views.push({ trigger_id: body.trigger_id, view });
     return allowed ? undefined : 'refused';

@@ -3,7 +3,7 @@ import type { CapabilityDeps } from '../../deps.js';
 import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen.js';
 import { HISTORY } from './actions.js';
 import { DETAILS_CALLBACK_ID, showDetailsAgain } from './history-details.js';
-import { historyBackfillJob, historyRetentionJob } from './history-jobs.js';
+import { historyBackfillJob, historyNamesJob, historyRetentionJob } from './history-jobs.js';
 import { type HistoryDeps, handleDetails, handleSearch, handleTurn, openHistory } from './history-pages.js';
 import { historySubcommand } from './history-subcommand.js';
 import { wordsOnly } from './page-state.js';
@@ -24,6 +24,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const jobs = { store: deps.store, logger, work: deps.work };
   deps.background.schedule(historyBackfillJob(jobs));
   deps.background.schedule(historyRetentionJob(jobs, deps.config.audit.retentionDays));
+  deps.background.schedule(historyNamesJob({ ...jobs, workspaces: deps.workspaces }));
 
   const openFromHome = ({ body, client, teamId }: ButtonRequest) =>
     openHistory(ctx, { client, triggerId: body.trigger_id, teamId, userId: body.user.id, logger }, wordsOnly(''));

@@ -10,7 +10,7 @@ import {
   urlWords,
 } from './history-entry.js';
 import { parseJson } from './stored-json.js';
-import type { Tables } from './tables.js';
+import type { HistoryTable, Tables } from './tables.js';
 
 /** One thing made through the app, as History shows it. */
 export interface HistoryItem {
@@ -38,16 +38,38 @@ export interface HistoryCursor {
 }
 
 /**
- * Who the rows are read for: everything in the workspace, or their own rows (and, for a deletion approver,
- * the workspace's deletion requests too).
+ * Who the rows are read for: everything in the workspace, or their own rows and the deletion requests of their
+ * audiences (see viewerAudiences).
  */
-export type HistoryViewer = { everything: true } | { everything: false; userId: string; deletions: boolean };
+export type HistoryViewer = { everything: true } | { everything: false; userId: string; audiences: readonly string[] };
+
+/**
+ * The audiences a person belongs to, as History's deletion rows record who was asked to decide them: the person,
+ * the user groups they are a member of, and (when they approve in the settings in force) `approvers`, which the
+ * requests from before their approvers were recorded are asked of.
+ */
+export function viewerAudiences(person: {
+  userId: string;
+  groups: readonly string[];
+  approverInForce: boolean;
+}): string[] {
+  return [
+    `user:${person.userId}`,
+    ...person.groups.map((group) => `group:${group}`),
+    ...(person.approverInForce ? [IN_FORCE_AUDIENCE] : []),
+  ];
+}
 
 export interface HistoryQuery {
   teamId: string;
   viewer: HistoryViewer;
   /** Searchable words (see searchWords), all of which a row must have. */
   words?: readonly string[];
+  /**
+   * For a word, the people whose Slack names hold it: a row made by one of them has that word too (see
+   * HistoryRows.peopleNamed).
+   */
+  people?: ReadonlyMap<string, readonly string[]>;
   kind?: HistoryKind | undefined;
   actorId?: string | undefined;
   /** Made at or after. */
@@ -72,9 +94,16 @@ export const BACKFILL_BATCH = 500;
 /** A word's matches counted up to this, to start a search from the rarest word. */
 const RARE_COUNT_CAP = 2_000;
 const BACKFILL_NAME = 'audit-log';
+/** The audience of a deletion request from before its approvers were recorded: the approvers in force. */
+const IN_FORCE_AUDIENCE = 'approvers';
+/** A word finds the rows of at most this many people named with it (each one index range). */
+export const PEOPLE_PER_WORD = 20;
+/** Names read again from Slack after this long (people rename themselves). */
+const NAMES_KEPT_MS = 86_400_000;
 
 const factsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 const idsSchema = z.array(z.string());
+const approversSchema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });
 
 /**
  * History's rows: written with the audit entry that made each thing (see AuditLog), read a page at a time for a
@@ -82,7 +111,10 @@ const idsSchema = z.array(z.string());
  * written before it existed.
  */
 export class HistoryRows {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
 
   /** One row of workspace `teamId`, whoever may see it (the caller decides). */
   async get(teamId: string, id: string): Promise<HistoryItem | undefined> {
@@ -97,16 +129,28 @@ export class HistoryRows {
 
   /**
    * A page of the workspace's rows newest first, keyset-paged. A viewer who does not see everything reads their
-   * own rows and (approvers) the deletion requests, each through its own index, merged here: no query scans rows
-   * the viewer may not see.
+   * own rows and the deletion requests they were asked to decide, each through its own index, merged here: no
+   * query scans rows the viewer may not see. With words, each read starts from one word's index range (the
+   * rarest's, or the rows of a person named with it) and checks the others by primary key.
    */
   async page(query: HistoryQuery): Promise<HistoryPage> {
     const lanes = lanesOf(query);
     const fetch = query.limit + 1;
     const words = query.words ?? [];
     const driver = words.length > 0 ? await this.rarestWord(query.teamId, words) : undefined;
+    const sources: Source[] = driver
+      ? [{ term: driver }, ...(query.people?.get(driver) ?? []).map((actorId) => ({ actorId }))]
+      : [{}];
+    const match: WordMatch = { words, people: query.people ?? new Map(), driver };
+    // A common word among deletion requests is read from the viewer's requests instead (the smaller range).
+    const commonAmongDeletions =
+      driver && lanes.some((lane) => lane.audience)
+        ? (await this.countUpTo(query.teamId, driver, 'deletion')) >= RARE_COUNT_CAP
+        : false;
     const reads = await Promise.all(
-      lanes.map((lane) => (driver ? this.wordIds(query, lane, driver, words, fetch) : this.ids(query, lane, fetch))),
+      lanes.flatMap((lane) =>
+        sources.map((source) => this.keys(query, lane, source, match, commonAmongDeletions, fetch)),
+      ),
     );
     const newer = query.direction === 'newer';
     const merged = [...new Map(reads.flat().map((key) => [key.id, key])).values()].sort((a, b) =>
@@ -118,6 +162,89 @@ export class HistoryRows {
       chosen.map((key) => key.id),
     );
     return { items: newer ? items.reverse() : items, more: merged.length > query.limit };
+  }
+
+  /**
+   * Whether this viewer may see row `id` of workspace `teamId`: everything, their own, or a deletion request
+   * asked of one of their audiences (each a primary-key read).
+   */
+  async visibleTo(teamId: string, id: string, viewer: HistoryViewer): Promise<HistoryItem | undefined> {
+    const item = await this.get(teamId, id);
+    if (!item || viewer.everything || item.actorId === viewer.userId) return item;
+    if (item.kind !== 'deletion' || viewer.audiences.length === 0) return undefined;
+    const asked = await this.db
+      .selectFrom('history_audience')
+      .select('history_id')
+      .where('history_id', '=', id)
+      .where('audience', 'in', viewer.audiences)
+      .executeTakeFirst();
+    return asked ? item : undefined;
+  }
+
+  /** The user groups any deletion request of the workspace was asked of (a handful: the settings' over time). */
+  async askedGroups(teamId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('history_groups').select('group_id').where('team_id', '=', teamId).execute();
+    return rows.map((row) => row.group_id);
+  }
+
+  /**
+   * For each word, the people of the workspace (who made rows) whose Slack names contain it, at most
+   * PEOPLE_PER_WORD each; words naming nobody are left out.
+   */
+  async peopleNamed(teamId: string, words: readonly string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    await Promise.all(
+      words.map(async (word) => {
+        const rows = await this.db
+          .selectFrom('history_people')
+          .select('user_id')
+          .where('team_id', '=', teamId)
+          .where(sql<boolean>`names like ${`%${likeEscaped(word)}%`} escape '!'`)
+          .orderBy('user_id')
+          .limit(PEOPLE_PER_WORD)
+          .execute();
+        if (rows.length > 0)
+          found.set(
+            word,
+            rows.map((row) => row.user_id),
+          );
+      }),
+    );
+    return found;
+  }
+
+  /** People whose names were never read, or not for a day, oldest first: the names job reads them from Slack. */
+  async peopleToName(limit: number, now = new Date()): Promise<Array<{ teamId: string; userId: string }>> {
+    const stale = new Date(now.getTime() - NAMES_KEPT_MS).toISOString();
+    const rows = await this.db
+      .selectFrom('history_people')
+      .select(['team_id', 'user_id'])
+      .where((eb) => eb.or([eb('named_at', 'is', null), eb('named_at', '<', stale)]))
+      .orderBy('named_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ teamId: row.team_id, userId: row.user_id }));
+  }
+
+  /**
+   * A person's Slack names as read now (none: Slack does not know them). `undefined`: Slack could not answer;
+   * the names kept stay, and are asked again `retryInMs` from now.
+   */
+  async setNames(
+    teamId: string,
+    userId: string,
+    names: readonly string[] | undefined,
+    now = new Date(),
+    retryInMs = 0,
+  ): Promise<void> {
+    const namedAt = new Date(now.getTime() - (names ? 0 : NAMES_KEPT_MS - retryInMs)).toISOString();
+    const line = names && [...new Set(names.map((name) => name.trim().toLowerCase()).filter(Boolean))].join(' ');
+    await this.db
+      .updateTable('history_people')
+      .set({ named_at: namedAt, ...(line === undefined ? {} : { names: line }) })
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /** Deletes up to `batchSize` rows (and their words) made before `before`, oldest first; returns how many. */
@@ -134,6 +261,7 @@ export class HistoryRows {
       ).map((row) => row.id);
       if (ids.length === 0) return 0;
       await tx.deleteFrom('history_terms').where('history_id', 'in', ids).execute();
+      await tx.deleteFrom('history_audience').where('history_id', 'in', ids).execute();
       await tx.deleteFrom('history').where('id', 'in', ids).execute();
       return ids.length;
     });
@@ -147,12 +275,25 @@ export class HistoryRows {
    * (the audit entry keeps only the first 20 of a long list).
    */
   async backfillBatch(batchSize = BACKFILL_BATCH): Promise<{ read: number; finished: boolean }> {
+    return this.copyBatch(batchSize).catch((error: unknown) => {
+      if (error instanceof BackfillRaced) return { read: 0, finished: false };
+      throw error;
+    });
+  }
+
+  private async copyBatch(batchSize: number): Promise<{ read: number; finished: boolean }> {
     return this.db.transaction().execute(async (tx) => {
-      const state = await tx
-        .selectFrom('history_backfill')
-        .selectAll()
-        .where('name', '=', BACKFILL_NAME)
-        .executeTakeFirst();
+      // The position is claimed for the batch: on PostgreSQL its row is locked until the batch commits, so a
+      // second replica waits and then reads the position after it (SQLite runs one writing transaction at a
+      // time). The row is made first, so even the first batch has a row to lock.
+      await tx
+        .insertInto('history_backfill')
+        .values({ name: BACKFILL_NAME, after_at: null, after_id: null, copied: 0, finished_at: null })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      let read = tx.selectFrom('history_backfill').selectAll().where('name', '=', BACKFILL_NAME);
+      if (this.engine === 'postgres') read = read.forUpdate();
+      const state = await read.executeTakeFirst();
       if (state?.finished_at) return { read: 0, finished: true };
       let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(HISTORY_OPERATIONS));
       const after = state?.after_at && state.after_id ? { at: state.after_at, id: state.after_id } : undefined;
@@ -199,11 +340,14 @@ export class HistoryRows {
         copied: (state?.copied ?? 0) + entries.length,
         finished_at: finished ? new Date().toISOString() : null,
       };
-      await tx
-        .insertInto('history_backfill')
-        .values({ name: BACKFILL_NAME, ...position })
-        .onConflict((oc) => oc.column('name').doUpdateSet(position))
-        .execute();
+      // Compare-and-set as well: a position moved meanwhile (it cannot be, under the lock) undoes this batch.
+      const moved = await tx
+        .updateTable('history_backfill')
+        .set(position)
+        .where('name', '=', BACKFILL_NAME)
+        .where('copied', '=', state?.copied ?? 0)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new BackfillRaced();
       return { read: entries.length, finished };
     });
   }
@@ -221,53 +365,91 @@ export class HistoryRows {
   /** The word with the fewest rows in the workspace (counted up to a cap): a search reads its rows first. */
   private async rarestWord(teamId: string, words: readonly string[]): Promise<string> {
     if (words.length === 1) return words[0] ?? '';
-    const counts = await Promise.all(
-      words.map(async (word) => {
-        const found = await this.db
-          .selectFrom((eb) =>
-            eb
-              .selectFrom('history_terms')
-              .select('history_id')
-              .where('team_id', '=', teamId)
-              .where('term', '=', word)
-              .limit(RARE_COUNT_CAP)
-              .as('matches'),
-          )
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirst();
-        return { word, n: Number(found?.n ?? 0) };
-      }),
-    );
+    const counts = await Promise.all(words.map(async (word) => ({ word, n: await this.countUpTo(teamId, word) })));
     counts.sort((a, b) => a.n - b.n);
     return counts[0]?.word ?? words[0] ?? '';
   }
 
-  private async ids(query: HistoryQuery, lane: Lane, fetch: number): Promise<Key[]> {
-    let select = this.db.selectFrom('history').select(['id', 'made_at']).where('team_id', '=', query.teamId);
-    select = filtered(select, query, lane, 'made_at', 'id');
-    const rows = await ordered(select, query, 'made_at', 'id').limit(fetch).execute();
-    return rows.map((row) => ({ id: row.id, madeAt: row.made_at }));
+  /** How many rows of the workspace (of one kind) have the word, counted up to RARE_COUNT_CAP. */
+  private async countUpTo(teamId: string, word: string, kind?: HistoryKind): Promise<number> {
+    const found = await this.db
+      .selectFrom((eb) => {
+        let matches = eb
+          .selectFrom('history_terms')
+          .select('history_id')
+          .where('team_id', '=', teamId)
+          .where('term', '=', word);
+        if (kind) matches = matches.where('kind', '=', kind);
+        return matches.limit(RARE_COUNT_CAP).as('matches');
+      })
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    return Number(found?.n ?? 0);
   }
 
-  private async wordIds(query: HistoryQuery, lane: Lane, driver: string, words: readonly string[], fetch: number) {
-    let select = this.db
-      .selectFrom('history_terms as t')
-      .select(['t.history_id as id', 't.made_at as made_at'])
-      .where('t.team_id', '=', query.teamId)
-      .where('t.term', '=', driver);
-    for (const word of words)
-      if (word !== driver)
+  /**
+   * The keys of one lane's page read from one source: the lane's index range (no words), the driving word's
+   * range within the lane, or a person's rows (named with the driving word) within the lane.
+   */
+  private async keys(
+    query: HistoryQuery,
+    lane: Lane,
+    source: Source,
+    match: WordMatch,
+    commonAmongDeletions: boolean,
+    fetch: number,
+  ): Promise<Key[]> {
+    if (source.actorId && lane.actorId && source.actorId !== lane.actorId) return [];
+    const actorId = source.actorId ?? lane.actorId;
+    const teamId = query.teamId;
+    let select;
+    if (lane.audience && (!source.term || commonAmongDeletions)) {
+      // The viewer's deletion requests, the word (if any) checked on each.
+      select = this.db
+        .selectFrom('history_audience as x')
+        .select(['x.history_id as id', 'x.made_at as made_at'])
+        .where('x.team_id', '=', teamId)
+        .where('x.audience', '=', lane.audience);
+      if (source.term) select = select.where(hasTerm('x.history_id', source.term));
+    } else if (source.term) {
+      // The word's rows within the lane (its maker's or kind's index range); an audience checked on each.
+      select = this.db
+        .selectFrom('history_terms as x')
+        .select(['x.history_id as id', 'x.made_at as made_at'])
+        .where('x.team_id', '=', teamId)
+        .where('x.term', '=', source.term);
+      const kind = lane.audience ? 'deletion' : lane.kind;
+      if (kind) select = select.where('x.kind', '=', kind);
+      const audience = lane.audience;
+      if (audience)
         select = select.where((eb) =>
           eb.exists(
             eb
-              .selectFrom('history_terms as other')
-              .select('other.history_id')
-              .whereRef('other.history_id', '=', 't.history_id')
-              .where('other.term', '=', word),
+              .selectFrom('history_audience as asked')
+              .select('asked.history_id')
+              .whereRef('asked.history_id', '=', 'x.history_id')
+              .where('asked.audience', '=', audience),
           ),
         );
-    select = filtered(select, query, lane, 't.made_at', 't.history_id', 't.');
-    const rows = await ordered(select, query, 't.made_at', 't.history_id').limit(fetch).execute();
+    } else {
+      select = this.db
+        .selectFrom('history as x')
+        .select(['x.id as id', 'x.made_at as made_at'])
+        .where('x.team_id', '=', teamId);
+      if (lane.kind) select = select.where('x.kind', '=', lane.kind);
+    }
+    if (actorId) select = select.where('x.actor_id', '=', actorId);
+    const idColumn = lane.audience || source.term ? 'x.history_id' : 'x.id';
+    // The words other than the one this read starts from: a word of the row, or its maker named with it.
+    for (const word of match.words) {
+      if (word === match.driver) continue;
+      const named = match.people.get(word) ?? [];
+      select = select.where((eb) =>
+        named.length > 0 ? eb.or([hasTerm(idColumn, word), eb('x.actor_id', 'in', named)]) : hasTerm(idColumn, word),
+      );
+    }
+    select = filtered(select, query, 'x.made_at', idColumn);
+    const rows = await ordered(select, query, 'x.made_at', idColumn).limit(fetch).execute();
     return rows.map((row) => ({ id: row.id, madeAt: row.made_at }));
   }
 
@@ -284,6 +466,9 @@ export class HistoryRows {
   }
 }
 
+/** Another replica moved the backfill's position during a batch: the batch is undone, and the next run goes on. */
+class BackfillRaced extends Error {}
+
 /**
  * Writes a history row and its words (in the caller's transaction: the audit entry's). `ifAbsent`: a row
  * already there is kept (the backfill meeting a row written live).
@@ -294,6 +479,47 @@ export async function writeHistory(db: Kysely<Tables>, made: HistoryRecord, opti
   const written = await insert.executeTakeFirst();
   if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return;
   await addTerms(db, made.row, made.terms);
+  await db
+    .insertInto('history_people')
+    .values({ team_id: made.row.team_id, user_id: made.row.actor_id, names: null, named_at: null })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+  if (made.row.kind === 'deletion') await addAudience(db, made.row);
+}
+
+/**
+ * Who a deletion request's row is shown to besides its maker: the approvers and user groups it was asked of (the
+ * request's own record, written before its audit entry in the same transaction), or the approvers in force for a
+ * request from before they were recorded.
+ */
+async function addAudience(db: Kysely<Tables>, row: HistoryTable) {
+  const request = row.request_id
+    ? await db.selectFrom('deletion_requests').select('approvers').where('id', '=', row.request_id).executeTakeFirst()
+    : undefined;
+  const asked = request?.approvers ? parseJson(request.approvers, approversSchema) : undefined;
+  const audiences = asked
+    ? [...asked.users.map((user) => `user:${user}`), ...asked.userGroups.map((group) => `group:${group}`)]
+    : [IN_FORCE_AUDIENCE];
+  if (audiences.length === 0) return;
+  await db
+    .insertInto('history_audience')
+    .values(
+      [...new Set(audiences)].map((audience) => ({
+        history_id: row.id,
+        audience,
+        team_id: row.team_id,
+        actor_id: row.actor_id,
+        made_at: row.made_at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['history_id', 'audience']).doNothing())
+    .execute();
+  if (asked && asked.userGroups.length > 0)
+    await db
+      .insertInto('history_groups')
+      .values([...new Set(asked.userGroups)].map((group) => ({ team_id: row.team_id, group_id: group })))
+      .onConflict((oc) => oc.columns(['team_id', 'group_id']).doNothing())
+      .execute();
 }
 
 /**
@@ -336,10 +562,27 @@ async function addTerms(
   }
 }
 
-/** One index range a viewer's page is read from: a person's rows, one kind's, or the whole workspace's. */
+/**
+ * One index range a viewer's page is read from: a person's rows, one kind's, the whole workspace's, or the
+ * deletion requests asked of one audience.
+ */
 interface Lane {
   actorId?: string;
   kind?: HistoryKind;
+  audience?: string;
+}
+
+/** Where a read starts within a lane: the lane itself, one word's rows, or the rows of one person named. */
+interface Source {
+  term?: string;
+  actorId?: string;
+}
+
+/** The words a row must match, the people named with each, and the one the reads start from. */
+interface WordMatch {
+  words: readonly string[];
+  people: ReadonlyMap<string, readonly string[]>;
+  driver: string | undefined;
 }
 
 /** The ranges a query reads, each within what the viewer may see; none when the filters leave nothing to see. */
@@ -352,8 +595,8 @@ function lanesOf(query: HistoryQuery): Lane[] {
   const lanes: Lane[] = [];
   const own = query.viewer.userId;
   if (!wanted.actorId || wanted.actorId === own) lanes.push({ ...wanted, actorId: own });
-  if (query.viewer.deletions && (!wanted.kind || wanted.kind === 'deletion'))
-    lanes.push({ ...wanted, kind: 'deletion' });
+  if (!wanted.kind || wanted.kind === 'deletion')
+    for (const audience of query.viewer.audiences) lanes.push({ ...wanted, kind: 'deletion', audience });
   return lanes;
 }
 
@@ -369,19 +612,19 @@ function compareKeys(a: Key, b: Key, oldestFirst: boolean): number {
 
 type HistorySelect<DB, TB extends keyof DB, O> = SelectQueryBuilder<DB, TB, O>;
 
-/** The lane's and the query's filters, and the keyset bound, on `history` or `history_terms as t`. */
+/** Whether row `idColumn` has the word (the terms' primary key). */
+function hasTerm(idColumn: string, word: string) {
+  return sql<boolean>`exists (select 1 from history_terms as other where other.history_id = ${sql.ref(idColumn)} and other.term = ${word})`;
+}
+
+/** The query's date filters and the keyset bound. */
 function filtered<DB, TB extends keyof DB, O>(
   select: HistorySelect<DB, TB, O>,
   query: HistoryQuery,
-  lane: Lane,
   madeAt: string,
   id: string,
-  prefix = '',
 ): HistorySelect<DB, TB, O> {
-  const column = (name: string) => sql.ref(`${prefix}${name}`);
   let out = select;
-  if (lane.actorId) out = out.where(sql<boolean>`${column('actor_id')} = ${lane.actorId}`);
-  if (lane.kind) out = out.where(sql<boolean>`${column('kind')} = ${lane.kind}`);
   if (query.from) out = out.where(sql<boolean>`${sql.ref(madeAt)} >= ${query.from.toISOString()}`);
   if (query.until) out = out.where(sql<boolean>`${sql.ref(madeAt)} < ${query.until.toISOString()}`);
   const cursor = query.cursor;
@@ -429,4 +672,9 @@ function toItem(row: Tables['history']): HistoryItem {
 
 function kindOf(kind: string): HistoryKind {
   return kind === 'wallet' || kind === 'deletion' || kind === 'bulk' ? kind : 'link';
+}
+
+/** A word for LIKE ... ESCAPE '!': its own %, _ and ! match only themselves. */
+function likeEscaped(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `!${c}`);
 }

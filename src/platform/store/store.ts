@@ -119,7 +119,7 @@ class SqlStore implements Store {
     this.deletionApprovals = new DeletionApprovals(db, engine);
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditHistory = new AuditHistory(db);
-    this.history = new HistoryRows(db);
+    this.history = new HistoryRows(db, engine);
     this.bulkJobs = new BulkJobs(db, engine, changes);
     this.workspaceSettings = new WorkspaceSettingsRows(db, engine, changes);
     this.installations = new InstallationRows(db, engine, changes);

@@ -316,6 +316,34 @@ export interface HistoryTermsTable {
   made_at: string;
 }
 
+/**
+ * Who was asked to decide a deletion request in History (migration 021): `user:U…`, `group:S…`, or `approvers`
+ * (a request from before its approvers were recorded: those in force decide it).
+ */
+export interface HistoryAudienceTable {
+  history_id: string;
+  audience: string;
+  team_id: string;
+  actor_id: string;
+  made_at: string;
+}
+
+/** A user group some deletion request of a workspace was asked of (migration 021). */
+export interface HistoryGroupsTable {
+  team_id: string;
+  group_id: string;
+}
+
+/** Someone who made History rows, and their Slack names (migration 021). */
+export interface HistoryPeopleTable {
+  team_id: string;
+  user_id: string;
+  /** Real name, display name and handle, lowercased, one line; null until read from Slack. */
+  names: string | null;
+  /** When the names were read (ISO 8601 UTC); null until then. */
+  named_at: string | null;
+}
+
 /** How far a copy into history has gone (migration 020): the last audit entry read, by (at, id). */
 export interface HistoryBackfillTable {
   name: string;
@@ -345,4 +373,7 @@ export interface Tables {
   history: HistoryTable;
   history_terms: HistoryTermsTable;
   history_backfill: HistoryBackfillTable;
+  history_audience: HistoryAudienceTable;
+  history_groups: HistoryGroupsTable;
+  history_people: HistoryPeopleTable;
 }

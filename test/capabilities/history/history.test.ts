@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
@@ -20,8 +20,9 @@ import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 const ANN = 'U0ALICE01'; // makes links; no rights
 const BOB = 'U0EVE0001'; // makes links, wallets, deletion requests; no rights
 const VERA = 'U0DAN0001'; // audit viewer: sees everything
-const AMOS = 'U0BEN0001'; // deletion approver: own rows and every deletion request
+const AMOS = 'U0BEN0001'; // deletion approver: own rows and the deletion requests asked of him
 const OWEN = 'U0CHLOE01'; // a workspace admin (Slack says so): sees everything
+const GRACE = 'U0GRACE01'; // in a user group one deletion request was asked of
 const HOUR = 3_600_000;
 // Far enough from now that goldens show them as typed (see test/kit/screen-text.ts).
 const BASE = Date.UTC(2024, 2, 4, 9, 0, 0);
@@ -36,6 +37,8 @@ describe('history', () => {
       DELETION_APPROVERS: AMOS,
       AUDIT_VIEWERS: VERA,
     },
+    // People's names are read from Slack within a tick, not every minute.
+    quickenedJobs: { 'history names from Slack': 100 },
   });
   const homes = new SettingsFlow(fakes);
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
@@ -52,7 +55,12 @@ describe('history', () => {
     await store.audit.complete(entry.id, 'succeeded', `https://mint.example/l/lnk_${seq}`);
     return entry.id;
   }
-  async function deletion(store: Store, requesterId: string, customerIds: string[]) {
+  async function deletion(
+    store: Store,
+    requesterId: string,
+    customerIds: string[],
+    approvers: { users: string[]; userGroups: string[] } = { users: [AMOS], userGroups: [] },
+  ) {
     return store.transaction(async (tx) => {
       const request = await tx.deletionRequests.create({
         teamId: TEST_TEAM_ID,
@@ -62,7 +70,7 @@ describe('history', () => {
         reason: 'Asked to be forgotten',
         ttlMs: 72 * HOUR,
         approvalsNeeded: 1,
-        approvers: { users: [AMOS], userGroups: [] },
+        approvers,
       });
       await tx.audit.record(
         {
@@ -109,6 +117,10 @@ describe('history', () => {
     return fakes.slack.lastOpenedView();
   }
   const lines = (view: Record<string, unknown>) => textOf(view);
+  const resultsOf = (view: View) =>
+    (view.blocks as Array<{ accessory?: { value?: string } }>).flatMap((b) =>
+      b.accessory?.value ? [b.accessory.value] : [],
+    );
 
   it('opens with the newest page of what the viewer may see, and pages both ways in place', async () => {
     await seed();
@@ -190,6 +202,55 @@ describe('history', () => {
     await running.app.clickOnHome(home, HISTORY.buttons.openFromHome.actionId, ANN);
     await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'History from Home');
     expect(resultsOf(fakes.slack.lastOpenedView())).toBe(10);
+  });
+
+  it('shows an approver only the deletion requests asked of them, by name or through a user group', async () => {
+    const { request } = await seed();
+    const store = running.app.openStore();
+    fakes.slack.userGroups.set('S0OPS', [GRACE]);
+    // Asked of Owen and of the group Grace is in; not of Amos, who approves in the settings in force.
+    const other = await deletion(store, BOB, ['cus_1002', 'cus_88'], { users: [OWEN], userGroups: ['S0OPS'] });
+    const amos = await openHistory(AMOS, 'cus_1002');
+    expect(resultsOf(amos)).toHaveLength(1);
+    expect(textOf(amos)).toContain(request.id);
+    expect(textOf(amos)).not.toContain(other.id);
+    expect(textOf(amos)).toContain('the deletion requests you were asked to decide');
+    const grace = await openHistory(GRACE, 'cus_1002');
+    expect(resultsOf(grace)).toHaveLength(1);
+    expect(textOf(grace)).toContain(other.id);
+    expect(textOf(grace)).not.toContain(request.id);
+
+    // Amos clicks Details with the id of the request he was not asked (a forged value): refused.
+    const found = await store.history.page({
+      teamId: TEST_TEAM_ID,
+      viewer: { everything: true },
+      words: [other.id.toLowerCase()],
+      limit: 1,
+    });
+    const otherRow = found.items[0]?.id ?? '';
+    expect(resultsOf(grace)).toContain(otherRow);
+    const before = fakes.slack.callsTo('views.push').length;
+    const forged: View = { ...amos, blocks: grace.blocks };
+    await running.app.clickOnHome(forged, HISTORY.buttons.details.actionId, AMOS, otherRow);
+    await fakes.slack.waitFor(() => fakes.slack.callsTo('views.push').length > before, 3_000, 'details');
+    const pushed = fakes.slack.callsTo('views.push').at(-1)?.params.view as Record<string, unknown>;
+    expect(textOf(pushed)).toContain('no such result that you may see');
+    expect(textOf(pushed)).not.toContain(other.id);
+  });
+
+  it('finds a person’s rows by their name in Slack, beside rows whose words match', async () => {
+    await seed();
+    const store = running.app.openStore();
+    // The names job reads the makers' names from Slack (users.info) in the background.
+    await vi.waitFor(
+      async () => expect(await store.history.peopleNamed(TEST_TEAM_ID, ['novak'])).toEqual(new Map([['novak', [BOB]]])),
+      { timeout: 5_000 },
+    );
+    const bob = await openHistory(VERA, 'Novak');
+    expect(resultsOf(bob)).toHaveLength(3); // Eve Novak's link, wallet and deletion request
+    expect(resultsOf(await openHistory(VERA, 'martin nft-42'))).toHaveLength(1); // Alice Martin's, not Eve's
+    expect(resultsOf(await openHistory(VERA, 'alice'))).toHaveLength(10); // a page of her 13
+    expect(resultsOf(await openHistory(ANN, 'novak'))).toHaveLength(0); // Ann does not see Eve's rows
   });
 
   it('refuses a forged page: another workspace, another person, or another person’s rows', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import type { HistoryQuery } from '../../../src/platform/store/history.js';
+import { type HistoryQuery, type HistoryViewer, viewerAudiences } from '../../../src/platform/store/history.js';
 import { searchWords } from '../../../src/platform/store/history-entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../../src/platform/store/tables.js';
@@ -9,7 +9,7 @@ import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../k
 const HOUR = 3_600_000;
 const EVERYTHING = { everything: true } as const;
 
-describeEachEngine('history', (_engine, create) => {
+describeEachEngine('history', (engine, create) => {
   const migrated = useMigratedStore(create);
   let db: TestDatabase;
   let store: Store;
@@ -176,8 +176,13 @@ describeEachEngine('history', (_engine, create) => {
       inputs: {},
       outcome: 'ok',
     });
-    const annOnly = { everything: false, userId: 'U_ANN', deletions: false } as const;
-    const approver = { everything: false, userId: 'U_ANN', deletions: true } as const;
+    // The request has no recorded approvers (made before they were): the approvers in force are asked.
+    const annOnly = { everything: false, userId: 'U_ANN', audiences: ['user:U_ANN'] } as const;
+    const approver = {
+      everything: false,
+      userId: 'U_ANN',
+      audiences: viewerAudiences({ userId: 'U_ANN', groups: [], approverInForce: true }),
+    } as const;
     expect(await ids()).toEqual([asked.id, bob, ann]);
     expect(await ids({ viewer: annOnly })).toEqual([ann]);
     expect(await ids({ viewer: annOnly, words: ['nft-1'] })).toEqual([ann]);
@@ -190,6 +195,131 @@ describeEachEngine('history', (_engine, create) => {
     expect(await ids({ from: new Date(Date.now() - HOUR) })).toEqual([asked.id, bob]);
     expect(await ids({ until: new Date(Date.now() - HOUR) })).toEqual([ann]);
     expect(await ids({ teamId: 'T2' })).toEqual([elsewhere.id]);
+  });
+
+  /** A deletion request asked of `approvers`, and its audit entry (and History row), as the deletions make one. */
+  async function deletionAsked(
+    requesterId: string,
+    customerIds: string[],
+    approvers: { users: string[]; userGroups: string[] },
+    target = store,
+  ) {
+    return target.transaction(async (tx) => {
+      const request = await tx.deletionRequests.create({
+        teamId: 'T1',
+        requesterId,
+        customerIds,
+        duplicatesRemoved: 0,
+        reason: 'GDPR',
+        ttlMs: 72 * HOUR,
+        approvalsNeeded: 1,
+        approvers,
+      });
+      const entry = await tx.audit.record({
+        actorId: requesterId,
+        teamId: 'T1',
+        operation: 'customers.delete.request',
+        inputs: { requestId: request.id, customerIds },
+        outcome: 'pending',
+        detail: request.id,
+      });
+      return entry.id;
+    });
+  }
+  const viewer = (userId: string, groups: string[] = [], approverInForce = false): HistoryViewer => ({
+    everything: false,
+    userId,
+    audiences: viewerAudiences({ userId, groups, approverInForce }),
+  });
+
+  it('shows an approver only the deletion requests asked of them, by name or through a user group', async () => {
+    const a = await deletionAsked('U_REQ', ['cus_a', 'cus_common'], { users: ['U_APP'], userGroups: [] });
+    const b = await deletionAsked('U_REQ', ['cus_b', 'cus_common'], { users: ['U_OTHER'], userGroups: ['S_OPS'] });
+    const own = await deletionAsked('U_APP', ['cus_common'], { users: ['U_OTHER'], userGroups: [] });
+    const link1 = await link('U_REQ', { customerId: ['cus_common'] });
+
+    expect(await store.history.askedGroups('T1')).toEqual(['S_OPS']);
+    // Asked by name: A (and their own request), never B, with or without words, filtered or not.
+    const app = viewer('U_APP');
+    expect(await ids({ viewer: app })).toEqual([own, a]);
+    expect(await ids({ viewer: app, words: ['cus_common'] })).toEqual([own, a]);
+    expect(await ids({ viewer: app, words: ['cus_b'] })).toEqual([]);
+    expect(await ids({ viewer: app, actorId: 'U_REQ' })).toEqual([a]);
+    // A member of the group B was asked of: B only (approving in force now gives nothing more: both recorded theirs).
+    const member = viewer('U_MEM', ['S_OPS'], true);
+    expect(await ids({ viewer: member })).toEqual([b]);
+    expect(await ids({ viewer: member, words: ['cus_common'] })).toEqual([b]);
+    expect(await ids({ viewer: member, kind: 'link' })).toEqual([]);
+    // Outside both: nothing of theirs.
+    expect(await ids({ viewer: viewer('U_NONE', [], true) })).toEqual([]);
+    expect(await ids()).toEqual([link1, own, b, a]);
+
+    // Details by id: the row named is checked against the viewer, whatever the page said.
+    expect((await store.history.visibleTo('T1', a, app))?.id).toBe(a);
+    expect(await store.history.visibleTo('T1', b, app)).toBeUndefined();
+    expect(await store.history.visibleTo('T1', link1, app)).toBeUndefined();
+    expect((await store.history.visibleTo('T1', b, member))?.id).toBe(b);
+    expect(await store.history.visibleTo('T2', b, member)).toBeUndefined();
+    expect((await store.history.visibleTo('T1', b, EVERYTHING))?.id).toBe(b);
+  });
+
+  it('reads a word common among deletion requests from the viewer’s own requests, with the same answer', async () => {
+    const mine: string[] = [];
+    // More requests with the word than a search counts (2,000), few of them asked of the viewer.
+    await seedAuditLog(db.databaseUrl, 2_100, (i) => ({
+      id: `0000-${String(i).padStart(5, '0')}`,
+      at: new Date(Date.UTC(2026, 9, 1, 0, 0, i)).toISOString(),
+      team_id: 'T1',
+      actor_id: 'U_OTHER',
+      operation: 'customers.delete.request',
+      inputs: JSON.stringify({ requestId: `DR-${i}`, customerIds: ['cus_common'] }),
+      outcome: 'pending',
+      detail: `DR-${i}`,
+    }));
+    while (!(await store.history.backfillBatch(1_000)).finished);
+    for (let i = 0; i < 3; i += 1)
+      mine.push(await deletionAsked('U_REQ', ['cus_common'], { users: ['U_APP'], userGroups: [] }));
+    const app = viewer('U_APP');
+    expect(await ids({ viewer: app, words: ['cus_common'] })).toEqual(mine.reverse());
+    expect(await ids({ viewer: app, words: ['cus_common'], actorId: 'U_OTHER' })).toEqual([]);
+  });
+
+  it('finds a person’s rows by a word of their Slack name, beside rows whose words match', async () => {
+    const byAnn = await link('U_ANN', { nftId: 'nft-1' });
+    const aboutAnn = await link('U_BOB', { nftId: 'nft-2', email: 'ann@example.com' });
+    const byBob = await link('U_BOB', { nftId: 'nft-1' });
+    expect(await store.history.peopleToName(10)).toEqual(
+      expect.arrayContaining([
+        { teamId: 'T1', userId: 'U_ANN' },
+        { teamId: 'T1', userId: 'U_BOB' },
+      ]),
+    );
+    await store.history.setNames('T1', 'U_ANN', ['Ann Lee', 'Annie', 'ann.lee']);
+    await store.history.setNames('T1', 'U_BOB', ['Bob Stone', '', 'bob']);
+    expect(await store.history.peopleToName(10)).toEqual([]);
+
+    const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
+      const words = searchWords(typed);
+      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+    };
+    expect(await byName('ann')).toEqual([aboutAnn, byAnn]);
+    expect(await byName('Lee')).toEqual([byAnn]);
+    expect(await byName('STONE nft-1')).toEqual([byBob]);
+    expect(await byName('ann nft-1')).toEqual([byAnn]);
+    expect(await byName('ann', { viewer: viewer('U_BOB') })).toEqual([aboutAnn]);
+    expect(await byName('ann', { viewer: viewer('U_ANN') })).toEqual([byAnn]);
+    expect(await byName('%')).toEqual([]); // LIKE's own characters match only themselves
+    expect(await store.history.peopleNamed('T2', ['ann'])).toEqual(new Map());
+  });
+
+  it('keeps a name Slack could not give, and asks again later', async () => {
+    await link('U_ANN', { nftId: 'nft-1' });
+    const now = new Date();
+    await store.history.setNames('T1', 'U_ANN', ['Ann Lee'], now);
+    await store.history.setNames('T1', 'U_ANN', undefined, now, 10 * 60_000);
+    expect(await store.history.peopleToName(10, now)).toEqual([]);
+    expect(await store.history.peopleToName(10, new Date(now.getTime() + 11 * 60_000))).toHaveLength(1);
+    expect((await store.history.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
   });
 
   it('copies the audit log written before it, once, in batches that resume where they stopped', async () => {
@@ -241,6 +371,33 @@ describeEachEngine('history', (_engine, create) => {
     // The request's whole list of customers, not the audit entry's shortened one.
     expect(await ids({ words: ['cus_29'] })).toEqual(['0000-0007']);
     expect((await store.history.get('T1', '0000-0007'))?.customerIds).toHaveLength(30);
+  });
+
+  // On SQLite one transaction writes the file at a time: the race is PostgreSQL's.
+  it.skipIf(engine !== 'postgres')('copies each batch once when two replicas copy at the same time', async () => {
+    await seedAuditLog(db.databaseUrl, 60, (i) => ({
+      id: `0000-${String(i).padStart(4, '0')}`,
+      at: new Date(Date.UTC(2026, 9, 1, 0, 0, i)).toISOString(),
+      team_id: 'T1',
+      actor_id: 'U_ANN',
+      operation: 'link.create',
+      inputs: JSON.stringify({ nftId: `nft-${i}` }),
+      outcome: 'succeeded',
+      detail: null,
+    }));
+    const replicas = [store, migrated.open()];
+    const copy = async (replica: Store) => {
+      let read = 0;
+      for (;;) {
+        const batch = await replica.history.backfillBatch(7);
+        read += batch.read;
+        if (batch.finished) return read;
+      }
+    };
+    const reads = await Promise.all(replicas.map((replica) => copy(replica)));
+    // Each entry read by one replica only: without the claim both read the same batches.
+    expect(reads.reduce((sum, read) => sum + read, 0)).toBe(60);
+    expect((await page({ limit: 100 })).items).toHaveLength(60);
   });
 
   it('copies entries that had no workspace when the copy ran, once they are given one', async () => {

@@ -19,6 +19,7 @@ import * as deletionNotFound from './017-deletion-not-found.js';
 import * as tokenRenewalLease from './018-token-renewal-lease.js';
 import * as orgWorkspaceTimes from './019-org-workspace-times.js';
 import * as history from './020-history.js';
+import * as historyAudience from './021-history-audience.js';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018-token-renewal-lease': tokenRenewalLease,
   '019-org-workspace-times': orgWorkspaceTimes,
   '020-history': history,
+  '021-history-audience': historyAudience,
 };
 
 export const migrationProvider: MigrationProvider = {
