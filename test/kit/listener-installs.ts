@@ -3,6 +3,7 @@ import { WebClient } from '@slack/web-api';
 import { authorizationUrl } from '../../src/tenancy/installations/oauth-options.js';
 import { BOT_SCOPES } from '../../src/tenancy/installations/bot-scopes.js';
 import { openStore } from '../../src/platform/store/store.js';
+import type { StoredSetting } from '../../src/platform/store/workspace-settings.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { Fakes } from './fakes.js';
 import type { ListenerApp } from './listener-app.js';
@@ -139,18 +140,12 @@ export async function startTwoWorkspaces(
   try {
     await store.migrate();
     const by = { by: other.userId, at: new Date().toISOString() };
-    const remind =
-      other.remindAfterHours === undefined ? {} : { remindAfterHours: { value: other.remindAfterHours, ...by } };
-    await store.workspaceSettings.save(
-      other.teamId,
-      0,
-      {
-        approvalChannelId: { value: other.channelId, ...by },
-        approvers: { value: { users: other.approvers, userGroups: [] }, ...by },
-        ...remind,
-      },
-      other.userId,
-    );
+    const settings: Record<string, StoredSetting> = {
+      approvalChannelId: { value: other.channelId, ...by },
+      approvers: { value: { users: other.approvers, userGroups: [] }, ...by },
+    };
+    if (other.remindAfterHours !== undefined) settings.remindAfterHours = { value: other.remindAfterHours, ...by };
+    await store.workspaceSettings.save(other.teamId, 0, settings, other.userId);
   } finally {
     await store.close();
   }
