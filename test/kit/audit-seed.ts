@@ -46,6 +46,10 @@ export async function seedAuditLog(
       }
       await client.query(`insert into audit_log (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`, params);
     }
+    // Rows written over days have statistics by then (autovacuum analyzes a table that grew). Without them the
+    // planner takes the just-filled table for empty and sorts the whole period for every page of an export
+    // (about 0.1 s a page instead of 0.3 ms, a minute for 100,000 rows).
+    await client.query('analyze audit_log');
   } finally {
     await client.end();
   }

@@ -2,8 +2,12 @@ import type { Installation } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { authorizationUrl } from '../../src/tenancy/installations/oauth-options.js';
 import { BOT_SCOPES } from '../../src/tenancy/installations/bot-scopes.js';
+import { openStore } from '../../src/platform/store/store.js';
+import type { StoredSetting } from '../../src/platform/store/workspace-settings.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
+import type { Fakes } from './fakes.js';
 import type { ListenerApp } from './listener-app.js';
+import { sqliteDatabase, type TestDatabase } from './store-engines.js';
 import { TEST_MINT_API_KEY } from './running-app.js';
 import { TEST_USER_ID } from './slack-ids.js';
 import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET, connectMintAccount } from './workspaces.js';
@@ -107,4 +111,58 @@ async function installationFromSlack(slack: FakeSlack, oauthApp: FakeOAuthApp): 
     ...(orgWide && identity.url ? { enterpriseUrl: identity.url } : {}),
     authVersion: 'v2',
   };
+}
+
+/** Where a workspace's deletion requests go and who decides them. */
+export interface WorkspaceApprovals {
+  teamId: string;
+  /** Who installs the app there (and, for a workspace set in Slack, who saved its settings). */
+  userId?: string;
+  channelId: string;
+  approvers: string[];
+  /** Hours before a thread reminder (a workspace set in Slack only). */
+  remindAfterHours?: number;
+}
+
+/**
+ * Two workspaces that installed the app (distribution mode, on the fast tier): `home` approves as the environment
+ * says (APPROVAL_CHANNEL_ID, DELETION_APPROVERS), `other` as its admin set in Slack, stored before the app starts.
+ * Resolves with the app, its database (drop it after) and each workspace's bot token.
+ */
+export async function startTwoWorkspaces(
+  fakes: Fakes,
+  home: WorkspaceApprovals,
+  other: WorkspaceApprovals & { userId: string },
+  env: Record<string, string | undefined> = {},
+): Promise<{ app: ListenerApp; db: TestDatabase; tokens: Record<string, string> }> {
+  const db = sqliteDatabase();
+  const store = openStore(db.location);
+  try {
+    await store.migrate();
+    const by = { by: other.userId, at: new Date().toISOString() };
+    const settings: Record<string, StoredSetting> = {
+      approvalChannelId: { value: other.channelId, ...by },
+      approvers: { value: { users: other.approvers, userGroups: [] }, ...by },
+    };
+    if (other.remindAfterHours !== undefined) settings.remindAfterHours = { value: other.remindAfterHours, ...by };
+    await store.workspaceSettings.save(other.teamId, 0, settings, other.userId);
+  } finally {
+    await store.close();
+  }
+  const app = await fakes.startListenerApp({
+    env: {
+      ...DISTRIBUTION_ENV,
+      DATABASE_URL: db.databaseUrl,
+      APPROVAL_CHANNEL_ID: home.channelId,
+      DELETION_APPROVERS: home.approvers.join(','),
+      ...env,
+    },
+  });
+  const tokens: Record<string, string> = {};
+  tokens[home.teamId] = await installInProcess(app, fakes.slack, {
+    teamId: home.teamId,
+    ...(home.userId ? { userId: home.userId } : {}),
+  });
+  tokens[other.teamId] = await installInProcess(app, fakes.slack, { teamId: other.teamId, userId: other.userId });
+  return { app, db, tokens };
 }

@@ -8,7 +8,7 @@ import type { Metrics } from '../ops/telemetry/metrics.js';
 import { MintCircuit, type CircuitPosition, type MintCircuitOptions } from './circuit.js';
 import { MintApiError, kindForStatus, serviceMessageFromBody } from './mint-api-error.js';
 import { isRecord, parseTemplatePage, type MintRecord, type TemplatePage } from './responses.js';
-import { PRE_SEND_ERROR_CODES, parseRetryAfter, retryDecision } from './retry-policy.js';
+import { PRE_SEND_ERROR_CODES, parseRetryAfter, retryDecision, type RetryTimer } from './retry-policy.js';
 import {
   createLinkRequestSchema,
   createWalletRequestSchema,
@@ -52,6 +52,8 @@ export interface MintApiClientOptions {
   defaultPauseMs?: number;
   /** Milliseconds since the epoch, for the service's requests to wait; tests pass a clock they move by hand. */
   now?: () => number;
+  /** How a retry waits its backoff or Retry-After (setTimeout by default); tests end the wait when they choose. */
+  retryTimer?: RetryTimer;
   /**
    * Connections to the service's origin shared with other clients (one per Mint account, say): this client
    * then does not close them. Without it, the client keeps a pool of its own (see mintConnectionPool).
@@ -118,6 +120,7 @@ export class MintApiClient {
           maxRetries: options.maxRetries ?? 2,
           baseDelayMs: options.retryBaseDelayMs ?? 250,
           remainingMs: (signal) => (this.deadlines.get(signal as AbortSignal) ?? Infinity) - Date.now(),
+          retryTimer: options.retryTimer,
         }),
       ),
     });

@@ -22,7 +22,17 @@ export interface RetryPolicyOptions {
   baseDelayMs: number;
   /** Time left in a request's budget, from the request's signal; no retry is started that cannot finish. */
   remainingMs: (signal: unknown) => number;
+  /** Runs `then` after `ms` and returns how to cancel it: setTimeout by default; tests end a wait when they choose. */
+  retryTimer?: RetryTimer | undefined;
 }
+
+/** Calls `then` once `ms` have passed; the function returned cancels it. */
+export type RetryTimer = (ms: number, then: () => void) => () => void;
+
+const realTimer: RetryTimer = (ms, then) => {
+  const timer = setTimeout(then, ms);
+  return () => clearTimeout(timer);
+};
 
 type RetryCallback = Parameters<RetryHandler.RetryCallback>[2];
 type RetryContext = Parameters<RetryHandler.RetryCallback>[1];
@@ -31,7 +41,7 @@ type RetryContext = Parameters<RetryHandler.RetryCallback>[1];
  * The decision function handed to undici's RetryAgent: which failures to repeat and how long to wait.
  * The retrying itself is undici's.
  */
-export function retryDecision({ maxRetries, baseDelayMs, remainingMs }: RetryPolicyOptions) {
+export function retryDecision({ maxRetries, baseDelayMs, remainingMs, retryTimer = realTimer }: RetryPolicyOptions) {
   return (err: Error, { state, opts }: RetryContext, callback: RetryCallback): void => {
     const { code, statusCode, headers } = err as Error & {
       code?: string;
@@ -57,13 +67,13 @@ export function retryDecision({ maxRetries, baseDelayMs, remainingMs }: RetryPol
       return;
     }
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       callback(err);
     };
-    const timer = setTimeout(() => {
+    const cancel = retryTimer(waitMs, () => {
       signal?.removeEventListener('abort', onAbort);
       callback(null);
-    }, waitMs);
+    });
     signal?.addEventListener('abort', onAbort, { once: true });
   };
 }

@@ -112,6 +112,8 @@ export class SqlInstallationStore implements InstallationStore {
     private readonly box: SecretBox,
     private readonly logger: Logger,
     private readonly renewToken: RenewToken,
+    /** How long a request waits for another replica's renewal; tests shorten it. */
+    private readonly renewalWaitMs = RENEWAL_WAIT_MS,
   ) {
     this.kept = new KeptRows(
       {
@@ -187,7 +189,7 @@ export class SqlInstallationStore implements InstallationStore {
    * it, whose renewed tokens this one waits for (a while) in the database.
    */
   private async renewOnce(id: string, seen: Installation): Promise<Installation> {
-    const waitUntil = Date.now() + RENEWAL_WAIT_MS;
+    const waitUntil = Date.now() + this.renewalWaitMs;
     for (;;) {
       const { stored, current } = await this.readStored(id);
       // Renewed meanwhile (by another replica, before this one's kept copy was checked), or reinstalled.

@@ -2,7 +2,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
-import { DM, QUICK_BULK_PACE, checkCsv, csvRows, ended, linkCsv, previewOf, start, viewWhen } from './bulk-kit.js';
+import {
+  DM,
+  QUICK_BULK_PACE,
+  checkCsv,
+  csvRows,
+  expectCampaignFilePreviewed,
+  expectWalletsJobRun,
+  linkCsv,
+  previewOf,
+  viewWhen,
+} from './bulk-kit.js';
 import { BULK } from '../../../src/capabilities/bulk/actions.js';
 
 const B = BULK_BLOCKS;
@@ -28,28 +38,7 @@ describe('bulk create: the form and its preview', () => {
   });
 
   it('reads a file behind url_private_download with the bot token and previews it, errors by row and column', async () => {
-    const csv = [
-      'EMAIL,CustomerId,maxCheckoutQuantity,nftid,IsActive',
-      'ann@example.com,,2,,',
-      'not-an-email,cus_1;cus_2,0,,maybe',
-      ',cus_3 cus_4,,nft-own,false',
-      'bo@example.com,"cus_5;bad!id",,,',
-    ].join('\r\n');
-    const file = fakes.slack.hostFile({ content: `\uFEFF${csv}`, name: 'campaign.csv' });
-    const { next: preview } = await checkCsv(running.app, fakes.slack, {
-      [B.file]: { files: [file] },
-      [B.nftId]: 'nft-default',
-    });
-    expect(fakes.slack.fileDownloads).toEqual([expect.objectContaining({ fileId: file.id, status: 200 })]);
-    expect(preview).toMatchObject({ callback_id: 'bulk_preview', submit: { text: 'Start' } });
-    const text = textOf(preview.blocks);
-    expect(text).toContain('From *campaign.csv*: 4 rows, *2 mint links ready to create*, *2 with errors*');
-    expect(text).toContain(
-      'Row 3: EMAIL: must be an email address; maxCheckoutQuantity: must be at least 1; IsActive: must be true or false',
-    );
-    expect(text).toContain('Row 5: CustomerId: \\"bad!id\\" is not a customer ID');
-    expect(text).toContain('NFT `nft-default`');
-    expect(fakes.mint.requests).toEqual([]); // nothing is sent before Start
+    await expectCampaignFilePreviewed(running.app, fakes);
   });
 
   it('takes pasted CSV; a job of rows with errors only has no Start', async () => {
@@ -136,20 +125,6 @@ describe('bulk create: the form and its preview', () => {
   });
 
   it('creates wallets: userId, or a new user for an empty one (a blank line or bare commas are no row, but count as one)', async () => {
-    const { view } = await running.app.commandOpeningModal('bulk wallets');
-    // Rows as a spreadsheet numbers them: 2 cus_w1, 3 blank, 4 "" (a new user), 5 bare comma, 6 cus w2.
-    await running.app.submitView(view, { [B.paste]: 'USERID\ncus_w1\n\n""\n,\ncus w2' });
-    const preview = await viewWhen(fakes.slack, view.id, (v) => v.callback_id === 'bulk_preview');
-    expect(textOf(preview.blocks)).toContain('3 rows, *2 wallets ready to create*, *1 with errors*');
-    expect(textOf(preview.blocks)).toContain('Row 6: USERID: must be 1-128 letters');
-    const job = await start(running.app, fakes.slack, preview);
-    const { results } = await ended(fakes.slack, job);
-    expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{ userId: 'cus_w1' }, {}]);
-    expect(csvRows(results)).toEqual([
-      ['row', 'USERID', 'outcome', 'error'],
-      ['2', 'cus_w1', 'created', ''],
-      ['4', '', 'created', ''],
-      ['6', 'cus w2', 'not sent (error in the file)', expect.stringContaining('USERID: must be 1-128 letters')],
-    ]);
+    await expectWalletsJobRun(running.app, fakes);
   });
 });

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { BULK_BLOCKS } from '../../../src/capabilities/bulk/bulk-form.js';
 import type { SlackDriver } from '../../kit/slack-driver.js';
 import type { FakeSlack } from '../../kit/fake-slack.js';
+import type { Fakes } from '../../kit/fakes.js';
 import { TEST_USER_ID } from '../../kit/slack-ids.js';
 import type { PostedMessage, SlackView } from '../../kit/slack-payloads.js';
 import type { Entry } from '../../kit/view-state.js';
@@ -93,3 +94,57 @@ export function csvRows(text: string | undefined): string[][] {
  * tenth of the app's times, so that a job's whole run takes a fraction of a second.
  */
 export const QUICK_BULK_PACE = { progressGapMs: 100, progressTickMs: 20, workerPollMs: 50 };
+
+/**
+ * A campaign's CSV file behind url_private_download, read with the bot token and previewed with its errors by
+ * row and column; nothing sent before Start (on the fast tier and end to end over each transport).
+ */
+export async function expectCampaignFilePreviewed(
+  app: SlackDriver,
+  fakes: Pick<Fakes, 'slack' | 'mint'>,
+): Promise<void> {
+  const csv = [
+    'EMAIL,CustomerId,maxCheckoutQuantity,nftid,IsActive',
+    'ann@example.com,,2,,',
+    'not-an-email,cus_1;cus_2,0,,maybe',
+    ',cus_3 cus_4,,nft-own,false',
+    'bo@example.com,"cus_5;bad!id",,,',
+  ].join('\r\n');
+  const file = fakes.slack.hostFile({ content: `\uFEFF${csv}`, name: 'campaign.csv' });
+  const { next: preview } = await checkCsv(app, fakes.slack, {
+    [BULK_BLOCKS.file]: { files: [file] },
+    [BULK_BLOCKS.nftId]: 'nft-default',
+  });
+  expect(fakes.slack.fileDownloads).toEqual([expect.objectContaining({ fileId: file.id, status: 200 })]);
+  expect(preview).toMatchObject({ callback_id: 'bulk_preview', submit: { text: 'Start' } });
+  const text = textOf(preview.blocks);
+  expect(text).toContain('From *campaign.csv*: 4 rows, *2 mint links ready to create*, *2 with errors*');
+  expect(text).toContain(
+    'Row 3: EMAIL: must be an email address; maxCheckoutQuantity: must be at least 1; IsActive: must be true or false',
+  );
+  expect(text).toContain('Row 5: CustomerId: \\"bad!id\\" is not a customer ID');
+  expect(text).toContain('NFT `nft-default`');
+  expect(fakes.mint.requests).toEqual([]); // nothing is sent before Start
+}
+
+/**
+ * A wallets job from pasted rows, run to its end: userId, or a new user for an empty one (a blank line or bare
+ * commas are no row, but count as one).
+ */
+export async function expectWalletsJobRun(app: SlackDriver, fakes: Pick<Fakes, 'slack' | 'mint'>): Promise<void> {
+  const { view } = await app.commandOpeningModal('bulk wallets');
+  // Rows as a spreadsheet numbers them: 2 cus_w1, 3 blank, 4 "" (a new user), 5 bare comma, 6 cus w2.
+  await app.submitView(view, { [BULK_BLOCKS.paste]: 'USERID\ncus_w1\n\n""\n,\ncus w2' });
+  const preview = await viewWhen(fakes.slack, view.id, (v) => v.callback_id === 'bulk_preview');
+  expect(textOf(preview.blocks)).toContain('3 rows, *2 wallets ready to create*, *1 with errors*');
+  expect(textOf(preview.blocks)).toContain('Row 6: USERID: must be 1-128 letters');
+  const job = await start(app, fakes.slack, preview);
+  const { results } = await ended(fakes.slack, job);
+  expect(fakes.mint.requestsTo('create_wallet').map((r) => r.body)).toEqual([{ userId: 'cus_w1' }, {}]);
+  expect(csvRows(results)).toEqual([
+    ['row', 'USERID', 'outcome', 'error'],
+    ['2', 'cus_w1', 'created', ''],
+    ['4', '', 'created', ''],
+    ['6', 'cus w2', 'not sent (error in the file)', expect.stringContaining('USERID: must be 1-128 letters')],
+  ]);
+}

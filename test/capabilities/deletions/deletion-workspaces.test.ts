@@ -2,10 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
-import { openStore } from '../../../src/platform/store/store.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
-import { installInProcess } from '../../kit/listener-installs.js';
+import { startTwoWorkspaces } from '../../kit/listener-installs.js';
 import { useFakes } from '../../kit/fakes.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
@@ -20,9 +19,9 @@ import {
   type SlackView,
 } from '../../kit/slack-payloads.js';
 import { textOf } from '../../kit/slack-checks.js';
-import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import type { TestDatabase } from '../../kit/store-engines.js';
 import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam, uninstallPayload } from '../../kit/workspaces.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID, inTeam, uninstallPayload } from '../../kit/workspaces.js';
 
 /*
  * Two workspaces install the app ("Add to Slack"); each has its own approval channel and approvers (A: the
@@ -46,38 +45,19 @@ describe('customer deletion in several workspaces', () => {
   const fakes = useFakes();
   let db: TestDatabase;
   let app: ListenerApp;
-  const token: Record<string, string> = {};
+  let token: Record<string, string> = {};
 
   beforeAll(async () => {
-    db = sqliteDatabase();
-    const store = openStore(db.location);
-    try {
-      await store.migrate();
-      const by = { by: CAROL, at: new Date().toISOString() };
-      await store.workspaceSettings.save(
-        B,
-        0,
-        {
-          approvalChannelId: { value: CHANNEL_B, ...by },
-          approvers: { value: { users: [CAROL, GRID], userGroups: [] }, ...by },
-          remindAfterHours: { value: 1, ...by },
-        },
-        CAROL,
-      );
-    } finally {
-      await store.close();
-    }
-    app = await fakes.startListenerApp({
-      env: {
-        ...DISTRIBUTION_ENV,
-        DATABASE_URL: db.databaseUrl,
-        APPROVAL_CHANNEL_ID: CHANNEL_A,
-        DELETION_APPROVERS: `${BOB},${GRID}`,
-        MINT_API_TIMEOUT_MS: '800', // the sweeper and reminders every 1.8 s
-      },
-    });
-    token[A] = await installInProcess(app, fakes.slack, { teamId: A });
-    token[B] = await installInProcess(app, fakes.slack, { teamId: B, userId: DAVE });
+    ({
+      app,
+      db,
+      tokens: token,
+    } = await startTwoWorkspaces(
+      fakes,
+      { teamId: A, channelId: CHANNEL_A, approvers: [BOB, GRID] },
+      { teamId: B, userId: DAVE, channelId: CHANNEL_B, approvers: [CAROL, GRID], remindAfterHours: 1 },
+      { MINT_API_TIMEOUT_MS: '800' }, // the sweeper and reminders every 1.8 s
+    ));
   });
   afterAll(async () => {
     await app?.stop();

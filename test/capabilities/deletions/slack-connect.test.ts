@@ -2,16 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
-import { openStore } from '../../../src/platform/store/store.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
-import { installInProcess } from '../../kit/listener-installs.js';
+import { startTwoWorkspaces } from '../../kit/listener-installs.js';
 import { useFakes } from '../../kit/fakes.js';
 import { textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import { buttonClick, viewSubmission, type PostedMessage, type SlackView } from '../../kit/slack-payloads.js';
-import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
+import type { TestDatabase } from '../../kit/store-engines.js';
 import { responseUrls, stateValues } from '../../kit/view-state.js';
-import { DISTRIBUTION_ENV, OTHER_TEAM_ID, OTHER_USER_ID, inTeam } from '../../kit/workspaces.js';
+import { OTHER_TEAM_ID, OTHER_USER_ID, inTeam } from '../../kit/workspaces.js';
 
 /*
  * Slack Connect: workspace HOME installed the app and shares its approval channel with a connected
@@ -37,33 +36,12 @@ describe('a Slack Connect approver', () => {
   let app: ListenerApp;
 
   beforeAll(async () => {
-    db = sqliteDatabase();
-    const store = openStore(db.location);
-    try {
-      await store.migrate();
-      const by = { by: DAVE, at: new Date().toISOString() };
-      await store.workspaceSettings.save(
-        EXT,
-        0,
-        {
-          approvalChannelId: { value: CHANNEL_EXT, ...by },
-          approvers: { value: { users: [ERIN], userGroups: [] }, ...by },
-        },
-        DAVE,
-      );
-    } finally {
-      await store.close();
-    }
-    app = await fakes.startListenerApp({
-      env: {
-        ...DISTRIBUTION_ENV,
-        DATABASE_URL: db.databaseUrl,
-        APPROVAL_CHANNEL_ID: CHANNEL_HOME,
-        DELETION_APPROVERS: ERIN, // HOME's approvers, by user id: a person of the connected organisation
-      },
-    });
-    await installInProcess(app, fakes.slack, { teamId: HOME });
-    await installInProcess(app, fakes.slack, { teamId: EXT, userId: DAVE });
+    ({ app, db } = await startTwoWorkspaces(
+      fakes,
+      // HOME's approvers, by user id: a person of the connected organisation.
+      { teamId: HOME, channelId: CHANNEL_HOME, approvers: [ERIN] },
+      { teamId: EXT, userId: DAVE, channelId: CHANNEL_EXT, approvers: [ERIN] },
+    ));
   });
   afterAll(async () => {
     await app?.stop();

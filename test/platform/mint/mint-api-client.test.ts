@@ -6,6 +6,7 @@ import { createSecretScrubber } from '../../../src/platform/ops/telemetry/secret
 import { createMetrics } from '../../../src/platform/ops/telemetry/metrics.js';
 import { MintApiClient, type MintApiClientOptions } from '../../../src/platform/mint/mint-api-client.js';
 import { MintApiError } from '../../../src/platform/mint/mint-api-error.js';
+import type { RetryTimer } from '../../../src/platform/mint/retry-policy.js';
 import { DEMO_CONTRACT_ID, DEMO_TEMPLATE_COUNT } from '../../../src/operator/mock-mint-api/demo-templates.js';
 import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-service.js';
 import { freePort } from '../../kit/free-port.js';
@@ -406,14 +407,24 @@ describe('pauses the service asks for', () => {
   });
 
   it('pauses the other operations while a GET waits out a 429 before trying again', async () => {
-    const c = client({ now: manualClock().now });
+    // The GET's wait ends when the test says (the real wait is checked above), and the clock moves with it.
+    const clock = manualClock();
+    const waits: Array<{ ms: number; end: () => void }> = [];
+    const retryTimer: RetryTimer = (ms, then) => {
+      waits.push({ ms, end: then });
+      return () => undefined;
+    };
+    const c = client({ now: clock.now, retryTimer });
     mint.failNext('list_templates', { mode: 'status', status: 429, headers: { 'retry-after': '1' } });
     const page = c.listTemplates({ contractId: DEMO_CONTRACT_ID });
-    await vi.waitFor(() => expect(mint.requests).toHaveLength(1));
-    await vi.waitFor(() => expect(c.status.pausedUntil).toBeDefined()); // the 429 has been read
+    await vi.waitFor(() => expect(waits).toHaveLength(1)); // the 429 has been read: the GET waits
+    expect(waits[0]?.ms).toBe(1_000);
     expect(await failure(c.createWallet())).toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 1 } });
+    clock.advance(1_000);
+    waits[0]?.end();
     await expect(page).resolves.toMatchObject({ total: DEMO_TEMPLATE_COUNT });
     expect(mint.requests.map((r) => r.route)).toEqual(['list_templates', 'list_templates']);
+    await expect(c.createWallet()).resolves.toBeUndefined(); // the pause is over
   });
 });
 
