@@ -5,8 +5,9 @@ import { enumLabel } from '../../platform/blocks/choices.js';
 import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
+import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { HistoryItem } from '../../platform/store/history.js';
-import { customersText, deletionStateText, howText, kindName } from './history-modal.js';
+import { bulkStateText, customersText, deletionStateText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
 const CUSTOMERS_SHOWN = 60;
@@ -17,7 +18,7 @@ const CUSTOMERS_SHOWN = 60;
  * the outcome; a job's state, counts and results file.
  */
 export async function detailsView(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<ModalView> {
-  const made = `Made by <@${item.actorId}> ${howText(item.how)}, ${slackDate(item.madeAt)}.`;
+  const made = `Made by <@${item.actorId}> ${howText(item, true)}, ${slackDate(item.madeAt)}.`;
   const blocks: KnownBlock[] = [];
   switch (item.kind) {
     case 'link':
@@ -121,7 +122,7 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
       `*${inlineCode(job.id, 40)}*: ${escapeAndCut(job.kind, 20)} from ${escapeAndCut(job.sourceName, 200)}${job.retryOf ? ` (retries the failed rows of ${inlineCode(job.retryOf, 40)})` : ''}`,
     ),
     section(
-      `*State*\n${BULK_STATES[job.status] ?? escapeAndCut(job.status, 40)}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
+      `*State*\n${bulkStateText(job.status, job.cancelledBy !== undefined)}${job.cancelledBy && job.cancelledBy !== SYSTEM_ACTOR ? ` by <@${job.cancelledBy}>` : ''}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
     ),
     section(
       `*Rows* (${count(job.totalRows, 'in the file')})\n${[
@@ -136,15 +137,6 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
     section(`*Results file*\n${results}`),
   ];
 }
-
-/** A bulk job's state as its people say it. */
-const BULK_STATES: Readonly<Record<string, string>> = {
-  draft: 'Checked, not started',
-  running: 'Sending',
-  paused: 'Paused',
-  finishing: 'Finishing',
-  done: 'Ended',
-};
 
 /** How the making ended, in words (the audit log's outcomes: succeeded, failed, pending while in flight). */
 function outcomeText(outcome: string): string {

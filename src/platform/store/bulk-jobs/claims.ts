@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import { databaseNow } from '../database-now.js';
+import { writeHistory } from '../history.js';
+import { bulkRowHistory } from '../history-entry.js';
+import { parseJson } from '../stored-json.js';
 import type { Tables } from '../tables.js';
 import {
   toJob,
@@ -132,22 +136,63 @@ export class BulkClaims extends BulkRowStore {
     return rows.flatMap((r) => (r.team_id === null ? [] : [r.team_id]));
   }
 
-  /** sending -> done | failed | unknown, by the process that claimed the row. */
+  /**
+   * sending -> done | failed | unknown, by the process that claimed the row. A row done is, in the same
+   * transaction, a History row of its own: the link (or wallet) the job made, made by whoever started the job.
+   */
   async settle(jobId: string, rowNumber: number, workerId: string, outcome: RowOutcome, now = new Date()) {
-    const result = await this.db
-      .updateTable('bulk_rows')
-      .set({
-        status: outcome.status,
-        error: outcome.status === 'done' ? null : outcome.error,
-        result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
-        finished_at: now.toISOString(),
-      })
-      .where('job_id', 'in', this.ownJob(jobId))
-      .where('row_number', '=', rowNumber)
-      .where('status', '=', 'sending')
-      .where('claimed_by', '=', workerId)
+    return this.inTransaction(async (db) => {
+      const settled = await db
+        .updateTable('bulk_rows')
+        .set({
+          status: outcome.status,
+          error: outcome.status === 'done' ? null : outcome.error,
+          result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
+          finished_at: now.toISOString(),
+        })
+        .where('job_id', 'in', this.ownJob(jobId))
+        .where('row_number', '=', rowNumber)
+        .where('status', '=', 'sending')
+        .where('claimed_by', '=', workerId)
+        .returning('request')
+        .executeTakeFirst();
+      if (!settled) return false;
+      if (outcome.status === 'done') await this.recordMade(db, jobId, rowNumber, settled.request, outcome, now);
+      return true;
+    });
+  }
+
+  /** The History row of a row made (none for a job of no workspace: History is by workspace). */
+  private async recordMade(
+    db: Kysely<Tables>,
+    jobId: string,
+    rowNumber: number,
+    request: string | null,
+    outcome: { resultUrl?: string | undefined },
+    at: Date,
+  ): Promise<void> {
+    const job = await db
+      .selectFrom('bulk_jobs')
+      .select(['kind', 'team_id', 'requester_id', 'source_name'])
+      .where('id', '=', jobId)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (!job?.team_id) return;
+    const made = bulkRowHistory({
+      job: {
+        id: jobId,
+        teamId: job.team_id,
+        kind: job.kind,
+        // Only its requester starts a job (see BulkJobs.start).
+        starterId: job.requester_id,
+        sourceName: job.source_name,
+      },
+      rowNumber,
+      request: request === null ? undefined : parseJson(request, z.unknown()),
+      url: outcome.resultUrl,
+      at,
+    });
+    // A row is settled once (the compare-and-set above); a row there already is kept all the same.
+    if (made) await writeHistory(db, made, { ifAbsent: true });
   }
 
   /** sending -> pending: the request was not sent (or the service refused it before doing anything). */
