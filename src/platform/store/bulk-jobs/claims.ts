@@ -141,8 +141,11 @@ export class BulkClaims extends BulkRowStore {
    * transaction, a History row of its own: the link (or wallet) the job made, made by whoever started the job.
    */
   async settle(jobId: string, rowNumber: number, workerId: string, outcome: RowOutcome, now = new Date()) {
-    return this.inTransaction(async (db) => {
-      const settled = await db
+    // What History needs is read first, outside the transaction: none of it changes once a job is started, and
+    // the transaction (which holds SQLite's one connection) is then only the writes.
+    const made = outcome.status === 'done' ? await this.madeRow(jobId, rowNumber, outcome, now) : undefined;
+    const write = async (db: Kysely<Tables>) => {
+      const result = await db
         .updateTable('bulk_rows')
         .set({
           status: outcome.status,
@@ -154,45 +157,42 @@ export class BulkClaims extends BulkRowStore {
         .where('row_number', '=', rowNumber)
         .where('status', '=', 'sending')
         .where('claimed_by', '=', workerId)
-        .returning('request')
         .executeTakeFirst();
-      if (!settled) return false;
-      if (outcome.status === 'done') await this.recordMade(db, jobId, rowNumber, settled.request, outcome, now);
-      return true;
-    });
+      const settled = Number(result.numUpdatedRows) === 1;
+      // A row is settled once (the compare-and-set above); a History row there already is kept all the same.
+      if (settled && made) await writeHistory(db, made, { ifAbsent: true });
+      return settled;
+    };
+    // One statement needs no transaction of its own.
+    return made ? this.inTransaction(write) : write(this.db);
   }
 
   /** The History row of a row made (none for a job of no workspace: History is by workspace). */
-  private async recordMade(
-    db: Kysely<Tables>,
-    jobId: string,
-    rowNumber: number,
-    request: string | null,
-    outcome: { resultUrl?: string | undefined },
-    at: Date,
-  ): Promise<void> {
-    const job = await db
-      .selectFrom('bulk_jobs')
-      .select(['kind', 'team_id', 'requester_id', 'source_name'])
-      .where('id', '=', jobId)
+  private async madeRow(jobId: string, rowNumber: number, outcome: { resultUrl?: string | undefined }, at: Date) {
+    const row = await this.db
+      .selectFrom('bulk_rows')
+      .innerJoin('bulk_jobs', 'bulk_jobs.id', 'bulk_rows.job_id')
+      .select(['bulk_jobs.kind', 'bulk_jobs.team_id', 'bulk_jobs.requester_id', 'bulk_jobs.source_name'])
+      .select('bulk_rows.request')
+      .where('bulk_rows.job_id', '=', jobId)
+      .where('bulk_rows.row_number', '=', rowNumber)
+      .where((eb) => this.ownJobs(eb))
       .executeTakeFirst();
-    if (!job?.team_id) return;
-    const made = bulkRowHistory({
+    if (!row?.team_id) return undefined;
+    return bulkRowHistory({
       job: {
         id: jobId,
-        teamId: job.team_id,
-        kind: job.kind,
+        teamId: row.team_id,
+        kind: row.kind,
         // Only its requester starts a job (see BulkJobs.start).
-        starterId: job.requester_id,
-        sourceName: job.source_name,
+        starterId: row.requester_id,
+        sourceName: row.source_name,
       },
       rowNumber,
-      request: request === null ? undefined : parseJson(request, z.unknown()),
+      request: row.request === null ? undefined : parseJson(row.request, z.unknown()),
       url: outcome.resultUrl,
       at,
     });
-    // A row is settled once (the compare-and-set above); a row there already is kept all the same.
-    if (made) await writeHistory(db, made, { ifAbsent: true });
   }
 
   /** sending -> pending: the request was not sent (or the service refused it before doing anything). */
