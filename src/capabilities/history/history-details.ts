@@ -7,9 +7,10 @@ import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
+import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { HistoryItem } from '../../platform/store/history.js';
 import { viewerOf } from './history-viewer.js';
-import { customersText, deletionStateText, howText, kindName } from './history-modal.js';
+import { bulkStateText, customersText, deletionStateText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
 const CUSTOMERS_SHOWN = 60;
@@ -30,7 +31,7 @@ type DetailsDeps = Pick<CapabilityDeps, 'store' | 'decisions'>;
  * job's state, counts and results file.
  */
 export async function detailsView(deps: DetailsDeps, item: HistoryItem, viewerId: string): Promise<ModalView> {
-  const made = `Made by <@${item.actorId}> ${howText(item.how)}, ${slackDate(item.madeAt)}.`;
+  const made = `Made by <@${item.actorId}> ${howText(item, true)}, ${slackDate(item.madeAt)}.`;
   const blocks: KnownBlock[] = [];
   switch (item.kind) {
     case 'link':
@@ -158,7 +159,7 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
       `*${inlineCode(job.id, 40)}*: ${escapeAndCut(job.kind, 20)} from ${escapeAndCut(job.sourceName, 200)}${job.retryOf ? ` (retries the failed rows of ${inlineCode(job.retryOf, 40)})` : ''}`,
     ),
     section(
-      `*State*\n${BULK_STATES[job.status] ?? escapeAndCut(job.status, 40)}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
+      `*State*\n${bulkStateText(job.status, job.cancelledBy !== undefined)}${job.cancelledBy && job.cancelledBy !== SYSTEM_ACTOR ? ` by <@${job.cancelledBy}>` : ''}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
     ),
     section(
       `*Rows* (${count(job.totalRows, 'in the file')})\n${[
@@ -173,15 +174,6 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
     section(`*Results file*\n${results}`),
   ];
 }
-
-/** A bulk job's state as its people say it. */
-const BULK_STATES: Readonly<Record<string, string>> = {
-  draft: 'Checked, not started',
-  running: 'Sending',
-  paused: 'Paused',
-  finishing: 'Finishing',
-  done: 'Ended',
-};
 
 /** How the making ended, in words (the audit log's outcomes: succeeded, failed, pending while in flight). */
 function outcomeText(outcome: string): string {

@@ -8,6 +8,7 @@ import { slackDate } from '../../platform/blocks/slack-date.js';
 import { selectedValue, textValue } from '../../platform/blocks/view-state.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import { HISTORY_KINDS, type HistoryKind } from '../../platform/store/history-entry.js';
+import type { BulkJobStatus, JobSummary } from '../../platform/store/bulk-jobs/jobs.js';
 import type { HistoryItem } from '../../platform/store/history.js';
 import { HISTORY } from './actions.js';
 import { type HistoryFilters, type PageState, encodePageState } from './page-state.js';
@@ -30,14 +31,40 @@ const KIND_NAMES: Record<HistoryKind, { one: string; many: string; emoji: string
   bulk: { one: 'Bulk job', many: 'Bulk jobs', emoji: ':page_facing_up:' },
 };
 const ANY_KIND = 'any';
-const HOW_TEXT = { form: 'in Slack', workflow: 'by a workflow', message: 'from a message' } as const;
+const HOW_TEXT = {
+  form: 'in Slack',
+  workflow: 'by a workflow',
+  message: 'from a message',
+  bulk: 'with a bulk job',
+} as const;
 
 export function kindName(kind: HistoryKind): string {
   return KIND_NAMES[kind].one;
 }
 
-export function howText(how: HistoryItem['how']): string {
-  return HOW_TEXT[how];
+/** How it was made; a bulk job's link or wallet names its job (and, `withRow`, its row in the file). */
+export function howText(item: Pick<HistoryItem, 'how' | 'jobId' | 'facts'>, withRow = false): string {
+  if (item.how !== 'bulk' || !item.jobId) return HOW_TEXT[item.how];
+  const { row, source } = item.facts;
+  const where =
+    withRow && typeof row === 'number'
+      ? ` (row ${row}${typeof source === 'string' ? ` of ${escapeAndCut(source, 80)}` : ''})`
+      : '';
+  return `with bulk job ${inlineCode(item.jobId, 40)}${where}`;
+}
+
+/** A bulk job's state as its people say it. */
+const BULK_STATES: Readonly<Record<BulkJobStatus, string>> = {
+  draft: 'Checked, not started',
+  running: 'Sending',
+  paused: 'Paused',
+  finishing: 'Finishing',
+  done: 'Ended',
+};
+
+/** `cancelled`: a job that ended because it was cancelled says so. */
+export function bulkStateText(status: BulkJobStatus, cancelled: boolean): string {
+  return cancelled && status === 'done' ? 'Cancelled' : BULK_STATES[status];
 }
 
 /** A page of History: the search form on top, then the results newest first, then Previous / Next. */
@@ -47,6 +74,8 @@ export function historyView(page: {
   scope: string;
   /** A deletion request's status now, by request id (the row keeps the asking's). */
   statuses?: ReadonlyMap<string, string>;
+  /** A bulk job's state and counts now, by job id. */
+  jobs?: ReadonlyMap<string, JobSummary>;
 }): ModalView {
   const { state, items } = page;
   const start = (state.page - 1) * PAGE_SIZE + 1;
@@ -60,7 +89,12 @@ export function historyView(page: {
   const results: KnownBlock[] =
     items.length === 0
       ? [section(emptyText(state))]
-      : items.map((item) => resultBlock(item, page.statuses?.get(item.requestId ?? '')));
+      : items.map((item) =>
+          resultBlock(item, {
+            status: page.statuses?.get(item.requestId ?? ''),
+            job: item.kind === 'bulk' ? page.jobs?.get(item.jobId ?? '') : undefined,
+          }),
+        );
   const paging = pagingRow(state);
   return modal({
     callbackId: HISTORY.forms.search.callbackId,
@@ -135,12 +169,15 @@ function searchInputs(filters: HistoryFilters): KnownBlock[] {
 }
 
 /** One result: what it is and what a person needs to act on it, and its Details. */
-function resultBlock(item: HistoryItem, status: string | undefined): SectionBlock {
+function resultBlock(
+  item: HistoryItem,
+  now: { status: string | undefined; job: JobSummary | undefined },
+): SectionBlock {
   const name = KIND_NAMES[item.kind];
   const lines = [`${name.emoji} *${name.one}* ${summary(item)}`];
-  const facts = factsLine(item, status);
+  const facts = factsLine(item, now);
   if (facts) lines.push(facts);
-  lines.push(`<@${item.actorId}> · ${slackDate(item.madeAt)} · ${HOW_TEXT[item.how]}`);
+  lines.push(`<@${item.actorId}> · ${slackDate(item.madeAt)} · ${howText(item)}`);
   return {
     type: 'section',
     text: { type: 'mrkdwn', text: lines.join('\n') },
@@ -161,7 +198,9 @@ function summary(item: HistoryItem): string {
   }
 }
 
-function factsLine(item: HistoryItem, status: string | undefined): string {
+function factsLine(item: HistoryItem, now: { status: string | undefined; job: JobSummary | undefined }): string {
+  if (item.kind === 'bulk' && now.job) return jobLine(now.job);
+  const status = now.status;
   const parts: string[] = [];
   if (item.kind === 'link') {
     if (item.url) parts.push(escapeAndCut(item.url, 300));
@@ -173,6 +212,22 @@ function factsLine(item: HistoryItem, status: string | undefined): string {
   if (item.kind === 'bulk' && typeof item.facts.rows === 'number') parts.push(`${item.facts.rows} rows`);
   if (item.kind !== 'wallet' && item.customerIds.length > 0) parts.push(customersText(item.customerIds, 3));
   return parts.join(' · ');
+}
+
+/** A bulk job's state and what its rows came to (the counts that are not zero), as its Details say them. */
+function jobLine(job: JobSummary): string {
+  const { counts } = job;
+  const state = bulkStateText(job.status, job.cancelled);
+  const counted = [
+    [counts.done, 'made'],
+    [counts.failed, 'failed'],
+    [counts.unknown, 'unknown'],
+    [counts.pending + counts.sending, 'to send'],
+    [counts.cancelled, 'cancelled'],
+    [counts.invalid, 'invalid'],
+  ] as const;
+  const shown = counted.filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en-US')} ${what}`);
+  return `_${state}_ · ${shown.length > 0 ? shown.join(', ') : 'no rows'}`;
 }
 
 /** A deletion request's state as its people say it (the stored statuses are the deletions' own words). */

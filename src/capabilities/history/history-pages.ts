@@ -74,7 +74,8 @@ export async function pageView(
     older: direction === 'older' ? page.more : true,
   };
   if (direction === 'newer' && !page.more) state.page = 1;
-  return historyView({ state, items: page.items, scope: scopeText(who), statuses: await statuses(deps, page.items) });
+  const [deletions, jobs] = await Promise.all([statuses(deps, page.items), jobSummaries(deps, at.teamId, page.items)]);
+  return historyView({ state, items: page.items, scope: scopeText(who), statuses: deletions, jobs });
 }
 
 /** `/mintlink history [words]` and Home's History: the modal, with its first page (or a placeholder first). */
@@ -178,6 +179,12 @@ async function statuses(deps: HistoryDeps, items: readonly HistoryItem[]): Promi
     }),
   );
   return found;
+}
+
+/** The state and counts now of each bulk job on the page, in one query (the row keeps what the job was given). */
+function jobSummaries(deps: HistoryDeps, teamId: string, items: readonly HistoryItem[]) {
+  const ids = items.flatMap((item) => (item.kind === 'bulk' && item.jobId ? [item.jobId] : []));
+  return deps.store.bulkJobs.inTeam(teamId).summaries(ids);
 }
 
 function cursorOf(item: HistoryItem | undefined): HistoryCursor | undefined {

@@ -5,8 +5,11 @@ import type { HistoryTable } from './tables.js';
 export const HISTORY_KINDS = ['link', 'wallet', 'deletion', 'bulk'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
-/** How it was made: a form in Slack (from the command, a shortcut or Home), a workflow step, a message shortcut. */
-export type HistoryHow = 'form' | 'workflow' | 'message';
+/**
+ * How it was made: a form in Slack (from the command, a shortcut or Home), a workflow step, a message shortcut, a
+ * row of a bulk job.
+ */
+export type HistoryHow = 'form' | 'workflow' | 'message' | 'bulk';
 
 /** The audit operation that makes each kind (the audit entry is written by platform code and the capabilities). */
 export const HISTORY_OPERATIONS: Readonly<Record<string, HistoryKind>> = {
@@ -95,33 +98,12 @@ export function historyOf(entry: AuditedMaking, fullCustomerIds?: readonly strin
     case 'link': {
       const inputs = linkInputs.safeParse(entry.inputs);
       if (!inputs.success) return undefined;
-      const link = inputs.data;
-      const url = urlOf(entry);
-      const customers = link.customerId ?? [];
-      return record(
-        {
-          ...base,
-          nft_id: link.nftId ?? null,
-          email: link.email ?? null,
-          url,
-          customer_ids: JSON.stringify(customers),
-          facts: JSON.stringify({
-            quantity: link.maxCheckoutQuantity,
-            startDate: link.startDate,
-            endDate: link.endDate,
-            active: link.isActive,
-            type: link.type,
-            walletOptions: link.walletOptions,
-          }),
-        },
-        [link.nftId, ...customers, ...emailWords(link.email), ...urlWords(url)],
-      );
+      return linkRecord(base, inputs.data, urlOf(entry));
     }
     case 'wallet': {
       const inputs = walletInputs.safeParse(entry.inputs);
       if (!inputs.success) return undefined;
-      const customers = inputs.data.userId ? [inputs.data.userId] : [];
-      return record({ ...base, customer_ids: JSON.stringify(customers), facts: '{}' }, customers);
+      return walletRecord(base, inputs.data.userId);
     }
     case 'deletion': {
       const inputs = deletionInputs.safeParse(entry.inputs);
@@ -161,6 +143,85 @@ export function historyOf(entry: AuditedMaking, fullCustomerIds?: readonly strin
       );
     }
   }
+}
+
+/** A row of a bulk job that the Mint service made (a link, or a wallet), as its job's worker settled it. */
+export interface BulkRowMade {
+  job: { id: string; teamId: string; kind: string; starterId: string; sourceName: string };
+  rowNumber: number;
+  /** The request sent for the row, as stored with it. */
+  request: unknown;
+  /** A link's URL, as the service answered it. */
+  url: string | undefined;
+  at: Date;
+}
+
+/**
+ * The history row of a link (or a wallet) a bulk job made: a row of its own, found by the same words as one made
+ * with the form, and by its job's id; made by whoever started the job, `bulk` its how. Its id is the job's and
+ * the row's (`BK-…/12`): written twice, it is one row. Undefined when the stored request is of no shape a version
+ * wrote.
+ */
+export function bulkRowHistory(made: BulkRowMade): HistoryRecord | undefined {
+  const base = {
+    id: `${made.job.id}/${made.rowNumber}`,
+    team_id: made.job.teamId,
+    kind: made.job.kind === 'wallets' ? 'wallet' : 'link',
+    actor_id: made.job.starterId,
+    made_at: made.at.toISOString(),
+    how: 'bulk',
+    outcome: 'succeeded',
+    nft_id: null,
+    email: null,
+    url: null,
+    request_id: null,
+    job_id: made.job.id,
+  } satisfies Omit<HistoryTable, 'customer_ids' | 'facts'>;
+  const ofJob = { source: made.job.sourceName, row: made.rowNumber };
+  if (made.job.kind === 'wallets') {
+    const wallet = walletInputs.safeParse(made.request);
+    return wallet.success ? walletRecord(base, wallet.data.userId, ofJob) : undefined;
+  }
+  const link = linkInputs.safeParse(made.request);
+  const url = made.url && /^https?:\/\/\S+$/.test(made.url) ? made.url : null;
+  return link.success ? linkRecord(base, link.data, url, ofJob) : undefined;
+}
+
+/** What every kind's row has, before what its kind adds. */
+type RowBase = Omit<HistoryTable, 'customer_ids' | 'facts'>;
+
+/** Of a link made by a bulk job: the job's file name and the link's row in it. */
+type JobFacts = { source: string; row: number };
+
+function linkRecord(base: RowBase, link: z.output<typeof linkInputs>, url: string | null, ofJob?: JobFacts) {
+  const customers = link.customerId ?? [];
+  return record(
+    {
+      ...base,
+      nft_id: link.nftId ?? null,
+      email: link.email ?? null,
+      url,
+      customer_ids: JSON.stringify(customers),
+      facts: JSON.stringify({
+        quantity: link.maxCheckoutQuantity,
+        startDate: link.startDate,
+        endDate: link.endDate,
+        active: link.isActive,
+        type: link.type,
+        walletOptions: link.walletOptions,
+        ...ofJob,
+      }),
+    },
+    [link.nftId, ...customers, ...emailWords(link.email), ...urlWords(url), base.job_id],
+  );
+}
+
+function walletRecord(base: RowBase, userId: string | undefined, ofJob?: JobFacts) {
+  const customers = userId ? [userId] : [];
+  return record({ ...base, customer_ids: JSON.stringify(customers), facts: JSON.stringify({ ...ofJob }) }, [
+    ...customers,
+    base.job_id,
+  ]);
 }
 
 /** A link's URL, from its audit entry's detail once it succeeded (the detail says so otherwise). */

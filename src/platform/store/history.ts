@@ -658,7 +658,7 @@ function toItem(row: Tables['history']): HistoryItem {
     kind: kindOf(row.kind),
     actorId: row.actor_id,
     madeAt: new Date(row.made_at),
-    how: row.how === 'workflow' || row.how === 'message' ? row.how : 'form',
+    how: howOf(row.how),
     outcome: row.outcome,
     nftId: row.nft_id ?? undefined,
     customerIds: parseJson(row.customer_ids, idsSchema) ?? [],
@@ -668,6 +668,10 @@ function toItem(row: Tables['history']): HistoryItem {
     jobId: row.job_id ?? undefined,
     facts,
   };
+}
+
+function howOf(how: string): HistoryHow {
+  return how === 'workflow' || how === 'message' || how === 'bulk' ? how : 'form';
 }
 
 function kindOf(kind: string): HistoryKind {

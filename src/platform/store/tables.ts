@@ -277,17 +277,20 @@ export interface MintCallOutcomesTable {
   at: string;
 }
 
-/** What was made through the app, one row per audit entry that made it (migration 020; see history.ts). */
+/**
+ * What was made through the app, one row per audit entry that made it, and one per link or wallet a bulk job made
+ * (migration 020; see history.ts).
+ */
 export interface HistoryTable {
-  /** The audit entry's id. */
+  /** The audit entry's id; of a bulk job's link or wallet, the job's id and the row's number (`BK-…/12`). */
   id: string;
   team_id: string;
   /** See HistoryKind. */
   kind: string;
   actor_id: string;
-  /** ISO 8601 UTC: the audit entry's time. */
+  /** ISO 8601 UTC: the audit entry's time (a bulk job's row: when it was settled). */
   made_at: string;
-  /** `form`, `workflow` or `shortcut` (see HistoryHow). */
+  /** `form`, `workflow`, `message` or `bulk` (see HistoryHow). */
   how: string;
   /** The audit entry's outcome (a deletion's live status is its request's). */
   outcome: string;
@@ -299,7 +302,7 @@ export interface HistoryTable {
   url: string | null;
   /** A deletion request's id. */
   request_id: string | null;
-  /** A bulk job's id. */
+  /** A bulk job's id: the job's row, and those of the links and wallets it made. */
   job_id: string | null;
   /** JSON of what else a result shows (a link's quantity, dates, active; a job's source and rows). */
   facts: string;

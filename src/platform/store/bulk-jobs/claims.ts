@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import { databaseNow } from '../database-now.js';
+import { writeHistory } from '../history.js';
+import { bulkRowHistory } from '../history-entry.js';
+import { parseJson } from '../stored-json.js';
 import type { Tables } from '../tables.js';
 import {
   toJob,
@@ -132,22 +136,63 @@ export class BulkClaims extends BulkRowStore {
     return rows.flatMap((r) => (r.team_id === null ? [] : [r.team_id]));
   }
 
-  /** sending -> done | failed | unknown, by the process that claimed the row. */
+  /**
+   * sending -> done | failed | unknown, by the process that claimed the row. A row done is, in the same
+   * transaction, a History row of its own: the link (or wallet) the job made, made by whoever started the job.
+   */
   async settle(jobId: string, rowNumber: number, workerId: string, outcome: RowOutcome, now = new Date()) {
-    const result = await this.db
-      .updateTable('bulk_rows')
-      .set({
-        status: outcome.status,
-        error: outcome.status === 'done' ? null : outcome.error,
-        result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
-        finished_at: now.toISOString(),
-      })
-      .where('job_id', 'in', this.ownJob(jobId))
-      .where('row_number', '=', rowNumber)
-      .where('status', '=', 'sending')
-      .where('claimed_by', '=', workerId)
+    // What History needs is read first, outside the transaction: none of it changes once a job is started, and
+    // the transaction (which holds SQLite's one connection) is then only the writes.
+    const made = outcome.status === 'done' ? await this.madeRow(jobId, rowNumber, outcome, now) : undefined;
+    const write = async (db: Kysely<Tables>) => {
+      const result = await db
+        .updateTable('bulk_rows')
+        .set({
+          status: outcome.status,
+          error: outcome.status === 'done' ? null : outcome.error,
+          result_url: outcome.status === 'done' ? (outcome.resultUrl ?? null) : null,
+          finished_at: now.toISOString(),
+        })
+        .where('job_id', 'in', this.ownJob(jobId))
+        .where('row_number', '=', rowNumber)
+        .where('status', '=', 'sending')
+        .where('claimed_by', '=', workerId)
+        .executeTakeFirst();
+      const settled = Number(result.numUpdatedRows) === 1;
+      // A row is settled once (the compare-and-set above); a History row there already is kept all the same.
+      if (settled && made) await writeHistory(db, made, { ifAbsent: true });
+      return settled;
+    };
+    // One statement needs no transaction of its own.
+    return made ? this.inTransaction(write) : write(this.db);
+  }
+
+  /** The History row of a row made (none for a job of no workspace: History is by workspace). */
+  private async madeRow(jobId: string, rowNumber: number, outcome: { resultUrl?: string | undefined }, at: Date) {
+    const row = await this.db
+      .selectFrom('bulk_rows')
+      .innerJoin('bulk_jobs', 'bulk_jobs.id', 'bulk_rows.job_id')
+      .select(['bulk_jobs.kind', 'bulk_jobs.team_id', 'bulk_jobs.requester_id', 'bulk_jobs.source_name'])
+      .select('bulk_rows.request')
+      .where('bulk_rows.job_id', '=', jobId)
+      .where('bulk_rows.row_number', '=', rowNumber)
+      .where((eb) => this.ownJobs(eb))
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (!row?.team_id) return undefined;
+    return bulkRowHistory({
+      job: {
+        id: jobId,
+        teamId: row.team_id,
+        kind: row.kind,
+        // Only its requester starts a job (see BulkJobs.start).
+        starterId: row.requester_id,
+        sourceName: row.source_name,
+      },
+      rowNumber,
+      request: row.request === null ? undefined : parseJson(row.request, z.unknown()),
+      url: outcome.resultUrl,
+      at,
+    });
   }
 
   /** sending -> pending: the request was not sent (or the service refused it before doing anything). */

@@ -27,6 +27,7 @@ export type {
   ClaimedRow,
   DraftOptions,
   JobRef,
+  JobSummary,
   JobTransition,
   NewBulkJob,
   NewBulkRow,

@@ -12,6 +12,7 @@ export type BulkKind = 'links' | 'wallets';
  * are cancelled); finishing -> done (the results file sent, or why it could not be).
  */
 export type BulkJobStatus = 'draft' | 'running' | 'paused' | 'finishing' | 'done';
+export const BULK_JOB_STATUSES: readonly BulkJobStatus[] = ['draft', 'running', 'paused', 'finishing', 'done'];
 
 /**
  * invalid (never sent) | pending -> sending -> done | failed | unknown;  sending -> pending only when the
@@ -115,6 +116,19 @@ export interface BulkRow {
 }
 
 export type RowCounts = Record<BulkRowStatus, number>;
+
+/** Counts of a job with no rows yet. */
+export function noRows(): RowCounts {
+  return { invalid: 0, pending: 0, sending: 0, done: 0, failed: 0, unknown: 0, cancelled: 0 };
+}
+
+/** Where a job stands, as a list of jobs shows it. */
+export interface JobSummary {
+  status: BulkJobStatus;
+  /** Ended (or ending) because someone, or the app, cancelled it. */
+  cancelled: boolean;
+  counts: RowCounts;
+}
 
 /** How a row that was sent ended. */
 export type RowOutcome =

@@ -1,6 +1,15 @@
 import type { Selectable } from 'kysely';
 import { unpackRows, type NewBulkRow } from './draft-rows.js';
-import { BULK_ROW_STATUSES, toRow, type BulkRow, type BulkRowStatus, type RowCounts } from './model.js';
+import {
+  BULK_JOB_STATUSES,
+  BULK_ROW_STATUSES,
+  noRows,
+  toRow,
+  type BulkRow,
+  type BulkRowStatus,
+  type JobSummary,
+  type RowCounts,
+} from './model.js';
 import { JobScope } from './scope.js';
 import type { BulkRowsTable } from '../tables.js';
 
@@ -72,6 +81,54 @@ export class BulkRowStore extends JobScope {
       }
     }
     return counts;
+  }
+
+  /**
+   * The state and row counts of each of these jobs (of this repository's workspace), in one query: what a list
+   * of jobs shows of each, read as `counts` reads one job's.
+   */
+  async summaries(ids: readonly string[]): Promise<Map<string, JobSummary>> {
+    const found = new Map<string, JobSummary>();
+    if (ids.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('bulk_jobs')
+      .leftJoin('bulk_rows', 'bulk_rows.job_id', 'bulk_jobs.id')
+      .select((eb) => [
+        'bulk_jobs.id as id',
+        'bulk_jobs.status as jobStatus',
+        'bulk_jobs.cancelled_by as cancelledBy',
+        'bulk_jobs.total_rows as totalRows',
+        'bulk_jobs.valid_rows as validRows',
+        'bulk_rows.status as rowStatus',
+        eb.fn.count<string | number>('bulk_rows.row_number').as('n'),
+      ])
+      .where('bulk_jobs.id', 'in', ids)
+      .where((eb) => this.ownJobs(eb))
+      .groupBy([
+        'bulk_jobs.id',
+        'bulk_jobs.status',
+        'bulk_jobs.cancelled_by',
+        'bulk_jobs.total_rows',
+        'bulk_jobs.valid_rows',
+        'bulk_rows.status',
+      ])
+      .execute();
+    for (const row of rows) {
+      let summary = found.get(row.id);
+      if (!summary) {
+        const status = BULK_JOB_STATUSES.find((s) => s === row.jobStatus) ?? 'done';
+        summary = { status, cancelled: row.cancelledBy !== null, counts: noRows() };
+        found.set(row.id, summary);
+      }
+      const rowStatus = BULK_ROW_STATUSES.find((s) => s === row.rowStatus);
+      if (rowStatus) summary.counts[rowStatus] = Number(row.n);
+      else if (summary.status === 'draft') {
+        // A draft's rows are packed: its job row has the counts.
+        summary.counts.pending = Number(row.validRows);
+        summary.counts.invalid = Number(row.totalRows) - Number(row.validRows);
+      }
+    }
+    return found;
   }
 
   /** Rows sent and settled since `since` (the job's recent rate). */
