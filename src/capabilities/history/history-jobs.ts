@@ -94,6 +94,8 @@ export function historyNamesJob(
   return {
     name: 'history names from Slack',
     everyMs,
+    // Not at start, as the backfill: the first seconds belong to the requests that come with a start.
+    atStart: false,
     run: async () => {
       const people = await deps.work.track(deps.store.history.peopleToName(NAMES_PER_RUN));
       for (const person of people) {
