@@ -1,4 +1,4 @@
-import { OPEN_SETTINGS_ACTION } from '../../src/capabilities/settings/home-entry.js';
+import { SETTINGS } from '../../src/capabilities/settings/actions.js';
 import { type Field, blockId, versionOf } from '../../src/capabilities/settings/settings-form.js';
 import type { Fakes } from './fakes.js';
 import type { SlackDriver } from './slack-driver.js';
@@ -22,7 +22,7 @@ export class SettingsFlow {
   /** Clicks Change settings on a Home (any view with the button: a forged click needs none of its own). */
   async open(app: SlackDriver, user: string, home?: SlackView): Promise<SlackView> {
     const opened = this.fakes.slack.callsTo('views.open').length;
-    await app.clickOnHome(home ?? forgedHome(), OPEN_SETTINGS_ACTION, user);
+    await app.clickOnHome(home ?? forgedHome(), SETTINGS.buttons.open.actionId, user);
     await this.fakes.slack.waitFor(() => this.fakes.slack.callsTo('views.open').length > opened, 3_000, 'a modal');
     return this.fakes.slack.lastOpenedView();
   }
@@ -62,7 +62,7 @@ export class SettingsFlow {
 }
 
 /** A Home with the Change settings button, for clicks by people whose own Home does not show it. */
-export function forgedHome(actionId = OPEN_SETTINGS_ACTION): SlackView {
+export function forgedHome(actionId: string = SETTINGS.buttons.open.actionId): SlackView {
   return {
     id: 'V0FORGEDHOME',
     type: 'home',

@@ -8,8 +8,6 @@ import { type SettingName, SETTING_DESCRIPTIONS, describeValue } from '../../ten
 import { capitalize } from './settings-form.js';
 import type { SettingsContext } from './save-settings.js';
 
-export const OPEN_SETTINGS_ACTION: string = SETTINGS.buttons.open.actionId;
-
 const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum', 'requestTtlHours', 'auditViewers'];
 
 /** Settings on App Home: a summary and the button to the form, for settings admins only. */

@@ -3,7 +3,6 @@
  * answer. Every behaviour of the settings is in settings.test.ts and the files beside it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
 import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { useFakes } from '../../kit/fakes.js';
 import type { RunningApp } from '../../kit/running-app.js';
@@ -30,7 +29,7 @@ describe.each(['http', 'socket'] as const)('settings administered from App Home 
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
 
   it('an admin opens the form from Home and saves a change; a non-admin sees no Settings', async () => {
-    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
+    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(SETTINGS.buttons.open.actionId);
     const form = await settings.open(app, ADMIN, await settings.home(app, ADMIN));
     expect(form.callback_id).toBe(SETTINGS.forms.save.callbackId);
     const ack = await settings.save(app, form, { [FIELDS.ttlHours]: '10' }, ADMIN);

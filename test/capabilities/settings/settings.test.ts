@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeAuditCsv } from '../../../src/capabilities/audit-export/write-audit-csv.js';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
-import { OPEN_SETTINGS_ACTION } from '../../../src/capabilities/settings/home-entry.js';
 import { FIELDS } from '../../../src/capabilities/settings/settings-form.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
@@ -66,9 +65,9 @@ describe('settings administered from App Home', () => {
 
   it('shows Settings on Home to settings admins only', async () => {
     expect(textOf(await settings.home(app, ADMIN))).toContain('*Settings* (you are a settings admin)');
-    expect(JSON.stringify(await settings.home(app, ADMIN))).toContain(OPEN_SETTINGS_ACTION);
+    expect(JSON.stringify(await settings.home(app, ADMIN))).toContain(SETTINGS.buttons.open.actionId);
     const aliceHome = await settings.home(app, ALICE);
-    expect(JSON.stringify(aliceHome)).not.toContain(OPEN_SETTINGS_ACTION);
+    expect(JSON.stringify(aliceHome)).not.toContain(SETTINGS.buttons.open.actionId);
     expect(textOf(aliceHome)).not.toContain('*Settings*');
   });
 
@@ -341,7 +340,7 @@ describe('nobody can lock a workspace out of its settings', () => {
     const again = await settings.open(app, OWNER);
     expect(textOf(await settings.save(app, again, { [FIELDS.adminUsers]: [OWNER] }, OWNER))).toContain('*Saved.*');
     // Anyone else is still refused.
-    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
+    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(SETTINGS.buttons.open.actionId);
   });
 
   it('does not count the admin flags of someone from another organization (Slack Connect)', async () => {
@@ -350,7 +349,7 @@ describe('nobody can lock a workspace out of its settings', () => {
     fakes.slack.workspaceAdmins.add(PARTNER_ADMIN);
     fakes.slack.externalUsers.set(PARTNER_ADMIN, 'T0PARTNER');
     try {
-      expect(JSON.stringify(await settings.home(app, PARTNER_ADMIN))).not.toContain(OPEN_SETTINGS_ACTION);
+      expect(JSON.stringify(await settings.home(app, PARTNER_ADMIN))).not.toContain(SETTINGS.buttons.open.actionId);
       const refused = await settings.open(app, PARTNER_ADMIN);
       expect(refused.callback_id).not.toBe(SETTINGS.forms.save.callbackId);
       expect(textOf(refused)).toContain('Only settings admins');
@@ -391,7 +390,7 @@ describe('SETTINGS_SOURCE=env', () => {
 
   it('shows the settings read-only and refuses every change', async () => {
     expect(textOf(await settings.home(app, ADMIN))).toContain('read-only here');
-    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(OPEN_SETTINGS_ACTION);
+    expect(JSON.stringify(await settings.home(app, ALICE))).not.toContain(SETTINGS.buttons.open.actionId);
     const view = await settings.open(app, ADMIN);
     expect(view.submit).toBeUndefined();
     expect(textOf(view)).toContain('managed by the app');
