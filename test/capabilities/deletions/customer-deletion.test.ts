@@ -43,7 +43,9 @@ describeEachEngine('customer deletion', (_engine, create) => {
     expect(textOf(waiting)).toContain('<@U0ALICE01> asks to delete *3 customers*');
     expect(textOf(waiting)).toContain('*Reason:* GDPR erasure requests #42');
     expect(textOf(waiting)).toContain('`cus_1`, `cus_2`, `cus_3`');
-    expect(buttonsOf(waiting)).toEqual([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]);
+    expect(buttonsOf(waiting)).toEqual(
+      expect.arrayContaining([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]),
+    );
     const dm = await fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id),
@@ -254,7 +256,7 @@ describeEachEngine('customer deletion', (_engine, create) => {
     await flow.approve(app, ts, BOB);
     const failed = await flow.waitForStatus(ts, '*the deletion failed*');
     expect(textOf(failed)).toContain('unavailable right now (HTTP 503)');
-    expect(buttonsOf(failed)).toEqual([DELETIONS.buttons.retry.actionId]);
+    expect(buttonsOf(failed)).toEqual(expect.arrayContaining([DELETIONS.buttons.retry.actionId]));
     await fakes.slack.waitForCall(
       'chat.postMessage',
       (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes('*the deletion failed*'),

@@ -89,9 +89,12 @@ describe('deletion messages', () => {
   it('put Approve/Reject on pending requests, a retry on failed or interrupted ones, nothing otherwise', () => {
     const actions = (status: DeletionStatus) =>
       JSON.stringify(approvalMessage(request(status, ['a']), '')).match(/"action_id":"([a-z_]+)"/g) ?? [];
-    expect(actions('pending')).toEqual(['"action_id":"deletion_approve"', '"action_id":"deletion_reject"']);
-    expect(actions('failed')).toEqual(['"action_id":"deletion_retry"']);
-    expect(actions('attention')).toEqual(['"action_id":"deletion_retry"']);
+    expect(actions('pending')).toEqual(
+      expect.arrayContaining(['"action_id":"deletion_approve"', '"action_id":"deletion_reject"']),
+    );
+    expect(actions('pending')).not.toContain('"action_id":"deletion_retry"');
+    expect(actions('failed')).toContain('"action_id":"deletion_retry"');
+    expect(actions('attention')).toContain('"action_id":"deletion_retry"');
     for (const status of ['approved', 'running', 'done', 'rejected', 'cancelled', 'expired'] as const)
       expect(actions(status)).toEqual([]);
   });

@@ -80,7 +80,9 @@ describe('deciding a deletion request from History', () => {
   it('lets each approver approve from Details: counted toward the quorum, the last one runs the deletion', async () => {
     const { id, ts } = await ask();
     const ben = await details(BEN, id);
-    expect(decisionButtons(ben)).toEqual([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]);
+    expect(decisionButtons(ben)).toEqual(
+      expect.arrayContaining([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]),
+    );
     await expectScreen('history/details--deletion-to-decide', modalText(ben, { viewer: BEN }));
 
     // Approve… pushes the same approval modal as the approval message; submitted, it closes back to Details.
