@@ -153,7 +153,10 @@ function stillNeededText(request: DeletionRequest): string {
   const missing = approvalsMissing(request);
   const asked = request.approvers
     ? [
-        ...request.approvers.users.map((user) => `<@${user}>`),
+        // Those who approved already, and the requester, who may not, are not asked again.
+        ...request.approvers.users
+          .filter((user) => user !== request.requesterId && !request.approverIds.includes(user))
+          .map((user) => `<@${user}>`),
         ...request.approvers.userGroups.map((group) => `<!subteam^${group}>`),
       ]
     : [];
