@@ -1,4 +1,5 @@
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import { MAYBE_CREATED } from '../../platform/blocks/bulk-words.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import { BULK } from './actions.js';
 import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs/jobs.js';
@@ -38,11 +39,7 @@ export interface RetriedRows {
  */
 const REPEATS = /^The Mint service answered (400|404|422)\b/;
 
-/**
- * What a person reads for a row whose outcome is not known (stored as `unknown`): it was sent, and the Mint
- * service may have created it. The same words in the messages, the results file, the preview and Home.
- */
-export const MAYBE_CREATED = 'maybe created';
+export { MAYBE_CREATED };
 
 /** Errors listed in the preview; all of them are in the errors file. */
 export const ERRORS_SHOWN = 10;

@@ -9,7 +9,24 @@ import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { cutText, escapeAndCut, escapeMrkdwn, inlineCode, linkUrl } from '../../platform/blocks/mrkdwn.js';
-import { slackDate } from '../../platform/blocks/slack-date.js';
+import {
+  approvalProgress,
+  approvalsMissing,
+  approvedByText,
+  mentionOrSomeone as by,
+  customerCount,
+  statusLine,
+  dateOrNothing as when,
+} from '../../platform/blocks/deletion-status.js';
+
+export {
+  approvalProgress,
+  approvalsMissing,
+  approvedByText,
+  customerCount,
+  peopleText,
+  statusLine,
+} from '../../platform/blocks/deletion-status.js';
 
 /*
  * Everything the deletion flow says about a request, in the order a request meets it: the words for counts and
@@ -24,39 +41,9 @@ const IDS_PER_SECTION_CHARS = 2900;
 /** Sections per thread message: ~9k characters keeps below the whole-message size Slack refuses. */
 const SECTIONS_PER_THREAD_MESSAGE = 3;
 
-const by = (user: string | undefined) => (user ? `<@${user}>` : 'someone');
-const when = (date: Date | undefined) => (date ? slackDate(date) : '');
-
-/** "1 customer", "3 customers". */
-export function customerCount(n: number): string {
-  return `${n} customer${n === 1 ? '' : 's'}`;
-}
-
 /** " (2 repeated IDs dropped)", or nothing when none were. */
 export function repeatsDropped(n: number): string {
   return n > 0 ? ` (${n} repeated ID${n === 1 ? '' : 's'} dropped)` : '';
-}
-
-const mention = (user: string) => `<@${user}>`;
-
-/** "<@ana>", "<@ana> and <@bob>", "<@ana>, <@bob> and <@cy>". */
-export function peopleText(users: readonly string[]): string {
-  const mentions = users.map((user) => mention(user));
-  return mentions.length <= 1 ? (mentions[0] ?? '') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
-}
-
-/** Who approved a request: every approver when it took several, else the one who decided. */
-export function approvedByText(r: DeletionRequest): string {
-  if (r.approverIds.length > 0) return peopleText(r.approverIds);
-  return r.decidedBy ? mention(r.decidedBy) : 'someone';
-}
-
-/** "*1 of 2 approvals*: <@ana>", "*0 of 2 approvals* so far"; empty for a request that needs one and has none. */
-export function approvalProgress(r: Pick<DeletionRequest, 'approvalsNeeded' | 'approverIds'>): string {
-  const count = r.approverIds.length;
-  if (r.approvalsNeeded <= 1 && count === 0) return '';
-  const head = `*${count} of ${r.approvalsNeeded} approval${r.approvalsNeeded === 1 ? '' : 's'}*`;
-  return count > 0 ? `${head}: ${peopleText(r.approverIds)}` : `${head} so far`;
 }
 
 /** "needs 2 approvals", for the approval message; empty when one is enough. */
@@ -81,71 +68,6 @@ export function approvalRule(quorum: DeletionQuorum | undefined): string {
     n === 1 ? 'an approver other than you approves' : `${n} approvers other than you approve`;
   const large = quorum.large ? ` (${quorum.large.approvals} from ${customerCount(quorum.large.fromCustomers)} up)` : '';
   return `Nothing is deleted until ${who(quorum.approvals)} the request${large}.`;
-}
-
-/** How many more approvals a pending request needs. */
-export function approvalsMissing(r: Pick<DeletionRequest, 'approvalsNeeded' | 'approverIds'>): number {
-  return Math.max(0, r.approvalsNeeded - r.approverIds.length);
-}
-
-/**
- * One line on where a request stands, for every message that shows it. `toRequester`: said to the person who
- * asked (their DMs): their own cancel reads "You cancelled it", and a failure says what they can do.
- */
-export function statusLine(r: DeletionRequest, toRequester = false): string {
-  const approved = `*Approved* by ${approvedByText(r)} ${when(r.decidedAt)}`;
-  const progress = approvalProgress(r);
-  const detail = r.outcomeDetail ? escapeAndCut(r.outcomeDetail, 600) : '';
-  switch (r.status) {
-    case 'pending':
-      return `:hourglass_flowing_sand: *Waiting for approval* until ${when(r.expiresAt)}.${progress ? ` ${progress}.` : ''}`;
-    case 'approved':
-      return `:arrow_forward: ${approved}. Deleting…`;
-    case 'running':
-      return r.attempts > 1
-        ? `:arrow_forward: ${approved}. Trying again (attempt ${r.attempts}, started by ${by(r.runBy)})…`
-        : `:arrow_forward: ${approved}. Deleting…`;
-    case 'done':
-      // The service's answer is not specified: when its counts were read, the line above says them; otherwise
-      // what it answered is shown as it came.
-      return `:white_check_mark: ${approved}. ${deletedText(r)}${detail && r.notFoundCount === undefined ? `\nThe service answered: ${detail}` : ''}`;
-    case 'failed':
-      return toRequester
-        ? `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${withoutRetryAdvice(detail)}\nOnly an approver can try it again (no new approval needed): ask one of them${r.approvalChannelId ? ` in <#${r.approvalChannelId}>` : ''} if it is not done.`
-        : `:warning: ${approved}, but *the deletion failed* ${when(r.finishedAt)}: ${detail}\nAn approver can try again (no new approval needed).`;
-    case 'attention':
-      return r.outcomeDetail?.startsWith('the app could not record')
-        ? `:rotating_light: ${approved}, but ${detail}. An approver can try again once the app is back (no new approval needed).`
-        : `:rotating_light: ${approved}, but *the app stopped during the deletion*: it is not known whether the customers were deleted. An approver can try again (no new approval needed).`;
-    case 'rejected':
-      return `:no_entry_sign: *Rejected* by ${by(r.decidedBy)} ${when(r.decidedAt)}.${r.decisionNote ? ` Reason: ${escapeAndCut(r.decisionNote, 600)}` : ''}`;
-    case 'cancelled':
-      return toRequester
-        ? `:heavy_multiplication_x: *You cancelled it* ${when(r.decidedAt)}. Nothing was deleted.`
-        : `:heavy_multiplication_x: *Cancelled* by the requester ${when(r.decidedAt)}. Nothing was deleted.`;
-    case 'expired':
-      return `:hourglass: *Expired* ${when(r.expiresAt)} without a decision. Nothing was deleted.`;
-  }
-}
-
-/** What a finished deletion did, as a sentence: customers the service did not find are not counted as deleted. */
-function deletedText(r: DeletionRequest): string {
-  const at = when(r.finishedAt);
-  const missing = r.notFoundCount ?? 0;
-  const deleted = r.customerIds.length - missing;
-  if (missing === 0) return `*Deleted* ${customerCount(deleted)} ${at}.`;
-  const wasNotFound = missing === 1 ? 'was not found' : 'were not found';
-  if (deleted === 0)
-    return `*Nothing deleted* ${at}: ${missing === 1 ? 'the customer' : `the ${missing} customers`} ${wasNotFound}.`;
-  return `*Deleted* ${customerCount(deleted)} ${at}; ${missing} ${wasNotFound}.`;
-}
-
-/**
- * The Mint service's failure as the requester reads it: its advice to try again is for whoever can (the
- * approvers), so it is left out; the rest (what failed, what the service said) stays.
- */
-function withoutRetryAdvice(detail: string): string {
-  return detail.replace(/ ?Try again in [^.:]*\./g, '').replace(/ ?[Tt]ry again in a moment\./g, '');
 }
 
 /**

@@ -6,11 +6,14 @@ import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdw
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
+import { rowCountParts } from '../../platform/blocks/bulk-words.js';
+import { approvalsMissing, statusLine } from '../../platform/blocks/deletion-status.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
+import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { HistoryItem } from '../../platform/store/history.js';
 import { viewerOf } from './history-viewer.js';
-import { bulkStateText, customersText, deletionStateText, howText, kindName } from './history-modal.js';
+import { bulkStateText, customersText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
 const CUSTOMERS_SHOWN = 60;
@@ -48,17 +51,18 @@ export async function detailsView(deps: DetailsDeps, item: HistoryItem, viewerId
       );
       break;
     case 'deletion':
-      blocks.push(...(await deletionBlocks(deps, item)));
+      blocks.push(...(await deletionBlocks(deps, item, viewerId)));
       if (item.requestId)
         blocks.push(
           ...(await deps.decisions.blocksFor({ teamId: item.teamId, userId: viewerId, requestId: item.requestId })),
         );
       break;
     case 'bulk':
-      blocks.push(...(await bulkBlocks(deps, item)));
+      blocks.push(...(await bulkBlocks(deps, item, viewerId)));
       break;
   }
-  blocks.push(context(made));
+  // A deletion request's own lines say who asked, how and when.
+  if (item.kind !== 'deletion') blocks.push(context(made));
   return modal({
     title: kindName(item.kind),
     close: 'Back',
@@ -85,16 +89,16 @@ export function showDetailsAgain(
 function linkBlocks(item: HistoryItem): KnownBlock[] {
   const facts = item.facts;
   const fields = [
-    `*NFT*\n${item.nftId ? inlineCode(item.nftId, 200) : '—'}`,
-    `*E-mail*\n${item.email ? escapeAndCut(item.email, 200) : '—'}`,
-    `*Quantity*\n${typeof facts.quantity === 'number' ? String(facts.quantity) : 'not limited'}`,
-    `*Active*\n${facts.active === false ? 'no' : 'yes'}`,
-    `*Starts*\n${typeof facts.startDate === 'string' ? dateText(facts.startDate) : 'at once'}`,
-    `*Ends*\n${typeof facts.endDate === 'string' ? dateText(facts.endDate) : 'never'}`,
+    `*NFT ID*\n${item.nftId ? inlineCode(item.nftId, 200) : '—'}`,
+    `*Recipient email*\n${item.email ? escapeAndCut(item.email, 200) : '—'}`,
+    `*Max checkout quantity*\n${typeof facts.quantity === 'number' ? String(facts.quantity) : 'not limited'}`,
+    `*Active*\n${facts.active === false ? 'No' : 'Yes'}`,
+    `*Claim starts*\n${typeof facts.startDate === 'string' ? dateText(facts.startDate) : 'at once'}`,
+    `*Claim ends*\n${typeof facts.endDate === 'string' ? dateText(facts.endDate) : 'never'}`,
   ];
   if (typeof facts.walletOptions === 'string')
     fields.push(`*Wallet*\n${escapeAndCut(enumLabel(facts.walletOptions), 60)}`);
-  if (typeof facts.type === 'string') fields.push(`*Type*\n${escapeAndCut(enumLabel(facts.type), 60)}`);
+  if (typeof facts.type === 'string') fields.push(`*Link type*\n${escapeAndCut(enumLabel(facts.type), 60)}`);
   return [
     section(
       item.url
@@ -102,11 +106,20 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
         : `*Link*\nNone: the link was not made (${escapeAndCut(item.outcome, 60)}).`,
     ),
     { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
-    section(`*Customers*\n${item.customerIds.length > 0 ? customersText(item.customerIds, CUSTOMERS_SHOWN) : '—'}`),
+    section(`*Customer IDs*\n${item.customerIds.length > 0 ? customersText(item.customerIds, CUSTOMERS_SHOWN) : '—'}`),
   ];
 }
 
-async function deletionBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<KnownBlock[]> {
+/**
+ * A deletion request as its own tables say it now: who asked and when (once: the footer is left out), what
+ * the approvals are and, while it waits, who was asked and how many more are needed, and where it stands in
+ * the words of the deletion flow's own messages (said to the requester as their DMs say it).
+ */
+async function deletionBlocks(
+  deps: Pick<CapabilityDeps, 'store'>,
+  item: HistoryItem,
+  viewerId: string,
+): Promise<KnownBlock[]> {
   const requestId = item.requestId ?? '';
   const request = await deps.store.deletionRequests.forTeam(item.teamId).get(requestId);
   if (!request)
@@ -114,33 +127,49 @@ async function deletionBlocks(deps: Pick<CapabilityDeps, 'store'>, item: History
       section(
         `*${inlineCode(requestId, 40)}*\nThe request itself is no longer kept. Customers: ${customersText(item.customerIds, CUSTOMERS_SHOWN)}`,
       ),
+      context(`Asked by <@${item.actorId}> ${howText(item, true)}, ${slackDate(item.madeAt)}.`),
     ];
   const approvals = await deps.store.deletionApprovals.of([request.id], item.teamId);
   const decisions = approvals.map(
     (a) => `:white_check_mark: Approved by <@${a.approverId}>, ${slackDate(a.approvedAt)}`,
   );
-  if (request.status === 'rejected' && request.decidedBy)
-    decisions.push(
-      `:no_entry_sign: Rejected by <@${request.decidedBy}>${request.decidedAt ? `, ${slackDate(request.decidedAt)}` : ''}${request.decisionNote ? `: ${escapeAndCut(request.decisionNote, 300)}` : ''}`,
-    );
-  const state = deletionStateText(request.status);
-  const outcome = [`*${state.charAt(0).toUpperCase()}${state.slice(1)}*`];
-  if (request.finishedAt) outcome.push(`finished ${slackDate(request.finishedAt)}`);
-  if (request.outcomeDetail) outcome.push(escapeAndCut(request.outcomeDetail, 500));
-  if (request.status === 'cancelled' || request.status === 'expired')
-    if (request.decisionNote) outcome.push(escapeAndCut(request.decisionNote, 300));
+  const approvalLines = decisions.length > 0 ? decisions : ['None yet.'];
+  if (request.status === 'pending') approvalLines.push(stillNeededText(request));
   return [
-    section(`*${inlineCode(request.id, 40)}* asked by <@${request.requesterId}>, ${slackDate(request.createdAt)}`),
+    section(
+      `*${inlineCode(request.id, 40)}* asked by <@${request.requesterId}> ${howText(item, true)}, ${slackDate(request.createdAt)}`,
+    ),
     section(`*Reason*\n${escapeAndCut(request.reason, 1000)}`),
     section(`*Customers* (${request.customerIds.length})\n${customersText(request.customerIds, CUSTOMERS_SHOWN)}`),
     section(
-      `*Approvals* (${request.approverIds.length} of ${request.approvalsNeeded} needed)\n${decisions.length > 0 ? decisions.join('\n') : 'None yet.'}`,
+      `*Approvals* (${request.approverIds.length} of ${request.approvalsNeeded} needed)\n${approvalLines.join('\n')}`,
     ),
-    section(`*Outcome*\n${outcome.join(' · ')}`),
+    section(`*Where it stands*\n${statusLine(request, viewerId === request.requesterId)}`),
   ];
 }
 
-async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem): Promise<KnownBlock[]> {
+/** What a waiting request still needs and from whom: the approvers fixed when it was asked. */
+function stillNeededText(request: DeletionRequest): string {
+  const missing = approvalsMissing(request);
+  const asked = request.approvers
+    ? [
+        // Those who approved already, and the requester, who may not, are not asked again.
+        ...request.approvers.users
+          .filter((user) => user !== request.requesterId && !request.approverIds.includes(user))
+          .map((user) => `<@${user}>`),
+        ...request.approvers.userGroups.map((group) => `<!subteam^${group}>`),
+      ]
+    : [];
+  const needed = `${missing} more approval${missing === 1 ? '' : 's'} needed`;
+  // Its expiry is in the line on where it stands, below.
+  return asked.length > 0 ? `${needed}, from ${asked.join(', ')}.` : `${needed}.`;
+}
+
+async function bulkBlocks(
+  deps: Pick<CapabilityDeps, 'store'>,
+  item: HistoryItem,
+  viewerId: string,
+): Promise<KnownBlock[]> {
   const jobId = item.jobId ?? '';
   const jobs = deps.store.bulkJobs.inTeam(item.teamId);
   const job = await jobs.get(jobId);
@@ -148,7 +177,9 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
   const counts = await jobs.counts(job.id);
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}`;
   const results = job.resultsFileId
-    ? `sent to <@${job.requesterId}> in their direct messages with the app`
+    ? job.requesterId === viewerId
+      ? 'sent to you in your direct messages with the app'
+      : `sent to <@${job.requesterId}> in their direct messages with the app`
     : job.resultsNote
       ? escapeAndCut(job.resultsNote, 300)
       : job.status === 'done'
@@ -161,16 +192,7 @@ async function bulkBlocks(deps: Pick<CapabilityDeps, 'store'>, item: HistoryItem
     section(
       `*State*\n${bulkStateText(job.status, job.cancelledBy !== undefined)}${job.cancelledBy && job.cancelledBy !== SYSTEM_ACTOR ? ` by <@${job.cancelledBy}>` : ''}${job.note ? ` (${escapeAndCut(job.note, 200)})` : ''}`,
     ),
-    section(
-      `*Rows* (${count(job.totalRows, 'in the file')})\n${[
-        count(counts.done, 'made'),
-        count(counts.failed, 'failed'),
-        count(counts.unknown, 'unknown'),
-        count(counts.pending + counts.sending, 'to send'),
-        count(counts.cancelled, 'cancelled'),
-        count(counts.invalid, 'invalid'),
-      ].join(' · ')}`,
-    ),
+    section(`*Rows* (${count(job.totalRows, 'in the file')})\n${rowCountParts(counts).join(' · ')}`),
     section(`*Results file*\n${results}`),
   ];
 }

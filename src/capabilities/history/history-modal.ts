@@ -1,6 +1,7 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { context, divider, section } from '../../platform/blocks/blocks.js';
+import { rowCountParts } from '../../platform/blocks/bulk-words.js';
 import { INPUT_ACTION_ID, selectInput, textInput } from '../../platform/blocks/inputs.js';
 import { escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
@@ -56,10 +57,10 @@ export function howText(item: Pick<HistoryItem, 'how' | 'jobId' | 'facts'>, with
 /** A bulk job's state as its people say it. */
 const BULK_STATES: Readonly<Record<BulkJobStatus, string>> = {
   draft: 'Checked, not started',
-  running: 'Sending',
+  running: 'Running',
   paused: 'Paused',
   finishing: 'Finishing',
-  done: 'Ended',
+  done: 'Finished',
 };
 
 /** `cancelled`: a job that ended because it was cancelled says so. */
@@ -84,7 +85,7 @@ export function historyView(page: {
     items.length === 0
       ? context(`${page.scope}${filtered ? ` · ${filtered}` : ''}`)
       : context(
-          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : items.length === 1 ? `the ${ordinal(start)}, newest first` : `${start}–${start + items.length - 1}, newest first`}`,
+          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : items.length === 1 ? `result ${start}, newest first` : `results ${start}–${start + items.length - 1}, newest first`}`,
         );
   const results: KnownBlock[] =
     items.length === 0
@@ -218,15 +219,7 @@ function factsLine(item: HistoryItem, now: { status: string | undefined; job: Jo
 function jobLine(job: JobSummary): string {
   const { counts } = job;
   const state = bulkStateText(job.status, job.cancelled);
-  const counted = [
-    [counts.done, 'made'],
-    [counts.failed, 'failed'],
-    [counts.unknown, 'unknown'],
-    [counts.pending + counts.sending, 'to send'],
-    [counts.cancelled, 'cancelled'],
-    [counts.invalid, 'invalid'],
-  ] as const;
-  const shown = counted.filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en-US')} ${what}`);
+  const shown = rowCountParts(counts, true);
   return `_${state}_ · ${shown.length > 0 ? shown.join(', ') : 'no rows'}`;
 }
 
@@ -272,13 +265,6 @@ function describeFilters(filters: HistoryFilters): string {
   if (filters.from) parts.push(`from ${filters.from}`);
   if (filters.to) parts.push(`to ${filters.to}`);
   return parts.join(', ');
-}
-
-/** 11 -> "11th", 21 -> "21st" (the one result of a last page). */
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }
 
 function emptyText(state: PageState): string {

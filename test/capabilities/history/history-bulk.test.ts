@@ -59,7 +59,7 @@ describe('history of bulk jobs', () => {
 
     const sending = await openHistory(job.jobId);
     expect(results(sending)).toHaveLength(1); // the job: no link made yet
-    expect(textOf(sending)).toMatch(/_Sending_ · 3 to send, 1 invalid/);
+    expect(textOf(sending)).toMatch(/_Running_ · 3 left to send, 1 with errors in the file \(not sent\)/);
 
     fakes.mint.holdAnswers = undefined;
     answer();
@@ -67,7 +67,7 @@ describe('history of bulk jobs', () => {
 
     const list = await openHistory(job.jobId);
     await expectScreen('history/modal--bulk-job', screen(list));
-    expect(textOf(list)).toContain('_Ended_ · 2 made, 1 failed, 1 invalid');
+    expect(textOf(list)).toContain('_Finished_ · 2 created, 1 failed, 1 with errors in the file (not sent)');
     const [firstLink, , jobRow] = results(list);
     expect(results(list)).toHaveLength(3); // the two links it made, then the job (made first)
     expect(jobRow).toMatch(/^[0-9a-f-]{36}$/); // the job's audit entry

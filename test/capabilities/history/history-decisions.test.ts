@@ -92,6 +92,7 @@ describe('deciding a deletion request from History', () => {
     expect(await running.app.submitView(approveModal, {}, BEN)).toBeUndefined();
     const benAfter = await shownAgain(ben, before);
     expect(textOf(benAfter)).toContain(`Approved by <@${BEN}>`);
+    expect(textOf(benAfter)).toContain(`1 more approval needed, from <@${CHLOE}>.`);
     expect(decisionButtons(benAfter)).toEqual([]);
     await flow.waitForStatus(ts, '1 of 2');
     expect(flow.patches()).toHaveLength(0);
@@ -129,7 +130,7 @@ describe('deciding a deletion request from History', () => {
     const before = updatesOf(chloe);
     await running.app.submitView(rejectModal, { [REJECT_REASON_BLOCK]: 'Customer still has an open order' }, CHLOE);
     const rejected = await shownAgain(chloe, before);
-    expect(textOf(rejected)).toContain(`Rejected by <@${CHLOE}>`);
+    expect(textOf(rejected)).toContain(`*Rejected* by <@${CHLOE}>`);
     expect(textOf(rejected)).toContain('Customer still has an open order');
     expect(decisionButtons(rejected)).toEqual([]);
     await flow.waitForStatus(ts, 'Rejected');
@@ -140,7 +141,7 @@ describe('deciding a deletion request from History', () => {
     expect(textOf(notice)).toContain('rejected');
     expect(notice.clear_on_close).toBeUndefined(); // Back returns to Details
     const benAfter = await shownAgain(ben, benBefore);
-    expect(textOf(benAfter)).toContain(`Rejected by <@${CHLOE}>`);
+    expect(textOf(benAfter)).toContain(`*Rejected* by <@${CHLOE}>`);
     expect(decisionButtons(benAfter)).toEqual([]);
     expect((await flow.stored(running.app, id))?.approverIds).toEqual([]);
     expect(flow.patches()).toHaveLength(0);

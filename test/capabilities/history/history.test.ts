@@ -318,6 +318,26 @@ describe('history', () => {
     await expectScreen('history/details--refused', modalText(refusal, { viewer: ANN }));
   });
 
+  it('says once, with when, that a request was cancelled: "you" to its requester, the requester to others', async () => {
+    const store = running.app.openStore();
+    const request = await deletion(store, BOB, ['cus_c1']);
+    await store.deletionRequests.forTeam(TEST_TEAM_ID).cancel(request.id, BOB);
+    const detailsOf = async (user: string) => {
+      const list = await openHistory(user, request.id);
+      const value = resultsOf(list)[0] ?? '';
+      const before = fakes.slack.callsTo('views.push').length;
+      await running.app.clickOnHome(list, HISTORY.buttons.details.actionId, user, value);
+      await fakes.slack.waitFor(() => fakes.slack.callsTo('views.push').length > before, 3_000, 'details');
+      return textOf(fakes.slack.callsTo('views.push').at(-1)?.params.view);
+    };
+    const toRequester = await detailsOf(BOB);
+    expect(toRequester).toMatch(/\*You cancelled it\* <!date\^\d+\^/);
+    expect(toRequester.match(/cancel/gi)).toHaveLength(1);
+    const toAuditViewer = await detailsOf(VERA);
+    expect(toAuditViewer).toMatch(/\*Cancelled\* by the requester <!date\^\d+\^/);
+    expect(toAuditViewer.match(/cancel/gi)).toHaveLength(1);
+  });
+
   it('shows what the link form made, with its URL, as soon as it is made', async () => {
     const { outcome } = await running.app.submitFormFromCommand('link', {
       [LINK_BLOCKS.nftId]: 'nft-from-form',
