@@ -94,6 +94,8 @@ export const BACKFILL_BATCH = 500;
 /** A word's matches counted up to this, to start a search from the rarest word. */
 const RARE_COUNT_CAP = 2_000;
 const BACKFILL_NAME = 'audit-log';
+/** What startingWord says when one of the words has no rows: the search ends there, with nothing found. */
+const NOTHING_MATCHES = Symbol('nothing matches');
 /** The audience of a deletion request from before its approvers were recorded: the approvers in force. */
 const IN_FORCE_AUDIENCE = 'approvers';
 /** A word finds the rows of at most this many people named with it (each one index range). */
@@ -137,7 +139,9 @@ export class HistoryRows {
     const lanes = lanesOf(query);
     const fetch = query.limit + 1;
     const words = query.words ?? [];
-    const driver = words.length > 0 ? await this.rarestWord(query.teamId, words) : undefined;
+    const driver = words.length > 0 ? await this.startingWord(query.teamId, words, query.people) : undefined;
+    // A word no row has, and naming nobody who made one: no row can have all the words.
+    if (driver === NOTHING_MATCHES) return { items: [], more: false };
     const sources: Source[] = driver
       ? [{ term: driver }, ...(query.people?.get(driver) ?? []).map((actorId) => ({ actorId }))]
       : [{}];
@@ -213,17 +217,34 @@ export class HistoryRows {
     return found;
   }
 
-  /** People whose names were never read, or not for a day, oldest first: the names job reads them from Slack. */
+  /**
+   * People whose names were never read (first: they have no name to be found by yet), then those not read for a
+   * day, oldest first: the names job reads them from Slack. Two reads, each along the `named_at` index, so the
+   * order is the same on both engines (PostgreSQL sorts nulls last, SQLite first).
+   */
   async peopleToName(limit: number, now = new Date()): Promise<Array<{ teamId: string; userId: string }>> {
     const stale = new Date(now.getTime() - NAMES_KEPT_MS).toISOString();
-    const rows = await this.db
-      .selectFrom('history_people')
-      .select(['team_id', 'user_id'])
-      .where((eb) => eb.or([eb('named_at', 'is', null), eb('named_at', '<', stale)]))
-      .orderBy('named_at')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ teamId: row.team_id, userId: row.user_id }));
+    const people = this.db.selectFrom('history_people').select(['team_id', 'user_id']);
+    const never = await people.where('named_at', 'is', null).limit(limit).execute();
+    const old =
+      never.length < limit
+        ? await people
+            .where('named_at', '<', stale)
+            .orderBy('named_at')
+            .limit(limit - never.length)
+            .execute()
+        : [];
+    return [...never, ...old].map((row) => ({ teamId: row.team_id, userId: row.user_id }));
+  }
+
+  /**
+   * Puts off reading the names of all of a workspace's people (the app no longer serves it: uninstalled, or its
+   * token revoked) until `retryInMs` from now, names kept: one ask then tells whether it came back, instead of
+   * one per person every few minutes.
+   */
+  async postponeNamesOf(teamId: string, retryInMs: number, now = new Date()): Promise<void> {
+    const namedAt = new Date(now.getTime() - NAMES_KEPT_MS + retryInMs).toISOString();
+    await this.db.updateTable('history_people').set({ named_at: namedAt }).where('team_id', '=', teamId).execute();
   }
 
   /**
@@ -362,12 +383,47 @@ export class HistoryRows {
     return Boolean(state?.finished_at);
   }
 
-  /** The word with the fewest rows in the workspace (counted up to a cap): a search reads its rows first. */
-  private async rarestWord(teamId: string, words: readonly string[]): Promise<string> {
-    if (words.length === 1) return words[0] ?? '';
-    const counts = await Promise.all(words.map(async (word) => ({ word, n: await this.countUpTo(teamId, word) })));
-    counts.sort((a, b) => a.n - b.n);
-    return counts[0]?.word ?? words[0] ?? '';
+  /**
+   * The word with the fewest rows in the workspace, counting both the rows that have it and the rows of the
+   * people named with it (each counted up to a cap): a search reads its rows first and checks the others on
+   * each. NOTHING_MATCHES when a word has no rows at all.
+   */
+  private async startingWord(
+    teamId: string,
+    words: readonly string[],
+    people: ReadonlyMap<string, readonly string[]> | undefined,
+  ): Promise<string | typeof NOTHING_MATCHES> {
+    const counts = await Promise.all(
+      words.map(async (word) => {
+        const named = people?.get(word) ?? [];
+        const [withWord, ofNamed] = await Promise.all([
+          this.countUpTo(teamId, word),
+          named.length > 0 ? this.countMadeBy(teamId, named) : 0,
+        ]);
+        // Ties go to a word found without names: its rows are one index range, not one per person.
+        return { word, n: withWord + ofNamed, named: named.length > 0 };
+      }),
+    );
+    counts.sort((a, b) => a.n - b.n || Number(a.named) - Number(b.named));
+    const rarest = counts[0];
+    return !rarest || rarest.n === 0 ? NOTHING_MATCHES : rarest.word;
+  }
+
+  /** How many rows of the workspace these people made, counted up to RARE_COUNT_CAP. */
+  private async countMadeBy(teamId: string, actorIds: readonly string[]): Promise<number> {
+    const found = await this.db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('history')
+          .select('id')
+          .where('team_id', '=', teamId)
+          .where('actor_id', 'in', actorIds)
+          .limit(RARE_COUNT_CAP)
+          .as('made'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    return Number(found?.n ?? 0);
   }
 
   /** How many rows of the workspace (of one kind) have the word, counted up to RARE_COUNT_CAP. */
