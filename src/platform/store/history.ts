@@ -139,13 +139,26 @@ export class HistoryRows {
     const lanes = lanesOf(query);
     const fetch = query.limit + 1;
     const words = query.words ?? [];
-    const driver = words.length > 0 ? await this.startingWord(query.teamId, words, query.people) : undefined;
+    // When every lane is one person's rows, people named with a word count only if they are one of those.
+    const makers = lanes.every((lane) => lane.actorId) ? new Set(lanes.map((lane) => lane.actorId)) : undefined;
+    const people = makers
+      ? new Map([...(query.people ?? [])].map(([word, named]) => [word, named.filter((id) => makers.has(id))]))
+      : query.people;
+    const start = words.length > 0 ? await this.startingWord(query.teamId, words, people) : undefined;
     // A word no row has, and naming nobody who made one: no row can have all the words.
-    if (driver === NOTHING_MATCHES) return { items: [], more: false };
+    if (start === NOTHING_MATCHES) return { items: [], more: false };
+    const driver = start?.word;
+    // A word on no row is matched only through its people: a person named with the driving word but not with
+    // that one has no row to find, and is not read at all (two names of different people end at once).
+    const onlyNames = words.filter((word) => word !== driver && start?.withWord.get(word) === 0);
+    const mayMatch = (actorId: string) => onlyNames.every((word) => people?.get(word)?.includes(actorId));
     const sources: Source[] = driver
-      ? [{ term: driver }, ...(query.people?.get(driver) ?? []).map((actorId) => ({ actorId }))]
+      ? [
+          ...(start?.withWord.get(driver) === 0 ? [] : [{ term: driver }]),
+          ...(people?.get(driver) ?? []).filter((actorId) => mayMatch(actorId)).map((actorId) => ({ actorId })),
+        ]
       : [{}];
-    const match: WordMatch = { words, people: query.people ?? new Map(), driver };
+    const match: WordMatch = { words, people: people ?? new Map(), driver };
     // A common word among deletion requests is read from the viewer's requests instead (the smaller range).
     const commonAmongDeletions =
       driver && lanes.some((lane) => lane.audience)
@@ -386,13 +399,14 @@ export class HistoryRows {
   /**
    * The word with the fewest rows in the workspace, counting both the rows that have it and the rows of the
    * people named with it (each counted up to a cap): a search reads its rows first and checks the others on
-   * each. NOTHING_MATCHES when a word has no rows at all.
+   * each; with each word's own count (rows that have it, not counting names). NOTHING_MATCHES when a word has no
+   * rows at all.
    */
   private async startingWord(
     teamId: string,
     words: readonly string[],
     people: ReadonlyMap<string, readonly string[]> | undefined,
-  ): Promise<string | typeof NOTHING_MATCHES> {
+  ): Promise<{ word: string; withWord: Map<string, number> } | typeof NOTHING_MATCHES> {
     const counts = await Promise.all(
       words.map(async (word) => {
         const named = people?.get(word) ?? [];
@@ -401,12 +415,13 @@ export class HistoryRows {
           named.length > 0 ? this.countMadeBy(teamId, named) : 0,
         ]);
         // Ties go to a word found without names: its rows are one index range, not one per person.
-        return { word, n: withWord + ofNamed, named: named.length > 0 };
+        return { word, withWord, n: withWord + ofNamed, named: named.length > 0 };
       }),
     );
+    const withWord = new Map(counts.map((count) => [count.word, count.withWord]));
     counts.sort((a, b) => a.n - b.n || Number(a.named) - Number(b.named));
     const rarest = counts[0];
-    return !rarest || rarest.n === 0 ? NOTHING_MATCHES : rarest.word;
+    return !rarest || rarest.n === 0 ? NOTHING_MATCHES : { word: rarest.word, withWord };
   }
 
   /** How many rows of the workspace these people made, counted up to RARE_COUNT_CAP. */

@@ -331,6 +331,10 @@ describeEachEngine('history', (engine, create) => {
     expect(await byName('nft-3 lee')).toEqual([byAnn[3]]);
     expect(await byName('ann nft-3')).toEqual([bobs, byAnn[3]]);
     expect(await byName('nft-3 ann', { viewer: viewer('U_ANN') })).toEqual([byAnn[3]]);
+    // Someone who sees only their own rows: another's name matches none of them.
+    expect(await byName('lee stone', { viewer: viewer('U_ANN') })).toEqual([]);
+    expect(await byName('lee nft-3', { viewer: viewer('U_ANN'), actorId: 'U_ANN' })).toEqual([byAnn[3]]);
+    expect(await byName('stone nft-3', { viewer: viewer('U_BOB') })).toEqual([bobs]);
     // Two words each on rows, never on the same row.
     expect(await byName('nft-1 nft-2')).toEqual([]);
     expect(await byName('lee stone')).toEqual([]);
