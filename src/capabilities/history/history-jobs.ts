@@ -3,7 +3,7 @@ import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Store } from '../../platform/store/store.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
-import type { Workspaces } from '../../tenancy/workspaces/workspaces.js';
+import { WorkspaceGone, type Workspaces } from '../../tenancy/workspaces/workspaces.js';
 
 const DAY_MS = 86_400_000;
 /** Rows pruned per batch: each a short transaction of its own. */
@@ -23,6 +23,10 @@ export interface HistoryJobDeps {
 const NAMES_PER_RUN = 40;
 /** A name Slack could not give is asked again after this long, not at every run. */
 const NAME_RETRY_MS = 10 * 60_000;
+/** A workspace the app no longer serves is asked about again after this long (it may have installed it again). */
+const GONE_RETRY_MS = DAY_MS;
+/** Slack's answers meaning the workspace's token no longer works at all (not one person's problem). */
+const TOKEN_GONE_CODES = new Set(['token_revoked', 'invalid_auth', 'account_inactive', 'not_authed', 'team_disabled']);
 
 /**
  * Copies the audit log written before History existed into it: a few batches a run, every few seconds, until
@@ -98,7 +102,9 @@ export function historyNamesJob(
     atStart: false,
     run: async () => {
       const people = await deps.work.track(deps.store.history.peopleToName(NAMES_PER_RUN));
+      const gone = new Set<string>();
       for (const person of people) {
+        if (gone.has(person.teamId)) continue;
         try {
           const client = await deps.workspaces.slack(person.teamId);
           const { user } = await client.users.info({ user: person.userId });
@@ -111,7 +117,15 @@ export function historyNamesJob(
         } catch (error) {
           if (slackErrorCode(error) === 'user_not_found')
             await deps.store.history.setNames(person.teamId, person.userId, []);
-          else {
+          else if (error instanceof WorkspaceGone || TOKEN_GONE_CODES.has(slackErrorCode(error) ?? '')) {
+            // Nobody's name can be read there: the whole workspace waits a day, with one line said.
+            gone.add(person.teamId);
+            deps.logger.info(
+              { team: person.teamId, reason: slackErrorCode(error) ?? 'no installation' },
+              'History names not read for a workspace the app no longer serves; asked again in a day',
+            );
+            await deps.store.history.postponeNamesOf(person.teamId, GONE_RETRY_MS);
+          } else {
             deps.logger.warn({ err: error, user: person.userId }, 'could not read a name for History; will try again');
             await deps.store.history.setNames(person.teamId, person.userId, undefined, new Date(), NAME_RETRY_MS);
           }

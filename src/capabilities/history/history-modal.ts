@@ -8,11 +8,16 @@ import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import { selectedValue, textValue } from '../../platform/blocks/view-state.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
-import { HISTORY_KINDS, type HistoryKind } from '../../platform/store/history-entry.js';
+import {
+  HISTORY_KINDS,
+  type HistoryKind,
+  searchWords,
+  searchWordsProblem,
+} from '../../platform/store/history-entry.js';
 import type { BulkJobStatus, JobSummary } from '../../platform/store/bulk-jobs/jobs.js';
 import type { HistoryItem } from '../../platform/store/history.js';
 import { HISTORY } from './actions.js';
-import { type HistoryFilters, type PageState, encodePageState } from './page-state.js';
+import { type HistoryFilters, type PageState, SLACK_USER_ID, encodePageState } from './page-state.js';
 
 /** Results a page shows. */
 export const PAGE_SIZE = 10;
@@ -290,10 +295,11 @@ export function readSearchForm(values: ViewOutput['state']['values']): SearchFor
   if (to === null) errors[SEARCH_BLOCKS.to] = 'Choose a day from the calendar.';
   if (from && to && to < from) errors[SEARCH_BLOCKS.to] = 'This day comes before the first one: choose a later one.';
   const words = textValue(values, SEARCH_BLOCKS.words) ?? '';
-  if (words.length > 500) errors[SEARCH_BLOCKS.words] = 'At most 500 characters.';
+  const wordsProblem = words.length > 500 ? 'At most 500 characters.' : searchWordsProblem(searchWords(words));
+  if (wordsProblem) errors[SEARCH_BLOCKS.words] = wordsProblem;
   const knownKind = HISTORY_KINDS.find((k) => k === kind);
   if (kind && kind !== ANY_KIND && !knownKind) errors[SEARCH_BLOCKS.kind] = 'Choose one of the list.';
-  if (who !== undefined && !/^[UW][A-Z0-9]{2,39}$/.test(who)) errors[SEARCH_BLOCKS.who] = 'Choose a person.';
+  if (who !== undefined && !SLACK_USER_ID.test(who)) errors[SEARCH_BLOCKS.who] = 'Choose a person.';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, filters: { words, kind: knownKind, who, from: from ?? undefined, to: to ?? undefined } };
 }

@@ -20,7 +20,10 @@ export type HistoryDeps = Pick<
 >;
 
 const DAY_MS = 86_400_000;
-/** How long the first page may take before the modal opens with a placeholder (the trigger lasts 3 s). */
+/**
+ * How long the first page may take before the modal opens (or a search answers) with a placeholder: the trigger
+ * and a submission's answer last 3 s.
+ */
 const FIRST_PAGE_WAIT_MS = 1_200;
 
 /** Which page to read: the first, or the one after or before the page a state shows. */
@@ -98,7 +101,7 @@ export async function openHistory(
 
 /** Search pressed: the form's filters, checked, and the first page in place of the modal. */
 export function handleSearch(deps: HistoryDeps) {
-  return async ({ ack, body, view, teamId }: FormRequest): Promise<Ended> => {
+  return async ({ ack, body, view, teamId, client }: FormRequest): Promise<Ended> => {
     const form = readSearchForm(view.state.values);
     if (!form.ok) return ack({ response_action: 'errors', errors: form.errors });
     const userId = body.user.id;
@@ -111,10 +114,13 @@ export function handleSearch(deps: HistoryDeps) {
     const viewer = await viewerOf(deps, userId, teamId);
     if (form.filters.who && form.filters.who !== userId && !mayFilterOthers(viewer))
       return ack({ response_action: 'errors', errors: { [SEARCH_BLOCKS.who]: OTHERS_ROWS_TEXT } });
-    await ack({
-      response_action: 'update',
-      view: await pageView(deps, { teamId, userId }, form.filters, undefined, viewer),
-    });
+    // Slack waits 3 s for the answer: a slow page is shown in place of a placeholder instead (as openHistory does).
+    const first = pageView(deps, { teamId, userId }, form.filters, undefined, viewer);
+    first.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+    const quick = await Promise.race([first, delay(FIRST_PAGE_WAIT_MS)]);
+    if (quick) return ack({ response_action: 'update', view: quick });
+    await ack({ response_action: 'update', view: loadingView(form.filters) });
+    await updateModal(client, view.id, await first, deps.logger);
   };
 }
 

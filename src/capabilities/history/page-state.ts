@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { HISTORY_KINDS } from '../../platform/store/history-entry.js';
+import { HISTORY_KINDS, searchWords, searchWordsProblem } from '../../platform/store/history-entry.js';
+
+/** A Slack user id as the form's person picker gives it (and as the page state must hold it). */
+export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,39}$/;
 
 /** What the person searched for, as the form holds it. */
 export interface HistoryFilters {
@@ -32,9 +35,13 @@ const pageStateSchema = z.object({
   team: z.string().min(1).max(40),
   user: z.string().min(1).max(40),
   filters: z.object({
-    words: z.string().max(500),
+    // Only words the form accepts: a forged state gets no search the form would refuse.
+    words: z
+      .string()
+      .max(500)
+      .refine((words) => !searchWordsProblem(searchWords(words))),
     kind: z.enum(HISTORY_KINDS).optional(),
-    who: z.string().max(40).optional(),
+    who: z.string().regex(SLACK_USER_ID).optional(),
     from: day.optional(),
     to: day.optional(),
   }),

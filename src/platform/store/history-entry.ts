@@ -264,6 +264,22 @@ export function searchWords(typed: string): string[] {
   return [...new Set(words)];
 }
 
+/** Words one search may have: each is counted and checked on every row read, and more narrow nothing useful. */
+export const MAX_SEARCH_WORDS = 8;
+
+/**
+ * Why these words (searchWords) cannot be searched for, said to the person: too many, or one of a single
+ * character (no id, e-mail or link is one character, and a letter of a name would find nearly everyone).
+ */
+export function searchWordsProblem(words: readonly string[]): string | undefined {
+  if (words.length > MAX_SEARCH_WORDS)
+    return `Use at most ${MAX_SEARCH_WORDS} words (you typed ${words.length}): every word must match, so one or two well-chosen ids, e-mails or names find it.`;
+  const short = words.filter((word) => [...word].length < 2);
+  if (short.length > 0)
+    return `Each word needs at least 2 characters; leave out ${short.map((word) => `“${word}”`).join(', ')}. A word matches a whole id, e-mail or link, or part of the maker’s name.`;
+  return undefined;
+}
+
 function record(row: HistoryTable, words: readonly (string | null | undefined)[]): HistoryRecord {
   const terms = new Set<string>();
   for (const word of words) {

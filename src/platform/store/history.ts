@@ -94,6 +94,8 @@ export const BACKFILL_BATCH = 500;
 /** A word's matches counted up to this, to start a search from the rarest word. */
 const RARE_COUNT_CAP = 2_000;
 const BACKFILL_NAME = 'audit-log';
+/** What startingWord says when one of the words has no rows: the search ends there, with nothing found. */
+const NOTHING_MATCHES = Symbol('nothing matches');
 /** The audience of a deletion request from before its approvers were recorded: the approvers in force. */
 const IN_FORCE_AUDIENCE = 'approvers';
 /** A word finds the rows of at most this many people named with it (each one index range). */
@@ -137,11 +139,26 @@ export class HistoryRows {
     const lanes = lanesOf(query);
     const fetch = query.limit + 1;
     const words = query.words ?? [];
-    const driver = words.length > 0 ? await this.rarestWord(query.teamId, words) : undefined;
+    // When every lane is one person's rows, people named with a word count only if they are one of those.
+    const makers = lanes.every((lane) => lane.actorId) ? new Set(lanes.map((lane) => lane.actorId)) : undefined;
+    const people = makers
+      ? new Map([...(query.people ?? [])].map(([word, named]) => [word, named.filter((id) => makers.has(id))]))
+      : query.people;
+    const start = words.length > 0 ? await this.startingWord(query.teamId, words, people) : undefined;
+    // A word no row has, and naming nobody who made one: no row can have all the words.
+    if (start === NOTHING_MATCHES) return { items: [], more: false };
+    const driver = start?.word;
+    // A word on no row is matched only through its people: a person named with the driving word but not with
+    // that one has no row to find, and is not read at all (two names of different people end at once).
+    const onlyNames = words.filter((word) => word !== driver && start?.withWord.get(word) === 0);
+    const mayMatch = (actorId: string) => onlyNames.every((word) => people?.get(word)?.includes(actorId));
     const sources: Source[] = driver
-      ? [{ term: driver }, ...(query.people?.get(driver) ?? []).map((actorId) => ({ actorId }))]
+      ? [
+          ...(start?.withWord.get(driver) === 0 ? [] : [{ term: driver }]),
+          ...(people?.get(driver) ?? []).filter((actorId) => mayMatch(actorId)).map((actorId) => ({ actorId })),
+        ]
       : [{}];
-    const match: WordMatch = { words, people: query.people ?? new Map(), driver };
+    const match: WordMatch = { words, people: people ?? new Map(), driver };
     // A common word among deletion requests is read from the viewer's requests instead (the smaller range).
     const commonAmongDeletions =
       driver && lanes.some((lane) => lane.audience)
@@ -213,17 +230,34 @@ export class HistoryRows {
     return found;
   }
 
-  /** People whose names were never read, or not for a day, oldest first: the names job reads them from Slack. */
+  /**
+   * People whose names were never read (first: they have no name to be found by yet), then those not read for a
+   * day, oldest first: the names job reads them from Slack. Two reads, each along the `named_at` index, so the
+   * order is the same on both engines (PostgreSQL sorts nulls last, SQLite first).
+   */
   async peopleToName(limit: number, now = new Date()): Promise<Array<{ teamId: string; userId: string }>> {
     const stale = new Date(now.getTime() - NAMES_KEPT_MS).toISOString();
-    const rows = await this.db
-      .selectFrom('history_people')
-      .select(['team_id', 'user_id'])
-      .where((eb) => eb.or([eb('named_at', 'is', null), eb('named_at', '<', stale)]))
-      .orderBy('named_at')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ teamId: row.team_id, userId: row.user_id }));
+    const people = this.db.selectFrom('history_people').select(['team_id', 'user_id']);
+    const never = await people.where('named_at', 'is', null).limit(limit).execute();
+    const old =
+      never.length < limit
+        ? await people
+            .where('named_at', '<', stale)
+            .orderBy('named_at')
+            .limit(limit - never.length)
+            .execute()
+        : [];
+    return [...never, ...old].map((row) => ({ teamId: row.team_id, userId: row.user_id }));
+  }
+
+  /**
+   * Puts off reading the names of all of a workspace's people (the app no longer serves it: uninstalled, or its
+   * token revoked) until `retryInMs` from now, names kept: one ask then tells whether it came back, instead of
+   * one per person every few minutes.
+   */
+  async postponeNamesOf(teamId: string, retryInMs: number, now = new Date()): Promise<void> {
+    const namedAt = new Date(now.getTime() - NAMES_KEPT_MS + retryInMs).toISOString();
+    await this.db.updateTable('history_people').set({ named_at: namedAt }).where('team_id', '=', teamId).execute();
   }
 
   /**
@@ -362,12 +396,49 @@ export class HistoryRows {
     return Boolean(state?.finished_at);
   }
 
-  /** The word with the fewest rows in the workspace (counted up to a cap): a search reads its rows first. */
-  private async rarestWord(teamId: string, words: readonly string[]): Promise<string> {
-    if (words.length === 1) return words[0] ?? '';
-    const counts = await Promise.all(words.map(async (word) => ({ word, n: await this.countUpTo(teamId, word) })));
-    counts.sort((a, b) => a.n - b.n);
-    return counts[0]?.word ?? words[0] ?? '';
+  /**
+   * The word with the fewest rows in the workspace, counting both the rows that have it and the rows of the
+   * people named with it (each counted up to a cap): a search reads its rows first and checks the others on
+   * each; with each word's own count (rows that have it, not counting names). NOTHING_MATCHES when a word has no
+   * rows at all.
+   */
+  private async startingWord(
+    teamId: string,
+    words: readonly string[],
+    people: ReadonlyMap<string, readonly string[]> | undefined,
+  ): Promise<{ word: string; withWord: Map<string, number> } | typeof NOTHING_MATCHES> {
+    const counts = await Promise.all(
+      words.map(async (word) => {
+        const named = people?.get(word) ?? [];
+        const [withWord, ofNamed] = await Promise.all([
+          this.countUpTo(teamId, word),
+          named.length > 0 ? this.countMadeBy(teamId, named) : 0,
+        ]);
+        // Ties go to a word found without names: its rows are one index range, not one per person.
+        return { word, withWord, n: withWord + ofNamed, named: named.length > 0 };
+      }),
+    );
+    const withWord = new Map(counts.map((count) => [count.word, count.withWord]));
+    counts.sort((a, b) => a.n - b.n || Number(a.named) - Number(b.named));
+    const rarest = counts[0];
+    return !rarest || rarest.n === 0 ? NOTHING_MATCHES : { word: rarest.word, withWord };
+  }
+
+  /** How many rows of the workspace these people made, counted up to RARE_COUNT_CAP. */
+  private async countMadeBy(teamId: string, actorIds: readonly string[]): Promise<number> {
+    const found = await this.db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('history')
+          .select('id')
+          .where('team_id', '=', teamId)
+          .where('actor_id', 'in', actorIds)
+          .limit(RARE_COUNT_CAP)
+          .as('made'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    return Number(found?.n ?? 0);
   }
 
   /** How many rows of the workspace (of one kind) have the word, counted up to RARE_COUNT_CAP. */

@@ -253,6 +253,29 @@ describe('history', () => {
     expect(resultsOf(await openHistory(ANN, 'novak'))).toHaveLength(0); // Ann does not see Eve's rows
   });
 
+  it('refuses too many words and one-letter words, in the form and from the command, saying what to do', async () => {
+    const view = await openHistory(VERA);
+    const letters = await running.app.submitView(view, { [B.words]: 'ann z' }, VERA);
+    expect(letters).toMatchObject({
+      response_action: 'errors',
+      errors: {
+        [B.words]:
+          'Each word needs at least 2 characters; leave out “z”. A word matches a whole id, e-mail or link, or part of the maker’s name.',
+      },
+    });
+    const many = await running.app.submitView(view, { [B.words]: 'n1 n2 n3 n4 n5 n6 n7 n8 n9' }, VERA);
+    expect(many).toMatchObject({
+      response_action: 'errors',
+      errors: { [B.words]: expect.stringContaining('Use at most 8 words (you typed 9)') },
+    });
+    const { ack, fields } = await running.app.command('history a b c d e f g h i j k', { user_id: VERA });
+    expect(ack).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Use at most 8 words (you typed 11)'),
+    });
+    expect(fakes.slack.calls.filter((c) => c.params.trigger_id === fields.trigger_id)).toEqual([]);
+  });
+
   it('refuses a forged page: another workspace, another person, or another person’s rows', async () => {
     await seed();
     const view = await openHistory(ANN);
@@ -284,6 +307,15 @@ describe('history', () => {
     await running.app.clickInView(forged({ filters: impossible }), HISTORY.buttons.next.actionId, {}, ANN);
     await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
     expect(textOf(fakes.slack.view(view.id))).not.toContain('Something went wrong');
+
+    // A "who" that is no Slack user id, or words the form would refuse, make a view the app did not write.
+    for (const odd of [{ who: 'U0ALICE01 OR 1=1' }, { words: 'n1 n2 n3 n4 n5 n6 n7 n8 n9' }, { words: 'x' }]) {
+      before = updates();
+      const filters = { ...(state.filters as object), ...odd };
+      await running.app.clickInView(forged({ filters }), HISTORY.buttons.next.actionId, {}, ANN);
+      await fakes.slack.waitFor(() => updates() > before, 3_000, 'a refusal');
+      expect(textOf(fakes.slack.view(view.id))).toContain('This History window no longer works');
+    }
 
     // A search submitted on a forged view is refused too, before anything is read.
     const ack = await running.app.submitView(forged({ team: 'T0OTHER01' }), {}, ANN);

@@ -312,6 +312,58 @@ describeEachEngine('history', (engine, create) => {
     expect(await store.history.peopleNamed('T2', ['ann'])).toEqual(new Map());
   });
 
+  it('ends a search at once when a word matches nothing, and starts from the fewest rows names included', async () => {
+    const byAnn: string[] = [];
+    for (let i = 0; i < 12; i += 1) byAnn.push(await link('U_ANN', { nftId: `nft-${i}` }));
+    const bobs = await link('U_BOB', { nftId: 'nft-3', email: 'ann@example.com' });
+    await store.history.setNames('T1', 'U_ANN', ['Ann Lee']);
+    await store.history.setNames('T1', 'U_BOB', ['Bob Stone']);
+    const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
+      const words = searchWords(typed);
+      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+    };
+    // A name, then a word no row has (and naming nobody): nothing, whichever comes first, for anyone.
+    expect(await byName('ann zzz')).toEqual([]);
+    expect(await byName('zzz ann')).toEqual([]);
+    expect(await byName('ann zzz', { viewer: viewer('U_ANN') })).toEqual([]);
+    // A name with many rows and a rare word: the same answer in either order (read from the rare word).
+    expect(await byName('lee nft-3')).toEqual([byAnn[3]]);
+    expect(await byName('nft-3 lee')).toEqual([byAnn[3]]);
+    expect(await byName('ann nft-3')).toEqual([bobs, byAnn[3]]);
+    expect(await byName('nft-3 ann', { viewer: viewer('U_ANN') })).toEqual([byAnn[3]]);
+    // Someone who sees only their own rows: another's name matches none of them.
+    expect(await byName('lee stone', { viewer: viewer('U_ANN') })).toEqual([]);
+    expect(await byName('lee nft-3', { viewer: viewer('U_ANN'), actorId: 'U_ANN' })).toEqual([byAnn[3]]);
+    expect(await byName('stone nft-3', { viewer: viewer('U_BOB') })).toEqual([bobs]);
+    // Two words each on rows, never on the same row.
+    expect(await byName('nft-1 nft-2')).toEqual([]);
+    expect(await byName('lee stone')).toEqual([]);
+    expect(await byName('lee', { limit: 3 })).toEqual(byAnn.slice(-3).reverse());
+  });
+
+  it('reads never-read names first, then the oldest, on both engines', async () => {
+    await link('U_OLD', { nftId: 'nft-1' });
+    await link('U_NEW', { nftId: 'nft-2' });
+    const now = new Date();
+    await store.history.setNames('T1', 'U_OLD', ['Old Name'], new Date(now.getTime() - 3 * 86_400_000));
+    expect(await store.history.peopleToName(1, now)).toEqual([{ teamId: 'T1', userId: 'U_NEW' }]);
+    expect(await store.history.peopleToName(5, now)).toEqual([
+      { teamId: 'T1', userId: 'U_NEW' },
+      { teamId: 'T1', userId: 'U_OLD' },
+    ]);
+  });
+
+  it('puts off a whole workspace’s names, keeping them, when the app no longer serves it', async () => {
+    await link('U_ANN', { nftId: 'nft-1' });
+    await link('U_BOB', { nftId: 'nft-2' });
+    const now = new Date();
+    await store.history.setNames('T1', 'U_ANN', ['Ann Lee'], new Date(now.getTime() - 2 * 86_400_000));
+    await store.history.postponeNamesOf('T1', 86_400_000, now);
+    expect(await store.history.peopleToName(10, new Date(now.getTime() + 3_600_000))).toEqual([]);
+    expect(await store.history.peopleToName(10, new Date(now.getTime() + 86_400_001))).toHaveLength(2);
+    expect((await store.history.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
+  });
+
   it('keeps a name Slack could not give, and asks again later', async () => {
     await link('U_ANN', { nftId: 'nft-1' });
     const now = new Date();
