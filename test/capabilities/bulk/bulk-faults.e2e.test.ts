@@ -47,6 +47,12 @@ describe('bulk create: faults', () => {
     fakes.mint.latencyMs = 300;
     const started = await job(first, 24);
     await fakes.slack.waitFor(() => fakes.mint.links.length >= 6, 10_000, 'some rows done');
+    // The crash comes while a row is in flight: sent to the service, its answer not back yet (300 ms away).
+    await fakes.slack.waitFor(
+      () => fakes.mint.requestsTo('create_link').length > fakes.mint.links.length,
+      10_000,
+      'a row sent, its answer not back',
+    );
     await first.stop('SIGKILL'); // no goodbye: rows being sent stay "sending"
     const sentBeforeCrash = fakes.mint.requestsTo('create_link').length;
 
