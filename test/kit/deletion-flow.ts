@@ -5,6 +5,23 @@ import type { SlackDriver } from './slack-driver.js';
 import type { Fakes } from './fakes.js';
 import { textOf } from './slack-checks.js';
 
+/**
+ * A submitted request form's outcome: the modal updated to say the request waits for approval (its id read there),
+ * and the approval message posted in `channel` (not in a thread).
+ */
+export async function requestPosted(fakes: Fakes, viewId: string, channel: string) {
+  const notice = await fakes.slack.waitForCall(
+    'views.update',
+    (c) => c.params.view_id === viewId && textOf(c.params.view).includes('waiting for approval'),
+  );
+  const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
+  const post = await fakes.slack.waitForCall(
+    'chat.postMessage',
+    (c) => c.params.channel === channel && !c.params.thread_ts && textOf(c.params.blocks).includes(id),
+  );
+  return { id, post };
+}
+
 /** The deletion flow driven as the people in it would, on one app or several sharing a database. */
 export class DeletionFlow {
   constructor(
@@ -27,15 +44,7 @@ export class DeletionFlow {
     if (existing) for (const id of ids) this.fakes.mint.customers.add(id);
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: user });
     expect(await app.submitView(view, { [REASON_BLOCK]: reason }, user)).toMatchObject({ response_action: 'update' });
-    const notice = await this.fakes.slack.waitForCall(
-      'views.update',
-      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
-    );
-    const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
-    const post = await this.fakes.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.params.channel === this.approvalChannel && !c.params.thread_ts && textOf(c.params.blocks).includes(id),
-    );
+    const { id, post } = await requestPosted(this.fakes, view.id, this.approvalChannel);
     return { id, ts: String(post.answer?.ts) };
   }
 

@@ -1,3 +1,4 @@
+import { requestPosted } from '../../kit/deletion-flow.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
@@ -44,15 +45,7 @@ describe('customer deletion, forged submissions', () => {
   async function request(ids: string[]) {
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { user_id: ALICE });
     await app.submitView(view, { [REASON_BLOCK]: 'Ticket 42' }, ALICE);
-    const notice = await fakes.slack.waitForCall(
-      'views.update',
-      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
-    );
-    const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
-    const post = await fakes.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.params.channel === APPROVAL && textOf(c.params.blocks).includes(id),
-    );
+    const { id, post } = await requestPosted(fakes, view.id, APPROVAL);
     return { id, ts: String(post.answer?.ts) };
   }
 

@@ -1,3 +1,4 @@
+import { requestPosted } from '../../kit/deletion-flow.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
@@ -99,15 +100,7 @@ describe('customer deletion in several workspaces', () => {
     const channel = team === A ? CHANNEL_A : CHANNEL_B;
     const { view } = await app.commandOpeningModal(`delete ${ids.join(' ')}`, { team_id: team, user_id: user });
     await submitIn(team, view, user, { [REASON_BLOCK]: `Ticket of ${team}` });
-    const notice = await fakes.slack.waitForCall(
-      'views.update',
-      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
-    );
-    const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
-    const post = await fakes.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.params.channel === channel && !c.params.thread_ts && textOf(c.params.blocks).includes(id),
-    );
+    const { id, post } = await requestPosted(fakes, view.id, channel);
     return { id, post, message: () => fakes.slack.message(channel, String(post.answer?.ts)) };
   }
 

@@ -1,3 +1,4 @@
+import { requestPosted } from '../../kit/deletion-flow.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
@@ -57,15 +58,7 @@ describe('a Slack Connect approver', () => {
     const values = stateValues(view, { [REASON_BLOCK]: `Ticket of ${team}` });
     const urls = responseUrls(view, values, () => fakes.slack.responseUrl());
     fakes.slack.applySubmissionAck(view.id, await app.interact(inTeam(viewSubmission(view, values, user, urls), team)));
-    const notice = await fakes.slack.waitForCall(
-      'views.update',
-      (c) => c.params.view_id === view.id && textOf(c.params.view).includes('waiting for approval'),
-    );
-    const id = /DR-[A-Z0-9]{6}/.exec(textOf(notice.params.view))?.[0] ?? '';
-    const post = await fakes.slack.waitForCall(
-      'chat.postMessage',
-      (c) => c.params.channel === channel && !c.params.thread_ts && textOf(c.params.blocks).includes(id),
-    );
+    const { id, post } = await requestPosted(fakes, view.id, channel);
     return { id, message: () => fakes.slack.message(channel, String(post.answer?.ts)) };
   }
 
