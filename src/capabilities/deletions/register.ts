@@ -7,7 +7,7 @@ import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton, offeredDecision } from './decision-buttons.js';
 import { decisionMetadataKeys } from './decision-rules.js';
-import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
+import { handleApproveSubmission, handleRejectSubmission } from './decision-modal.js';
 import { type DeletionContext, deletionSettings, notConfiguredText, workspaceOf } from './deletion-context.js';
 import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 import { requestDeletionStep } from './deletion-step.js';
