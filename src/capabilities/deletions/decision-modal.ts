@@ -1,5 +1,4 @@
 import type { ModalView } from '@slack/types';
-import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, section } from '../../platform/blocks/blocks.js';
 import {
@@ -18,7 +17,7 @@ import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js
 import { DELETIONS } from './actions.js';
 import { idSections } from './approval-message.js';
 import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
-import { type DecisionKind, changedForm, decisionRefusal, notFound, verifiedDecision } from './decision-rules.js';
+import { type SubmittedDecision, requestToDecide } from './decision-rules.js';
 import { approveRequest, rejectRequest } from './request-transitions.js';
 
 /*
@@ -93,11 +92,12 @@ export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
     // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
     // and the approver is told how to connect it. (Rejecting never needs it.)
-    const mint = await ctx.mintIn(workspaceOf(ctx, args.teamId));
-    const { request, under } = await requestToDecide(args, ctx, 'approve');
+    const teamId = workspaceOf(ctx, args.teamId);
+    const mint = await ctx.mintIn(teamId);
+    const { request, under } = await requestToDecide(ctx, submitted(args, teamId), 'approve');
     const approved = await approveRequest(ctx, { slack: args.client, mint }, request, args.body.user.id, (recorded) =>
       under
-        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(ctx, args), under))
+        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(args, teamId), under))
         : // Counted but more are needed: "1 of 2 approvals"; the last one needed: "Deleting…" while it runs.
           args.ack({
             response_action: 'update',
@@ -106,7 +106,7 @@ export function handleApproveSubmission(ctx: DeletionContext) {
     );
     if (approved.status === 'pending') return;
     // The view beneath was shown again once already: this update is the newest state whatever its hash now.
-    if (under) await showOfferingAgain(ctx, submitterIn(ctx, args), { ...under, hash: undefined });
+    if (under) await showOfferingAgain(ctx, submitterIn(args, teamId), { ...under, hash: undefined });
     else await updateModal(args.client, args.view.id, outcomeView(approved), ctx.logger);
     return approved.status === 'failed' ? 'upstream_error' : undefined;
   };
@@ -128,47 +128,24 @@ export function handleRejectSubmission(ctx: DeletionContext) {
         },
       });
     }
-    const { request, under } = await requestToDecide(args, ctx, 'reject');
+    const teamId = workspaceOf(ctx, args.teamId);
+    const { request, under } = await requestToDecide(ctx, submitted(args, teamId), 'reject');
     await rejectRequest(ctx, args.client, request, args.body.user.id, note, (rejected) =>
       under
-        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(ctx, args), under))
+        ? args.ack().then(() => showOfferingAgain(ctx, submitterIn(args, teamId), under))
         : args.ack({ response_action: 'update', view: outcomeView(rejected) }),
     );
   };
 }
 
-/**
- * The request a submitted decision modal decides. The view must be the one the app opened for this request and
- * this approver (its signed metadata); a changed one decides nothing. The request is looked up in the workspace
- * the submission was sent from only. Anyone who may not decide it (now) is refused, with why; the decision
- * itself is a compare-and-set (request-transitions.ts), so of any number of approvers one wins.
- */
-async function requestToDecide(
-  { body, view, teamId: requestTeam }: FormRequest,
-  ctx: DeletionContext,
-  kind: DecisionKind,
-): Promise<{ request: DeletionRequest; under?: OfferingView }> {
-  const userId = body.user.id;
-  const teamId = workspaceOf(ctx, requestTeam);
-  const decision = verifiedDecision(ctx.decisionKeys, kind, view.private_metadata, userId);
-  if (decision === undefined) {
-    ctx.logger.warn(
-      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
-      'decision view came back with metadata the app did not sign; nothing decided',
-    );
-    throw changedForm();
-  }
-  const id = decision.requestId;
-  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
-  if (!request) throw notFound(id);
-  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
-  if (refusal) throw refusal;
-  return decision.under ? { request, under: decision.under } : { request };
+/** A submitted decision modal, as the rules read it. */
+function submitted({ view, body }: FormRequest, teamId: string): SubmittedDecision {
+  return { view, userId: body.user.id, teamId };
 }
 
 /** Who shows the view beneath a submitted decision again: the submitter, in the submission's workspace. */
-function submitterIn(ctx: DeletionContext, args: FormRequest) {
-  return { client: args.client, teamId: workspaceOf(ctx, args.teamId), userId: args.body.user.id };
+function submitterIn(args: FormRequest, teamId: string) {
+  return { client: args.client, teamId, userId: args.body.user.id };
 }
 
 /** The approval modal after an approval that was counted but is not the last one needed. */

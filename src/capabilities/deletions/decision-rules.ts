@@ -3,6 +3,7 @@ import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { Store } from '../../platform/store/store.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
 import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
 import { type RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
@@ -261,6 +262,41 @@ async function approverRefusal(
   return noEntry(
     `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`,
   );
+}
+
+/** A submitted decision modal: the view as it came back, who submitted it, and the workspace it came from. */
+export interface SubmittedDecision {
+  view: { callback_id: string; private_metadata?: string | undefined };
+  userId: string;
+  teamId: string;
+}
+
+/**
+ * The request a submitted decision modal decides, and the view it was pushed over, if any. The view must be the
+ * one the app opened for this request and this approver (its signed metadata); a changed one decides nothing.
+ * The request is looked up in the workspace the submission was sent from only. Anyone who may not decide it
+ * (now) is refused, with why; the decision itself is a compare-and-set (request-transitions.ts), so of any
+ * number of approvers one wins.
+ */
+export async function requestToDecide(
+  ctx: DecisionRulesContext & { decisionKeys: DecisionKeys; logger: Logger },
+  { view, userId, teamId }: SubmittedDecision,
+  kind: DecisionKind,
+): Promise<{ request: DeletionRequest; under?: OfferingView }> {
+  const decision = verifiedDecision(ctx.decisionKeys, kind, view.private_metadata, userId);
+  if (decision === undefined) {
+    ctx.logger.warn(
+      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
+      'decision view came back with metadata the app did not sign; nothing decided',
+    );
+    throw changedForm();
+  }
+  const id = decision.requestId;
+  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
+  if (!request) throw notFound(id);
+  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
+  if (refusal) throw refusal;
+  return decision.under ? { request, under: decision.under } : { request };
 }
 
 /*

@@ -222,7 +222,9 @@ export async function publishRequest(ctx: DeletionContext, slack: WebClient, req
     shown = now;
   }
   await refreshHomesShowing(ctx, shown);
-  // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
+  // A workflow waiting for this request hears how it ended (a no-op while it has not ended). Only a request a
+  // workflow asked (origin `workflow <execution id>`) can have a step waiting: no other is looked up.
+  if (!shown.origin?.startsWith('workflow')) return;
   await completeWaitingStep(ctx, slack, shown).catch((error: unknown) =>
     ctx.logger.warn(
       { err: error, requestId: request.id },
