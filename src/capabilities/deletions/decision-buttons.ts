@@ -6,21 +6,26 @@ import type { DeletionRequest } from '../../platform/store/deletion-requests.js'
 import { openModal, pushModal } from '../../platform/blocks/open-modal.js';
 import { DELETIONS } from './actions.js';
 import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
-import { alreadyDecidedText, approveView, decisionButtons, notFoundText, rejectView } from './deletion-messages.js';
+import { decisionButtons } from './approval-message.js';
+import { approveView, rejectView } from './decision-modal.js';
 import {
   type DecisionKind,
+  type Refusal,
   approveRefusal,
+  cancelRefusal,
   decisionRefusal,
+  notFound,
   retryRefusal,
+  retryTaken,
   signDecisionMetadata,
 } from './decision-rules.js';
 import { auditedTransition, publishRequest, runDeletion } from './request-transitions.js';
 import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
-import { RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
+import { RequestEnded } from '../../platform/slack/pipeline/request-ended.js';
 
 type Args = ButtonRequest;
 
-type Rule = (ctx: DeletionContext, request: DeletionRequest, userId: string) => Promise<string | undefined>;
+type Rule = (ctx: DeletionContext, request: DeletionRequest, userId: string) => Promise<Refusal | undefined>;
 
 /**
  * Loads the click's request, in the workspace the click was sent from (the button's value comes from the
@@ -31,10 +36,10 @@ async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Pro
   const teamId = workspaceOf(ctx, args.teamId);
   const id = args.action.value;
   const found = id ? await ctx.store.deletionRequests.forTeam(teamId).get(id) : undefined;
-  if (!found) throw refused(`:no_entry: ${notFoundText(id)}`);
+  if (!found) throw notFound(id);
   const request = await rememberApprovalMessage(args, ctx, found);
   const refusal = await rule(ctx, request, args.body.user.id);
-  if (refusal) throw refused(`:no_entry: ${refusal}`);
+  if (refusal) throw refusal;
   return request;
 }
 
@@ -146,10 +151,7 @@ export function handleRetryButton(ctx: DeletionContext) {
       ['failed', 'attention'],
       args.body.user.id,
     );
-    if (!result.ran)
-      throw refused(
-        `Someone else is already trying again: ${result.request ? alreadyDecidedText(result.request) : 'the request is gone.'}`,
-      );
+    if (!result.ran) throw retryTaken(result.request);
     return result.request.status === 'failed' ? 'upstream_error' : undefined;
   };
 }
@@ -167,9 +169,6 @@ export function handleCancelButton(ctx: DeletionContext) {
       await publishRequest(ctx, args.client, result.request);
       return;
     }
-    const current = result.request;
-    if (!current) throw refused(`:no_entry: ${notFoundText(id)}`);
-    const why = current.requesterId !== body.user.id ? 'only the requester can cancel it' : alreadyDecidedText(current);
-    throw refused(`:no_entry: Request ${current.id} cannot be cancelled: ${why}`);
+    throw cancelRefusal(result.request, id, body.user.id);
   };
 }

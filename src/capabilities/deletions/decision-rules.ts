@@ -3,12 +3,24 @@ import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { Store } from '../../platform/store/store.js';
+import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
-import { alreadyApprovedText, alreadyDecidedText } from './deletion-messages.js';
+import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
+import { type RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
+import { cutText, escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
+import {
+  approvalProgress,
+  approvalsMissing,
+  approvedByText,
+  mentionOrSomeone as by,
+  dateOrNothing as when,
+} from '../../platform/blocks/deletion-status.js';
 
 /*
  * Who may decide which request, in two parts: which request a decision modal decides (its signed metadata,
  * first), and whether the person who clicks a decision's button or submits its modal may decide it (the rules).
+ * Each rule refuses with its own words, here beside it: a Refusal, which the listener throws to end the request
+ * telling the person why.
  *
  * A decision modal (Approve… / Reject…) carries the id of the request it was opened for in its
  * private_metadata, which comes back from the client on submission. So that a changed id (an approver looking
@@ -118,6 +130,11 @@ export function verifiedDecision(
   return under ? { requestId, under } : { requestId };
 }
 
+/** The refusal of a decision view that came back with metadata the app did not sign: nothing is decided. */
+export function changedForm(): Refusal {
+  return refused(':no_entry: This form was changed, so nothing was decided. Open the request again.');
+}
+
 /** The view beneath as the app wrote it into the metadata. */
 function offeringView(value: unknown): OfferingView | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -125,6 +142,50 @@ function offeringView(value: unknown): OfferingView | undefined {
   if (typeof id !== 'string' || typeof callbackId !== 'string' || typeof privateMetadata !== 'string') return undefined;
   if (hash !== undefined && typeof hash !== 'string') return undefined;
   return hash === undefined ? { id, callbackId, privateMetadata } : { id, hash, callbackId, privateMetadata };
+}
+
+/**
+ * Why a rule refuses: the request ends (the listener throws it) and the person reads the rule's words, in a
+ * note to whoever clicked or in the modal they submitted.
+ */
+export type Refusal = RequestEnded;
+
+/** A refusal of a click or a form that names a request: nothing was done. */
+const noEntry = (text: string): Refusal => refused(`:no_entry: ${text}`);
+
+/**
+ * A click or a form names a request the workspace does not have: never made, or another workspace's (a forged
+ * id). Nothing of any other workspace is read to say it.
+ */
+export function notFound(id: string | undefined): Refusal {
+  return noEntry(notFoundText(id));
+}
+
+function notFoundText(id: string | undefined): string {
+  const shown = id ? ` ${escapeMrkdwn(cutText(id, 40))}` : ''; // the id comes from the client
+  return `Deletion request${shown} was not found in this workspace. Nothing was changed.`;
+}
+
+/** Said to someone who acts on a request that is no longer waiting for a decision. */
+function alreadyDecidedText(r: DeletionRequest): string {
+  switch (r.status) {
+    case 'pending':
+      return `Request ${r.id} is still waiting for a decision.`;
+    case 'rejected':
+      return `Request ${r.id} was already rejected by ${by(r.decidedBy)} ${when(r.decidedAt)}.`;
+    case 'cancelled':
+      return `Request ${r.id} was cancelled by the requester ${when(r.decidedAt)}; it cannot be decided.`;
+    case 'expired':
+      return `Request ${r.id} expired ${when(r.expiresAt)}; it cannot be decided. The requester can ask again.`;
+    default:
+      return `Request ${r.id} was already approved by ${approvedByText(r)} ${when(r.decidedAt)}.`;
+  }
+}
+
+/** Said to an approver who approved this request already (it waits for others). */
+function alreadyApprovedText(r: DeletionRequest): string {
+  const missing = approvalsMissing(r);
+  return `You already approved request ${r.id} (${approvalProgress(r)}); it waits for ${missing} more approver${missing === 1 ? '' : 's'}.`;
 }
 
 /** What the rules read: the request's expiry (by the database's clock) and who its approvers are. */
@@ -143,44 +204,12 @@ export async function decisionRefusal(
   request: DeletionRequest,
   userId: string,
   options: { final?: boolean } = {},
-): Promise<string | undefined> {
-  if (request.status !== 'pending') return alreadyDecidedText(request);
+): Promise<Refusal | undefined> {
+  if (request.status !== 'pending') return noEntry(alreadyDecidedText(request));
   // The database's clock decides, as it does for the decision itself: every replica gives the same answer.
   if (await ctx.store.deletionRequests.forTeam(request.teamId).hasExpired(request.id))
-    return alreadyDecidedText({ ...request, status: 'expired' });
+    return noEntry(alreadyDecidedText({ ...request, status: 'expired' }));
   return approverRefusal(ctx, request, userId, options.final ? 'always' : 'before refusing');
-}
-
-/** Why `userId` may not run this request again (it must have failed or been interrupted). */
-export async function retryRefusal(
-  ctx: DecisionRulesContext,
-  request: DeletionRequest,
-  userId: string,
-): Promise<string | undefined> {
-  if (request.status === 'running' || request.status === 'approved')
-    return `Request ${request.id} is being deleted right now.`;
-  if (request.status !== 'failed' && request.status !== 'attention')
-    return `Request ${request.id} has nothing to try again (it is ${request.status}).`;
-  return approverRefusal(ctx, request, userId, 'always'); // it runs the deletion at once
-}
-
-async function approverRefusal(
-  ctx: DecisionRulesContext,
-  request: DeletionRequest,
-  userId: string,
-  askSlack: AskSlack,
-): Promise<string | undefined> {
-  // The approvers the request was opened with: a later change of the settings neither adds nor removes any.
-  const teamId = request.teamId;
-  const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers, teamId });
-  if (request.requesterId === userId)
-    return check.approver
-      ? 'You asked for this deletion, so another approver must decide it.'
-      : `You asked for this deletion: its approvers decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`;
-  if (check.approver) return undefined;
-  if (check.problem)
-    return `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`;
-  return `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`;
 }
 
 /**
@@ -191,7 +220,116 @@ export async function approveRefusal(
   ctx: DecisionRulesContext,
   request: DeletionRequest,
   userId: string,
-): Promise<string | undefined> {
-  if (request.status === 'pending' && request.approverIds.includes(userId)) return alreadyApprovedText(request);
+): Promise<Refusal | undefined> {
+  if (request.status === 'pending' && request.approverIds.includes(userId))
+    return noEntry(alreadyApprovedText(request));
   return decisionRefusal(ctx, request, userId);
+}
+
+/** Why `userId` may not run this request again (it must have failed or been interrupted). */
+export async function retryRefusal(
+  ctx: DecisionRulesContext,
+  request: DeletionRequest,
+  userId: string,
+): Promise<Refusal | undefined> {
+  if (request.status === 'running' || request.status === 'approved')
+    return noEntry(`Request ${request.id} is being deleted right now.`);
+  if (request.status !== 'failed' && request.status !== 'attention')
+    return noEntry(`Request ${request.id} has nothing to try again (it is ${request.status}).`);
+  return approverRefusal(ctx, request, userId, 'always'); // it runs the deletion at once
+}
+
+async function approverRefusal(
+  ctx: DecisionRulesContext,
+  request: DeletionRequest,
+  userId: string,
+  askSlack: AskSlack,
+): Promise<Refusal | undefined> {
+  // The approvers the request was opened with: a later change of the settings neither adds nor removes any.
+  const teamId = request.teamId;
+  const check = await ctx.approvers.check(userId, { askSlack, among: request.approvers, teamId });
+  if (request.requesterId === userId)
+    return noEntry(
+      check.approver
+        ? 'You asked for this deletion, so another approver must decide it.'
+        : `You asked for this deletion: its approvers decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`,
+    );
+  if (check.approver) return undefined;
+  if (check.problem)
+    return noEntry(
+      `Your approver rights could not be checked (${check.problem}). Nothing was changed; try again in a moment.`,
+    );
+  return noEntry(
+    `Only the approvers of this request can decide it (${ctx.approvers.mentions(request.approvers, teamId)}). Nothing was changed.`,
+  );
+}
+
+/** A submitted decision modal: the view as it came back, who submitted it, and the workspace it came from. */
+export interface SubmittedDecision {
+  view: { callback_id: string; private_metadata?: string | undefined };
+  userId: string;
+  teamId: string;
+}
+
+/**
+ * The request a submitted decision modal decides, and the view it was pushed over, if any. The view must be the
+ * one the app opened for this request and this approver (its signed metadata); a changed one decides nothing.
+ * The request is looked up in the workspace the submission was sent from only. Anyone who may not decide it
+ * (now) is refused, with why; the decision itself is a compare-and-set (request-transitions.ts), so of any
+ * number of approvers one wins.
+ */
+export async function requestToDecide(
+  ctx: DecisionRulesContext & { decisionKeys: DecisionKeys; logger: Logger },
+  { view, userId, teamId }: SubmittedDecision,
+  kind: DecisionKind,
+): Promise<{ request: DeletionRequest; under?: OfferingView }> {
+  const decision = verifiedDecision(ctx.decisionKeys, kind, view.private_metadata, userId);
+  if (decision === undefined) {
+    ctx.logger.warn(
+      { user: userId, callbackId: view.callback_id, metadata: view.private_metadata?.slice(0, 200) },
+      'decision view came back with metadata the app did not sign; nothing decided',
+    );
+    throw changedForm();
+  }
+  const id = decision.requestId;
+  const request = await ctx.store.deletionRequests.forTeam(teamId).get(id);
+  if (!request) throw notFound(id);
+  const refusal = await decisionRefusal(ctx, request, userId, { final: true });
+  if (refusal) throw refusal;
+  return decision.under ? { request, under: decision.under } : { request };
+}
+
+/*
+ * The rules above are checked before anything changes; each change is then a compare-and-set, which someone
+ * else may have won meanwhile. These are the words for a change that lost.
+ */
+
+/** An approval that changed nothing: approved before by this approver, or the request no longer open. */
+export function approvalNotCounted(result: ApprovalResult, requestId: string): Refusal {
+  if (!result.request) return refused(notFoundText(requestId));
+  return refused(
+    result.outcome === 'already' ? alreadyApprovedText(result.request) : alreadyDecidedText(result.request),
+  );
+}
+
+/** A rejection that changed nothing: the request was decided (or is gone) meanwhile. */
+export function rejectionNotCounted(request: DeletionRequest | undefined, requestId: string): Refusal {
+  return refused(request ? alreadyDecidedText(request) : notFoundText(requestId));
+}
+
+/** A second "Try the deletion again" while another one's run is claimed. */
+export function retryTaken(request: DeletionRequest | undefined): Refusal {
+  return refused(
+    `Someone else is already trying again: ${request ? alreadyDecidedText(request) : 'the request is gone.'}`,
+  );
+}
+
+/**
+ * A cancel that changed nothing: only the requester cancels, and only a request still pending. `current` is the
+ * request as the compare-and-set found it.
+ */
+export function cancelRefusal(current: DeletionRequest | undefined, requestId: string, userId: string): Refusal {
+  if (!current) return notFound(requestId);
+  const why = current.requesterId !== userId ? 'only the requester can cancel it' : alreadyDecidedText(current);
+  return noEntry(`Request ${current.id} cannot be cancelled: ${why}`);
 }

@@ -6,9 +6,10 @@ import type { OfferedDecisions, OfferingView } from '../../platform/blocks/offer
 import type { Store } from '../../platform/store/store.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
-import type { WorkspaceReach } from './workspace-reach.js';
-import type { DecisionKeys } from './decision-rules.js';
-import type { StepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
+import type { CapabilityDeps } from '../../deps.js';
+import { WorkspaceReach } from './workspace-reach.js';
+import { type DecisionKeys, decisionMetadataKeys } from './decision-rules.js';
+import { type StepTokenSeal, stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import type { DeletionApprovers, DeletionQuorum } from '../../platform/ops/config/config.js';
 import type { WorkspaceSettings } from '../../tenancy/workspaces/settings-model.js';
 
@@ -55,6 +56,29 @@ export interface DeletionContext {
   decisions: OfferedDecisions;
   /** Seals workflow execution tokens kept while a request waits (see platform/slack/workflow-steps/sealed-token.ts). */
   stepTokens: StepTokenSeal;
+}
+
+/** The deletion flow's context, made once from what the app gives the capability. */
+export function deletionContext(deps: CapabilityDeps): DeletionContext {
+  const logger = deps.logger.child({ capability: 'deletion-approval' });
+  const slackIn = (teamId: string) => deps.workspaces.slack(teamId);
+  return {
+    store: deps.store,
+    logger,
+    settingsIn: (teamId) => deletionSettings(deps.settings.current(teamId).values),
+    setUpBy: deps.config.distribution ? 'admin' : deps.settings.envOnly ? 'operator' : 'operator or admin',
+    approvers: deps.approvers,
+    home: deps.home,
+    slackIn,
+    reach: new WorkspaceReach(slackIn, logger),
+    mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
+    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
+    // single-workspace mode; in distribution mode, nobody's.
+    defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
+    decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
+    stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
+    decisions: deps.decisions,
+  };
 }
 
 /** The settings of the workspace, or the refusal that says deletion is not set up there. */

@@ -11,7 +11,7 @@ import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-context.js';
-import { approvalRule } from './deletion-messages.js';
+import { customerCount } from '../../platform/blocks/deletion-status.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
 export const REASON_BLOCK = 'reason';
@@ -194,4 +194,16 @@ function fillBoxes(ids: readonly string[]): { boxes: string[]; placed: number } 
   }
   if (current) boxes.push(current);
   return { boxes, placed };
+}
+
+/**
+ * The policy in force, as the request form states it: "Nothing is deleted until 2 approvers other than you
+ * approve the request (3 from 100 customers up)."; without the settings at hand, what holds under any quorum.
+ */
+function approvalRule(quorum: DeletionQuorum | undefined): string {
+  if (!quorum) return 'Nothing is deleted until enough approvers other than you approve the request.';
+  const who = (n: number) =>
+    n === 1 ? 'an approver other than you approves' : `${n} approvers other than you approve`;
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${customerCount(quorum.large.fromCustomers)} up)` : '';
+  return `Nothing is deleted until ${who(quorum.approvals)} the request${large}.`;
 }

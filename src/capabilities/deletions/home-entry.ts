@@ -7,15 +7,11 @@ import { actionsRow, context, divider, section } from '../../platform/blocks/blo
 import { listModal } from '../../platform/blocks/list-modal.js';
 import { italic } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
+import type { DeletionQuorum } from '../../platform/ops/config/config.js';
+import { approvalProgress, customerCount } from '../../platform/blocks/deletion-status.js';
 import type { DeletionContext } from './deletion-context.js';
-import {
-  approvalProgress,
-  cancelButton,
-  customerCount,
-  decisionButtons,
-  quorumStatus,
-  retryButtons,
-} from './deletion-messages.js';
+import { decisionButtons, retryButtons } from './approval-message.js';
+import { cancelButton } from './requester-messages.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;
@@ -49,6 +45,13 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
           : `Customer deletion: not set up (${configured.missing.join(' and ')} missing)`;
     },
   };
+}
+
+/** ", 2 approvals needed (3 from 100 customers)" for Home's status line; empty for the default of one. */
+function quorumStatus(quorum: DeletionQuorum): string {
+  if (quorum.approvals <= 1 && !quorum.large) return '';
+  const large = quorum.large ? ` (${quorum.large.approvals} from ${quorum.large.fromCustomers} customers)` : '';
+  return `, ${quorum.approvals} approval${quorum.approvals === 1 ? '' : 's'} needed${large}`;
 }
 
 async function approvalsBlocks(ctx: DeletionContext, teamId: string, userId: string): Promise<KnownBlock[]> {

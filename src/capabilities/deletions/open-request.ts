@@ -3,7 +3,8 @@ import { failedCallOutcome, type FailedCallOutcome } from '../../platform/slack/
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext, DeletionSettings } from './deletion-context.js';
-import { approvalMessage, fullListMessages, requesterMessage } from './deletion-messages.js';
+import { approvalMessage, fullListMessages } from './approval-message.js';
+import { requesterMessage } from './requester-messages.js';
 import { auditedTransition, refreshHomesShowing } from './request-transitions.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
@@ -13,8 +14,8 @@ import type { MessageContent } from '../../platform/blocks/blocks.js';
  * Multi-party approval: a request needs DELETION_QUORUM distinct approvers (DELETION_QUORUM_LARGE from
  * DELETION_LARGE_AT customers up; admins change both in Settings), never counting the requester, and one
  * rejection rejects it. The number is fixed on the request when it is made, so changing the settings never
- * changes what a pending request needs. The policy is here; the words every message uses for it are in
- * deletion-messages.ts.
+ * changes what a pending request needs. The policy is here; the words for it are with each screen that says it
+ * (the request form, the approval message, the decision modal, Home).
  */
 
 /** Approvals a request of `customers` customers needs under `quorum`. */

@@ -6,16 +6,13 @@ import { type ButtonRequest, listen } from '../../platform/slack/pipeline/listen
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton, offeredDecision } from './decision-buttons.js';
-import { decisionMetadataKeys } from './decision-rules.js';
-import { handleApproveSubmission, handleRejectSubmission } from './decision-submissions.js';
-import { type DeletionContext, deletionSettings, notConfiguredText, workspaceOf } from './deletion-context.js';
+import { handleApproveSubmission, handleRejectSubmission } from './decision-modal.js';
+import { deletionContext, notConfiguredText, workspaceOf } from './deletion-context.js';
 import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 import { requestDeletionStep } from './deletion-step.js';
 import { stepCompleterJob } from './step-completion.js';
 import { openFormFromMessage } from './message-shortcut.js';
-import { stepTokenSeal } from '../../platform/slack/workflow-steps/sealed-token.js';
 import { handleDeletionRequestSubmission } from './deletion-request-submission.js';
-import { WorkspaceReach } from './workspace-reach.js';
 import { cancelWorkspaceDeletions } from './workspace-removed.js';
 import { deletionSubcommand } from './deletion-subcommand.js';
 import { deletionSweeperJob, sweeperTiming } from './deletion-sweeper.js';
@@ -30,25 +27,7 @@ import { allApprovalsView, deletionHomeEntry, ownRequestsView } from './home-ent
  * settings, approvers, token and Mint account.
  */
 export function register(app: App, deps: CapabilityDeps): void {
-  const logger = deps.logger.child({ capability: 'deletion-approval' });
-  const slackIn = (teamId: string) => deps.workspaces.slack(teamId);
-  const ctx: DeletionContext = {
-    store: deps.store,
-    logger,
-    settingsIn: (teamId) => deletionSettings(deps.settings.current(teamId).values),
-    setUpBy: deps.config.distribution ? 'admin' : deps.settings.envOnly ? 'operator' : 'operator or admin',
-    approvers: deps.approvers,
-    home: deps.home,
-    slackIn,
-    reach: new WorkspaceReach(slackIn, logger),
-    mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
-    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
-    // single-workspace mode; in distribution mode, nobody's.
-    defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
-    decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
-    stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
-    decisions: deps.decisions,
-  };
+  const ctx = deletionContext(deps);
   /** The request form, in the workspace asked from (or why it cannot be asked there). */
   const openRequestForm = async ({ body, client, teamId }: FormOpener): Promise<void> => {
     const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
@@ -83,7 +62,7 @@ export function register(app: App, deps: CapabilityDeps): void {
           quorum: configured.ok ? configured.settings.quorum : undefined,
         }),
       })
-      .catch((error: unknown) => logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
+      .catch((error: unknown) => ctx.logger.info({ err: error }, 'could not add a box (the view changed meanwhile)'));
   };
   // Home's "See all": the list is read, then shown (the trigger allows 3 s; reads take milliseconds).
   const seeAll =

@@ -3,18 +3,12 @@ import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
 import { notFoundCount, recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
 import { runAudited } from '../../platform/mint/run-audited.js';
 import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
-import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
 import type { DeletionRequest, Transition, WorkspaceDeletionRequests } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
-import {
-  alreadyDecidedText,
-  approvalMessage,
-  approvalRefusedText,
-  notFoundText,
-  outcomeMessage,
-  requesterMessage,
-} from './deletion-messages.js';
+import { approvalNotCounted, rejectionNotCounted } from './decision-rules.js';
+import { approvalMessage } from './approval-message.js';
+import { outcomeMessage, requesterMessage } from './requester-messages.js';
 import { completeWaitingStep } from './step-completion.js';
 
 /*
@@ -46,7 +40,7 @@ export async function approveRequest(
 ): Promise<DeletionRequest> {
   const approval = await recordApproval(ctx, request.teamId, request.id, approverId);
   if (approval.outcome !== 'recorded' && approval.outcome !== 'approved')
-    throw refused(approvalRefusedText(approval, request.id));
+    throw approvalNotCounted(approval, request.id);
   const recorded = approval.request;
   await answer(recorded);
   if (recorded.status === 'pending') {
@@ -105,7 +99,7 @@ export async function rejectRequest(
   const decided = await auditedTransition(ctx, teamId, userId, 'customers.delete.reject', (requests) =>
     requests.decide(id, 'rejected', userId, note),
   );
-  if (!decided.won) throw refused(decided.request ? alreadyDecidedText(decided.request) : notFoundText(id));
+  if (!decided.won) throw rejectionNotCounted(decided.request, id);
   await answer(decided.request);
   await publishAndNotify(ctx, slack, decided.request);
   return decided.request;
@@ -228,7 +222,9 @@ export async function publishRequest(ctx: DeletionContext, slack: WebClient, req
     shown = now;
   }
   await refreshHomesShowing(ctx, shown);
-  // A workflow waiting for this request hears how it ended (a no-op while it has not ended, or for no step).
+  // A workflow waiting for this request hears how it ended (a no-op while it has not ended). Only a request a
+  // workflow asked (origin `workflow <execution id>`) can have a step waiting: no other is looked up.
+  if (!shown.origin?.startsWith('workflow')) return;
   await completeWaitingStep(ctx, slack, shown).catch((error: unknown) =>
     ctx.logger.warn(
       { err: error, requestId: request.id },

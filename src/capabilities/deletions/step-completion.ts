@@ -80,8 +80,7 @@ export async function completeWaitingStep(
 ): Promise<void> {
   if (!ENDED_STATUSES.has(request.status)) return;
   const teamId = request.teamId;
-  const configured = ctx.settingsIn(teamId);
-  const end = stepEnd(request, configured.ok ? configured.settings.requestTtlHours : undefined);
+  const end = stepEnd(request, request.status === 'expired' ? requestTtlHours(ctx, teamId) : undefined);
   if (!end) return;
   const steps = ctx.store.stepCompletions;
   const claim = await steps.claim(teamId, request.id, STEP_CLAIM_LEASE_MS);
@@ -105,6 +104,12 @@ export async function completeWaitingStep(
     await steps.finish(teamId, request.id, 'abandoned');
     logger.error({ err: error, attempts }, 'Slack kept refusing the end of a workflow step; given up');
   }
+}
+
+/** The workspace's request lifetime, which an expired request's end names; undefined where it is not set up. */
+function requestTtlHours(ctx: Pick<DeletionContext, 'settingsIn'>, teamId: string): number | undefined {
+  const configured = ctx.settingsIn(teamId);
+  return configured.ok ? configured.settings.requestTtlHours : undefined;
 }
 
 /**

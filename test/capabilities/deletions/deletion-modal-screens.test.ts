@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-modal.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { TEST_MINT_API_KEY } from '../../kit/running-app.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-modal.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes, type Fakes } from '../../kit/fakes.js';
 import { userContext } from '../../kit/slack-payloads.js';

@@ -2,7 +2,7 @@ import { requestPosted } from '../../kit/deletion-flow.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-request-form.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-modal.js';
 import type { DeletionRequest } from '../../../src/platform/store/deletion-requests.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { startTwoWorkspaces } from '../../kit/listener-installs.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
-import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/deletion-messages.js';
+import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-modal.js';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { DeletionFlow, buttonsOf } from '../../kit/deletion-flow.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
