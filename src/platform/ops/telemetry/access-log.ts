@@ -18,6 +18,10 @@ export type PipelineStep = (args: RequestArgs, handle: (args: RequestArgs) => Pr
  */
 export function accessLog(deps: { logger: Logger; metrics: Metrics }): PipelineStep {
   const ids = new BoundedLabels(200);
+  // The line's fields are fixed and none is a secret's field, so pino's redaction by path (which would pass
+  // each value through its wildcard paths, about three quarters of the line's cost) has nothing to remove; the
+  // scrubber still reads the whole line before it is written (createLogger's hook).
+  const log = deps.logger.child({}, { redact: [] });
   return async (args, handle) => {
     const record = describe(args);
     const started = performance.now();
@@ -40,7 +44,7 @@ export function accessLog(deps: { logger: Logger; metrics: Metrics }): PipelineS
       deps.metrics.requests.inc({ kind: record.kind, id, outcome });
       deps.metrics.requestDuration.observe({ kind: record.kind, outcome }, ms / 1000);
       const { kind, user, channel, team } = record;
-      deps.logger.info({ kind, id: record.id, user, channel, team, outcome, ms }, 'request');
+      log.info({ kind, id: record.id, user, channel, team, outcome, ms }, 'request');
     }
   };
 }

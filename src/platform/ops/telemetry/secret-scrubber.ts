@@ -13,6 +13,11 @@ const EXECUTION_TOKEN_FIELD = /(\\*"bot_access_token\\*"\s*:\s*\\*")[^"\\]*/g;
 
 export const REDACTED = '[redacted]';
 
+/** Whether a text has the fixed part of SLACK_TOKEN's every match (`xox`, `xapp-` or `xwfp-`). */
+function mayHoldSlackToken(text: string): boolean {
+  return text.includes('xox') || text.includes('xapp-') || text.includes('xwfp-');
+}
+
 export type Scrubber = (text: string) => string;
 
 /**
@@ -27,13 +32,25 @@ export type Scrubber = (text: string) => string;
  */
 export function createSecretScrubber(secrets: readonly string[]): Scrubber {
   // Short values are skipped: they would redact ordinary words and cannot be real credentials.
-  const values = [...new Set(secrets)].filter((s) => s.length >= 6).flatMap((secret) => spellings(secret));
+  const kept = [...new Set(secrets)].filter((s) => s.length >= 6);
+  const values = kept.flatMap((secret) => spellings(secret));
   // Longest first, so a secret that contains another (or its own other spelling) is replaced whole.
   const unique = [...new Set(values)].sort((a, b) => b.length - a.length);
   const pattern = unique.length > 0 ? new RegExp(unique.map((value) => escapeRegExp(value)).join('|'), 'g') : undefined;
+  // Every spelling keeps a secret's letters and digits as they are, so a text without the longest run of
+  // them of any secret holds no spelling of one. Finding a word costs far less than running the expression at
+  // every position, and almost no text holds a secret (this runs on every log line and every call to Slack);
+  // a secret without a run long enough to be telling is always looked for.
+  const runs = kept.map((secret) => longestAlphanumericRun(secret));
+  const mayHoldSecret = runs.some((run) => run.length < 4)
+    ? () => true
+    : (text: string) => runs.some((run) => text.includes(run));
   return (text) => {
-    const scrubbed = pattern ? text.replace(pattern, REDACTED) : text;
-    return scrubbed.replace(SLACK_TOKEN, REDACTED).replace(EXECUTION_TOKEN_FIELD, `$1${REDACTED}`);
+    let scrubbed = pattern && mayHoldSecret(text) ? text.replace(pattern, REDACTED) : text;
+    // Each shape likewise, only in a text that has its fixed part.
+    if (mayHoldSlackToken(scrubbed)) scrubbed = scrubbed.replace(SLACK_TOKEN, REDACTED);
+    if (scrubbed.includes('bot_access_token')) scrubbed = scrubbed.replace(EXECUTION_TOKEN_FIELD, `$1${REDACTED}`);
+    return scrubbed;
   };
 }
 
@@ -56,6 +73,13 @@ function spellings(secret: string): string[] {
     const json = JSON.stringify(text).slice(1, -1);
     return [text, json, ...forms(text), ...forms(json), JSON.stringify(json).slice(1, -1)];
   });
+}
+
+function longestAlphanumericRun(secret: string): string {
+  return (secret.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run) => (run.length > longest.length ? run : longest),
+    '',
+  );
 }
 
 function escapeRegExp(value: string): string {

@@ -63,6 +63,14 @@ describe('createSecretScrubber', () => {
     }
   });
 
+  it('finds a secret whose letters and digits come in short runs only, in every spelling', () => {
+    const choppy = 'a1-b2/c3+d4"e5';
+    const scrubChoppy = createSecretScrubber([choppy]);
+    expect(scrubChoppy(`x ${choppy} y`)).toBe('x [redacted] y');
+    expect(scrubChoppy(JSON.stringify({ msg: choppy }))).toBe('{"msg":"[redacted]"}');
+    expect(scrubChoppy(new URLSearchParams({ text: choppy }).toString())).toBe('text=[redacted]');
+  });
+
   it('leaves other text alone and ignores values too short to be credentials', () => {
     expect(createSecretScrubber(['abc', ''])('abc abcd')).toBe('abc abcd');
   });
