@@ -794,6 +794,7 @@ export class FakeSlack {
               name: person.name.split(' ')[0]?.toLowerCase(),
               real_name: person.name,
               profile: { real_name: person.name, display_name: person.name.split(' ')[0] },
+              ...zoneFields(person.tz),
             }
           : {};
         return { ok: true, user: { id: user, team_id: teamId, is_admin: admin, is_owner: false, deleted, ...names } };
@@ -1330,4 +1331,16 @@ async function readBody(req: SlackRequest): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** users.info's time-zone fields for an IANA zone, as Slack gives them: its name, its long name, its offset now. */
+function zoneFields(tz: string): { tz: string; tz_label: string; tz_offset: number } {
+  const now = new Date();
+  const label =
+    new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'long' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value ?? tz;
+  const local = new Date(now.toLocaleString('en-US', { timeZone: tz }));
+  const utc = new Date(now.toLocaleString('en-US', { timeZone: 'UTC' }));
+  return { tz, tz_label: label, tz_offset: Math.round((local.getTime() - utc.getTime()) / 1000) };
 }

@@ -31,7 +31,7 @@ const NEEDED_BOT_SCOPES = {
   'files:read': 'the CSV a user attaches to the bulk form',
   'files:write': "bulk jobs' results and errors files, and audit exports, uploaded to the asker's DM",
   'users:read':
-    "settings admins by default: the workspace's admins and owners (users.info is_admin, is_owner); History's search by a maker's name (users.info names)",
+    "settings admins by default: the workspace's admins and owners (users.info is_admin, is_owner); History's search by a maker's name (users.info names) and its days in the reader's time zone (users.info tz)",
   'channels:read': 'the settings check that the app is in the approval channel chosen (conversations.info, public)',
   'groups:read': 'the same check for a private approval channel (conversations.info)',
 };

@@ -9,6 +9,8 @@ export const HISTORY = declare('history', {
     openFromHome: { actionId: 'home_history', label: 'History' },
     previous: { actionId: 'history_previous', label: '◀ Previous' },
     next: { actionId: 'history_next', label: 'Next ▶' },
+    // Beside a page whose search stopped before it filled: goes on from there.
+    keepSearching: { actionId: 'history_keep_searching', label: 'Keep searching' },
     // One on each result: its value is the result's id.
     details: { actionId: 'history_details', label: 'Details' },
   },

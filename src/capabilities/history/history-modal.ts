@@ -18,6 +18,7 @@ import type { BulkJobStatus, JobSummary } from '../../platform/store/bulk-jobs/j
 import type { HistoryItem } from '../../platform/store/history.js';
 import { HISTORY } from './actions.js';
 import { type HistoryFilters, type PageState, SLACK_USER_ID, encodePageState } from './page-state.js';
+import type { ReaderZone } from './reader-zone.js';
 
 /** Results a page shows. */
 export const PAGE_SIZE = 10;
@@ -82,19 +83,26 @@ export function historyView(page: {
   statuses?: ReadonlyMap<string, string>;
   /** A bulk job's state and counts now, by job id. */
   jobs?: ReadonlyMap<string, JobSummary>;
+  /** Whether the page goes on with a search that had stopped (Keep searching). */
+  searchedOn?: boolean;
+  /** The reader's time zone, which From and To are days of. */
+  zone: ReaderZone;
 }): ModalView {
   const { state, items } = page;
-  const start = (state.page - 1) * PAGE_SIZE + 1;
+  const start = state.before + 1;
   const filtered = describeFilters(state.filters);
   const heading =
     items.length === 0
       ? context(`${page.scope}${filtered ? ` · ${filtered}` : ''}`)
       : context(
-          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && start === 1 ? 'the only result' : items.length === 1 ? `result ${start}, newest first` : `results ${start}–${start + items.length - 1}, newest first`}`,
+          `${page.scope}${filtered ? ` · ${filtered}` : ''} · ${items.length === 1 && !state.newer && !state.older && !state.stopped ? 'the only result' : items.length === 1 ? `result ${start}, newest first` : `results ${start}–${start + items.length - 1}, newest first`}`,
         );
+  const stopped = stoppedBlock(state);
   const results: KnownBlock[] =
     items.length === 0
-      ? [section(emptyText(state))]
+      ? stopped
+        ? []
+        : [section(emptyText(state, page.searchedOn ?? false))]
       : items.map((item) =>
           resultBlock(item, {
             status: page.statuses?.get(item.requestId ?? ''),
@@ -108,8 +116,41 @@ export function historyView(page: {
     submit: 'Search',
     close: 'Close',
     privateMetadata: encodePageState(state),
-    blocks: [...searchInputs(state.filters), divider(), heading, ...results, ...(paging ? [paging] : [])],
+    blocks: [
+      ...searchInputs(state.filters, page.zone),
+      divider(),
+      heading,
+      ...results,
+      ...(stopped ? [stopped] : []),
+      ...(paging ? [paging] : []),
+    ],
   });
+}
+
+/**
+ * Where a search stopped when it examined its budget of rows before the page filled (two words common but
+ * seldom on one row): said plainly, with what was found so far, and Keep searching to go on from there.
+ */
+function stoppedBlock(state: PageState): SectionBlock | undefined {
+  const stopped = state.stopped;
+  if (!stopped) return undefined;
+  const when = slackDate(new Date(stopped.at.madeAt));
+  const found =
+    state.shown === 0
+      ? 'nothing found yet'
+      : state.shown === 1
+        ? 'the result above so far'
+        : `the ${state.shown} results above so far`;
+  const text =
+    stopped.toward === 'older'
+      ? `:hourglass_flowing_sand: Searched back to ${when}: ${found}. Older ones may match.`
+      : `:hourglass_flowing_sand: Searched forward to ${when}: ${found}. Newer ones may match.`;
+  return {
+    type: 'section',
+    block_id: 'history_stopped',
+    text: { type: 'mrkdwn', text },
+    accessory: buttonOf(HISTORY.buttons.keepSearching),
+  };
 }
 
 /** Shown while the first page is read, when that takes longer than Slack's trigger allows to wait. */
@@ -123,7 +164,7 @@ export function loadingView(filters: HistoryFilters): ModalView {
   });
 }
 
-function searchInputs(filters: HistoryFilters): KnownBlock[] {
+function searchInputs(filters: HistoryFilters, zone: ReaderZone): KnownBlock[] {
   const who: InputBlock = {
     type: 'input',
     block_id: SEARCH_BLOCKS.who,
@@ -136,11 +177,12 @@ function searchInputs(filters: HistoryFilters): KnownBlock[] {
       ...(filters.who ? { initial_user: filters.who } : {}),
     },
   };
-  const date = (blockId: string, label: string, initial: string | undefined): InputBlock => ({
+  const date = (blockId: string, label: string, initial: string | undefined, hint?: string): InputBlock => ({
     type: 'input',
     block_id: blockId,
     optional: true,
     label: { type: 'plain_text', text: label },
+    ...(hint ? { hint: { type: 'plain_text', text: hint } } : {}),
     element: {
       type: 'datepicker',
       action_id: INPUT_ACTION_ID,
@@ -169,8 +211,13 @@ function searchInputs(filters: HistoryFilters): KnownBlock[] {
       initial: filters.kind ?? ANY_KIND,
     }),
     who,
-    date(SEARCH_BLOCKS.from, 'From (UTC day)', filters.from),
-    date(SEARCH_BLOCKS.to, 'To (UTC day, included)', filters.to),
+    date(
+      SEARCH_BLOCKS.from,
+      zone.known ? `From (day in ${zone.name})` : 'From (UTC day)',
+      filters.from,
+      zone.known ? undefined : 'Slack did not give your time zone, so these days are in UTC.',
+    ),
+    date(SEARCH_BLOCKS.to, zone.known ? `To (day in ${zone.name}, included)` : 'To (UTC day, included)', filters.to),
   ];
 }
 
@@ -272,8 +319,11 @@ function describeFilters(filters: HistoryFilters): string {
   return parts.join(', ');
 }
 
-function emptyText(state: PageState): string {
-  if (state.page > 1) return 'No more results: they may have been removed meanwhile. Search again to start over.';
+function emptyText(state: PageState, searchedOn: boolean): string {
+  if (state.before > 0)
+    return searchedOn
+      ? ':mag: Searched to the end: nothing more matches.'
+      : 'No more results: they may have been removed meanwhile. Search again to start over.';
   const filtered = describeFilters(state.filters);
   return filtered
     ? state.filters.words.trim()

@@ -12,73 +12,102 @@ import type { HistoryCursor, HistoryItem, HistoryQuery } from '../../platform/st
 import { detailsView } from './history-details.js';
 import { PAGE_SIZE, SEARCH_BLOCKS, historyView, loadingView, readSearchForm } from './history-modal.js';
 import { type Viewer, mayFilterOthers, scopeText, viewerOf } from './history-viewer.js';
+import { type ReaderZones, dayEnd, dayStart } from './reader-zone.js';
 import { type HistoryFilters, type PageState, decodePageState } from './page-state.js';
 
 export type HistoryDeps = Pick<
   CapabilityDeps,
-  'store' | 'approvers' | 'settingsAdmins' | 'settings' | 'logger' | 'decisions'
->;
-
-const DAY_MS = 86_400_000;
+  'store' | 'approvers' | 'settingsAdmins' | 'settings' | 'logger' | 'decisions' | 'config'
+> & {
+  /** Readers' time zones (From / To are days of the reader's). */
+  zones: ReaderZones;
+};
 /**
  * How long the first page may take before the modal opens (or a search answers) with a placeholder: the trigger
  * and a submission's answer last 3 s.
  */
 const FIRST_PAGE_WAIT_MS = 1_200;
 
-/** Which page to read: the first, or the one after or before the page a state shows. */
-type Turn = 'first' | 'next' | 'previous';
+/**
+ * Which page to read: the first, the one after or before the page a state shows, or the rest of its search
+ * from where it stopped (Keep searching).
+ */
+export type Turn = 'first' | 'next' | 'previous' | 'continue';
 
 /** Said when a person filters on someone else's rows without the right to see them (form, or forged page). */
 export const OTHERS_ROWS_TEXT =
   'You can see only what you made (audit viewers and settings admins see everything; deletion approvers the requests they were asked to decide). Leave “Made by” empty, or choose yourself.';
 
 /**
- * The page a viewer asked for, as a modal: their rights asked afresh, the filters applied within them, the
- * page read by keyset from the state's first or last row.
+ * The page a viewer asked for, as a modal: their rights asked afresh, the filters applied within them (From /
+ * To as days of the viewer's time zone), the page read by keyset from the state's first or last row, or from
+ * where its search stopped.
  */
 export async function pageView(
   deps: HistoryDeps,
-  at: { teamId: string; userId: string },
+  at: { teamId: string; userId: string; client: WebClient },
   filters: HistoryFilters,
   turn: { from: PageState; to: Turn } | undefined,
   viewer?: Viewer,
 ): Promise<ModalView> {
-  const who = viewer ?? (await viewerOf(deps, at.userId, at.teamId));
-  const direction = turn?.to === 'previous' ? 'newer' : 'older';
-  const cursor: HistoryCursor | undefined =
-    turn?.to === 'next' ? turn.from.last : turn?.to === 'previous' ? turn.from.first : undefined;
+  const [who, zone] = await Promise.all([
+    viewer ?? viewerOf(deps, at.userId, at.teamId),
+    deps.zones.of(at.client, at.teamId, at.userId),
+  ]);
+  const from = turn?.from;
+  const to = turn?.to ?? 'first';
+  const stopped = to === 'continue' ? from?.stopped : undefined;
+  const direction = to === 'previous' || stopped?.toward === 'newer' ? 'newer' : 'older';
+  const cursor: HistoryCursor | undefined = to === 'next' ? from?.last : to === 'previous' ? from?.first : stopped?.at;
   const query: HistoryQuery = {
     teamId: at.teamId,
     viewer: who,
     words: searchWords(filters.words),
     kind: filters.kind,
     actorId: filters.who,
-    from: filters.from ? new Date(`${filters.from}T00:00:00.000Z`) : undefined,
-    until: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS) : undefined,
+    from: filters.from ? dayStart(filters.from, zone) : undefined,
+    until: filters.to ? dayEnd(filters.to, zone) : undefined,
     direction,
     cursor,
     limit: PAGE_SIZE,
+    budget: deps.config.history.scanRows,
   };
   const page = await deps.store.history.page({
     ...query,
     people: query.words?.length ? await deps.store.history.peopleNamed(at.teamId, query.words) : undefined,
   });
-  const number = !turn || turn.to === 'first' ? 1 : turn.to === 'next' ? turn.from.page + 1 : turn.from.page - 1;
+  const shown = page.items.length;
+  // Results newest first: read toward the older ones, this page comes after those shown so far; toward the
+  // newer ones, before them (and at the top once nothing newer is left).
+  const before = !from
+    ? 0
+    : direction === 'older'
+      ? from.before + from.shown
+      : page.more || page.stoppedAt
+        ? Math.max(0, from.before - shown)
+        : 0;
   const state: PageState = {
     team: at.teamId,
     user: at.userId,
     filters,
-    page: Math.max(1, number),
+    before,
+    shown,
     first: cursorOf(page.items[0]),
     last: cursorOf(page.items.at(-1)),
-    // Read newest first from the top: nothing newer; read toward the newer: what is beyond is newer.
-    newer: direction === 'newer' ? page.more : Boolean(cursor),
+    newer: direction === 'newer' ? page.more : before > 0,
     older: direction === 'older' ? page.more : true,
+    ...(page.stoppedAt ? { stopped: { at: page.stoppedAt, toward: direction } } : {}),
   };
-  if (direction === 'newer' && !page.more) state.page = 1;
   const [deletions, jobs] = await Promise.all([statuses(deps, page.items), jobSummaries(deps, at.teamId, page.items)]);
-  return historyView({ state, items: page.items, scope: scopeText(who), statuses: deletions, jobs });
+  return historyView({
+    state,
+    items: page.items,
+    scope: scopeText(who),
+    statuses: deletions,
+    jobs,
+    searchedOn: Boolean(stopped),
+    zone,
+  });
 }
 
 /** `/mintlink history [words]` and Home's History: the modal, with its first page (or a placeholder first). */
@@ -115,7 +144,7 @@ export function handleSearch(deps: HistoryDeps) {
     if (form.filters.who && form.filters.who !== userId && !mayFilterOthers(viewer))
       return ack({ response_action: 'errors', errors: { [SEARCH_BLOCKS.who]: OTHERS_ROWS_TEXT } });
     // Slack waits 3 s for the answer: a slow page is shown in place of a placeholder instead (as openHistory does).
-    const first = pageView(deps, { teamId, userId }, form.filters, undefined, viewer);
+    const first = pageView(deps, { teamId, userId, client }, form.filters, undefined, viewer);
     first.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     const quick = await Promise.race([first, delay(FIRST_PAGE_WAIT_MS)]);
     if (quick) return ack({ response_action: 'update', view: quick });
@@ -124,15 +153,18 @@ export function handleSearch(deps: HistoryDeps) {
   };
 }
 
-/** Previous / Next: the page before or after the one shown, in place; only for whose page it is. */
-export function handleTurn(deps: HistoryDeps, to: 'next' | 'previous') {
+/**
+ * Previous / Next: the page before or after the one shown; Keep searching: the rest of its search from where it
+ * stopped. In place, and only for whose page it is.
+ */
+export function handleTurn(deps: HistoryDeps, to: Exclude<Turn, 'first'>) {
   return async ({ body, client, teamId }: ButtonRequest): Promise<Ended> => {
     const view = body.view;
     if (!view) throw invalidInput('This button works only in the History window. Open it with `/mintlink history`.');
     const userId = body.user.id;
     const shown = decodePageState(view.private_metadata);
     const refusal = stateRefusal(shown, teamId, userId);
-    if (refusal || !shown) {
+    if (refusal || !shown || (to === 'continue' && !shown.stopped)) {
       await updateModal(client, view.id, noticeModal('History', refusal ?? NOT_A_PAGE_TEXT), deps.logger);
       return 'refused';
     }
@@ -141,7 +173,7 @@ export function handleTurn(deps: HistoryDeps, to: 'next' | 'previous') {
       await updateModal(client, view.id, noticeModal('History', `:no_entry: ${OTHERS_ROWS_TEXT}`), deps.logger);
       return 'refused';
     }
-    const next = await pageView(deps, { teamId, userId }, shown.filters, { from: shown, to }, viewer);
+    const next = await pageView(deps, { teamId, userId, client }, shown.filters, { from: shown, to }, viewer);
     // For the page as it was clicked only: a search submitted meanwhile stays.
     await updateModal(client, view.id, next, deps.logger, view.hash);
   };

@@ -11,7 +11,7 @@ export interface HistoryFilters {
   kind?: (typeof HISTORY_KINDS)[number] | undefined;
   /** A Slack user id. */
   who?: string | undefined;
-  /** Days, YYYY-MM-DD (UTC), both included. */
+  /** Days, YYYY-MM-DD, of the reader's time zone (UTC when Slack does not say it), both included. */
   from?: string | undefined;
   to?: string | undefined;
 }
@@ -28,8 +28,10 @@ const day = z
 
 /**
  * The page a History modal shows, kept in its private_metadata: whose and which workspace's it is (a click is
- * refused unless both are the clicker's), the filters, the page's number and its first and last rows (where
- * Previous and Next read from), and whether there is more either way.
+ * refused unless both are the clicker's), the filters, how many results came before it and how many it shows,
+ * its first and last rows (where Previous and Next read from), whether there is more either way, and where its
+ * search stopped when it examined its budget of rows before the page filled (where Keep searching reads from,
+ * and which way).
  */
 const pageStateSchema = z.object({
   team: z.string().min(1).max(40),
@@ -45,11 +47,13 @@ const pageStateSchema = z.object({
     from: day.optional(),
     to: day.optional(),
   }),
-  page: z.number().int().min(1).max(1_000_000),
+  before: z.number().int().min(0).max(10_000_000),
+  shown: z.number().int().min(0).max(100),
   first: cursor.optional(),
   last: cursor.optional(),
   newer: z.boolean(),
   older: z.boolean(),
+  stopped: z.object({ at: cursor, toward: z.enum(['older', 'newer']) }).optional(),
 });
 
 export type PageState = z.output<typeof pageStateSchema>;

@@ -7,16 +7,17 @@ import { historyBackfillJob, historyNamesJob, historyRetentionJob } from './hist
 import { type HistoryDeps, handleDetails, handleSearch, handleTurn, openHistory } from './history-pages.js';
 import { historySubcommand } from './history-subcommand.js';
 import { wordsOnly } from './page-state.js';
+import { ReaderZones } from './reader-zone.js';
 
 /**
  * History: what was made through the app in a workspace (links, wallets, deletion requests, bulk jobs), found
- * in Slack. `/mintlink history [words]` and Home's History button open it; Search, Previous / Next and Details
- * work in the modal. Rows are written by the store with the audit entry that made each thing; this capability
+ * in Slack. `/mintlink history [words]` and Home's History button open it; Search, Previous / Next, Keep
+ * searching and Details work in the modal. Rows are written by the store with the audit entry that made each thing; this capability
  * reads them, copies the older audit log in once, and prunes with the audit retention.
  */
 export function register(app: App, deps: CapabilityDeps): void {
   const logger = deps.logger.child({ capability: 'history' });
-  const ctx: HistoryDeps = { ...deps, logger };
+  const ctx: HistoryDeps = { ...deps, logger, zones: new ReaderZones(logger) };
   deps.commands.register(historySubcommand(ctx));
   deps.home.add({ order: 35, flow: HISTORY.buttons.openFromHome });
   // A pending deletion's Approve / Reject on Details come from the deletions capability; Details is shown again after.
@@ -34,6 +35,7 @@ export function register(app: App, deps: CapabilityDeps): void {
       openFromHome,
       previous: handleTurn(ctx, 'previous'),
       next: handleTurn(ctx, 'next'),
+      keepSearching: handleTurn(ctx, 'continue'),
       details: handleDetails(ctx),
     },
     forms: { search: handleSearch(ctx) },

@@ -1,4 +1,11 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import {
+  type AliasedSelectQueryBuilder,
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { z } from 'zod';
 import { DELETION_ASKED_OPERATION } from './deletion-requests.js';
 import {
@@ -80,6 +87,8 @@ export interface HistoryQuery {
   direction?: 'older' | 'newer';
   cursor?: HistoryCursor | undefined;
   limit: number;
+  /** Rows the page may examine (SCAN_BUDGET unless given): see HistoryPage.stoppedAt. */
+  budget?: number;
 }
 
 export interface HistoryPage {
@@ -87,8 +96,20 @@ export interface HistoryPage {
   items: HistoryItem[];
   /** Whether there are rows beyond this page in the direction it was read. */
   more: boolean;
+  /**
+   * Set when the page examined its budget of rows before it filled (words that are common but seldom on one
+   * row): `items` are every match from the cursor up to this row, and more may lie beyond it. Read on with it
+   * as the cursor, in the same direction.
+   */
+  stoppedAt?: HistoryCursor;
 }
 
+/**
+ * Rows a page examines at most (index entries read, each checked against the other words and filters), shared
+ * among its reads: at 1,000,000 rows, two common words never on one row would otherwise read one word's rows
+ * until a page fills (about a second).
+ */
+export const SCAN_BUDGET = 5_000;
 /** Rows of the backfill read from the audit log at a time; each batch is one short transaction. */
 export const BACKFILL_BATCH = 500;
 /** A word's matches counted up to this, to start a search from the rarest word. */
@@ -133,7 +154,8 @@ export class HistoryRows {
    * A page of the workspace's rows newest first, keyset-paged. A viewer who does not see everything reads their
    * own rows and the deletion requests they were asked to decide, each through its own index, merged here: no
    * query scans rows the viewer may not see. With words, each read starts from one word's index range (the
-   * rarest's, or the rows of a person named with it) and checks the others by primary key.
+   * rarest's, or the rows of a person named with it) and checks the others by primary key. A page examines at
+   * most its budget of rows: when they hold less than a page, it says where it stopped (see HistoryPage).
    */
   async page(query: HistoryQuery): Promise<HistoryPage> {
     const lanes = lanesOf(query);
@@ -164,21 +186,34 @@ export class HistoryRows {
       driver && lanes.some((lane) => lane.audience)
         ? (await this.countUpTo(query.teamId, driver, 'deletion')) >= RARE_COUNT_CAP
         : false;
+    const pairs = lanes.flatMap((lane) =>
+      sources
+        .filter((source) => !(source.actorId && lane.actorId && source.actorId !== lane.actorId))
+        .map((source) => ({ lane, source })),
+    );
+    const budget = Math.max(1, Math.ceil((query.budget ?? SCAN_BUDGET) / Math.max(1, pairs.length)));
     const reads = await Promise.all(
-      lanes.flatMap((lane) =>
-        sources.map((source) => this.keys(query, lane, source, match, commonAmongDeletions, fetch)),
-      ),
+      pairs.map(({ lane, source }) => this.keys(query, { lane, source, match, commonAmongDeletions, fetch, budget })),
     );
     const newer = query.direction === 'newer';
-    const merged = [...new Map(reads.flat().map((key) => [key.id, key])).values()].sort((a, b) =>
-      compareKeys(a, b, newer),
-    );
+    // Each read that ran out of budget has seen every match up to where it stopped: the page has seen them all
+    // only up to the stop nearest its start, and keeps nothing beyond it (the next read starts there).
+    const stops = reads.flatMap((read) => (read.stoppedAt ? [read.stoppedAt] : []));
+    const stop = stops.sort((a, b) => compareKeys(a, b, newer))[0];
+    const merged = [...new Map(reads.flatMap((read) => read.keys).map((key) => [key.id, key])).values()]
+      .sort((a, b) => compareKeys(a, b, newer))
+      .filter((key) => !stop || compareKeys(key, stop, newer) <= 0);
     const chosen = merged.slice(0, query.limit);
     const items = await this.items(
       query.teamId,
       chosen.map((key) => key.id),
     );
-    return { items: newer ? items.reverse() : items, more: merged.length > query.limit };
+    const full = merged.length > query.limit;
+    return {
+      items: newer ? items.reverse() : items,
+      more: full,
+      ...(stop && !full ? { stoppedAt: { madeAt: stop.madeAt, id: stop.id } } : {}),
+    };
   }
 
   /**
@@ -459,69 +494,102 @@ export class HistoryRows {
   }
 
   /**
-   * The keys of one lane's page read from one source: the lane's index range (no words), the driving word's
-   * range within the lane, or a person's rows (named with the driving word) within the lane.
+   * The keys of one lane's page read from one source (the lane's index range, the driving word's range within
+   * the lane, or a person's rows named with the driving word), newest first or oldest first. When rows of the
+   * range must be checked (the other words, an audience, a filter the range's index does not hold), at most
+   * `budget` rows of the range are examined: if they hold fewer than a page, the read says where it stopped.
    */
-  private async keys(
-    query: HistoryQuery,
-    lane: Lane,
-    source: Source,
-    match: WordMatch,
-    commonAmongDeletions: boolean,
-    fetch: number,
-  ): Promise<Key[]> {
-    if (source.actorId && lane.actorId && source.actorId !== lane.actorId) return [];
+  private async keys(query: HistoryQuery, read: KeysRead): Promise<{ keys: Key[]; stoppedAt?: Key }> {
+    const { lane, source, match, fetch, budget } = read;
     const actorId = source.actorId ?? lane.actorId;
     const teamId = query.teamId;
-    let select;
-    if (lane.audience && (!source.term || commonAmongDeletions)) {
-      // The viewer's deletion requests, the word (if any) checked on each.
-      select = this.db
-        .selectFrom('history_audience as x')
-        .select(['x.history_id as id', 'x.made_at as made_at'])
-        .where('x.team_id', '=', teamId)
-        .where('x.audience', '=', lane.audience);
-      if (source.term) select = select.where(hasTerm('x.history_id', source.term));
-    } else if (source.term) {
-      // The word's rows within the lane (its maker's or kind's index range); an audience checked on each.
-      select = this.db
-        .selectFrom('history_terms as x')
-        .select(['x.history_id as id', 'x.made_at as made_at'])
-        .where('x.team_id', '=', teamId)
-        .where('x.term', '=', source.term);
-      const kind = lane.audience ? 'deletion' : lane.kind;
-      if (kind) select = select.where('x.kind', '=', kind);
-      const audience = lane.audience;
-      if (audience)
-        select = select.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('history_audience as asked')
-              .select('asked.history_id')
-              .whereRef('asked.history_id', '=', 'x.history_id')
-              .where('asked.audience', '=', audience),
-          ),
-        );
-    } else {
-      select = this.db
-        .selectFrom('history as x')
-        .select(['x.id as id', 'x.made_at as made_at'])
-        .where('x.team_id', '=', teamId);
-      if (lane.kind) select = select.where('x.kind', '=', lane.kind);
+    const audience = lane.audience;
+    // The viewer's deletion requests, the word (if any) checked on each; else the word's rows or the lane's.
+    const fromAudience = Boolean(audience) && (!source.term || read.commonAmongDeletions);
+    const kind = audience ? 'deletion' : lane.kind;
+    // Each range is one index: (workspace, audience, time), or (workspace[, word], maker or kind, time).
+    const rangeActor = fromAudience ? undefined : actorId;
+    const rangeKind = fromAudience || rangeActor ? undefined : kind;
+    // What each row of the range is checked for.
+    const checks: Array<Expression<SqlBool>> = [];
+    /** Whether a check reads the row's maker or kind (else the range is read from its index alone). */
+    let checksRow = false;
+    if (fromAudience && source.term) checks.push(hasTerm('w.id', source.term));
+    if (audience && !fromAudience)
+      checks.push(
+        sql<boolean>`exists (select 1 from history_audience as asked where asked.history_id = w.id and asked.audience = ${audience})`,
+      );
+    if (actorId && !rangeActor) {
+      checks.push(sql<boolean>`w.actor_id = ${actorId}`);
+      checksRow = true;
     }
-    if (actorId) select = select.where('x.actor_id', '=', actorId);
-    const idColumn = lane.audience || source.term ? 'x.history_id' : 'x.id';
+    if (kind && !rangeKind && !fromAudience) {
+      checks.push(sql<boolean>`w.kind = ${kind}`);
+      checksRow = true;
+    }
     // The words other than the one this read starts from: a word of the row, or its maker named with it.
     for (const word of match.words) {
       if (word === match.driver) continue;
       const named = match.people.get(word) ?? [];
-      select = select.where((eb) =>
-        named.length > 0 ? eb.or([hasTerm(idColumn, word), eb('x.actor_id', 'in', named)]) : hasTerm(idColumn, word),
+      checksRow ||= named.length > 0;
+      checks.push(
+        named.length > 0
+          ? sql<boolean>`(${hasTerm('w.id', word)} or w.actor_id in (${sql.join(named)}))`
+          : hasTerm('w.id', word),
       );
     }
-    select = filtered(select, query, 'x.made_at', idColumn);
-    const rows = await ordered(select, query, 'x.made_at', idColumn).limit(fetch).execute();
-    return rows.map((row) => ({ id: row.id, madeAt: row.made_at }));
+    /** The range's rows in the page's order, as `w`: `limit` of them after `offset`. */
+    const range = (limit: number, offset = 0): AliasedSelectQueryBuilder<RangeRow, 'w'> => {
+      const actorColumn = (checksRow ? sql<string>`x.actor_id` : sql<string>`null`).as('actor_id');
+      const kindColumn = (checksRow ? sql<string>`x.kind` : sql<string>`null`).as('kind');
+      const finish = <DB, TB extends keyof DB>(select: SelectQueryBuilder<DB, TB, RangeRow>, idColumn: string) => {
+        let out = ordered(filtered(select, query, 'x.made_at', idColumn, this.engine), query, 'x.made_at', idColumn);
+        out = out.limit(limit);
+        if (offset > 0) out = out.offset(offset);
+        return out.as('w');
+      };
+      if (fromAudience && audience) {
+        const select = this.db
+          .selectFrom('history_audience as x')
+          .select(['x.history_id as id', 'x.made_at as made_at', actorColumn])
+          .select(sql<string>`'deletion'`.as('kind'))
+          .where('x.team_id', '=', teamId)
+          .where('x.audience', '=', audience);
+        return finish(select, 'x.history_id');
+      }
+      if (source.term) {
+        let select = this.db
+          .selectFrom('history_terms as x')
+          .select(['x.history_id as id', 'x.made_at as made_at', actorColumn, kindColumn])
+          .where('x.team_id', '=', teamId)
+          .where('x.term', '=', source.term);
+        if (rangeActor) select = select.where('x.actor_id', '=', rangeActor);
+        if (rangeKind) select = select.where('x.kind', '=', rangeKind);
+        return finish(select, 'x.history_id');
+      }
+      let select = this.db
+        .selectFrom('history as x')
+        .select(['x.id as id', 'x.made_at as made_at', actorColumn, kindColumn])
+        .where('x.team_id', '=', teamId);
+      if (rangeActor) select = select.where('x.actor_id', '=', rangeActor);
+      if (rangeKind) select = select.where('x.kind', '=', rangeKind);
+      return finish(select, 'x.id');
+    };
+    // Unchecked, every row of the range is a match: the page's rows are its first ones.
+    let select = this.db.selectFrom(range(checks.length > 0 ? budget : fetch)).select(['w.id', 'w.made_at']);
+    for (const check of checks) select = select.where(check);
+    const rows = await ordered(select, query, 'w.made_at', 'w.id').limit(fetch).execute();
+    const keys = rows.map((row) => ({ id: row.id, madeAt: row.made_at }));
+    if (checks.length === 0 || keys.length >= fetch) return { keys };
+    // Fewer than a page: the budget ran out if the range goes on beyond the rows examined.
+    const beyond = await ordered(
+      this.db.selectFrom(range(2, budget - 1)).select(['w.id', 'w.made_at']),
+      query,
+      'w.made_at',
+      'w.id',
+    ).execute();
+    const last = beyond[0];
+    return beyond.length < 2 || !last ? { keys } : { keys, stoppedAt: { id: last.id, madeAt: last.made_at } };
   }
 
   private async items(teamId: string, ids: string[]): Promise<HistoryItem[]> {
@@ -643,6 +711,24 @@ interface Lane {
   audience?: string;
 }
 
+/** One read of a page: its lane and source, the words it checks, and how many rows it returns and examines. */
+interface KeysRead {
+  lane: Lane;
+  source: Source;
+  match: WordMatch;
+  commonAmongDeletions: boolean;
+  fetch: number;
+  budget: number;
+}
+
+/** A row of the range a read examines. */
+interface RangeRow {
+  id: string;
+  made_at: string;
+  actor_id: string;
+  kind: string;
+}
+
 /** Where a read starts within a lane: the lane itself, one word's rows, or the rows of one person named. */
 interface Source {
   term?: string;
@@ -694,6 +780,7 @@ function filtered<DB, TB extends keyof DB, O>(
   query: HistoryQuery,
   madeAt: string,
   id: string,
+  engine: 'sqlite' | 'postgres',
 ): HistorySelect<DB, TB, O> {
   let out = select;
   if (query.from) out = out.where(sql<boolean>`${sql.ref(madeAt)} >= ${query.from.toISOString()}`);
@@ -701,12 +788,15 @@ function filtered<DB, TB extends keyof DB, O>(
   const cursor = query.cursor;
   if (cursor) {
     const newer = query.direction === 'newer';
-    // The time alone first, so the index range starts there; then the tie on the same time by id.
-    out = out.where(
-      newer
-        ? sql<boolean>`${sql.ref(madeAt)} >= ${cursor.madeAt} and (${sql.ref(madeAt)}, ${sql.ref(id)}) > (${cursor.madeAt}, ${cursor.id})`
-        : sql<boolean>`${sql.ref(madeAt)} <= ${cursor.madeAt} and (${sql.ref(madeAt)}, ${sql.ref(id)}) < (${cursor.madeAt}, ${cursor.id})`,
-    );
+    const after = newer
+      ? sql<boolean>`(${sql.ref(madeAt)}, ${sql.ref(id)}) > (${cursor.madeAt}, ${cursor.id})`
+      : sql<boolean>`(${sql.ref(madeAt)}, ${sql.ref(id)}) < (${cursor.madeAt}, ${cursor.id})`;
+    // PostgreSQL: the time alone first, so the index range starts there; then the tie on the same time by id.
+    // SQLite reads the pair itself as the index range, and given the time too it skip-scans and sorts the rest.
+    const time = newer
+      ? sql<boolean>`${sql.ref(madeAt)} >= ${cursor.madeAt}`
+      : sql<boolean>`${sql.ref(madeAt)} <= ${cursor.madeAt}`;
+    out = out.where(engine === 'postgres' ? sql<boolean>`${time} and ${after}` : after);
   }
   return out;
 }

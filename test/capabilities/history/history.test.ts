@@ -163,7 +163,7 @@ describe('history', () => {
     const view = await openHistory(VERA);
     const ack = await running.app.submitView(
       view,
-      { [B.words]: 'cus_1002', [B.kind]: 'wallet', [B.who]: BOB, [B.from]: '2024-03-05', [B.to]: '2024-03-05' },
+      { [B.words]: 'cus_1002', [B.kind]: 'wallet', [B.who]: BOB, [B.from]: '2024-03-06', [B.to]: '2024-03-06' },
       VERA,
     );
     const shown = (ack as { view: View }).view;

@@ -152,6 +152,54 @@ describeEachEngine('history', (engine, create) => {
     expect(home.more).toBe(false);
   });
 
+  it('stops a page at its budget of rows examined, and goes on from where it stopped', async () => {
+    const at = Date.parse('2026-11-20T10:00:00.000Z');
+    // Two old links with both words, then 20 newer ones each with one of them: common, never on one row.
+    const both = [];
+    for (let i = 0; i < 2; i += 1)
+      both.push(await link('U_ANN', { nftId: 'nft-a', customerId: ['cus_b'] }, undefined, new Date(at + i)));
+    for (let i = 0; i < 20; i += 1)
+      await link('U_ANN', i % 2 ? { nftId: 'nft-a' } : { customerId: ['cus_b'] }, undefined, new Date(at + 100 + i));
+    const words = ['nft-a', 'cus_b'];
+    // A budget of 4: each page examines 4 rows of the starting word (12 rows: 10 alone, then the 2 with both).
+    const first = await page({ words, budget: 4 });
+    expect(first.items).toEqual([]);
+    expect(first.more).toBe(false);
+    expect(first.stoppedAt).toBeDefined();
+    const second = await page({ words, budget: 4, direction: 'older', cursor: first.stoppedAt });
+    expect(second.items).toEqual([]);
+    expect(second.stoppedAt && second.stoppedAt.madeAt < (first.stoppedAt?.madeAt ?? '')).toBe(true);
+    const third = await page({ words, budget: 4, direction: 'older', cursor: second.stoppedAt });
+    expect(third.items.map((item) => item.id)).toEqual([...both].reverse());
+    // The range ended with the rows examined: nothing is left to search.
+    expect(third.stoppedAt).toBeUndefined();
+    expect(third.more).toBe(false);
+    // Toward the newer rows from the oldest match: the same budget, the same stops.
+    const back = await page({
+      words,
+      budget: 4,
+      direction: 'newer',
+      cursor: { madeAt: new Date(at + 1).toISOString(), id: both[1] ?? '' },
+    });
+    expect(back.items).toEqual([]);
+    expect(back.stoppedAt).toBeDefined();
+    // Within the default budget the search reads them all at once.
+    expect((await page({ words })).items.map((item) => item.id)).toEqual([...both].reverse());
+
+    // A page that fills within its budget pages as before; one that does not keeps only what it has seen.
+    const found = await page({ words, budget: 12, limit: 1 });
+    expect(found.items.map((item) => item.id)).toEqual([both[1]]);
+    expect(found.more).toBe(true);
+    expect(found.stoppedAt).toBeUndefined();
+
+    // The budget counts rows examined, not rows kept: a kind filtered within one person's rows stops too.
+    const viewer = { everything: false, userId: 'U_ANN', audiences: [] };
+    const wallets = await page({ viewer, kind: 'wallet', budget: 5 });
+    expect(wallets.items).toEqual([]);
+    expect(wallets.stoppedAt).toBeDefined();
+    expect((await page({ viewer, kind: 'wallet' })).stoppedAt).toBeUndefined();
+  });
+
   it('keeps to what the viewer may see, to the workspace, and to the filters', async () => {
     const ann = await link('U_ANN', { nftId: 'nft-1' }, undefined, new Date(Date.now() - 3 * HOUR));
     const bob = await link('U_BOB', { nftId: 'nft-1' });

@@ -55,6 +55,8 @@ export const configHints = {
   SETTINGS_SOURCE:
     'slack (default): settings admins change the deletion and audit settings from App Home, the variables here being the defaults; env: these variables are the only source and the settings on App Home are read-only',
   AUDIT_RETENTION_DAYS: 'days the audit log keeps an entry, 1 to 36500; unset keeps everything',
+  HISTORY_SCAN_ROWS:
+    'rows a History page examines at most before it shows what it found and offers Keep searching, 1 to 10000000; default 5000',
   TEST_CLOCK_OFFSET_HOURS:
     'for tests only: the reminders run this many hours ahead of the real clock, 0 to 100000; leave unset in production',
   MAX_WORK_IN_FLIGHT:
@@ -271,6 +273,7 @@ const environmentFields = z.object({
   ).optional(),
   SETTINGS_SOURCE: z.enum(['slack', 'env'], { error: 'must be slack or env' }).default('slack'),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
+  HISTORY_SCAN_ROWS: wholeNumber(1, 10_000_000).default(5_000),
   TEST_CLOCK_OFFSET_HOURS: decimalHours(0, 100_000).optional(),
   MAX_WORK_IN_FLIGHT: wholeNumber(1, 100_000).default(1_000),
   LOG_LEVEL: z

@@ -81,6 +81,11 @@ export interface Config {
     /** Entries older than this many days are pruned; undefined keeps everything. */
     retentionDays: number | undefined;
   };
+  /**
+   * History: rows a page examines at most (HISTORY_SCAN_ROWS) before it shows what it found and where its search
+   * stopped (two words common but seldom on one row would otherwise read one word's rows until a page fills).
+   */
+  history: { scanRows: number };
   /** Who administers the settings in Slack, and whether they may (SETTINGS_SOURCE). */
   settings: {
     /** SETTINGS_ADMINS; empty: the workspace's admins and owners. */

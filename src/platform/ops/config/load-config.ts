@@ -127,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot st
         viewersAreApprovers: e.AUDIT_VIEWERS === undefined,
         retentionDays: e.AUDIT_RETENTION_DAYS,
       },
+      history: { scanRows: e.HISTORY_SCAN_ROWS },
       settings: { admins: byKind(e.SETTINGS_ADMINS ?? []), source: e.SETTINGS_SOURCE },
       testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
