@@ -1,14 +1,8 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { DELETION_ASKED_OPERATION } from './deletion-requests.js';
-import {
-  HISTORY_OPERATIONS,
-  type HistoryHow,
-  type HistoryKind,
-  type HistoryRecord,
-  historyOf,
-  urlWords,
-} from './history-entry.js';
+import { BACKFILLED_OPERATIONS, backfilledHistory } from './history-backfill-entry.js';
+import { type HistoryHow, type HistoryKind, type HistoryRecord, urlIn, urlWords } from './history-entry.js';
 import { parseJson } from './stored-json.js';
 import type { HistoryTable, Tables } from './tables.js';
 
@@ -329,7 +323,7 @@ export class HistoryRows {
       if (this.engine === 'postgres') read = read.forUpdate();
       const state = await read.executeTakeFirst();
       if (state?.finished_at) return { read: 0, finished: true };
-      let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(HISTORY_OPERATIONS));
+      let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(BACKFILLED_OPERATIONS));
       const after = state?.after_at && state.after_id ? { at: state.after_at, id: state.after_id } : undefined;
       if (after)
         query = query
@@ -350,7 +344,7 @@ export class HistoryRows {
       }
       for (const entry of entries) {
         const inputs = parseJson(entry.inputs, z.record(z.string(), z.unknown())) ?? {};
-        const made = historyOf(
+        const made = backfilledHistory(
           {
             id: entry.id,
             at: new Date(entry.at),
@@ -593,18 +587,33 @@ async function addAudience(db: Kysely<Tables>, row: HistoryTable) {
       .execute();
 }
 
+/** The longest failure kept on a row: the app's own words for it are a sentence or two. */
+const MAX_FAILURE_CHARS = 600;
+
 /**
- * An audited operation's outcome, on its history row when it has one: the outcome, and for a link made, its
- * URL (and the URL's words).
+ * An audited operation's outcome, on its history row when it has one: the outcome, for a link made its URL (and
+ * the URL's words), and for a failure why, as the person was told (`failure`: mrkdwn, nothing secret).
  */
-export async function completeHistory(db: Kysely<Tables>, id: string, outcome: string, detail: string | undefined) {
+export async function completeHistory(
+  db: Kysely<Tables>,
+  id: string,
+  outcome: string,
+  detail: string | undefined,
+  failure?: string,
+) {
   const row = await db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return;
-  const url =
-    row.kind === 'link' && outcome === 'succeeded' && detail && /^https?:\/\/\S+$/.test(detail) ? detail : null;
+  const url = row.kind === 'link' && outcome === 'succeeded' ? urlIn(detail) : null;
+  const facts =
+    failure === undefined || outcome === 'succeeded'
+      ? undefined
+      : JSON.stringify({
+          ...parseJson(row.facts, z.record(z.string(), z.unknown())),
+          failure: failure.length <= MAX_FAILURE_CHARS ? failure : `${failure.slice(0, MAX_FAILURE_CHARS - 1)}…`,
+        });
   await db
     .updateTable('history')
-    .set({ outcome, ...(url ? { url } : {}) })
+    .set({ outcome, ...(url ? { url } : {}), ...(facts ? { facts } : {}) })
     .where('id', '=', id)
     .execute();
   if (url) await addTerms(db, row, urlWords(url), { ifAbsent: true });

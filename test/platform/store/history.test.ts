@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import { type HistoryQuery, type HistoryViewer, viewerAudiences } from '../../../src/platform/store/history.js';
-import { searchWords } from '../../../src/platform/store/history-entry.js';
+import { type LinkMade, searchWords } from '../../../src/platform/store/history-entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../../src/platform/store/tables.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
@@ -16,13 +16,17 @@ describeEachEngine('history', (engine, create) => {
   beforeEach(() => ({ db, store } = migrated));
 
   /** A link made the way runAudited makes one: started pending, then completed with its URL. */
-  async function link(
-    actorId: string,
-    request: Record<string, unknown>,
-    url = 'https://mint.example/l/lnk_1',
-    at = new Date(),
-  ) {
-    const entry = await store.audit.start({ actorId, teamId: 'T1', operation: 'link.create', inputs: request }, at);
+  async function link(actorId: string, request: LinkMade, url = 'https://mint.example/l/lnk_1', at = new Date()) {
+    const entry = await store.audit.start(
+      {
+        actorId,
+        teamId: 'T1',
+        operation: 'link.create',
+        inputs: { ...request },
+        history: { kind: 'link', how: 'form', link: request },
+      },
+      at,
+    );
     await store.audit.complete(entry.id, 'succeeded', url);
     return entry.id;
   }
@@ -62,6 +66,7 @@ describeEachEngine('history', (engine, create) => {
       teamId: 'T1',
       operation: 'wallet.create',
       inputs: { userId: 'cus_1002' },
+      history: { kind: 'wallet', how: 'form', customerId: 'cus_1002' },
     });
     const deletion = await store.transaction(async (tx) => {
       const request = await tx.deletionRequests.create({
@@ -74,14 +79,21 @@ describeEachEngine('history', (engine, create) => {
         approvalsNeeded: 1,
         approvers: { users: ['U_APP'], userGroups: [] },
       });
-      const entry = await tx.audit.record({
+      const entry = await tx.audit.start({
         actorId: 'U_CAT',
         teamId: 'T1',
         operation: 'customers.delete.request',
         origin: 'workflow Wf123',
         inputs: { requestId: request.id, customerIds: request.customerIds, reason: 'GDPR' },
-        outcome: 'pending',
         detail: request.id,
+        history: {
+          kind: 'deletion',
+          how: 'workflow',
+          requestId: request.id,
+          customerIds: request.customerIds,
+          reason: 'GDPR',
+          context: undefined,
+        },
       });
       return { id: entry.id, requestId: request.id };
     });
@@ -96,6 +108,10 @@ describeEachEngine('history', (engine, create) => {
         rows: 5,
         valid: 4,
         defaults: { nftId: 'nft-42' },
+      },
+      history: {
+        kind: 'bulk',
+        job: { jobId: 'BK-ABC234', of: 'links', source: 'spring.csv', rows: 5, valid: 4, nftId: 'nft-42' },
       },
     });
 
@@ -160,14 +176,22 @@ describeEachEngine('history', (engine, create) => {
       teamId: 'T2',
       operation: 'link.create',
       inputs: { nftId: 'nft-1' },
+      history: { kind: 'link', how: 'form', link: { nftId: 'nft-1' } },
     });
-    const asked = await store.audit.record({
+    const asked = await store.audit.start({
       actorId: 'U_BOB',
       teamId: 'T1',
       operation: 'customers.delete.request',
       inputs: { requestId: 'DR-AAAAAA', customerIds: ['c1'] },
-      outcome: 'pending',
       detail: 'DR-AAAAAA',
+      history: {
+        kind: 'deletion',
+        how: 'form',
+        requestId: 'DR-AAAAAA',
+        customerIds: ['c1'],
+        reason: undefined,
+        context: undefined,
+      },
     });
     await store.audit.record({
       actorId: 'U_ANN',
@@ -215,13 +239,20 @@ describeEachEngine('history', (engine, create) => {
         approvalsNeeded: 1,
         approvers,
       });
-      const entry = await tx.audit.record({
+      const entry = await tx.audit.start({
         actorId: requesterId,
         teamId: 'T1',
         operation: 'customers.delete.request',
         inputs: { requestId: request.id, customerIds },
-        outcome: 'pending',
         detail: request.id,
+        history: {
+          kind: 'deletion',
+          how: 'form',
+          requestId: request.id,
+          customerIds,
+          reason: 'GDPR',
+          context: undefined,
+        },
       });
       return entry.id;
     });
