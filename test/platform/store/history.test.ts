@@ -343,6 +343,43 @@ describeEachEngine('history', (engine, create) => {
     expect(await store.history.peopleNamed('T2', ['ann'])).toEqual(new Map());
   });
 
+  it('finds the deletion requests a person approved or rejected by a word of their name, for those who see them', async () => {
+    const approved = await deletionAsked('U_REQ', ['cus_a'], { users: ['U_AMOS'], userGroups: [] });
+    const rejected = await deletionAsked('U_REQ', ['cus_b'], { users: ['U_RITA'], userGroups: [] });
+    await deletionAsked('U_BOB', ['cus_c'], { users: ['U_AMOS'], userGroups: [] }); // asked of Amos, not decided
+    const requestOf = async (id: string) => String((await store.history.get('T1', id))?.requestId);
+    expect((await store.deletionApprovals.approve('T1', await requestOf(approved), 'U_AMOS')).outcome).toBe('approved');
+    const rejection = await store.deletionRequests
+      .forTeam('T1')
+      .decide(await requestOf(rejected), 'rejected', 'U_RITA', undefined);
+    expect(rejection.won).toBe(true);
+    // Their names are read as a maker's are, once they have decided something.
+    expect(await store.history.peopleToName(10)).toEqual(
+      expect.arrayContaining([
+        { teamId: 'T1', userId: 'U_AMOS' },
+        { teamId: 'T1', userId: 'U_RITA' },
+      ]),
+    );
+    await store.history.setNames('T1', 'U_AMOS', ['Amos Hale']);
+    await store.history.setNames('T1', 'U_RITA', ['Rita Moss']);
+    await store.history.setNames('T1', 'U_REQ', ['Reggie Quill']);
+    const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
+      const words = searchWords(typed);
+      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+    };
+    expect(await byName('amos')).toEqual([approved]); // not the request he was only asked to decide
+    expect(await byName('rita')).toEqual([rejected]);
+    expect(await byName('HALE cus_a')).toEqual([approved]);
+    expect(await byName('amos cus_b')).toEqual([]);
+    expect(await byName('amos reggie')).toEqual([approved]); // the approver's and the requester's names together
+    // Never wider than what the viewer sees: the requester and the approver see it; someone else does not.
+    expect(await byName('amos', { viewer: viewer('U_REQ') })).toEqual([approved]);
+    expect(await byName('amos', { viewer: viewer('U_AMOS') })).toEqual([approved]);
+    expect(await byName('amos', { viewer: viewer('U_BOB') })).toEqual([]);
+    expect(await byName('rita', { viewer: viewer('U_NONE', [], true) })).toEqual([]);
+    expect(await byName('amos', { teamId: 'T2' })).toEqual([]);
+  });
+
   it('ends a search at once when a word matches nothing, and starts from the fewest rows names included', async () => {
     const byAnn: string[] = [];
     for (let i = 0; i < 12; i += 1) byAnn.push(await link('U_ANN', { nftId: `nft-${i}` }));
