@@ -56,6 +56,7 @@ export async function runExport(
       teamId: asker.teamId,
       operation: 'audit.export',
       inputs: { days: request.days, operation: request.operation, userId: request.userId },
+      history: null,
     }));
   } catch (error) {
     logger.error({ err: error }, 'audit log unavailable; nothing exported');

@@ -55,6 +55,18 @@ export function handleStart(ctx: BulkContext) {
             ? { retryOf: draft.retryOf, maybeCreated: draft.heldRows, maybeCreatedChosen: includeHeld }
             : {}),
         },
+        history: {
+          kind: 'bulk',
+          job: {
+            jobId,
+            of: draft.kind,
+            source: draft.sourceName,
+            rows: draft.totalRows,
+            valid: draft.validRows,
+            retryOf: draft.retryOf,
+            nftId: typeof draft.defaults.nftId === 'string' ? draft.defaults.nftId : undefined,
+          },
+        },
       });
       return inTx.start(jobId, userId, entry.id, { includeHeld });
     });

@@ -332,13 +332,18 @@ export class BulkWorker {
       if (row.kind === 'links') {
         const request = createLinkRequestSchema.safeParse(row.request);
         if (!request.success) outcome = storedRequestInvalid(request.error);
-        else outcome = { status: 'done', resultUrl: linkUrls(await mint.createLink(request.data))[0] };
+        else
+          outcome = {
+            status: 'done',
+            resultUrl: linkUrls(await mint.createLink(request.data))[0],
+            made: { kind: 'link', link: request.data },
+          };
       } else {
         const request = createWalletRequestSchema.safeParse(row.request);
         if (!request.success) outcome = storedRequestInvalid(request.error);
         else {
           await mint.createWallet(request.data);
-          outcome = { status: 'done' };
+          outcome = { status: 'done', made: { kind: 'wallet', customerId: request.data.userId } };
         }
       }
     } catch (error) {

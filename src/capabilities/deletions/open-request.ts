@@ -132,7 +132,7 @@ async function storeRequest(
       origin: ask.origin,
       contextUrl: ask.contextUrl,
     });
-    await tx.audit.record({
+    await tx.audit.start({
       actorId: ask.requesterId,
       teamId: ask.teamId,
       operation: DELETION_ASKED_OPERATION,
@@ -147,8 +147,15 @@ async function storeRequest(
         approvalsNeeded: request.approvalsNeeded,
         expiresAt: request.expiresAt.toISOString(),
       },
-      outcome: 'pending',
       detail: request.id, // how the request's changes find this entry to settle its outcome (settleAskedEntry)
+      history: {
+        kind: 'deletion',
+        how: ask.origin ? 'workflow' : ask.contextUrl ? 'message' : 'form',
+        requestId: request.id,
+        customerIds: ask.customerIds,
+        reason: ask.reason,
+        context: ask.contextUrl,
+      },
     });
     if (ask.step)
       await tx.stepCompletions.add(ask.teamId, {

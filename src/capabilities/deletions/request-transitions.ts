@@ -164,6 +164,7 @@ export async function runDeletion(
     {
       operation: 'customers.delete.run',
       inputs: { requestId, attempt: request.attempts, customerIds: request.customerIds },
+      history: null, // the request's own row follows it (settleAskedEntry)
       thing: 'the customers',
       done: 'deleted',
       detail: (answer) => describeAnswer(answer),

@@ -2,7 +2,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { CapabilityDeps } from '../../deps.js';
 import { context, section } from '../../platform/blocks/blocks.js';
 import { enumLabel } from '../../platform/blocks/choices.js';
-import { codeBlock, escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
+import { codeBlock, escapeAndCut, escapeStrayMrkdwn, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
@@ -47,7 +47,7 @@ export async function detailsView(deps: DetailsDeps, item: HistoryItem, viewerId
             ? `*Customer*\n${inlineCode(item.customerIds[0], 100)}`
             : '*Customer*\nA new user (the service chose the id)',
         ),
-        section(`*Outcome*\n${outcomeText(item.outcome)}`),
+        section(`*Outcome*\n${failedText(item, 'the wallet') ?? outcomeText(item.outcome)}`),
       );
       break;
     case 'deletion':
@@ -103,7 +103,7 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
     section(
       item.url
         ? `*Link* (copy it from here)\n${codeBlock(item.url)}`
-        : `*Link*\nNone: the link was not made (${escapeAndCut(item.outcome, 60)}).`,
+        : `*Link*\n${failedText(item, 'the mint link') ?? `None: the link was not made (${escapeAndCut(item.outcome, 60)}).`}`,
     ),
     { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
     section(`*Customer IDs*\n${item.customerIds.length > 0 ? customersText(item.customerIds, CUSTOMERS_SHOWN) : '—'}`),
@@ -195,6 +195,16 @@ async function bulkBlocks(
     section(`*Rows* (${count(job.totalRows, 'in the file')})\n${rowCountParts(counts).join(' · ')}`),
     section(`*Results file*\n${results}`),
   ];
+}
+
+/**
+ * Why the making failed, in the words its own flow told the person (`:x: *Could not create the mint link.* …`);
+ * undefined when the row keeps no reason (it did not fail, or it failed before reasons were kept).
+ */
+function failedText(item: HistoryItem, thing: string): string | undefined {
+  const failure = item.facts.failure;
+  if (item.outcome === 'succeeded' || typeof failure !== 'string') return undefined;
+  return `:x: *Could not create ${thing}.* ${escapeStrayMrkdwn(failure)}`;
 }
 
 /** How the making ended, in words (the audit log's outcomes: succeeded, failed, pending while in flight). */

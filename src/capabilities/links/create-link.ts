@@ -23,6 +23,7 @@ export function createLinkAudited(
       operation: 'link.create',
       origin,
       inputs: { ...request },
+      history: { kind: 'link', how: origin ? 'workflow' : 'form', link: request },
       thing: 'the mint link',
       done: 'created',
       detail: (link) => linkUrls(link)[0] ?? 'no URL in the answer',

@@ -22,6 +22,7 @@ export function createWalletAudited(
       operation: 'wallet.create',
       origin,
       inputs: { ...request },
+      history: { kind: 'wallet', how: origin ? 'workflow' : 'form', customerId: request.userId },
       thing: 'the wallet',
       done: 'created',
       detail: () => (request.userId ? `wallet for customer ${request.userId}` : 'wallet for a new user'),

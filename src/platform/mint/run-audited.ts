@@ -1,6 +1,7 @@
 import type { Logger } from '../ops/telemetry/create-logger.js';
 import { MintApiError } from './mint-api-error.js';
 import { mintErrorText } from '../blocks/mint-error-text.js';
+import type { HistoryMade } from '../store/history-entry.js';
 import type { Store } from '../store/store.js';
 
 export interface Actor {
@@ -17,6 +18,8 @@ export interface AuditedOperation<T> {
   /** Where it came from when not from a person in Slack's UI, e.g. `workflow Wf0123`. */
   origin?: string | undefined;
   inputs: Record<string, unknown>;
+  /** What it makes, as History lists it (`null`: nothing History lists), written with its audit entry. */
+  history: HistoryMade | null;
   /** What is being made, for messages: "the mint link". */
   thing: string;
   /** How it ends when it works: "created". */
@@ -43,6 +46,7 @@ export async function runAudited<T>(
       operation: operation.operation,
       origin: operation.origin,
       inputs: operation.inputs,
+      history: operation.history,
     }));
   } catch (error) {
     deps.logger.error({ err: error, operation: operation.operation }, 'audit log unavailable; operation not run');
@@ -52,8 +56,9 @@ export async function runAudited<T>(
       reason: `The app cannot record this in its audit log right now (database unavailable), so nothing was ${operation.done}. Try again in a moment.`,
     };
   }
-  const complete = (outcome: string, detail: string) =>
-    deps.store.audit.complete(entryId, outcome, detail).catch((error: unknown) => {
+  // A failure's reason (as the person is told it) is kept for History's Details.
+  const complete = (outcome: string, detail: string, reason?: string) =>
+    deps.store.audit.complete(entryId, outcome, detail, reason).catch((error: unknown) => {
       deps.logger.error({ err: error, entryId, outcome }, 'could not record the outcome in the audit log');
     });
 
@@ -63,20 +68,13 @@ export async function runAudited<T>(
     return { ok: true, result };
   } catch (error) {
     if (error instanceof MintApiError) {
-      await complete('failed', error.message);
-      return {
-        ok: false,
-        outcome: 'upstream_error',
-        reason: mintErrorText(error, operation.thing, operation.done),
-        error,
-      };
+      const reason = mintErrorText(error, operation.thing, operation.done);
+      await complete('failed', error.message, reason);
+      return { ok: false, outcome: 'upstream_error', reason, error };
     }
     deps.logger.error({ err: error, operation: operation.operation }, 'operation failed unexpectedly');
-    await complete('failed', 'internal error');
-    return {
-      ok: false,
-      outcome: 'failed',
-      reason: `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.`,
-    };
+    const reason = `Something went wrong inside the app (it is logged for the operator); ${operation.thing} may not have been ${operation.done}.`;
+    await complete('failed', 'internal error', reason);
+    return { ok: false, outcome: 'failed', reason };
   }
 }

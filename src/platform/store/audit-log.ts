@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { completeHistory, writeHistory } from './history.js';
-import { historyOf } from './history-entry.js';
+import { type HistoryMade, historyRecord } from './history-entry.js';
 import type { Tables } from './tables.js';
 
 export interface AuditEntryInput {
@@ -13,6 +13,14 @@ export interface AuditEntryInput {
   inputs: Record<string, unknown>;
   outcome: string;
   detail?: string | undefined;
+}
+
+/**
+ * An operation recorded before it runs (or, for a deletion request, while it waits for its decisions), with what
+ * it makes for History: the capability that runs it says so, `null` when it makes nothing History lists.
+ */
+export interface AuditStartInput extends Omit<AuditEntryInput, 'outcome'> {
+  history: HistoryMade | null;
 }
 
 export interface AuditEntry extends Required<Omit<AuditEntryInput, 'teamId' | 'detail' | 'origin'>> {
@@ -33,25 +41,35 @@ export class AuditLog {
 
   /**
    * Records an operation before it runs, with outcome `pending`: if the database cannot take it, the
-   * operation must not run; if the process dies before `complete`, the row still shows it was attempted.
+   * operation must not run; if the process dies before `complete`, the row still shows it was attempted. What it
+   * makes (`history`) is a History row written with the entry, in one transaction: both are written, or neither.
    */
-  async start(entry: Omit<AuditEntryInput, 'outcome' | 'detail'>, at = new Date()): Promise<AuditEntry> {
-    return this.record({ ...entry, outcome: 'pending' }, at);
+  async start(entry: AuditStartInput, at = new Date()): Promise<AuditEntry> {
+    const { history, ...rest } = entry;
+    return this.write({ ...rest, outcome: 'pending' }, history, at);
   }
 
-  /** Sets the outcome of an operation recorded with `start` (and of its History row, in one transaction). */
-  async complete(id: string, outcome: string, detail?: string): Promise<void> {
+  /**
+   * Sets the outcome of an operation recorded with `start` (and of its History row, in one transaction).
+   * `failure`: why it failed as the person was told (mrkdwn), kept on its History row.
+   */
+  async complete(id: string, outcome: string, detail?: string, failure?: string): Promise<void> {
     await atomically(this.db, async (db) => {
       await db
         .updateTable('audit_log')
         .set({ outcome, detail: detail === undefined ? null : truncate(detail, MAX_DETAIL_CHARS) })
         .where('id', '=', id)
         .execute();
-      await completeHistory(db, id, outcome, detail);
+      await completeHistory(db, id, outcome, detail, failure);
     });
   }
 
+  /** Records an operation done (or refused) at once: nothing History lists is made this way (see `start`). */
   async record(entry: AuditEntryInput, at = new Date()): Promise<AuditEntry> {
+    return this.write(entry, null, at);
+  }
+
+  private async write(entry: AuditEntryInput, history: HistoryMade | null, at: Date): Promise<AuditEntry> {
     const row = {
       id: uuidv7(), // monotonic within the process: orders entries of the same millisecond
       at: at.toISOString(),
@@ -63,16 +81,12 @@ export class AuditLog {
       outcome: entry.outcome,
       detail: entry.detail === undefined ? null : truncate(entry.detail, MAX_DETAIL_CHARS),
     };
-    // What it made (a link, a wallet, a deletion request, a bulk job) goes to History with it, or neither does.
-    // From the inputs as given: the entry's own are shortened when long.
-    const made = historyOf({
-      ...entry,
-      id: row.id,
-      at,
-      teamId: entry.teamId,
-      origin: entry.origin,
-      detail: entry.detail,
-    });
+    const made =
+      history &&
+      historyRecord(
+        { id: row.id, at, actorId: entry.actorId, teamId: entry.teamId, outcome: entry.outcome, detail: entry.detail },
+        history,
+      );
     if (!made) await this.db.insertInto('audit_log').values(row).execute();
     else
       await atomically(this.db, async (db) => {

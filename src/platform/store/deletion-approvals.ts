@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { databaseNow } from './database-now.js';
-import { type DeletionRequest, DeletionRequests, settleAskedEntry } from './deletion-requests.js';
+import { type DeletionRequest, DeletionRequests, recordDecider, settleAskedEntry } from './deletion-requests.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -78,6 +78,7 @@ export class DeletionApprovals {
         .execute();
       const request = (await requests.get(requestId)) ?? { ...seen, approverIds };
       if (reached) await settleAskedEntry(this.db, request);
+      await recordDecider(this.db, request, approverId);
       return { outcome: reached ? 'approved' : 'recorded', request };
     }
     throw new Error(`the approvals of ${requestId} kept changing; try again`);

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DeletionApprovers } from '../ops/config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
+import { addDecider } from './history.js';
 import type { DeletionRequestsTable, Tables } from './tables.js';
 import { z } from 'zod';
 import { parseJson } from './stored-json.js';
@@ -412,6 +413,7 @@ export class WorkspaceDeletionRequests {
       const request = await new WorkspaceDeletionRequests(db, this.engine, this.teamId).get(id);
       if (Number(result.numUpdatedRows) !== 1 || !request) return { won: false, request };
       await settleAskedEntry(db, request);
+      if (request.status === 'rejected' && request.decidedBy) await recordDecider(db, request, request.decidedBy);
       return { won: true, request };
     });
   }
@@ -434,6 +436,25 @@ export async function settleAskedEntry(
     .where('operation', '=', DELETION_ASKED_OPERATION)
     .where('detail', '=', request.id)
     .execute();
+}
+
+/**
+ * A person who approved or rejected a request, on its History row (found, as settleAskedEntry finds it, by its
+ * asking's audit entry), in the transaction of the decision.
+ */
+export async function recordDecider(
+  db: Kysely<Tables>,
+  request: Pick<DeletionRequest, 'id' | 'requesterId'>,
+  deciderId: string,
+): Promise<void> {
+  const asked = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('actor_id', '=', request.requesterId)
+    .where('operation', '=', DELETION_ASKED_OPERATION)
+    .where('detail', '=', request.id)
+    .executeTakeFirst();
+  if (asked) await addDecider(db, asked.id, deciderId);
 }
 
 /** Runs `work` in a transaction: the caller's when it is in one already, else one of its own. */

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { HistoryTable } from './tables.js';
 
 /** What History lists: a mint link, a wallet, a deletion request, a bulk job. */
@@ -11,23 +10,58 @@ export type HistoryKind = (typeof HISTORY_KINDS)[number];
  */
 export type HistoryHow = 'form' | 'workflow' | 'message' | 'bulk';
 
-/** The audit operation that makes each kind (the audit entry is written by platform code and the capabilities). */
-export const HISTORY_OPERATIONS: Readonly<Record<string, HistoryKind>> = {
-  'link.create': 'link',
-  'wallet.create': 'wallet',
-  'customers.delete.request': 'deletion',
-  'bulk.run': 'bulk',
-};
+/** A link as History keeps it: the fields of the request POST /v1/link was sent (nothing else is copied). */
+export interface LinkMade {
+  nftId?: string | undefined;
+  email?: string | undefined;
+  customerId?: readonly string[] | undefined;
+  maxCheckoutQuantity?: number | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  isActive?: boolean | undefined;
+  type?: string | undefined;
+  walletOptions?: string | undefined;
+}
 
-/** An audit entry as History reads it: what AuditLog writes, with the inputs as given (not yet bounded). */
-export interface AuditedMaking {
+/** A bulk job as History keeps it when it starts. */
+export interface BulkJobMade {
+  jobId: string;
+  /** What its rows make: `links` or `wallets`. */
+  of: string;
+  source: string;
+  rows: number;
+  valid: number;
+  retryOf?: string | undefined;
+  /** The NFT id the form gave every row. */
+  nftId?: string | undefined;
+}
+
+/**
+ * What an audited operation makes, handed by the capability that runs it to its audit entry (AuditLog.start):
+ * the History row is written from this, with the entry, in one transaction. Only these fields are kept: nothing
+ * secret is ever one of them.
+ */
+export type HistoryMade =
+  | { kind: 'link'; how: 'form' | 'workflow'; link: LinkMade }
+  | { kind: 'wallet'; how: 'form' | 'workflow'; customerId: string | undefined }
+  | {
+      kind: 'deletion';
+      how: 'form' | 'workflow' | 'message';
+      requestId: string;
+      /** All of them: the audit entry's inputs keep only the first 20 of a long list. */
+      customerIds: readonly string[];
+      reason: string | undefined;
+      /** The permalink of the message it was asked from. */
+      context: string | undefined;
+    }
+  | { kind: 'bulk'; job: BulkJobMade };
+
+/** The audit entry a made thing is written with: its id is the History row's. */
+export interface MakingEntry {
   id: string;
   at: Date;
   actorId: string;
   teamId: string | undefined;
-  operation: string;
-  origin: string | undefined;
-  inputs: Record<string, unknown>;
   outcome: string;
   detail: string | undefined;
 }
@@ -41,52 +75,16 @@ export interface HistoryRecord {
 /** The longest word kept for search (a URL can be long; nobody types more). */
 const MAX_TERM = 200;
 
-const text = z.string().min(1).max(2_000);
-const linkInputs = z.object({
-  nftId: text.optional(),
-  email: text.optional(),
-  customerId: z.array(text).optional(),
-  maxCheckoutQuantity: z.number().optional(),
-  startDate: text.optional(),
-  endDate: text.optional(),
-  isActive: z.boolean().optional(),
-  type: text.optional(),
-  walletOptions: text.optional(),
-});
-const walletInputs = z.object({ userId: text.optional() });
-/** The audit log shortens a long list to `{count, first}` (audit-log.ts): the backfill reads the request's own. */
-const customerList = z.union([z.array(text), z.object({ count: z.number(), first: z.array(text) })]);
-const deletionInputs = z.object({
-  requestId: text,
-  customerIds: customerList.optional(),
-  reason: text.optional(),
-  context: text.optional(),
-});
-const bulkInputs = z.object({
-  jobId: text,
-  kind: text.optional(),
-  source: text.optional(),
-  rows: z.number().optional(),
-  valid: z.number().optional(),
-  retryOf: text.optional(),
-  defaults: z.object({ nftId: text.optional() }).loose().optional(),
-});
-
-/**
- * The history row an audit entry makes, or undefined when it makes none (another operation, no workspace, or
- * inputs of a shape no version wrote). Only the fields listed here are kept: nothing secret is ever an input
- * of these operations, and nothing else is copied.
- */
-export function historyOf(entry: AuditedMaking, fullCustomerIds?: readonly string[]): HistoryRecord | undefined {
-  const kind = HISTORY_OPERATIONS[entry.operation];
-  if (!kind || !entry.teamId) return undefined;
+/** The history row of what an audit entry made; undefined for an entry of no workspace (History is by workspace). */
+export function historyRecord(entry: MakingEntry, made: HistoryMade): HistoryRecord | undefined {
+  if (!entry.teamId) return undefined;
   const base = {
     id: entry.id,
     team_id: entry.teamId,
-    kind,
+    kind: made.kind,
     actor_id: entry.actorId,
     made_at: entry.at.toISOString(),
-    how: howOf(entry),
+    how: made.kind === 'bulk' ? 'form' : made.how,
     outcome: entry.outcome,
     nft_id: null,
     email: null,
@@ -94,63 +92,51 @@ export function historyOf(entry: AuditedMaking, fullCustomerIds?: readonly strin
     request_id: null,
     job_id: null,
   };
-  switch (kind) {
-    case 'link': {
-      const inputs = linkInputs.safeParse(entry.inputs);
-      if (!inputs.success) return undefined;
-      return linkRecord(base, inputs.data, urlOf(entry));
-    }
-    case 'wallet': {
-      const inputs = walletInputs.safeParse(entry.inputs);
-      if (!inputs.success) return undefined;
-      return walletRecord(base, inputs.data.userId);
-    }
-    case 'deletion': {
-      const inputs = deletionInputs.safeParse(entry.inputs);
-      if (!inputs.success) return undefined;
-      const listed = inputs.data.customerIds;
-      const customers = fullCustomerIds ?? (Array.isArray(listed) ? listed : (listed?.first ?? []));
+  switch (made.kind) {
+    case 'link':
+      return linkRecord(base, made.link, entry.outcome === 'succeeded' ? urlIn(entry.detail) : null);
+    case 'wallet':
+      return walletRecord(base, made.customerId);
+    case 'deletion':
       return record(
         {
           ...base,
-          request_id: inputs.data.requestId,
-          customer_ids: JSON.stringify(customers),
-          facts: JSON.stringify({ reason: inputs.data.reason, context: inputs.data.context }),
+          request_id: made.requestId,
+          customer_ids: JSON.stringify(made.customerIds),
+          facts: JSON.stringify({ reason: made.reason, context: made.context }),
         },
-        [inputs.data.requestId, ...customers],
+        [made.requestId, ...made.customerIds],
       );
-    }
     case 'bulk': {
-      const inputs = bulkInputs.safeParse(entry.inputs);
-      if (!inputs.success) return undefined;
-      const job = inputs.data;
-      const nftId = job.defaults?.nftId;
+      const job = made.job;
       return record(
         {
           ...base,
           job_id: job.jobId,
-          nft_id: nftId ?? null,
+          nft_id: job.nftId ?? null,
           customer_ids: '[]',
           facts: JSON.stringify({
-            of: job.kind,
+            of: job.of,
             source: job.source,
             rows: job.rows,
             valid: job.valid,
             retryOf: job.retryOf,
           }),
         },
-        [job.jobId, job.retryOf, nftId, ...searchWords(job.source ?? '')],
+        [job.jobId, job.retryOf, job.nftId, ...searchWords(job.source)],
       );
     }
   }
 }
 
+/** What a bulk job's row made, handed by the worker that sent it: the request it sent. */
+export type BulkRowRequest = { kind: 'link'; link: LinkMade } | { kind: 'wallet'; customerId: string | undefined };
+
 /** A row of a bulk job that the Mint service made (a link, or a wallet), as its job's worker settled it. */
 export interface BulkRowMade {
-  job: { id: string; teamId: string; kind: string; starterId: string; sourceName: string };
+  job: { id: string; teamId: string; starterId: string; sourceName: string };
   rowNumber: number;
-  /** The request sent for the row, as stored with it. */
-  request: unknown;
+  made: BulkRowRequest;
   /** A link's URL, as the service answered it. */
   url: string | undefined;
   at: Date;
@@ -159,32 +145,27 @@ export interface BulkRowMade {
 /**
  * The history row of a link (or a wallet) a bulk job made: a row of its own, found by the same words as one made
  * with the form, and by its job's id; made by whoever started the job, `bulk` its how. Its id is the job's and
- * the row's (`BK-…/12`): written twice, it is one row. Undefined when the stored request is of no shape a version
- * wrote.
+ * the row's (`BK-…/12`): written twice, it is one row.
  */
-export function bulkRowHistory(made: BulkRowMade): HistoryRecord | undefined {
+export function bulkRowHistory(row: BulkRowMade): HistoryRecord {
   const base = {
-    id: `${made.job.id}/${made.rowNumber}`,
-    team_id: made.job.teamId,
-    kind: made.job.kind === 'wallets' ? 'wallet' : 'link',
-    actor_id: made.job.starterId,
-    made_at: made.at.toISOString(),
+    id: `${row.job.id}/${row.rowNumber}`,
+    team_id: row.job.teamId,
+    kind: row.made.kind,
+    actor_id: row.job.starterId,
+    made_at: row.at.toISOString(),
     how: 'bulk',
     outcome: 'succeeded',
     nft_id: null,
     email: null,
     url: null,
     request_id: null,
-    job_id: made.job.id,
+    job_id: row.job.id,
   } satisfies Omit<HistoryTable, 'customer_ids' | 'facts'>;
-  const ofJob = { source: made.job.sourceName, row: made.rowNumber };
-  if (made.job.kind === 'wallets') {
-    const wallet = walletInputs.safeParse(made.request);
-    return wallet.success ? walletRecord(base, wallet.data.userId, ofJob) : undefined;
-  }
-  const link = linkInputs.safeParse(made.request);
-  const url = made.url && /^https?:\/\/\S+$/.test(made.url) ? made.url : null;
-  return link.success ? linkRecord(base, link.data, url, ofJob) : undefined;
+  const ofJob = { source: row.job.sourceName, row: row.rowNumber };
+  return row.made.kind === 'wallet'
+    ? walletRecord(base, row.made.customerId, ofJob)
+    : linkRecord(base, row.made.link, urlIn(row.url), ofJob);
 }
 
 /** What every kind's row has, before what its kind adds. */
@@ -193,7 +174,7 @@ type RowBase = Omit<HistoryTable, 'customer_ids' | 'facts'>;
 /** Of a link made by a bulk job: the job's file name and the link's row in it. */
 type JobFacts = { source: string; row: number };
 
-function linkRecord(base: RowBase, link: z.output<typeof linkInputs>, url: string | null, ofJob?: JobFacts) {
+function linkRecord(base: RowBase, link: LinkMade, url: string | null, ofJob?: JobFacts) {
   const customers = link.customerId ?? [];
   return record(
     {
@@ -224,10 +205,9 @@ function walletRecord(base: RowBase, userId: string | undefined, ofJob?: JobFact
   ]);
 }
 
-/** A link's URL, from its audit entry's detail once it succeeded (the detail says so otherwise). */
-export function urlOf(entry: Pick<AuditedMaking, 'operation' | 'outcome' | 'detail'>): string | null {
-  if (entry.operation !== 'link.create' || entry.outcome !== 'succeeded' || !entry.detail) return null;
-  return /^https?:\/\/\S+$/.test(entry.detail) ? entry.detail : null;
+/** A link's URL, when the text is one (a link's audit detail once it succeeded; the service's answer). */
+export function urlIn(text: string | undefined): string | null {
+  return text && /^https?:\/\/\S+$/.test(text) ? text : null;
 }
 
 /** The words a URL is found by: itself, and its last path segment (the link's own id). */
@@ -287,10 +267,4 @@ function record(row: HistoryTable, words: readonly (string | null | undefined)[]
     if (term && term.length <= MAX_TERM) terms.add(term);
   }
   return { row, terms: [...terms] };
-}
-
-function howOf(entry: AuditedMaking): HistoryHow {
-  if (entry.origin?.startsWith('workflow')) return 'workflow';
-  if (entry.operation === 'customers.delete.request' && typeof entry.inputs.context === 'string') return 'message';
-  return 'form';
 }

@@ -7,15 +7,8 @@ import {
   sql,
 } from 'kysely';
 import { z } from 'zod';
-import { DELETION_ASKED_OPERATION } from './deletion-requests.js';
-import {
-  HISTORY_OPERATIONS,
-  type HistoryHow,
-  type HistoryKind,
-  type HistoryRecord,
-  historyOf,
-  urlWords,
-} from './history-entry.js';
+import { BACKFILLED_OPERATIONS, backfilledHistory } from './history-backfill-entry.js';
+import { type HistoryHow, type HistoryKind, type HistoryRecord, urlIn, urlWords } from './history-entry.js';
 import { parseJson } from './stored-json.js';
 import type { HistoryTable, Tables } from './tables.js';
 
@@ -166,21 +159,26 @@ export class HistoryRows {
     const people = makers
       ? new Map([...(query.people ?? [])].map(([word, named]) => [word, named.filter((id) => makers.has(id))]))
       : query.people;
-    const start = words.length > 0 ? await this.startingWord(query.teamId, words, people) : undefined;
+    // A person named finds the deletion requests they decided too, whoever made them (the lanes keep to what the
+    // viewer may see).
+    const deciders = query.people ?? new Map<string, readonly string[]>();
+    const start = words.length > 0 ? await this.startingWord(query.teamId, words, people, deciders) : undefined;
     // A word no row has, and naming nobody who made one: no row can have all the words.
     if (start === NOTHING_MATCHES) return { items: [], more: false };
     const driver = start?.word;
     // A word on no row is matched only through its people: a person named with the driving word but not with
     // that one has no row to find, and is not read at all (two names of different people end at once).
     const onlyNames = words.filter((word) => word !== driver && start?.withWord.get(word) === 0);
-    const mayMatch = (actorId: string) => onlyNames.every((word) => people?.get(word)?.includes(actorId));
+    const mayMatch = (actorId: string) =>
+      onlyNames.every((word) => people?.get(word)?.includes(actorId) || (deciders.get(word)?.length ?? 0) > 0);
     const sources: Source[] = driver
       ? [
           ...(start?.withWord.get(driver) === 0 ? [] : [{ term: driver }]),
           ...(people?.get(driver) ?? []).filter((actorId) => mayMatch(actorId)).map((actorId) => ({ actorId })),
+          ...(deciders.get(driver) ?? []).map((userId) => ({ term: decidedByTerm(userId) })),
         ]
       : [{}];
-    const match: WordMatch = { words, people: people ?? new Map(), driver };
+    const match: WordMatch = { words, people: people ?? new Map(), deciders, driver };
     // A common word among deletion requests is read from the viewer's requests instead (the smaller range).
     const commonAmongDeletions =
       driver && lanes.some((lane) => lane.audience)
@@ -364,7 +362,7 @@ export class HistoryRows {
       if (this.engine === 'postgres') read = read.forUpdate();
       const state = await read.executeTakeFirst();
       if (state?.finished_at) return { read: 0, finished: true };
-      let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(HISTORY_OPERATIONS));
+      let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(BACKFILLED_OPERATIONS));
       const after = state?.after_at && state.after_id ? { at: state.after_at, id: state.after_id } : undefined;
       if (after)
         query = query
@@ -372,7 +370,7 @@ export class HistoryRows {
           .where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after.at, after.id)));
       const entries = await query.orderBy('at').orderBy('id').limit(batchSize).execute();
       const requestIds = entries.flatMap((e) =>
-        e.operation === DELETION_ASKED_OPERATION && e.detail ? [e.detail] : [],
+        BACKFILLED_OPERATIONS[e.operation] === 'deletion' && e.detail ? [e.detail] : [],
       );
       const customersOf = new Map<string, string[]>();
       if (requestIds.length > 0) {
@@ -385,7 +383,7 @@ export class HistoryRows {
       }
       for (const entry of entries) {
         const inputs = parseJson(entry.inputs, z.record(z.string(), z.unknown())) ?? {};
-        const made = historyOf(
+        const made = backfilledHistory(
           {
             id: entry.id,
             at: new Date(entry.at),
@@ -441,16 +439,24 @@ export class HistoryRows {
     teamId: string,
     words: readonly string[],
     people: ReadonlyMap<string, readonly string[]> | undefined,
+    deciders: ReadonlyMap<string, readonly string[]>,
   ): Promise<{ word: string; withWord: Map<string, number> } | typeof NOTHING_MATCHES> {
     const counts = await Promise.all(
       words.map(async (word) => {
         const named = people?.get(word) ?? [];
-        const [withWord, ofNamed] = await Promise.all([
+        const deciding = deciders.get(word) ?? [];
+        const [withWord, ofNamed, decided] = await Promise.all([
           this.countUpTo(teamId, word),
           named.length > 0 ? this.countMadeBy(teamId, named) : 0,
+          deciding.length > 0
+            ? this.countUpTo(
+                teamId,
+                deciding.map((userId) => decidedByTerm(userId)),
+              )
+            : 0,
         ]);
         // Ties go to a word found without names: its rows are one index range, not one per person.
-        return { word, withWord, n: withWord + ofNamed, named: named.length > 0 };
+        return { word, withWord, n: withWord + ofNamed + decided, named: named.length + deciding.length > 0 };
       }),
     );
     const withWord = new Map(counts.map((count) => [count.word, count.withWord]));
@@ -476,15 +482,15 @@ export class HistoryRows {
     return Number(found?.n ?? 0);
   }
 
-  /** How many rows of the workspace (of one kind) have the word, counted up to RARE_COUNT_CAP. */
-  private async countUpTo(teamId: string, word: string, kind?: HistoryKind): Promise<number> {
+  /** How many rows of the workspace (of one kind) have the word (or one of the words), counted up to RARE_COUNT_CAP. */
+  private async countUpTo(teamId: string, word: string | readonly string[], kind?: HistoryKind): Promise<number> {
     const found = await this.db
       .selectFrom((eb) => {
         let matches = eb
           .selectFrom('history_terms')
           .select('history_id')
           .where('team_id', '=', teamId)
-          .where('term', '=', word);
+          .where('term', 'in', typeof word === 'string' ? [word] : word);
         if (kind) matches = matches.where('kind', '=', kind);
         return matches.limit(RARE_COUNT_CAP).as('matches');
       })
@@ -531,12 +537,14 @@ export class HistoryRows {
     for (const word of match.words) {
       if (word === match.driver) continue;
       const named = match.people.get(word) ?? [];
+      const deciding = match.deciders.get(word) ?? [];
       checksRow ||= named.length > 0;
-      checks.push(
-        named.length > 0
-          ? sql<boolean>`(${hasTerm('w.id', word)} or w.actor_id in (${sql.join(named)}))`
-          : hasTerm('w.id', word),
-      );
+      const alternatives: Array<Expression<SqlBool>> = [
+        hasTerm('w.id', word),
+        ...deciding.map((userId) => hasTerm('w.id', decidedByTerm(userId))),
+      ];
+      if (named.length > 0) alternatives.push(sql<boolean>`w.actor_id in (${sql.join(named)})`);
+      checks.push(sql<boolean>`(${sql.join(alternatives, sql` or `)})`);
     }
     /** The range's rows in the page's order, as `w`: `limit` of them after `offset`. */
     const range = (limit: number, offset = 0): AliasedSelectQueryBuilder<RangeRow, 'w'> => {
@@ -661,21 +669,57 @@ async function addAudience(db: Kysely<Tables>, row: HistoryTable) {
       .execute();
 }
 
+/** The longest failure kept on a row: the app's own words for it are a sentence or two. */
+const MAX_FAILURE_CHARS = 600;
+
 /**
- * An audited operation's outcome, on its history row when it has one: the outcome, and for a link made, its
- * URL (and the URL's words).
+ * An audited operation's outcome, on its history row when it has one: the outcome, for a link made its URL (and
+ * the URL's words), and for a failure why, as the person was told (`failure`: mrkdwn, nothing secret).
  */
-export async function completeHistory(db: Kysely<Tables>, id: string, outcome: string, detail: string | undefined) {
+export async function completeHistory(
+  db: Kysely<Tables>,
+  id: string,
+  outcome: string,
+  detail: string | undefined,
+  failure?: string,
+) {
   const row = await db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return;
-  const url =
-    row.kind === 'link' && outcome === 'succeeded' && detail && /^https?:\/\/\S+$/.test(detail) ? detail : null;
+  const url = row.kind === 'link' && outcome === 'succeeded' ? urlIn(detail) : null;
+  const facts =
+    failure === undefined || outcome === 'succeeded'
+      ? undefined
+      : JSON.stringify({
+          ...parseJson(row.facts, z.record(z.string(), z.unknown())),
+          failure: failure.length <= MAX_FAILURE_CHARS ? failure : `${failure.slice(0, MAX_FAILURE_CHARS - 1)}…`,
+        });
   await db
     .updateTable('history')
-    .set({ outcome, ...(url ? { url } : {}) })
+    .set({ outcome, ...(url ? { url } : {}), ...(facts ? { facts } : {}) })
     .where('id', '=', id)
     .execute();
   if (url) await addTerms(db, row, urlWords(url), { ifAbsent: true });
+}
+
+/** The word a deletion request's row has for each person who approved or rejected it (see HistoryRows.page). */
+export function decidedByTerm(userId: string): string {
+  return `decided-by:${userId.toLowerCase()}`;
+}
+
+/**
+ * A person who approved or rejected the deletion request of History row `id`, on that row (in the decision's
+ * transaction): a word of their name then finds it, as a word of its requester's does, for whoever may see it;
+ * their names are read from Slack as a maker's are (`history_people`).
+ */
+export async function addDecider(db: Kysely<Tables>, id: string, deciderId: string) {
+  const row = await db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return;
+  await addTerms(db, row, [decidedByTerm(deciderId)], { ifAbsent: true });
+  await db
+    .insertInto('history_people')
+    .values({ team_id: row.team_id, user_id: deciderId, names: null, named_at: null })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
 }
 
 async function addTerms(
@@ -735,10 +779,14 @@ interface Source {
   actorId?: string;
 }
 
-/** The words a row must match, the people named with each, and the one the reads start from. */
+/**
+ * The words a row must match, the people named with each (as its maker; and as one who decided it, `deciders`),
+ * and the one the reads start from.
+ */
 interface WordMatch {
   words: readonly string[];
   people: ReadonlyMap<string, readonly string[]>;
+  deciders: ReadonlyMap<string, readonly string[]>;
   driver: string | undefined;
 }
 

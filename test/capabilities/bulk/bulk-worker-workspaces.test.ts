@@ -301,7 +301,12 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       expect(uses.length).toBeGreaterThan(whileSending);
 
       if (!claimed) throw new Error('no row claimed');
-      expect(await jobs.settle(job.id, claimed.rowNumber, 'another-process', { status: 'done' })).toBe(true);
+      expect(
+        await jobs.settle(job.id, claimed.rowNumber, 'another-process', {
+          status: 'done',
+          made: { kind: 'link', link: {} },
+        }),
+      ).toBe(true);
       await until(async () => {
         await ticker.run();
         const before = uses.length;

@@ -15,7 +15,13 @@ describeEachEngine('history names job', (_engine, create) => {
   beforeEach(() => ({ store } = migrated));
 
   async function madeBy(teamId: string, actorId: string) {
-    const entry = await store.audit.start({ actorId, teamId, operation: 'link.create', inputs: { nftId: 'nft-1' } });
+    const entry = await store.audit.start({
+      actorId,
+      teamId,
+      operation: 'link.create',
+      inputs: { nftId: 'nft-1' },
+      history: { kind: 'link', how: 'form', link: { nftId: 'nft-1' } },
+    });
     await store.audit.complete(entry.id, 'succeeded', 'https://mint.example/l/lnk_1');
   }
 

@@ -26,7 +26,13 @@ describe('history days in the reader’s time zone', () => {
     const made: Record<string, string> = {};
     for (const at of ['2024-03-04T14:59:00Z', '2024-03-04T15:00:00Z', '2024-03-05T14:59:00Z', '2024-03-05T15:00:00Z']) {
       const entry = await store.audit.start(
-        { actorId: EVE, teamId: TEST_TEAM_ID, operation: 'link.create', inputs: { nftId: `nft-${at}` } },
+        {
+          actorId: EVE,
+          teamId: TEST_TEAM_ID,
+          operation: 'link.create',
+          inputs: { nftId: `nft-${at}` },
+          history: { kind: 'link', how: 'form', link: { nftId: `nft-${at}` } },
+        },
         new Date(at),
       );
       await store.audit.complete(entry.id, 'succeeded', 'https://mint.example/l/lnk_1');

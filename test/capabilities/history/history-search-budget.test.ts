@@ -34,7 +34,13 @@ describe('history search within its budget', () => {
   async function link(store: Store, actorId: string, fields: Record<string, unknown>) {
     hour += 1;
     const entry = await store.audit.start(
-      { actorId, teamId: TEST_TEAM_ID, operation: 'link.create', inputs: { walletOptions: 'CUSTODIAL', ...fields } },
+      {
+        actorId,
+        teamId: TEST_TEAM_ID,
+        operation: 'link.create',
+        inputs: { walletOptions: 'CUSTODIAL', ...fields },
+        history: { kind: 'link', how: 'form', link: { walletOptions: 'CUSTODIAL', ...fields } },
+      },
       new Date(BASE + hour * HOUR),
     );
     await store.audit.complete(entry.id, 'succeeded', `https://mint.example/l/lnk_${hour}`);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
+import type { LinkMade } from '../../../src/platform/store/history-entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { modalText } from '../../kit/screen-text.js';
@@ -46,10 +47,17 @@ describe('history', () => {
 
   let seq = 0;
   /** A link as runAudited records one: pending, then succeeded with its URL. */
-  async function link(store: Store, actorId: string, fields: Record<string, unknown>, at: number) {
+  async function link(store: Store, actorId: string, fields: LinkMade, at: number) {
     seq += 1;
+    const request = { walletOptions: 'CUSTODIAL', ...fields };
     const entry = await store.audit.start(
-      { actorId, teamId: TEST_TEAM_ID, operation: 'link.create', inputs: { walletOptions: 'CUSTODIAL', ...fields } },
+      {
+        actorId,
+        teamId: TEST_TEAM_ID,
+        operation: 'link.create',
+        inputs: request,
+        history: { kind: 'link', how: 'form', link: request },
+      },
       new Date(at),
     );
     await store.audit.complete(entry.id, 'succeeded', `https://mint.example/l/lnk_${seq}`);
@@ -72,14 +80,21 @@ describe('history', () => {
         approvalsNeeded: 1,
         approvers,
       });
-      await tx.audit.record(
+      await tx.audit.start(
         {
           actorId: requesterId,
           teamId: TEST_TEAM_ID,
           operation: 'customers.delete.request',
           inputs: { requestId: request.id, customerIds, reason: request.reason },
-          outcome: 'pending',
           detail: request.id,
+          history: {
+            kind: 'deletion',
+            how: 'form',
+            requestId: request.id,
+            customerIds,
+            reason: request.reason,
+            context: undefined,
+          },
         },
         new Date(BASE + 50 * HOUR),
       );
@@ -96,14 +111,26 @@ describe('history', () => {
       await link(store, ANN, { nftId: `nft-${i}`, customerId: [`cus_${1000 + i}`] }, BASE + i * HOUR);
     await link(store, BOB, { nftId: 'nft-42', email: 'ann@example.com', customerId: ['cus_1002'] }, BASE + 20 * HOUR);
     const wallet = await store.audit.start(
-      { actorId: BOB, teamId: TEST_TEAM_ID, operation: 'wallet.create', inputs: { userId: 'cus_1002' } },
+      {
+        actorId: BOB,
+        teamId: TEST_TEAM_ID,
+        operation: 'wallet.create',
+        inputs: { userId: 'cus_1002' },
+        history: { kind: 'wallet', how: 'form', customerId: 'cus_1002' },
+      },
       new Date(BASE + 30 * HOUR),
     );
     await store.audit.complete(wallet.id, 'succeeded', 'wallet for customer cus_1002');
     const request = await deletion(store, BOB, ['cus_1002', 'cus_77']);
     await link(store, ANN, { nftId: 'nft-42' }, BASE + 40 * HOUR).then(async () => {
       await store.audit.start(
-        { actorId: ANN, teamId: 'T0OTHER01', operation: 'link.create', inputs: { nftId: 'nft-42' } },
+        {
+          actorId: ANN,
+          teamId: 'T0OTHER01',
+          operation: 'link.create',
+          inputs: { nftId: 'nft-42' },
+          history: { kind: 'link', how: 'form', link: { nftId: 'nft-42' } },
+        },
         new Date(BASE + 45 * HOUR),
       );
     });

@@ -12,18 +12,16 @@ import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js
 
 const EVERYTHING = { everything: true } as const;
 
+/** The request of the i-th link row (its row number i + 2). */
+const linkRequest = (i: number) => ({
+  email: `u${i}@example.com`,
+  nftId: 'nft-spring',
+  customerId: [`cus_${i}`],
+  walletOptions: 'CUSTODIAL',
+  isActive: true,
+});
 const linkRows = (n: number): NewBulkRow[] =>
-  Array.from({ length: n }, (_, i) => ({
-    rowNumber: i + 2,
-    cells: [`u${i}@example.com`],
-    request: {
-      email: `u${i}@example.com`,
-      nftId: 'nft-spring',
-      customerId: [`cus_${i}`],
-      walletOptions: 'CUSTODIAL',
-      isActive: true,
-    },
-  }));
+  Array.from({ length: n }, (_, i) => ({ rowNumber: i + 2, cells: [`u${i}@example.com`], request: linkRequest(i) }));
 
 describeEachEngine('bulk jobs in History', (_engine, create) => {
   const migrated = useMigratedStore(create);
@@ -46,6 +44,8 @@ describeEachEngine('bulk jobs in History', (_engine, create) => {
     await store.bulkJobs.claim(draft.id, 'w', rows.length);
     return draft.id;
   }
+  /** What the worker hands when a link row is done: the request it sent (row `rowNumber` of linkRows). */
+  const linkMade = (rowNumber: number) => ({ kind: 'link', link: linkRequest(rowNumber - 2) }) as const;
   const page = (query: Partial<HistoryQuery> = {}) =>
     store.history.page({ teamId: 'T1', viewer: EVERYTHING, limit: 10, ...query });
   const found = async (typed: string) => (await page({ words: searchWords(typed) })).items.map((item) => item.id);
@@ -53,7 +53,9 @@ describeEachEngine('bulk jobs in History', (_engine, create) => {
   it('keeps each link a job made as a row of its own, made by its starter with the job, found by its words', async () => {
     const jobId = await claimedJob(job, linkRows(3));
     const url = 'https://mint.example/l/lnk_bulk1';
-    expect(await store.bulkJobs.settle(jobId, 2, 'w', { status: 'done', resultUrl: url })).toBe(true);
+    expect(await store.bulkJobs.settle(jobId, 2, 'w', { status: 'done', resultUrl: url, made: linkMade(2) })).toBe(
+      true,
+    );
     await store.bulkJobs.settle(jobId, 3, 'w', { status: 'failed', error: 'HTTP 400' });
     await store.bulkJobs.settle(jobId, 4, 'w', { status: 'unknown', error: 'no answer' });
 
@@ -83,7 +85,7 @@ describeEachEngine('bulk jobs in History', (_engine, create) => {
 
   it('writes the row once: a row settled again, by any worker, adds nothing', async () => {
     const jobId = await claimedJob(job, linkRows(1));
-    const done = { status: 'done', resultUrl: 'https://mint.example/l/lnk_once' } as const;
+    const done = { status: 'done', resultUrl: 'https://mint.example/l/lnk_once', made: linkMade(2) } as const;
     const settled = await Promise.all([
       store.bulkJobs.settle(jobId, 2, 'w', done),
       store.bulkJobs.settle(jobId, 2, 'w', done),
@@ -100,7 +102,8 @@ describeEachEngine('bulk jobs in History', (_engine, create) => {
       { rowNumber: 3, cells: [''], request: {} },
     ];
     const jobId = await claimedJob({ ...job, kind: 'wallets', sourceName: 'wallets.csv' }, rows);
-    for (const row of [2, 3]) await store.bulkJobs.settle(jobId, row, 'w', { status: 'done' });
+    await store.bulkJobs.settle(jobId, 2, 'w', { status: 'done', made: { kind: 'wallet', customerId: 'cus_w1' } });
+    await store.bulkJobs.settle(jobId, 3, 'w', { status: 'done', made: { kind: 'wallet', customerId: undefined } });
     const { items } = await page({ kind: 'wallet' });
     expect(items.map((item) => [item.id, item.customerIds, item.how, item.jobId])).toEqual([
       [`${jobId}/3`, [], 'bulk', jobId],
@@ -111,7 +114,11 @@ describeEachEngine('bulk jobs in History', (_engine, create) => {
 
   it('reads the state and counts of a page of jobs in one query, of its own workspace only', async () => {
     const running = await claimedJob(job, linkRows(4));
-    await store.bulkJobs.settle(running, 2, 'w', { status: 'done', resultUrl: 'https://mint.example/l/a' });
+    await store.bulkJobs.settle(running, 2, 'w', {
+      status: 'done',
+      resultUrl: 'https://mint.example/l/a',
+      made: linkMade(2),
+    });
     await store.bulkJobs.settle(running, 3, 'w', { status: 'failed', error: 'HTTP 400' });
     const { job: draft } = await store.bulkJobs.createDraft({
       ...job,

@@ -55,7 +55,9 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     expect((await fromB.pause(jobOfA.id, 'U_REQ')).won).toBe(false);
     expect((await fromB.cancel(jobOfA.id, 'U_REQ')).won).toBe(false);
     expect(await fromB.claim(jobOfA.id, 'w-b', 5)).toEqual([]);
-    expect(await fromB.settle(jobOfA.id, claimed?.rowNumber ?? 0, 'w', { status: 'done' })).toBe(false);
+    expect(
+      await fromB.settle(jobOfA.id, claimed?.rowNumber ?? 0, 'w', { status: 'done', made: { kind: 'link', link: {} } }),
+    ).toBe(false);
     expect(await fromB.release(jobOfA.id, claimed?.rowNumber ?? 0, 'w')).toBe(false);
     expect(await fromB.claimProgress(jobOfA.id, 0)).toBe(false);
     await fromB.setMessage(jobOfA.id, 'D0FORGED', '1.1');
@@ -74,7 +76,9 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     expect(await ofA.get(draftOfA.id)).toMatchObject({ status: 'draft' });
     expect(await ofA.counts(jobOfA.id)).toMatchObject({ pending: 3, sending: 1 });
     expect(await ofA.rows(draftOfA.id)).toHaveLength(3);
-    expect(await ofA.settle(jobOfA.id, claimed?.rowNumber ?? 0, 'w', { status: 'done' })).toBe(true);
+    expect(
+      await ofA.settle(jobOfA.id, claimed?.rowNumber ?? 0, 'w', { status: 'done', made: { kind: 'link', link: {} } }),
+    ).toBe(true);
 
     // A finishing job: its results are B's to claim, complete or record neither.
     expect((await ofA.cancel(jobOfA.id, 'U_REQ')).won).toBe(true);
@@ -115,7 +119,7 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     const third = await jobsOfA.claimNext('w2', { concurrency: 3, limit: 5 });
     expect(third.rows.map((r) => [r.jobId, r.rowNumber])).toEqual([[older.id, 4]]);
     // A settled row frees a place, then the newer job's rows come.
-    await jobsOfA.settle(older.id, 2, 'w1', { status: 'done' });
+    await jobsOfA.settle(older.id, 2, 'w1', { status: 'done', made: { kind: 'link', link: {} } });
     const next = await jobsOfA.claimNext('w1', { concurrency: 3 });
     expect(next.rows.map((r) => [r.jobId, r.rowNumber])).toEqual([[newer.id, 2]]);
     // Rows of a paused job still in flight count: they are at the service.
@@ -127,7 +131,7 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
     const ofB = await store.bulkJobs.inTeam(B).claimNext('w1', { concurrency: 1 });
     expect(ofB.rows.map((r) => [r.jobId, r.rowNumber])).toEqual([[jobOfB.id, 2]]);
     // Nothing left to send (the rest in flight, the newer job paused) is not "no room".
-    await jobsOfA.settle(older.id, 3, 'w1', { status: 'done' });
+    await jobsOfA.settle(older.id, 3, 'w1', { status: 'done', made: { kind: 'link', link: {} } });
     expect(await jobsOfA.claimNext('w1', { concurrency: 3 })).toEqual({ rows: [], atLimit: false });
     await expect(store.bulkJobs.claimNext('w1', { concurrency: 1 })).rejects.toThrow('inTeam');
   });
@@ -175,7 +179,9 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
             await mintCall();
             inFlight -= 1; // before the row settles: the count is taken no later than the database's
             sent += 1;
-            expect(await jobs.settle(job.id, row.rowNumber, worker, { status: 'done' })).toBe(true);
+            expect(
+              await jobs.settle(job.id, row.rowNumber, worker, { status: 'done', made: { kind: 'link', link: {} } }),
+            ).toBe(true);
           }
         }),
       ),
@@ -219,7 +225,9 @@ describeEachEngine('bulk jobs by workspace', (engine, create) => {
       Array(3).fill('not sent: removed'),
     );
     expect(await ofA.claimFinish(live.id, 60_000)).toBeUndefined(); // the row in flight first
-    expect(await ofA.settle(live.id, inFlight?.rowNumber ?? 0, 'w', { status: 'done' })).toBe(true);
+    expect(
+      await ofA.settle(live.id, inFlight?.rowNumber ?? 0, 'w', { status: 'done', made: { kind: 'link', link: {} } }),
+    ).toBe(true);
     expect(await ofA.claimFinish(live.id, 60_000)).toMatchObject({ status: 'finishing' });
     expect(await store.bulkJobs.inTeam(B).get(other.id)).toMatchObject({ status: 'running' });
     expect(await store.bulkJobs.inTeam(B).counts(other.id)).toMatchObject({ pending: 2 });

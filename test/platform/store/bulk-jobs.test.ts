@@ -192,7 +192,12 @@ describeEachEngine('bulk jobs', (engine, create) => {
           }
           for (const row of rows) {
             claimed.push(row.rowNumber);
-            expect(await s.bulkJobs.settle(job.id, row.rowNumber, `w${i}`, { status: 'done' })).toBe(true);
+            expect(
+              await s.bulkJobs.settle(job.id, row.rowNumber, `w${i}`, {
+                status: 'done',
+                made: { kind: 'link', link: {} },
+              }),
+            ).toBe(true);
           }
         }
       }),
@@ -205,13 +210,19 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const job = await running(3);
     const [row] = await store.bulkJobs.claim(job.id, 'w1');
     expect(row).toMatchObject({ rowNumber: 2, status: 'sending', claimedBy: 'w1' });
-    expect(await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'done' })).toBe(false);
+    expect(await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'done', made: { kind: 'link', link: {} } })).toBe(
+      false,
+    );
     expect(await store.bulkJobs.release(job.id, 2, 'w2')).toBe(false);
     expect(await store.bulkJobs.release(job.id, 2, 'w1')).toBe(true);
     const [again] = await store.bulkJobs.claim(job.id, 'w2');
     expect(again?.rowNumber).toBe(2);
     expect(
-      await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'done', resultUrl: 'https://mint.example/l/1' }),
+      await store.bulkJobs.settle(job.id, 2, 'w2', {
+        status: 'done',
+        resultUrl: 'https://mint.example/l/1',
+        made: { kind: 'link', link: {} },
+      }),
     ).toBe(true);
     expect(await store.bulkJobs.settle(job.id, 2, 'w2', { status: 'failed', error: 'late' })).toBe(false);
     const [settled] = await store.bulkJobs.rows(job.id, { limit: 1 });
@@ -229,7 +240,9 @@ describeEachEngine('bulk jobs', (engine, create) => {
       [3, 'sending'],
       [4, 'pending'],
     ]);
-    expect(await store.bulkJobs.settle(job.id, 2, 'dead', { status: 'done' })).toBe(false);
+    expect(await store.bulkJobs.settle(job.id, 2, 'dead', { status: 'done', made: { kind: 'link', link: {} } })).toBe(
+      false,
+    );
     expect((await store.bulkJobs.claim(job.id, 'w', 5)).map((r) => r.rowNumber)).toEqual([4]);
   });
 
@@ -257,7 +270,8 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const job = await running(2);
     const rows = await store.bulkJobs.claim(job.id, 'w', 2);
     expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(false);
-    for (const row of rows) await store.bulkJobs.settle(job.id, row.rowNumber, 'w', { status: 'done' });
+    for (const row of rows)
+      await store.bulkJobs.settle(job.id, row.rowNumber, 'w', { status: 'done', made: { kind: 'link', link: {} } });
     const finishing = await Promise.all([
       store.bulkJobs.finishIfSettled(job.id),
       store.bulkJobs.finishIfSettled(job.id),
@@ -319,7 +333,7 @@ describeEachEngine('bulk jobs', (engine, create) => {
     const end = async (results: { fileId?: string; note?: string }) => {
       const job = await running(1);
       await store.bulkJobs.claim(job.id, 'w');
-      await store.bulkJobs.settle(job.id, 2, 'w', { status: 'done' });
+      await store.bulkJobs.settle(job.id, 2, 'w', { status: 'done', made: { kind: 'link', link: {} } });
       expect((await store.bulkJobs.finishIfSettled(job.id)).won).toBe(true);
       const claimed = await store.bulkJobs.claimFinish(job.id, 60_000);
       expect((await store.bulkJobs.complete(job.id, claimed, results)).won).toBe(true);

@@ -30,7 +30,7 @@ describeEachEngine('bulk jobs: retries of failed rows', (_engine, create) => {
     const { job } = await jobs().createDraft({ ...input, rows: [row(2), row(3), row(4), row(5)] });
     expect((await jobs().start(job.id, 'U_REQ', 'audit-1')).won).toBe(true);
     await jobs().claim(job.id, 'w', 4);
-    await jobs().settle(job.id, 2, 'w', { status: 'done' });
+    await jobs().settle(job.id, 2, 'w', { status: 'done', made: { kind: 'link', link: {} } });
     await jobs().settle(job.id, 3, 'w', { status: 'failed', error: 'answered 400' });
     await jobs().settle(job.id, 4, 'w', { status: 'unknown', error: 'answered 500' });
     await jobs().settle(job.id, 5, 'w', { status: 'failed', error: 'answered 400' });

@@ -22,13 +22,20 @@ describeEachEngine('migration 021 (history audience)', (engine, create) => {
         approvalsNeeded: 1,
         approvers,
       });
-      const entry = await before.audit.record({
+      const entry = await before.audit.start({
         actorId: 'U_REQ',
         teamId: 'T1',
         operation: DELETION_ASKED_OPERATION,
         inputs: { requestId: request.id },
-        outcome: 'pending',
         detail: request.id,
+        history: {
+          kind: 'deletion',
+          how: 'form',
+          requestId: request.id,
+          customerIds: ['c-1'],
+          reason: 'r',
+          context: undefined,
+        },
       });
       return { requestId: request.id, row: entry.id };
     };

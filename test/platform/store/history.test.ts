@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import { type HistoryQuery, type HistoryViewer, viewerAudiences } from '../../../src/platform/store/history.js';
-import { searchWords } from '../../../src/platform/store/history-entry.js';
+import { type LinkMade, searchWords } from '../../../src/platform/store/history-entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../../src/platform/store/tables.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
@@ -16,13 +16,17 @@ describeEachEngine('history', (engine, create) => {
   beforeEach(() => ({ db, store } = migrated));
 
   /** A link made the way runAudited makes one: started pending, then completed with its URL. */
-  async function link(
-    actorId: string,
-    request: Record<string, unknown>,
-    url = 'https://mint.example/l/lnk_1',
-    at = new Date(),
-  ) {
-    const entry = await store.audit.start({ actorId, teamId: 'T1', operation: 'link.create', inputs: request }, at);
+  async function link(actorId: string, request: LinkMade, url = 'https://mint.example/l/lnk_1', at = new Date()) {
+    const entry = await store.audit.start(
+      {
+        actorId,
+        teamId: 'T1',
+        operation: 'link.create',
+        inputs: { ...request },
+        history: { kind: 'link', how: 'form', link: request },
+      },
+      at,
+    );
     await store.audit.complete(entry.id, 'succeeded', url);
     return entry.id;
   }
@@ -62,6 +66,7 @@ describeEachEngine('history', (engine, create) => {
       teamId: 'T1',
       operation: 'wallet.create',
       inputs: { userId: 'cus_1002' },
+      history: { kind: 'wallet', how: 'form', customerId: 'cus_1002' },
     });
     const deletion = await store.transaction(async (tx) => {
       const request = await tx.deletionRequests.create({
@@ -74,14 +79,21 @@ describeEachEngine('history', (engine, create) => {
         approvalsNeeded: 1,
         approvers: { users: ['U_APP'], userGroups: [] },
       });
-      const entry = await tx.audit.record({
+      const entry = await tx.audit.start({
         actorId: 'U_CAT',
         teamId: 'T1',
         operation: 'customers.delete.request',
         origin: 'workflow Wf123',
         inputs: { requestId: request.id, customerIds: request.customerIds, reason: 'GDPR' },
-        outcome: 'pending',
         detail: request.id,
+        history: {
+          kind: 'deletion',
+          how: 'workflow',
+          requestId: request.id,
+          customerIds: request.customerIds,
+          reason: 'GDPR',
+          context: undefined,
+        },
       });
       return { id: entry.id, requestId: request.id };
     });
@@ -96,6 +108,10 @@ describeEachEngine('history', (engine, create) => {
         rows: 5,
         valid: 4,
         defaults: { nftId: 'nft-42' },
+      },
+      history: {
+        kind: 'bulk',
+        job: { jobId: 'BK-ABC234', of: 'links', source: 'spring.csv', rows: 5, valid: 4, nftId: 'nft-42' },
       },
     });
 
@@ -208,14 +224,22 @@ describeEachEngine('history', (engine, create) => {
       teamId: 'T2',
       operation: 'link.create',
       inputs: { nftId: 'nft-1' },
+      history: { kind: 'link', how: 'form', link: { nftId: 'nft-1' } },
     });
-    const asked = await store.audit.record({
+    const asked = await store.audit.start({
       actorId: 'U_BOB',
       teamId: 'T1',
       operation: 'customers.delete.request',
       inputs: { requestId: 'DR-AAAAAA', customerIds: ['c1'] },
-      outcome: 'pending',
       detail: 'DR-AAAAAA',
+      history: {
+        kind: 'deletion',
+        how: 'form',
+        requestId: 'DR-AAAAAA',
+        customerIds: ['c1'],
+        reason: undefined,
+        context: undefined,
+      },
     });
     await store.audit.record({
       actorId: 'U_ANN',
@@ -263,13 +287,20 @@ describeEachEngine('history', (engine, create) => {
         approvalsNeeded: 1,
         approvers,
       });
-      const entry = await tx.audit.record({
+      const entry = await tx.audit.start({
         actorId: requesterId,
         teamId: 'T1',
         operation: 'customers.delete.request',
         inputs: { requestId: request.id, customerIds },
-        outcome: 'pending',
         detail: request.id,
+        history: {
+          kind: 'deletion',
+          how: 'form',
+          requestId: request.id,
+          customerIds,
+          reason: 'GDPR',
+          context: undefined,
+        },
       });
       return entry.id;
     });
@@ -358,6 +389,43 @@ describeEachEngine('history', (engine, create) => {
     expect(await byName('ann', { viewer: viewer('U_ANN') })).toEqual([byAnn]);
     expect(await byName('%')).toEqual([]); // LIKE's own characters match only themselves
     expect(await store.history.peopleNamed('T2', ['ann'])).toEqual(new Map());
+  });
+
+  it('finds the deletion requests a person approved or rejected by a word of their name, for those who see them', async () => {
+    const approved = await deletionAsked('U_REQ', ['cus_a'], { users: ['U_AMOS'], userGroups: [] });
+    const rejected = await deletionAsked('U_REQ', ['cus_b'], { users: ['U_RITA'], userGroups: [] });
+    await deletionAsked('U_BOB', ['cus_c'], { users: ['U_AMOS'], userGroups: [] }); // asked of Amos, not decided
+    const requestOf = async (id: string) => String((await store.history.get('T1', id))?.requestId);
+    expect((await store.deletionApprovals.approve('T1', await requestOf(approved), 'U_AMOS')).outcome).toBe('approved');
+    const rejection = await store.deletionRequests
+      .forTeam('T1')
+      .decide(await requestOf(rejected), 'rejected', 'U_RITA', undefined);
+    expect(rejection.won).toBe(true);
+    // Their names are read as a maker's are, once they have decided something.
+    expect(await store.history.peopleToName(10)).toEqual(
+      expect.arrayContaining([
+        { teamId: 'T1', userId: 'U_AMOS' },
+        { teamId: 'T1', userId: 'U_RITA' },
+      ]),
+    );
+    await store.history.setNames('T1', 'U_AMOS', ['Amos Hale']);
+    await store.history.setNames('T1', 'U_RITA', ['Rita Moss']);
+    await store.history.setNames('T1', 'U_REQ', ['Reggie Quill']);
+    const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
+      const words = searchWords(typed);
+      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+    };
+    expect(await byName('amos')).toEqual([approved]); // not the request he was only asked to decide
+    expect(await byName('rita')).toEqual([rejected]);
+    expect(await byName('HALE cus_a')).toEqual([approved]);
+    expect(await byName('amos cus_b')).toEqual([]);
+    expect(await byName('amos reggie')).toEqual([approved]); // the approver's and the requester's names together
+    // Never wider than what the viewer sees: the requester and the approver see it; someone else does not.
+    expect(await byName('amos', { viewer: viewer('U_REQ') })).toEqual([approved]);
+    expect(await byName('amos', { viewer: viewer('U_AMOS') })).toEqual([approved]);
+    expect(await byName('amos', { viewer: viewer('U_BOB') })).toEqual([]);
+    expect(await byName('rita', { viewer: viewer('U_NONE', [], true) })).toEqual([]);
+    expect(await byName('amos', { teamId: 'T2' })).toEqual([]);
   });
 
   it('ends a search at once when a word matches nothing, and starts from the fewest rows names included', async () => {

@@ -91,7 +91,12 @@ describeEachEngine('store', (engine, create) => {
   it('records an operation as pending before it runs and completes it after', async () => {
     const { store, db } = await open();
     await store.migrate();
-    const started = await store.audit.start({ actorId: 'U1', operation: 'link.create', inputs: { nftId: 'n' } });
+    const started = await store.audit.start({
+      actorId: 'U1',
+      operation: 'link.create',
+      inputs: { nftId: 'n' },
+      history: { kind: 'link', how: 'form', link: { nftId: 'n' } },
+    });
     expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'pending', detail: undefined });
     await store.audit.complete(started.id, 'succeeded', 'https://mint.example/claim/1');
     expect((await store.audit.list())[0]).toMatchObject({

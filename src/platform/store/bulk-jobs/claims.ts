@@ -1,9 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
 import { databaseNow } from '../database-now.js';
 import { writeHistory } from '../history.js';
-import { bulkRowHistory } from '../history-entry.js';
-import { parseJson } from '../stored-json.js';
+import { bulkRowHistory, type HistoryRecord } from '../history-entry.js';
 import type { Tables } from '../tables.js';
 import {
   toJob,
@@ -168,28 +166,24 @@ export class BulkClaims extends BulkRowStore {
   }
 
   /** The History row of a row made (none for a job of no workspace: History is by workspace). */
-  private async madeRow(jobId: string, rowNumber: number, outcome: { resultUrl?: string | undefined }, at: Date) {
-    const row = await this.db
-      .selectFrom('bulk_rows')
-      .innerJoin('bulk_jobs', 'bulk_jobs.id', 'bulk_rows.job_id')
-      .select(['bulk_jobs.kind', 'bulk_jobs.team_id', 'bulk_jobs.requester_id', 'bulk_jobs.source_name'])
-      .select('bulk_rows.request')
-      .where('bulk_rows.job_id', '=', jobId)
-      .where('bulk_rows.row_number', '=', rowNumber)
+  private async madeRow(
+    jobId: string,
+    rowNumber: number,
+    outcome: Extract<RowOutcome, { status: 'done' }>,
+    at: Date,
+  ): Promise<HistoryRecord | undefined> {
+    const job = await this.db
+      .selectFrom('bulk_jobs')
+      .select(['team_id', 'requester_id', 'source_name'])
+      .where('id', '=', jobId)
       .where((eb) => this.ownJobs(eb))
       .executeTakeFirst();
-    if (!row?.team_id) return undefined;
+    if (!job?.team_id) return undefined;
     return bulkRowHistory({
-      job: {
-        id: jobId,
-        teamId: row.team_id,
-        kind: row.kind,
-        // Only its requester starts a job (see BulkJobs.start).
-        starterId: row.requester_id,
-        sourceName: row.source_name,
-      },
+      // Only its requester starts a job (see BulkJobs.start).
+      job: { id: jobId, teamId: job.team_id, starterId: job.requester_id, sourceName: job.source_name },
       rowNumber,
-      request: row.request === null ? undefined : parseJson(row.request, z.unknown()),
+      made: outcome.made,
       url: outcome.resultUrl,
       at,
     });

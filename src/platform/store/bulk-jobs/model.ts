@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { NewBulkRow } from './draft-rows.js';
 import type { BulkJobsTable, BulkRowsTable } from '../tables.js';
+import type { BulkRowRequest } from '../history-entry.js';
 
 // What bulk jobs keep, as the app reads it: a job, its rows, and the outcomes of the compare-and-sets on them.
 
@@ -131,8 +132,10 @@ export interface JobSummary {
 }
 
 /** How a row that was sent ended. */
+/** How a row ended. Done, it says what it made (the request sent), for its History row. */
 export type RowOutcome =
-  { status: 'done'; resultUrl?: string | undefined } | { status: 'failed' | 'unknown'; error: string };
+  | { status: 'done'; resultUrl?: string | undefined; made: BulkRowRequest }
+  | { status: 'failed' | 'unknown'; error: string };
 
 export type JobTransition = { won: true; job: BulkJob } | { won: false; job: BulkJob | undefined };
 
