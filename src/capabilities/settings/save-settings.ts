@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import { context, message, section } from '../../platform/blocks/blocks.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import type { Store } from '../../platform/store/store.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 import {
   type EffectiveSettings,
   type SettingName,

@@ -12,8 +12,8 @@ import { BulkJobs } from './bulk-jobs/jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HistoryRows } from './history.js';
 import { HomeTabs } from './home-tabs.js';
-import { InstallationRows } from './installations.js';
-import { MintAccountRows } from './mint-accounts.js';
+import { InstallationRows } from './installation-rows.js';
+import { MintAccountRows } from './mint-account-rows.js';
 import { MintCallOutcomeRows } from './mint-call-outcomes.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
@@ -22,7 +22,7 @@ import type { SqliteFileTurns } from './sqlite-dialect.js';
 import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
-import { WorkspaceSettingsRows } from './workspace-settings.js';
+import { WorkspaceSettingsRows } from './workspace-settings-rows.js';
 
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
 export interface Store {

@@ -4,7 +4,7 @@ import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { SLACK_CALL_DEADLINE_MS } from '../../platform/slack/web-api/web-client-options.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { SecretBox } from '../../platform/secrets/secret-box.js';
-import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installation-rows.js';
 import type { Store } from '../../platform/store/store.js';
 
 type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';

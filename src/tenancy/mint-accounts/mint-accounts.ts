@@ -9,7 +9,7 @@ import {
   type MintServiceStatus,
 } from '../../platform/mint/mint-api-client.js';
 import { SecretBox } from '../../platform/secrets/secret-box.js';
-import type { StoredMintAccount } from '../../platform/store/mint-accounts.js';
+import type { StoredMintAccount } from '../../platform/store/mint-account-rows.js';
 import type { Store } from '../../platform/store/store.js';
 import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { lastFour } from './mint-key.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config, DeletionApprovers, DeletionQuorum } from '../../platform/ops/config/config.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 
 /*
  * The settings a workspace's admins change from App Home: who approves deletions and where, the quorum,

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installation-rows.js';
 import type { Store } from '../../platform/store/store.js';
 
 /** Bolt's own authorization of a workspace (InstallProvider.authorize): it renews a token about to expire. */
