@@ -17,6 +17,7 @@ import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './tenancy/mint-
 import { slackCallHooks } from './platform/ops/telemetry/slack-call-hooks.js';
 import { openStore, type Store } from './platform/store/store.js';
 import type { TestSeams } from './test-seams.js';
+import { errorMessage } from './platform/unknown-fields.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -136,7 +137,7 @@ export async function startMintlink(
       migrations.abort();
       await migrating;
       const where = `${config.metrics.host}:${config.metrics.port}`;
-      return failed(`Could not listen on METRICS_PORT at ${where} (${(error as Error).message}).`);
+      return failed(`Could not listen on METRICS_PORT at ${where} (${errorMessage(error)}).`);
     }
   }
   try {
@@ -148,7 +149,7 @@ export async function startMintlink(
     const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
     return failed(
       config.mode === 'http'
-        ? `Could not listen on ${config.host === undefined ? 'port ' : `${config.host}:`}${config.port} (${(error as Error).message}).`
+        ? `Could not listen on ${config.host === undefined ? 'port ' : `${config.host}:`}${config.port} (${errorMessage(error)}).`
         : describeSlackStartError(error, token, config.slack.apiUrl),
     );
   }

@@ -171,6 +171,7 @@ function invalid(ctx: SettingsContext, request: SaveRequest, errors: FieldErrors
   return {
     kind: 'invalid',
     errors: Object.fromEntries(
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Object.entries types its keys as string: they are the record's own Field keys
       (Object.entries(errors) as Array<[Field, string]>).map(([field, text]) => [blockId(field, version), text]),
     ),
   };

@@ -462,6 +462,7 @@ function botUserOf(installation: StoredInstallation): string | undefined {
 function noInstallation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; depth += 1) {
     if (e instanceof NoInstallationError) return true;
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads the optional `original` of a thrown SDK error, checked before it is used
     e = (e as { original?: unknown }).original ?? e.cause;
   }
   return false;
