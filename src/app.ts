@@ -6,6 +6,7 @@ import { registerMintlinkCommand } from './platform/slack/commands/mintlink-comm
 import * as auditExport from './capabilities/audit-export/register.js';
 import * as deletionApproval from './capabilities/deletions/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
+import type { TestSeams } from './test-seams.js';
 import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
 import { onceKeysPruneJob } from './platform/store/once-keys.js';
 import { type Job, Scheduler } from './platform/ops/lifecycle/scheduler.js';
@@ -38,13 +39,16 @@ export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
   startBackgroundWork: () => () => Promise<void>;
 }
 
-/** The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only. */
-export function createApp(deps: AppDeps): MintlinkApp {
+/**
+ * The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only: each of
+ * the test's `seams` (none from main()) goes to the one part that uses it, never into what capabilities are given.
+ */
+export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   const { config } = deps;
-  const { app, start, stop, installs } = boltApp(deps);
+  const { app, start, stop, installs } = boltApp(deps, seams.slack);
 
   // The process's periodic work, all on one scheduler; the rest of the background work beside it.
-  const scheduler = new Scheduler(Math.random, deps.quickenedJobs);
+  const scheduler = new Scheduler(Math.random, seams.quickenedJobs);
   const background: BackgroundWork[] = [];
   const schedule = (job: Job | undefined) => void (job && scheduler.schedule(job));
   const workspaceSettings = new WorkspaceSettingsSource(config, deps.store, app.client, deps.logger);
@@ -56,7 +60,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
   schedule(workspaces.adoptingJob(() => workspaceSettings.homeTeamId));
   schedule(workspaces.orgWorkspacesJob());
   const slack = (team: string | undefined) => workspaces.slack(team);
-  const mintAccounts = new MintAccounts(deps);
+  const mintAccounts = new MintAccounts(deps, seams.resolveHost ? { resolveHost: seams.resolveHost } : {});
   const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
   const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
   const capabilityDeps: CapabilityDeps = {
@@ -84,7 +88,7 @@ export function createApp(deps: AppDeps): MintlinkApp {
     setupChecklist,
     uninstall,
   ];
-  for (const capability of all) capability.register(app, capabilityDeps);
+  for (const capability of all) capability.register(app, capabilityDeps, seams);
   home.register(app, { ...deps, publisher });
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
 

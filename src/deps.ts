@@ -1,7 +1,8 @@
 import type { Job } from './platform/ops/lifecycle/scheduler.js';
 /*
- * What the capabilities are given. Types only, and only from the shared parts (never from a capability or
- * from app.ts), so any capability can depend on this module without an import cycle.
+ * What the capabilities are given: the app's real parts, nothing a test swaps in (those are test-seams.ts's,
+ * which only the wiring reads). Types only, and only from the shared parts (never from a capability or from
+ * app.ts), so any capability can depend on this module without an import cycle.
  */
 import type { ButtonDeclaration } from './platform/slack/pipeline/declarations.js';
 import type { KnownBlock } from '@slack/types';
@@ -10,12 +11,11 @@ import type { Approvers } from './tenancy/workspaces/approvers.js';
 import type { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import type { Config } from './platform/ops/config/config.js';
 import type { Readiness } from './platform/ops/health/readiness.js';
-import type { SlackInProcess } from './platform/slack/slack-in-process.js';
+import type { SlackCallHooks } from './platform/slack/web-api/web-client-options.js';
 import type { Logger } from './platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
 import type { Metrics } from './platform/ops/telemetry/metrics.js';
 import type { MintApiClient } from './platform/mint/mint-api-client.js';
-import type { HostResolver } from './platform/mint/public-address.js';
 import type { Store } from './platform/store/store.js';
 import type { WorkspaceSettingsSource } from './tenancy/workspaces/workspace-settings.js';
 import type { Workspaces } from './tenancy/workspaces/workspaces.js';
@@ -38,21 +38,11 @@ export interface AppDeps {
   work: WorkBudget;
   /** Keeps how each Mint account's last real call ended, in the database (read by the setup doctor). */
   mintCalls?: MintCallRecorder;
-  /** Slack in the test's own process instead of the network (the listener tests' fast tier); never set by main(). */
-  slackInProcess?: SlackInProcess;
-  /** Resolves the hosts of workspaces' own Mint base URLs: the system's resolver unless a test gives its own. */
-  resolveHost?: HostResolver;
-  /** The bulk jobs' pace (see BulkPace in capabilities/bulk): the app's own unless a test quickens it; never set by main(). */
-  bulkPace?: Partial<BulkPaceSetting>;
-  /** Periods of background jobs a test quickens, by job name (see Scheduler); never set by main(). */
-  quickenedJobs?: Readonly<Record<string, number>>;
-}
-
-/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
-export interface BulkPaceSetting {
-  progressGapMs: number;
-  progressTickMs: number;
-  workerPollMs: number;
+  /**
+   * How the app calls Slack: every Slack client it makes (Bolt's, the patient ones, the OAuth flow's) scrubs
+   * and counts its calls through these.
+   */
+  slackCalls: SlackCallHooks;
 }
 
 /** A capability's part of App Home. */

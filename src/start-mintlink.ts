@@ -14,11 +14,10 @@ import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
 import { createMetrics } from './platform/ops/telemetry/metrics.js';
 import { MintApiClient } from './platform/mint/mint-api-client.js';
 import { keyIdSecret, MintCallRecorder, OPERATOR_ACCOUNT } from './tenancy/mint-accounts/mint-call-recorder.js';
-import type { SlackInProcess } from './platform/slack/slack-in-process.js';
+import { slackCallHooks } from './platform/ops/telemetry/slack-call-hooks.js';
 import { openStore, type Store } from './platform/store/store.js';
-import type { HostResolver } from './platform/mint/public-address.js';
-import type { MintCircuitOptions } from './platform/mint/circuit.js';
-import type { BulkPaceSetting } from './deps.js';
+import type { TestSeams } from './test-seams.js';
+import { errorMessage } from './platform/unknown-fields.js';
 
 /** How long stopping waits for work in flight before closing anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -44,43 +43,25 @@ export interface RunningMintlink {
   installations: InstallationStore | undefined;
 }
 
-/**
- * What a test may give the app in place of the system's own (main() gives none): the network, the resolver,
- * and waits that only cost a test time.
- */
-export interface StartSeams {
-  /** Slack in the test's process: Bolt's requests from its receiver, the Web API calls to its fetch. */
-  slack?: SlackInProcess;
-  /** The Mint client's first wait before trying a call again (250 ms in the app). */
-  mintRetryBaseDelayMs?: number;
-  /** Resolves the hosts of workspaces' own Mint base URLs, so that no test needs DNS. */
-  resolveHost?: HostResolver;
-  /** How long the operator's Mint client's circuit stays open (10 s in the app): tests shorten it rather than wait. */
-  mintBreaker?: Partial<MintCircuitOptions>;
-  /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
-  bulkPace?: Partial<BulkPaceSetting>;
-  /** Periods of background jobs by job name (the deletion sweeper's, the reminders'): tests quicken them rather than wait. */
-  quickenedJobs?: Readonly<Record<string, number>>;
-}
-
 export type StartOutcome = { ok: true; app: RunningMintlink } | { ok: false; reason: string };
 
 /**
  * Builds the shared parts once, checks the Slack token, applies the migrations (retried in the background
  * while the database is away), and starts taking Slack's requests and running the background work. What
  * belongs to the process (the environment, signals, exit codes, tracing) is main()'s; this is the part tests
- * start in-process, on a spare port, the same way.
+ * start in-process, on a spare port, the same way, giving `seams` in place of some of the system's parts
+ * (main() gives none).
  */
 export async function startMintlink(
   config: Config,
   logger: Logger,
   scrub: Scrubber,
-  seams: StartSeams = {},
+  seams: TestSeams = {},
 ): Promise<StartOutcome> {
   const work = new WorkBudget(config.maxWorkInFlight);
   let store: Store;
   try {
-    store = openStore(config.store, logger, scrub);
+    store = openStore(config.store, logger, scrub, seams.sqliteTurns);
   } catch (error) {
     // An SQLite path that cannot be used (a directory, not a database, no permission, read-only): one line.
     if (error instanceof SqliteFileError) return { ok: false, reason: error.withHint };
@@ -107,7 +88,7 @@ export async function startMintlink(
         ...(seams.mintBreaker ? { breaker: seams.mintBreaker } : {}),
       })
     : undefined;
-  const { app, start, stop, installations, prepare, startBackgroundWork } = createApp({
+  const deps = {
     config,
     logger,
     scrub,
@@ -117,11 +98,9 @@ export async function startMintlink(
     readiness,
     work,
     mintCalls,
-    ...(seams.slack ? { slackInProcess: seams.slack } : {}),
-    ...(seams.resolveHost ? { resolveHost: seams.resolveHost } : {}),
-    ...(seams.bulkPace ? { bulkPace: seams.bulkPace } : {}),
-    ...(seams.quickenedJobs ? { quickenedJobs: seams.quickenedJobs } : {}),
-  });
+    slackCalls: slackCallHooks({ scrub, metrics }, seams.slack),
+  };
+  const { app, start, stop, installations, prepare, startBackgroundWork } = createApp(deps, seams);
   const closeAll = async () => {
     await mintApi?.close().catch(() => undefined);
     await mintCalls.flush();
@@ -158,7 +137,7 @@ export async function startMintlink(
       migrations.abort();
       await migrating;
       const where = `${config.metrics.host}:${config.metrics.port}`;
-      return failed(`Could not listen on METRICS_PORT at ${where} (${(error as Error).message}).`);
+      return failed(`Could not listen on METRICS_PORT at ${where} (${errorMessage(error)}).`);
     }
   }
   try {
@@ -170,7 +149,7 @@ export async function startMintlink(
     const token = config.mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_BOT_TOKEN';
     return failed(
       config.mode === 'http'
-        ? `Could not listen on ${config.host === undefined ? 'port ' : `${config.host}:`}${config.port} (${(error as Error).message}).`
+        ? `Could not listen on ${config.host === undefined ? 'port ' : `${config.host}:`}${config.port} (${errorMessage(error)}).`
         : describeSlackStartError(error, token, config.slack.apiUrl),
     );
   }

@@ -363,7 +363,7 @@ export class FakeSlack {
 
   /**
    * The stand-in answering in the caller's own process: a `fetch` for the app's Web API calls and response_url
-   * posts (its AppDeps.slackInProcess) that takes the same path as a request over loopback, the same checks
+   * posts (its TestSeams.slack) that takes the same path as a request over loopback, the same checks
    * and records, without a socket or HTTP parsing. A post held open (a silent response_url) ends only when the
    * caller's signal aborts, as over the network.
    */

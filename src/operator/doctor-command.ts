@@ -2,6 +2,7 @@ import { loadConfig, loadDotEnv } from '../platform/ops/config/load-config.js';
 import { type DoctorReport, runDoctor } from './doctor-report.js';
 import { INSTALL_PATH } from '../tenancy/installations/oauth-options.js';
 import { blocks, type SetupItem } from '../tenancy/setup-checks/setup-items.js';
+import { errorMessage } from '../platform/unknown-fields.js';
 
 const USAGE = `Usage: npm run -s doctor
 
@@ -32,7 +33,7 @@ export async function runDoctorCommand(args: readonly string[]): Promise<number>
     return blocking(report) ? 1 : 0;
   } catch (error) {
     // A check that failed in a way none foresaw: one line, never a stack trace.
-    process.stdout.write(`Mintlink setup doctor could not finish: ${(error as Error).message}\n`);
+    process.stdout.write(`Mintlink setup doctor could not finish: ${errorMessage(error)}\n`);
     return 1;
   }
 }

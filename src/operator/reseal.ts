@@ -1,6 +1,6 @@
 import { mintKeySealContext } from '../tenancy/mint-accounts/mint-accounts.js';
 import type { SecretBox } from '../platform/secrets/secret-box.js';
-import type { StoredInstallation } from '../platform/store/installations.js';
+import type { StoredInstallation } from '../platform/store/installation-rows.js';
 import type { Store } from '../platform/store/store.js';
 import type { StepTokenSeal } from '../platform/slack/workflow-steps/sealed-token.js';
 import { sealContext } from '../tenancy/installations/installation-store.js';

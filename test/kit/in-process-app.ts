@@ -5,6 +5,7 @@ import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js'
 import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { FakeSlack } from './fake-slack.js';
+import { TEST_PROCESS_SQLITE_TURNS } from './store-engines.js';
 import { appSetting, RunningApp, type AppOptions } from './running-app.js';
 
 /**
@@ -42,12 +43,10 @@ export class InProcessApp extends RunningApp {
       },
     });
     const logger = createLogger({ level: loaded.config.logLevel, scrub, pretty: false, destination: logs });
-    const outcome = await startMintlink(
-      loaded.config,
-      logger,
-      scrub,
-      options.resolveHost ? { resolveHost: options.resolveHost } : {},
-    );
+    const outcome = await startMintlink(loaded.config, logger, scrub, {
+      sqliteTurns: TEST_PROCESS_SQLITE_TURNS,
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    });
     if (!outcome.ok) {
       logger.fatal(outcome.reason);
       app.end(1);

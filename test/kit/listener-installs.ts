@@ -3,7 +3,7 @@ import { WebClient } from '@slack/web-api';
 import { authorizationUrl } from '../../src/tenancy/installations/oauth-options.js';
 import { BOT_SCOPES } from '../../src/tenancy/installations/bot-scopes.js';
 import { openStore } from '../../src/platform/store/store.js';
-import type { StoredSetting } from '../../src/platform/store/workspace-settings.js';
+import type { StoredSetting } from '../../src/platform/store/workspace-settings-rows.js';
 import type { FakeInstall, FakeOAuthApp, FakeSlack } from './fake-slack.js';
 import type { Fakes } from './fakes.js';
 import type { ListenerApp } from './listener-app.js';

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/platform/store/store.js';
+import type { StoreLocation } from '../../src/platform/ops/config/config.js';
+import { TEST_PROCESS_SQLITE_TURNS } from './store-engines.js';
 import type { FakeSlack } from './fake-slack.js';
 import { freePort } from './free-port.js';
 import { slackSignatureHeaders } from './slack-signature.js';
@@ -94,7 +96,10 @@ export abstract class RunningApp extends SlackDriver {
   /** The app's own database (the same DATABASE_URL), for checking what it recorded. Close it after use. */
   openStore(): Store {
     const url = this.env.DATABASE_URL ?? '';
-    return openStore(url.startsWith('file:') ? { engine: 'sqlite', path: url.slice(5) } : { engine: 'postgres', url });
+    const location: StoreLocation = url.startsWith('file:')
+      ? { engine: 'sqlite', path: url.slice(5) }
+      : { engine: 'postgres', url };
+    return openStore(location, undefined, undefined, TEST_PROCESS_SQLITE_TURNS);
   }
 
   /** Reads the app's `mintlink_work_in_flight` gauge on /metrics until it is 0. */

@@ -9,6 +9,7 @@ import type { StoreLocation } from '../../src/platform/ops/config/config.js';
 import { migrationProvider } from '../../src/platform/store/migrations/index.js';
 import { PostgresDialectLightIntrospection } from '../../src/platform/store/postgres-dialect.js';
 import { openStore, type Store } from '../../src/platform/store/store.js';
+import { SqliteFileTurns } from '../../src/platform/store/sqlite-dialect.js';
 
 /** PostgreSQL for store tests; CI sets it (see .ci/run). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -23,6 +24,13 @@ export interface TestDatabase {
    */
   drop(): Promise<void>;
 }
+
+/**
+ * The turns taken on each SQLite file by every store this test process opens on it while an app started in
+ * the process has its own store there (replicas, the test's reads of the app's database): better-sqlite3 waits
+ * out another connection's lock synchronously, so connections of one process must take turns (SqliteFileTurns).
+ */
+export const TEST_PROCESS_SQLITE_TURNS = new SqliteFileTurns();
 
 /** A fresh, empty SQLite file. */
 export function sqliteDatabase(): TestDatabase {

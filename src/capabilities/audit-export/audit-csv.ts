@@ -1,6 +1,7 @@
 import { safeCell } from '../../platform/csv/write-csv-file.js';
 import type { AuditEntry } from '../../platform/store/audit-log.js';
 import type { Approval } from '../../platform/store/deletion-approvals.js';
+import { fieldOf } from '../../platform/unknown-fields.js';
 
 /** The export's columns, in order: its header row. */
 export const AUDIT_CSV_COLUMNS = [
@@ -63,7 +64,8 @@ function valueSummary(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return listSummary(value.length, value);
   if (typeof value === 'object') {
-    const { count, first } = value as { count?: unknown; first?: unknown };
+    const count = fieldOf(value, 'count');
+    const first = fieldOf(value, 'first');
     if (typeof count === 'number' && Array.isArray(first)) return listSummary(count, first);
   }
   return cut(JSON.stringify(value));

@@ -17,6 +17,7 @@ import type { Store } from '../../platform/store/store.js';
 import { type ExportRequest, describeRequest } from './export-request.js';
 import { textFileSource } from './text-file-source.js';
 import { writeAuditCsv } from './write-audit-csv.js';
+import { stringFieldOf } from '../../platform/unknown-fields.js';
 
 export interface ExportContext {
   store: Store;
@@ -109,7 +110,7 @@ export async function runExport(
 
 /** Why an export failed, for the asker: Slack's answer, the database away, or a fault of the app's own. */
 function failureText(error: unknown): string {
-  if ((error as { code?: string }).code?.startsWith('slack_webapi')) return slackErrorText(error);
+  if (stringFieldOf(error, 'code')?.startsWith('slack_webapi')) return slackErrorText(error);
   if (error instanceof Error && error.message.startsWith('the file upload was refused'))
     return `Slack's upload service refused the file (${error.message.slice('the file upload was refused: '.length, 120)}). Please try again.`;
   if (isDatabaseError(error)) return 'the app cannot reach its database right now. Please try again in a moment.';

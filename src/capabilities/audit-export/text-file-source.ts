@@ -38,7 +38,7 @@ export function textFileSource(path: string): { stream: Readable; length: number
         this.push(decoder.write(buffer.subarray(0, read)), 'utf8');
       } catch (error) {
         close();
-        this.destroy(error as Error);
+        this.destroy(error instanceof Error ? error : new Error(String(error)));
       }
     },
     destroy(error, callback) {

@@ -1,7 +1,8 @@
 import type { BulkheadPolicy } from 'cockatiel';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
-import type { BulkPaceSetting, HomeTab } from '../../deps.js';
+import type { HomeTab } from '../../deps.js';
+import type { BulkPaceSetting } from '../../test-seams.js';
 import type { Readiness } from '../../platform/ops/health/readiness.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';

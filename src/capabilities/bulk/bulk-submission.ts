@@ -112,7 +112,9 @@ async function checkSource(
 function linkDefaults(values: BulkFormValues): LinkDefaults {
   return {
     ...(values.nftId ? { nftId: values.nftId } : {}),
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the form's static select offers only the request's own values
     walletOptions: (values.walletOptions ?? 'CUSTODIAL') as CreateLinkRequest['walletOptions'],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the form's static select offers only the request's own values
     type: (values.type ?? 'GENERAL') as CreateLinkRequest['type'],
     isActive: values.active,
     ...(values.claimStart ? { startDate: values.claimStart.toISOString() } : {}),

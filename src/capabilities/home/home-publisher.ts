@@ -6,6 +6,7 @@ import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
 import type { Store } from '../../platform/store/store.js';
 import { approvedRequestStates } from './request-states.js';
 import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
+import { stringFieldOf } from '../../platform/unknown-fields.js';
 
 export interface HomeSources {
   store: Store;
@@ -140,7 +141,7 @@ export class HomePublisher implements HomeTab {
         await tabs.save({ userId, teamId: team, hash: answer.view?.hash }, new Date());
         return;
       } catch (error) {
-        const code = (error as { data?: { error?: string } }).data?.error;
+        const code = stringFieldOf(error, 'data', 'error');
         if (code !== 'hash_conflict' || attempt >= 3) throw error;
         // Someone published meanwhile: build again on top of their version. If the stored hash did not
         // change, it is not theirs (their save was lost or came late): nobody will correct it, so the next

@@ -156,7 +156,9 @@ export function checkLinkForm(values: LinkFormValues, now: Date): LinkFormCheck 
   const customerIds = splitCustomerIds(values.customerIdsText ?? '');
   const request: CreateLinkRequest = {
     nftId: values.nftId ?? '',
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the form's static select offers only the request's own values
     walletOptions: values.walletOptions as CreateLinkRequest['walletOptions'],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the form's static select offers only the request's own values
     type: (values.type ?? 'GENERAL') as CreateLinkRequest['type'],
     isActive: values.active,
     ...(values.email ? { email: values.email } : {}),

@@ -1,4 +1,4 @@
-import { installationId } from '../../platform/store/installations.js';
+import { installationId } from '../../platform/store/installation-rows.js';
 import type { Store } from '../../platform/store/store.js';
 import type { AdminCheck, SettingsAdmins } from '../../tenancy/workspaces/settings-admins.js';
 

@@ -48,7 +48,7 @@ export function parseSubmitted(s: SubmittedSettings, maxConcurrency: number): Ch
       errors[field] = `Choose at most ${MAX_LISTED} ${what}; ${value.length} were given.`;
       return [];
     }
-    return [...new Set(value as string[])];
+    return [...new Set(value.filter((id): id is string => typeof id === 'string'))];
   };
   const people = (value: { users: unknown; userGroups: unknown }, users: Field, groups: Field): People => ({
     users: ids(value.users, USER, users, 'people'),

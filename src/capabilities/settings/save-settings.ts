@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import { context, message, section } from '../../platform/blocks/blocks.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import type { Store } from '../../platform/store/store.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 import {
   type EffectiveSettings,
   type SettingName,
@@ -171,6 +171,7 @@ function invalid(ctx: SettingsContext, request: SaveRequest, errors: FieldErrors
   return {
     kind: 'invalid',
     errors: Object.fromEntries(
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Object.entries types its keys as string: they are the record's own Field keys
       (Object.entries(errors) as Array<[Field, string]>).map(([field, text]) => [blockId(field, version), text]),
     ),
   };

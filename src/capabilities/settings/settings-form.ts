@@ -18,6 +18,7 @@ import {
   TTL_HOURS_RANGE,
   describeValue,
 } from '../../tenancy/workspaces/settings-model.js';
+import { fieldOf, isRecord, numberFieldOf } from '../../platform/unknown-fields.js';
 
 const VALUE = 'value';
 
@@ -49,8 +50,8 @@ export function formMetadata(version: number): string {
 
 export function versionOf(privateMetadata: string | undefined): number | undefined {
   try {
-    const version = (JSON.parse(privateMetadata ?? '') as { version?: unknown }).version;
-    return Number.isSafeInteger(version) && (version as number) >= 0 ? (version as number) : undefined;
+    const version = numberFieldOf(JSON.parse(privateMetadata ?? ''), 'version');
+    return version !== undefined && Number.isSafeInteger(version) && version >= 0 ? version : undefined;
   } catch {
     return undefined;
   }
@@ -334,12 +335,12 @@ export function readSettingsForm(values: Values, version: number): SubmittedSett
   const state = (field: Field): Record<string, unknown> | undefined => {
     const block = values[blockId(field, version)];
     const first = block ? Object.values(block)[0] : undefined;
-    return first as Record<string, unknown> | undefined;
+    return isRecord(first) ? first : undefined;
   };
   const users = (field: Field) => state(field)?.selected_users ?? [];
   const groups = (field: Field) => {
     const options = state(field)?.selected_options ?? [];
-    return Array.isArray(options) ? options.map((o) => (o as { value?: unknown } | null)?.value) : options;
+    return Array.isArray(options) ? options.map((o) => fieldOf(o, 'value')) : options;
   };
   const number = (field: Field) => state(field)?.value ?? null;
   return {

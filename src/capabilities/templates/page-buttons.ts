@@ -23,6 +23,7 @@ export function handlePageButton(deps: Pick<CapabilityDeps, 'mintAccounts' | 'lo
     const mint = await deps.mintAccounts.forTeam(teamId);
     // The page as Slack shows it now, to put back if the next one cannot be loaded.
     const blocks: unknown = body.message?.blocks;
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Slack's message as it holds it: blocks the app posted, handed back as they were
     const shown = Array.isArray(blocks) ? (blocks as KnownBlock[]) : [];
     const original = { text: body.message?.text ?? '', blocks: shown };
     await respond({ replace_original: true, ...loadingMessage(original, state) }).catch((error: unknown) =>

@@ -1,5 +1,6 @@
 import { MockMintService } from './mock-mint-service.js';
 import { DEMO_CONTRACT_ID, EMPTY_CONTRACT_ID } from './demo-templates.js';
+import { fieldOf } from '../../platform/unknown-fields.js';
 
 /*
  * `npm run mock-api`: a local Mint service to point the app at (MINT_API_BASE_URL=http://127.0.0.1:4010).
@@ -24,7 +25,7 @@ const service = new MockMintService({
   templateShape: shape,
 });
 const url = await service.listen(port).catch((error: unknown) => {
-  const code = (error as { code?: unknown }).code;
+  const code = fieldOf(error, 'code');
   process.stderr.write(
     code === 'EADDRINUSE'
       ? `Port ${port} is in use (another mock service still running?). Stop it, or choose another port: MOCK_PORT=${port + 1} npm run mock-api (and MINT_API_BASE_URL=http://127.0.0.1:${port + 1} for the app).\n`

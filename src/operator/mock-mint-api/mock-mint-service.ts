@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import {
   createLinkRequestSchema,
@@ -95,7 +95,9 @@ export class MockMintService {
   }
 
   get url(): string {
-    const { port } = this.server.address() as AddressInfo;
+    const address = this.server.address(); // a TCP server's: an AddressInfo (a string only for a pipe)
+    if (address === null || typeof address === 'string') throw new Error('the mock Mint service is not listening');
+    const { port } = address;
     return `http://127.0.0.1:${port}`;
   }
 
@@ -265,6 +267,7 @@ export class MockMintService {
       return send(res, 200, { ok: true });
     }
     if (req.method === 'POST' && url.pathname === '/__mock/behaviour') {
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the mock's control body, written by the tests and docs that drive it; a bad one fails that test
       const body = parseJson(await readBody(req)) as {
         latencyMs?: number;
         templateShape?: 'wrapped' | 'array';
@@ -318,7 +321,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
+    return value;
   } catch {
     return undefined;
   }
@@ -326,6 +330,9 @@ function parseJson(text: string): unknown {
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  for await (const chunk of req) {
+    const bytes: unknown = chunk; // a request without an encoding set yields Buffers, typed any
+    if (Buffer.isBuffer(bytes)) chunks.push(bytes);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,6 +1,7 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../ops/telemetry/create-logger.js';
+import { numberFieldOf } from '../unknown-fields.js';
 
 export interface Recipient {
   client: WebClient;
@@ -29,7 +30,7 @@ export async function respondSafely(
     return true;
   } catch (error) {
     recipient.logger.warn(
-      { err: error, statusCode: (error as { statusCode?: number }).statusCode },
+      { err: error, statusCode: numberFieldOf(error, 'statusCode') },
       'response_url refused the message',
     );
     await tellUser(recipient, fallbackText);

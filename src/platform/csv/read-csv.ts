@@ -68,6 +68,7 @@ export async function readCsv(bytes: Buffer, limits: CsvLimits): Promise<CsvTabl
     for (let at = 0; at < bytes.length; at += PIECE_BYTES) yield bytes.subarray(at, at + PIECE_BYTES);
   })();
   Readable.from(pieces).pipe(parser);
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- csv-parse types its iterator and its error loosely: these are the shapes it documents
   const parsed = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
   const close = () => void parser.destroy();
   let rowNumber = 0;
@@ -128,6 +129,7 @@ export async function readCsv(bytes: Buffer, limits: CsvLimits): Promise<CsvTabl
 }
 
 function notCsv(error: CsvError): string {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- csv-parse types its iterator and its error loosely: these are the shapes it documents
   const { lines } = error as CsvError & { lines?: number };
   return `It cannot be read as CSV${lines ? ` (near line ${lines})` : ''}: ${error.message}`;
 }

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Pool, RetryAgent, type Dispatcher, type RetryHandler, type buildConnector } from 'undici';
 import type { z } from 'zod';
@@ -23,6 +22,7 @@ import { ServicePause } from './service-pause.js';
 import { NonPublicAddressError } from './public-address.js';
 import type { MintCallOutcome } from '../store/mint-call-outcomes.js';
 import { SpanKind, inSpan } from '../ops/telemetry/tracing.js';
+import { fieldOf, numberFieldOf, stringFieldOf } from '../unknown-fields.js';
 
 export type MintOperation = 'create_link' | 'create_wallet' | 'delete_customers' | 'list_templates';
 
@@ -119,7 +119,8 @@ export class MintApiClient {
         retryDecision({
           maxRetries: options.maxRetries ?? 2,
           baseDelayMs: options.retryBaseDelayMs ?? 250,
-          remainingMs: (signal) => (this.deadlines.get(signal as AbortSignal) ?? Infinity) - Date.now(),
+          remainingMs: (signal) =>
+            ((signal instanceof AbortSignal ? this.deadlines.get(signal) : undefined) ?? Infinity) - Date.now(),
           retryTimer: options.retryTimer,
         }),
       ),
@@ -241,8 +242,10 @@ export class MintApiClient {
    */
   private retryNoting(decide: RetryHandler.RetryCallback): RetryHandler.RetryCallback {
     return (error, context, callback) => {
-      const { statusCode, headers } = error as Error & { statusCode?: number; headers?: IncomingHttpHeaders };
-      if (statusCode !== undefined) this.pause.noteAnswer(statusCode, parseRetryAfter(headers?.['retry-after']));
+      const statusCode = numberFieldOf(error, 'statusCode');
+      const retryAfter = fieldOf(error, 'headers', 'retry-after');
+      if (statusCode !== undefined)
+        this.pause.noteAnswer(statusCode, parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined));
       decide(error, context, callback);
     };
   }
@@ -289,7 +292,7 @@ export class MintApiClient {
       return new MintApiError('network', message, { addressRefused: true, ...(advice ? { advice } : {}) });
     }
     const seconds = this.options.timeoutMs / 1000;
-    const code = (error as { code?: string }).code;
+    const code = stringFieldOf(error, 'code');
     if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       const message = `The Mint service did not answer within ${seconds} s.`;
       return new MintApiError('timeout', message, { outcomeUnknown: changes });

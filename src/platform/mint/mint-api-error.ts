@@ -1,4 +1,5 @@
 import type { ExpectedFailure } from '../ops/telemetry/error-serializer.js';
+import { isRecord } from '../unknown-fields.js';
 
 export type MintApiErrorKind =
   'rejected' | 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'timeout' | 'network' | 'bad_response';
@@ -80,8 +81,8 @@ function messageFromJson(value: unknown, depth = 0): string | undefined {
     const parts = value.map((v) => messageFromJson(v, depth + 1)).filter((v): v is string => !!v);
     return parts.length > 0 ? parts.join('; ') : undefined;
   }
-  if (typeof value === 'object') {
-    const o = value as Record<string, unknown>;
+  if (isRecord(value)) {
+    const o = value;
     for (const key of ['message', 'error_description', 'detail', 'error', 'errors', 'title', 'msg']) {
       const found = messageFromJson(o[key], depth + 1);
       if (found) return found;

@@ -1,4 +1,5 @@
 import type { RetryHandler } from 'undici';
+import { fieldOf, numberFieldOf, stringFieldOf } from '../unknown-fields.js';
 
 /** Failures that happen before a request reaches the service: repeating them cannot do anything twice. */
 export const PRE_SEND_ERROR_CODES: readonly string[] = [
@@ -43,13 +44,11 @@ type RetryContext = Parameters<RetryHandler.RetryCallback>[1];
  */
 export function retryDecision({ maxRetries, baseDelayMs, remainingMs, retryTimer = realTimer }: RetryPolicyOptions) {
   return (err: Error, { state, opts }: RetryContext, callback: RetryCallback): void => {
-    const { code, statusCode, headers } = err as Error & {
-      code?: string;
-      statusCode?: number;
-      headers?: Record<string, string | string[] | undefined>;
-    };
+    const code = stringFieldOf(err, 'code');
+    const statusCode = numberFieldOf(err, 'statusCode');
     const method = (opts.method ?? 'GET').toUpperCase();
-    const signal = (opts as { signal?: AbortSignal }).signal; // passed through from request()
+    const given = fieldOf(opts, 'signal'); // passed through from request()
+    const signal = given instanceof AbortSignal ? given : undefined;
     const safeToRepeat = SAFE_METHODS.includes(method)
       ? statusCode !== undefined
         ? RETRY_STATUSES.includes(statusCode)
@@ -60,7 +59,8 @@ export function retryDecision({ maxRetries, baseDelayMs, remainingMs, retryTimer
       callback(err);
       return;
     }
-    const retryAfterMs = parseRetryAfter(headers?.['retry-after']);
+    const retryAfter = fieldOf(err, 'headers', 'retry-after');
+    const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined);
     const waitMs = retryAfterMs ?? baseDelayMs * 2 ** (state.counter - 1);
     if (waitMs >= remainingMs(signal)) {
       callback(err); // the answer would come after the budget: report now instead of waiting in vain

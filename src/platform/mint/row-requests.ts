@@ -102,6 +102,7 @@ export function linkRowRequest(
   if (request.nftId === undefined) problems.push({ column: 'nftId', message: NFT_REQUIRED });
   const parsed = createLinkRequestSchema.safeParse(request);
   for (const issue of parsed.success ? [] : parsed.error.issues) {
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- zod's issue path of this schema's object starts with one of its own keys
     const column = String(issue.path[0]) as LinkColumn;
     if (problems.some((p) => p.column === column)) continue;
     problems.push({
@@ -114,6 +115,7 @@ export function linkRowRequest(
     problems.push({ column: 'endDate', message: 'has already passed' });
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the schema accepted this very object just above (parsed.success)
   return { ok: true, request: request as CreateLinkRequest };
 }
 

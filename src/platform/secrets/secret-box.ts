@@ -44,10 +44,12 @@ export class SecretBox {
 
   /** The id of the key new values are sealed with. */
   get currentKeyId(): string {
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the constructor refuses an empty list of keys
     return (this.keys[0] as SecretKey).id;
   }
 
   seal(plain: string, context: string): string {
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the constructor refuses an empty list of keys
     const key = this.keys[0] as SecretKey;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.bytes, iv);

@@ -4,12 +4,12 @@ import { healthRoutes } from '../ops/health/health-routes.js';
 import { closeServer, listen, slackHttpServer } from './http-front/slack-http-server.js';
 import { SLACK_BODY_LIMIT_BYTES } from './http-front/slack-request-screen.js';
 import { boltLogger } from '../ops/telemetry/bolt-logger.js';
-import { slackCallHooks } from '../ops/telemetry/slack-call-hooks.js';
 import { TracedApp } from '../ops/telemetry/traced-app.js';
 import { oauthReceiverOptions } from '../../tenancy/installations/oauth-options.js';
 import type { SqlInstallationStore } from '../../tenancy/installations/installation-store.js';
 import type { AuthorizeWorkspace } from '../../tenancy/workspaces/workspaces.js';
 import { webClientOptions } from './web-api/web-client-options.js';
+import type { SlackInProcess } from './slack-in-process.js';
 
 export interface BoltTransport {
   app: App;
@@ -25,10 +25,11 @@ export interface BoltTransport {
  * The Bolt App in the configured transport: Socket Mode when an app token is configured, else HTTP on
  * /slack/events through Bolt's own HTTPReceiver, behind the server that screens Slack's endpoint (http-front).
  * In distribution mode the receiver also runs Bolt's OAuth flow, and Bolt authorizes each request from the
- * installation store instead of one bot token.
+ * installation store instead of one bot token. `slackInProcess`: a test's Slack in its own process instead
+ * (TestSeams.slack; main() gives none).
  */
-export function boltApp(deps: AppDeps): BoltTransport {
-  const transport = boltTransport(deps);
+export function boltApp(deps: AppDeps, slackInProcess?: SlackInProcess): BoltTransport {
+  const transport = boltTransport(deps, slackInProcess);
   transport.app.error((error) => {
     // A request from a workspace without an installation: the installation store said so in one line already.
     if (!(error instanceof AuthorizationError)) deps.logger.error({ err: error }, 'listener failed');
@@ -37,20 +38,20 @@ export function boltApp(deps: AppDeps): BoltTransport {
   return transport;
 }
 
-function boltTransport(deps: AppDeps): BoltTransport {
+function boltTransport(deps: AppDeps, slackInProcess: SlackInProcess | undefined): BoltTransport {
   const { config } = deps;
   const common = {
     token: config.slack.botToken,
     logger: boltLogger(deps.logger),
     deferInitialization: true, // startMintlink() runs init() to check the token and report a bad one clearly
-    clientOptions: webClientOptions(config.slack.apiUrl, slackCallHooks(deps)),
+    clientOptions: webClientOptions(config.slack.apiUrl, deps.slackCalls),
     customRoutes: healthRoutes(deps),
     // No listener keeps conversation state; Bolt's default store would look every request up (and build an
     // Error for each one that has none).
     convoStore: false as const,
   };
-  if (deps.slackInProcess) {
-    const { receiver } = deps.slackInProcess;
+  if (slackInProcess) {
+    const { receiver } = slackInProcess;
     const installs = config.distribution ? inProcessInstalls(deps, config.distribution) : undefined;
     const app = new TracedApp({ ...common, receiver, ...(installs ? { authorize: installs.authorize } : {}) });
     return {
@@ -71,7 +72,7 @@ function boltTransport(deps: AppDeps): BoltTransport {
   }
   const signingSecret = config.slack.signingSecret ?? '';
   const oauth = config.distribution
-    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger, slackCallHooks(deps))
+    ? oauthReceiverOptions(config, config.distribution, deps.store, deps.logger, deps.slackCalls)
     : undefined;
   const receiver = new HTTPReceiver({
     ...oauth?.options,
@@ -106,7 +107,7 @@ function inProcessInstalls(
   deps: AppDeps,
   distribution: NonNullable<AppDeps['config']['distribution']>,
 ): NonNullable<BoltTransport['installs']> {
-  const oauth = oauthReceiverOptions(deps.config, distribution, deps.store, deps.logger, slackCallHooks(deps));
+  const oauth = oauthReceiverOptions(deps.config, distribution, deps.store, deps.logger, deps.slackCalls);
   const { installer } = new HTTPReceiver({
     ...oauth.options,
     signingSecret: deps.config.slack.signingSecret ?? '',

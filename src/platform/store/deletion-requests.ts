@@ -537,9 +537,11 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     id: row.id,
     teamId: row.team_id ?? '',
     requesterId: row.requester_id,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     customerIds: JSON.parse(row.customer_ids) as string[],
     duplicatesRemoved: row.duplicates_removed,
     reason: row.reason,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     status: row.status as DeletionStatus,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),

@@ -33,6 +33,7 @@ export class MintCallOutcomeRows {
     return {
       account: row.account,
       keyId: row.key_id,
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union
       outcome: row.outcome as MintCallOutcome,
       status: row.status ?? undefined,
       at: new Date(row.at),

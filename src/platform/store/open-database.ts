@@ -7,7 +7,7 @@ import type { StoreLocation } from '../ops/config/config.js';
 import { SqliteFileError, sqliteFileProblem } from '../ops/lifecycle/sqlite-file-problem.js';
 import type { Logger } from '../ops/telemetry/create-logger.js';
 import { PostgresDialectLightIntrospection } from './postgres-dialect.js';
-import { MultiProcessSqliteDialect } from './sqlite-dialect.js';
+import { MultiProcessSqliteDialect, SqliteFileTurns } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 import { pastSpan } from '../ops/telemetry/tracing.js';
 
@@ -18,8 +18,13 @@ import { pastSpan } from '../ops/telemetry/tracing.js';
  * SqliteFileError saying why in one line (a directory, under a file, not a database, no permission,
  * read-only). When the file may become usable by itself (locked by another process, disk full), it does not
  * throw: the file is opened again at the next query, and that query's failure says why (/readyz shows it).
+ * `turns`: shared by every database opened on one file in this process (see SqliteFileTurns); its own otherwise.
  */
-export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<Tables> {
+export function openDatabase(
+  location: StoreLocation,
+  logger?: Logger,
+  turns: SqliteFileTurns = new SqliteFileTurns(),
+): Kysely<Tables> {
   if (location.engine === 'sqlite') {
     const { path } = location;
     let database: SQLite.Database | (() => Promise<SQLite.Database>);
@@ -30,7 +35,7 @@ export function openDatabase(location: StoreLocation, logger?: Logger): Kysely<T
       logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
       database = () => Promise.resolve(openSqlite(path));
     }
-    const file = path === ':memory:' ? undefined : resolve(path);
+    const file = path === ':memory:' ? undefined : { path: resolve(path), turns };
     return new Kysely<Tables>({
       dialect: new MultiProcessSqliteDialect({ database }, file),
       log: querySpans('sqlite'),

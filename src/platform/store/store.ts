@@ -12,16 +12,17 @@ import { BulkJobs } from './bulk-jobs/jobs.js';
 import { DeletionRequests } from './deletion-requests.js';
 import { HistoryRows } from './history.js';
 import { HomeTabs } from './home-tabs.js';
-import { InstallationRows } from './installations.js';
-import { MintAccountRows } from './mint-accounts.js';
+import { InstallationRows } from './installation-rows.js';
+import { MintAccountRows } from './mint-account-rows.js';
 import { MintCallOutcomeRows } from './mint-call-outcomes.js';
 import { migrationProvider } from './migrations/index.js';
 import { OnceKeys } from './once-keys.js';
 import { openDatabase } from './open-database.js';
+import type { SqliteFileTurns } from './sqlite-dialect.js';
 import { ScrubSecretsPlugin } from './scrub-secrets-plugin.js';
 import { StepCompletions } from './step-completions.js';
 import type { Tables } from './tables.js';
-import { WorkspaceSettingsRows } from './workspace-settings.js';
+import { WorkspaceSettingsRows } from './workspace-settings-rows.js';
 
 /** The app's persistence: one SQL database (SQLite or PostgreSQL) behind small repositories. */
 export interface Store {
@@ -81,9 +82,17 @@ export interface StoreTransaction {
   readonly mintAccounts: MintAccountRows;
 }
 
-/** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
-export function openStore(location: StoreLocation, logger?: Logger, scrub?: Scrubber): Store {
-  const db = openDatabase(location, logger);
+/**
+ * `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). `sqliteTurns`:
+ * shared by the stores a test opens on one SQLite file in its process (see SqliteFileTurns); the store's own otherwise.
+ */
+export function openStore(
+  location: StoreLocation,
+  logger?: Logger,
+  scrub?: Scrubber,
+  sqliteTurns?: SqliteFileTurns,
+): Store {
+  const db = openDatabase(location, logger, sqliteTurns);
   const changes =
     location.engine === 'postgres' ? new PostgresChangeFeed(location.url, logger) : new InProcessChangeFeed(logger);
   return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, changes, logger);

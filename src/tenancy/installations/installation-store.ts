@@ -1,10 +1,11 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { SLACK_CALL_DEADLINE_MS } from '../../platform/slack/web-api/web-client-options.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { SecretBox } from '../../platform/secrets/secret-box.js';
-import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installation-rows.js';
 import type { Store } from '../../platform/store/store.js';
 
 type TokenField = 'botToken' | 'botRefreshToken' | 'userToken' | 'userRefreshToken';
@@ -340,7 +341,7 @@ export class SqlInstallationStore implements InstallationStore {
       const sealed = stored.sealed[field];
       return sealed ? this.box.open(sealed, sealContext(stored.id, field)) : undefined;
     };
-    const details = stored.details as Partial<Installation>;
+    const { bot, user, ...details } = storedDetails(stored.details);
     const botToken = open('botToken');
     const botRefreshToken = open('botRefreshToken');
     const userToken = open('userToken');
@@ -350,15 +351,50 @@ export class SqlInstallationStore implements InstallationStore {
       team: details.team,
       enterprise: details.enterprise,
       user: {
-        ...(details.user ?? { id: stored.installerId, scopes: undefined }),
+        ...user,
+        id: user?.id ?? stored.installerId,
+        scopes: user?.scopes,
         token: userToken,
         ...(userRefreshToken ? { refreshToken: userRefreshToken } : {}),
       },
-      ...(details.bot && botToken
-        ? { bot: { ...details.bot, token: botToken, ...(botRefreshToken ? { refreshToken: botRefreshToken } : {}) } }
+      ...(bot && botToken
+        ? { bot: { ...bot, token: botToken, ...(botRefreshToken ? { refreshToken: botRefreshToken } : {}) } }
         : {}),
     };
   }
+}
+
+const idAndName = z.object({ id: z.string(), name: z.string().optional() });
+
+/** What withoutSecrets() keeps of Bolt's Installation, read back through its shape rather than trusted. */
+const STORED_DETAILS = z.object({
+  team: idAndName.optional(),
+  enterprise: idAndName.optional(),
+  user: z
+    .object({ id: z.string(), scopes: z.array(z.string()).optional(), expiresAt: z.number().optional() })
+    .optional(),
+  bot: z
+    .object({ id: z.string(), userId: z.string(), scopes: z.array(z.string()), expiresAt: z.number().optional() })
+    .optional(),
+  appId: z.string().optional(),
+  tokenType: z.literal('bot').optional(),
+  enterpriseUrl: z.string().optional(),
+  isEnterpriseInstall: z.boolean().optional(),
+  authVersion: z.enum(['v1', 'v2']).optional(),
+  metadata: z.string().optional(),
+});
+
+/**
+ * The stored details of an installation, as Bolt's Installation has them; a row whose details are not of that
+ * shape (written by hand, or by another version) fails here, naming the field, rather than reaching Bolt.
+ */
+function storedDetails(details: Record<string, unknown>): z.output<typeof STORED_DETAILS> {
+  const parsed = STORED_DETAILS.safeParse(details);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join('.') ?? '';
+    throw new Error(`a stored installation's details are not as Bolt wrote them (${field || 'the whole'})`);
+  }
+  return parsed.data;
 }
 
 /**

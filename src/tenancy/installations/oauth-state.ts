@@ -60,6 +60,7 @@ export class OnceOnlyStateStore implements StateStore {
     const given = Buffer.from(signature);
     if (!body || given.length !== expected.length || !timingSafeEqual(given, expected))
       throw new OAuthStateError('forged');
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the state's body is read only after its HMAC was verified: the app wrote it
     const decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
       o: InstallURLOptions;
       t: number;

@@ -9,7 +9,7 @@ import {
   type MintServiceStatus,
 } from '../../platform/mint/mint-api-client.js';
 import { SecretBox } from '../../platform/secrets/secret-box.js';
-import type { StoredMintAccount } from '../../platform/store/mint-accounts.js';
+import type { StoredMintAccount } from '../../platform/store/mint-account-rows.js';
 import type { Store } from '../../platform/store/store.js';
 import { KeptRows } from '../../platform/changes/kept-rows.js';
 import { lastFour } from './mint-key.js';
@@ -35,8 +35,6 @@ export interface MintAccountsDeps {
   logger: Logger;
   /** Keeps each account's last real call in the database (for the setup doctor). */
   mintCalls?: MintCallRecorder | undefined;
-  /** Resolves the host names of workspaces' own base URLs (the system's resolver by default; tests: their own). */
-  resolveHost?: HostResolver | undefined;
 }
 
 export interface MintAccountsOptions {
@@ -51,6 +49,8 @@ export interface MintAccountsOptions {
    * workspace's own service on this host (there is no public address on a test machine) takes loopback too.
    */
   addressPolicy?: AddressPolicy;
+  /** Resolves the host names of workspaces' own base URLs (the system's resolver in the app; tests: their own). */
+  resolveHost?: HostResolver;
 }
 
 /** A workspace's account as the app shows it: never the key, only its last four characters. */
@@ -129,7 +129,7 @@ export class MintAccounts {
     this.box = deps.config.distribution ? new SecretBox(deps.config.secretKeys) : undefined;
     // Never this host: a workspace's URL on it is taken only as the operator's own origin (isOperatorsOrigin).
     this.addressPolicy = options.addressPolicy ?? { allowLoopback: false };
-    this.resolveHost = deps.resolveHost ?? systemResolver;
+    this.resolveHost = options.resolveHost ?? systemResolver;
     this.pools = new SharedPools({ ...this.addressPolicy, resolve: this.resolveHost });
     this.rows = new KeptRows(
       {

@@ -187,6 +187,7 @@ export function judgeEventsAnswer(shown: string, response: Pick<Response, 'statu
 }
 
 function reasonOf(error: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads optional fields of a thrown SDK error, each checked before it is used
   const e = error as { original?: { message?: string }; cause?: { code?: string; message?: string }; message?: string };
   return withoutUserinfo(e.cause?.code ?? e.original?.message ?? e.cause?.message ?? e.message ?? String(error));
 }

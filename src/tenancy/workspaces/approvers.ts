@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { DeletionApprovers } from '../../platform/ops/config/config.js';
 import { withDeadline } from '../../platform/ops/lifecycle/with-deadline.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import { errorMessage, stringFieldOf } from '../../platform/unknown-fields.js';
 
 export type ApproverCheck = { approver: true } | { approver: false; problem?: string };
 
@@ -95,7 +96,7 @@ export class Approvers {
           if (members.has(userId) || !cached || options.askSlack !== 'before refusing') return members.has(userId);
           return (await this.members(key, true)).has(userId);
         } catch (error) {
-          const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+          const code = stringFieldOf(error, 'data', 'error') ?? errorMessage(error);
           this.logger.warn({ err: error, group }, 'could not read a user group of approvers');
           problems.push(`the members of <!subteam^${group}> could not be read (${code})`);
           return false;
@@ -130,7 +131,7 @@ export class Approvers {
           const members = await withDeadline(load, this.deadlineMs);
           return members ? { group, members } : { group, error: 'Slack did not answer in time' };
         } catch (error) {
-          const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+          const code = stringFieldOf(error, 'data', 'error') ?? errorMessage(error);
           return { group, error: code };
         }
       }),

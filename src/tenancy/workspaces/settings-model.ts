@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config, DeletionApprovers, DeletionQuorum } from '../../platform/ops/config/config.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 
 /*
  * The settings a workspace's admins change from App Home: who approves deletions and where, the quorum,
@@ -139,6 +139,7 @@ export function effectiveSettings(
   envOnly = false,
 ): EffectiveSettings & { skipped: SettingName[] } {
   const values: WorkspaceSettings = { ...defaults };
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Object.fromEntries types its keys as string: they are exactly SETTING_NAMES
   const sources = Object.fromEntries(SETTING_NAMES.map((n) => [n, { from: 'env' }])) as Record<
     SettingName,
     SettingSource
@@ -181,7 +182,7 @@ export function auditViewersOf(values: WorkspaceSettings): People {
 export function sameValue(a: unknown, b: unknown): boolean {
   const canonical = (value: unknown): string =>
     JSON.stringify(value ?? null, (_k, v: unknown) =>
-      Array.isArray(v) ? [...(v as unknown[])].map(String).sort() : (v ?? null),
+      Array.isArray(v) ? v.map((item: unknown) => String(item)).sort() : (v ?? null),
     );
   return canonical(a) === canonical(b);
 }

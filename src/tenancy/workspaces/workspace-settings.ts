@@ -4,7 +4,7 @@ import type { Config } from '../../platform/ops/config/config.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Store } from '../../platform/store/store.js';
-import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings.js';
+import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 import { type EffectiveSettings, type WorkspaceSettings, effectiveSettings, envDefaults } from './settings-model.js';
 
 export interface WorkspaceSettingsOptions {

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { NoInstallationError } from '../installations/installation-store.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import { installationId, type StoredInstallation } from '../../platform/store/installations.js';
+import { installationId, type StoredInstallation } from '../../platform/store/installation-rows.js';
 import type { Store } from '../../platform/store/store.js';
 
 /** Bolt's own authorization of a workspace (InstallProvider.authorize): it renews a token about to expire. */
@@ -462,6 +462,7 @@ function botUserOf(installation: StoredInstallation): string | undefined {
 function noInstallation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; depth += 1) {
     if (e instanceof NoInstallationError) return true;
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads the optional `original` of a thrown SDK error, checked before it is used
     e = (e as { original?: unknown }).original ?? e.cause;
   }
   return false;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../../../src/platform/store/open-database.js';
+import { SqliteFileTurns } from '../../../src/platform/store/sqlite-dialect.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
 
 /*
@@ -9,10 +10,11 @@ import { sqliteDatabase } from '../../kit/store-engines.js';
  * waits out another connection's lock synchronously (busy_timeout, 5 s), blocking the event loop that the other
  * connection's transaction needs to end. The dialect makes them take turns instead.
  */
-it('lets two connections of one process to one file take turns, neither waiting out the busy timeout', async () => {
+it('lets two connections of one process to one file, given the same turns, take turns, neither waiting out the busy timeout', async () => {
   const { location } = sqliteDatabase();
-  const first = openDatabase(location);
-  const second = openDatabase(location);
+  const turns = new SqliteFileTurns();
+  const first = openDatabase(location, undefined, turns);
+  const second = openDatabase(location, undefined, turns);
   try {
     await sql`create table t (n integer)`.execute(first);
     const started = Date.now();

@@ -62,9 +62,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
   let logs = '';
   const made: MintAccounts[] = [];
 
-  function accounts(
-    options: MintAccountsOptions & { perWorkspaceUrl?: boolean; single?: boolean; resolveHost?: HostResolver } = {},
-  ) {
+  function accounts(options: MintAccountsOptions & { perWorkspaceUrl?: boolean; single?: boolean } = {}) {
     const scrub = createSecretScrubber([OPERATOR_KEY]);
     const logger = testLogger('debug', scrub, (text) => (logs += text));
     const service = new MintAccounts(
@@ -81,7 +79,6 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
         mintApi: operator,
         scrub,
         logger,
-        ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
       },
       { ...options, client: { retryBaseDelayMs: 10, ...options.client } },
     );

@@ -71,6 +71,7 @@ export const configHints = {
 } as const;
 
 export type ConfigVariable = keyof typeof configHints;
+// eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Object.keys/zod's input are typed loosely: these are the schema's own keys and already-parsed values
 export const configVariables = Object.keys(configHints) as ConfigVariable[];
 
 /** Error text for a value that is absent or has the wrong shape; never echoes the value (it may be a secret). */
@@ -295,6 +296,7 @@ export const environmentSchema = environmentFields.refine((e) => e.MAX_WORK_IN_F
   path: ['MAX_WORK_IN_FLIGHT'],
   when: (payload) => !payload.issues.some((issue) => BUDGET_FIELDS.includes(issue.path?.[0] ?? '')),
   error: (issue) => {
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Object.keys/zod's input are typed loosely: these are the schema's own keys and already-parsed values
     const e = issue.input as { MAX_WORK_IN_FLIGHT: number; BULK_CONCURRENCY: number };
     return (
       `is ${e.MAX_WORK_IN_FLIGHT}, below twice BULK_CONCURRENCY (${e.BULK_CONCURRENCY}): bulk jobs leave ` +

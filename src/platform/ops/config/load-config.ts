@@ -32,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot st
   const parsed = environmentSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- zod's issue path of the config schema's object starts with one of its own keys
       const name = issue.path[0] as ConfigVariable;
       if (!problems.has(name)) problems.set(name, issue.message);
     }

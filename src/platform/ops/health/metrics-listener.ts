@@ -43,9 +43,15 @@ export async function startMetricsListener(options: {
     });
   });
   server.on('error', (error) => options.logger.error({ err: error }, 'metrics listener failed'));
+  const address = server.address(); // a TCP server's: an AddressInfo (a string only for a pipe)
+  if (!isAddressInfo(address)) throw new Error('the metrics listener has no TCP address');
   return {
-    port: (server.address() as AddressInfo).port,
+    port: address.port,
     // close() also ends idle keep-alive connections (a scraper's), so it does not wait on them.
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function isAddressInfo(address: string | AddressInfo | null): address is AddressInfo {
+  return typeof address === 'object' && address !== null;
 }

@@ -1,5 +1,6 @@
 import type { WorkBudget } from '../../slack/admission/work-budget.js';
 import type { Store } from '../../store/store.js';
+import { stringFieldOf } from '../../unknown-fields.js';
 
 export type ReadinessState = { ready: true } | { ready: false; reason: string };
 
@@ -74,6 +75,6 @@ const PING_SHARED_MS = 1_000;
 
 function describeError(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
-  if (error instanceof Error) return (error as { code?: string }).code ?? error.message ?? error.name;
+  if (error instanceof Error) return stringFieldOf(error, 'code') ?? error.message ?? error.name;
   return String(error);
 }

@@ -1,5 +1,6 @@
 import type { StoreLocation } from '../config/config.js';
 import { SqliteFileError, sqliteFileProblem } from './sqlite-file-problem.js';
+import { fieldOf } from '../../unknown-fields.js';
 
 /** SQLite and system error codes that are about the database file rather than a statement. */
 const SQLITE_FILE_CODES = /^(SQLITE_(BUSY|LOCKED|FULL|NOTADB|CORRUPT|READONLY|CANTOPEN|IOERR|PERM)|E[A-Z]+$)/;
@@ -112,7 +113,7 @@ function firstCause(error: unknown): unknown {
 }
 
 function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code = fieldOf(error, 'code');
   return typeof code === 'string' && code.length > 0 ? code : undefined;
 }
 
@@ -156,6 +157,7 @@ const UNAVAILABLE_SQLSTATE = /^(08|28|3D|53|57|58)[0-9A-Z]{3}$|^40001$|^40P01$/;
  * by their class name: the bundler renames classes (`DatabaseError2`).
  */
 export function isDatabaseError(error: unknown): boolean {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads optional fields of a thrown driver error, each checked before it is used
   const e = error as { code?: unknown; name?: string; message?: string; severity?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   if (code && DATABASE_ERROR_CODES.has(code)) return true;

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { DEFAULT_SQLITE_PATH, configHints } from '../config/config-schema.js';
+import { fieldOf } from '../../unknown-fields.js';
 
 export interface SqliteFileProblem {
   /** Ends the sentence "DATABASE_URL points to PATH, which ...". */
@@ -128,7 +129,7 @@ function access(path: string, mode: number): string | undefined {
 }
 
 function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code = fieldOf(error, 'code');
   return typeof code === 'string' ? code : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { isDatabaseError } from '../lifecycle/database-error.js';
+import { fieldOf, numberFieldOf, stringFieldOf } from '../../unknown-fields.js';
 
 /**
  * An error that is an expected answer rather than a bug (the Mint service refusing or timing out, say) says so
@@ -19,9 +20,9 @@ export function serializeError(error: unknown): unknown {
   const slack = slackFailure(error);
   if (slack) return slack;
   if (isDatabaseError(error)) return { type: error.name, message: error.message, code: codeOf(error) };
-  if ((error as Partial<ExpectedFailure>).logStack !== false) return pino.stdSerializers.err(error);
+  if (fieldOf(error, 'logStack') !== false) return pino.stdSerializers.err(error);
   // Not pino's serializer: it formats the stack even to drop it, and formatting is the expensive part.
-  const { logStack: _logStack, name: _name, ...fields } = { ...error } as Record<string, unknown>; // name: the type
+  const { logStack: _logStack, name: _name, ...fields }: Record<string, unknown> = { ...error }; // name: the type
   return { type: error.name, message: error.message, ...fields };
 }
 
@@ -29,9 +30,8 @@ export function serializeError(error: unknown): unknown {
 function slackFailure(error: Error): Record<string, unknown> | undefined {
   const code = codeOf(error);
   if (!code?.startsWith('slack_')) return undefined;
-  const data = (error as { data?: { error?: unknown } }).data;
-  const slackError = typeof data?.error === 'string' ? data.error : undefined;
-  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  const slackError = stringFieldOf(error, 'data', 'error');
+  const statusCode = numberFieldOf(error, 'statusCode');
   return {
     type: error.name,
     message: error.message,
@@ -42,6 +42,5 @@ function slackFailure(error: Error): Record<string, unknown> | undefined {
 }
 
 function codeOf(error: Error): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
+  return stringFieldOf(error, 'code');
 }

@@ -5,17 +5,16 @@ import type { SlackCallHooks } from '../../slack/web-api/web-client-options.js';
 
 /**
  * The app's scrubber and `mintlink_slack_api_calls_total`, for every Slack client the app makes; and Slack's
- * stand-in when a test runs the app with Slack in its own process.
+ * stand-in when a test runs the app with Slack in its own process (TestSeams.slack; main() gives none).
  */
-export function slackCallHooks(deps: {
-  scrub: Scrubber;
-  metrics: Metrics;
-  slackInProcess?: SlackInProcess | undefined;
-}): SlackCallHooks {
+export function slackCallHooks(
+  deps: { scrub: Scrubber; metrics: Metrics },
+  slackInProcess?: SlackInProcess,
+): SlackCallHooks {
   return {
     scrub: deps.scrub,
     count: (method, error) => deps.metrics.slackCalls.inc({ method, error }),
-    ...(deps.slackInProcess?.fetch ? { transport: deps.slackInProcess.fetch } : {}),
-    ...(deps.slackInProcess?.callDeadlineMs ? { deadlineMs: deps.slackInProcess.callDeadlineMs } : {}),
+    ...(slackInProcess?.fetch ? { transport: slackInProcess.fetch } : {}),
+    ...(slackInProcess?.callDeadlineMs ? { deadlineMs: slackInProcess.callDeadlineMs } : {}),
   };
 }

@@ -72,6 +72,7 @@ type StepArgs = SlackEventMiddlewareArgs<'function_executed'>;
 /** A custom step's ack and fail (Bolt gives them to function_executed events only). */
 function stepControls(args: { event: { type: string } }): Pick<StepArgs, 'ack' | 'fail'> | undefined {
   if (args.event.type !== 'function_executed') return undefined;
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- Bolt's middleware args are a union by kind; a workflow step's carry these two, checked before use
   const { ack, fail } = args as Partial<Pick<StepArgs, 'ack' | 'fail'>>;
   return ack && fail ? { ack, fail } : undefined;
 }

@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { stringFieldOf } from '../../unknown-fields.js';
 
 export interface DownloadOptions {
   botToken: string;
@@ -53,17 +54,19 @@ export async function downloadSlackFile(url: string, options: DownloadOptions): 
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
+      const bytes: unknown = chunk; // undici's body yields Buffers, typed any
+      if (!Buffer.isBuffer(bytes)) throw new TypeError('the body gave something other than bytes');
+      size += bytes.length;
       if (size > options.maxBytes) {
         response.body.destroy();
         return { ok: false, reason: 'too_large', detail: `more than ${options.maxBytes} bytes` };
       }
-      chunks.push(chunk as Buffer);
+      chunks.push(bytes);
     }
     return { ok: true, bytes: Buffer.concat(chunks) };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    const code = (error as { code?: string }).code;
+    const code = stringFieldOf(error, 'code');
     return { ok: false, reason: 'failed', detail: name === 'TimeoutError' ? 'no answer in time' : (code ?? name) };
   }
 }

@@ -2,10 +2,7 @@ import { WebClient } from '@slack/web-api';
 import type { Config } from '../../ops/config/config.js';
 import { boltLogger } from '../../ops/telemetry/bolt-logger.js';
 import type { Logger } from '../../ops/telemetry/create-logger.js';
-import type { Scrubber } from '../../ops/telemetry/secret-scrubber.js';
-import type { Metrics } from '../../ops/telemetry/metrics.js';
-import { slackCallHooks } from '../../ops/telemetry/slack-call-hooks.js';
-import { patientWebClientOptions } from './web-client-options.js';
+import { patientWebClientOptions, type SlackCallHooks } from './web-client-options.js';
 
 /**
  * A Slack client for background posts nobody waits on (a thread of IDs, progress messages, results files): it
@@ -13,12 +10,12 @@ import { patientWebClientOptions } from './web-client-options.js';
  * `token`: a workspace's bot token in distribution mode (the one SLACK_BOT_TOKEN otherwise).
  */
 export function patientSlackClient(
-  deps: { config: Pick<Config, 'slack'>; scrub: Scrubber; metrics: Metrics },
+  deps: { config: Pick<Config, 'slack'>; slackCalls: SlackCallHooks },
   logger: Logger,
   token = deps.config.slack.botToken,
 ): WebClient {
   return new WebClient(token, {
-    ...patientWebClientOptions(deps.config.slack.apiUrl, slackCallHooks(deps)),
+    ...patientWebClientOptions(deps.config.slack.apiUrl, deps.slackCalls),
     logger: boltLogger(logger),
   });
 }

@@ -51,6 +51,7 @@ export class SlackOutcomeUnknownError extends Error {
 
 /** The one rule for every post the app must not repeat: see FailedCallOutcome. */
 export function failedCallOutcome(error: unknown): FailedCallOutcome {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads optional fields of a thrown SDK error, each checked before it is used
   const e = error as
     | { code?: unknown; data?: { error?: unknown }; original?: unknown; statusCode?: unknown; message?: unknown }
     | undefined;
@@ -78,6 +79,7 @@ export function failedCallOutcome(error: unknown): FailedCallOutcome {
  */
 export function neverSent(error: unknown): boolean {
   if (error instanceof SlackOutcomeUnknownError) return false;
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads optional fields of a thrown SDK error, each checked before it is used
   const cause = (error as { cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } } | undefined)?.cause;
   const code = cause?.code ?? cause?.errors?.[0]?.code;
   return typeof code === 'string' && NEVER_SENT_CODES.has(code);
@@ -88,6 +90,7 @@ export function neverSent(error: unknown): boolean {
  * retryConfig to): a call whose outcome is unknown is not tried again; throwing ends the retries with it.
  */
 export function stopRetryingUnknownCalls(error: unknown): void {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reads optional fields of a thrown SDK error, each checked before it is used
   if ((error as { original?: unknown } | undefined)?.original instanceof SlackOutcomeUnknownError) throw error;
 }
 

@@ -14,7 +14,7 @@ export interface SlackCallHooks {
   count?: (method: string, error: string) => void;
   /**
    * Where the requests go: the network (the built-in fetch) unless a stand-in answers them in the same process
-   * (the listener tests' fake Slack, see AppDeps.slackInProcess).
+   * (the listener tests' fake Slack, see TestSeams.slack).
    */
   transport?: typeof fetch;
   /** How long a call may take before it is given up: SLACK_CALL_DEADLINE_MS unless a test shortens it. */

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../web-api/slack-error-code.js';
 import { boundedStepError } from './step-failure.js';
+import { numberFieldOf, stringFieldOf } from '../../unknown-fields.js';
 
 /** How a step ends: its outputs, or the error the workflow shows. */
 export type StepEnd = { outputs: Record<string, unknown> } | { error: string };
@@ -79,13 +80,14 @@ function send(client: WebClient, executionId: string, end: StepEnd, token: strin
 
 /** How long to wait before trying again, or undefined when trying again cannot help. */
 function retryWaitMs(error: unknown, attempt: number): number | undefined {
-  const e = error as { code?: string; retryAfter?: number; statusCode?: number };
-  if (e.code === 'slack_webapi_rate_limited_error') {
-    const ms = (e.retryAfter ?? 1) * 1000;
+  const errorCode = stringFieldOf(error, 'code');
+  if (errorCode === 'slack_webapi_rate_limited_error') {
+    const ms = (numberFieldOf(error, 'retryAfter') ?? 1) * 1000;
     return ms <= MAX_WAIT_MS ? ms : undefined;
   }
-  if (e.code === 'slack_webapi_request_error') return 1_000 * attempt; // network, deadline
-  if (e.code === 'slack_webapi_http_error') return (e.statusCode ?? 500) >= 500 ? 1_000 * attempt : undefined;
+  if (errorCode === 'slack_webapi_request_error') return 1_000 * attempt; // network, deadline
+  if (errorCode === 'slack_webapi_http_error')
+    return (numberFieldOf(error, 'statusCode') ?? 500) >= 500 ? 1_000 * attempt : undefined;
   const code = slackErrorCode(error);
   return code && SLACK_TROUBLE.has(code) ? 1_000 * attempt : undefined;
 }

@@ -73,6 +73,7 @@ export class BulkClaims extends BulkRowStore {
       const claimed: ClaimedRow[] = [];
       for (const job of jobs) {
         const rows = await this.claimRows(db, job.id, workerId, room);
+        // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union
         claimed.push(...rows.map((row) => ({ ...row, kind: job.kind as BulkKind })));
         room -= rows.length;
         if (room <= 0) break;

@@ -80,6 +80,7 @@ export async function* unpackRows(data: string): AsyncGenerator<NewBulkRow> {
   gunzip.end(Buffer.from(data, 'base64'));
   const decoder = new StringDecoder('utf8');
   let partial = '';
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (packed by itself, in the same column)
   for await (const chunk of gunzip as AsyncIterable<Buffer>) {
     const lines = (partial + decoder.write(chunk)).split('\n');
     partial = lines.pop() ?? '';
@@ -90,6 +91,7 @@ export async function* unpackRows(data: string): AsyncGenerator<NewBulkRow> {
 }
 
 function unpack(line: string): NewBulkRow {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (packed by itself, in the same column)
   const [rowNumber, cells, request, error, held] = JSON.parse(line) as PackedRow;
   const row: NewBulkRow = error === null ? { rowNumber, cells, request } : { rowNumber, cells, error };
   if (held === 1) row.held = true;

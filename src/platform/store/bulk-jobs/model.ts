@@ -168,10 +168,14 @@ export function toJob(row: Selectable<BulkJobsTable>): BulkJob {
     id: row.id,
     teamId: row.team_id ?? undefined,
     requesterId: row.requester_id,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     kind: row.kind as BulkKind,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     status: row.status as BulkJobStatus,
     sourceName: row.source_name,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     columns: JSON.parse(row.columns) as string[],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     defaults: JSON.parse(row.defaults) as Record<string, unknown>,
     totalRows: Number(row.total_rows),
     validRows: Number(row.valid_rows),
@@ -201,8 +205,11 @@ export function toRow(row: Selectable<BulkRowsTable>): BulkRow {
   return {
     jobId: row.job_id,
     rowNumber: Number(row.row_number),
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     status: row.status as BulkRowStatus,
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     cells: JSON.parse(row.cells) as string[],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     request: row.request === null ? undefined : (JSON.parse(row.request) as unknown),
     error: row.error ?? undefined,
     resultUrl: row.result_url ?? undefined,

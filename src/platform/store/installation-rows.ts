@@ -1,6 +1,8 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { type ChangeFeed, writeAndAnnounce } from '../changes/change-feed.js';
+import { z } from 'zod';
 import { databaseNow } from './database-now.js';
+import { parseJson } from './stored-json.js';
 import type { InstallationsTable, Tables } from './tables.js';
 
 /** An installation as stored: its sealed tokens as they are (opening them is the caller's: secret-box.ts). */
@@ -388,7 +390,7 @@ function toStored(row: InstallationsTable): StoredInstallation {
     isEnterpriseInstall: Number(row.is_enterprise_install) === 1,
     installerId: row.installer_id,
     sealed,
-    details: JSON.parse(row.details) as Record<string, unknown>,
+    details: parseJson(row.details, z.record(z.string(), z.unknown())) ?? {},
     installedAt: new Date(row.installed_at),
     updatedAt: new Date(row.updated_at),
   };
