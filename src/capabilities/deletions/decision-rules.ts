@@ -3,6 +3,7 @@ import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { Store } from '../../platform/store/store.js';
+import { isRecord } from '../../platform/unknown-fields.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
 import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
@@ -116,8 +117,8 @@ export function verifiedDecision(
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { requestId, sig, under: given } = parsed as { requestId?: unknown; sig?: unknown; under?: unknown };
+  if (!isRecord(parsed)) return undefined;
+  const { requestId, sig, under: given } = parsed;
   if (typeof requestId !== 'string' || typeof sig !== 'string') return undefined;
   const under = offeringView(given);
   if (given !== undefined && !under) return undefined;
@@ -137,8 +138,8 @@ export function changedForm(): Refusal {
 
 /** The view beneath as the app wrote it into the metadata. */
 function offeringView(value: unknown): OfferingView | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { id, hash, callbackId, privateMetadata } = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const { id, hash, callbackId, privateMetadata } = value;
   if (typeof id !== 'string' || typeof callbackId !== 'string' || typeof privateMetadata !== 'string') return undefined;
   if (hash !== undefined && typeof hash !== 'string') return undefined;
   return hash === undefined ? { id, callbackId, privateMetadata } : { id, hash, callbackId, privateMetadata };

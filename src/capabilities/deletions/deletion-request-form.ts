@@ -6,6 +6,7 @@ import { context, problemBanner } from '../../platform/blocks/blocks.js';
 import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
+import { fieldOf } from '../../platform/unknown-fields.js';
 import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
@@ -111,7 +112,7 @@ export function deletionRequestView(
  */
 export function boxesOf(privateMetadata: string | undefined): number {
   try {
-    const boxes = (JSON.parse(privateMetadata ?? '{}') as { boxes?: unknown }).boxes;
+    const boxes = fieldOf(JSON.parse(privateMetadata ?? '{}'), 'boxes');
     return typeof boxes === 'number' && Number.isInteger(boxes) ? Math.min(MAX_ID_BOXES, Math.max(1, boxes)) : 1;
   } catch {
     return 1;
@@ -121,7 +122,7 @@ export function boxesOf(privateMetadata: string | undefined): number {
 /** The signed message source kept in the form's metadata, as it is (checked where it is used). */
 export function signedSourceOf(privateMetadata: string | undefined): string | undefined {
   try {
-    const source = (JSON.parse(privateMetadata ?? '{}') as { source?: unknown }).source;
+    const source = fieldOf(JSON.parse(privateMetadata ?? '{}'), 'source');
     return typeof source === 'string' && source.length <= 200 ? source : undefined;
   } catch {
     return undefined;

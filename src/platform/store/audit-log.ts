@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { parseJson } from './stored-json.js';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { completeHistory, writeHistory } from './history.js';
@@ -121,7 +123,7 @@ export function toEntry(row: Tables['audit_log']): AuditEntry {
     teamId: row.team_id ?? undefined,
     operation: row.operation,
     origin: row.origin ?? undefined,
-    inputs: JSON.parse(row.inputs) as Record<string, unknown>,
+    inputs: parseJson(row.inputs, z.record(z.string(), z.unknown())) ?? {},
     outcome: row.outcome,
     detail: row.detail ?? undefined,
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { Store } from '../../store/store.js';
+import { stringFieldOf } from '../../unknown-fields.js';
 
 /**
  * The same form submission delivered twice (a proxy's retry, a double click) has the same view, version and
@@ -29,10 +30,7 @@ export function eventKey(body: unknown): string | undefined {
   if (typeof eventId !== 'string' || eventId === '') return undefined;
   // Scoped by the app and the workspace (or organization) too: Slack promises event ids unique, but a key
   // one app or workspace could choose must never suppress another's event.
-  const named = (field: string) => {
-    const value = field in body ? (body as Record<string, unknown>)[field] : undefined;
-    return typeof value === 'string' ? value : '';
-  };
+  const named = (field: string) => stringFieldOf(body, field) ?? '';
   return `event:${digest([named('api_app_id'), named('team_id') || named('enterprise_id'), eventId])}`;
 }
 
