@@ -343,7 +343,15 @@ export function readSearchForm(values: ViewOutput['state']['values']): SearchFor
   const errors: Record<string, string> = {};
   if (from === null) errors[SEARCH_BLOCKS.from] = 'Choose a day from the calendar.';
   if (to === null) errors[SEARCH_BLOCKS.to] = 'Choose a day from the calendar.';
-  if (from && to && to < from) errors[SEARCH_BLOCKS.to] = 'This day comes before the first one: choose a later one.';
+  // Nothing History holds is older than the app, and far years are where date arithmetic goes wrong (year 0050
+  // read as 1950, year 10000 written with a sign): a day outside these is refused, not searched.
+  for (const [blockId, day] of [
+    [SEARCH_BLOCKS.from, from],
+    [SEARCH_BLOCKS.to, to],
+  ] as const)
+    if (day && (day < FIRST_DAY || day > LAST_DAY)) errors[blockId] = 'Choose a day between 2000 and 2099.';
+  if (from && to && to < from && !errors[SEARCH_BLOCKS.to] && !errors[SEARCH_BLOCKS.from])
+    errors[SEARCH_BLOCKS.to] = 'This day comes before the first one: choose a later one.';
   const words = textValue(values, SEARCH_BLOCKS.words) ?? '';
   const wordsProblem = words.length > 500 ? 'At most 500 characters.' : searchWordsProblem(searchWords(words));
   if (wordsProblem) errors[SEARCH_BLOCKS.words] = wordsProblem;
@@ -353,6 +361,9 @@ export function readSearchForm(values: ViewOutput['state']['values']): SearchFor
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, filters: { words, kind: knownKind, who, from: from ?? undefined, to: to ?? undefined } };
 }
+
+const FIRST_DAY = '2000-01-01';
+const LAST_DAY = '2099-12-31';
 
 /** A datepicker's day; null when it is not a day Slack's picker sends. */
 function dayValue(values: ViewOutput['state']['values'], blockId: string): string | undefined | null {

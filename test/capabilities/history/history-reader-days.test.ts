@@ -67,6 +67,18 @@ describe('history days in the reader’s time zone', () => {
     expectNoRejectedSlackCalls(fakes.slack);
   });
 
+  it('refuses, beside the field, a day outside 2000 to 2099 and a To before the From', async () => {
+    const view = await openHistory(DAN);
+    const errorsOf = async (from: string, to: string) =>
+      ((await running.app.submitView(view, { [B.from]: from, [B.to]: to }, DAN)) as { errors?: Record<string, string> })
+        .errors;
+    expect(await errorsOf('0050-06-15', '2024-03-05')).toEqual({ [B.from]: 'Choose a day between 2000 and 2099.' });
+    expect(await errorsOf('2024-03-05', '9999-12-31')).toEqual({ [B.to]: 'Choose a day between 2000 and 2099.' });
+    expect(await errorsOf('2024-03-06', '2024-03-05')).toEqual({
+      [B.to]: 'This day comes before the first one: choose a later one.',
+    });
+  });
+
   it('uses UTC days, and says so, when Slack does not give the reader’s time zone', async () => {
     await seed();
     fakes.slack.unknownUsers.add(NOBODY);
