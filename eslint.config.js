@@ -30,7 +30,7 @@ export default tseslint.config(
   {
     // A type assertion (`x as T`) tells the compiler to trust what it cannot check: the app's code reads what it
     // did not write (rows, JSON, errors, Slack's and the Mint service's answers) through a schema (zod, parseJson),
-    // a type guard (fields.ts) or a typed API instead. One that cannot be avoided says why in its disable comment.
+    // a type guard (unknown-fields.ts) or a typed API instead. One that cannot be avoided says why in its disable comment.
     files: ['src/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
   },

@@ -1,7 +1,7 @@
 /*
  * The YAML library is loaded only when a manifest is made (`npm run manifest`): it is a production dependency
  * left out of the app's bundle (package.json's build script, --external:yaml), so that its half a megabyte of
- * code costs nothing at the app's start (bundled, it took about 40 ms of CPU from each start).
+ * code costs nothing at the app's start (bundled, it would take about 40 ms of CPU from each start).
  */
 const loadYaml = () => import('yaml');
 

@@ -82,7 +82,7 @@ describe('the HTTP-mode manifest', () => {
     expect(manifest).toEqual(expected);
   });
 
-  it('says in its header what it is, and no longer tells how to switch modes by hand', () => {
+  it('says in its header what it is, and asks for no edit by hand (no placeholder host)', () => {
     const header = generated.slice(0, generated.indexOf('_metadata:'));
     expect(header).toContain('HTTP mode');
     expect(header).toContain(EVENTS_URL);

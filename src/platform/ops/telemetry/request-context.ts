@@ -16,7 +16,7 @@ export interface RequestRecord {
 
 /**
  * The record belongs to Bolt's `context`, the one object every middleware and listener of a request shares.
- * (Not AsyncLocalStorage: on Node 20 it turns on promise hooks for the whole process, which cost about a
+ * (Not AsyncLocalStorage: on Node 20 it turns on promise hooks for the whole process, which costs about a
  * millisecond of CPU per request in `npm run bench`, a quarter of the app's.)
  */
 const records = new WeakMap<object, RequestRecord>();

@@ -43,14 +43,14 @@ const routesOfApp = new WeakMap<App, Routes>();
 /**
  * The app's routing tables, and the one global middleware that reads them, added to the app the first time a
  * capability listens. It is the whole request pipeline's entry, in one step for Bolt: the access log's record
- * and line, admission to the work budget (or a "busy" answer), then the listener. (Each global middleware
- * costs Bolt a copy of the request's arguments and a closure per request: the three were three before.)
+ * and line, admission to the work budget (or a "busy" answer), then the listener. (These are steps of one
+ * middleware, not three: each global middleware costs Bolt a copy of the request's arguments and a closure.)
  *
  * No Bolt listener is registered: Bolt runs every listener's matchers on every request, each in a middleware
- * chain of its own (a copy of the request's arguments per matcher, closures and promises apiece), which was
- * the largest single cost of a request in `npm run bench` (docs/benchmark.md). This middleware finds the
- * listener of a request by its kind and id in a table instead, so a request costs the same whatever the number
- * of listeners. It does not call `next()` for a request it routes: middleware added after it would not run.
+ * chain of its own (a copy of the request's arguments per matcher, closures and promises apiece): with one
+ * listener per handler that would be the largest single cost of a request in `npm run bench`
+ * (docs/benchmark.md). This middleware finds the listener of a request by its kind and id in a table instead,
+ * so a request costs the same whatever the number of listeners. It does not call `next()` for a request it routes: middleware added after it would not run.
  * A click, submission, shortcut or options request nobody listens to is acknowledged at once rather than left
  * for Slack to time out.
  */
