@@ -89,7 +89,9 @@ async function main(args: readonly string[]): Promise<void> {
   const load = Object.hasOwn(OPERATOR_COMMANDS, name) ? OPERATOR_COMMANDS[name] : undefined;
   if (load === undefined) {
     const help = name === '-h' || name === '--help';
-    (help ? process.stdout : process.stderr).write(`${help ? '' : `Unknown command "${name}".\n\n`}${USAGE}`);
+    (help ? process.stdout : process.stderr).write(
+      `${help ? '' : `Unknown command ${JSON.stringify(name)}.\n\n`}${USAGE}`,
+    );
     process.exitCode = help ? 0 : 2;
     return;
   }

@@ -1,5 +1,6 @@
 import { loadConfig, loadDotEnv } from '../platform/ops/config/load-config.js';
 import { type DoctorReport, runDoctor } from './doctor-report.js';
+import { refuseOtherArguments } from './operator-command.js';
 import { INSTALL_PATH } from '../tenancy/installations/oauth-options.js';
 import { blocks, type SetupItem } from '../tenancy/setup-checks/setup-items.js';
 import { errorMessage } from '../platform/unknown-fields.js';
@@ -16,11 +17,8 @@ and database as the app; changes nothing.`;
 
 /** `npm run -s doctor` (`node dist/mintlink.mjs doctor`): exit 0 when nothing blocks, 1 otherwise. */
 export async function runDoctorCommand(args: readonly string[]): Promise<number> {
-  if (args.length > 0) {
-    const help = args[0] === '-h' || args[0] === '--help';
-    (help ? process.stdout : process.stderr).write(`${USAGE}\n`);
-    return help ? 0 : 2;
-  }
+  const refused = refuseOtherArguments(args, [], USAGE);
+  if (refused !== undefined) return refused;
   loadDotEnv();
   const loaded = loadConfig(process.env, `${mark('fail')} Configuration: the app would not start`);
   if (!loaded.ok) {

@@ -2,6 +2,7 @@
 // production ships dist/, not the repository's files.
 import manifestYaml from '../../manifest.yml';
 import { distributedManifest, httpManifest, slackEventsUrl } from './http-manifest.js';
+import { isHelp, printUsage, unknownArgument, usageError } from './operator-command.js';
 
 /*
  * `npm run -s manifest [-- --http https://YOUR-HOST [--distributed]]`: prints the Slack app manifest. An
@@ -24,28 +25,17 @@ Example: npm run -s manifest -- --http https://mintlink.example.com > manifest.h
 (-s keeps npm's own "> mintlink-slack manifest" lines out of the output.)
 `;
 
-/** Exit code of a wrong invocation (as for shell built-ins and most command-line tools). */
-const USAGE_ERROR = 2;
-
-function usageError(message: string): number {
-  process.stderr.write(`${message}\n\n${USAGE}`);
-  return USAGE_ERROR;
-}
-
 /** `node dist/mintlink.mjs manifest <args>`. */
 export async function runManifestCommand(args: readonly string[]): Promise<number> {
   let http: string | undefined;
   let distributed = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
-    if (arg === '-h' || arg === '--help') {
-      process.stdout.write(USAGE);
-      return 0;
-    }
+    if (isHelp(arg)) return printUsage(USAGE);
     if (arg === '--http' || arg.startsWith('--http=')) {
-      if (http !== undefined) return usageError('--http is given twice.');
+      if (http !== undefined) return usageError(USAGE, '--http is given twice.');
       const value = arg === '--http' ? args[(i += 1)] : arg.slice('--http='.length);
-      if (!value || value.startsWith('-')) return usageError('--http needs the public https URL of the app.');
+      if (!value || value.startsWith('-')) return usageError(USAGE, '--http needs the public https URL of the app.');
       http = value;
       continue;
     }
@@ -53,16 +43,16 @@ export async function runManifestCommand(args: readonly string[]): Promise<numbe
       distributed = true;
       continue;
     }
-    return usageError(`Unknown argument "${arg}".`);
+    return usageError(USAGE, unknownArgument(arg));
   }
 
   if (http === undefined) {
-    if (distributed) return usageError('--distributed needs --http: installs need a public https URL.');
+    if (distributed) return usageError(USAGE, '--distributed needs --http: installs need a public https URL.');
     process.stdout.write(manifestYaml);
     return 0;
   }
   const eventsUrl = slackEventsUrl(http);
-  if (!eventsUrl.ok) return usageError(eventsUrl.message);
+  if (!eventsUrl.ok) return usageError(USAGE, eventsUrl.message);
   const forHttp = await httpManifest(manifestYaml, eventsUrl.url);
   process.stdout.write(distributed ? await distributedManifest(forHttp, eventsUrl.url) : forHttp);
   return 0;

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { bareEnv, npmRun } from '../ops/npm-start.js';
+
+/*
+ * Wrong arguments to each operator command, as the operator gives them: the built artifact (`npm run -s
+ * settings -- frob` is `node dist/mintlink.mjs settings frob`), with no configuration at all (no variable, no
+ * .env where it runs), so a command that let a wrong argument through would fail on the configuration instead
+ * (exit 1) and the case with it. Every
+ * command answers alike: the first line names what was wrong, the usage that --help prints follows, exit 2.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const artifact = fileURLToPath(new URL('../../dist/mintlink.mjs', import.meta.url));
+const run = promisify(execFile);
+
+type Ran = { code: number; stdout: string; stderr: string };
+const outcome = (ran: Promise<{ stdout: string; stderr: string }>): Promise<Ran> =>
+  ran.then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+const mintlink = (...args: string[]) =>
+  outcome(run(process.execPath, [artifact, ...args], { cwd: tmpdir(), env: bareEnv() }));
+
+describe('an operator command given wrong arguments', () => {
+  it.each([
+    [['settings', 'frob'], 'Unknown argument "frob".'],
+    [['settings', 'show', '--json'], 'Unknown argument "--json".'],
+    [['settings'], 'Missing argument "show".'],
+    [['secrets', 'nope'], 'Unknown argument "nope".'],
+    [['secrets', 'reseal', 'now'], 'Unknown argument "now".'],
+    [['secrets'], 'Missing argument "reseal".'],
+    [['doctor', '--bogus'], 'Unknown argument "--bogus".'],
+    [['doctor', '--bogus', '--help'], 'Unknown argument "--bogus".'],
+    [['manifest', '--socket'], 'Unknown argument "--socket".'],
+  ])('%j: names what was wrong on the first line, then the usage, exit 2', async ([command = '', ...args], line) => {
+    const [refused, help] = await Promise.all([mintlink(command, ...args), mintlink(command, '--help')]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`^Usage: npm run -s ${command}\\b`));
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: `${line}\n\n${help.stdout}` });
+  });
+
+  it('keeps an argument with a newline or a terminal escape on that one line', async () => {
+    const refused = await mintlink('settings', 'show\n\u001b[2J');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe('Unknown argument "show\\n\\u001b[2J".');
+  });
+
+  it('prints the usage on stdout for --help after the verb too, exit 0', async () => {
+    const [afterVerb, alone] = await Promise.all([mintlink('settings', 'show', '--help'), mintlink('settings', '-h')]);
+    expect(afterVerb).toEqual({ code: 0, stdout: alone.stdout, stderr: '' });
+    expect(alone.stdout).toMatch(/^Usage: npm run -s settings -- show\n/);
+  });
+
+  it('answers the same through npm run', async () => {
+    const refused = await npmRun(repoRoot, 'doctor', ['--bogus'], bareEnv());
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^Unknown argument "--bogus"\.\n\nUsage: npm run -s doctor\n/);
+  });
+
+  it('names an unknown command as node dist/mintlink.mjs is given it', async () => {
+    const [refused, help] = await Promise.all([mintlink('frob'), mintlink('--help')]);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: `Unknown command "frob".\n\n${help.stdout}` });
+  });
+});
