@@ -1,10 +1,11 @@
 import type { InstallationStore } from '@slack/bolt';
 import { Approvers } from './tenancy/workspaces/approvers.js';
 import * as bulk from './capabilities/bulk/register.js';
+import { BULK_PACE } from './capabilities/bulk/bulk-context.js';
 import { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import { registerMintlinkCommand } from './platform/slack/commands/mintlink-command.js';
 import * as auditExport from './capabilities/audit-export/register.js';
-import * as deletionApproval from './capabilities/deletions/register.js';
+import * as deletions from './capabilities/deletions/register.js';
 import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
 import type { TestSeams } from './test-seams.js';
 import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
@@ -41,7 +42,10 @@ export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
 
 /**
  * The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only: each of
- * the test's `seams` (none from main()) goes to the one part that uses it, never into what capabilities are given.
+ * the test's `seams` (none from main()) goes to the one part that uses it, never into what capabilities are given
+ * as a seam (a test's quicker bulk pace becomes the `bulkPace` setting, which is BULK_PACE in the app). Every
+ * capability is registered alike, with the same deps; its `home` is App Home's publisher, which the home
+ * capability uses as such.
  */
 export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   const { config } = deps;
@@ -63,7 +67,7 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   const mintAccounts = new MintAccounts(deps, seams.resolveHost ? { resolveHost: seams.resolveHost } : {});
   const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
   const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
-  const capabilityDeps: CapabilityDeps = {
+  const capabilityDeps = {
     ...deps,
     workspaces,
     mintAccounts,
@@ -74,22 +78,23 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     home: publisher,
     decisions: new OfferedDecisions(),
     background: { schedule, add: (work) => background.push(work) },
-  };
+    bulkPace: { ...BULK_PACE, ...seams.bulkPace },
+  } satisfies CapabilityDeps;
   const all = [
     links,
     wallets,
     bulk,
     templates,
-    deletionApproval,
+    deletions,
     auditExport,
     history,
     settings,
     mintAccount,
     setupChecklist,
     uninstall,
+    home,
   ];
-  for (const capability of all) capability.register(app, capabilityDeps, seams);
-  home.register(app, { ...deps, publisher });
+  for (const capability of all) capability.register(app, capabilityDeps);
   registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
 
   return {

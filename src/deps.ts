@@ -86,6 +86,13 @@ export interface HomeTab {
  */
 export type BackgroundWork = () => () => Promise<void>;
 
+/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
+export interface BulkPace {
+  progressGapMs: number;
+  progressTickMs: number;
+  workerPollMs: number;
+}
+
 /** What each capability's `register(app, deps)` receives. */
 export interface CapabilityDeps extends AppDeps {
   /** `/mintlink` subcommands: a capability registers its own. */
@@ -121,4 +128,10 @@ export interface CapabilityDeps extends AppDeps {
    * (named, at its period with jitter); `add` other work.
    */
   background: { schedule(job: Job | undefined): void; add(work: BackgroundWork): void };
+  /**
+   * The bulk jobs' pace (the app's is the bulk capability's BULK_PACE). A setting like the others rather than a
+   * test seam handed to bulk's register beside its deps: every capability is registered the same way, and what
+   * a test quickens (TestSeams.bulkPace) is merged in by the wiring, so the bulk capability never sees a seam.
+   */
+  bulkPace: BulkPace;
 }

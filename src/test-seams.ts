@@ -3,6 +3,7 @@
  * object is empty. Only the wiring (start-mintlink.ts, app.ts) reads it, and hands each part to the one place
  * that uses it, so that what a capability is given (deps.ts) holds real parts only. Types only.
  */
+import type { BulkPace } from './deps.js';
 import type { MintCircuitOptions } from './platform/mint/circuit.js';
 import type { HostResolver } from './platform/mint/public-address.js';
 import type { SlackInProcess } from './platform/slack/slack-in-process.js';
@@ -18,7 +19,7 @@ export interface TestSeams {
   /** How long the operator's Mint client's circuit stays open (10 s in the app): tests shorten it rather than wait. */
   mintBreaker?: Partial<MintCircuitOptions>;
   /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
-  bulkPace?: Partial<BulkPaceSetting>;
+  bulkPace?: Partial<BulkPace>;
   /** Periods of background jobs by job name (the deletion sweeper's, the reminders'): tests quicken them rather than wait. */
   quickenedJobs?: Readonly<Record<string, number>>;
   /**
@@ -26,11 +27,4 @@ export interface TestSeams {
    * app's file and with the other replicas it starts in its process (the app's store has turns of its own otherwise).
    */
   sqliteTurns?: SqliteFileTurns;
-}
-
-/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
-export interface BulkPaceSetting {
-  progressGapMs: number;
-  progressTickMs: number;
-  workerPollMs: number;
 }

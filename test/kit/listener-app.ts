@@ -6,7 +6,7 @@ import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js'
 import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { Store } from '../../src/platform/store/store.js';
-import type { BulkPaceSetting } from '../../src/test-seams.js';
+import type { BulkPace } from '../../src/deps.js';
 import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
 import type { HostResolver } from '../../src/platform/mint/public-address.js';
 import type { FakeSlack } from './fake-slack.js';
@@ -19,7 +19,7 @@ export interface ListenerAppOptions {
   /** Extra or overriding variables; `undefined` removes one. */
   env?: Record<string, string | undefined>;
   /** The bulk jobs' pace, quickened so that a test of a job's progress need not wait the app's 2 s gaps. */
-  bulkPace?: Partial<BulkPaceSetting>;
+  bulkPace?: Partial<BulkPace>;
   /** How long the Mint client's circuit stays open once a run of outages opened it (10 s in the app). */
   mintBreaker?: Partial<MintCircuitOptions>;
   /** How the app resolves the hosts of workspaces' own Mint base URLs: no test needs DNS. */

@@ -1,8 +1,7 @@
 import type { BulkheadPolicy } from 'cockatiel';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
-import type { HomeTab } from '../../deps.js';
-import type { BulkPaceSetting } from '../../test-seams.js';
+import type { BulkPace, HomeTab } from '../../deps.js';
 import type { Readiness } from '../../platform/ops/health/readiness.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
@@ -51,14 +50,14 @@ export interface BulkContext {
   /** Workspaces found without an installation: their background work is skipped, logged once. */
   gone: GoneWorkspaces;
   /** How often the background work looks again, and the least time between two updates of a progress message. */
-  pace: BulkPaceSetting;
+  pace: BulkPace;
 }
 
 /**
  * The app's pace: a progress message updated at most every 2 s (Slack's chat.update is Tier 3, about 50 a
  * minute), offered an update every 500 ms; the worker looks for jobs, lost rows and jobs to finish every second.
  */
-export const BULK_PACE: BulkPaceSetting = { progressGapMs: 2_000, progressTickMs: 500, workerPollMs: 1_000 };
+export const BULK_PACE: BulkPace = { progressGapMs: 2_000, progressTickMs: 500, workerPollMs: 1_000 };
 
 /**
  * The bulk jobs of one workspace: every read and change through it is limited to that workspace's jobs (see

@@ -2,11 +2,10 @@ import type { App } from '@slack/bolt';
 import { BULK } from './actions.js';
 import { bulkhead } from 'cockatiel';
 import type { CapabilityDeps } from '../../deps.js';
-import type { TestSeams } from '../../test-seams.js';
 import { listen } from '../../platform/slack/pipeline/listen.js';
 import { openForm } from '../../platform/blocks/open-modal.js';
 import { handleControl, handleErrorsFile, handleResendResults } from './bulk-buttons.js';
-import { BULK_PACE, type BulkContext } from './bulk-context.js';
+import type { BulkContext } from './bulk-context.js';
 import { bulkFormView } from './bulk-form.js';
 import { handleRetry } from './bulk-retry.js';
 import { handleSampleCsv } from './sample-csv.js';
@@ -24,10 +23,9 @@ import { stopWorkspaceJobs } from './stop-workspace.js';
 /**
  * Bulk jobs: `/mintlink bulk`, the "Bulk create" shortcut and Home button, the form and its preview, Start,
  * Pause/Resume/Cancel, the worker that sends the rows, the progress messages and the results file; each
- * workspace's jobs apart from the others', and stopped when the workspace removes the app. `seams.bulkPace`: a
- * test's quicker pace (the app's is BULK_PACE).
+ * workspace's jobs apart from the others', and stopped when the workspace removes the app.
  */
-export function register(app: App, deps: CapabilityDeps, seams: Pick<TestSeams, 'bulkPace'> = {}): void {
+export function register(app: App, deps: CapabilityDeps): void {
   const logger = deps.logger.child({ capability: 'bulk' });
   const ctx: BulkContext = {
     store: deps.store,
@@ -47,7 +45,7 @@ export function register(app: App, deps: CapabilityDeps, seams: Pick<TestSeams, 
     mintTimeoutMs: deps.config.mint.timeoutMs,
     credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
     gone: new GoneWorkspaces(logger),
-    pace: { ...BULK_PACE, ...seams.bulkPace },
+    pace: deps.bulkPace,
   };
   const worker = new BulkWorker(ctx);
   const openBulkForm = openForm(() => bulkFormView());

@@ -1,7 +1,10 @@
 import type { ModalView } from '@slack/types';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
+import { openModal } from '../../platform/blocks/open-modal.js';
+import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
 import { type SettingsContext, notAdminText } from './save-settings.js';
 import { readOnlySettingsView, settingsFormView } from './settings-form.js';
+import { workspaceOf } from './settings-context.js';
 
 /**
  * What "Change settings" opens for `userId`: the form filled with the settings in force (read-only with
@@ -39,5 +42,15 @@ export async function openSettings(
       maxConcurrency: ctx.maxConcurrency,
     }),
     refused: false,
+  };
+}
+
+/** Home's "Change settings" ("View settings" when they come from the environment): the form, or why not. */
+export function openSettingsForm(ctx: SettingsContext) {
+  return async (request: ButtonRequest): Promise<Ended> => {
+    const { body, client } = request;
+    const view = await openSettings(ctx, body.user.id, workspaceOf(ctx, request));
+    await openModal(client, body.trigger_id, view.view);
+    return view.refused ? 'refused' : undefined;
   };
 }
