@@ -103,7 +103,7 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
     section(
       item.url
         ? `*Link* (copy it from here)\n${codeBlock(item.url)}`
-        : `*Link*\n${failedText(item, 'the mint link') ?? `None: the link was not made (${escapeAndCut(item.outcome, 60)}).`}`,
+        : (failedText(item, 'the mint link') ?? `The link was not made (${escapeAndCut(item.outcome, 60)}).`),
     ),
     { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
     section(`*Customer IDs*\n${item.customerIds.length > 0 ? customersText(item.customerIds, CUSTOMERS_SHOWN) : '—'}`),
@@ -133,7 +133,8 @@ async function deletionBlocks(
   const decisions = approvals.map(
     (a) => `:white_check_mark: Approved by <@${a.approverId}>, ${slackDate(a.approvedAt)}`,
   );
-  const approvalLines = decisions.length > 0 ? decisions : ['None yet.'];
+  // "yet" only while it can still be approved: a closed request's none is final.
+  const approvalLines = decisions.length > 0 ? decisions : [request.status === 'pending' ? 'None yet.' : 'None.'];
   if (request.status === 'pending') approvalLines.push(stillNeededText(request));
   return [
     section(

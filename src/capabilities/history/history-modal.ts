@@ -1,4 +1,5 @@
 import type { ViewOutput } from '@slack/bolt';
+import { format, parseISO } from 'date-fns';
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { context, divider, section } from '../../platform/blocks/blocks.js';
 import { rowCountParts } from '../../platform/blocks/bulk-words.js';
@@ -198,7 +199,7 @@ function searchInputs(filters: HistoryFilters, zone: ReaderZone): KnownBlock[] {
       maxLength: 500,
       initial: filters.words,
       placeholder: 'nft-42 cus_1002 ann@example.com',
-      hint: 'Each word must match an NFT id, a customer id, an e-mail (or its name or domain), a link or its id, a DR- or BK- id, or part of the name in Slack of who made it.',
+      hint: 'Each word must match an NFT id, a customer id, an e-mail (or its name or domain), a link or its id, a DR- or BK- id, or part of the name in Slack of who made it, or approved or rejected it. Up to 8 words, each of 2 characters or more.',
     }),
     selectInput({
       blockId: SEARCH_BLOCKS.kind,
@@ -314,9 +315,14 @@ function describeFilters(filters: HistoryFilters): string {
   if (filters.words) parts.push(`matching ${inlineCode(filters.words, 200)}`);
   if (filters.kind) parts.push(KIND_NAMES[filters.kind].many.toLowerCase());
   if (filters.who) parts.push(`by <@${filters.who}>`);
-  if (filters.from) parts.push(`from ${filters.from}`);
-  if (filters.to) parts.push(`to ${filters.to}`);
+  if (filters.from) parts.push(`from ${dayText(filters.from)}`);
+  if (filters.to) parts.push(`to ${dayText(filters.to)}`);
   return parts.join(', ');
+}
+
+/** A chosen day (YYYY-MM-DD) as results say dates: `Mar 6, 2024`. */
+function dayText(day: string): string {
+  return format(parseISO(day), 'MMM d, yyyy');
 }
 
 function emptyText(state: PageState, searchedOn: boolean): string {
@@ -327,7 +333,7 @@ function emptyText(state: PageState, searchedOn: boolean): string {
   const filtered = describeFilters(state.filters);
   return filtered
     ? state.filters.words.trim()
-      ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain), or part of the maker’s name in Slack; try fewer words or filters.'
+      ? ':mag: Nothing found. Every word must match one whole id, e-mail or link (or an e-mail’s name or domain), or part of the name in Slack of who made it, or approved or rejected it; try fewer words or filters.'
       : ':mag: Nothing found with these filters; try a wider choice.'
     : ':mag: Nothing here yet: links, wallets, deletion requests and bulk jobs made through the app will show here.';
 }

@@ -29,6 +29,12 @@ export type HistoryDeps = Pick<
 const FIRST_PAGE_WAIT_MS = 1_200;
 
 /**
+ * Budgets Previous may read through toward the newer rows before it shows where it stopped (Keep searching then
+ * goes on): far more than a person's Keep searching clicks cross, while a page still answers in seconds.
+ */
+const PREVIOUS_ROUNDS = 50;
+
+/**
  * Which page to read: the first, the one after or before the page a state shows, or the rest of its search
  * from where it stopped (Keep searching).
  */
@@ -58,7 +64,9 @@ export async function pageView(
   const to = turn?.to ?? 'first';
   const stopped = to === 'continue' ? from?.stopped : undefined;
   const direction = to === 'previous' || stopped?.toward === 'newer' ? 'newer' : 'older';
-  const cursor: HistoryCursor | undefined = to === 'next' ? from?.last : to === 'previous' ? from?.first : stopped?.at;
+  // Previous from a page that found nothing before its search stopped reads back from where it stopped.
+  const cursor: HistoryCursor | undefined =
+    to === 'next' ? from?.last : to === 'previous' ? (from?.first ?? from?.stopped?.at) : stopped?.at;
   const query: HistoryQuery = {
     teamId: at.teamId,
     viewer: who,
@@ -72,10 +80,17 @@ export async function pageView(
     limit: PAGE_SIZE,
     budget: deps.config.history.scanRows,
   };
-  const page = await deps.store.history.page({
-    ...query,
-    people: query.words?.length ? await deps.store.history.peopleNamed(at.teamId, query.words) : undefined,
-  });
+  const people = query.words?.length ? await deps.store.history.peopleNamed(at.teamId, query.words) : undefined;
+  let page = await deps.store.history.page({ ...query, people });
+  // Previous from a page Keep searching reached: the rows just newer than it may hold no match within a budget,
+  // but the page the person came from lies further on, so the reading goes on toward it (an empty "searched
+  // forward" page is not the page they had seen) until it finds results or reaches the newest row.
+  for (
+    let round = 1;
+    to === 'previous' && page.items.length === 0 && page.stoppedAt && round < PREVIOUS_ROUNDS;
+    round += 1
+  )
+    page = await deps.store.history.page({ ...query, people, cursor: page.stoppedAt });
   const shown = page.items.length;
   // Results newest first: read toward the older ones, this page comes after those shown so far; toward the
   // newer ones, before them (and at the top once nothing newer is left).

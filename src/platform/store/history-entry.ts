@@ -256,7 +256,7 @@ export function searchWordsProblem(words: readonly string[]): string | undefined
     return `Use at most ${MAX_SEARCH_WORDS} words (you typed ${words.length}): every word must match, so one or two well-chosen ids, e-mails or names find it.`;
   const short = words.filter((word) => [...word].length < 2);
   if (short.length > 0)
-    return `Each word needs at least 2 characters; leave out ${short.map((word) => `“${word}”`).join(', ')}. A word matches a whole id, e-mail or link, or part of the maker’s name.`;
+    return `Each word needs at least 2 characters; leave out ${short.map((word) => `“${word}”`).join(', ')}. A word matches a whole id, e-mail or link, or part of the name of who made it, or approved or rejected it.`;
   return undefined;
 }
 

@@ -133,6 +133,10 @@ describe('deciding a deletion request from History', () => {
     expect(textOf(rejected)).toContain(`*Rejected* by <@${CHLOE}>`);
     expect(textOf(rejected)).toContain('Customer still has an open order');
     expect(decisionButtons(rejected)).toEqual([]);
+    // Closed with no approval: none will come, so no "yet".
+    expect(textOf(rejected)).toContain('None.');
+    expect(textOf(rejected)).not.toContain('None yet.');
+    await expectScreen('history/details--deletion-rejected', modalText(rejected, { viewer: CHLOE }));
     await flow.waitForStatus(ts, 'Rejected');
 
     // Ben's Details was opened before: its Approve… now answers why not, and Details beneath shows the rejection.

@@ -196,6 +196,8 @@ describe('history', () => {
     const shown = (ack as { view: View }).view;
     expect(textOf(shown)).toContain('Wallet');
     expect((shown.blocks as Array<{ accessory?: unknown }>).filter((b) => b.accessory)).toHaveLength(1);
+    // The chosen days read as the results' dates do (the pickers keep their ISO value).
+    expect(textOf(shown)).toContain('from Mar 6, 2024, to Mar 6, 2024');
     const days = await running.app.submitView(view, { [B.from]: '2024-03-05', [B.to]: '2024-03-04' }, VERA);
     expect(days).toMatchObject({ response_action: 'errors', errors: { [B.to]: expect.stringContaining('before') } });
   });
@@ -287,7 +289,7 @@ describe('history', () => {
       response_action: 'errors',
       errors: {
         [B.words]:
-          'Each word needs at least 2 characters; leave out “z”. A word matches a whole id, e-mail or link, or part of the maker’s name.',
+          'Each word needs at least 2 characters; leave out “z”. A word matches a whole id, e-mail or link, or part of the name of who made it, or approved or rejected it.',
       },
     });
     const many = await running.app.submitView(view, { [B.words]: 'n1 n2 n3 n4 n5 n6 n7 n8 n9' }, VERA);
