@@ -4,6 +4,7 @@
 
 import {
   clientErrors,
+  clockTime,
   collectValues,
   formatSize,
   formatTimes,
@@ -144,7 +145,7 @@ function render() {
   renderModal(state);
   renderNotices(state);
   renderViolations(state);
-  formatTimes(document.body);
+  formatTimes(document.body, person(ui.me).tz);
   document.body.dataset.version = String(state.version);
 }
 
@@ -281,7 +282,7 @@ function messageList(c) {
 
 function messageRow(m, c, inThread) {
   const author = person(m.from);
-  const time = new Date(m.at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const time = clockTime(new Date(m.at), person(ui.me).tz);
   const body = m.blocks
     ? renderBlocks(
         m.blocks,
@@ -573,7 +574,7 @@ function runList(state) {
             { class: `run-state ${run.state}` },
             run.state === 'running' ? '⏳ Running' : run.state === 'completed' ? '✅ Completed' : '❌ Failed',
           ),
-          h('span', { class: 'time' }, new Date(run.startedAt).toLocaleTimeString()),
+          h('span', { class: 'time' }, clockTime(new Date(run.startedAt), person(ui.me).tz)),
         ),
         run.outputs
           ? h(
@@ -685,6 +686,8 @@ function blockCtx(surface, onAction, suggestOptions = async () => ({ ok: false, 
     suggest: suggestOptions,
     upload,
     me: ui.me,
+    /** The person's time zone: a datetimepicker shows and reads its date and time in it, as Slack does. */
+    timeZone: person(ui.me).tz,
     people: boot.people,
     conversations: [...boot.channels.map((c) => ({ ...c, kind: 'channel' })), dm],
     currentConversation: ui.place.kind === 'channel' ? ui.place.id : ui.place.kind === 'app' ? ui.state.dm : undefined,

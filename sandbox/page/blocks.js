@@ -254,7 +254,7 @@ function inputElement(e, id, ctx) {
       return el;
     }
     case 'datetimepicker':
-      return dateTime(e, id);
+      return dateTime(e, id, ctx.timeZone);
     case 'datepicker': {
       const el = h('input', { id, type: 'date' });
       el.value = e.initial_date ?? '';
@@ -650,20 +650,28 @@ function choices(e, id) {
   return el;
 }
 
-/** Slack shows a date and a time picker side by side, in the person's time zone; it sends UNIX seconds. */
-function dateTime(e, id) {
+/**
+ * Slack shows a date and a time picker side by side, in the person's time zone (users.info `tz`, not the
+ * browser's); it sends UNIX seconds.
+ */
+function dateTime(e, id, timeZone) {
   const date = h('input', { id, type: 'date', 'aria-label': 'Date' });
   const time = h('input', { type: 'time', 'aria-label': 'Time' });
+  const pad = (n) => String(n).padStart(2, '0');
   if (e.initial_date_time) {
-    const d = new Date(e.initial_date_time * 1000);
-    const pad = (n) => String(n).padStart(2, '0');
-    date.value = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-    time.value = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    const wall = wallClock(new Date(e.initial_date_time * 1000), timeZone);
+    date.value = `${wall.year}-${pad(wall.month)}-${pad(wall.day)}`;
+    time.value = `${pad(wall.hour)}:${pad(wall.minute)}`;
   }
   const el = h('div', { class: 'bk-datetime' }, date, time);
   el.readState = () => {
     if (!date.value || !time.value) return { type: e.type, selected_date_time: null };
-    return { type: e.type, selected_date_time: Math.floor(new Date(`${date.value}T${time.value}`).getTime() / 1000) };
+    const [year, month, day] = date.value.split('-').map(Number);
+    const [hour, minute] = time.value.split(':').map(Number);
+    return {
+      type: e.type,
+      selected_date_time: Math.floor(zonedMoment(year, month, day, hour, minute, timeZone) / 1000),
+    };
   };
   el.readRaw = () => `${date.value}|${time.value}`;
   el.writeRaw = (raw) => ([date.value, time.value] = raw.split('|'));
@@ -820,43 +828,77 @@ export function writeRaw(container, raw) {
 }
 
 /**
- * <time data-ts data-format> from <!date^...>: in the browser's time zone, as Slack's client shows them in its
- * reader's; the text the server wrote (the UTC fallback) stays only where the page cannot format.
+ * <time data-ts data-format> from <!date^...>: in the reader's time zone (the acting person's users.info `tz`), as
+ * Slack's client shows them, whatever zone the browser is in; the text the server wrote (the UTC fallback) stays
+ * only where the page cannot format.
  */
-export function formatTimes(root) {
+export function formatTimes(root, timeZone) {
   for (const el of root.querySelectorAll('time[data-ts]')) {
     const date = new Date(Number(el.dataset.ts) * 1000);
     if (Number.isNaN(date.getTime())) continue;
-    el.textContent = slackDate(date, el.dataset.format ?? '');
-    el.title = date.toString();
+    el.textContent = slackDate(date, el.dataset.format ?? '', timeZone);
+    el.title = new Intl.DateTimeFormat('en-US', { timeZone, dateStyle: 'full', timeStyle: 'long' }).format(date);
   }
 }
 
-function slackDate(date, format) {
-  const today = new Date();
-  const sameDay = (a, b) => a.toDateString() === b.toDateString();
-  const yesterday = new Date(today.getTime() - 86_400_000);
-  const tomorrow = new Date(today.getTime() + 86_400_000);
-  const relative = sameDay(date, today)
-    ? 'Today'
-    : sameDay(date, yesterday)
-      ? 'Yesterday'
-      : sameDay(date, tomorrow)
-        ? 'Tomorrow'
-        : undefined;
+/** A message's time beside its author, as Slack shows it: the reader's clock. */
+export function clockTime(date, timeZone) {
+  return new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit' }).format(date);
+}
+
+/** A moment's date and clock in a time zone (hours 0 to 23). */
+function wallClock(date, timeZone) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute };
+}
+
+/** The calendar day a moment falls on in a time zone, as days since 1970-01-01 (to tell today from yesterday). */
+function dayNumber(date, timeZone) {
+  const wall = wallClock(date, timeZone);
+  return { ...wall, days: Date.UTC(wall.year, wall.month - 1, wall.day) / 86_400_000 };
+}
+
+/** The moment (ms) a date and clock in a time zone stand for: the zone's offset there, looked at twice for DST. */
+function zonedMoment(year, month, day, hour, minute, timeZone) {
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute);
+  const offsetAt = (moment) => {
+    const wall = wallClock(new Date(moment), timeZone);
+    return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - Math.floor(moment / 60_000) * 60_000;
+  };
+  const guess = asUtc - offsetAt(asUtc);
+  return asUtc - offsetAt(guess);
+}
+
+function slackDate(date, format, timeZone) {
+  const day = dayNumber(date, timeZone);
+  const relative = { 0: 'Today', [-1]: 'Yesterday', 1: 'Tomorrow' }[day.days - dayNumber(new Date(), timeZone).days];
+  const formatted = (options) => new Intl.DateTimeFormat('en-US', { timeZone, ...options }).format(date);
+  const long = formatted({ month: 'long', day: 'numeric', year: 'numeric' });
+  const short = formatted({ month: 'short', day: 'numeric', year: 'numeric' });
+  const withWeekday = formatted({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
   const tokens = {
     // The reader's own day, as every other token (toISOString would give UTC's).
-    date_num: `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`,
-    date: date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
-    date_short: date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
-    date_long: date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
-    date_pretty: relative ?? date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
-    date_short_pretty:
-      relative ?? date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
-    date_long_pretty:
-      relative ?? date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
-    time: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
-    time_secs: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+    date_num: `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`,
+    date: long,
+    date_short: short,
+    date_long: withWeekday,
+    date_pretty: relative ?? long,
+    date_short_pretty: relative ?? short,
+    date_long_pretty: relative ?? withWeekday,
+    time: formatted({ hour: 'numeric', minute: '2-digit' }),
+    time_secs: formatted({ hour: 'numeric', minute: '2-digit', second: '2-digit' }),
   };
   return format.replace(/\{(\w+)\}/g, (whole, token) => tokens[token] ?? whole);
 }

@@ -42,13 +42,20 @@ export interface AppPlan {
   botToken: string;
   signingSecret: string;
   mintKey: string;
+  /** The app's HISTORY_SCAN_ROWS when set (SANDBOX_HISTORY_SCAN_ROWS): small, it shows History's Keep searching. */
+  historyScanRows?: number | undefined;
+}
+
+/** What the sandbox's own settings pass on to the app. */
+export interface AppSettings {
+  historyScanRows?: number | undefined;
 }
 
 /**
  * Locks the data directory (SandboxRunningError when another sandbox holds it, and nothing is touched), empties
  * it, picks free loopback ports and makes up the app's secrets.
  */
-export async function planApp(dataDir: string): Promise<AppPlan> {
+export async function planApp(dataDir: string, settings: AppSettings = {}): Promise<AppPlan> {
   mkdirSync(dataDir, { recursive: true });
   checkDataDirIsOurs(dataDir, readdirSync(dataDir));
   const lock = lockDataDir(dataDir);
@@ -65,6 +72,7 @@ export async function planApp(dataDir: string): Promise<AppPlan> {
     botToken: `xoxb-sandbox-${randomBytes(12).toString('hex')}`,
     signingSecret: randomBytes(16).toString('hex'),
     mintKey: `sandbox-${randomBytes(12).toString('hex')}`,
+    historyScanRows: settings.historyScanRows,
   };
 }
 
@@ -99,6 +107,7 @@ export function launchApp(plan: AppPlan): Launch {
     // The audit viewer also administers the settings (App Home -> Settings), so that flow can be tried.
     SETTINGS_ADMINS: AUDIT_VIEWERS.join(','),
     LOG_LEVEL: 'info',
+    ...(plan.historyScanRows !== undefined ? { HISTORY_SCAN_ROWS: String(plan.historyScanRows) } : {}),
   };
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {
     cwd: plan.dataDir,

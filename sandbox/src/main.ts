@@ -7,7 +7,8 @@ import type { Sandbox } from './sandbox.js';
  * `npm run sandbox`: the app, the mock Mint service and a Slack stand-in, with a page that shows a Slack
  * workspace on http://127.0.0.1:SANDBOX_PORT/. One Ctrl-C stops everything.
  *   SANDBOX_PORT (3300), SANDBOX_HOST (127.0.0.1), SANDBOX_DATA_DIR (./data/sandbox, emptied at each start; one sandbox at a time),
- *   SANDBOX_MINT_LATENCY_MS (0: the mock Mint service's default).
+ *   SANDBOX_MINT_LATENCY_MS (0: the mock Mint service's default),
+ *   SANDBOX_HISTORY_SCAN_ROWS (the app's HISTORY_SCAN_ROWS; a small one shows History's Keep searching).
  */
 
 const started = performance.now();
@@ -25,6 +26,13 @@ const latency = process.env.SANDBOX_MINT_LATENCY_MS;
 const mintLatencyMs = latency === undefined ? undefined : Number(latency);
 if (mintLatencyMs !== undefined && (!Number.isInteger(mintLatencyMs) || mintLatencyMs < 0 || mintLatencyMs > 60_000))
   fail(`SANDBOX_MINT_LATENCY_MS must be a whole number of milliseconds from 0 to 60000; it is "${latency}".`);
+const scanRows = process.env.SANDBOX_HISTORY_SCAN_ROWS;
+const historyScanRows = scanRows === undefined ? undefined : Number(scanRows);
+if (
+  historyScanRows !== undefined &&
+  (!Number.isInteger(historyScanRows) || historyScanRows < 1 || historyScanRows > 10_000_000)
+)
+  fail(`SANDBOX_HISTORY_SCAN_ROWS must be a whole number of rows from 1 to 10000000; it is "${scanRows}".`);
 if (!bundleExists()) fail('dist/mintlink.mjs is missing: run `npm run build` first (after `npm ci`).');
 
 // Names only, never values: the sandbox hands the app its own made-up tokens and a local Mint service.
@@ -53,7 +61,7 @@ process.on('SIGTERM', stop);
 const dataDir = resolve(process.env.SANDBOX_DATA_DIR ?? 'data/sandbox');
 // The app first: its process starts while this one loads the rest of the sandbox (the stand-in, the mock, the page).
 // Another sandbox on this data directory: one line, and nothing of it touched.
-const plan = await planApp(dataDir).catch((error: unknown) =>
+const plan = await planApp(dataDir, { historyScanRows }).catch((error: unknown) =>
   fail(
     error instanceof SandboxRunningError || error instanceof ForeignDataDirError
       ? error.message

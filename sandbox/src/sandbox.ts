@@ -23,6 +23,8 @@ export interface SandboxOptions {
   dataDir: string;
   /** Latency of the mock Mint service (its default is none). */
   mintLatencyMs?: number;
+  /** Rows a History page examines at most (the app's HISTORY_SCAN_ROWS; the app's default when not given). */
+  historyScanRows?: number;
   /** Where a line goes for each request the sandbox refuses or fails (standard error by default). */
   log?: (line: string) => void;
 }
@@ -49,7 +51,7 @@ export interface EarlyApp {
 
 export async function startSandbox(options: SandboxOptions, early?: EarlyApp): Promise<Sandbox> {
   const manifest = readManifestFacts();
-  const plan = early?.plan ?? (await planApp(options.dataDir));
+  const plan = early?.plan ?? (await planApp(options.dataDir, { historyScanRows: options.historyScanRows }));
   let launch = early?.launch;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const slack = new FakeSlack({ log });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,17 @@ describe('npm run sandbox', () => {
     expect(stderr.trim().split('\n')).toEqual([
       `Port ${takenPort} on 127.0.0.1 is already in use: start the sandbox on another port, e.g. SANDBOX_PORT=${takenPort + 1} npm run sandbox`,
     ]);
+  });
+
+  it('refuses a History scan size the app would refuse, in one line, and exits 1 before touching its data directory', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    const sandbox = run({ SANDBOX_DATA_DIR: dataDir, SANDBOX_HISTORY_SCAN_ROWS: '0' });
+    expect(await sandbox.exited).toBe(1);
+    expect(sandbox.output().stderr.trim().split('\n')).toEqual([
+      'SANDBOX_HISTORY_SCAN_ROWS must be a whole number of rows from 1 to 10000000; it is "0".',
+    ]);
+    expect(readdirSync(dataDir)).toEqual([]);
+    rmSync(dataDir, { recursive: true });
   });
 
   it('ignores real tokens found in the environment, says so without showing them, serves on 127.0.0.1 and stops on Ctrl-C', async () => {

@@ -14,12 +14,14 @@ import {
 
 /*
  * History in the sandbox, in a real browser: links made through the form are found by `/mintlink history` with a
- * word, and a result's Details show its URL to copy. Times show in the browser's time zone, as Slack's client shows
- * `<!date^…>` in the reader's.
+ * word, and a result's Details show its URL to copy. Times show in the acting person's time zone (users.info `tz`),
+ * as Slack's client shows `<!date^…>` in its reader's, whatever zone the browser is in.
  */
 
-// A time zone far from UTC, so that a date shown in UTC would show another hour.
+// Far from UTC and from Alice's zone (Europe/Paris, people.ts), so that a date drawn in the browser's zone or in
+// UTC would show another hour than hers.
 const BROWSER_TIME_ZONE = 'Asia/Tokyo';
+const ALICE_TIME_ZONE = 'Europe/Paris';
 const opened = useBrowserSandbox({}, { timezoneId: BROWSER_TIME_ZONE });
 let s: BrowserSandbox;
 beforeAll(() => {
@@ -48,12 +50,14 @@ describe('History on the sandbox page', () => {
     const history = await modal(page, 'History');
     await history.getByText('ben@example.com').waitFor();
     expect(await history.getByText('ana@example.com').count()).toBe(0);
-    // When it was made, in the browser's time zone (Tokyo), not in UTC.
+    // When it was made, in Alice's time zone, the one the From/To labels name: not the browser's, not UTC.
+    await history.getByText(`day in ${ALICE_TIME_ZONE}`).first().waitFor();
     const made = history.locator('time[data-ts]').first();
     const seconds = Number(await made.getAttribute('data-ts'));
     const clock = (timeZone: string) =>
       new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit' }).format(seconds * 1000);
-    expect(await made.textContent()).toContain(`at ${clock(BROWSER_TIME_ZONE)}`);
+    expect(await made.textContent()).toContain(`at ${clock(ALICE_TIME_ZONE)}`);
+    expect(await made.textContent()).not.toContain(`at ${clock(BROWSER_TIME_ZONE)}`);
     expect(await made.textContent()).not.toContain(`at ${clock('UTC')}`);
     await screenshot(page, 'history');
 
