@@ -101,7 +101,7 @@ async function installedWorkspaces(
   if (!store) return [];
   const box = new SecretBox(config.secretKeys);
   const found: Array<{ title: string; items: SetupItem[] }> = [];
-  for (const installation of await store.installations.all()) {
+  for (const installation of await store.installationRows.all()) {
     const title = workspaceTitle(
       teamName(installation.details),
       installation.teamId ?? installation.enterpriseId ?? installation.id,
@@ -136,7 +136,7 @@ async function installedWorkspaces(
       place: 'slack',
       naming: PLAIN_NAMING,
       mint: async () => {
-        const account = await store.mintAccounts.get(teamId);
+        const account = await store.mintAccountRows.get(teamId);
         const state: MintAccountState = account
           ? { kind: 'connected', keyId: openedKeyId(box, account.sealedKey, teamId, keyIdSecret(config)) }
           : { kind: 'none' };
@@ -159,7 +159,7 @@ function openedKeyId(box: SecretBox, sealedKey: string, teamId: string, idKey: s
 
 async function settingsInForce(config: Config, store: Store | undefined, teamId: string) {
   const envOnly = config.settings.source === 'env';
-  const row = envOnly || !store ? undefined : await store.workspaceSettings.get(teamId).catch(() => undefined);
+  const row = envOnly || !store ? undefined : await store.workspaceSettingsRows.get(teamId).catch(() => undefined);
   return effectiveSettings(envDefaults(config), teamId, row, envOnly).values;
 }
 

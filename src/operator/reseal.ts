@@ -44,7 +44,7 @@ export async function resealAll(store: Store, box: SecretBox, stepTokens: StepTo
 
 async function resealInstallations(store: Store, box: SecretBox): Promise<ResealCounts> {
   const counts: ResealCounts = { resealed: 0, current: 0, failed: [] };
-  for (const installation of await store.installations.all()) {
+  for (const installation of await store.installationRows.all()) {
     const stale = FIELDS.filter((field) => {
       const sealed = installation.sealed[field];
       return sealed !== undefined && box.isStale(sealed);
@@ -59,7 +59,8 @@ async function resealInstallations(store: Store, box: SecretBox): Promise<Reseal
         const context = sealContext(installation.id, field);
         sealed[field] = box.seal(box.open(installation.sealed[field] ?? '', context), context);
       }
-      if (await store.installations.replaceSealed(installation.id, installation.sealed, sealed)) counts.resealed += 1;
+      if (await store.installationRows.replaceSealed(installation.id, installation.sealed, sealed))
+        counts.resealed += 1;
     } catch {
       counts.failed.push(installation.id);
     }
@@ -69,7 +70,7 @@ async function resealInstallations(store: Store, box: SecretBox): Promise<Reseal
 
 async function resealMintKeys(store: Store, box: SecretBox): Promise<ResealCounts> {
   const counts: ResealCounts = { resealed: 0, current: 0, failed: [] };
-  for (const account of await store.mintAccounts.all()) {
+  for (const account of await store.mintAccountRows.all()) {
     if (!box.isStale(account.sealedKey)) {
       counts.current += 1;
       continue;
@@ -77,7 +78,7 @@ async function resealMintKeys(store: Store, box: SecretBox): Promise<ResealCount
     try {
       const context = mintKeySealContext(account.teamId);
       const sealed = box.seal(box.open(account.sealedKey, context), context);
-      if (await store.mintAccounts.replaceSealed(account.teamId, account.sealedKey, sealed)) counts.resealed += 1;
+      if (await store.mintAccountRows.replaceSealed(account.teamId, account.sealedKey, sealed)) counts.resealed += 1;
     } catch {
       counts.failed.push(account.teamId);
     }

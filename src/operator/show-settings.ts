@@ -13,7 +13,8 @@ import {
  * The database settings are read from: one the app has used (its tables exist), or one it has not used yet
  * (`where` says what shows it, e.g. no file there), which holds no setting and must not be created by a reader.
  */
-export type SettingsDatabase = { used: true; store: Pick<Store, 'workspaceSettings'> } | { used: false; where: string };
+export type SettingsDatabase =
+  { used: true; store: Pick<Store, 'workspaceSettingsRows'> } | { used: false; where: string };
 
 /**
  * `npm run settings -- show`: the settings in force in each workspace and where each value comes from (the
@@ -25,7 +26,7 @@ export async function showSettings(config: Config, database: SettingsDatabase): 
   const head = envOnly
     ? 'SETTINGS_SOURCE=env: the environment is the only source; the settings cannot be changed in Slack.'
     : 'SETTINGS_SOURCE=slack: settings admins change these from App Home; the environment gives the defaults.';
-  const rows = envOnly || !database.used ? [] : await database.store.workspaceSettings.all();
+  const rows = envOnly || !database.used ? [] : await database.store.workspaceSettingsRows.all();
   if (rows.length === 0)
     return [
       head,

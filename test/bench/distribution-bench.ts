@@ -397,7 +397,7 @@ async function seed(url: string, secretsKeys: string, workspaces: BenchWorkspace
  */
 async function seedMintAccounts(store: Store, box: SecretBox, workspaces: BenchWorkspace[]): Promise<void> {
   for (const w of workspaces)
-    await store.mintAccounts.save({
+    await store.mintAccountRows.save({
       teamId: w.teamId,
       sealedKey: box.seal(TEST_MINT_API_KEY, mintKeySealContext(w.teamId)),
       keyLast4: lastFour(TEST_MINT_API_KEY),

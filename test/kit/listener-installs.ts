@@ -145,7 +145,7 @@ export async function startTwoWorkspaces(
       approvers: { value: { users: other.approvers, userGroups: [] }, ...by },
     };
     if (other.remindAfterHours !== undefined) settings.remindAfterHours = { value: other.remindAfterHours, ...by };
-    await store.workspaceSettings.save(other.teamId, 0, settings, other.userId);
+    await store.workspaceSettingsRows.save(other.teamId, 0, settings, other.userId);
   } finally {
     await store.close();
   }

@@ -44,7 +44,7 @@ export class SettingsFlow {
   async stored(app: SlackDriver) {
     const store = app.openStore();
     try {
-      return await store.workspaceSettings.get(TEST_TEAM_ID);
+      return await store.workspaceSettingsRows.get(TEST_TEAM_ID);
     } finally {
       await store.close();
     }

@@ -87,7 +87,7 @@ export async function connectMintAccount(
   const box = new SecretBox((app.env.SECRETS_KEYS ?? '').split(',').flatMap((k) => parseSecretKey(k) ?? []));
   const store = app.openStore();
   try {
-    await store.mintAccounts.save({
+    await store.mintAccountRows.save({
       teamId,
       sealedKey: box.seal(mintKey, mintKeySealContext(teamId)),
       keyLast4: lastFour(mintKey),

@@ -227,7 +227,7 @@ describe('npm run doctor', () => {
     const { url, store } = await preparedDatabase();
     const at = new Date().toISOString();
     fakes.slack.unknownUsers.add('U0GONE001');
-    await store.workspaceSettings.save(
+    await store.workspaceSettingsRows.save(
       TEST_TEAM_ID,
       0,
       {

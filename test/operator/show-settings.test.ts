@@ -30,7 +30,7 @@ describe('npm run settings -- show', () => {
       expect(fresh).toMatch(/the deletion approvers\s+U0BOB0001, S0GROUP01 \(user group\)\s+\[env default/);
 
       const at = '2026-11-20T10:00:00.000Z';
-      await store.workspaceSettings.save(
+      await store.workspaceSettingsRows.save(
         'T0TEST001',
         0,
         { quorum: { value: { approvals: 3, large: null }, by: 'U0ADMIN01', at } },

@@ -24,7 +24,7 @@ export async function pruneAuditLog(deps: RetentionDeps, retentionDays: number, 
   let pruned = 0;
   let batches = 0;
   for (;;) {
-    const deleted = await deps.work.track(deps.store.auditHistory.pruneBatch(before, PRUNE_BATCH));
+    const deleted = await deps.work.track(deps.store.auditLogPages.pruneBatch(before, PRUNE_BATCH));
     pruned += deleted;
     batches += 1;
     if (deleted < PRUNE_BATCH) break;

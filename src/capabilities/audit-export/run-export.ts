@@ -123,9 +123,9 @@ function failureText(error: unknown): string {
  */
 async function namesIfNeverRecorded(store: Store, teamId: string, operation: string): Promise<string> {
   const ever = { teamId, operation, since: new Date(0), until: new Date(Date.now() + DAY_MS) };
-  const first = await store.auditHistory.pages(ever, 1).next();
+  const first = await store.auditLogPages.pages(ever, 1).next();
   if (!first.done) return '';
-  const names = await store.auditHistory.operations(teamId);
+  const names = await store.auditLogPages.operations(teamId);
   const held =
     names.length > 0 ? ` Operations recorded here so far: ${names.map((name) => inlineCode(name)).join(', ')}.` : '';
   return ` Nothing was ever recorded as ${inlineCode(operation)} in this workspace.${held}`;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import type { AuditPeriod } from '../../platform/store/audit-history.js';
+import type { AuditPeriod } from '../../platform/store/audit-log-pages.js';
 import type { Approval } from '../../platform/store/deletion-approvals.js';
 import type { Store } from '../../platform/store/store.js';
 import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
@@ -17,7 +17,7 @@ import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
  * 20 MB of them behind for the next full collection. The file is readable by the app's user only.
  */
 export async function writeAuditCsv(
-  store: Pick<Store, 'auditHistory' | 'deletionApprovals'>,
+  store: Pick<Store, 'auditLogPages' | 'deletionApprovals'>,
   period: AuditPeriod,
   path: string,
 ): Promise<number> {
@@ -25,7 +25,7 @@ export async function writeAuditCsv(
   let rows = 0;
   try {
     writeSync(fd, stringify([[...AUDIT_CSV_COLUMNS]]));
-    for await (const page of store.auditHistory.pages(period)) {
+    for await (const page of store.auditLogPages.pages(period)) {
       const requestIds = page.map((entry) => requestIdOf(entry)).filter((id): id is string => id !== undefined);
       const approvals = new Map<string, Approval[]>();
       for (const approval of await store.deletionApprovals.of(requestIds, period.teamId)) {

@@ -9,7 +9,7 @@ import type { AdminCheck, SettingsAdmins } from '../../tenancy/workspaces/settin
  */
 export class AccountAdmins {
   constructor(
-    private readonly store: Pick<Store, 'installations'>,
+    private readonly store: Pick<Store, 'installationRows'>,
     private readonly settingsAdmins: SettingsAdmins,
   ) {}
 
@@ -21,9 +21,9 @@ export class AccountAdmins {
 
   /** Who installed the app in the workspace (the org-wide installation's installer in an Enterprise Grid). */
   async installerOf(teamId: string): Promise<string | undefined> {
-    const own = await this.store.installations.get(installationId({ teamId }) ?? '');
+    const own = await this.store.installationRows.get(installationId({ teamId }) ?? '');
     if (own) return own.installerId;
-    const org = await this.store.installations.installationOfTeam(teamId);
-    return org ? (await this.store.installations.get(org))?.installerId : undefined;
+    const org = await this.store.installationRows.installationOfTeam(teamId);
+    return org ? (await this.store.installationRows.get(org))?.installerId : undefined;
   }
 }

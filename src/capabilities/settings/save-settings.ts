@@ -102,12 +102,12 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
   if (problems && Object.keys(problems).length > 0) return invalid(ctx, request, problems, version);
 
   const saved = await ctx.store.transaction(async (tx) => {
-    const row = await tx.workspaceSettings.get(teamId);
+    const row = await tx.workspaceSettingsRows.get(teamId);
     if ((row?.version ?? 0) !== version) return undefined;
     const at = new Date().toISOString();
     const settings: Record<string, StoredSetting> = { ...row?.settings };
     for (const { name } of changes) settings[name] = { value: storedValue(name, parsed.values[name]), by: userId, at };
-    const written = await tx.workspaceSettings.save(teamId, version, settings, userId);
+    const written = await tx.workspaceSettingsRows.save(teamId, version, settings, userId);
     if (!written) return undefined;
     await tx.audit.record({
       actorId: userId,

@@ -3,16 +3,12 @@ import type { DeletionApprovers } from '../ops/config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
 import { addDecider } from './history.js';
-import type { DeletionRequestsTable, Tables } from './tables.js';
+import type { DeletionRequestsTable, DeletionStatus, Tables } from './tables.js';
 import { z } from 'zod';
 import { parseJson } from './stored-json.js';
 
-/**
- * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
- * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
- */
-export type DeletionStatus =
-  'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
+// The union is the column's own type (tables.ts), so a row reads back typed.
+export type { DeletionStatus } from './tables.js';
 
 /** The statuses in which a request has ended for good (a failed one may still be retried by an approver). */
 export const ENDED_STATUSES: ReadonlySet<DeletionStatus> = new Set([
@@ -541,8 +537,7 @@ function toRequest(row: Selectable<DeletionRequestsTable>): DeletionRequest {
     customerIds: JSON.parse(row.customer_ids) as string[],
     duplicatesRemoved: row.duplicates_removed,
     reason: row.reason,
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
-    status: row.status as DeletionStatus,
+    status: row.status,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
     updatedAt: new Date(row.updated_at),

@@ -4,7 +4,7 @@ import type { StoreLocation } from '../ops/config/config.js';
 import { withDeadline } from '../ops/lifecycle/with-deadline.js';
 import type { Logger } from '../ops/telemetry/create-logger.js';
 import type { Scrubber } from '../ops/telemetry/secret-scrubber.js';
-import { AuditHistory } from './audit-history.js';
+import { AuditLogPages } from './audit-log-pages.js';
 import { AuditLog } from './audit-log.js';
 import { DeletionApprovals } from './deletion-approvals.js';
 import { DeletionReminders } from './deletion-reminders.js';
@@ -34,15 +34,15 @@ export interface Store {
   readonly stepCompletions: StepCompletions;
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
-  readonly auditHistory: AuditHistory;
+  readonly auditLogPages: AuditLogPages;
   /** What was made through the app (links, wallets, deletion requests, bulk jobs), written with its audit entry. */
   readonly history: HistoryRows;
   readonly bulkJobs: BulkJobs;
-  readonly workspaceSettings: WorkspaceSettingsRows;
+  readonly workspaceSettingsRows: WorkspaceSettingsRows;
   /** Distribution mode's installations (tokens sealed). */
-  readonly installations: InstallationRows;
+  readonly installationRows: InstallationRows;
   /** Distribution mode's Mint accounts, one per workspace (API keys sealed). */
-  readonly mintAccounts: MintAccountRows;
+  readonly mintAccountRows: MintAccountRows;
   /** How each Mint account's last real call ended (for the setup doctor). */
   readonly mintCallOutcomes: MintCallOutcomeRows;
   /**
@@ -78,8 +78,8 @@ export interface StoreTransaction {
   readonly stepCompletions: StepCompletions;
   readonly deletionApprovals: DeletionApprovals;
   readonly bulkJobs: BulkJobs;
-  readonly workspaceSettings: WorkspaceSettingsRows;
-  readonly mintAccounts: MintAccountRows;
+  readonly workspaceSettingsRows: WorkspaceSettingsRows;
+  readonly mintAccountRows: MintAccountRows;
 }
 
 /**
@@ -106,12 +106,12 @@ class SqlStore implements Store {
   readonly stepCompletions: StepCompletions;
   readonly deletionApprovals: DeletionApprovals;
   readonly deletionReminders: DeletionReminders;
-  readonly auditHistory: AuditHistory;
+  readonly auditLogPages: AuditLogPages;
   readonly history: HistoryRows;
   readonly bulkJobs: BulkJobs;
-  readonly workspaceSettings: WorkspaceSettingsRows;
-  readonly installations: InstallationRows;
-  readonly mintAccounts: MintAccountRows;
+  readonly workspaceSettingsRows: WorkspaceSettingsRows;
+  readonly installationRows: InstallationRows;
+  readonly mintAccountRows: MintAccountRows;
   readonly mintCallOutcomes: MintCallOutcomeRows;
 
   constructor(
@@ -127,12 +127,12 @@ class SqlStore implements Store {
     this.stepCompletions = new StepCompletions(db, engine);
     this.deletionApprovals = new DeletionApprovals(db, engine);
     this.deletionReminders = new DeletionReminders(db, engine);
-    this.auditHistory = new AuditHistory(db);
+    this.auditLogPages = new AuditLogPages(db);
     this.history = new HistoryRows(db, engine);
     this.bulkJobs = new BulkJobs(db, engine, changes);
-    this.workspaceSettings = new WorkspaceSettingsRows(db, engine, changes);
-    this.installations = new InstallationRows(db, engine, changes);
-    this.mintAccounts = new MintAccountRows(db, engine, changes);
+    this.workspaceSettingsRows = new WorkspaceSettingsRows(db, engine, changes);
+    this.installationRows = new InstallationRows(db, engine, changes);
+    this.mintAccountRows = new MintAccountRows(db, engine, changes);
     this.mintCallOutcomes = new MintCallOutcomeRows(db);
   }
 
@@ -144,8 +144,8 @@ class SqlStore implements Store {
         stepCompletions: new StepCompletions(trx, this.engine),
         deletionApprovals: new DeletionApprovals(trx, this.engine),
         bulkJobs: new BulkJobs(trx, this.engine, this.changes),
-        workspaceSettings: new WorkspaceSettingsRows(trx, this.engine, this.changes),
-        mintAccounts: new MintAccountRows(trx, this.engine, this.changes),
+        workspaceSettingsRows: new WorkspaceSettingsRows(trx, this.engine, this.changes),
+        mintAccountRows: new MintAccountRows(trx, this.engine, this.changes),
       }),
     );
   }

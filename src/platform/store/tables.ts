@@ -1,8 +1,33 @@
 /*
  * Column types are chosen to mean the same in SQLite and PostgreSQL: text ids (UUIDv7 made by the app, so
  * they sort by creation time),
- * times as ISO 8601 UTC text (they sort as text), JSON as text.
+ * times as ISO 8601 UTC text (they sort as text), JSON as text. A status or kind column the store alone writes,
+ * from a fixed set, is typed as that set's union (text in the database), so its rows read back typed.
  */
+
+/**
+ * pending -> approved -> running -> done | failed;  failed|attention -> running (retry)
+ * pending -> rejected | cancelled | expired;  approved|running -> attention (the process died mid-run)
+ */
+export type DeletionStatus =
+  'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'running' | 'done' | 'failed' | 'attention';
+
+/** What a bulk job makes, one per row. */
+export type BulkKind = 'links' | 'wallets';
+
+/**
+ * draft -> running (Start, by the requester only) | deleted when never started;
+ * running <-> paused; running | paused -> finishing (every row settled, or cancelled: the rows not yet sent
+ * are cancelled); finishing -> done (the results file sent, or why it could not be).
+ */
+export type BulkJobStatus = 'draft' | 'running' | 'paused' | 'finishing' | 'done';
+
+/**
+ * invalid (never sent) | pending -> sending -> done | failed | unknown;  sending -> pending only when the
+ * request was not sent (held back by the app, or refused by the service before doing anything);
+ * pending -> cancelled. `unknown`: it was sent and its outcome was not recorded: never sent again by the app.
+ */
+export type BulkRowStatus = 'invalid' | 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'cancelled';
 
 export interface AuditLogTable {
   id: string;
@@ -35,8 +60,7 @@ export interface DeletionRequestsTable {
   customer_count: number;
   duplicates_removed: number;
   reason: string;
-  /** See DeletionStatus. */
-  status: string;
+  status: DeletionStatus;
   created_at: string;
   expires_at: string;
   updated_at: string;
@@ -132,9 +156,8 @@ export interface BulkJobsTable {
   id: string;
   team_id: string | null;
   requester_id: string;
-  /** `links` or `wallets`. */
-  kind: string;
-  status: string;
+  kind: BulkKind;
+  status: BulkJobStatus;
   /** The file's name, or `pasted text`. */
   source_name: string;
   /** JSON array of the header as written in the file (the results file repeats it). */
@@ -174,12 +197,12 @@ export interface BulkJobsTable {
   held_rows: number;
 }
 
-/** One row of a bulk job (see BulkRowStatus). */
+/** One row of a bulk job. */
 export interface BulkRowsTable {
   job_id: string;
   /** As a spreadsheet numbers it: the header is row 1. */
   row_number: number;
-  status: string;
+  status: BulkRowStatus;
   /** JSON array of the row's cells as written, in the header's order. */
   cells: string;
   /** JSON of the request to send (valid rows). */

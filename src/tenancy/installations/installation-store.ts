@@ -119,10 +119,10 @@ export class SqlInstallationStore implements InstallationStore {
     this.kept = new KeptRows(
       {
         read: async (id) => {
-          const stored = await this.store.installations.get(id);
+          const stored = await this.store.installationRows.get(id);
           return stored && { value: this.opened(stored), version: stored.updatedAt.toISOString() };
         },
-        versions: (ids) => this.store.installations.versions(ids),
+        versions: (ids) => this.store.installationRows.versions(ids),
       },
       { keepMissing: false }, // a workspace without one is refused, with a log line, each time
     ).follow(store.changes, 'installation');
@@ -138,7 +138,7 @@ export class SqlInstallationStore implements InstallationStore {
     });
     if (!id) throw new Error('an installation with neither a team nor an enterprise');
     const sealed = this.sealed(id, installation);
-    await this.store.installations.save({
+    await this.store.installationRows.save({
       id,
       teamId: installation.team?.id,
       enterpriseId: installation.enterprise?.id,
@@ -198,7 +198,7 @@ export class SqlInstallationStore implements InstallationStore {
         this.kept.forget(id);
         return current;
       }
-      if (await this.store.installations.claimRenewal(id, stored.sealed, RENEWAL_LEASE_MS))
+      if (await this.store.installationRows.claimRenewal(id, stored.sealed, RENEWAL_LEASE_MS))
         return this.renewClaimed(stored, current);
       if (Date.now() >= waitUntil) return this.unrenewed(id, current, 'another replica is renewing it');
       await sleep(RENEWAL_POLL_MS);
@@ -207,7 +207,7 @@ export class SqlInstallationStore implements InstallationStore {
 
   /** The installation as stored now (its sealed form, and opened); gone, the request's authorization fails. */
   private async readStored(id: string): Promise<{ stored: StoredInstallation; current: Installation }> {
-    const stored = await this.store.installations.get(id);
+    const stored = await this.store.installationRows.get(id);
     if (!stored) throw new NoInstallationError(`no installation ${id}`);
     return { stored, current: this.opened(stored) };
   }
@@ -230,7 +230,7 @@ export class SqlInstallationStore implements InstallationStore {
     }
     if (refreshTokensOf(renewed) === refreshTokensOf(current)) {
       // Nothing renewed: the lease goes (or lapses), and the next request, on any replica, tries again.
-      await this.store.installations.releaseRenewal(id, stored.sealed).catch(() => undefined);
+      await this.store.installationRows.releaseRenewal(id, stored.sealed).catch(() => undefined);
       return this.unrenewed(id, current, 'Slack did not renew it');
     }
     // What Slack renewed is stored even when another of its tokens was not: the old refresh token is spent.
@@ -253,7 +253,7 @@ export class SqlInstallationStore implements InstallationStore {
     const details = withoutSecrets(renewed);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.store.installations.storeRenewed(id, from, sealed, details);
+        return await this.store.installationRows.storeRenewed(id, from, sealed, details);
       } catch (error) {
         const backoff = STORE_RENEWED_BACKOFF_MS[attempt - 1];
         if (attempt >= STORE_RENEWED_ATTEMPTS || backoff === undefined) {
@@ -287,7 +287,7 @@ export class SqlInstallationStore implements InstallationStore {
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
     const id = installationId(query);
     if (!id) return;
-    const deleted = await this.store.installations.delete(id);
+    const deleted = await this.store.installationRows.delete(id);
     this.forgetDeleted(id);
     if (deleted) this.logger.info({ installation: id }, 'installation deleted');
   }
@@ -312,7 +312,7 @@ export class SqlInstallationStore implements InstallationStore {
   async deleteIfUnchanged(query: InstallationQuery<boolean>, version: Date): Promise<boolean> {
     const id = installationId(query);
     if (!id) return false;
-    const deleted = await this.store.installations.deleteIfUnchanged(id, version);
+    const deleted = await this.store.installationRows.deleteIfUnchanged(id, version);
     if (deleted) {
       this.forgetDeleted(id);
       this.logger.info({ installation: id }, 'installation deleted');

@@ -27,7 +27,7 @@ import { isOperatorsOrigin, PUBLIC_ONLY, type Checked } from './mint-key.js';
 
 export interface MintAccountsDeps {
   config: Pick<Config, 'distribution' | 'secretKeys' | 'mint' | 'mintBaseUrlPerWorkspace'>;
-  store: Pick<Store, 'mintAccounts' | 'mintCallOutcomes' | 'transaction' | 'changes'>;
+  store: Pick<Store, 'mintAccountRows' | 'mintCallOutcomes' | 'transaction' | 'changes'>;
   /** The operator's account (MINT_API_KEY): every workspace's in single-workspace mode (where config requires it). */
   mintApi: MintApiClient | undefined;
   scrub: Scrubber;
@@ -133,8 +133,8 @@ export class MintAccounts {
     this.pools = new SharedPools({ ...this.addressPolicy, resolve: this.resolveHost });
     this.rows = new KeptRows(
       {
-        read: (teamId) => this.deps.store.mintAccounts.getVersioned(teamId),
-        versions: (teamIds) => this.deps.store.mintAccounts.versions(teamIds),
+        read: (teamId) => this.deps.store.mintAccountRows.getVersioned(teamId),
+        versions: (teamIds) => this.deps.store.mintAccountRows.versions(teamIds),
       },
       { keepMissing: true }, // a workspace without an account is told how to connect, from memory
     ).follow(deps.store.changes, 'mint-account');
@@ -244,7 +244,7 @@ export class MintAccounts {
     const baseUrl = this.deps.config.mintBaseUrlPerWorkspace ? input.baseUrl : undefined;
     const sealedKey = box.seal(input.apiKey, mintKeySealContext(teamId));
     const previous = await this.deps.store.transaction(async (tx) => {
-      const replaced = await tx.mintAccounts.save({ teamId, sealedKey, keyLast4, baseUrl, connectedBy: changer.by });
+      const replaced = await tx.mintAccountRows.save({ teamId, sealedKey, keyLast4, baseUrl, connectedBy: changer.by });
       await tx.audit.record({
         actorId: changer.by,
         teamId,
@@ -273,7 +273,7 @@ export class MintAccounts {
   async remove(teamId: string, changer: AccountChanger): Promise<MintAccount | undefined> {
     if (!this.box) return undefined;
     const removed = await this.deps.store.transaction(async (tx) => {
-      const gone = await tx.mintAccounts.delete(teamId);
+      const gone = await tx.mintAccountRows.delete(teamId);
       if (gone)
         await tx.audit.record({
           actorId: changer.by,
@@ -366,7 +366,7 @@ export class MintAccounts {
     const before = made.refusedStatus;
     made.refusedStatus = refused;
     this.track(
-      this.deps.store.mintAccounts.noteRefusal(teamId, made.sealedKey, refused).then(
+      this.deps.store.mintAccountRows.noteRefusal(teamId, made.sealedKey, refused).then(
         (changed) => {
           if (!changed) return;
           this.rows.forget(teamId);

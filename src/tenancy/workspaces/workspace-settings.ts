@@ -79,7 +79,7 @@ export class WorkspaceSettingsSource {
 
   /** The settings read from the database now (a save compares with these). */
   async fresh(teamId: string): Promise<EffectiveSettings> {
-    const row = await this.store.workspaceSettings.get(teamId);
+    const row = await this.store.workspaceSettingsRows.get(teamId);
     if (row) this.remember(row);
     return effectiveSettings(this.defaults, teamId, row, this.envOnly);
   }
@@ -108,7 +108,7 @@ export class WorkspaceSettingsSource {
   private async readChanged(team: string): Promise<void> {
     if (this.envOnly) return;
     try {
-      const row = await this.store.workspaceSettings.get(team);
+      const row = await this.store.workspaceSettingsRows.get(team);
       if (row) this.noteRead(team, row);
     } catch (error) {
       this.missed = true;
@@ -125,9 +125,9 @@ export class WorkspaceSettingsSource {
 
   private async readChangedRows(): Promise<void> {
     if (this.envOnly) return;
-    for (const [team, version] of await this.store.workspaceSettings.versions()) {
+    for (const [team, version] of await this.store.workspaceSettingsRows.versions()) {
       if (this.rows.get(team)?.version === version) continue;
-      const row = await this.store.workspaceSettings.get(team);
+      const row = await this.store.workspaceSettingsRows.get(team);
       if (row) this.noteRead(team, row);
     }
     this.missed = false;

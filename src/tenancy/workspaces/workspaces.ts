@@ -89,7 +89,7 @@ export class Workspaces {
 
   constructor(
     private readonly mode: WorkspacesMode,
-    private readonly store: Pick<Store, 'installations' | 'adoptRowsWithoutWorkspace'>,
+    private readonly store: Pick<Store, 'installationRows' | 'adoptRowsWithoutWorkspace'>,
     private readonly logger: Logger,
   ) {}
 
@@ -180,7 +180,7 @@ export class Workspaces {
     // An org-wide installation removed: the workspaces it served, never one with an installation of its own
     // (read before the installation's deletion, which forgets them).
     if (orgInstallation)
-      for (const team of await this.store.installations.teamsOf(orgInstallation))
+      for (const team of await this.store.installationRows.teamsOf(orgInstallation))
         if (!(await this.hasOwnInstallation(team))) teams.add(team);
     if (this.mode.kind === 'distributed' && !(await this.removeInstallation(this.mode, uninstall))) return;
     await this.stopWork(teams);
@@ -204,13 +204,13 @@ export class Workspaces {
       isEnterpriseInstall: uninstall.isEnterpriseInstall,
     };
     const id = installationId(query);
-    const installation = id ? await this.store.installations.get(id) : undefined;
+    const installation = id ? await this.store.installationRows.get(id) : undefined;
     if (!id || !installation) return true;
     let why = notAbout(installation, uninstall);
     if (!why) {
       // Only the installation read above: one written meanwhile (a reinstall) is not this uninstall's.
       if (await mode.installations.deleteIfUnchanged(query, installation.updatedAt)) return true;
-      if (!(await this.store.installations.exists(id))) return true; // the other event of the pair, on another replica
+      if (!(await this.store.installationRows.exists(id))) return true; // the other event of the pair, on another replica
       why = 'the installation was written again while the uninstall ran';
     }
     this.logger.info(
@@ -255,7 +255,7 @@ export class Workspaces {
     const kept: string[] = [];
     const rejoined: string[] = [];
     for (const team of new Set(left.teamIds)) {
-      const membership = await this.store.installations.membershipOf(team);
+      const membership = await this.store.installationRows.membershipOf(team);
       if (!org || membership?.installationId !== org || (await this.hasOwnInstallation(team))) {
         kept.push(team);
         continue;
@@ -263,7 +263,7 @@ export class Workspaces {
       const joinedAt = membership.joinedAt && Math.floor(membership.joinedAt.getTime() / 1000);
       // Compare-and-set in forgetTeam: a join recorded since the read above stands too.
       const joinedSince = left.eventTime !== undefined && joinedAt !== undefined && left.eventTime < joinedAt;
-      if (joinedSince || !(await this.store.installations.forgetTeam(team, org, leftAt))) {
+      if (joinedSince || !(await this.store.installationRows.forgetTeam(team, org, leftAt))) {
         rejoined.push(team);
         continue;
       }
@@ -289,11 +289,11 @@ export class Workspaces {
    */
   async orgWorkspacesJoined(joined: OrgWorkspaces): Promise<void> {
     const org = joined.enterpriseId ? `E${joined.enterpriseId}` : undefined;
-    if (this.mode.kind !== 'distributed' || !org || !(await this.store.installations.exists(org))) return;
+    if (this.mode.kind !== 'distributed' || !org || !(await this.store.installationRows.exists(org))) return;
     const current: string[] = [];
     const stale: string[] = [];
     for (const team of new Set(joined.teamIds)) {
-      const departed = await this.store.installations.departedAt(team, org);
+      const departed = await this.store.installationRows.departedAt(team, org);
       if (joined.eventTime !== undefined && departed && joined.eventTime * 1000 < departed.getTime()) stale.push(team);
       else current.push(team);
     }
@@ -331,7 +331,7 @@ export class Workspaces {
       name: 'org workspaces listed',
       everyMs: ORG_WORKSPACES_EVERY_MS,
       run: async () => {
-        for (const org of await this.store.installations.orgWide()) {
+        for (const org of await this.store.installationRows.orgWide()) {
           try {
             await this.listOrgWorkspaces(org);
           } catch (error) {
@@ -378,14 +378,14 @@ export class Workspaces {
    * nor one recorded as another installation's; returns those newly recorded.
    */
   private async recordOrgTeams(org: string, teamIds: readonly string[]): Promise<string[]> {
-    const known = new Set(await this.store.installations.teamsOf(org));
+    const known = new Set(await this.store.installationRows.teamsOf(org));
     const fresh = [...new Set(teamIds)].filter((team) => !known.has(team));
     const recorded: string[] = [];
     for (let i = 0; i < fresh.length; i += 500) {
       const chunk = fresh.slice(i, i + 500);
-      const own = await this.store.installations.versions(chunk.map((team) => `T${team}`));
+      const own = await this.store.installationRows.versions(chunk.map((team) => `T${team}`));
       for (const team of chunk) {
-        if (own.has(`T${team}`) || !(await this.store.installations.recordTeam(team, org))) continue;
+        if (own.has(`T${team}`) || !(await this.store.installationRows.recordTeam(team, org))) continue;
         this.queries.delete(team);
         recorded.push(team);
       }
@@ -394,7 +394,7 @@ export class Workspaces {
   }
 
   private hasOwnInstallation(teamId: string): Promise<boolean> {
-    return this.store.installations.exists(`T${teamId}`);
+    return this.store.installationRows.exists(`T${teamId}`);
   }
 
   private async queryFor(teamId: string): Promise<InstallationQuery<boolean>> {
@@ -403,7 +403,7 @@ export class Workspaces {
     // The workspace's own installation first; an org-wide one only for a workspace without its own.
     const org = (await this.hasOwnInstallation(teamId))
       ? undefined
-      : await this.store.installations.installationOfTeam(teamId);
+      : await this.store.installationRows.installationOfTeam(teamId);
     const query: InstallationQuery<boolean> = org
       ? { teamId, enterpriseId: org.slice(1), isEnterpriseInstall: true }
       : { teamId, enterpriseId: undefined, isEnterpriseInstall: false };
@@ -419,7 +419,7 @@ export class Workspaces {
 export function createWorkspaces(
   installs: { authorize: AuthorizeWorkspace; installations: WorkspaceInstallations } | undefined,
   patientClientFor: (token?: string) => WebClient,
-  store: Pick<Store, 'installations' | 'adoptRowsWithoutWorkspace'>,
+  store: Pick<Store, 'installationRows' | 'adoptRowsWithoutWorkspace'>,
   logger: Logger,
 ): Workspaces {
   if (!installs) return new Workspaces({ kind: 'single', client: patientClientFor() }, store, logger);

@@ -51,8 +51,8 @@ describe('settings with many workspaces', () => {
 
     const store = app().openStore();
     try {
-      expect(await store.workspaceSettings.get(TEST_TEAM_ID)).toBeUndefined();
-      expect((await store.workspaceSettings.get(OTHER_TEAM_ID))?.version).toBe(1);
+      expect(await store.workspaceSettingsRows.get(TEST_TEAM_ID)).toBeUndefined();
+      expect((await store.workspaceSettingsRows.get(OTHER_TEAM_ID))?.version).toBe(1);
     } finally {
       await store.close();
     }

@@ -165,7 +165,12 @@ describe('the Setup checklist on App Home', () => {
     try {
       const at = new Date().toISOString();
       const approvers = { users: ['U0BEN0001', 'U0GONE001'], userGroups: [] };
-      await store.workspaceSettings.save(TEST_TEAM_ID, 0, { approvers: { value: approvers, by: ADMIN, at } }, ADMIN);
+      await store.workspaceSettingsRows.save(
+        TEST_TEAM_ID,
+        0,
+        { approvers: { value: approvers, by: ADMIN, at } },
+        ADMIN,
+      );
     } finally {
       await store.close();
     }

@@ -16,7 +16,7 @@ const account = (teamId: string, keyLast4: string) => ({
 /** What a replica keeps of the Mint accounts, following the feed as tenancy's cache does. */
 function keptAccounts(store: Store) {
   return new KeptRows(
-    { read: (id) => store.mintAccounts.getVersioned(id), versions: (ids) => store.mintAccounts.versions(ids) },
+    { read: (id) => store.mintAccountRows.getVersioned(id), versions: (ids) => store.mintAccountRows.versions(ids) },
     { keepMissing: true },
   ).follow(store.changes, 'mint-account');
 }
@@ -42,7 +42,7 @@ describeEachEngine('the change feed', (engine, create) => {
     expect(await kept.get('T1')).toBeUndefined(); // kept: none
     await other.changes.listening();
     const told = toldWithin(other, 'T1');
-    await t.store.mintAccounts.save(account('T1', 'AAAA'));
+    await t.store.mintAccountRows.save(account('T1', 'AAAA'));
     const ms = await told;
     process.stdout.write(`change feed [${engine}]: a change reached the other replica in ${ms.toFixed(1)} ms\n`);
     expect(ms).toBeLessThan(5_000); // only a hang fails here; the figure is the benchmark's
@@ -53,12 +53,12 @@ describeEachEngine('the change feed', (engine, create) => {
     other.changes.on('mint-account', (id) => seen.push(id));
     await expect(
       t.store.transaction(async (tx) => {
-        await tx.mintAccounts.save(account('T2', 'BBBB'));
+        await tx.mintAccountRows.save(account('T2', 'BBBB'));
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     const next = toldWithin(other, 'T3');
-    await t.store.mintAccounts.save(account('T3', 'CCCC'));
+    await t.store.mintAccountRows.save(account('T3', 'CCCC'));
     await next; // told in order: whatever T2 would have been told is here by now
     if (engine === 'postgres') expect(seen).toEqual(['T3']);
     expect(await kept.get('T2')).toBeUndefined();
@@ -72,9 +72,9 @@ describeEachEngine('the change feed', (engine, create) => {
       const seen: string[] = [];
       t.store.changes.on('mint-account', (id) => seen.push(id));
       await t.store.changes.listening();
-      await foreign.mintAccounts.save(account('TX', 'XXXX')); // another app's (or test's) rows
+      await foreign.mintAccountRows.save(account('TX', 'XXXX')); // another app's (or test's) rows
       const here = toldWithin(t.store, 'T1');
-      await t.store.mintAccounts.save(account('T1', 'AAAA'));
+      await t.store.mintAccountRows.save(account('T1', 'AAAA'));
       await here; // notifications come in commit order: the foreign one would be here by now
       expect(seen).toEqual(['T1']);
     } finally {
@@ -90,7 +90,7 @@ describeEachEngine('the change feed', (engine, create) => {
       const kept = keptAccounts(other);
       await other.changes.listening();
       const first = toldWithin(other, 'T1');
-      await t.store.mintAccounts.save(account('T1', 'AAAA'));
+      await t.store.mintAccountRows.save(account('T1', 'AAAA'));
       await first; // told before it is kept: nothing of this change comes later
       expect((await kept.get('T1'))?.keyLast4).toBe('AAAA');
       const feed = other.changes;
@@ -106,7 +106,7 @@ describeEachEngine('the change feed', (engine, create) => {
         await admin.end();
       }
       await vi.waitFor(() => expect(feed.listenerPid).toBeUndefined()); // lost: nobody listens now
-      await t.store.mintAccounts.save(account('T1', 'BBBB')); // its NOTIFY reaches no one of this replica
+      await t.store.mintAccountRows.save(account('T1', 'BBBB')); // its NOTIFY reaches no one of this replica
       await vi.waitFor(() => expect(feed.listenerPid).toBeDefined(), { timeout: 5_000 });
       await feed.listening();
       expect((await kept.get('T1'))?.keyLast4).toBe('BBBB'); // learned from the catch-up
@@ -124,7 +124,7 @@ describeEachEngine('the change feed', (engine, create) => {
         if (!(feed instanceof PostgresChangeFeed)) throw new Error('a PostgreSQL store has a PostgreSQL feed');
         // A replica's kept rows ask for their versions on catch-up: here, of a table the migrations have not made.
         feed.onCatchUp(async () => {
-          await store.mintAccounts.versions(['T1']);
+          await store.mintAccountRows.versions(['T1']);
         });
         await feed.listening(); // without the check for missing tables: never, the catch-up failing at each try
         expect(feed.listenerPid).toBeDefined(); // caught up on the first connection, never failing and trying again

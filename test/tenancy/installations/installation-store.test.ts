@@ -48,7 +48,7 @@ describeEachEngine('installation store', (_engine, create) => {
     const oldKey = key();
     const installations = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet, noRenewal);
     const refreshTokenStored = async (box: SecretBox, id: string) => {
-      const sealed = (await store.installations.get(id))?.sealed.botRefreshToken ?? '';
+      const sealed = (await store.installationRows.get(id))?.sealed.botRefreshToken ?? '';
       return box.open(sealed, sealContext(id, 'botRefreshToken'));
     };
 
@@ -60,7 +60,7 @@ describeEachEngine('installation store', (_engine, create) => {
       isEnterpriseInstall: true,
     });
 
-    const rows = await store.installations.all();
+    const rows = await store.installationRows.all();
     expect(rows.map((r) => r.id).sort()).toEqual(['EE0ORG00001', 'TT0AAAAAAA1']);
     expect(JSON.stringify(rows)).not.toMatch(/secret|refresh-a/);
 
@@ -88,18 +88,18 @@ describeEachEngine('installation store', (_engine, create) => {
     // A sealed token copied into another workspace's row does not open there.
     const b = workspaceInstall('T0BBBBBBB1', 'xoxb-b-secret');
     await installations.storeInstallation(b);
-    const stolen = (await store.installations.get('TT0AAAAAAA1'))?.sealed ?? {};
-    const bRow = await store.installations.get('TT0BBBBBBB1');
-    await store.installations.replaceSealed('TT0BBBBBBB1', bRow?.sealed ?? {}, { botToken: stolen.botToken });
+    const stolen = (await store.installationRows.get('TT0AAAAAAA1'))?.sealed ?? {};
+    const bRow = await store.installationRows.get('TT0BBBBBBB1');
+    await store.installationRows.replaceSealed('TT0BBBBBBB1', bRow?.sealed ?? {}, { botToken: stolen.botToken });
     const fresh = new SqlInstallationStore(store, new SecretBox([oldKey]), quiet, noRenewal);
     await expect(
       fresh.fetchInstallation({ teamId: 'T0BBBBBBB1', enterpriseId: undefined, isEnterpriseInstall: false }),
     ).rejects.toThrow(/moved from another row/);
-    await store.installations.delete('TT0BBBBBBB1');
+    await store.installationRows.delete('TT0BBBBBBB1');
 
     // Two workspaces' Mint API keys: one sealed with the old key, one with a key no longer listed.
     const sealMintKey = (box: SecretBox, teamId: string, apiKey: string) =>
-      store.mintAccounts.save({
+      store.mintAccountRows.save({
         teamId,
         sealedKey: box.seal(apiKey, mintKeySealContext(teamId)),
         keyLast4: apiKey.slice(-4),
@@ -123,7 +123,7 @@ describeEachEngine('installation store', (_engine, create) => {
       mintAccounts: { resealed: 0, current: 1, failed: ['T0LOSTKEY1'] },
       stepTokens: { resealed: 0, current: 0, failed: [] },
     });
-    const resealedKey = (await store.mintAccounts.get('T0AAAAAAA1'))?.sealedKey ?? '';
+    const resealedKey = (await store.mintAccountRows.get('T0AAAAAAA1'))?.sealedKey ?? '';
     expect(new SecretBox([newKey]).open(resealedKey, mintKeySealContext('T0AAAAAAA1'))).toBe('mint-key-of-a-1234');
     const onlyNew = new SqlInstallationStore(store, new SecretBox([newKey]), quiet, noRenewal);
     const again = await onlyNew.fetchInstallation({
@@ -196,7 +196,7 @@ describeEachEngine('an installation deleted only as it was read', (_engine, crea
       const installations = new SqlInstallationStore(store, new SecretBox([key()]), quiet, noRenewal);
       const query = { teamId: 'T0AAAAAAA1', enterpriseId: undefined, isEnterpriseInstall: false };
       await installations.storeInstallation(workspaceInstall('T0AAAAAAA1', 'xoxb-first'));
-      const read = await store.installations.get('TT0AAAAAAA1');
+      const read = await store.installationRows.get('TT0AAAAAAA1');
       if (!read) throw new Error('not stored');
       // Installed again after the read, a few milliseconds on (the version is the database clock, to the millisecond).
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -204,7 +204,7 @@ describeEachEngine('an installation deleted only as it was read', (_engine, crea
       expect(await installations.deleteIfUnchanged(query, read.updatedAt)).toBe(false);
       expect((await installations.fetchInstallation(query)).bot?.token).toBe('xoxb-second');
 
-      const current = await store.installations.get('TT0AAAAAAA1');
+      const current = await store.installationRows.get('TT0AAAAAAA1');
       if (!current) throw new Error('gone');
       expect(await installations.deleteIfUnchanged(query, current.updatedAt)).toBe(true);
       await expect(installations.fetchInstallation(query)).rejects.toBeInstanceOf(NoInstallationError);
@@ -215,28 +215,28 @@ describeEachEngine('an installation deleted only as it was read', (_engine, crea
         enterprise: { id: 'E0ORG00001', name: 'Globex' },
         isEnterpriseInstall: true,
       });
-      expect(await store.installations.orgWide()).toEqual([
+      expect(await store.installationRows.orgWide()).toEqual([
         { id: 'EE0ORG00001', enterpriseId: 'E0ORG00001', version: expect.any(String) },
       ]);
-      expect(await store.installations.recordTeam('T0GRIDWS01', 'EE0ORG00001')).toBe(true);
-      expect(await store.installations.recordTeam('T0GRIDWS02', 'EE0ORG00001')).toBe(true);
+      expect(await store.installationRows.recordTeam('T0GRIDWS01', 'EE0ORG00001')).toBe(true);
+      expect(await store.installationRows.recordTeam('T0GRIDWS02', 'EE0ORG00001')).toBe(true);
       // A workspace recorded as one installation's is never taken by another's (Slack Connect, issue 29 review).
-      expect(await store.installations.recordTeam('T0GRIDWS02', 'EEOTHERORG')).toBe(false);
-      expect(await store.installations.installationOfTeam('T0GRIDWS02')).toBe('EE0ORG00001');
+      expect(await store.installationRows.recordTeam('T0GRIDWS02', 'EEOTHERORG')).toBe(false);
+      expect(await store.installationRows.installationOfTeam('T0GRIDWS02')).toBe('EE0ORG00001');
       const now = new Date(Date.now() + 5_000);
-      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EOTHERORG', now)).toBe(false);
+      expect(await store.installationRows.forgetTeam('T0GRIDWS01', 'EOTHERORG', now)).toBe(false);
       // A leave that happened before the workspace joined is about an earlier membership: the record stays.
-      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001', new Date(Date.now() - 240_000))).toBe(
+      expect(await store.installationRows.forgetTeam('T0GRIDWS01', 'EE0ORG00001', new Date(Date.now() - 240_000))).toBe(
         false,
       );
-      expect(await store.installations.forgetTeam('T0GRIDWS01', 'EE0ORG00001', now)).toBe(true);
-      expect((await store.installations.departedAt('T0GRIDWS01', 'EE0ORG00001'))?.getTime()).toBe(now.getTime());
-      expect(await store.installations.teamsOf('EE0ORG00001')).toEqual(['T0GRIDWS02']);
-      const org = await store.installations.get('EE0ORG00001');
+      expect(await store.installationRows.forgetTeam('T0GRIDWS01', 'EE0ORG00001', now)).toBe(true);
+      expect((await store.installationRows.departedAt('T0GRIDWS01', 'EE0ORG00001'))?.getTime()).toBe(now.getTime());
+      expect(await store.installationRows.teamsOf('EE0ORG00001')).toEqual(['T0GRIDWS02']);
+      const org = await store.installationRows.get('EE0ORG00001');
       if (!org) throw new Error('no org');
-      expect(await store.installations.deleteIfUnchanged('EE0ORG00001', org.updatedAt)).toBe(true);
-      expect(await store.installations.teamsOf('EE0ORG00001')).toEqual([]);
-      expect(await store.installations.departedAt('T0GRIDWS01', 'EE0ORG00001')).toBeUndefined();
+      expect(await store.installationRows.deleteIfUnchanged('EE0ORG00001', org.updatedAt)).toBe(true);
+      expect(await store.installationRows.teamsOf('EE0ORG00001')).toEqual([]);
+      expect(await store.installationRows.departedAt('T0GRIDWS01', 'EE0ORG00001')).toBeUndefined();
     } finally {
       await store.close();
       await db.drop();

@@ -85,7 +85,7 @@ describeEachEngine('token renewal across replicas', (_engine, create) => {
     expect(new Set(fetched.map((i) => i.bot?.token))).toEqual(new Set(['xoxe.xoxb-renewed-1']));
     // Bolt is never handed what it would renew with on its own.
     expect(fetched.every((i) => i.bot?.refreshToken === undefined && i.bot?.expiresAt === undefined)).toBe(true);
-    const stored = await db.store.installations.get(ID);
+    const stored = await db.store.installationRows.get(ID);
     expect(box.open(stored?.sealed.botRefreshToken ?? '', sealContext(ID, 'botRefreshToken'))).toBe('xoxe-1-renewed-1');
     expect((stored?.details as { bot: { expiresAt: number } }).bot.expiresAt).toBeGreaterThan(
       Date.now() / 1000 + 40_000,
@@ -115,9 +115,9 @@ describeEachEngine('token renewal across replicas', (_engine, create) => {
     const slack = new SlackRefresh();
     const a = replica(db.store, slack, 400); // the whole wait is spent here: a shorter one than the app's
     await a.installations.storeInstallation(installation(600));
-    const before = (await db.store.installations.get(ID))?.sealed ?? {};
+    const before = (await db.store.installationRows.get(ID))?.sealed ?? {};
     // A replica that took the lease and has not stored a renewal yet (it may be slow, or have died).
-    expect(await db.open().installations.claimRenewal(ID, before, 30_000)).toBe(true);
+    expect(await db.open().installationRows.claimRenewal(ID, before, 30_000)).toBe(true);
 
     const startedAt = Date.now();
     expect((await a.installations.fetchInstallation(QUERY)).bot?.token).toBe('xoxe.xoxb-first');
@@ -143,14 +143,14 @@ describeEachEngine('token renewal across replicas', (_engine, create) => {
     const slack = new SlackRefresh();
     const a = replica(db.store, slack);
     await a.installations.storeInstallation(installation(600));
-    const before = (await db.store.installations.get(ID))?.sealed ?? {};
-    expect(await db.store.installations.claimRenewal(ID, before, 30_000)).toBe(true);
+    const before = (await db.store.installationRows.get(ID))?.sealed ?? {};
+    expect(await db.store.installationRows.claimRenewal(ID, before, 30_000)).toBe(true);
     const resealed = { ...before, botToken: box.seal('xoxe.xoxb-first', sealContext(ID, 'botToken')) };
-    expect(await db.store.installations.replaceSealed(ID, before, resealed)).toBe(false);
+    expect(await db.store.installationRows.replaceSealed(ID, before, resealed)).toBe(false);
     const renewed = { ...before, botRefreshToken: box.seal('xoxe-1-r', sealContext(ID, 'botRefreshToken')) };
-    expect(await db.store.installations.storeRenewed(ID, before, renewed, {})).toBe(true);
+    expect(await db.store.installationRows.storeRenewed(ID, before, renewed, {})).toBe(true);
     // The lease ended: a reseal goes through again.
-    const now = (await db.store.installations.get(ID))?.sealed ?? {};
-    expect(await db.store.installations.replaceSealed(ID, now, { ...now })).toBe(true);
+    const now = (await db.store.installationRows.get(ID))?.sealed ?? {};
+    expect(await db.store.installationRows.replaceSealed(ID, now, { ...now })).toBe(true);
   });
 });

@@ -133,7 +133,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
       [KEY_B, 'nft-2'],
     ]);
 
-    const stored = await store.mintAccounts.get(TEAM_A);
+    const stored = await store.mintAccountRows.get(TEAM_A);
     if (!stored) throw new Error('not stored');
     expect(stored).toMatchObject({ keyLast4: '1234', connectedBy: ADMIN, refused: undefined, baseUrl: undefined });
     expect(stored.sealedKey).not.toContain(KEY_A);
@@ -142,7 +142,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
 
     // A's sealed key copied into B's row does not open there.
     const fresh = accounts();
-    await store.mintAccounts.save({ ...stored, teamId: TEAM_B });
+    await store.mintAccountRows.save({ ...stored, teamId: TEAM_B });
     expect(await failure(fresh.forTeam(TEAM_B))).toBeInstanceOf(UnreadableMintAccount);
     expect(logs).toContain('cannot open the Mint API key of a workspace');
     expect(logs).not.toContain(KEY_A);
@@ -231,7 +231,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     );
     await vi.waitFor(() => expect(events.map((e) => e.change)).toEqual(['connected', 'refused']));
     expect((await service.account(TEAM_A))?.refused).toMatchObject({ status: 401 });
-    expect((await store.mintAccounts.get(TEAM_A))?.refused?.status).toBe(401);
+    expect((await store.mintAccountRows.get(TEAM_A))?.refused?.status).toBe(401);
     expect((await service.statusFor(TEAM_A))?.lastFailure?.kind).toBe('unauthorized');
 
     // Another replica, which never called the service with this key, shows the refusal all the same.
@@ -242,7 +242,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     mint.acceptKey(wrongKey);
     await (await service.forTeam(TEAM_A)).createLink(link);
     await vi.waitFor(() => expect(events.map((e) => e.change)).toEqual(['connected', 'refused', 'accepted']));
-    expect((await store.mintAccounts.get(TEAM_A))?.refused).toBeUndefined();
+    expect((await store.mintAccountRows.get(TEAM_A))?.refused).toBeUndefined();
     expect(logs).not.toContain(wrongKey);
   });
 

@@ -32,7 +32,7 @@ describe('distribution mode: each workspace with its own token, and uninstalls',
   }
 
   async function installationIds(): Promise<string[]> {
-    return (await app().openStore().installations.all()).map((installation) => installation.id).sort();
+    return (await app().openStore().installationRows.all()).map((installation) => installation.id).sort();
   }
 
   it('publishes each workspace’s Home with that workspace’s token', async () => {
@@ -93,8 +93,8 @@ describe('uninstall events delivered late or again (distribution mode)', () => {
   async function installationAndKey(teamId: string) {
     const store = app().openStore();
     return {
-      installation: (await store.installations.get(`T${teamId}`))?.id,
-      mintKey: (await store.mintAccounts.get(teamId))?.teamId,
+      installation: (await store.installationRows.get(`T${teamId}`))?.id,
+      mintKey: (await store.mintAccountRows.get(teamId))?.teamId,
     };
   }
 

@@ -24,7 +24,7 @@ export class OrgWorkspaceCheck {
   /** The organisation's installation (`E…`) each workspace is known to be served by. */
   private readonly known = new LRUCache<string, string>({ max: 50_000, ttl: KNOWN_MS });
 
-  constructor(private readonly store: Pick<Store, 'installations' | 'changes'>) {
+  constructor(private readonly store: Pick<Store, 'installationRows' | 'changes'>) {
     store.changes.on('org-workspace', (teamId) => this.known.delete(teamId));
     store.changes.on('installation', (id) => {
       if (id.startsWith('E')) this.known.clear(); // an organisation's installation changed: rare, read again
@@ -37,7 +37,7 @@ export class OrgWorkspaceCheck {
     const org = context.enterpriseId ? `E${context.enterpriseId}` : undefined;
     if (!org || !teamId) return false;
     if (this.known.get(teamId) === org) return true;
-    const served = (await this.store.installations.membershipOf(teamId))?.installationId === org;
+    const served = (await this.store.installationRows.membershipOf(teamId))?.installationId === org;
     if (served) this.known.set(teamId, org);
     return served;
   }

@@ -16,7 +16,7 @@ export type PipelineDeps = {
   metrics: Metrics;
   /** The process's work budget, which every request takes a place in (admission). */
   work: WorkBudget;
-  store: Pick<Store, 'onceKeys' | 'installations' | 'changes'>;
+  store: Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
 };
 
 type Route<Args> = (args: Args) => Promise<void>;

@@ -3,16 +3,7 @@ import { databaseNow } from '../database-now.js';
 import { writeHistory } from '../history.js';
 import { bulkRowHistory, type HistoryRecord } from '../history-entry.js';
 import type { Tables } from '../tables.js';
-import {
-  toJob,
-  toRow,
-  type BulkJob,
-  type BulkKind,
-  type BulkRow,
-  type ClaimedRow,
-  type RowOutcome,
-  type TeamClaim,
-} from './model.js';
+import { toJob, toRow, type BulkJob, type BulkRow, type ClaimedRow, type RowOutcome, type TeamClaim } from './model.js';
 import { BulkRowStore } from './rows.js';
 
 /** Running jobs of one workspace looked at by one claim, oldest first (a claim stops at the first with rows). */
@@ -73,8 +64,7 @@ export class BulkClaims extends BulkRowStore {
       const claimed: ClaimedRow[] = [];
       for (const job of jobs) {
         const rows = await this.claimRows(db, job.id, workerId, room);
-        // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union
-        claimed.push(...rows.map((row) => ({ ...row, kind: job.kind as BulkKind })));
+        claimed.push(...rows.map((row) => ({ ...row, kind: job.kind })));
         room -= rows.length;
         if (room <= 0) break;
       }

@@ -1,26 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { NewBulkRow } from './draft-rows.js';
-import type { BulkJobsTable, BulkRowsTable } from '../tables.js';
+import type { BulkJobsTable, BulkJobStatus, BulkKind, BulkRowStatus, BulkRowsTable } from '../tables.js';
 import type { BulkRowRequest } from '../history-entry.js';
 
 // What bulk jobs keep, as the app reads it: a job, its rows, and the outcomes of the compare-and-sets on them.
 
-export type BulkKind = 'links' | 'wallets';
+// The unions are the columns' own types (tables.ts), so a row reads back typed.
+export type { BulkKind, BulkJobStatus, BulkRowStatus } from '../tables.js';
 
-/**
- * draft -> running (Start, by the requester only) | deleted when never started;
- * running <-> paused; running | paused -> finishing (every row settled, or cancelled: the rows not yet sent
- * are cancelled); finishing -> done (the results file sent, or why it could not be).
- */
-export type BulkJobStatus = 'draft' | 'running' | 'paused' | 'finishing' | 'done';
 export const BULK_JOB_STATUSES: readonly BulkJobStatus[] = ['draft', 'running', 'paused', 'finishing', 'done'];
-
-/**
- * invalid (never sent) | pending -> sending -> done | failed | unknown;  sending -> pending only when the
- * request was not sent (held back by the app, or refused by the service before doing anything);
- * pending -> cancelled. `unknown`: it was sent and its outcome was not recorded: never sent again by the app.
- */
-export type BulkRowStatus = 'invalid' | 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'cancelled';
 export const BULK_ROW_STATUSES: readonly BulkRowStatus[] = [
   'invalid',
   'pending',
@@ -168,10 +156,8 @@ export function toJob(row: Selectable<BulkJobsTable>): BulkJob {
     id: row.id,
     teamId: row.team_id ?? undefined,
     requesterId: row.requester_id,
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
-    kind: row.kind as BulkKind,
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
-    status: row.status as BulkJobStatus,
+    kind: row.kind,
+    status: row.status,
     sourceName: row.source_name,
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     columns: JSON.parse(row.columns) as string[],
@@ -205,8 +191,7 @@ export function toRow(row: Selectable<BulkRowsTable>): BulkRow {
   return {
     jobId: row.job_id,
     rowNumber: Number(row.row_number),
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
-    status: row.status as BulkRowStatus,
+    status: row.status,
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)
     cells: JSON.parse(row.cells) as string[],
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- read back as this repository wrote it (its own union or JSON.stringify, in the same column)

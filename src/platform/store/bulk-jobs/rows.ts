@@ -65,10 +65,9 @@ export class BulkRowStore extends JobScope {
       .where('job_id', 'in', this.ownJob(id))
       .groupBy('status')
       .execute();
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union; the counts' keys are exactly the statuses
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the keys are exactly the statuses (Object.fromEntries types them as any string)
     const counts = Object.fromEntries(BULK_ROW_STATUSES.map((s) => [s, 0])) as RowCounts;
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union; the counts' keys are exactly the statuses
-    for (const row of rows) counts[row.status as BulkRowStatus] = Number(row.n);
+    for (const row of rows) counts[row.status] = Number(row.n);
     if (rows.length === 0) {
       // A draft's rows are packed: its job row has the counts.
       const draft = await this.db
@@ -185,8 +184,7 @@ async function draftPage(id: string, packed: string, options: RowPage): Promise<
     if ((row.held ?? false) !== (options.held ?? false)) continue;
     const values = newRowValues(id, row);
     if (values.row_number <= (options.afterRow ?? 0)) continue;
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a column this repository alone writes, from the same union; the counts' keys are exactly the statuses
-    if (options.statuses?.length && !options.statuses.includes(values.status as BulkRowStatus)) continue;
+    if (options.statuses?.length && !options.statuses.includes(values.status)) continue;
     page.push(toRow(values));
     if (page.length === limit) break;
   }

@@ -349,8 +349,8 @@ describe('the workspace a request is for', () => {
   it('is the person’s own workspace in an org-wide installation, whatever else the payload names', async () => {
     const { receiver: own, on: listening } = appAuthorizedAs({ enterpriseId: ORG, isEnterpriseInstall: true });
     // The organization's workspaces, as Slack lists them (auth.teams.list).
-    await store.installations.recordTeam('T0ORGWS001', `E${ORG}`);
-    await store.installations.recordTeam('T0ORGWS002', `E${ORG}`);
+    await store.installationRows.recordTeam('T0ORGWS001', `E${ORG}`);
+    await store.installationRows.recordTeam('T0ORGWS002', `E${ORG}`);
     const seen: string[] = [];
     declaring(listening).button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
     declaring(listening).form('decide', 'Decide', async ({ ack, teamId }) => {

@@ -20,7 +20,7 @@ export interface AuditPeriod {
  * entries are written in, so an export of any size holds one page in memory, on both engines alike (Kysely's
  * stream() on PostgreSQL would need pg-cursor); pruning deletes in batches, each a short transaction of its own.
  */
-export class AuditHistory {
+export class AuditLogPages {
   constructor(private readonly db: Kysely<Tables>) {}
 
   /** The period's entries, oldest first, `pageSize` rows at a time. */

@@ -19,7 +19,7 @@ const row = (i: number, overrides: Partial<AuditLogTable> = {}): AuditLogTable =
   ...overrides,
 });
 
-describeEachEngine('audit history', (_engine, create) => {
+describeEachEngine('audit log pages', (_engine, create) => {
   let db: TestDatabase;
   let store: Store;
 
@@ -33,9 +33,9 @@ describeEachEngine('audit history', (_engine, create) => {
     await db.drop();
   });
 
-  const read = async (period: Parameters<Store['auditHistory']['pages']>[0], pageSize: number) => {
+  const read = async (period: Parameters<Store['auditLogPages']['pages']>[0], pageSize: number) => {
     const pages: string[][] = [];
-    for await (const page of store.auditHistory.pages(period, pageSize)) pages.push(page.map((e) => e.id));
+    for await (const page of store.auditLogPages.pages(period, pageSize)) pages.push(page.map((e) => e.id));
     return pages;
   };
   const period = { teamId: 'T1', since: new Date(NOW.getTime() - 30 * DAY), until: NOW };
@@ -84,10 +84,10 @@ describeEachEngine('audit history', (_engine, create) => {
       row(i, { at: new Date(NOW.getTime() - (i < 230 ? 60 : 10) * DAY).toISOString() }),
     );
     const before = new Date(NOW.getTime() - 30 * DAY);
-    expect(await store.auditHistory.pruneBatch(before, 100)).toBe(100);
-    expect(await store.auditHistory.pruneBatch(before, 100)).toBe(100);
-    expect(await store.auditHistory.pruneBatch(before, 100)).toBe(30);
-    expect(await store.auditHistory.pruneBatch(before, 100)).toBe(0);
+    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(100);
+    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(100);
+    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(30);
+    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(0);
     const left = (await read({ teamId: 'T1', since: new Date(0), until: NOW }, 1_000)).flat();
     expect(left).toEqual(Array.from({ length: 20 }, (_, i) => row(230 + i).id));
   });
