@@ -95,3 +95,11 @@ export class AppProcess extends RunningApp {
     return this.exited;
   }
 }
+
+/** How a command run with execFile ended: its exit code and output, whether it exited 0 or not. */
+export type Ran = { code: number; stdout: string; stderr: string };
+export const outcome = (ran: Promise<{ stdout: string; stderr: string }>): Promise<Ran> =>
+  ran.then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );

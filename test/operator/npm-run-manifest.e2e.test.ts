@@ -1,3 +1,4 @@
+import { outcome } from '../kit/app-process.js';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +15,6 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const manifestYaml = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
 const run = promisify(execFile);
 
-type Ran = { code: number; stdout: string; stderr: string };
-const outcome = (ran: Promise<{ stdout: string; stderr: string }>): Promise<Ran> =>
-  ran.then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
 const npmRunManifest = (...args: string[]) =>
   outcome(
     run('npm', ['run', '--silent', 'manifest', '--', ...args], {

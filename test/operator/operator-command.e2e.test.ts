@@ -1,3 +1,4 @@
+import { outcome } from '../kit/app-process.js';
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +17,6 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const artifact = fileURLToPath(new URL('../../dist/mintlink.mjs', import.meta.url));
 const run = promisify(execFile);
 
-type Ran = { code: number; stdout: string; stderr: string };
-const outcome = (ran: Promise<{ stdout: string; stderr: string }>): Promise<Ran> =>
-  ran.then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: Ran) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
 const mintlink = (...args: string[]) =>
   outcome(run(process.execPath, [artifact, ...args], { cwd: tmpdir(), env: bareEnv() }));
 

@@ -51,10 +51,7 @@ export class InstallationRows {
       team_id: installation.teamId ?? null,
       enterprise_id: installation.enterpriseId ?? null,
       is_enterprise_install: installation.isEnterpriseInstall ? 1 : 0,
-      bot_token: installation.sealed.botToken ?? null,
-      bot_refresh_token: installation.sealed.botRefreshToken ?? null,
-      user_token: installation.sealed.userToken ?? null,
-      user_refresh_token: installation.sealed.userRefreshToken ?? null,
+      ...tokenColumns(installation.sealed),
       details: JSON.stringify(installation.details),
       updated_at: databaseNow(this.engine),
       renewal_until: null, // new tokens: a renewal of the old ones under way can no longer store its own
@@ -101,12 +98,7 @@ export class InstallationRows {
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('installations')
-      .set({
-        bot_token: sealed.botToken ?? null,
-        bot_refresh_token: sealed.botRefreshToken ?? null,
-        user_token: sealed.userToken ?? null,
-        user_refresh_token: sealed.userRefreshToken ?? null,
-      })
+      .set(tokenColumns(sealed))
       .where('id', '=', id)
       .where((eb) =>
         eb.and(
@@ -158,10 +150,7 @@ export class InstallationRows {
         const result = await db
           .updateTable('installations')
           .set({
-            bot_token: sealed.botToken ?? null,
-            bot_refresh_token: sealed.botRefreshToken ?? null,
-            user_token: sealed.userToken ?? null,
-            user_refresh_token: sealed.userRefreshToken ?? null,
+            ...tokenColumns(sealed),
             details: JSON.stringify(details),
             updated_at: databaseNow(this.engine),
             renewal_until: null,
@@ -393,5 +382,15 @@ function toStored(row: InstallationsTable): StoredInstallation {
     details: parseJson(row.details, z.record(z.string(), z.unknown())) ?? {},
     installedAt: new Date(row.installed_at),
     updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** The sealed tokens' columns (a token the installation does not have is null). */
+function tokenColumns(sealed: StoredInstallation['sealed']) {
+  return {
+    bot_token: sealed.botToken ?? null,
+    bot_refresh_token: sealed.botRefreshToken ?? null,
+    user_token: sealed.userToken ?? null,
+    user_refresh_token: sealed.userRefreshToken ?? null,
   };
 }
