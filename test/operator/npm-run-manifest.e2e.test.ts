@@ -9,7 +9,8 @@ import { httpManifest } from '../../src/operator/http-manifest.js';
 /*
  * The operator's command as they run it, from the build: `npm run -s manifest` is `node dist/mintlink.mjs
  * manifest` (package.json), so one run goes through npm and the others start the built artifact directly (npm's
- * own start would cost a second each). What the HTTP-mode manifest holds is http-manifest.test.ts's.
+ * own start would cost a second each). What the HTTP-mode manifest holds is http-manifest.test.ts's. Each run is
+ * a process of its own that changes nothing: the tests run side by side.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const manifestYaml = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
@@ -25,7 +26,7 @@ const npmRunManifest = (...args: string[]) =>
 const manifestCommand = (...args: string[]) =>
   outcome(run(process.execPath, ['dist/mintlink.mjs', 'manifest', ...args], { cwd: repoRoot }));
 
-describe('npm run manifest', () => {
+describe.concurrent('npm run manifest', () => {
   it('prints manifest.yml as it is without --http', async () => {
     const result = await npmRunManifest();
     expect(result.code).toBe(0);
@@ -34,8 +35,8 @@ describe('npm run manifest', () => {
 
   it('prints the HTTP-mode manifest with --http', async () => {
     const generated = await httpManifest(manifestYaml, 'https://mintlink.example.com/slack/events');
-    for (const args of [['--http', 'https://mintlink.example.com'], ['--http=https://mintlink.example.com/']]) {
-      const result = await manifestCommand(...args);
+    const runs = [['--http', 'https://mintlink.example.com'], ['--http=https://mintlink.example.com/']];
+    for (const result of await Promise.all(runs.map((args) => manifestCommand(...args)))) {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(generated);
     }
