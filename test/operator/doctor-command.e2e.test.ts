@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runDoctorCommand } from '../../src/operator/doctor-command.js';
 import { configVariables } from '../../src/platform/ops/config/config-schema.js';
 import { MintApiClient } from '../../src/platform/mint/mint-api-client.js';
 import { MintCallRecorder, OPERATOR_ACCOUNT, mintKeyId } from '../../src/tenancy/mint-accounts/mint-call-recorder.js';
@@ -13,6 +14,7 @@ import { TEST_MINT_API_KEY } from '../kit/app-process.js';
 import { useFakes } from '../kit/fakes.js';
 import { freePort } from '../kit/free-port.js';
 import { TEST_TEAM_ID } from '../kit/slack-ids.js';
+import { runInProcess } from '../kit/command-in-process.js';
 import { sqliteDatabase } from '../kit/store-engines.js';
 import { testLogger } from '../kit/test-logger.js';
 import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/workspaces.js';
@@ -20,7 +22,9 @@ import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/worksp
 /*
  * `npm run -s doctor` as the operator runs it: the built artifact (`node dist/mintlink.mjs doctor`) in a
  * directory without a .env, against the fake Slack and the mock Mint service, each problem it names set up
- * in them or in the database.
+ * in them or in the database. The process is started for each of its paths (nothing blocks, no configuration,
+ * distribution mode); the problems it names are found by the same command's function run in the test's
+ * process (test/kit/command-in-process.ts), a fraction of a process's start each.
  */
 const artifact = fileURLToPath(new URL('../../dist/mintlink.mjs', import.meta.url));
 const fakes = useFakes();
@@ -74,7 +78,14 @@ async function preparedDatabase(
   return { url: db.databaseUrl, store };
 }
 
+/** The doctor's command run in the test's process, with `env` as its environment. */
 async function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await runInProcess(runDoctorCommand, [], env);
+  return { code, out: stdout + stderr };
+}
+
+/** `node dist/mintlink.mjs doctor` in a directory of its own, with `env` as its environment. */
+async function doctorProcess(env: Record<string, string>): Promise<{ code: number; out: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'mintlink-doctor-'));
   return new Promise((resolve) => {
     execFile(process.execPath, [artifact, 'doctor'], { cwd, env, timeout: 30_000 }, (error, stdout, stderr) => {
@@ -91,7 +102,7 @@ function problems(out: string): string[] {
 describe('npm run doctor', () => {
   it('exits 0 when nothing blocks, each item checked with what Slack and the database say', async () => {
     const { url } = await preparedDatabase();
-    const { code, out } = await doctor(goodEnv(url));
+    const { code, out } = await doctorProcess(goodEnv(url));
     expect(out).toContain('Mintlink setup doctor: single-workspace mode, Socket Mode');
     expect(out).toMatch(/✓ Database \(SQLite .*\): reachable, and every migration is applied/);
     expect(out).toContain('✓ Socket Mode: the app-level token opens a connection');
@@ -303,7 +314,7 @@ describe('npm run doctor', () => {
   });
 
   it('with no configuration lists what is missing, as the app does', async () => {
-    const { code, out } = await doctor({ PATH: process.env.PATH ?? '' });
+    const { code, out } = await doctorProcess({ PATH: process.env.PATH ?? '' });
     expect(code).toBe(1);
     expect(out).toContain('✗ Configuration: the app would not start: 4 configuration problems.');
     for (const variable of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'MINT_API_BASE_URL', 'MINT_API_KEY'])
@@ -331,7 +342,7 @@ describe('npm run doctor in distribution mode', () => {
         ...Object.fromEntries(configVariables.map((name) => [name, ''])),
         ...Object.fromEntries(Object.entries(app.env).filter(([name]) => name !== 'PORT')),
       };
-      const { code, out } = await doctor(env);
+      const { code, out } = await doctorProcess(env);
       expect(out).toContain('Mintlink setup doctor: distribution mode, HTTP mode');
       expect(out).toMatch(/✓ Database \(SQLite .*\): reachable, and every migration is applied/);
       expect(out).toContain('Installed workspaces: 2; installers add the app at /slack/install of PUBLIC_URL');
@@ -346,7 +357,9 @@ describe('npm run doctor in distribution mode', () => {
       expect(out).not.toContain(other);
       expect(code).toBe(0);
 
-      // A call made with another key (the one replaced), recorded after the connection: not this key's.
+      // A call made with another key (the one replaced), recorded after the connection: not this key's. The
+      // app is stopped first: the command run in this process then has the database file to itself.
+      await app.stop();
       const store = app.openStore();
       try {
         const call = { account: TEST_TEAM_ID, outcome: 'accepted' as const, status: 200 };

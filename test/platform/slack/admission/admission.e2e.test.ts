@@ -15,14 +15,15 @@ import { LINKS } from '../../../../src/capabilities/links/actions.js';
  * One budget of work in flight for the whole process (MAX_WORK_IN_FLIGHT): once full, every kind of request
  * is answered "busy" at once, the way its kind allows, nothing queues, and /readyz says the app is saturated.
  */
-describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mode) => {
-  const fakes = useFakes();
-  let app: RunningApp | undefined;
-  afterEach(async () => {
-    expectNoRejectedSlackCalls(fakes.slack);
-    await app?.stop();
-  });
+const fakes = useFakes();
+let app: RunningApp | undefined;
+afterEach(async () => {
+  expectNoRejectedSlackCalls(fakes.slack);
+  await app?.stop();
+  app = undefined;
+});
 
+describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mode) => {
   const metrics = async () => (await fetch(`${app?.baseUrl}/metrics`)).text();
 
   it('answers every kind of request "busy" while the budget is full, and takes work again once it frees', async () => {
@@ -113,7 +114,10 @@ describe.each(['http', 'socket'] as const)('admission under load (%s mode)', (mo
     const { open } = await app.commandOpeningModal('link');
     expect(open.params.view).toMatchObject({ callback_id: LINKS.forms.create.callbackId });
   });
+});
 
+// A retry of a workflow step comes as an event, the same whatever the transport: one mode is enough.
+describe('admission of a retried workflow step', () => {
   it("does not fail a step whose first delivery is running when Slack's retry of it finds the app busy", async () => {
     app = await fakes.startApp('http', {
       env: { MAX_WORK_IN_FLIGHT: '2', BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '3000' },

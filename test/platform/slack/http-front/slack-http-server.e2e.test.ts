@@ -9,7 +9,30 @@ import { slackSignatureHeaders } from '../../../kit/slack-signature.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** What reaches Slack's endpoint in HTTP mode is screened before Bolt reads it: size, clock, signature, shape. */
+/** A request that sends its headers (signed, so they pass) and then one byte of a 1000-byte body. */
+function trickle(baseUrl: string): { done: Promise<number> } {
+  const url = new URL('/slack/events', baseUrl);
+  const headers = {
+    ...slackSignatureHeaders('x', TEST_SIGNING_SECRET),
+    'content-type': FORM,
+    'content-length': '1000',
+  };
+  const req = request(url, { method: 'POST', headers });
+  const done = new Promise<number>((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+  });
+  req.write('p');
+  return { done };
+}
+
+/**
+ * What reaches Slack's endpoint in HTTP mode is screened before Bolt reads it: size, clock, signature, shape.
+ * One process for the block (its memory is checked, and its stop on SIGTERM, last).
+ */
 describe('the Slack endpoint in HTTP mode', () => {
   const fakes = useFakes();
   const running = useAppProcess(fakes, 'http');
@@ -92,33 +115,34 @@ describe('the Slack endpoint in HTTP mode', () => {
     await running.app.waitForIdle();
     expect(fakes.slack.calls).toEqual([]);
   });
+
+  it('without HOST, binds every interface, as before HOST existed: 127.0.0.2 reaches it too', async () => {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.2', port: running.app.port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    expect(open).toBe(true);
+  });
+
+  // Last: it stops the block's process.
+  it('shuts down within its grace period while a client trickles a request', async () => {
+    const { app } = running;
+    trickle(app.baseUrl);
+    const started = Date.now();
+    expect(await app.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
 });
 
+// The bounded reads are the HTTP front's (start-mintlink.ts): the app runs in the test's process.
 describe('the Slack endpoint against slow clients', () => {
   const fakes = useFakes();
 
-  /** A request that sends its headers (signed, so they pass) and then one byte of a 1000-byte body. */
-  function trickle(baseUrl: string): { done: Promise<number> } {
-    const url = new URL('/slack/events', baseUrl);
-    const headers = {
-      ...slackSignatureHeaders('x', TEST_SIGNING_SECRET),
-      'content-type': FORM,
-      'content-length': '1000',
-    };
-    const req = request(url, { method: 'POST', headers });
-    const done = new Promise<number>((resolve) => {
-      req.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', () => resolve(0));
-    });
-    req.write('p');
-    return { done };
-  }
-
   it('drops bodies that trickle in, so slow connections hold the bounded reads for 2 s at most', async () => {
-    const app = await fakes.startProcess('http');
+    const app = await fakes.startApp('http');
     try {
       // Fewer than the bounded reads: Slack's requests still get in at once.
       const some = Array.from({ length: 100 }, () => trickle(app.baseUrl));
@@ -136,29 +160,5 @@ describe('the Slack endpoint against slow clients', () => {
     } finally {
       await app.stop();
     }
-  });
-
-  it('shuts down within its grace period while a client trickles a request', async () => {
-    const app = await fakes.startProcess('http');
-    trickle(app.baseUrl);
-    const started = Date.now();
-    expect(await app.stop('SIGTERM')).toBe(0);
-    expect(Date.now() - started).toBeLessThan(8_000);
-  });
-});
-
-describe('the HTTP listener without HOST', () => {
-  const fakes = useFakes();
-  const running = useAppProcess(fakes, 'http');
-
-  it('binds every interface, as before HOST existed: 127.0.0.2 reaches it too', async () => {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.2', port: running.app.port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    expect(open).toBe(true);
   });
 });
