@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,16 +39,27 @@ const run = promisify(execFile);
 const fakes = useFakes();
 const dir = mkdtempSync(join(tmpdir(), 'mintlink-production-'));
 let pruneOutput = '';
-// A copy of node_modules: removing it takes a while on a busy disk.
-afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 60_000);
+
+/** The hidden lockfile npm keeps in node_modules; `npm prune` rewrites it in place (open, truncate, write). */
+const HIDDEN_LOCKFILE = join('node_modules', '.package-lock.json');
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 beforeAll(async () => {
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repoRoot, file), join(dir, file));
   cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
-  // A real copy: npm rewrites files of node_modules in place (its .package-lock.json), never the repository's.
-  await run('cp', ['-R', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  // node_modules hard-linked, not copied (a copy of its 300 MB took most of this file's time): `npm prune` only
+  // renames and unlinks entries of it, which leaves the repository's files alone, except the hidden lockfile,
+  // which it rewrites in place: that one is a copy of its own, or the repository's would be rewritten too.
+  await run('cp', ['-al', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  rmSync(join(dir, HIDDEN_LOCKFILE));
+  copyFileSync(join(repoRoot, HIDDEN_LOCKFILE), join(dir, HIDDEN_LOCKFILE));
+  const repositoryLockfile = sha256(join(repoRoot, HIDDEN_LOCKFILE));
   const prune = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, env: bareEnv() });
   pruneOutput = prune.stderr;
+  // The prune did rewrite the copy, and not the repository's file through a shared link.
+  expect(sha256(join(repoRoot, HIDDEN_LOCKFILE))).toBe(repositoryLockfile);
+  expect(sha256(join(dir, HIDDEN_LOCKFILE))).not.toBe(repositoryLockfile);
 }, 120_000);
 
 /** Every file of dist/ with its size and modification time: what a rebuild would change. */
