@@ -128,14 +128,21 @@ export async function modal(page: Page, title: string | RegExp): Promise<Locator
   return top;
 }
 
-/** Closes whatever modal is open (× of each view on the stack), and waits until none is drawn. */
+/**
+ * Closes whatever modal is open (× of each view on the stack, top first), and waits until none is drawn. After
+ * each ×, it waits for the page to take that view away (the next one of the stack, or none, drawn instead).
+ */
 export async function closeModals(page: Page): Promise<void> {
   for (let i = 0; i < 4; i += 1) {
-    const close = page.locator('.modal header .close');
-    if ((await close.count()) === 0) break;
+    const viewId = await page.evaluate<string | null>("document.querySelector('.modal')?.dataset.viewId ?? null");
+    if (viewId === null) break;
+    const view = page.locator(`.modal[data-view-id="${viewId}"]`);
     // It may be going away already (a close sent a moment ago): then there is nothing to click.
-    await close.click({ timeout: 2_000 }).catch(() => undefined);
-    await page.waitForTimeout(150);
+    await view
+      .locator('header .close')
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+    await view.waitFor({ state: 'detached' });
   }
   await page.locator('.modal').waitFor({ state: 'detached' });
 }
