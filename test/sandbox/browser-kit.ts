@@ -42,8 +42,20 @@ export async function openSandbox(
   browserOptions: BrowserOptions = {},
 ): Promise<BrowserSandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mintlink-sandbox-'));
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  // Chromium starts while the sandbox does: each mostly waits on processes of its own. One failing stops the other.
+  const launching = chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  void launching.catch(() => undefined); // its failure is thrown below, once the sandbox is up
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
+  } catch (error) {
+    await launching.then((browser) => browser.close()).catch(() => undefined);
+    throw error;
+  }
+  const browser = await launching.catch(async (error: unknown) => {
+    await sandbox.stop();
+    throw error;
+  });
   const page = await browser.newPage({
     viewport: { width: 1280, height: 820 },
     deviceScaleFactor: 1,
