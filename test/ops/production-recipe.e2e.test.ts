@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,16 +39,27 @@ const run = promisify(execFile);
 const fakes = useFakes();
 const dir = mkdtempSync(join(tmpdir(), 'mintlink-production-'));
 let pruneOutput = '';
-// A copy of node_modules: removing it takes a while on a busy disk.
-afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 60_000);
+
+/** The hidden lockfile npm keeps in node_modules; `npm prune` rewrites it in place (open, truncate, write). */
+const HIDDEN_LOCKFILE = join('node_modules', '.package-lock.json');
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 beforeAll(async () => {
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repoRoot, file), join(dir, file));
   cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
-  // A real copy: npm rewrites files of node_modules in place (its .package-lock.json), never the repository's.
-  await run('cp', ['-R', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  // node_modules hard-linked, not copied (a copy of its 300 MB took most of this file's time): `npm prune` only
+  // renames and unlinks entries of it, which leaves the repository's files alone, except the hidden lockfile,
+  // which it rewrites in place: that one is a copy of its own, or the repository's would be rewritten too.
+  await run('cp', ['-al', join(repoRoot, 'node_modules'), join(dir, 'node_modules')]);
+  rmSync(join(dir, HIDDEN_LOCKFILE));
+  copyFileSync(join(repoRoot, HIDDEN_LOCKFILE), join(dir, HIDDEN_LOCKFILE));
+  const repositoryLockfile = sha256(join(repoRoot, HIDDEN_LOCKFILE));
   const prune = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, env: bareEnv() });
   pruneOutput = prune.stderr;
+  // The prune did rewrite the copy, and not the repository's file through a shared link.
+  expect(sha256(join(repoRoot, HIDDEN_LOCKFILE))).toBe(repositoryLockfile);
+  expect(sha256(join(dir, HIDDEN_LOCKFILE))).not.toBe(repositoryLockfile);
 }, 120_000);
 
 /** Every file of dist/ with its size and modification time: what a rebuild would change. */
@@ -71,7 +82,15 @@ function expectNoStackTrace(output: string): void {
   expect(output).not.toMatch(/node:internal|npm error|not found/);
 }
 
-describe('production recipe: build, prune to production dependencies, start', () => {
+/*
+ * The tests are independent (each its own port, database and folders) and mostly wait on processes: they run
+ * side by side, except the two groups at the end of the file. Side by side on a busy machine, a process takes
+ * longer to start: the limits are wider, there only to catch a hang.
+ */
+const SIDE_BY_SIDE = { concurrent: true, timeout: 60_000 };
+const PROCESS_WAIT_MS = 30_000;
+
+describe('production recipe: build, prune to production dependencies, start', SIDE_BY_SIDE, () => {
   it('starts with production dependencies only, serves, and stops cleanly on SIGTERM', async () => {
     // The install scripts that must run (better-sqlite3's native build) are declared in package.json.
     expect(pruneOutput).not.toMatch(/not yet covered by allowScripts/);
@@ -81,7 +100,7 @@ describe('production recipe: build, prune to production dependencies, start', ()
 
     const port = await freePort();
     const npm = new NpmStart(dir, httpModeEnv(fakes, port, join(dir, 'data', 'mintlink.sqlite')));
-    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true);
+    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, PROCESS_WAIT_MS);
     expect(npm.logs).not.toMatch(/tsc|esbuild|not found/);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     const help = await signedHelpCommand(fakes, port);
@@ -90,7 +109,7 @@ describe('production recipe: build, prune to production dependencies, start', ()
 
     const app = npm.appProcess();
     npm.child.kill('SIGTERM');
-    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await npm.waitForExit(PROCESS_WAIT_MS)).toEqual({ code: 0, signal: null });
     expect(npm.logLines.find((line) => line.msg === 'shutting down')).toMatchObject({ signal: 'SIGTERM' });
     expect(npm.logLines.some((line) => line.msg === 'stopped')).toBe(true);
     expect(isAlive(app.pid)).toBe(false);
@@ -98,7 +117,7 @@ describe('production recipe: build, prune to production dependencies, start', ()
   });
 });
 
-describe('npm run -s settings -- show, on the production install', () => {
+describe('npm run -s settings -- show, on the production install', SIDE_BY_SIDE, () => {
   it('with no configuration, names itself and lists what is missing, as the app does', async () => {
     const result = await npmRun(dir, 'settings', ['show'], bareEnv());
     expect(result.code).toBe(1);
@@ -126,47 +145,7 @@ describe('npm run -s settings -- show, on the production install', () => {
   });
 });
 
-describeEachEngine('npm run -s settings -- show, on a database the app has never used', (engine, create) => {
-  it('prints the defaults in force, says nothing was changed in Slack, and creates no table', async () => {
-    const db = await create();
-    const tables = async (): Promise<string[]> => {
-      if (db.location.engine === 'sqlite') {
-        const sqlite = new SQLite(db.location.path, { readonly: true });
-        try {
-          return sqlite
-            .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
-            .all()
-            .map((row) => row.name);
-        } finally {
-          sqlite.close();
-        }
-      }
-      const client = new pg.Client({ connectionString: db.databaseUrl });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ name: string }>(
-          'select table_name as name from information_schema.tables where table_schema = current_schema()',
-        );
-        return rows.map((row) => row.name);
-      } finally {
-        await client.end();
-      }
-    };
-    if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
-    const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
-    const result = await npmRun(dir, 'settings', ['show'], env);
-    expect(result.stderr, engine).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      'The app has not used this database yet (none of its tables exist): no settings were changed in Slack, and every value is the default from the environment.',
-    );
-    expect(result.stdout).toMatch(/the approval channel\s+none\s+\[env default: APPROVAL_CHANNEL_ID\]/);
-    expect(result.stdout).not.toMatch(/no such table|does not exist/);
-    expect(await tables()).toEqual([]);
-  });
-});
-
-describe('npm run -s secrets -- reseal, on the production install', () => {
+describe('npm run -s secrets -- reseal, on the production install', SIDE_BY_SIDE, () => {
   const key = (): SecretKey => parseSecretKey(randomBytes(32).toString('base64')) as SecretKey;
   const installation = (teamId: string, token: string): Installation => ({
     team: { id: teamId, name: 'Acme' },
@@ -257,7 +236,7 @@ describe('npm run -s secrets -- reseal, on the production install', () => {
   });
 });
 
-describe('the operator commands when the database cannot be used', () => {
+describe('the operator commands when the database cannot be used', SIDE_BY_SIDE, () => {
   it('say why in one line, without a stack trace', async () => {
     const port = await freePort(); // nothing listens there
     const env = {
@@ -280,7 +259,7 @@ describe('the operator commands when the database cannot be used', () => {
   });
 });
 
-describe('npm run -s manifest, on the production install', () => {
+describe('npm run -s manifest, on the production install', SIDE_BY_SIDE, () => {
   const manifestYaml = readFileSync(join(repoRoot, 'manifest.yml'), 'utf8');
 
   it('prints manifest.yml, which the install does not hold: it is built into the artifact', async () => {
@@ -310,25 +289,7 @@ describe('npm run -s manifest, on the production install', () => {
   });
 });
 
-describe('npm run mock-api, on the production install', () => {
-  it('starts in about a second without building: dist/ is left as it is', async () => {
-    const before = distSnapshot();
-    const port = await freePort();
-    const started = performance.now();
-    const env = { ...bareEnv(), MOCK_PORT: String(port) };
-    const mock = new NpmStart(dir, env, spawn('npm', ['run', 'mock-api'], { cwd: dir, env, stdio: 'pipe' }));
-    await mock.waitForLine((line) => line.startsWith(`Mock Mint service on http://127.0.0.1:${port}`));
-    // The target is under a second on a quiet machine; a build takes ten or more.
-    expect(performance.now() - started).toBeLessThan(3_000);
-    expect((await fetch(`http://127.0.0.1:${port}/__mock/requests`)).status).toBe(200);
-    mock.child.kill('SIGTERM');
-    expect(await mock.waitForExit()).toEqual({ code: 0, signal: null });
-    expect(distSnapshot()).toEqual(before);
-    expect(mock.logs).not.toMatch(/tsc|esbuild|not found/);
-  });
-});
-
-describe('npm run -s doctor, on the production install', () => {
+describe('npm run -s doctor, on the production install', SIDE_BY_SIDE, () => {
   it('with no configuration lists what is missing, as the app does', async () => {
     const result = await npmRun(dir, 'doctor', [], bareEnv());
     expect(result.code).toBe(1);
@@ -352,9 +313,9 @@ describe('npm run -s doctor, on the production install', () => {
 
     // The app run once creates and migrates its database.
     const npm = new NpmStart(dir, env);
-    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true);
+    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, PROCESS_WAIT_MS);
     npm.child.kill('SIGTERM');
-    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await npm.waitForExit(PROCESS_WAIT_MS)).toEqual({ code: 0, signal: null });
     const after = await npmRun(dir, 'doctor', [], env);
     expect(after.stdout).toContain('): reachable, and every migration is applied');
     expect(after.stdout).toContain('Nothing blocks the setup.');
@@ -363,7 +324,7 @@ describe('npm run -s doctor, on the production install', () => {
   });
 });
 
-describe('node dist/mintlink.mjs with an argument', () => {
+describe('node dist/mintlink.mjs with an argument', SIDE_BY_SIDE, () => {
   it('lists the operator commands for --help, and refuses an unknown one with that list, exit 2', async () => {
     const help = await run('node', ['dist/mintlink.mjs', '--help'], { cwd: dir, env: bareEnv() });
     expect(help.stdout).toMatch(/^Usage: node dist\/mintlink\.mjs \[command\]\n/);
@@ -377,7 +338,7 @@ describe('node dist/mintlink.mjs with an argument', () => {
   });
 });
 
-describe('where npm run build was never run', () => {
+describe('where npm run build was never run', SIDE_BY_SIDE, () => {
   it.each([
     ['start', []],
     ['settings', ['show']],
@@ -397,7 +358,7 @@ describe('where npm run build was never run', () => {
   });
 });
 
-describe('the log format of npm start', () => {
+describe('the log format of npm start', SIDE_BY_SIDE, () => {
   /** npm start in a pseudo-terminal or on pipes; stopped as a process manager does once it has started. */
   async function startedOutput(terminal: boolean, logFormat: string | undefined): Promise<string> {
     const port = await freePort();
@@ -407,10 +368,10 @@ describe('the log format of npm start', () => {
       ...(logFormat ? { LOG_FORMAT: logFormat } : {}),
     };
     const npm = terminal ? npmStartInTerminal(dir, env) : new NpmStart(dir, env);
-    await npm.waitForLine((line) => line.includes('mintlink started'));
+    await npm.waitForLine((line) => line.includes('mintlink started'), PROCESS_WAIT_MS);
     const app = npm.appProcess();
     process.kill(app.pid, 'SIGTERM');
-    expect(await npm.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await npm.waitForExit(PROCESS_WAIT_MS)).toEqual({ code: 0, signal: null });
     expect(isAlive(app.pid)).toBe(false);
     return npm.logs;
   }
@@ -446,5 +407,67 @@ describe('the log format of npm start', () => {
     const pretty = await startedOutput(false, 'pretty');
     expectReadableLines(pretty);
     expect(pretty).not.toContain('\u001b[');
+  });
+});
+
+/*
+ * One test after another, once the tests above have ended: the start of mock-api is timed, so it runs with
+ * nothing beside it.
+ */
+describeEachEngine('npm run -s settings -- show, on a database the app has never used', (engine, create) => {
+  it('prints the defaults in force, says nothing was changed in Slack, and creates no table', async () => {
+    const db = await create();
+    const tables = async (): Promise<string[]> => {
+      if (db.location.engine === 'sqlite') {
+        const sqlite = new SQLite(db.location.path, { readonly: true });
+        try {
+          return sqlite
+            .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
+            .all()
+            .map((row) => row.name);
+        } finally {
+          sqlite.close();
+        }
+      }
+      const client = new pg.Client({ connectionString: db.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          'select table_name as name from information_schema.tables where table_schema = current_schema()',
+        );
+        return rows.map((row) => row.name);
+      } finally {
+        await client.end();
+      }
+    };
+    if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
+    const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
+    const result = await npmRun(dir, 'settings', ['show'], env);
+    expect(result.stderr, engine).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'The app has not used this database yet (none of its tables exist): no settings were changed in Slack, and every value is the default from the environment.',
+    );
+    expect(result.stdout).toMatch(/the approval channel\s+none\s+\[env default: APPROVAL_CHANNEL_ID\]/);
+    expect(result.stdout).not.toMatch(/no such table|does not exist/);
+    expect(await tables()).toEqual([]);
+  });
+});
+
+describe('npm run mock-api, on the production install', () => {
+  it('starts in about a second without building: dist/ is left as it is', async () => {
+    const before = distSnapshot();
+    const port = await freePort();
+    const started = performance.now();
+    const env = { ...bareEnv(), MOCK_PORT: String(port) };
+    const mock = new NpmStart(dir, env, spawn('npm', ['run', 'mock-api'], { cwd: dir, env, stdio: 'pipe' }));
+    await mock.waitForLine((line) => line.startsWith(`Mock Mint service on http://127.0.0.1:${port}`));
+    // The target is under a second on a quiet machine; a build takes ten or more.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect((await fetch(`http://127.0.0.1:${port}/__mock/requests`)).status).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await mock.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(distSnapshot()).toEqual(before);
+    expect(mock.logs).not.toMatch(/tsc|esbuild|not found/);
   });
 });

@@ -42,8 +42,20 @@ export async function openSandbox(
   browserOptions: BrowserOptions = {},
 ): Promise<BrowserSandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mintlink-sandbox-'));
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  // Chromium starts while the sandbox does: each mostly waits on processes of its own. One failing stops the other.
+  const launching = chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  void launching.catch(() => undefined); // its failure is thrown below, once the sandbox is up
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, ...options });
+  } catch (error) {
+    await launching.then((browser) => browser.close()).catch(() => undefined);
+    throw error;
+  }
+  const browser = await launching.catch(async (error: unknown) => {
+    await sandbox.stop();
+    throw error;
+  });
   const page = await browser.newPage({
     viewport: { width: 1280, height: 820 },
     deviceScaleFactor: 1,
@@ -128,14 +140,21 @@ export async function modal(page: Page, title: string | RegExp): Promise<Locator
   return top;
 }
 
-/** Closes whatever modal is open (× of each view on the stack), and waits until none is drawn. */
+/**
+ * Closes whatever modal is open (× of each view on the stack, top first), and waits until none is drawn. After
+ * each ×, it waits for the page to take that view away (the next one of the stack, or none, drawn instead).
+ */
 export async function closeModals(page: Page): Promise<void> {
   for (let i = 0; i < 4; i += 1) {
-    const close = page.locator('.modal header .close');
-    if ((await close.count()) === 0) break;
+    const viewId = await page.evaluate<string | null>("document.querySelector('.modal')?.dataset.viewId ?? null");
+    if (viewId === null) break;
+    const view = page.locator(`.modal[data-view-id="${viewId}"]`);
     // It may be going away already (a close sent a moment ago): then there is nothing to click.
-    await close.click({ timeout: 2_000 }).catch(() => undefined);
-    await page.waitForTimeout(150);
+    await view
+      .locator('header .close')
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+    await view.waitFor({ state: 'detached' });
   }
   await page.locator('.modal').waitFor({ state: 'detached' });
 }

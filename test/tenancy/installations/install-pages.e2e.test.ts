@@ -32,6 +32,8 @@ describe('Add to Slack in a browser', () => {
   const app = () => running.app;
   /** The app 11 minutes later: a replica whose clock runs ahead, as clock-skew.e2e.test.ts starts them. */
   let later: AppProcess | undefined;
+  /** Its start, begun beside the browser's so that its tests need not wait for it. */
+  let laterStart: Promise<AppProcess> | undefined;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -39,11 +41,20 @@ describe('Add to Slack in a browser', () => {
   let requested: string[];
 
   beforeAll(async () => {
+    laterStart = fakes.startProcess('http', {
+      env: {
+        ...DISTRIBUTION_ENV,
+        NODE_OPTIONS: `--import ${SHIFT_CLOCK}`,
+        TEST_CLOCK_SHIFT_MS: String((STATE_TTL_SECONDS + 60) * 1000),
+      },
+    });
+    // A failed start fails the tests that use it, where it is awaited.
+    void laterStart.catch(() => undefined);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
-    await later?.stop();
+    await (await laterStart?.catch(() => undefined))?.stop();
   });
   beforeEach(async () => {
     fakes.slack.oauthApp = oauthApp(app());
@@ -229,13 +240,7 @@ describe('Add to Slack in a browser', () => {
 
   describe(`a state older than ${STATE_TTL_SECONDS / 60} minutes`, () => {
     beforeAll(async () => {
-      later = await fakes.startProcess('http', {
-        env: {
-          ...DISTRIBUTION_ENV,
-          NODE_OPTIONS: `--import ${SHIFT_CLOCK}`,
-          TEST_CLOCK_SHIFT_MS: String((STATE_TTL_SECONDS + 60) * 1000),
-        },
-      });
+      later = await laterStart;
     }, 30_000);
     const laterApp = () => {
       if (!later) throw new Error('the later app is not started');
