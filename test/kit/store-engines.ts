@@ -160,7 +160,8 @@ async function migratedSqliteFile(): Promise<string> {
 
 /**
  * The statements the app's migrator runs on an empty schema (the store's own dialect, the store's own migrator
- * settings through appMigrator), with their parameters written in as literals, outside their transaction.
+ * settings through appMigrator) that change it, with their parameters written in as literals, outside their
+ * transaction.
  */
 async function migrationScript(): Promise<{ schema: string; script: string }> {
   const { location } = await postgresDatabase();
@@ -179,12 +180,20 @@ async function migrationScript(): Promise<{ schema: string; script: string }> {
     statements.length = 0;
     const { error } = await (await appMigrator(db, 'postgres')).migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
-    const script = statements.filter((statement) => !/^\s*(begin|commit|rollback)\b/i.test(statement)).join(';\n');
+    const script = statements.filter((statement) => !LEFT_OUT.test(statement)).join(';\n');
     return { schema, script };
   } finally {
     await db.destroy();
   }
 }
+
+/**
+ * Statements of the migrator that the script leaves out: its transaction's (the script has its own) and its reads,
+ * which change nothing. Among the reads is the migrator's lock, a PostgreSQL advisory lock of one fixed id for every
+ * schema: every test's schema and every app process a test starts would wait for it in turn, while a test's new
+ * schema has no other migrator to wait for.
+ */
+const LEFT_OUT = /^\s*(begin|commit|rollback|select|with\s+set_timeout\b)\b/i;
 
 function withLiterals(text: string, parameters: readonly unknown[]): string {
   if (parameters.length === 0) return text;

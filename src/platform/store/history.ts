@@ -82,6 +82,11 @@ export interface HistoryQuery {
   limit: number;
   /** Rows the page may examine (SCAN_BUDGET unless given): see HistoryPage.stoppedAt. */
   budget?: number;
+  /**
+   * Deletion requests with the driving word from which it is common among them (RARE_COUNT_CAP unless given): the
+   * page then reads the viewer's requests and checks the word on each.
+   */
+  commonCount?: number;
 }
 
 export interface HistoryPage {
@@ -180,9 +185,10 @@ export class HistoryRows {
       : [{}];
     const match: WordMatch = { words, people: people ?? new Map(), deciders, driver };
     // A common word among deletion requests is read from the viewer's requests instead (the smaller range).
+    const commonCount = query.commonCount ?? RARE_COUNT_CAP;
     const commonAmongDeletions =
       driver && lanes.some((lane) => lane.audience)
-        ? (await this.countUpTo(query.teamId, driver, 'deletion')) >= RARE_COUNT_CAP
+        ? (await this.countUpTo(query.teamId, driver, 'deletion', commonCount)) >= commonCount
         : false;
     const pairs = lanes.flatMap((lane) =>
       sources
@@ -482,8 +488,13 @@ export class HistoryRows {
     return Number(found?.n ?? 0);
   }
 
-  /** How many rows of the workspace (of one kind) have the word (or one of the words), counted up to RARE_COUNT_CAP. */
-  private async countUpTo(teamId: string, word: string | readonly string[], kind?: HistoryKind): Promise<number> {
+  /** How many rows of the workspace (of one kind) have the word (or one of the words), counted up to `cap`. */
+  private async countUpTo(
+    teamId: string,
+    word: string | readonly string[],
+    kind?: HistoryKind,
+    cap = RARE_COUNT_CAP,
+  ): Promise<number> {
     const found = await this.db
       .selectFrom((eb) => {
         let matches = eb
@@ -492,7 +503,7 @@ export class HistoryRows {
           .where('team_id', '=', teamId)
           .where('term', 'in', typeof word === 'string' ? [word] : word);
         if (kind) matches = matches.where('kind', '=', kind);
-        return matches.limit(RARE_COUNT_CAP).as('matches');
+        return matches.limit(cap).as('matches');
       })
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirst();

@@ -8,7 +8,8 @@ import { seedAuditLog } from '../../kit/audit-seed.js';
 import { DeletionFlow } from '../../kit/deletion-flow.js';
 import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
+import { describeEachEngine, migrated, type TestDatabase } from '../../kit/store-engines.js';
+import { TEST_TEAM_ID } from '../../kit/slack-ids.js';
 import { asText } from '../../../sandbox/src/as-text.js';
 import { AUDIT_EXPORT } from '../../../src/capabilities/audit-export/actions.js';
 
@@ -207,8 +208,22 @@ describeEachEngine('audit log export', (_engine, create) => {
 
   it('lets AUDIT_VIEWERS replace the approvers as the people who may export', async () => {
     const auditor = 'U0AUDIT01';
+    // A database of its own, with an entry to export: a second store of this process opening the suite's SQLite
+    // file while the first app is in a transaction would wait out the busy timeout (5 s) for nothing.
+    const own = await create();
+    await migrated(own);
+    await seedAuditLog(own.databaseUrl, 1, () => ({
+      id: 'seed-viewers',
+      at: new Date().toISOString(),
+      actor_id: ALICE,
+      team_id: TEST_TEAM_ID,
+      operation: 'link.create',
+      inputs: '{}',
+      outcome: 'succeeded',
+      detail: null,
+    }));
     const other = await fakes.startListenerApp({
-      env: { ...ENV, DATABASE_URL: db.databaseUrl, AUDIT_VIEWERS: auditor },
+      env: { ...ENV, DATABASE_URL: own.databaseUrl, AUDIT_VIEWERS: auditor },
     });
     extraApps.push(other);
     expect((await other.command('audit', { user_id: BOB })).ack?.text).toContain(

@@ -6,8 +6,7 @@ import { seedAuditLog } from '../../kit/audit-seed.js';
 import { useFakes } from '../../kit/fakes.js';
 import { runSql } from '../../kit/raw-sql.js';
 import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
-import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
-import { openStore } from '../../../src/platform/store/store.js';
+import { describeEachEngine, migrated, type TestDatabase } from '../../kit/store-engines.js';
 
 const VIEWER = 'U0AUDIT01';
 const ROWS = 100_000;
@@ -28,9 +27,7 @@ describeEachEngine('audit export of 100,000 entries', (_engine, create) => {
   beforeAll(async () => {
     db = await create();
     // The app's migrations make the tables; the rows go in behind its back, as if written over the past days.
-    const store = openStore(db.location);
-    await store.migrate();
-    await store.close();
+    await migrated(db);
     const now = Date.now();
     await seedAuditLog(db.databaseUrl, ROWS, (i) => ({
       id: `0190aaaa-0000-7000-8000-${String(i).padStart(12, '0')}`,

@@ -1,14 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeDatabaseError } from '../../../src/platform/ops/lifecycle/database-error.js';
 import { SqliteFileError } from '../../../src/platform/ops/lifecycle/sqlite-file-problem.js';
 import { openStore, type Store } from '../../../src/platform/store/store.js';
-import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
+import { describeEachEngine, migrated, type TestDatabase } from '../../kit/store-engines.js';
 
 describeEachEngine('store', (engine, create) => {
   const opened: Array<{ store: Store; db: TestDatabase }> = [];
@@ -18,15 +19,27 @@ describeEachEngine('store', (engine, create) => {
     opened.push({ store, db: database });
     return { store, db: database };
   };
+  /** A store on a database of its own that the app's migrations have brought up to date (see migrated). */
+  const openMigrated = async () => {
+    const database = await create();
+    await migrated(database);
+    return open(database);
+  };
 
   afterEach(async () => {
     for (const { store } of opened.splice(0).reverse()) await store.close().catch(() => undefined);
   });
 
-  it('applies its migrations once, and again without harm, even from several processes at once', async () => {
+  it('applies its migrations once, and again without harm, even from several replicas at once', async () => {
     const { store, db } = await open();
-    // Separate processes, as replicas are: in one process SQLite's busy wait would block the others' progress.
-    const exits = await Promise.all([1, 2, 3, 4].map(() => migrateInChildProcess(db.databaseUrl)));
+    // Four migrators at the same moment, as replicas starting together are. On PostgreSQL each store is a session
+    // of its own, as a replica's is, and they meet only in the server. On SQLite they are processes: in one process
+    // better-sqlite3's busy wait would block the others' progress.
+    const replicas = engine === 'postgres' ? await Promise.all([1, 2, 3].map(() => open(db))) : [];
+    const exits = await Promise.all([
+      ...[store, ...replicas.map((replica) => replica.store)].map((each) => each.migrate().then(() => 0)),
+      ...(engine === 'sqlite' ? [1, 2, 3].map(() => migrateInChildProcess(db.databaseUrl)) : []),
+    ]);
     expect(exits).toEqual([0, 0, 0, 0]);
     await store.migrate();
     await expect(store.ping()).resolves.toBeUndefined();
@@ -49,8 +62,7 @@ describeEachEngine('store', (engine, create) => {
   );
 
   it('records audit entries and lists them newest first, filtered by actor and operation', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     const t0 = new Date('2026-11-01T10:00:00.000Z');
     await store.audit.record(
       {
@@ -89,8 +101,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('records an operation as pending before it runs and completes it after', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     const started = await store.audit.start({
       actorId: 'U1',
       operation: 'link.create',
@@ -109,8 +120,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('gives rows without a workspace to the one named, leaving the others', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     await store.audit.record({
       actorId: 'U1',
       teamId: undefined,
@@ -142,8 +152,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('records the latest published Home of each user, never replaced by an earlier one saved late', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     const t = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
     await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h1' }, t(1));
     await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h3' }, t(3));
@@ -158,8 +167,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('reads the Homes of one workspace only, a page at a time by user id', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     for (const user of ['U5', 'U1', 'U3', 'U2', 'U4'])
       await store.homeTabs.save({ userId: user, teamId: 'T1', hash: 'h' });
     for (const user of ['U1', 'U0', 'U9']) await store.homeTabs.save({ userId: user, teamId: 'T2', hash: 'h' });
@@ -180,8 +188,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('keeps entries in insertion order within the same millisecond', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     const at = new Date();
     for (const n of [1, 2, 3, 4, 5])
       await store.audit.record({ actorId: 'U1', operation: `op.${n}`, inputs: {}, outcome: 'succeeded' }, at);
@@ -190,8 +197,7 @@ describeEachEngine('store', (engine, create) => {
   });
 
   it('bounds the size of an entry however large its inputs', async () => {
-    const { store, db } = await open();
-    await store.migrate();
+    const { store, db } = await openMigrated();
     const ids = Array.from({ length: 5000 }, (_, i) => `customer-${i}`);
     await store.audit.record({
       actorId: 'U1',
@@ -229,7 +235,7 @@ describeEachEngine('store', (engine, create) => {
 describe('an SQLite path that cannot be used', () => {
   const dir = () => {
     const path = mkdtempSync(join(tmpdir(), 'mintlink-bad-path-'));
-    chmodSync(path, 0o755); // other users may look inside (see asAnotherUser)
+    chmodSync(path, 0o755); // other users may look inside (see otherUser)
     return path;
   };
   const sqlite = (path: string) => ({ engine: 'sqlite' as const, path });
@@ -266,6 +272,7 @@ describe('an SQLite path that cannot be used', () => {
 
   // Root reads and writes whatever the permissions say, so as root these run in a process of user "nobody".
   describe.skipIf(!otherUser.available)(`as a user without the permissions${otherUser.note}`, () => {
+    afterAll(() => otherUser.stop());
     const existing = async (mode: number) => {
       const folder = dir();
       const path = join(folder, 'db.sqlite');
@@ -349,20 +356,32 @@ describe('an SQLite path that cannot be used', () => {
 
 /**
  * Opens a store in a process of another user, for the permission cases: as root, user "nobody" (uid 65534);
- * as anyone else, this process (file permissions already apply to it).
+ * as anyone else, this process (file permissions already apply to it). As root, one process of user nobody
+ * answers every case, path after path (a line each way): starting one per case cost a second or more each.
  */
 const otherUser = (() => {
   const storeModule = fileURLToPath(new URL('../../../dist/platform/store/store.js', import.meta.url));
-  const script = (
-    path: string,
-  ) => `const { openStore } = await import(${JSON.stringify(pathToFileURL(storeModule).href)});
-    try { const store = openStore({ engine: 'sqlite', path: ${JSON.stringify(path)} }); await store.close(); console.log(JSON.stringify({})); }
-    catch (error) { console.log(JSON.stringify({ message: error.message })); }`;
+  const script = `const { openStore } = await import(${JSON.stringify(pathToFileURL(storeModule).href)});
+    const { createInterface } = await import('node:readline');
+    for await (const path of createInterface({ input: process.stdin })) {
+      try { const store = openStore({ engine: 'sqlite', path }); await store.close(); console.log(JSON.stringify({})); }
+      catch (error) { console.log(JSON.stringify({ message: error.message })); }
+    }`;
   const asRoot = process.getuid?.() === 0;
-  const probe = asRoot
-    ? spawnSync(process.execPath, ['--input-type=module', '-e', script(':memory:')], { uid: 65534, gid: 65534 })
-    : undefined;
-  const available = !asRoot || probe?.status === 0;
+  const nobody = { uid: 65534, gid: 65534 };
+  const available = !asRoot || spawnSync(process.execPath, ['-e', ''], nobody).status === 0;
+  let server: { child: ChildProcess; answers: AsyncIterator<string> } | undefined;
+  const started = () => {
+    if (server) return server;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      ...nobody,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    if (!child.stdout) throw new Error('the process of user nobody has no output');
+    child.stdin?.on('error', () => undefined); // a process that ended: its next answer says so
+    server = { child, answers: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+    return server;
+  };
   return {
     available,
     note: !asRoot
@@ -379,13 +398,20 @@ const otherUser = (() => {
           return (error as Error).message;
         }
       }
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(path)], {
-        uid: 65534,
-        gid: 65534,
-        encoding: 'utf8',
-      });
-      if (child.status !== 0) throw new Error(`the process of user nobody failed: ${child.stderr}`);
-      return (JSON.parse(child.stdout) as { message?: string }).message;
+      const { child, answers } = started();
+      child.stdin?.write(`${path}\n`);
+      const answer = await answers.next();
+      if (answer.done) throw new Error(`the process of user nobody ended (exit code ${child.exitCode})`);
+      return (JSON.parse(answer.value) as { message?: string }).message;
+    },
+    /** Ends the process of user nobody, if one was started. */
+    async stop(): Promise<void> {
+      const child = server?.child;
+      server = undefined;
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin?.end();
+      await exited;
     },
   };
 })();
