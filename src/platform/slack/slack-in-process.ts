@@ -14,8 +14,8 @@ export interface SlackInProcess {
    */
   callDeadlineMs?: number;
   /**
-   * The first wait before a failed Slack call is tried again (SLACK_RETRY_WAIT_MS, or the patient clients' 1 s,
-   * unless given): a test of a Slack that fails a call shortens it rather than wait.
+   * The first wait before a failed Slack call is tried again (200 ms, or 1 s for the patient clients' background
+   * posts, unless given): a test of a Slack that fails a call shortens it rather than wait.
    */
   retryWaitMs?: number;
 }

@@ -21,7 +21,7 @@ export interface SlackCallHooks {
   deadlineMs?: number;
   /**
    * The first wait before a failed call is tried again (doubled at each try): SLACK_RETRY_WAIT_MS, or
-   * PATIENT_RETRY_WAIT_MS for the patient clients, unless a test shortens it.
+   * PATIENT_RETRY_WAIT_MS for the patient clients, unless a test shortens it (TestSeams.slack).
    */
   retryWaitMs?: number;
 }
