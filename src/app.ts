@@ -79,6 +79,7 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     decisions: new OfferedDecisions(),
     background: { schedule, add: (work) => background.push(work) },
     bulkPace: { ...BULK_PACE, ...seams.bulkPace },
+    remindersAheadMs: seams.remindersAheadMs ?? (() => config.testClockOffsetHours * 3_600_000),
   } satisfies CapabilityDeps;
   const all = [
     links,

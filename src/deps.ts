@@ -134,4 +134,10 @@ export interface CapabilityDeps extends AppDeps {
    * a test quickens (TestSeams.bulkPace) is merged in by the wiring, so the bulk capability never sees a seam.
    */
   bulkPace: BulkPace;
+  /**
+   * How far ahead of the database's clock the deletion reminders judge what is due, read at each sweep: in the
+   * app TEST_CLOCK_OFFSET_HOURS, fixed (0 unless a test process sets it). A test moving time on in the app it runs
+   * (TestSeams.remindersAheadMs) is merged in by the wiring, as the bulk pace is.
+   */
+  remindersAheadMs: () => number;
 }

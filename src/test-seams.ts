@@ -20,6 +20,12 @@ export interface TestSeams {
   mintBreaker?: Partial<MintCircuitOptions>;
   /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
   bulkPace?: Partial<BulkPace>;
+  /**
+   * How far ahead of the database's clock the deletion reminders judge what is due, read at each sweep
+   * (TEST_CLOCK_OFFSET_HOURS, fixed, in the app): a test moves time on in the app it runs rather than start
+   * another whose clock runs ahead.
+   */
+  remindersAheadMs?: () => number;
   /** Periods of background jobs by job name (the deletion sweeper's, the reminders'): tests quicken them rather than wait. */
   quickenedJobs?: Readonly<Record<string, number>>;
   /**

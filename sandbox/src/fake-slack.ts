@@ -658,6 +658,8 @@ export class FakeSlack {
     if (this.recording) this.keep(this.calls, call);
 
     const canned = this.canned.get(method)?.shift();
+    // A call answered late has arrived all the same: whoever waits for its arrival need not wait for its answer.
+    if (canned?.delayMs || canned?.until) this.notify();
     if (canned?.delayMs) await new Promise((resolve) => setTimeout(resolve, canned.delayMs));
     if (canned?.until) await canned.until.catch(() => undefined);
     if (canned && (canned.status !== undefined || canned.body !== undefined)) {

@@ -11,6 +11,7 @@ import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
 import type { HostResolver } from '../../src/platform/mint/public-address.js';
 import type { FakeSlack } from './fake-slack.js';
 import { TEST_MINT_API_KEY, TEST_SIGNING_SECRET } from './running-app.js';
+import { TEST_PROCESS_SQLITE_TURNS } from './store-engines.js';
 import { SlackDriver, type Ack } from './slack-driver.js';
 
 export interface ListenerAppOptions {
@@ -26,6 +27,16 @@ export interface ListenerAppOptions {
   resolveHost?: HostResolver;
   /** How long a Slack call may take before the app gives it up (10 s in the app): tests of a late Slack shorten it. */
   slackCallDeadlineMs?: number;
+  /**
+   * The first wait before the app tries a failed Slack call again (200 ms in the app, 1 s for its background
+   * posts): tests of a Slack that fails calls shorten it.
+   */
+  slackRetryWaitMs?: number;
+  /**
+   * How far ahead of the database's clock the deletion reminders judge what is due, read at each sweep: a test
+   * moves time on in the running app (TEST_CLOCK_OFFSET_HOURS, fixed for the app's life, otherwise).
+   */
+  remindersAheadMs?: () => number;
   /** Periods of background jobs by name, over QUICK_JOBS (a name the app has no job for fails the start). */
   quickenedJobs?: Record<string, number>;
 }
@@ -156,13 +167,17 @@ export class ListenerApp extends SlackDriver {
         receiver: app.receiver,
         fetch: options.slack.fetch,
         ...(options.slackCallDeadlineMs ? { callDeadlineMs: options.slackCallDeadlineMs } : {}),
+        ...(options.slackRetryWaitMs === undefined ? {} : { retryWaitMs: options.slackRetryWaitMs }),
       },
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,
       ...(options.bulkPace ? { bulkPace: options.bulkPace } : {}),
       ...(options.mintBreaker ? { mintBreaker: options.mintBreaker } : {}),
       ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+      ...(options.remindersAheadMs ? { remindersAheadMs: options.remindersAheadMs } : {}),
       quickenedJobs: { ...QUICK_JOBS, ...options.quickenedJobs },
+      // Replicas started in this process on one SQLite file take turns on it rather than block the event loop.
+      sqliteTurns: TEST_PROCESS_SQLITE_TURNS,
     });
     if (!outcome.ok) throw new Error(`the app did not start: ${outcome.reason}`);
     app.running = outcome.app;

@@ -18,8 +18,11 @@ const HOUR_MS = 3_600_000;
 export const EXPIRY_WARNING_HOURS = 4;
 
 export interface ReminderOptions {
-  /** 0, or (tests only) TEST_CLOCK_OFFSET_HOURS: the reminders judge what is due this far ahead of the clock. */
-  aheadMs: number;
+  /**
+   * 0, or (tests only) TEST_CLOCK_OFFSET_HOURS or the time a test moved on: the reminders judge what is due this
+   * far ahead of the clock, read at each sweep.
+   */
+  aheadMs: () => number;
   intervalMs: number;
   /** Each sweep counts as background work. */
   work: Pick<WorkBudget, 'track'>;
@@ -159,19 +162,20 @@ export function expiryWarning(r: DeletionRequest, settings: DeletionSettings, no
  * sweep fails is logged and the others still get theirs. A job of the scheduler.
  */
 export function remindersJob(ctx: DeletionContext, options: ReminderOptions): Job {
-  const sweepWorkspace = async (teamId: string) => {
+  const sweepWorkspace = async (teamId: string, aheadMs: number) => {
     const configured = ctx.settingsIn(teamId);
     if (!configured.ok) return;
     const slack = await ctx.reach.slack(teamId);
-    if (slack) await sendDueReminders(ctx, slack, teamId, configured.settings, options.aheadMs);
+    if (slack) await sendDueReminders(ctx, slack, teamId, configured.settings, aheadMs);
   };
   return {
     name: 'deletion reminders',
     everyMs: options.intervalMs,
     run: async () => {
+      const aheadMs = options.aheadMs(); // one clock for the whole sweep
       for (const teamId of await ctx.store.deletionRequests.teamsWithPending())
         await options.work.track(
-          sweepWorkspace(teamId).catch((error: unknown) =>
+          sweepWorkspace(teamId, aheadMs).catch((error: unknown) =>
             ctx.logger.warn({ err: error, team: teamId }, 'reminder sweep of a workspace failed; will try again'),
           ),
         );
@@ -182,17 +186,19 @@ export function remindersJob(ctx: DeletionContext, options: ReminderOptions): Jo
 
 /**
  * The reminders as the app's background work. Their clock is the real one unless TEST_CLOCK_OFFSET_HOURS
- * moves it ahead (tests only, and said in the log at start).
+ * moves it ahead (tests only, and said in the log at start) or a test moves it on (remindersAheadMs).
  */
-export function reminderJob(ctx: DeletionContext, deps: Pick<CapabilityDeps, 'config' | 'work'>): Job {
-  const offsetMs = deps.config.testClockOffsetHours * HOUR_MS;
-  if (offsetMs > 0)
+export function reminderJob(
+  ctx: DeletionContext,
+  deps: Pick<CapabilityDeps, 'config' | 'work' | 'remindersAheadMs'>,
+): Job {
+  if (deps.config.testClockOffsetHours > 0)
     ctx.logger.warn(
       { testClockOffsetHours: deps.config.testClockOffsetHours },
       'TEST_CLOCK_OFFSET_HOURS is set: the deletion reminders run ahead of the real clock (tests only)',
     );
   return remindersJob(ctx, {
-    aheadMs: offsetMs,
+    aheadMs: deps.remindersAheadMs,
     intervalMs: sweeperTiming(deps.config.mint.timeoutMs).intervalMs,
     work: deps.work,
   });

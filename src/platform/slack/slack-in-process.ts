@@ -13,4 +13,9 @@ export interface SlackInProcess {
    * test of a Slack that answers too late shortens it rather than wait the app's 10 s per call.
    */
   callDeadlineMs?: number;
+  /**
+   * The first wait before a failed Slack call is tried again (200 ms, or 1 s for the patient clients' background
+   * posts, unless given): a test of a Slack that fails a call shortens it rather than wait.
+   */
+  retryWaitMs?: number;
 }

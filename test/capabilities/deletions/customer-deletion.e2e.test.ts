@@ -2,10 +2,11 @@
  * Customer deletion where the process is the point: a crash (SIGKILL) between the approval and the outcome, and
  * two processes on one PostgreSQL taking the approvals. Every other behaviour is in customer-deletion.test.ts.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { SlackDriver } from '../../kit/slack-driver.js';
 import { useFakes } from '../../kit/fakes.js';
+import { runSql } from '../../kit/raw-sql.js';
 import { expectNoRejectedSlackCalls } from '../../kit/slack-checks.js';
 import { TEST_DATABASE_URL, describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
 import { BOB, CAROL, Deletion, GROUP, buttonsOf } from './customer-deletion-flow.js';
@@ -39,13 +40,19 @@ describeEachEngine('customer deletion across processes', (engine, create) => {
     fakes.mint.failNext('delete_customers', { mode: 'hang' });
     const view = await flow.openDecision(crashing, ts, 'approve', BOB);
     await crashing.submitView(view, {}, BOB);
-    await fakes.slack.waitFor(() => flow.patches().length === 1, 3_000, 'the PATCH');
+    // The Mint service's side: the fake Slack's waits wake on Slack calls only.
+    await vi.waitFor(() => expect(flow.patches()).toHaveLength(1), { timeout: 3_000, interval: 5 });
     expect(await crashing.stop('SIGKILL')).toBeNull();
     expect(await flow.status(app, id)).toBe('running');
+    // Time passes beyond the run's lease (the longest a run can take), rather than being waited out.
+    await runSql(db.databaseUrl, 'update deletion_requests set run_started_at = ? where id = ?', [
+      '2020-01-01T00:00:00.000Z',
+      id,
+    ]);
 
     const restarted = await flow.start();
     extraApps.push(restarted);
-    const interrupted = await flow.waitForStatus(ts, '*the app stopped during the deletion*', 15_000);
+    const interrupted = await flow.waitForStatus(ts, '*the app stopped during the deletion*');
     expect(buttonsOf(interrupted)).toEqual([DELETIONS.buttons.retry.actionId]);
     await flow.click(restarted, ts, DELETIONS.buttons.retry.actionId, CAROL);
     await flow.waitForStatus(ts, '*Deleted* 1 customer');

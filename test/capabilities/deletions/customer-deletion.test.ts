@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { TEST_MINT_API_KEY } from '../../kit/app-process.js';
@@ -379,11 +379,17 @@ describeEachEngine('customer deletion', (_engine, create) => {
     const stopping = await flow.start({ MINT_API_TIMEOUT_MS: '3000' });
     extraApps.push(stopping);
     const { id, ts } = await flow.request(stopping, ['cus_sigterm']);
-    fakes.mint.latencyMs = 600;
+    // The service holds its answer until the app has been told to stop.
+    let answer: () => void = () => undefined;
+    fakes.mint.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
     const view = await flow.openDecision(stopping, ts, 'approve', BOB);
     await stopping.submitView(view, {}, BOB);
-    await fakes.slack.waitFor(() => flow.patches().length === 1, 3_000, 'the PATCH');
-    expect(await stopping.stop('SIGTERM')).toBe(0);
+    // The Mint service's side: the fake Slack's waits wake on Slack calls only.
+    await vi.waitFor(() => expect(flow.patches()).toHaveLength(1), { timeout: 3_000, interval: 5 });
+    const stopped = stopping.stop('SIGTERM');
+    expect(stopping.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ workInFlight: 1 });
+    answer();
+    expect(await stopped).toBe(0);
     expect(await flow.status(app, id)).toBe('done');
     expect(textOf(flow.approvalMessage(ts))).toContain('*Deleted* 1 customer');
   });

@@ -30,25 +30,30 @@ const ENV = {
   MINT_API_TIMEOUT_MS: '1000', // a service that never answers fails a deletion within a second
 };
 const IDS = ['cus_8f2a91', 'cus_3c77d0', 'cus_a1b2c3'];
-/** The moment someone reads a message sent by an app whose clock runs `hours` ahead (TEST_CLOCK_OFFSET_HOURS). */
-const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+const HOUR_MS = 3_600_000;
+/** The moment someone reads a message sent by an app whose reminders' clock runs `hours` ahead. */
+const hoursFromNow = (hours: number) => new Date(Date.now() + hours * HOUR_MS);
 
 describe('deletion request screens', () => {
   const fakes = useFakes();
   const flow = new DeletionFlow(fakes, APPROVAL);
-  const later: ListenerApp[] = [];
   let app: ListenerApp;
+  /** How far the reminders' clock has moved on: a test moves it, and it is back after the test. */
+  let hoursAhead = 0;
 
   beforeAll(async () => {
-    // A file: the later replicas below (another clock) read the same database.
-    app = await fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: sqliteDatabase().databaseUrl } });
+    // A file: the tests change the app's rows behind its back (runSql).
+    app = await fakes.startListenerApp({
+      env: { ...ENV, DATABASE_URL: sqliteDatabase().databaseUrl },
+      remindersAheadMs: () => hoursAhead * HOUR_MS,
+    });
   });
   afterAll(async () => {
     await app?.stop();
   });
-  afterEach(async () => {
+  afterEach(() => {
+    hoursAhead = 0;
     expectNoRejectedSlackCalls(fakes.slack);
-    for (const other of later.splice(0)) await other.stop();
   });
 
   /** The approval message as an approver sees it in the channel (`now`: when they look, for a later clock). */
@@ -312,37 +317,25 @@ describe('deletion request screens', () => {
     await flow.waitForStatus(ts, '*1 of 2 approvals*');
     await app.waitForIdle();
 
-    // The same database seen 25 hours later: the reminder is due.
-    const dayLater = await fakes.startListenerApp({
-      env: { ...ENV, DATABASE_URL: app.env.DATABASE_URL, TEST_CLOCK_OFFSET_HOURS: '25' },
-    });
-    later.push(dayLater);
+    // 25 hours later: the reminder is due.
+    hoursAhead = 25;
     const [reminder] = await fakes.slack.waitFor(
       () => (flow.reminders(ts).length > 0 ? flow.reminders(ts) : undefined),
       8_000,
       'the reminder',
     );
     await inChannel('deletions/thread-reminder--1-of-2', reminder, hoursFromNow(25));
-    await dayLater.stop();
-    later.length = 0;
 
-    // 70 hours later: 2 of the 72 hours are left, and the requester is warned.
-    const nearEnd = await fakes.startListenerApp({
-      env: {
-        ...ENV,
-        DATABASE_URL: app.env.DATABASE_URL,
-        TEST_CLOCK_OFFSET_HOURS: '70',
-        DELETION_REMIND_AFTER_HOURS: '0',
-      },
-    });
-    later.push(nearEnd);
+    // 70 hours later: 2 of the 72 hours are left, and the requester is warned (the reminder went already).
+    hoursAhead = 70;
     const warning = await fakes.slack.waitFor(
       () => laterDms(id).find((m) => textOf(m).includes('expires')),
       8_000,
       'the expiry warning',
     );
     await inDm('deletions/requester-dm--expiry-warning', warning, hoursFromNow(70));
-    await nearEnd.waitForIdle();
+    await app.waitForIdle();
+    expect(flow.reminders(ts)).toHaveLength(1);
     await app.click((await requesterDm(id))(), DELETIONS.buttons.cancel.actionId, ALICE);
     await flow.waitForStatus(ts, '*Cancelled*');
   });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { messageProblems } from '../../kit/block-kit-limits.js';
@@ -22,6 +22,7 @@ const ENV = {
   DELETION_QUORUM_LARGE: '3',
   DELETION_LARGE_AT: '5',
 };
+const HOUR_MS = 3_600_000;
 
 describeEachEngine('deletion quorum and reminders', (_engine, create) => {
   const fakes = useFakes();
@@ -29,8 +30,17 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
   let db: TestDatabase;
   let app: ListenerApp;
   const extraApps: ListenerApp[] = [];
+  /**
+   * The reminders' clock of the apps this file starts, moved on by a test and back to the real one after it;
+   * an app started with TEST_CLOCK_OFFSET_HOURS has that clock instead.
+   */
+  let hoursAhead = 0;
   const start = (extra: Record<string, string> = {}) =>
-    fakes.startListenerApp({ env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra } });
+    fakes.startListenerApp({
+      env: { ...ENV, DATABASE_URL: db.databaseUrl, ...extra },
+      slackRetryWaitMs: 5, // a late update's retries: what is tried again matters here, not the waits between
+      ...(extra.TEST_CLOCK_OFFSET_HOURS ? {} : { remindersAheadMs: () => hoursAhead * HOUR_MS }),
+    });
 
   beforeAll(async () => {
     fakes.slack.userGroups.set(GROUP, [CAROL]);
@@ -43,6 +53,7 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     await db?.drop();
   });
   afterEach(async () => {
+    hoursAhead = 0;
     expectNoRejectedSlackCalls(fakes.slack);
     for (const extra of extraApps.splice(0)) await extra.stop();
   });
@@ -128,7 +139,8 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     fakes.slack.answerNext('chat.update', { status: 500, until: held }, 2);
     await flow.approve(app, ts, BOB);
     await flow.approve(app, ts, DAVE);
-    await fakes.slack.waitFor(() => flow.patches().length > 0, 5_000, 'the deletion to run');
+    // The deletion has run (the Mint service's side: the fake Slack's waits wake on Slack calls only).
+    await vi.waitFor(() => expect(flow.patches()).not.toEqual([]), { timeout: 5_000, interval: 5 });
     releaseBobsUpdates();
     await flow.waitForStatus(ts, '*Deleted*');
     await app.waitForIdle(10_000);
@@ -205,11 +217,12 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     await app.waitForIdle();
     expect(flow.reminders(ts)).toEqual([]); // the real clock: nothing is due
 
-    // Two processes whose clock runs 25 hours ahead start at once: one reminder between them.
-    const later = await Promise.all([1, 2].map(() => start({ TEST_CLOCK_OFFSET_HOURS: '25' })));
-    extraApps.push(...later);
+    // Two replicas on one database, whose clock moves 25 hours on at once: one reminder between them.
+    const replica = await start();
+    extraApps.push(replica);
+    hoursAhead = 25;
     await fakes.slack.waitFor(() => flow.reminders(ts).length > 0, 8_000, 'the reminder');
-    await Promise.all(later.map((a) => a.waitForIdle()));
+    await Promise.all([app, replica].map((a) => a.waitForIdle()));
     const [reminder, ...more] = flow.reminders(ts);
     expect(more).toEqual([]);
     const text = textOf(reminder);
@@ -218,12 +231,10 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     // Who could still decide: not Bob (approved), each group as a group.
     expect(text).toContain(`<@${DAVE}>, <@${EVE}>, <!subteam^${GROUP}>: please approve or reject it.`);
     expect(messageProblems(reminder ?? {})).toEqual([]);
-    expect(later[0]?.logLines.some((l) => String(l.msg).includes('TEST_CLOCK_OFFSET_HOURS is set'))).toBe(true);
 
     // Restarted: the reminder is stored as sent, so there is no second one.
-    for (const a of later.splice(0)) await a.stop();
-    extraApps.length = 0;
-    const restarted = await start({ TEST_CLOCK_OFFSET_HOURS: '25' });
+    await replica.stop();
+    const restarted = await start();
     extraApps.push(restarted);
     await restarted.waitForIdle();
     expect(flow.reminders(ts)).toHaveLength(1);
@@ -238,8 +249,11 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     // A refusal (Slack did nothing): given back and sent again. (After internal_error, which Slack says may come
     // after part of the work was done, it would not be: see reminders-slow-slack.test.ts.)
     fakes.slack.answerNext('chat.postMessage', { body: { ok: false, error: 'service_unavailable' } });
-    const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70', DELETION_REMIND_AFTER_HOURS: '0' }); // 2 of 72 hours left
+    // An app whose clock TEST_CLOCK_OFFSET_HOURS sets, as in a test's app process (the other tests here move
+    // the clock of the apps they run instead): 2 of the 72 hours are left.
+    const late = await start({ TEST_CLOCK_OFFSET_HOURS: '70', DELETION_REMIND_AFTER_HOURS: '0' });
     extraApps.push(late);
+    expect(late.logLines.some((l) => String(l.msg).includes('TEST_CLOCK_OFFSET_HOURS is set'))).toBe(true);
     await fakes.slack.waitFor(() => warningsTo(ALICE, id).length > 0, 8_000, 'the expiry warning');
     await late.waitForIdle();
     const [warning, ...more] = warningsTo(ALICE, id);
@@ -254,7 +268,6 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     expect(refused).toHaveLength(1); // the first attempt, given back and sent again at the next sweep
     fakes.slack.calls.splice(0); // the refused attempt was the point
     await late.stop();
-    extraApps.length = 0;
     const again = await start({ TEST_CLOCK_OFFSET_HOURS: '70', DELETION_REMIND_AFTER_HOURS: '0' });
     extraApps.push(again);
     await again.waitForIdle();

@@ -45,6 +45,19 @@ function manualClock(start = Date.parse('2030-01-01T00:00:00Z')) {
   return { now: () => now, advance: (ms: number) => void (now += ms) };
 }
 
+/**
+ * A timer for the client's waits between tries that the test ends when it chooses: each wait asked for is kept
+ * with how many calls the service had received by then, and its end.
+ */
+function heldWaits(received: () => number) {
+  const waits: Array<{ ms: number; receivedBefore: number; end: () => void }> = [];
+  const retryTimer: RetryTimer = (ms, then) => {
+    waits.push({ ms, receivedBefore: received(), end: then });
+    return () => undefined;
+  };
+  return { waits, retryTimer };
+}
+
 /** Counts undici's failed connection attempts to `port`: `first` settles at the first, a signal instead of a guess. */
 function watchConnectErrors(port: number) {
   let count = 0;
@@ -251,9 +264,9 @@ describe('errors', () => {
   it('gives up at the time budget with "timeout" and does not repeat a POST', async () => {
     mint.failNext('create_link', { mode: 'hang' });
     const started = Date.now();
-    const error = await failure(client({ timeoutMs: 300 }).createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
+    const error = await failure(client({ timeoutMs: 100 }).createLink({ nftId: 'n', walletOptions: 'CUSTODIAL' }));
     expect(error).toMatchObject({ kind: 'timeout', details: { outcomeUnknown: true } });
-    expect(error.message).toBe('The Mint service did not answer within 0.3 s.');
+    expect(error.message).toBe('The Mint service did not answer within 0.1 s.');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(mint.requestsTo('create_link')).toHaveLength(1);
   });
@@ -290,12 +303,17 @@ describe('retries', () => {
   });
 
   it('waits as long as Retry-After says before repeating a GET', async () => {
+    // The wait ends when the test says: what is checked is how long the client asks to wait, and that nothing
+    // is sent before the wait ends.
+    const { waits, retryTimer } = heldWaits(() => mint.requestsTo('list_templates').length);
     mint.failNext('list_templates', { mode: 'status', status: 429, headers: { 'retry-after': '1' } });
-    const started = Date.now();
-    await client().listTemplates({ contractId: DEMO_CONTRACT_ID });
-    const [first, second] = mint.requestsTo('list_templates');
-    expect(first && second).toBeTruthy();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const page = client({ retryTimer }).listTemplates({ contractId: DEMO_CONTRACT_ID });
+    await vi.waitFor(() => expect(waits).toHaveLength(1));
+    expect(waits[0]).toMatchObject({ ms: 1_000, receivedBefore: 1 });
+    expect(mint.requestsTo('list_templates')).toHaveLength(1);
+    waits[0]?.end();
+    await expect(page).resolves.toMatchObject({ total: DEMO_TEMPLATE_COUNT });
+    expect(mint.requestsTo('list_templates')).toHaveLength(2);
   });
 
   it('does not wait for a Retry-After beyond the time budget', async () => {
@@ -310,13 +328,16 @@ describe('retries', () => {
   it('repeats a POST whose connection was refused (it never reached the service)', async () => {
     const port = await freePort();
     const late = new MockMintService({ apiKey: API_KEY });
-    const created = client({ baseUrl: `http://127.0.0.1:${port}`, retryBaseDelayMs: 300 });
+    const { waits, retryTimer } = heldWaits(() => late.requestsTo('create_wallet').length);
+    const created = client({ baseUrl: `http://127.0.0.1:${port}`, retryTimer });
     const refusals = watchConnectErrors(port);
     const attempt = created.createWallet({ userId: 'cus_late' });
     await refusals.first; // the first try has failed: the service comes up before the second
     refusals.stop();
     await late.listen(port);
     try {
+      await vi.waitFor(() => expect(waits).toHaveLength(1));
+      waits[0]?.end();
       await expect(attempt).resolves.toBeUndefined();
       expect(late.requestsTo('create_wallet')).toHaveLength(1);
     } finally {
@@ -464,12 +485,15 @@ describe('circuit breaker', () => {
     await failure(c.createWallet());
     await vi.waitFor(() => expect(c.status.circuit).toBe('half-open'));
 
-    mint.latencyMs = 200;
+    // The service holds the test call's answer until the other call has been refused.
+    let answer: () => void = () => undefined;
+    mint.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
     mint.failNext('create_wallet', { mode: 'status', status: 503 });
     const settled: string[] = [];
     const test = failure(c.createWallet()).finally(() => settled.push('test call'));
     const other = failure(c.createLink(link)).finally(() => settled.push('other call'));
     expect(await other).toMatchObject({ kind: 'unavailable', status: undefined });
+    answer();
     expect(await test).toMatchObject({ kind: 'unavailable', status: 503 });
     expect(settled).toEqual(['other call', 'test call']); // refused at once, not queued behind the test call
     expect(c.status.circuit).toBe('open');

@@ -19,10 +19,19 @@ export interface SlackCallHooks {
   transport?: typeof fetch;
   /** How long a call may take before it is given up: SLACK_CALL_DEADLINE_MS unless a test shortens it. */
   deadlineMs?: number;
+  /**
+   * The first wait before a failed call is tried again (doubled at each try): SLACK_RETRY_WAIT_MS, or
+   * PATIENT_RETRY_WAIT_MS for the patient clients, unless a test shortens it (TestSeams.slack).
+   */
+  retryWaitMs?: number;
 }
 
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
 export const SLACK_CALL_DEADLINE_MS = 10_000;
+/** The first wait before a failed call is tried again. */
+const SLACK_RETRY_WAIT_MS = 200;
+/** The same for the patient clients' background posts. */
+const PATIENT_RETRY_WAIT_MS = 1_000;
 
 /**
  * Slack Web API client settings, also used by Bolt's respond(). The SDK's default retries 429s and failures
@@ -37,7 +46,13 @@ export function webClientOptions(slackApiUrl: string, hooks: SlackCallHooks): We
     timeout: deadlineMs,
     fetch: slackFetch(deadlineMs, slackApiUrl, hooks),
     rejectRateLimitedCalls: true,
-    retryConfig: retryConfig({ retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000, randomize: true }),
+    retryConfig: retryConfig({
+      retries: 2,
+      factor: 2,
+      minTimeout: hooks.retryWaitMs ?? SLACK_RETRY_WAIT_MS,
+      maxTimeout: 1_000,
+      randomize: true,
+    }),
   };
 }
 
@@ -126,6 +141,12 @@ export function patientWebClientOptions(slackApiUrl: string, hooks: SlackCallHoo
   return {
     ...webClientOptions(slackApiUrl, hooks),
     rejectRateLimitedCalls: false,
-    retryConfig: retryConfig({ retries: 3, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, maxRetryTime: 60_000 }),
+    retryConfig: retryConfig({
+      retries: 3,
+      factor: 2,
+      minTimeout: hooks.retryWaitMs ?? PATIENT_RETRY_WAIT_MS,
+      maxTimeout: 30_000,
+      maxRetryTime: 60_000,
+    }),
   };
 }

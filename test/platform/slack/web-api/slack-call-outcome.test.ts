@@ -12,10 +12,32 @@ import { freePort } from '../../../kit/free-port.js';
 /* The one rule for posts the app must not make twice: a failed call is refused (send again) or unknown (never). */
 
 let slack: FakeSlack;
-const hooks = { scrub: (text: string) => text };
+/** The app's retries, with waits of a millisecond or two between them: how often a call is sent is the point. */
+const hooks = { scrub: (text: string) => text, retryWaitMs: 1 };
 /** The app's clients, with a deadline short enough for a test (the SDK's own timeout, as in the app). */
 const client = (options = webClientOptions) =>
   new WebClient(slack.botToken, { ...options(slack.apiUrl, hooks), timeout: 300 });
+/** How late Slack answers the calls that are "answered late": long after any deadline here. */
+const LATE_MS = 5_000;
+/**
+ * The app's clients whose deadline passes the moment Slack has the call (Slack answers it late): what a deadline
+ * does once the request has reached Slack, without waiting one out, and without a deadline so short that a loaded
+ * machine would pass it before the request arrives.
+ */
+const clientMissingLateAnswers = (options = webClientOptions) =>
+  new WebClient(slack.botToken, {
+    ...options(slack.apiUrl, { ...hooks, transport: deadlineOnArrival }),
+    timeout: LATE_MS * 2,
+  });
+const deadlineOnArrival: typeof fetch = (input, init) => {
+  const arrived = slack.calls.length;
+  const deadline = new AbortController();
+  void slack
+    .waitFor(() => slack.calls.length > arrived, LATE_MS, 'the call to reach Slack')
+    .then(() => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+  const signals = init?.signal ? [init.signal, deadline.signal] : [deadline.signal];
+  return fetch(input, { ...init, signal: AbortSignal.any(signals) });
+};
 const failure = (call: Promise<unknown>) =>
   call.then(
     () => expect.fail('the call was expected to fail'),
@@ -34,8 +56,8 @@ describe('a Slack call that failed', () => {
   it('is unknown when the post got no answer in time: sent once, never again by the client', async () => {
     for (const options of [webClientOptions, patientWebClientOptions]) {
       slack.reset();
-      slack.answerNext('chat.postMessage', { delayMs: 1_000 }, 5); // Slack posts it, but answers late
-      const error = await failure(client(options).chat.postMessage({ channel: 'C1', text: 'once' }));
+      slack.answerNext('chat.postMessage', { delayMs: LATE_MS }, 5); // Slack posts it, but answers late
+      const error = await failure(clientMissingLateAnswers(options).chat.postMessage({ channel: 'C1', text: 'once' }));
       expect(failedCallOutcome(error)).toBe('unknown');
       expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
     }
@@ -54,8 +76,8 @@ describe('a Slack call that failed', () => {
       .chat.update({ channel: 'C1', ts: '1.000001', text: 'x' })
       .catch(() => undefined);
     expect(slack.callsTo('chat.update')).toHaveLength(3); // two 500s, then Slack's own answer
-    slack.answerNext('usergroups.users.list', { delayMs: 1_000 }, 3);
-    const error = await failure(client().usergroups.users.list({ usergroup: 'S1' }));
+    slack.answerNext('usergroups.users.list', { delayMs: LATE_MS }, 3);
+    const error = await failure(clientMissingLateAnswers().usergroups.users.list({ usergroup: 'S1' }));
     expect(slack.callsTo('usergroups.users.list')).toHaveLength(3);
     expect(failedCallOutcome(error)).toBe('unknown');
   });
@@ -89,8 +111,8 @@ describe('a Slack call that failed', () => {
 
 describe('what the user is told of a failed call', () => {
   it('says Slack did not confirm it when it may have been done, and to try again when nothing reached Slack', async () => {
-    slack.answerNext('chat.postMessage', { delayMs: 1_000 });
-    const late = await failure(client().chat.postMessage({ channel: 'C1', text: 'once' }));
+    slack.answerNext('chat.postMessage', { delayMs: LATE_MS });
+    const late = await failure(clientMissingLateAnswers().chat.postMessage({ channel: 'C1', text: 'once' }));
     expect(slackErrorText(late)).toMatch(/did not confirm it .* check before trying again/);
 
     const closed = `http://127.0.0.1:${await freePort()}/api/`;
