@@ -52,6 +52,8 @@ environment variables:
   BENCH_PROFILE        1: write a CPU profile of each target (app, peer, bare) to a temporary directory (printed)
   BENCH_APP_HEAP_FLAGS the app's V8 heap flags instead of npm start's --max-* ones (e.g. "--max-old-space-size=160
                        --max-semi-space-size=16"; "none" for V8's defaults), to weigh them against memory
+  BENCH_NODE_FLAGS     more node flags for each target, space-separated (e.g. "--perf-basic-prof-only-functions",
+                       for Linux perf to name JavaScript functions: perf record -e cpu-clock -g -p <pid>)
 
 --bulk runs the bulk scenario alone instead (test/bench/bulk-bench.ts, about 4.5 minutes): a job of 5,000 link
 rows from a CSV file with the Mint service at 200 ms and BULK_CONCURRENCY 4, against the ideal 5000 x 0.2 / 4 =
@@ -447,9 +449,10 @@ async function startTarget(
   const port = await freePort();
   const started = performance.now();
   // BENCH_PROFILE=1 writes a CPU profile of each target to the working directory when it stops.
-  const flags = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
+  const flags = [
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${cwd}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...flags, ...args], {
     cwd,
     env: { ...env, PORT: String(port) },
