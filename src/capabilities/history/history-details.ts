@@ -11,8 +11,8 @@ import { approvalsMissing, statusLine } from '../../platform/blocks/deletion-sta
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import type { HistoryItem } from '../../platform/store/history.js';
-import { viewerOf } from './history-viewer.js';
+import type { HistoryItem } from '../../platform/store/history/search.js';
+import { viewerOf, visibleResult } from './history-viewer.js';
 import { bulkStateText, customersText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
@@ -80,7 +80,7 @@ export function showDetailsAgain(
   deps: DetailsDeps & Pick<CapabilityDeps, 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>,
 ) {
   return async ({ client, teamId, userId, view }: ShowAgain): Promise<void> => {
-    const item = await deps.store.history.visibleTo(teamId, view.privateMetadata, await viewerOf(deps, userId, teamId));
+    const item = await visibleResult(deps, teamId, view.privateMetadata, await viewerOf(deps, userId, teamId));
     if (!item) return;
     await updateModal(client, view.id, await detailsView(deps, item, userId), deps.logger, view.hash);
   };

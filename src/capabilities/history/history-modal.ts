@@ -14,9 +14,9 @@ import {
   type HistoryKind,
   searchWords,
   searchWordsProblem,
-} from '../../platform/store/history-entry.js';
+} from '../../platform/store/history/entry.js';
 import type { BulkJobStatus, JobSummary } from '../../platform/store/bulk-jobs/jobs.js';
-import type { HistoryItem } from '../../platform/store/history.js';
+import type { HistoryItem } from '../../platform/store/history/search.js';
 import { HISTORY } from './actions.js';
 import { type HistoryFilters, type PageState, SLACK_USER_ID, encodePageState } from './page-state.js';
 import type { ReaderZone } from './reader-zone.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../ops/telemetry/create-logger.js';
 import { MintApiError } from './mint-api-error.js';
 import { mintErrorText } from '../blocks/mint-error-text.js';
-import type { HistoryMade } from '../store/history-entry.js';
+import type { HistoryMade } from '../store/history/entry.js';
 import type { Store } from '../store/store.js';
 
 export interface Actor {

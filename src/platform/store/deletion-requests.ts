@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DeletionApprovers } from '../ops/config/config.js';
 import type { ExpressionBuilder, InsertObject, Kysely, Selectable, UpdateObject } from 'kysely';
 import { databaseNow } from './database-now.js';
-import { addDecider } from './history.js';
+import { addDecider } from './history/write.js';
 import type { DeletionRequestsTable, DeletionStatus, Tables } from './tables.js';
 import { z } from 'zod';
 import { parseJson } from './stored-json.js';
