@@ -1,8 +1,8 @@
+import type { CapabilityStore } from '../../deps.js';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import type { Store } from '../../platform/store/store.js';
 import { isRecord } from '../../platform/unknown-fields.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
@@ -191,7 +191,7 @@ function alreadyApprovedText(r: DeletionRequest): string {
 
 /** What the rules read: the request's expiry (by the database's clock) and who its approvers are. */
 interface DecisionRulesContext {
-  store: Store;
+  store: CapabilityStore;
   approvers: Approvers;
 }
 

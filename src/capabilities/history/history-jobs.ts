@@ -1,7 +1,7 @@
+import type { CapabilityStore } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { Store } from '../../platform/store/store.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { WorkspaceGone, type Workspaces } from '../../tenancy/workspaces/workspaces.js';
 
@@ -14,7 +14,7 @@ const RECHECK_DONE_MS = 3_600_000;
 const BACKFILL_BATCHES_PER_RUN = 20;
 
 export interface HistoryJobDeps {
-  store: Store;
+  store: CapabilityStore;
   logger: Logger;
   work: Pick<WorkBudget, 'track'>;
 }
@@ -35,7 +35,7 @@ const TOKEN_GONE_CODES = new Set(['token_revoked', 'invalid_auth', 'account_inac
  */
 export function historyBackfillJob(deps: HistoryJobDeps, everyMs = 5_000): Job {
   // When the copy was last seen done: it is looked at again hourly, since entries that had no workspace start it
-  // over once they are given one (Store.adoptRowsWithoutWorkspace).
+  // over once they are given one (CapabilityStore.adoptRowsWithoutWorkspace).
   let finishedAt: number | undefined;
   return {
     name: 'history backfill from the audit log',

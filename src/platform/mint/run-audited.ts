@@ -33,7 +33,7 @@ export interface AuditedOperation<T> {
  * nothing runs), then completed with its outcome. Failures come back as a reason to show the user.
  */
 export async function runAudited<T>(
-  deps: { store: Store; logger: Logger },
+  deps: { store: Pick<Store, 'audit'>; logger: Logger },
   actor: Actor,
   operation: AuditedOperation<T>,
   work: () => Promise<T>,
