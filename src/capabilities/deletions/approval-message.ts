@@ -9,7 +9,7 @@ import {
   customerCount,
   statusLine,
   dateOrNothing as when,
-} from '../../platform/blocks/deletion-status.js';
+} from '../../domain/deletion-status.js';
 
 /*
  * The approval message in the approval channel: what approvers read of a request (who asks, how many customers,

@@ -1,12 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, section } from '../../platform/blocks/blocks.js';
-import {
-  approvalProgress,
-  approvalsMissing,
-  customerCount,
-  statusLine,
-} from '../../platform/blocks/deletion-status.js';
+import { approvalProgress, approvalsMissing, customerCount, statusLine } from '../../domain/deletion-status.js';
 import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { escapeAndCut } from '../../platform/blocks/mrkdwn.js';

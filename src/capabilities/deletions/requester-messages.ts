@@ -3,7 +3,7 @@ import { DELETIONS } from './actions.js';
 import { confirmDialog, requestButton } from './approval-message.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
-import { customerCount, statusLine } from '../../platform/blocks/deletion-status.js';
+import { customerCount, statusLine } from '../../domain/deletion-status.js';
 
 /*
  * What the requester is sent in a DM: the notice that their request waits for approval (with Cancel while it

@@ -6,8 +6,8 @@ import { codeBlock, escapeAndCut, escapeStrayMrkdwn, inlineCode } from '../../pl
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
-import { rowCountParts } from '../../platform/blocks/bulk-words.js';
-import { approvalsMissing, statusLine } from '../../platform/blocks/deletion-status.js';
+import { rowCountParts } from '../../domain/bulk-words.js';
+import { approvalsMissing, statusLine } from '../../domain/deletion-status.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';

@@ -2,7 +2,7 @@ import type { ViewOutput } from '@slack/bolt';
 import { format, parseISO } from 'date-fns';
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { context, divider, section } from '../../platform/blocks/blocks.js';
-import { rowCountParts } from '../../platform/blocks/bulk-words.js';
+import { rowCountParts } from '../../domain/bulk-words.js';
 import { INPUT_ACTION_ID, selectInput, textInput } from '../../platform/blocks/inputs.js';
 import { escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';

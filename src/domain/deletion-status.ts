@@ -1,6 +1,6 @@
-import type { DeletionRequest } from '../store/deletion-requests.js';
-import { escapeAndCut } from './mrkdwn.js';
-import { slackDate } from './slack-date.js';
+import type { DeletionRequest } from '../platform/store/deletion-requests.js';
+import { escapeAndCut } from '../platform/blocks/mrkdwn.js';
+import { slackDate } from '../platform/blocks/slack-date.js';
 
 /*
  * The words for where a deletion request stands, shared by everything that shows one: the deletion flow's
