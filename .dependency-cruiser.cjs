@@ -1,8 +1,8 @@
 // The structure rules (`npm run lint:deps`, run by CI), the layers of src/ from the top down:
 //   src/*.ts (main, start-mintlink, app: the wiring; deps: what a capability is given)
 //   src/capabilities/<one>/   what a person does; never another capability
-//   src/domain/               the words more than one capability says alike (a deletion request's status, a bulk
-//                             job's rows); only the platform beneath it
+//   src/domain/               the words more than one capability says alike (a bulk job's rows counted); only the
+//                             platform beneath it
 //   src/operator/             the operator's commands; never a capability
 //   src/tenancy/              which workspace, token, Mint account, settings; never a capability
 //   src/platform/             what everything stands on; never a capability, the operator's commands or tenancy,

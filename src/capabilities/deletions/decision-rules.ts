@@ -15,7 +15,7 @@ import {
   approvedByText,
   mentionOrSomeone as by,
   dateOrNothing as when,
-} from '../../domain/deletion-status.js';
+} from './messages.js';
 
 /*
  * Who may decide which request, in two parts: which request a decision modal decides (its signed metadata,

@@ -7,8 +7,7 @@ import type { ApprovalResult } from '../../platform/store/deletion-approvals.js'
 import type { DeletionRequest, Transition, WorkspaceDeletionRequests } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { approvalNotCounted, rejectionNotCounted } from './decision-rules.js';
-import { approvalMessage } from './approval-message.js';
-import { outcomeMessage, requesterMessage } from './requester-messages.js';
+import { approvalMessage, outcomeMessage, requesterMessage } from './messages.js';
 import { completeWaitingStep } from './step-completion.js';
 
 /*

@@ -7,7 +7,6 @@ import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
 import { rowCountParts } from '../../domain/bulk-words.js';
-import { approvalsMissing, statusLine } from '../../domain/deletion-status.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
@@ -116,7 +115,7 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
  * the words of the deletion flow's own messages (said to the requester as their DMs say it).
  */
 async function deletionBlocks(
-  deps: Pick<CapabilityDeps, 'store'>,
+  deps: Pick<CapabilityDeps, 'store' | 'decisions'>,
   item: HistoryItem,
   viewerId: string,
 ): Promise<KnownBlock[]> {
@@ -145,13 +144,13 @@ async function deletionBlocks(
     section(
       `*Approvals* (${request.approverIds.length} of ${request.approvalsNeeded} needed)\n${approvalLines.join('\n')}`,
     ),
-    section(`*Where it stands*\n${statusLine(request, viewerId === request.requesterId)}`),
+    section(`*Where it stands*\n${deps.decisions.standingOf(request, viewerId === request.requesterId)}`),
   ];
 }
 
 /** What a waiting request still needs and from whom: the approvers fixed when it was asked. */
 function stillNeededText(request: DeletionRequest): string {
-  const missing = approvalsMissing(request);
+  const missing = Math.max(0, request.approvalsNeeded - request.approverIds.length);
   const asked = request.approvers
     ? [
         // Those who approved already, and the requester, who may not, are not asked again.
