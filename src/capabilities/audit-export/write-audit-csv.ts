@@ -2,7 +2,7 @@ import type { CapabilityStore } from '../../deps.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { AuditPeriod } from '../../platform/store/audit-log-pages.js';
-import type { Approval } from '../../platform/store/deletion-approvals.js';
+import type { Approval } from '../../platform/store/deletion-requests.js';
 import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
 
 /**

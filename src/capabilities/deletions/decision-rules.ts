@@ -2,11 +2,10 @@ import type { CapabilityStore } from '../../deps.js';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
-import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
+import type { ApprovalResult, DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { isRecord } from '../../platform/unknown-fields.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
-import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
 import { type RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
 import { cutText, escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
 import {

@@ -1,8 +1,7 @@
 import type { CapabilityStore } from '../../deps.js';
 import { type Actor, type AuditedOutcome, runAudited } from '../../platform/mint/run-audited.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
-import type { MintRecord } from '../../platform/mint/responses.js';
+import type { MintApiClient, MintRecord } from '../../platform/mint/mint-api-client.js';
 import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
 import { linkUrls } from '../../platform/mint/link-urls.js';
 
