@@ -1,6 +1,8 @@
 // The structure rules (`npm run lint:deps`, run by CI), the layers of src/ from the top down:
 //   src/*.ts (main, start-mintlink, app: the wiring; deps: what a capability is given)
 //   src/capabilities/<one>/   what a person does; never another capability
+//   src/domain/               the words more than one capability says alike (a bulk job's rows counted); only the
+//                             platform beneath it
 //   src/operator/             the operator's commands; never a capability
 //   src/tenancy/              which workspace, token, Mint account, settings; never a capability
 //   src/platform/             what everything stands on; never a capability, the operator's commands or tenancy,
@@ -31,8 +33,23 @@ module.exports = {
       severity: 'error',
       comment:
         'Tenancy, the platform, the operator commands and the dependency types are used by the capabilities, never the other way round.',
-      from: { path: ['^src/(tenancy|platform|operator)/', '^src/deps\\.ts$'] },
+      from: { path: ['^src/(tenancy|platform|operator|domain)/', '^src/deps\\.ts$'] },
       to: { path: ['^src/capabilities/', ...wiring] },
+    },
+    {
+      name: 'domain-words-stand-on-the-platform',
+      severity: 'error',
+      comment:
+        'The words capabilities share use the platform only; the platform, tenancy and the operator commands never use them.',
+      from: { path: '^src/domain/' },
+      to: { path: ['^src/tenancy/', '^src/operator/', top] },
+    },
+    {
+      name: 'nothing-beneath-knows-the-domain',
+      severity: 'error',
+      comment: 'The domain words are the capabilities’ (History and the flow that shows the same thing).',
+      from: { path: '^src/(tenancy|platform|operator)/' },
+      to: { path: '^src/domain/' },
     },
     {
       name: 'only-the-entry-runs-operator-commands',

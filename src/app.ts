@@ -95,8 +95,10 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     uninstall,
     home,
   ];
+  // The wiring listens first: the route table reads the installations, which no capability's deps hold.
+  const on = listen(app, deps);
   for (const capability of all) capability.register(app, capabilityDeps);
-  registerMintlinkCommand(listen(app, deps), capabilityDeps.commands, deps);
+  registerMintlinkCommand(on, capabilityDeps.commands, deps);
 
   return {
     app,

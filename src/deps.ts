@@ -16,7 +16,7 @@ import type { Logger } from './platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
 import type { Metrics } from './platform/ops/telemetry/metrics.js';
 import type { MintApiClient } from './platform/mint/mint-api-client.js';
-import type { Store } from './platform/store/store.js';
+import type { Store, StoreTransaction } from './platform/store/store.js';
 import type { WorkspaceSettingsSource } from './tenancy/workspaces/workspace-settings.js';
 import type { Workspaces } from './tenancy/workspaces/workspaces.js';
 import type { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
@@ -93,8 +93,23 @@ export interface BulkPace {
   workerPollMs: number;
 }
 
+/** Tenancy's rows: a capability reaches them through `workspaces`, `mintAccounts` and `settings`. */
+type TenancyRows = 'installationRows' | 'mintAccountRows' | 'workspaceSettingsRows';
+
+/**
+ * The store as a capability sees it: the capabilities' repositories and the shared ones (the audit log, once-keys),
+ * in and out of a transaction, without tenancy's rows or what only the wiring does (migrating, closing).
+ */
+export type CapabilityStore = Omit<
+  Store,
+  TenancyRows | 'transaction' | 'migrate' | 'adoptRowsWithoutWorkspace' | 'close'
+> & {
+  transaction<T>(work: (tx: Omit<StoreTransaction, TenancyRows>) => Promise<T>): Promise<T>;
+};
+
 /** What each capability's `register(app, deps)` receives. */
-export interface CapabilityDeps extends AppDeps {
+export interface CapabilityDeps extends Omit<AppDeps, 'store'> {
+  store: CapabilityStore;
   /** `/mintlink` subcommands: a capability registers its own. */
   commands: CommandRegistry;
   /**

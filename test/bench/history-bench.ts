@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { StoreLocation } from '../../src/platform/ops/config/config.js';
-import type { HistoryCursor, HistoryQuery } from '../../src/platform/store/history.js';
+import type { HistoryCursor, HistoryQuery } from '../../src/platform/store/history/search.js';
 import { openStore, type Store } from '../../src/platform/store/store.js';
 import { benchFolder } from './bench-kit.js';
 
@@ -121,7 +121,7 @@ async function measure(store: Store): Promise<Array<[string, number, number]>> {
   const rare = `cus_${Math.floor(ROWS / 3)}`;
   /** A search as the modal makes it: the people named with each word looked up first. */
   const named = async (query: Partial<HistoryQuery> & { words: string[] }) =>
-    page({ ...query, people: await store.history.peopleNamed(BIG, query.words) });
+    page({ ...query, people: await store.historyPeople.peopleNamed(BIG, query.words) });
   const mid = new Date(START + (ROWS / 2) * 1000);
   const disjoint = { words: [...COMMON_NFTS] };
   const stopped = (await page(disjoint)).stoppedAt;
@@ -147,7 +147,7 @@ async function measure(store: Store): Promise<Array<[string, number, number]>> {
       'search: a person by name, and an NFT',
       async () => {
         const words = ['person7', 'nft-7'];
-        return page({ words, people: await store.history.peopleNamed(BIG, words) });
+        return page({ words, people: await store.historyPeople.peopleNamed(BIG, words) });
       },
     ],
     // What an attacker types: the form refuses more than 8 words and one-letter words, the store must not need it.

@@ -1,6 +1,6 @@
 import { safeCell } from '../../platform/csv/write-csv-file.js';
 import type { AuditEntry } from '../../platform/store/audit-log.js';
-import type { Approval } from '../../platform/store/deletion-approvals.js';
+import type { Approval } from '../../platform/store/deletion-requests.js';
 import { fieldOf } from '../../platform/unknown-fields.js';
 
 /** The export's columns, in order: its header row. */

@@ -1,6 +1,6 @@
+import type { CapabilityStore } from '../../deps.js';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { Store } from '../../platform/store/store.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 const DAY_MS = 86_400_000;
@@ -9,7 +9,7 @@ export const PRUNE_BATCH = 1_000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface RetentionDeps {
-  store: Store;
+  store: CapabilityStore;
   logger: Logger;
   work: Pick<WorkBudget, 'track'>;
 }

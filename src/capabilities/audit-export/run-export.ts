@@ -1,4 +1,4 @@
-import type { HomeTab } from '../../deps.js';
+import type { CapabilityStore, HomeTab } from '../../deps.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,14 +13,13 @@ import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { slackErrorText } from '../../platform/blocks/slack-error-text.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import { uploadFile } from '../../platform/slack/web-api/upload-file.js';
-import type { Store } from '../../platform/store/store.js';
 import { type ExportRequest, describeRequest } from './export-request.js';
 import { textFileSource } from './text-file-source.js';
 import { writeAuditCsv } from './write-audit-csv.js';
 import { stringFieldOf } from '../../platform/unknown-fields.js';
 
 export interface ExportContext {
-  store: Store;
+  store: CapabilityStore;
   /** The bot's client in a workspace: the file goes to the asker's DM there. */
   slack: (teamId: string) => Promise<WebClient>;
   logger: Logger;
@@ -121,7 +120,7 @@ function failureText(error: unknown): string {
  * When the operation asked for was never recorded in the workspace (a mistyped name, or nothing of that kind
  * done yet), the names its log does hold: the person sees what to ask for. Nothing when it was recorded.
  */
-async function namesIfNeverRecorded(store: Store, teamId: string, operation: string): Promise<string> {
+async function namesIfNeverRecorded(store: CapabilityStore, teamId: string, operation: string): Promise<string> {
   const ever = { teamId, operation, since: new Date(0), until: new Date(Date.now() + DAY_MS) };
   const first = await store.auditLogPages.pages(ever, 1).next();
   if (!first.done) return '';

@@ -1,8 +1,8 @@
+import type { CapabilityStore } from '../../deps.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { AuditPeriod } from '../../platform/store/audit-log-pages.js';
-import type { Approval } from '../../platform/store/deletion-approvals.js';
-import type { Store } from '../../platform/store/store.js';
+import type { Approval } from '../../platform/store/deletion-requests.js';
 import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
 
 /**
@@ -17,7 +17,7 @@ import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
  * 20 MB of them behind for the next full collection. The file is readable by the app's user only.
  */
 export async function writeAuditCsv(
-  store: Pick<Store, 'auditLogPages' | 'deletionApprovals'>,
+  store: Pick<CapabilityStore, 'auditLogPages' | 'deletionApprovals'>,
   period: AuditPeriod,
   path: string,
 ): Promise<number> {

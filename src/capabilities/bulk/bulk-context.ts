@@ -1,19 +1,18 @@
 import type { BulkheadPolicy } from 'cockatiel';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
-import type { BulkPace, HomeTab } from '../../deps.js';
+import type { BulkPace, CapabilityStore, HomeTab } from '../../deps.js';
 import type { Readiness } from '../../platform/ops/health/readiness.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
 import type { MintAccounts } from '../../tenancy/mint-accounts/mint-accounts.js';
 import type { BulkJobs } from '../../platform/store/bulk-jobs/jobs.js';
-import type { Store } from '../../platform/store/store.js';
 import type { Workspaces } from '../../tenancy/workspaces/workspaces.js';
 import type { GoneWorkspaces } from './gone-workspaces.js';
 
 /** What the bulk flow works with. */
 export interface BulkContext {
-  store: Store;
+  store: CapabilityStore;
   logger: Logger;
   /**
    * Each workspace's bot client, for what no request carries a client for: progress messages, results files

@@ -1,5 +1,5 @@
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
-import { MAYBE_CREATED } from '../../platform/blocks/bulk-words.js';
+import { MAYBE_CREATED } from '../../domain/bulk-words.js';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
 import { BULK } from './actions.js';
 import type { BulkJob, BulkKind, BulkRow } from '../../platform/store/bulk-jobs/jobs.js';

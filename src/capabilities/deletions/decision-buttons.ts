@@ -6,7 +6,7 @@ import type { DeletionRequest } from '../../platform/store/deletion-requests.js'
 import { openModal, pushModal } from '../../platform/blocks/open-modal.js';
 import { DELETIONS } from './actions.js';
 import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
-import { decisionButtons } from './approval-message.js';
+import { decisionButtons } from './messages.js';
 import { approveView, rejectView } from './decision-modal.js';
 import {
   type DecisionKind,

@@ -1,12 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { context, section } from '../../platform/blocks/blocks.js';
-import {
-  approvalProgress,
-  approvalsMissing,
-  customerCount,
-  statusLine,
-} from '../../platform/blocks/deletion-status.js';
+import { approvalProgress, approvalsMissing, customerCount, statusLine, idSections } from './messages.js';
 import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { escapeAndCut } from '../../platform/blocks/mrkdwn.js';
@@ -15,7 +10,6 @@ import { updateModal } from '../../platform/blocks/update-modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 import { DELETIONS } from './actions.js';
-import { idSections } from './approval-message.js';
 import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
 import { type SubmittedDecision, requestToDecide } from './decision-rules.js';
 import { approveRequest, rejectRequest } from './request-transitions.js';

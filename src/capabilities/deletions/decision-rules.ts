@@ -1,12 +1,11 @@
+import type { CapabilityStore } from '../../deps.js';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { OfferingView } from '../../platform/blocks/offered-decisions.js';
 import type { SecretKey } from '../../platform/secrets/secret-box.js';
-import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import type { Store } from '../../platform/store/store.js';
+import type { ApprovalResult, DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { isRecord } from '../../platform/unknown-fields.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Approvers, AskSlack } from '../../tenancy/workspaces/approvers.js';
-import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
 import { type RequestEnded, refused } from '../../platform/slack/pipeline/request-ended.js';
 import { cutText, escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
 import {
@@ -15,7 +14,7 @@ import {
   approvedByText,
   mentionOrSomeone as by,
   dateOrNothing as when,
-} from '../../platform/blocks/deletion-status.js';
+} from './messages.js';
 
 /*
  * Who may decide which request, in two parts: which request a decision modal decides (its signed metadata,
@@ -191,7 +190,7 @@ function alreadyApprovedText(r: DeletionRequest): string {
 
 /** What the rules read: the request's expiry (by the database's clock) and who its approvers are. */
 interface DecisionRulesContext {
-  store: Store;
+  store: CapabilityStore;
   approvers: Approvers;
 }
 

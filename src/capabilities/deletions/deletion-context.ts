@@ -1,9 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { HomeTab } from '../../deps.js';
+import type { CapabilityStore, HomeTab } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
 import type { OfferedDecisions, OfferingView } from '../../platform/blocks/offered-decisions.js';
-import type { Store } from '../../platform/store/store.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
 import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import type { CapabilityDeps } from '../../deps.js';
@@ -19,7 +18,7 @@ import type { WorkspaceSettings } from '../../tenancy/workspaces/settings-model.
  * account. A request from Slack works in the workspace it was signed for, whatever ids it names.
  */
 export interface DeletionContext {
-  store: Store;
+  store: CapabilityStore;
   logger: Logger;
   /**
    * The deletion settings in force in a workspace (read afresh at each use: admins change them from App Home),

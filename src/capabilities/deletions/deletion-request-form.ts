@@ -12,7 +12,7 @@ import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
 import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-context.js';
-import { customerCount } from '../../platform/blocks/deletion-status.js';
+import { customerCount } from './messages.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 
 export const REASON_BLOCK = 'reason';

@@ -12,8 +12,7 @@ import { openDeletionRequest } from './open-request.js';
 import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
-import { customerCount } from '../../platform/blocks/deletion-status.js';
-import { repeatsDropped } from './approval-message.js';
+import { customerCount, repeatsDropped } from './messages.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 
 /**

@@ -8,10 +8,8 @@ import { listModal } from '../../platform/blocks/list-modal.js';
 import { italic } from '../../platform/blocks/mrkdwn.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
-import { approvalProgress, customerCount } from '../../platform/blocks/deletion-status.js';
+import { approvalProgress, customerCount, decisionButtons, retryButtons, cancelButton } from './messages.js';
 import type { DeletionContext } from './deletion-context.js';
-import { decisionButtons, retryButtons } from './approval-message.js';
-import { cancelButton } from './requester-messages.js';
 
 /** Requests shown on Home per list; the rest are one click away. */
 export const NEWEST_SHOWN = 5;

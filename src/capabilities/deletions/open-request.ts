@@ -3,8 +3,7 @@ import { failedCallOutcome, type FailedCallOutcome } from '../../platform/slack/
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { DELETION_ASKED_OPERATION, type DeletionRequest } from '../../platform/store/deletion-requests.js';
 import type { DeletionContext, DeletionSettings } from './deletion-context.js';
-import { approvalMessage, fullListMessages } from './approval-message.js';
-import { requesterMessage } from './requester-messages.js';
+import { approvalMessage, fullListMessages, requesterMessage } from './messages.js';
 import { auditedTransition, refreshHomesShowing } from './request-transitions.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';

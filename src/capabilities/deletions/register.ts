@@ -5,6 +5,7 @@ import { listen } from '../../platform/slack/pipeline/listen.js';
 import { handleCancelButton, handleDecisionButton, handleRetryButton, offeredDecision } from './decision-buttons.js';
 import { handleApproveSubmission, handleRejectSubmission } from './decision-modal.js';
 import { deletionContext } from './deletion-context.js';
+import { statusLine } from './messages.js';
 import { addIdsBox, openRequestForm } from './request-form-buttons.js';
 import { seeAll } from './see-all.js';
 import { requestDeletionStep } from './deletion-step.js';
@@ -28,7 +29,7 @@ export function register(app: App, deps: CapabilityDeps): void {
   const ctx = deletionContext(deps);
   deps.commands.register(deletionSubcommand(ctx));
   deps.home.add(deletionHomeEntry(ctx));
-  deps.decisions.provide(offeredDecision(ctx));
+  deps.decisions.provide(offeredDecision(ctx), statusLine);
   const timing = sweeperTiming(deps.config.mint.timeoutMs);
   deps.background.schedule(deletionSweeperJob(ctx, timing));
   deps.background.schedule(stepCompleterJob(ctx, timing.intervalMs));

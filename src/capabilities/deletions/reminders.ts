@@ -10,7 +10,7 @@ import type { DeletionRequest } from '../../platform/store/deletion-requests.js'
 import type { ReminderKind } from '../../platform/store/deletion-reminders.js';
 import type { DeletionContext, DeletionSettings } from './deletion-context.js';
 import { sweeperTiming } from './deletion-sweeper.js';
-import { approvalProgress, approvalsMissing, customerCount } from '../../platform/blocks/deletion-status.js';
+import { approvalProgress, approvalsMissing, customerCount } from './messages.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,14 +1,21 @@
 import type { WebClient } from '@slack/web-api';
-import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
-import { notFoundCount, recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import {
+  type MintApiClient,
+  notFoundCount,
+  recordHighlights,
+  type MintRecord,
+} from '../../platform/mint/mint-api-client.js';
 import { runAudited } from '../../platform/mint/run-audited.js';
 import { sendDirectMessage } from '../../platform/blocks/direct-message.js';
-import type { ApprovalResult } from '../../platform/store/deletion-approvals.js';
-import type { DeletionRequest, Transition, WorkspaceDeletionRequests } from '../../platform/store/deletion-requests.js';
+import type {
+  ApprovalResult,
+  DeletionRequest,
+  Transition,
+  WorkspaceDeletionRequests,
+} from '../../platform/store/deletion-requests.js';
 import type { DeletionContext } from './deletion-context.js';
 import { approvalNotCounted, rejectionNotCounted } from './decision-rules.js';
-import { approvalMessage } from './approval-message.js';
-import { outcomeMessage, requesterMessage } from './requester-messages.js';
+import { approvalMessage, outcomeMessage, requesterMessage } from './messages.js';
 import { completeWaitingStep } from './step-completion.js';
 
 /*

@@ -6,13 +6,12 @@ import { codeBlock, escapeAndCut, escapeStrayMrkdwn, inlineCode } from '../../pl
 import { modal } from '../../platform/blocks/modal.js';
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import type { ShowAgain } from '../../platform/blocks/offered-decisions.js';
-import { rowCountParts } from '../../platform/blocks/bulk-words.js';
-import { approvalsMissing, statusLine } from '../../platform/blocks/deletion-status.js';
+import { rowCountParts } from '../../domain/bulk-words.js';
 import { updateModal } from '../../platform/blocks/update-modal.js';
 import { SYSTEM_ACTOR } from '../../platform/store/bulk-jobs/jobs.js';
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
-import type { HistoryItem } from '../../platform/store/history.js';
-import { viewerOf } from './history-viewer.js';
+import type { HistoryItem } from '../../platform/store/history/search.js';
+import { viewerOf, visibleResult } from './history-viewer.js';
 import { bulkStateText, customersText, howText, kindName } from './history-modal.js';
 
 /** Customer ids a details view lists before saying how many more (a deletion may name a thousand). */
@@ -80,7 +79,7 @@ export function showDetailsAgain(
   deps: DetailsDeps & Pick<CapabilityDeps, 'approvers' | 'settingsAdmins' | 'settings' | 'logger'>,
 ) {
   return async ({ client, teamId, userId, view }: ShowAgain): Promise<void> => {
-    const item = await deps.store.history.visibleTo(teamId, view.privateMetadata, await viewerOf(deps, userId, teamId));
+    const item = await visibleResult(deps, teamId, view.privateMetadata, await viewerOf(deps, userId, teamId));
     if (!item) return;
     await updateModal(client, view.id, await detailsView(deps, item, userId), deps.logger, view.hash);
   };
@@ -116,7 +115,7 @@ function linkBlocks(item: HistoryItem): KnownBlock[] {
  * the words of the deletion flow's own messages (said to the requester as their DMs say it).
  */
 async function deletionBlocks(
-  deps: Pick<CapabilityDeps, 'store'>,
+  deps: Pick<CapabilityDeps, 'store' | 'decisions'>,
   item: HistoryItem,
   viewerId: string,
 ): Promise<KnownBlock[]> {
@@ -145,13 +144,13 @@ async function deletionBlocks(
     section(
       `*Approvals* (${request.approverIds.length} of ${request.approvalsNeeded} needed)\n${approvalLines.join('\n')}`,
     ),
-    section(`*Where it stands*\n${statusLine(request, viewerId === request.requesterId)}`),
+    section(`*Where it stands*\n${deps.decisions.standingOf(request, viewerId === request.requesterId)}`),
   ];
 }
 
 /** What a waiting request still needs and from whom: the approvers fixed when it was asked. */
 function stillNeededText(request: DeletionRequest): string {
-  const missing = approvalsMissing(request);
+  const missing = Math.max(0, request.approvalsNeeded - request.approverIds.length);
   const asked = request.approvers
     ? [
         // Those who approved already, and the requester, who may not, are not asked again.

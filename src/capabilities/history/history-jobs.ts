@@ -1,7 +1,7 @@
+import type { CapabilityStore } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { Store } from '../../platform/store/store.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import { WorkspaceGone, type Workspaces } from '../../tenancy/workspaces/workspaces.js';
 
@@ -14,7 +14,7 @@ const RECHECK_DONE_MS = 3_600_000;
 const BACKFILL_BATCHES_PER_RUN = 20;
 
 export interface HistoryJobDeps {
-  store: Store;
+  store: CapabilityStore;
   logger: Logger;
   work: Pick<WorkBudget, 'track'>;
 }
@@ -35,7 +35,7 @@ const TOKEN_GONE_CODES = new Set(['token_revoked', 'invalid_auth', 'account_inac
  */
 export function historyBackfillJob(deps: HistoryJobDeps, everyMs = 5_000): Job {
   // When the copy was last seen done: it is looked at again hourly, since entries that had no workspace start it
-  // over once they are given one (Store.adoptRowsWithoutWorkspace).
+  // over once they are given one (CapabilityStore.adoptRowsWithoutWorkspace).
   let finishedAt: number | undefined;
   return {
     name: 'history backfill from the audit log',
@@ -45,7 +45,7 @@ export function historyBackfillJob(deps: HistoryJobDeps, everyMs = 5_000): Job {
     run: async () => {
       if (finishedAt !== undefined && Date.now() - finishedAt < RECHECK_DONE_MS) return;
       for (let batch = 0; batch < BACKFILL_BATCHES_PER_RUN; batch += 1) {
-        const done = await deps.work.track(deps.store.history.backfillBatch());
+        const done = await deps.work.track(deps.store.historyBackfill.backfillBatch());
         if (done.finished) {
           if (finishedAt === undefined) deps.logger.info('history holds the audit log written before it');
           finishedAt = Date.now();
@@ -88,7 +88,7 @@ export async function pruneHistory(deps: HistoryJobDeps, retentionDays: number, 
 
 /**
  * Reads from Slack (users.info) the names of the people who made History's rows, and again daily, so that a word
- * of a person's real name, display name or handle finds what they made (HistoryRows.peopleNamed). A person
+ * of a person's real name, display name or handle finds what they made (HistoryPeople.peopleNamed). A person
  * Slack does not know keeps no name; one Slack could not answer for is asked again later.
  */
 export function historyNamesJob(
@@ -101,7 +101,7 @@ export function historyNamesJob(
     // Not at start, as the backfill: the first seconds belong to the requests that come with a start.
     atStart: false,
     run: async () => {
-      const people = await deps.work.track(deps.store.history.peopleToName(NAMES_PER_RUN));
+      const people = await deps.work.track(deps.store.historyPeople.peopleToName(NAMES_PER_RUN));
       const gone = new Set<string>();
       for (const person of people) {
         if (gone.has(person.teamId)) continue;
@@ -109,14 +109,14 @@ export function historyNamesJob(
           const client = await deps.workspaces.slack(person.teamId);
           const { user } = await client.users.info({ user: person.userId });
           const names = [user?.real_name, user?.profile?.display_name, user?.name];
-          await deps.store.history.setNames(
+          await deps.store.historyPeople.setNames(
             person.teamId,
             person.userId,
             names.filter((name) => typeof name === 'string'),
           );
         } catch (error) {
           if (slackErrorCode(error) === 'user_not_found')
-            await deps.store.history.setNames(person.teamId, person.userId, []);
+            await deps.store.historyPeople.setNames(person.teamId, person.userId, []);
           else if (error instanceof WorkspaceGone || TOKEN_GONE_CODES.has(slackErrorCode(error) ?? '')) {
             // Nobody's name can be read there: the whole workspace waits a day, with one line said.
             gone.add(person.teamId);
@@ -124,10 +124,10 @@ export function historyNamesJob(
               { team: person.teamId, reason: slackErrorCode(error) ?? 'no installation' },
               'History names not read for a workspace the app no longer serves; asked again in a day',
             );
-            await deps.store.history.postponeNamesOf(person.teamId, GONE_RETRY_MS);
+            await deps.store.historyPeople.postponeNamesOf(person.teamId, GONE_RETRY_MS);
           } else {
             deps.logger.warn({ err: error, user: person.userId }, 'could not read a name for History; will try again');
-            await deps.store.history.setNames(person.teamId, person.userId, undefined, new Date(), NAME_RETRY_MS);
+            await deps.store.historyPeople.setNames(person.teamId, person.userId, undefined, new Date(), NAME_RETRY_MS);
           }
         }
       }

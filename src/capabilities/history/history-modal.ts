@@ -2,7 +2,7 @@ import type { ViewOutput } from '@slack/bolt';
 import { format, parseISO } from 'date-fns';
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { context, divider, section } from '../../platform/blocks/blocks.js';
-import { rowCountParts } from '../../platform/blocks/bulk-words.js';
+import { rowCountParts } from '../../domain/bulk-words.js';
 import { INPUT_ACTION_ID, selectInput, textInput } from '../../platform/blocks/inputs.js';
 import { escapeAndCut, inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { modal } from '../../platform/blocks/modal.js';
@@ -14,9 +14,9 @@ import {
   type HistoryKind,
   searchWords,
   searchWordsProblem,
-} from '../../platform/store/history-entry.js';
+} from '../../platform/store/history/entry.js';
 import type { BulkJobStatus, JobSummary } from '../../platform/store/bulk-jobs/jobs.js';
-import type { HistoryItem } from '../../platform/store/history.js';
+import type { HistoryItem } from '../../platform/store/history/search.js';
 import { HISTORY } from './actions.js';
 import { type HistoryFilters, type PageState, SLACK_USER_ID, encodePageState } from './page-state.js';
 import type { ReaderZone } from './reader-zone.js';

@@ -7,11 +7,11 @@ import { updateModal } from '../../platform/blocks/update-modal.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { ButtonRequest, Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 import { invalidInput } from '../../platform/slack/pipeline/request-ended.js';
-import { searchWords } from '../../platform/store/history-entry.js';
-import type { HistoryCursor, HistoryItem, HistoryQuery } from '../../platform/store/history.js';
+import { searchWords } from '../../platform/store/history/entry.js';
+import type { HistoryCursor, HistoryItem, HistoryQuery } from '../../platform/store/history/search.js';
 import { detailsView } from './history-details.js';
 import { PAGE_SIZE, SEARCH_BLOCKS, historyView, loadingView, readSearchForm } from './history-modal.js';
-import { type Viewer, mayFilterOthers, scopeText, viewerOf } from './history-viewer.js';
+import { type Viewer, mayFilterOthers, scopeText, viewerOf, visibleResult } from './history-viewer.js';
 import { type ReaderZones, dayEnd, dayStart } from './reader-zone.js';
 import { type HistoryFilters, type PageState, decodePageState } from './page-state.js';
 
@@ -80,7 +80,7 @@ export async function pageView(
     limit: PAGE_SIZE,
     budget: deps.config.history.scanRows,
   };
-  const people = query.words?.length ? await deps.store.history.peopleNamed(at.teamId, query.words) : undefined;
+  const people = query.words?.length ? await deps.store.historyPeople.peopleNamed(at.teamId, query.words) : undefined;
   let page = await deps.store.history.page({ ...query, people });
   // Previous from a page Keep searching reached: the rows just newer than it may hold no match within a budget,
   // but the page the person came from lies further on, so the reading goes on toward it (an empty "searched
@@ -199,7 +199,7 @@ export function handleDetails(deps: HistoryDeps) {
   return async ({ body, action, client, teamId }: ButtonRequest): Promise<Ended> => {
     const userId = body.user.id;
     const viewer = await viewerOf(deps, userId, teamId);
-    const allowed = await deps.store.history.visibleTo(teamId, action.value ?? '', viewer);
+    const allowed = await visibleResult(deps, teamId, action.value ?? '', viewer);
     const view = allowed
       ? await detailsView(deps, allowed, userId)
       : noticeModal('History', ':no_entry: There is no such result that you may see in this workspace.');

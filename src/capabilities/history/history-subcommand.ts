@@ -1,7 +1,7 @@
 import { escapeMrkdwn } from '../../platform/blocks/mrkdwn.js';
 import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
 import { invalidInput } from '../../platform/slack/pipeline/request-ended.js';
-import { searchWords, searchWordsProblem } from '../../platform/store/history-entry.js';
+import { searchWords, searchWordsProblem } from '../../platform/store/history/entry.js';
 import { type HistoryDeps, openHistory } from './history-pages.js';
 import { wordsOnly } from './page-state.js';
 

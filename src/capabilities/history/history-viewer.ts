@@ -1,5 +1,6 @@
 import type { CapabilityDeps } from '../../deps.js';
-import { type HistoryViewer, viewerAudiences } from '../../platform/store/history.js';
+import type { HistoryItem, HistoryViewer } from '../../platform/store/history/search.js';
+import { IN_FORCE_AUDIENCE, groupAudience, userAudience } from '../../platform/store/history/write.js';
 import { auditViewersOf } from '../../tenancy/workspaces/settings-model.js';
 
 /** Who is looking, and what they may see: for the query, and for the line that says it. */
@@ -43,6 +44,39 @@ export async function viewerOf(
     audiences: viewerAudiences({ userId, groups: memberOf, approverInForce: approver.approver }),
     approves: approver.approver || memberOf.length > 0,
   };
+}
+
+/**
+ * The audiences a person belongs to, as History's deletion rows record who was asked to decide them: the person,
+ * the user groups they are a member of, and (when they approve in the settings in force) the approvers in force,
+ * whom the requests from before their approvers were recorded are asked of.
+ */
+export function viewerAudiences(person: {
+  userId: string;
+  groups: readonly string[];
+  approverInForce: boolean;
+}): string[] {
+  return [
+    userAudience(person.userId),
+    ...person.groups.map((group) => groupAudience(group)),
+    ...(person.approverInForce ? [IN_FORCE_AUDIENCE] : []),
+  ];
+}
+
+/**
+ * Result `id` of workspace `teamId` if this viewer may see it: everything, their own, or a deletion request asked
+ * of one of their audiences (each a primary-key read).
+ */
+export async function visibleResult(
+  deps: Pick<CapabilityDeps, 'store'>,
+  teamId: string,
+  id: string,
+  viewer: HistoryViewer,
+): Promise<HistoryItem | undefined> {
+  const item = await deps.store.history.get(teamId, id);
+  if (!item || viewer.everything || item.actorId === viewer.userId) return item;
+  if (item.kind !== 'deletion') return undefined;
+  return (await deps.store.history.askedOfAny(id, viewer.audiences)) ? item : undefined;
 }
 
 /** Whether this viewer may filter on another person's rows. */

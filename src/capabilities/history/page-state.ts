@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HISTORY_KINDS, searchWords, searchWordsProblem } from '../../platform/store/history-entry.js';
+import { HISTORY_KINDS, searchWords, searchWordsProblem } from '../../platform/store/history/entry.js';
 
 /** A Slack user id as the form's person picker gives it (and as the page state must hold it). */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,39}$/;

@@ -1,15 +1,14 @@
 import type { WebClient } from '@slack/web-api';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { HomeEntry, HomeTab } from '../../deps.js';
+import type { CapabilityStore, HomeEntry, HomeTab } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
-import type { Store } from '../../platform/store/store.js';
 import { approvedRequestStates } from './request-states.js';
 import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
 import { stringFieldOf } from '../../platform/unknown-fields.js';
 
 export interface HomeSources {
-  store: Store;
+  store: CapabilityStore;
   /** The bot's client in a workspace (its own token in distribution mode). */
   slack: (teamId: string | undefined) => Promise<WebClient>;
   work: WorkBudget;

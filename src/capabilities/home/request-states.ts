@@ -1,6 +1,6 @@
+import type { CapabilityStore } from '../../deps.js';
 import type { AuditEntry } from '../../platform/store/audit-log.js';
 import type { DeletionStatus } from '../../platform/store/deletion-requests.js';
-import type { Store } from '../../platform/store/store.js';
 
 /** The operation whose activity line follows the request it approved: an approval is one step of a request. */
 const FOLLOWS_ITS_REQUEST = 'customers.delete.approve';
@@ -10,7 +10,7 @@ const FOLLOWS_ITS_REQUEST = 'customers.delete.approve';
  * an approval's activity line shows where the request stands now, not the count at the time of approving.
  */
 export async function approvedRequestStates(
-  store: Store,
+  store: CapabilityStore,
   entries: readonly AuditEntry[],
 ): Promise<Map<string, DeletionStatus>> {
   const asked = new Map<string, string | undefined>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CapabilityDeps } from '../../deps.js';
-import { recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import { recordHighlights, type MintRecord } from '../../platform/mint/mint-api-client.js';
 import {
   type CreateLinkRequest,
   LINK_TYPES,

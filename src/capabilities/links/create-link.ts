@@ -1,9 +1,8 @@
+import type { CapabilityStore } from '../../deps.js';
 import { type Actor, type AuditedOutcome, runAudited } from '../../platform/mint/run-audited.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
-import type { MintRecord } from '../../platform/mint/responses.js';
+import type { MintApiClient, MintRecord } from '../../platform/mint/mint-api-client.js';
 import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
-import type { Store } from '../../platform/store/store.js';
 import { linkUrls } from '../../platform/mint/link-urls.js';
 
 /**
@@ -11,7 +10,7 @@ import { linkUrls } from '../../platform/mint/link-urls.js';
  * (`origin` says which workflow execution), with the Mint client of the workspace's account.
  */
 export function createLinkAudited(
-  deps: { mint: MintApiClient; store: Store; logger: Logger },
+  deps: { mint: MintApiClient; store: CapabilityStore; logger: Logger },
   actor: Actor,
   request: CreateLinkRequest,
   origin?: string,

@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { recordHighlights, type MintRecord } from '../../platform/mint/responses.js';
+import { recordHighlights, type MintRecord } from '../../platform/mint/mint-api-client.js';
 import type { CreateLinkRequest } from '../../platform/mint/schemas.js';
 import { context, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { enumLabel } from '../../platform/blocks/choices.js';

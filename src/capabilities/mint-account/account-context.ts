@@ -17,7 +17,7 @@ export interface AccountContext {
 export function accountContext(deps: CapabilityDeps): AccountContext {
   return {
     accounts: deps.mintAccounts,
-    admins: new AccountAdmins(deps.store, deps.settingsAdmins),
+    admins: new AccountAdmins(deps.workspaces, deps.settingsAdmins),
     store: deps.store,
     config: deps.config,
     home: deps.home,

@@ -1,10 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { HomeTab } from '../../deps.js';
+import type { CapabilityStore, HomeTab } from '../../deps.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import { context, message, section } from '../../platform/blocks/blocks.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
-import type { Store } from '../../platform/store/store.js';
-import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
+import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 import {
   type EffectiveSettings,
   type SettingName,
@@ -23,7 +22,7 @@ import type { UserGroups } from './user-groups.js';
 
 /** What the settings capability works with. */
 export interface SettingsContext {
-  store: Store;
+  store: CapabilityStore;
   settings: WorkspaceSettingsSource;
   admins: SettingsAdmins;
   groups: UserGroups;
@@ -101,30 +100,23 @@ export async function saveSettings(ctx: SettingsContext, request: SaveRequest): 
   if (changes.length === 0) return { kind: 'unchanged', current: before };
   if (problems && Object.keys(problems).length > 0) return invalid(ctx, request, problems, version);
 
-  const saved = await ctx.store.transaction(async (tx) => {
-    const row = await tx.workspaceSettingsRows.get(teamId);
-    if ((row?.version ?? 0) !== version) return undefined;
-    const at = new Date().toISOString();
-    const settings: Record<string, StoredSetting> = { ...row?.settings };
-    for (const { name } of changes) settings[name] = { value: storedValue(name, parsed.values[name]), by: userId, at };
-    const written = await tx.workspaceSettingsRows.save(teamId, version, settings, userId);
-    if (!written) return undefined;
-    await tx.audit.record({
-      actorId: userId,
-      teamId,
-      operation: 'settings.change',
-      inputs: {
-        version: written.version,
-        changed: changes.map((c) => c.name),
-        ...Object.fromEntries(changes.map((c) => [c.name, { from: c.from.plain, to: c.to.plain }])),
-      },
-      outcome: 'succeeded',
-      detail: changes.map((c) => `${SETTING_DESCRIPTIONS[c.name].title}: ${c.from.plain} -> ${c.to.plain}`).join('; '),
-    });
-    return written;
-  });
+  const at = new Date().toISOString();
+  const changed = Object.fromEntries(
+    changes.map(({ name }) => [name, { value: storedValue(name, parsed.values[name]), by: userId, at }]),
+  );
+  const saved = await ctx.settings.save(teamId, version, changed, userId, (written) => ({
+    actorId: userId,
+    teamId,
+    operation: 'settings.change',
+    inputs: {
+      version: written.version,
+      changed: changes.map((c) => c.name),
+      ...Object.fromEntries(changes.map((c) => [c.name, { from: c.from.plain, to: c.to.plain }])),
+    },
+    outcome: 'succeeded',
+    detail: changes.map((c) => `${SETTING_DESCRIPTIONS[c.name].title}: ${c.from.plain} -> ${c.to.plain}`).join('; '),
+  }));
   if (!saved) return { kind: 'changed-meanwhile', current: await ctx.settings.fresh(teamId) };
-  ctx.settings.remember(saved);
   ctx.logger.info(
     { user: userId, team: teamId, version: saved.version, changed: changes.map((c) => c.name) },
     'settings changed',

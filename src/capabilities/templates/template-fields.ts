@@ -1,4 +1,4 @@
-import { isRecord } from '../../platform/mint/responses.js';
+import { isRecord } from '../../platform/mint/mint-api-client.js';
 
 /*
  * The spec does not show a template's fields, so they are looked for under common names; anything else

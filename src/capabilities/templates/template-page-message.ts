@@ -1,6 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from '@slack/types';
 import { buttonOf } from '../../platform/slack/pipeline/declarations.js';
-import type { TemplatePage } from '../../platform/mint/responses.js';
+import type { TemplatePage } from '../../platform/mint/mint-api-client.js';
 import { context, header, message, section, type MessageContent } from '../../platform/blocks/blocks.js';
 import { LIMITS } from '../../platform/blocks/limits.js';
 import { bold, cutText, escapeAndCut, escapeMrkdwn, inlineCode } from '../../platform/blocks/mrkdwn.js';

@@ -1,16 +1,15 @@
+import type { CapabilityStore } from '../../deps.js';
 import { type Actor, type AuditedOutcome, runAudited } from '../../platform/mint/run-audited.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { MintApiClient } from '../../platform/mint/mint-api-client.js';
-import type { MintRecord } from '../../platform/mint/responses.js';
+import type { MintApiClient, MintRecord } from '../../platform/mint/mint-api-client.js';
 import type { CreateWalletRequest } from '../../platform/mint/schemas.js';
-import type { Store } from '../../platform/store/store.js';
 
 /**
  * POST /v1/wallet under the audit log: the one way a wallet is created, from the form or from a workflow step
  * (`origin` says which workflow execution), with the Mint client of the workspace's account.
  */
 export function createWalletAudited(
-  deps: { mint: MintApiClient; store: Store; logger: Logger },
+  deps: { mint: MintApiClient; store: CapabilityStore; logger: Logger },
   actor: Actor,
   request: CreateWalletRequest,
   origin?: string,

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { DeletionRequest } from '../store/deletion-requests.js';
 
 /** Who asks about which request, in which workspace. */
 export interface DecisionAsked {
@@ -25,19 +26,33 @@ export interface ShowAgain {
   view: OfferingView;
 }
 
+/** Where a request stands, in the deciding capability's words (`toRequester`: said to the person who asked). */
+export type Standing = (request: DeletionRequest, toRequester: boolean) => string;
+
 /**
  * A decision on a request offered on another capability's view (History's Details offers a deletion request's
  * Approve / Reject) without either capability importing the other. The one that decides provides its blocks
- * for a person and a request; the one that shows the view asks for them while building it, and says, by its
- * view's callback_id, how the view is shown again once a decision made from it has landed or was refused.
+ * for a person and a request, and its words for where a request stands; the one that shows the view asks for
+ * them while building it, and says, by its view's callback_id, how the view is shown again once a decision made
+ * from it has landed or was refused.
  */
 export class OfferedDecisions {
   private offer: ((at: DecisionAsked) => Promise<KnownBlock[]>) | undefined;
+  private standing: Standing | undefined;
   private readonly showers = new Map<string, (at: ShowAgain) => Promise<void>>();
 
-  /** The deciding capability: the blocks `at.userId` may press on the request now (none when they may not). */
-  provide(offer: (at: DecisionAsked) => Promise<KnownBlock[]>): void {
+  /**
+   * The deciding capability: the blocks `at.userId` may press on the request now (none when they may not), and
+   * the line on where a request stands that its own messages show.
+   */
+  provide(offer: (at: DecisionAsked) => Promise<KnownBlock[]>, standing: Standing): void {
     this.offer = offer;
+    this.standing = standing;
+  }
+
+  /** Where the request stands, as the deciding capability's messages say it (its status when nobody provides them). */
+  standingOf(request: DeletionRequest, toRequester: boolean): string {
+    return this.standing ? this.standing(request, toRequester) : request.status;
   }
 
   /** The blocks to put on a view for this person and request: none when nobody provides them, or they may not decide. */

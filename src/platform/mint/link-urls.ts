@@ -1,4 +1,4 @@
-import { isRecord, type MintRecord } from './responses.js';
+import { isRecord, type MintRecord } from './mint-api-client.js';
 
 /** Field names a service commonly gives a link's URL; preferred when several URLs are in the answer. */
 const URL_KEYS = ['url', 'link', 'mintLink', 'mintUrl', 'claimUrl', 'claimLink', 'shortUrl', 'href'];

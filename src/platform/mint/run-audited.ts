@@ -1,7 +1,7 @@
 import type { Logger } from '../ops/telemetry/create-logger.js';
 import { MintApiError } from './mint-api-error.js';
 import { mintErrorText } from '../blocks/mint-error-text.js';
-import type { HistoryMade } from '../store/history-entry.js';
+import type { HistoryMade } from '../store/history/entry.js';
 import type { Store } from '../store/store.js';
 
 export interface Actor {
@@ -33,7 +33,7 @@ export interface AuditedOperation<T> {
  * nothing runs), then completed with its outcome. Failures come back as a reason to show the user.
  */
 export async function runAudited<T>(
-  deps: { store: Store; logger: Logger },
+  deps: { store: Pick<Store, 'audit'>; logger: Logger },
   actor: Actor,
   operation: AuditedOperation<T>,
   work: () => Promise<T>,

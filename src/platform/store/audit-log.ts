@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseJson } from './stored-json.js';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { completeHistory, writeHistory } from './history.js';
-import { type HistoryMade, historyRecord } from './history-entry.js';
+import { completeHistory, writeHistory } from './history/write.js';
+import { type HistoryMade, historyRecord } from './history/entry.js';
 import type { Tables } from './tables.js';
 
 export interface AuditEntryInput {

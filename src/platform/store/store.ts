@@ -6,11 +6,12 @@ import type { Logger } from '../ops/telemetry/create-logger.js';
 import type { Scrubber } from '../ops/telemetry/secret-scrubber.js';
 import { AuditLogPages } from './audit-log-pages.js';
 import { AuditLog } from './audit-log.js';
-import { DeletionApprovals } from './deletion-approvals.js';
 import { DeletionReminders } from './deletion-reminders.js';
 import { BulkJobs } from './bulk-jobs/jobs.js';
-import { DeletionRequests } from './deletion-requests.js';
-import { HistoryRows } from './history.js';
+import { DeletionApprovals, DeletionRequests } from './deletion-requests.js';
+import { HistoryBackfill } from './history/backfill.js';
+import { HistoryPeople } from './history/people.js';
+import { HistoryRows } from './history/search.js';
 import { HomeTabs } from './home-tabs.js';
 import { InstallationRows } from './installation-rows.js';
 import { MintAccountRows } from './mint-account-rows.js';
@@ -37,6 +38,10 @@ export interface Store {
   readonly auditLogPages: AuditLogPages;
   /** What was made through the app (links, wallets, deletion requests, bulk jobs), written with its audit entry. */
   readonly history: HistoryRows;
+  /** The Slack names of History's makers and deciders, which a search's words find them by. */
+  readonly historyPeople: HistoryPeople;
+  /** The one-time copy into History of the audit entries written before it. */
+  readonly historyBackfill: HistoryBackfill;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettingsRows: WorkspaceSettingsRows;
   /** Distribution mode's installations (tokens sealed). */
@@ -108,6 +113,8 @@ class SqlStore implements Store {
   readonly deletionReminders: DeletionReminders;
   readonly auditLogPages: AuditLogPages;
   readonly history: HistoryRows;
+  readonly historyPeople: HistoryPeople;
+  readonly historyBackfill: HistoryBackfill;
   readonly bulkJobs: BulkJobs;
   readonly workspaceSettingsRows: WorkspaceSettingsRows;
   readonly installationRows: InstallationRows;
@@ -129,6 +136,8 @@ class SqlStore implements Store {
     this.deletionReminders = new DeletionReminders(db, engine);
     this.auditLogPages = new AuditLogPages(db);
     this.history = new HistoryRows(db, engine);
+    this.historyPeople = new HistoryPeople(db);
+    this.historyBackfill = new HistoryBackfill(db, engine);
     this.bulkJobs = new BulkJobs(db, engine, changes);
     this.workspaceSettingsRows = new WorkspaceSettingsRows(db, engine, changes);
     this.installationRows = new InstallationRows(db, engine, changes);

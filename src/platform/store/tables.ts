@@ -302,7 +302,7 @@ export interface MintCallOutcomesTable {
 
 /**
  * What was made through the app, one row per audit entry that made it, and one per link or wallet a bulk job made
- * (migration 020; see history.ts).
+ * (migration 020; see history/).
  */
 export interface HistoryTable {
   /** The audit entry's id; of a bulk job's link or wallet, the job's id and the row's number (`BK-…/12`). */

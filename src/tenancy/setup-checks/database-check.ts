@@ -62,7 +62,10 @@ export function databasePlace(location: StoreLocation): string {
  * The open database answers, and every migration of this version is applied (throws when it does not answer).
  * `where` names it for the operator (left out where Slack users read it).
  */
-export async function checkMigrated(store: Store, where: string | undefined): Promise<SetupItem> {
+export async function checkMigrated(
+  store: Pick<Store, 'ping' | 'migrationState'>,
+  where: string | undefined,
+): Promise<SetupItem> {
   const title = where ? `Database (${where})` : 'Database';
   await store.ping(5_000);
   const { pending } = await store.migrationState();

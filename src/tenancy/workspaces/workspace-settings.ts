@@ -4,7 +4,8 @@ import type { Config } from '../../platform/ops/config/config.js';
 import type { Job } from '../../platform/ops/lifecycle/scheduler.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Store } from '../../platform/store/store.js';
-import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
+import type { AuditEntryInput } from '../../platform/store/audit-log.js';
+import type { StoredSetting, StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
 import { type EffectiveSettings, type WorkspaceSettings, effectiveSettings, envDefaults } from './settings-model.js';
 
 export interface WorkspaceSettingsOptions {
@@ -82,6 +83,29 @@ export class WorkspaceSettingsSource {
     const row = await this.store.workspaceSettingsRows.get(teamId);
     if (row) this.remember(row);
     return effectiveSettings(this.defaults, teamId, row, this.envOnly);
+  }
+
+  /**
+   * Saves the settings `changed` by `by` over the version `fromVersion` a form was made from (compare-and-set:
+   * undefined, and nothing written, when another save landed since), with the audit entry the saved row makes, in
+   * one transaction. The row saved is in force at once on this replica.
+   */
+  async save(
+    teamId: string,
+    fromVersion: number,
+    changed: Readonly<Record<string, StoredSetting>>,
+    by: string,
+    audit: (saved: StoredWorkspaceSettings) => AuditEntryInput,
+  ): Promise<StoredWorkspaceSettings | undefined> {
+    const saved = await this.store.transaction(async (tx) => {
+      const row = await tx.workspaceSettingsRows.get(teamId);
+      if ((row?.version ?? 0) !== fromVersion) return undefined;
+      const written = await tx.workspaceSettingsRows.save(teamId, fromVersion, { ...row?.settings, ...changed }, by);
+      if (written) await tx.audit.record(audit(written));
+      return written;
+    });
+    if (saved) this.remember(saved);
+    return saved;
   }
 
   /** A row just saved here: in force at once on this replica (the others learn it from the change feed). */

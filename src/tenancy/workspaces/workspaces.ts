@@ -113,6 +113,14 @@ export class Workspaces {
     return this.mode.kind === 'distributed';
   }
 
+  /** Who installed the app in the workspace (the org-wide installation's installer in an Enterprise Grid). */
+  async installerOf(teamId: string): Promise<string | undefined> {
+    const own = await this.store.installationRows.get(installationId({ teamId }) ?? '');
+    if (own) return own.installerId;
+    const org = await this.store.installationRows.installationOfTeam(teamId);
+    return org ? (await this.store.installationRows.get(org))?.installerId : undefined;
+  }
+
   /**
    * The bot's client in a workspace, for posts nobody waits on: it waits out Slack's rate limits. Throws
    * WorkspaceGone when the workspace has no installation (or, in distribution mode, no team id is known).

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { decisionMetadataKeys, signDecisionMetadata } from '../../../src/capabilities/deletions/decision-rules.js';
 import { stepEnd } from '../../../src/capabilities/deletions/step-completion.js';
-import { approvalMessage, fullListMessages } from '../../../src/capabilities/deletions/approval-message.js';
+import {
+  approvalMessage,
+  fullListMessages,
+  outcomeMessage,
+  requesterMessage,
+  statusLine,
+} from '../../../src/capabilities/deletions/messages.js';
 import { approveView, rejectView } from '../../../src/capabilities/deletions/decision-modal.js';
-import { outcomeMessage, requesterMessage } from '../../../src/capabilities/deletions/requester-messages.js';
-import { statusLine } from '../../../src/platform/blocks/deletion-status.js';
 import type { DeletionRequest, DeletionStatus } from '../../../src/platform/store/deletion-requests.js';
 import { messageProblems, viewProblems } from '../../kit/block-kit-limits.js';
 

@@ -53,7 +53,7 @@ describeEachEngine('history names job', (_engine, create) => {
       ['T_REVOKED', 'token_revoked'],
     ]);
     expect(lines.map((line) => line.level)).toEqual(['info', 'info']); // not a warning
-    expect(await store.history.peopleToName(10)).toEqual([]);
-    expect(await store.history.peopleToName(10, new Date(Date.now() + 86_400_000 + 60_000))).toHaveLength(5);
+    expect(await store.historyPeople.peopleToName(10)).toEqual([]);
+    expect(await store.historyPeople.peopleToName(10, new Date(Date.now() + 86_400_000 + 60_000))).toHaveLength(5);
   });
 });

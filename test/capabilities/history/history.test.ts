@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
 import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
-import type { LinkMade } from '../../../src/platform/store/history-entry.js';
+import type { LinkMade } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
 import { modalText } from '../../kit/screen-text.js';
@@ -272,7 +272,8 @@ describe('history', () => {
     const store = running.app.openStore();
     // The names job reads the makers' names from Slack (users.info) in the background.
     await vi.waitFor(
-      async () => expect(await store.history.peopleNamed(TEST_TEAM_ID, ['novak'])).toEqual(new Map([['novak', [BOB]]])),
+      async () =>
+        expect(await store.historyPeople.peopleNamed(TEST_TEAM_ID, ['novak'])).toEqual(new Map([['novak', [BOB]]])),
       { timeout: 5_000 },
     );
     const bob = await openHistory(VERA, 'Novak');

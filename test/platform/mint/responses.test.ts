@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notFoundCount, parseTemplatePage, recordHighlights } from '../../../src/platform/mint/responses.js';
+import { notFoundCount, parseTemplatePage, recordHighlights } from '../../../src/platform/mint/mint-api-client.js';
 
 const items = [{ id: 't1' }, { id: 't2' }];
 

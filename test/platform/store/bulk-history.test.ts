@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { NewBulkJob, NewBulkRow } from '../../../src/platform/store/bulk-jobs/jobs.js';
-import type { HistoryQuery } from '../../../src/platform/store/history.js';
-import { searchWords } from '../../../src/platform/store/history-entry.js';
+import type { HistoryQuery } from '../../../src/platform/store/history/search.js';
+import { searchWords } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { DELETION_ASKED_OPERATION } from '../../../src/platform/store/deletion-requests.js';
-import { viewerAudiences } from '../../../src/platform/store/history.js';
+import { viewerAudiences } from '../../../src/capabilities/history/history-viewer.js';
 import { openDatabase } from '../../../src/platform/store/open-database.js';
 import { openStore } from '../../../src/platform/store/store.js';
 import { appMigrator, describeEachEngine } from '../../kit/store-engines.js';
@@ -65,7 +65,7 @@ describeEachEngine('migration 021 (history audience)', (engine, create) => {
     expect(await sees('U_NOW', [], true)).toEqual([older.row]);
     expect(await sees('U_NONE', [], false)).toEqual([]);
     expect(await store.history.askedGroups('T1')).toEqual(['S_OPS']);
-    expect(await store.history.peopleToName(10)).toEqual([{ teamId: 'T1', userId: 'U_REQ' }]);
+    expect(await store.historyPeople.peopleToName(10)).toEqual([{ teamId: 'T1', userId: 'U_REQ' }]);
     await store.close();
     await database.drop();
   });

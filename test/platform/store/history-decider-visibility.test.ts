@@ -1,6 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import { type HistoryViewer, viewerAudiences } from '../../../src/platform/store/history.js';
-import { searchWords } from '../../../src/platform/store/history-entry.js';
+import { viewerAudiences } from '../../../src/capabilities/history/history-viewer.js';
+import type { HistoryViewer } from '../../../src/platform/store/history/search.js';
+import { searchWords } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
@@ -49,7 +50,7 @@ describeEachEngine('history search by who decided', (engine, create) => {
   });
   const search = async (teamId: string, viewer: HistoryViewer, typed: string) => {
     const words = searchWords(typed);
-    const people = await store.history.peopleNamed(teamId, words);
+    const people = await store.historyPeople.peopleNamed(teamId, words);
     const page = await store.history.page({ teamId, viewer, words, people, limit: 10 });
     return page.items.map((i) => i.id);
   };
@@ -61,9 +62,9 @@ describeEachEngine('history search by who decided', (engine, create) => {
     await store.deletionApprovals.approve('T1', asked.requestId, 'U_APP');
     await store.deletionApprovals.approve('T1', other.requestId, 'U_APP');
     await store.deletionApprovals.approve('T2', foreign.requestId, 'U_APP');
-    await store.history.setNames('T1', 'U_APP', ['Zelda Approver']);
-    await store.history.setNames('T2', 'U_APP', ['Zelda Approver']);
-    await store.history.setNames('T1', 'U_CAT', ['Cat Requester']);
+    await store.historyPeople.setNames('T1', 'U_APP', ['Zelda Approver']);
+    await store.historyPeople.setNames('T2', 'U_APP', ['Zelda Approver']);
+    await store.historyPeople.setNames('T1', 'U_CAT', ['Cat Requester']);
     // The decider's term is there (the feature works at all).
     expect(await search('T1', { everything: true }, 'zelda')).toEqual(expect.arrayContaining([asked.id, other.id]));
     expect(await search('T1', { everything: true }, 'decided-by:u_app')).toHaveLength(2);

@@ -1,6 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import { type HistoryQuery, type HistoryViewer, viewerAudiences } from '../../../src/platform/store/history.js';
-import { type LinkMade, searchWords } from '../../../src/platform/store/history-entry.js';
+import { viewerAudiences, visibleResult } from '../../../src/capabilities/history/history-viewer.js';
+import type { HistoryQuery, HistoryViewer } from '../../../src/platform/store/history/search.js';
+import { type LinkMade, searchWords } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../../src/platform/store/tables.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
@@ -334,12 +335,12 @@ describeEachEngine('history', (engine, create) => {
     expect(await ids()).toEqual([link1, own, b, a]);
 
     // Details by id: the row named is checked against the viewer, whatever the page said.
-    expect((await store.history.visibleTo('T1', a, app))?.id).toBe(a);
-    expect(await store.history.visibleTo('T1', b, app)).toBeUndefined();
-    expect(await store.history.visibleTo('T1', link1, app)).toBeUndefined();
-    expect((await store.history.visibleTo('T1', b, member))?.id).toBe(b);
-    expect(await store.history.visibleTo('T2', b, member)).toBeUndefined();
-    expect((await store.history.visibleTo('T1', b, EVERYTHING))?.id).toBe(b);
+    expect((await visibleResult({ store }, 'T1', a, app))?.id).toBe(a);
+    expect(await visibleResult({ store }, 'T1', b, app)).toBeUndefined();
+    expect(await visibleResult({ store }, 'T1', link1, app)).toBeUndefined();
+    expect((await visibleResult({ store }, 'T1', b, member))?.id).toBe(b);
+    expect(await visibleResult({ store }, 'T2', b, member)).toBeUndefined();
+    expect((await visibleResult({ store }, 'T1', b, EVERYTHING))?.id).toBe(b);
   });
 
   it('reads a word common among deletion requests from the viewer’s own requests, with the same answer', async () => {
@@ -357,7 +358,7 @@ describeEachEngine('history', (engine, create) => {
       outcome: 'pending',
       detail: `DR-${i}`,
     }));
-    while (!(await store.history.backfillBatch(10)).finished);
+    while (!(await store.historyBackfill.backfillBatch(10)).finished);
     for (let i = 0; i < 3; i += 1)
       mine.push(await deletionAsked('U_REQ', ['cus_common'], { users: ['U_APP'], userGroups: [] }));
     const app = viewer('U_APP');
@@ -372,19 +373,19 @@ describeEachEngine('history', (engine, create) => {
     const byAnn = await link('U_ANN', { nftId: 'nft-1' });
     const aboutAnn = await link('U_BOB', { nftId: 'nft-2', email: 'ann@example.com' });
     const byBob = await link('U_BOB', { nftId: 'nft-1' });
-    expect(await store.history.peopleToName(10)).toEqual(
+    expect(await store.historyPeople.peopleToName(10)).toEqual(
       expect.arrayContaining([
         { teamId: 'T1', userId: 'U_ANN' },
         { teamId: 'T1', userId: 'U_BOB' },
       ]),
     );
-    await store.history.setNames('T1', 'U_ANN', ['Ann Lee', 'Annie', 'ann.lee']);
-    await store.history.setNames('T1', 'U_BOB', ['Bob Stone', '', 'bob']);
-    expect(await store.history.peopleToName(10)).toEqual([]);
+    await store.historyPeople.setNames('T1', 'U_ANN', ['Ann Lee', 'Annie', 'ann.lee']);
+    await store.historyPeople.setNames('T1', 'U_BOB', ['Bob Stone', '', 'bob']);
+    expect(await store.historyPeople.peopleToName(10)).toEqual([]);
 
     const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
       const words = searchWords(typed);
-      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+      return ids({ ...query, words, people: await store.historyPeople.peopleNamed('T1', words) });
     };
     expect(await byName('ann')).toEqual([aboutAnn, byAnn]);
     expect(await byName('Lee')).toEqual([byAnn]);
@@ -393,7 +394,7 @@ describeEachEngine('history', (engine, create) => {
     expect(await byName('ann', { viewer: viewer('U_BOB') })).toEqual([aboutAnn]);
     expect(await byName('ann', { viewer: viewer('U_ANN') })).toEqual([byAnn]);
     expect(await byName('%')).toEqual([]); // LIKE's own characters match only themselves
-    expect(await store.history.peopleNamed('T2', ['ann'])).toEqual(new Map());
+    expect(await store.historyPeople.peopleNamed('T2', ['ann'])).toEqual(new Map());
   });
 
   it('finds the deletion requests a person approved or rejected by a word of their name, for those who see them', async () => {
@@ -407,18 +408,18 @@ describeEachEngine('history', (engine, create) => {
       .decide(await requestOf(rejected), 'rejected', 'U_RITA', undefined);
     expect(rejection.won).toBe(true);
     // Their names are read as a maker's are, once they have decided something.
-    expect(await store.history.peopleToName(10)).toEqual(
+    expect(await store.historyPeople.peopleToName(10)).toEqual(
       expect.arrayContaining([
         { teamId: 'T1', userId: 'U_AMOS' },
         { teamId: 'T1', userId: 'U_RITA' },
       ]),
     );
-    await store.history.setNames('T1', 'U_AMOS', ['Amos Hale']);
-    await store.history.setNames('T1', 'U_RITA', ['Rita Moss']);
-    await store.history.setNames('T1', 'U_REQ', ['Reggie Quill']);
+    await store.historyPeople.setNames('T1', 'U_AMOS', ['Amos Hale']);
+    await store.historyPeople.setNames('T1', 'U_RITA', ['Rita Moss']);
+    await store.historyPeople.setNames('T1', 'U_REQ', ['Reggie Quill']);
     const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
       const words = searchWords(typed);
-      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+      return ids({ ...query, words, people: await store.historyPeople.peopleNamed('T1', words) });
     };
     expect(await byName('amos')).toEqual([approved]); // not the request he was only asked to decide
     expect(await byName('rita')).toEqual([rejected]);
@@ -437,11 +438,11 @@ describeEachEngine('history', (engine, create) => {
     const byAnn: string[] = [];
     for (let i = 0; i < 12; i += 1) byAnn.push(await link('U_ANN', { nftId: `nft-${i}` }));
     const bobs = await link('U_BOB', { nftId: 'nft-3', email: 'ann@example.com' });
-    await store.history.setNames('T1', 'U_ANN', ['Ann Lee']);
-    await store.history.setNames('T1', 'U_BOB', ['Bob Stone']);
+    await store.historyPeople.setNames('T1', 'U_ANN', ['Ann Lee']);
+    await store.historyPeople.setNames('T1', 'U_BOB', ['Bob Stone']);
     const byName = async (typed: string, query: Partial<HistoryQuery> = {}) => {
       const words = searchWords(typed);
-      return ids({ ...query, words, people: await store.history.peopleNamed('T1', words) });
+      return ids({ ...query, words, people: await store.historyPeople.peopleNamed('T1', words) });
     };
     // A name, then a word no row has (and naming nobody): nothing, whichever comes first, for anyone.
     expect(await byName('ann zzz')).toEqual([]);
@@ -466,9 +467,9 @@ describeEachEngine('history', (engine, create) => {
     await link('U_OLD', { nftId: 'nft-1' });
     await link('U_NEW', { nftId: 'nft-2' });
     const now = new Date();
-    await store.history.setNames('T1', 'U_OLD', ['Old Name'], new Date(now.getTime() - 3 * 86_400_000));
-    expect(await store.history.peopleToName(1, now)).toEqual([{ teamId: 'T1', userId: 'U_NEW' }]);
-    expect(await store.history.peopleToName(5, now)).toEqual([
+    await store.historyPeople.setNames('T1', 'U_OLD', ['Old Name'], new Date(now.getTime() - 3 * 86_400_000));
+    expect(await store.historyPeople.peopleToName(1, now)).toEqual([{ teamId: 'T1', userId: 'U_NEW' }]);
+    expect(await store.historyPeople.peopleToName(5, now)).toEqual([
       { teamId: 'T1', userId: 'U_NEW' },
       { teamId: 'T1', userId: 'U_OLD' },
     ]);
@@ -478,21 +479,21 @@ describeEachEngine('history', (engine, create) => {
     await link('U_ANN', { nftId: 'nft-1' });
     await link('U_BOB', { nftId: 'nft-2' });
     const now = new Date();
-    await store.history.setNames('T1', 'U_ANN', ['Ann Lee'], new Date(now.getTime() - 2 * 86_400_000));
-    await store.history.postponeNamesOf('T1', 86_400_000, now);
-    expect(await store.history.peopleToName(10, new Date(now.getTime() + 3_600_000))).toEqual([]);
-    expect(await store.history.peopleToName(10, new Date(now.getTime() + 86_400_001))).toHaveLength(2);
-    expect((await store.history.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
+    await store.historyPeople.setNames('T1', 'U_ANN', ['Ann Lee'], new Date(now.getTime() - 2 * 86_400_000));
+    await store.historyPeople.postponeNamesOf('T1', 86_400_000, now);
+    expect(await store.historyPeople.peopleToName(10, new Date(now.getTime() + 3_600_000))).toEqual([]);
+    expect(await store.historyPeople.peopleToName(10, new Date(now.getTime() + 86_400_001))).toHaveLength(2);
+    expect((await store.historyPeople.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
   });
 
   it('keeps a name Slack could not give, and asks again later', async () => {
     await link('U_ANN', { nftId: 'nft-1' });
     const now = new Date();
-    await store.history.setNames('T1', 'U_ANN', ['Ann Lee'], now);
-    await store.history.setNames('T1', 'U_ANN', undefined, now, 10 * 60_000);
-    expect(await store.history.peopleToName(10, now)).toEqual([]);
-    expect(await store.history.peopleToName(10, new Date(now.getTime() + 11 * 60_000))).toHaveLength(1);
-    expect((await store.history.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
+    await store.historyPeople.setNames('T1', 'U_ANN', ['Ann Lee'], now);
+    await store.historyPeople.setNames('T1', 'U_ANN', undefined, now, 10 * 60_000);
+    expect(await store.historyPeople.peopleToName(10, now)).toEqual([]);
+    expect(await store.historyPeople.peopleToName(10, new Date(now.getTime() + 11 * 60_000))).toHaveLength(1);
+    expect((await store.historyPeople.peopleNamed('T1', ['lee'])).get('lee')).toEqual(['U_ANN']);
   });
 
   it('copies the audit log written before it, once, in batches that resume where they stopped', async () => {
@@ -530,12 +531,12 @@ describeEachEngine('history', (engine, create) => {
     // One entry made live after the upgrade is already there when the copy reaches it.
     await link('U_ANN', { nftId: 'nft-live' });
 
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 5, finished: false });
-    expect(await store.history.backfillFinished()).toBe(false);
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 5, finished: false });
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 0, finished: true });
-    expect(await store.history.backfillFinished()).toBe(true);
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 5, finished: false });
+    expect(await store.historyBackfill.backfillFinished()).toBe(false);
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 5, finished: false });
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 0, finished: true });
+    expect(await store.historyBackfill.backfillFinished()).toBe(true);
 
     const all = (await page({ limit: 50 })).items;
     expect(all).toHaveLength(11); // 9 links and a deletion copied, the live link kept
@@ -562,7 +563,7 @@ describeEachEngine('history', (engine, create) => {
     const copy = async (replica: Store) => {
       let read = 0;
       for (;;) {
-        const batch = await replica.history.backfillBatch(7);
+        const batch = await replica.historyBackfill.backfillBatch(7);
         read += batch.read;
         if (batch.finished) return read;
       }
@@ -584,12 +585,12 @@ describeEachEngine('history', (engine, create) => {
       outcome: 'succeeded',
       detail: 'https://mint.example/l/orphan',
     }));
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 1, finished: true });
     expect(await ids({ words: ['nft-before-workspaces'] })).toEqual([]); // a History row needs its workspace
 
     await store.adoptRowsWithoutWorkspace('T1');
-    expect(await store.history.backfillFinished()).toBe(false);
-    expect(await store.history.backfillBatch(5)).toEqual({ read: 1, finished: true });
+    expect(await store.historyBackfill.backfillFinished()).toBe(false);
+    expect(await store.historyBackfill.backfillBatch(5)).toEqual({ read: 1, finished: true });
     expect(await ids({ words: ['nft-before-workspaces'] })).toEqual(['0000-orphan']);
   });
 

@@ -16,7 +16,11 @@ export type PipelineDeps = {
   metrics: Metrics;
   /** The process's work budget, which every request takes a place in (admission). */
   work: WorkBudget;
-  store: Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
+  /**
+   * The installations are read for requests through an org-wide installation (OrgWorkspaceCheck): the first to
+   * listen, the wiring, gives them; a capability, which never reads tenancy's rows, listens after it.
+   */
+  store: Pick<Store, 'onceKeys'> | Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
 };
 
 type Route<Args> = (args: Args) => Promise<void>;
@@ -57,6 +61,8 @@ const routesOfApp = new WeakMap<App, Routes>();
 export function routesOf(app: App, deps: PipelineDeps): Routes {
   const known = routesOfApp.get(app);
   if (known) return known;
+  const { store } = deps;
+  if (!('installationRows' in store)) throw new Error('the wiring listens first, with the installations (app.ts)');
   const routes: Routes = {
     commands: [],
     buttons: new Map(),
@@ -66,7 +72,7 @@ export function routesOf(app: App, deps: PipelineDeps): Routes {
     options: new Map(),
     events: new Map(),
     steps: new Map(),
-    orgWorkspaces: new OrgWorkspaceCheck(deps.store),
+    orgWorkspaces: new OrgWorkspaceCheck(store),
   };
   routesOfApp.set(app, routes);
   app.use(dispatch(routes, deps));

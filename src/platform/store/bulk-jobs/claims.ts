@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { databaseNow } from '../database-now.js';
-import { writeHistory } from '../history.js';
-import { bulkRowHistory, type HistoryRecord } from '../history-entry.js';
+import { writeHistory } from '../history/write.js';
+import { bulkRowHistory, type HistoryRecord } from '../history/entry.js';
 import type { Tables } from '../tables.js';
 import { toJob, toRow, type BulkJob, type BulkRow, type ClaimedRow, type RowOutcome, type TeamClaim } from './model.js';
 import { BulkRowStore } from './rows.js';

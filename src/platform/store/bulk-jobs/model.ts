@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { NewBulkRow } from './draft-rows.js';
 import type { BulkJobsTable, BulkJobStatus, BulkKind, BulkRowStatus, BulkRowsTable } from '../tables.js';
-import type { BulkRowRequest } from '../history-entry.js';
+import type { BulkRowRequest } from '../history/entry.js';
 
 // What bulk jobs keep, as the app reads it: a job, its rows, and the outcomes of the compare-and-sets on them.
 

@@ -1,4 +1,4 @@
-import type { RowCounts } from '../store/bulk-jobs/jobs.js';
+import type { RowCounts } from '../platform/store/bulk-jobs/jobs.js';
 
 /*
  * The words for a bulk job's rows, shared by everything that counts them: the job's own messages and

@@ -7,10 +7,10 @@ import {
   sql,
 } from 'kysely';
 import { z } from 'zod';
-import { BACKFILLED_OPERATIONS, backfilledHistory } from './history-backfill-entry.js';
-import { type HistoryHow, type HistoryKind, type HistoryRecord, urlIn, urlWords } from './history-entry.js';
-import { parseJson } from './stored-json.js';
-import type { HistoryTable, Tables } from './tables.js';
+import { parseJson } from '../stored-json.js';
+import type { Tables } from '../tables.js';
+import type { HistoryHow, HistoryKind } from './entry.js';
+import { decidedByTerm } from './write.js';
 
 /** One thing made through the app, as History shows it. */
 export interface HistoryItem {
@@ -38,27 +38,10 @@ export interface HistoryCursor {
 }
 
 /**
- * Who the rows are read for: everything in the workspace, or their own rows and the deletion requests of their
- * audiences (see viewerAudiences).
+ * Who the rows are read for: everything in the workspace, or their own rows and the deletion requests asked of
+ * their audiences (see write.ts; the History capability says who sees what).
  */
 export type HistoryViewer = { everything: true } | { everything: false; userId: string; audiences: readonly string[] };
-
-/**
- * The audiences a person belongs to, as History's deletion rows record who was asked to decide them: the person,
- * the user groups they are a member of, and (when they approve in the settings in force) `approvers`, which the
- * requests from before their approvers were recorded are asked of.
- */
-export function viewerAudiences(person: {
-  userId: string;
-  groups: readonly string[];
-  approverInForce: boolean;
-}): string[] {
-  return [
-    `user:${person.userId}`,
-    ...person.groups.map((group) => `group:${group}`),
-    ...(person.approverInForce ? [IN_FORCE_AUDIENCE] : []),
-  ];
-}
 
 export interface HistoryQuery {
   teamId: string;
@@ -67,7 +50,7 @@ export interface HistoryQuery {
   words?: readonly string[];
   /**
    * For a word, the people whose Slack names hold it: a row made by one of them has that word too (see
-   * HistoryRows.peopleNamed).
+   * HistoryPeople.peopleNamed).
    */
   people?: ReadonlyMap<string, readonly string[]>;
   kind?: HistoryKind | undefined;
@@ -108,28 +91,18 @@ export interface HistoryPage {
  * until a page fills (about a second).
  */
 export const SCAN_BUDGET = 5_000;
-/** Rows of the backfill read from the audit log at a time; each batch is one short transaction. */
-export const BACKFILL_BATCH = 500;
 /** A word's matches counted up to this, to start a search from the rarest word. */
 const RARE_COUNT_CAP = 2_000;
-const BACKFILL_NAME = 'audit-log';
 /** What startingWord says when one of the words has no rows: the search ends there, with nothing found. */
 const NOTHING_MATCHES = Symbol('nothing matches');
-/** The audience of a deletion request from before its approvers were recorded: the approvers in force. */
-const IN_FORCE_AUDIENCE = 'approvers';
-/** A word finds the rows of at most this many people named with it (each one index range). */
-export const PEOPLE_PER_WORD = 20;
-/** Names read again from Slack after this long (people rename themselves). */
-const NAMES_KEPT_MS = 86_400_000;
 
 const factsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 const idsSchema = z.array(z.string());
-const approversSchema = z.object({ users: z.array(z.string()), userGroups: z.array(z.string()) });
 
 /**
- * History's rows: written with the audit entry that made each thing (see AuditLog), read a page at a time for a
- * workspace, searched by word, pruned with the audit log's retention, and copied once from the audit log
- * written before it existed.
+ * History's rows read: one by its id, a page at a time for a workspace (searched by word, keyset-paged), and
+ * pruned with the audit log's retention. Who may see which rows is the History capability's to say: a query
+ * names the rows its viewer may see (HistoryViewer).
  */
 export class HistoryRows {
   constructor(
@@ -220,104 +193,22 @@ export class HistoryRows {
     };
   }
 
-  /**
-   * Whether this viewer may see row `id` of workspace `teamId`: everything, their own, or a deletion request
-   * asked of one of their audiences (each a primary-key read).
-   */
-  async visibleTo(teamId: string, id: string, viewer: HistoryViewer): Promise<HistoryItem | undefined> {
-    const item = await this.get(teamId, id);
-    if (!item || viewer.everything || item.actorId === viewer.userId) return item;
-    if (item.kind !== 'deletion' || viewer.audiences.length === 0) return undefined;
+  /** Whether deletion request row `id` was asked of one of these audiences (a primary-key read). */
+  async askedOfAny(id: string, audiences: readonly string[]): Promise<boolean> {
+    if (audiences.length === 0) return false;
     const asked = await this.db
       .selectFrom('history_audience')
       .select('history_id')
       .where('history_id', '=', id)
-      .where('audience', 'in', viewer.audiences)
+      .where('audience', 'in', audiences)
       .executeTakeFirst();
-    return asked ? item : undefined;
+    return Boolean(asked);
   }
 
   /** The user groups any deletion request of the workspace was asked of (a handful: the settings' over time). */
   async askedGroups(teamId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('history_groups').select('group_id').where('team_id', '=', teamId).execute();
     return rows.map((row) => row.group_id);
-  }
-
-  /**
-   * For each word, the people of the workspace (who made rows) whose Slack names contain it, at most
-   * PEOPLE_PER_WORD each; words naming nobody are left out.
-   */
-  async peopleNamed(teamId: string, words: readonly string[]): Promise<Map<string, string[]>> {
-    const found = new Map<string, string[]>();
-    await Promise.all(
-      words.map(async (word) => {
-        const rows = await this.db
-          .selectFrom('history_people')
-          .select('user_id')
-          .where('team_id', '=', teamId)
-          .where(sql<boolean>`names like ${`%${likeEscaped(word)}%`} escape '!'`)
-          .orderBy('user_id')
-          .limit(PEOPLE_PER_WORD)
-          .execute();
-        if (rows.length > 0)
-          found.set(
-            word,
-            rows.map((row) => row.user_id),
-          );
-      }),
-    );
-    return found;
-  }
-
-  /**
-   * People whose names were never read (first: they have no name to be found by yet), then those not read for a
-   * day, oldest first: the names job reads them from Slack. Two reads, each along the `named_at` index, so the
-   * order is the same on both engines (PostgreSQL sorts nulls last, SQLite first).
-   */
-  async peopleToName(limit: number, now = new Date()): Promise<Array<{ teamId: string; userId: string }>> {
-    const stale = new Date(now.getTime() - NAMES_KEPT_MS).toISOString();
-    const people = this.db.selectFrom('history_people').select(['team_id', 'user_id']);
-    const never = await people.where('named_at', 'is', null).limit(limit).execute();
-    const old =
-      never.length < limit
-        ? await people
-            .where('named_at', '<', stale)
-            .orderBy('named_at')
-            .limit(limit - never.length)
-            .execute()
-        : [];
-    return [...never, ...old].map((row) => ({ teamId: row.team_id, userId: row.user_id }));
-  }
-
-  /**
-   * Puts off reading the names of all of a workspace's people (the app no longer serves it: uninstalled, or its
-   * token revoked) until `retryInMs` from now, names kept: one ask then tells whether it came back, instead of
-   * one per person every few minutes.
-   */
-  async postponeNamesOf(teamId: string, retryInMs: number, now = new Date()): Promise<void> {
-    const namedAt = new Date(now.getTime() - NAMES_KEPT_MS + retryInMs).toISOString();
-    await this.db.updateTable('history_people').set({ named_at: namedAt }).where('team_id', '=', teamId).execute();
-  }
-
-  /**
-   * A person's Slack names as read now (none: Slack does not know them). `undefined`: Slack could not answer;
-   * the names kept stay, and are asked again `retryInMs` from now.
-   */
-  async setNames(
-    teamId: string,
-    userId: string,
-    names: readonly string[] | undefined,
-    now = new Date(),
-    retryInMs = 0,
-  ): Promise<void> {
-    const namedAt = new Date(now.getTime() - (names ? 0 : NAMES_KEPT_MS - retryInMs)).toISOString();
-    const line = names && [...new Set(names.map((name) => name.trim().toLowerCase()).filter(Boolean))].join(' ');
-    await this.db
-      .updateTable('history_people')
-      .set({ named_at: namedAt, ...(line === undefined ? {} : { names: line }) })
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .execute();
   }
 
   /** Deletes up to `batchSize` rows (and their words) made before `before`, oldest first; returns how many. */
@@ -338,101 +229,6 @@ export class HistoryRows {
       await tx.deleteFrom('history').where('id', 'in', ids).execute();
       return ids.length;
     });
-  }
-
-  /**
-   * Copies one batch of the audit log's entries that made something (oldest first, after the last one copied)
-   * into history, in one transaction with the new position; returns how many entries it read and whether the
-   * copy is done. Rows already there (written live) are left as they are, so a batch run twice, or by two
-   * replicas at once, copies each entry once. A deletion request's customers are read from the request itself
-   * (the audit entry keeps only the first 20 of a long list).
-   */
-  async backfillBatch(batchSize = BACKFILL_BATCH): Promise<{ read: number; finished: boolean }> {
-    return this.copyBatch(batchSize).catch((error: unknown) => {
-      if (error instanceof BackfillRaced) return { read: 0, finished: false };
-      throw error;
-    });
-  }
-
-  private async copyBatch(batchSize: number): Promise<{ read: number; finished: boolean }> {
-    return this.db.transaction().execute(async (tx) => {
-      // The position is claimed for the batch: on PostgreSQL its row is locked until the batch commits, so a
-      // second replica waits and then reads the position after it (SQLite runs one writing transaction at a
-      // time). The row is made first, so even the first batch has a row to lock.
-      await tx
-        .insertInto('history_backfill')
-        .values({ name: BACKFILL_NAME, after_at: null, after_id: null, copied: 0, finished_at: null })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      let read = tx.selectFrom('history_backfill').selectAll().where('name', '=', BACKFILL_NAME);
-      if (this.engine === 'postgres') read = read.forUpdate();
-      const state = await read.executeTakeFirst();
-      if (state?.finished_at) return { read: 0, finished: true };
-      let query = tx.selectFrom('audit_log').selectAll().where('operation', 'in', Object.keys(BACKFILLED_OPERATIONS));
-      const after = state?.after_at && state.after_id ? { at: state.after_at, id: state.after_id } : undefined;
-      if (after)
-        query = query
-          .where('at', '>=', after.at)
-          .where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after.at, after.id)));
-      const entries = await query.orderBy('at').orderBy('id').limit(batchSize).execute();
-      const requestIds = entries.flatMap((e) =>
-        BACKFILLED_OPERATIONS[e.operation] === 'deletion' && e.detail ? [e.detail] : [],
-      );
-      const customersOf = new Map<string, string[]>();
-      if (requestIds.length > 0) {
-        const requests = await tx
-          .selectFrom('deletion_requests')
-          .select(['id', 'customer_ids'])
-          .where('id', 'in', requestIds)
-          .execute();
-        for (const r of requests) customersOf.set(r.id, parseJson(r.customer_ids, idsSchema) ?? []);
-      }
-      for (const entry of entries) {
-        const inputs = parseJson(entry.inputs, z.record(z.string(), z.unknown())) ?? {};
-        const made = backfilledHistory(
-          {
-            id: entry.id,
-            at: new Date(entry.at),
-            actorId: entry.actor_id,
-            teamId: entry.team_id ?? undefined,
-            operation: entry.operation,
-            origin: entry.origin ?? undefined,
-            inputs,
-            outcome: entry.outcome,
-            detail: entry.detail ?? undefined,
-          },
-          entry.detail ? customersOf.get(entry.detail) : undefined,
-        );
-        if (made) await writeHistory(tx, made, { ifAbsent: true });
-      }
-      const last = entries.at(-1);
-      const finished = entries.length < batchSize;
-      const position = {
-        after_at: last?.at ?? state?.after_at ?? null,
-        after_id: last?.id ?? state?.after_id ?? null,
-        copied: (state?.copied ?? 0) + entries.length,
-        finished_at: finished ? new Date().toISOString() : null,
-      };
-      // Compare-and-set as well: a position moved meanwhile (it cannot be, under the lock) undoes this batch.
-      const moved = await tx
-        .updateTable('history_backfill')
-        .set(position)
-        .where('name', '=', BACKFILL_NAME)
-        .where('copied', '=', state?.copied ?? 0)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new BackfillRaced();
-      return { read: entries.length, finished };
-    });
-  }
-
-  /** Whether the copy of the audit log is done. */
-  async backfillFinished(): Promise<boolean> {
-    const state = await this.db
-      .selectFrom('history_backfill')
-      .select('finished_at')
-      .where('name', '=', BACKFILL_NAME)
-      .executeTakeFirst();
-    return Boolean(state?.finished_at);
   }
 
   /**
@@ -622,138 +418,6 @@ export class HistoryRows {
   }
 }
 
-/** Another replica moved the backfill's position during a batch: the batch is undone, and the next run goes on. */
-class BackfillRaced extends Error {}
-
-/**
- * Writes a history row and its words (in the caller's transaction: the audit entry's). `ifAbsent`: a row
- * already there is kept (the backfill meeting a row written live).
- */
-export async function writeHistory(db: Kysely<Tables>, made: HistoryRecord, options: { ifAbsent?: boolean } = {}) {
-  let insert = db.insertInto('history').values(made.row);
-  if (options.ifAbsent) insert = insert.onConflict((oc) => oc.column('id').doNothing());
-  const written = await insert.executeTakeFirst();
-  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return;
-  await addTerms(db, made.row, made.terms);
-  await db
-    .insertInto('history_people')
-    .values({ team_id: made.row.team_id, user_id: made.row.actor_id, names: null, named_at: null })
-    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-    .execute();
-  if (made.row.kind === 'deletion') await addAudience(db, made.row);
-}
-
-/**
- * Who a deletion request's row is shown to besides its maker: the approvers and user groups it was asked of (the
- * request's own record, written before its audit entry in the same transaction), or the approvers in force for a
- * request from before they were recorded.
- */
-async function addAudience(db: Kysely<Tables>, row: HistoryTable) {
-  const request = row.request_id
-    ? await db.selectFrom('deletion_requests').select('approvers').where('id', '=', row.request_id).executeTakeFirst()
-    : undefined;
-  const asked = request?.approvers ? parseJson(request.approvers, approversSchema) : undefined;
-  const audiences = asked
-    ? [...asked.users.map((user) => `user:${user}`), ...asked.userGroups.map((group) => `group:${group}`)]
-    : [IN_FORCE_AUDIENCE];
-  if (audiences.length === 0) return;
-  await db
-    .insertInto('history_audience')
-    .values(
-      [...new Set(audiences)].map((audience) => ({
-        history_id: row.id,
-        audience,
-        team_id: row.team_id,
-        actor_id: row.actor_id,
-        made_at: row.made_at,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['history_id', 'audience']).doNothing())
-    .execute();
-  if (asked && asked.userGroups.length > 0)
-    await db
-      .insertInto('history_groups')
-      .values([...new Set(asked.userGroups)].map((group) => ({ team_id: row.team_id, group_id: group })))
-      .onConflict((oc) => oc.columns(['team_id', 'group_id']).doNothing())
-      .execute();
-}
-
-/** The longest failure kept on a row: the app's own words for it are a sentence or two. */
-const MAX_FAILURE_CHARS = 600;
-
-/**
- * An audited operation's outcome, on its history row when it has one: the outcome, for a link made its URL (and
- * the URL's words), and for a failure why, as the person was told (`failure`: mrkdwn, nothing secret).
- */
-export async function completeHistory(
-  db: Kysely<Tables>,
-  id: string,
-  outcome: string,
-  detail: string | undefined,
-  failure?: string,
-) {
-  const row = await db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) return;
-  const url = row.kind === 'link' && outcome === 'succeeded' ? urlIn(detail) : null;
-  const facts =
-    failure === undefined || outcome === 'succeeded'
-      ? undefined
-      : JSON.stringify({
-          ...parseJson(row.facts, z.record(z.string(), z.unknown())),
-          failure: failure.length <= MAX_FAILURE_CHARS ? failure : `${failure.slice(0, MAX_FAILURE_CHARS - 1)}…`,
-        });
-  await db
-    .updateTable('history')
-    .set({ outcome, ...(url ? { url } : {}), ...(facts ? { facts } : {}) })
-    .where('id', '=', id)
-    .execute();
-  if (url) await addTerms(db, row, urlWords(url), { ifAbsent: true });
-}
-
-/** The word a deletion request's row has for each person who approved or rejected it (see HistoryRows.page). */
-export function decidedByTerm(userId: string): string {
-  return `decided-by:${userId.toLowerCase()}`;
-}
-
-/**
- * A person who approved or rejected the deletion request of History row `id`, on that row (in the decision's
- * transaction): a word of their name then finds it, as a word of its requester's does, for whoever may see it;
- * their names are read from Slack as a maker's are (`history_people`).
- */
-export async function addDecider(db: Kysely<Tables>, id: string, deciderId: string) {
-  const row = await db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) return;
-  await addTerms(db, row, [decidedByTerm(deciderId)], { ifAbsent: true });
-  await db
-    .insertInto('history_people')
-    .values({ team_id: row.team_id, user_id: deciderId, names: null, named_at: null })
-    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-    .execute();
-}
-
-async function addTerms(
-  db: Kysely<Tables>,
-  row: Pick<Tables['history'], 'id' | 'team_id' | 'kind' | 'actor_id' | 'made_at'>,
-  terms: readonly string[],
-  options: { ifAbsent?: boolean } = {},
-) {
-  if (terms.length === 0) return;
-  const values = [...new Set(terms.map((t) => t.toLowerCase()))].map((term) => ({
-    history_id: row.id,
-    term,
-    team_id: row.team_id,
-    kind: row.kind,
-    actor_id: row.actor_id,
-    made_at: row.made_at,
-  }));
-  // Under SQLite's 999 parameters a statement (6 a row): a deletion of 1,000 customers is several.
-  for (let start = 0; start < values.length; start += 150) {
-    let insert = db.insertInto('history_terms').values(values.slice(start, start + 150));
-    if (options.ifAbsent) insert = insert.onConflict((oc) => oc.columns(['history_id', 'term']).doNothing());
-    await insert.execute();
-  }
-}
-
 /**
  * One index range a viewer's page is read from: a person's rows, one kind's, the whole workspace's, or the
  * deletion requests asked of one audience.
@@ -898,9 +562,4 @@ function howOf(how: string): HistoryHow {
 
 function kindOf(kind: string): HistoryKind {
   return kind === 'wallet' || kind === 'deletion' || kind === 'bulk' ? kind : 'link';
-}
-
-/** A word for LIKE ... ESCAPE '!': its own %, _ and ! match only themselves. */
-function likeEscaped(text: string): string {
-  return text.replace(/[!%_]/g, (c) => `!${c}`);
 }

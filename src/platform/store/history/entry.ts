@@ -1,4 +1,4 @@
-import type { HistoryTable } from './tables.js';
+import type { HistoryTable } from '../tables.js';
 
 /** What History lists: a mint link, a wallet, a deletion request, a bulk job. */
 export const HISTORY_KINDS = ['link', 'wallet', 'deletion', 'bulk'] as const;
