@@ -26,6 +26,8 @@ export interface ListenerAppOptions {
   resolveHost?: HostResolver;
   /** How long a Slack call may take before the app gives it up (10 s in the app): tests of a late Slack shorten it. */
   slackCallDeadlineMs?: number;
+  /** How long the download of an attached file may take (15 s in the app): a test of a download never finished shortens it. */
+  fileDownloadDeadlineMs?: number;
   /** Periods of background jobs by name, over QUICK_JOBS (a name the app has no job for fails the start). */
   quickenedJobs?: Record<string, number>;
 }
@@ -156,6 +158,7 @@ export class ListenerApp extends SlackDriver {
         receiver: app.receiver,
         fetch: options.slack.fetch,
         ...(options.slackCallDeadlineMs ? { callDeadlineMs: options.slackCallDeadlineMs } : {}),
+        ...(options.fileDownloadDeadlineMs ? { downloadDeadlineMs: options.fileDownloadDeadlineMs } : {}),
       },
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,

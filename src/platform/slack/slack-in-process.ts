@@ -13,4 +13,9 @@ export interface SlackInProcess {
    * test of a Slack that answers too late shortens it rather than wait the app's 10 s per call.
    */
   callDeadlineMs?: number;
+  /**
+   * How long the download of a file a user attached may take (15 s, unless given): a test of a download Slack
+   * never finishes shortens it rather than wait 15 s.
+   */
+  downloadDeadlineMs?: number;
 }

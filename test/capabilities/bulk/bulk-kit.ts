@@ -13,6 +13,9 @@ import { textOf } from '../../kit/slack-checks.js';
 
 export const DM = `D${TEST_USER_ID.slice(1)}`;
 
+/** What a Check that finds every check slot taken is told, on the form itself. */
+export const BUSY = 'The app is checking other files right now. Nothing is lost: press Check again in a minute.';
+
 /** A CSV of `n` link rows with distinct emails (u1@example.com ...), `start` first. */
 export function linkCsv(n: number, start = 1, header = 'email'): string {
   return [header, ...Array.from({ length: n }, (_, i) => `u${start + i}@example.com`)].join('\n');

@@ -16,5 +16,6 @@ export function slackCallHooks(
     count: (method, error) => deps.metrics.slackCalls.inc({ method, error }),
     ...(slackInProcess?.fetch ? { transport: slackInProcess.fetch } : {}),
     ...(slackInProcess?.callDeadlineMs ? { deadlineMs: slackInProcess.callDeadlineMs } : {}),
+    ...(slackInProcess?.downloadDeadlineMs ? { downloadDeadlineMs: slackInProcess.downloadDeadlineMs } : {}),
   };
 }

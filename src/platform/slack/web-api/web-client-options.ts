@@ -19,6 +19,8 @@ export interface SlackCallHooks {
   transport?: typeof fetch;
   /** How long a call may take before it is given up: SLACK_CALL_DEADLINE_MS unless a test shortens it. */
   deadlineMs?: number;
+  /** How long the download of a file a user attached may take: downloadSlackFile's own unless a test shortens it. */
+  downloadDeadlineMs?: number;
 }
 
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
