@@ -87,6 +87,20 @@ export async function ended(slack: FakeSlack, job: { jobId: string; channel: str
   return { message: progress(slack, job), results: upload ? slack.uploadedText(upload.fileId) : undefined, upload };
 }
 
+/**
+ * Holds the Mint service's answers (each request arrives and waits) until the returned function is called: a
+ * test keeps a job's rows in flight while it does what it is about, however slow the machine, instead of
+ * guessing a latency long enough.
+ */
+export function holdMintAnswers(mint: Fakes['mint']): () => void {
+  let answer: () => void = () => undefined;
+  mint.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
+  return () => {
+    answer();
+    mint.holdAnswers = undefined;
+  };
+}
+
 /** A CSV file's rows of cells. */
 export function csvRows(text: string | undefined): string[][] {
   return parse(text ?? '');
