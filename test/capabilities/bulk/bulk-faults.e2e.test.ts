@@ -35,8 +35,12 @@ describe('bulk create: faults', () => {
     await Promise.all(apps.splice(0).map((a) => a.stop('SIGKILL')));
   });
 
+  /**
+   * A row sent by a process that is gone is taken as lost after twice the Mint budget and 2 s (5 s here): short
+   * enough not to wait long, long enough that no call of the app that takes over runs out of it on a loaded machine.
+   */
   const settings = (databaseUrl: string) => ({
-    MINT_API_TIMEOUT_MS: '800',
+    MINT_API_TIMEOUT_MS: '1500',
     BULK_CONCURRENCY: '2',
     DATABASE_URL: databaseUrl,
   });
@@ -72,6 +76,7 @@ describe('bulk create: faults', () => {
     await first.stop('SIGKILL'); // no goodbye: rows being sent stay "sending"
     const sentBeforeCrash = fakes.mint.requestsTo('create_link').length;
     answer(); // to a process that is gone
+    fakes.mint.latencyMs = 0;
 
     const second = await startApp(databaseUrl);
     const { results } = await ended(fakes.slack, started, 30_000);
