@@ -282,6 +282,9 @@ describe('bulk create: a retry that finds no free check slot', () => {
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
     env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '30000' },
+    // The held download below gives up after this (15 s in the app), and the app's stop waits for it: long enough
+    // for the click to find the slot still held on a loaded machine.
+    fileDownloadDeadlineMs: 3_000,
   });
 
   it('is told "busy, press Retry failed rows again in a minute", and nothing is checked or sent', async () => {
