@@ -37,6 +37,8 @@ export interface ListenerAppOptions {
    * moves time on in the running app (TEST_CLOCK_OFFSET_HOURS, fixed for the app's life, otherwise).
    */
   remindersAheadMs?: () => number;
+  /** How long the download of an attached file may take (15 s in the app): a test of a download never finished shortens it. */
+  fileDownloadDeadlineMs?: number;
   /** Periods of background jobs by name, over QUICK_JOBS (a name the app has no job for fails the start). */
   quickenedJobs?: Record<string, number>;
 }
@@ -168,6 +170,7 @@ export class ListenerApp extends SlackDriver {
         fetch: options.slack.fetch,
         ...(options.slackCallDeadlineMs ? { callDeadlineMs: options.slackCallDeadlineMs } : {}),
         ...(options.slackRetryWaitMs === undefined ? {} : { retryWaitMs: options.slackRetryWaitMs }),
+        ...(options.fileDownloadDeadlineMs ? { downloadDeadlineMs: options.fileDownloadDeadlineMs } : {}),
       },
       // The retries' waits are the Mint client's own tests' concern; here they would only cost time.
       mintRetryBaseDelayMs: 5,

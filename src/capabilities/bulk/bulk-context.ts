@@ -28,6 +28,8 @@ export interface BulkContext {
   /** The one bot token of single-workspace mode (reads attached files when a request carries none). */
   botToken: string | undefined;
   slackApiUrl: string;
+  /** How long the download of an attached CSV may take: downloadSlackFile's own (15 s) unless a test shortens it. */
+  downloadDeadlineMs: number | undefined;
   /**
    * The most rows of one workspace's jobs being sent at once, by all processes together (that workspace's
    * bulk concurrency setting: it may change).

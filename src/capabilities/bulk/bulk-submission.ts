@@ -137,6 +137,7 @@ async function sourceBytes(
     botToken,
     slackApiUrl: ctx.slackApiUrl,
     maxBytes: MAX_FILE_BYTES,
+    ...(ctx.downloadDeadlineMs === undefined ? {} : { deadlineMs: ctx.downloadDeadlineMs }),
   });
   if (download.ok) return download;
   ctx.logger.warn({ reason: download.reason, detail: download.detail, file: file.id }, 'could not download the CSV');

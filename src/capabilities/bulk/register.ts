@@ -38,6 +38,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     readiness: deps.readiness,
     botToken: deps.config.slack.botToken,
     slackApiUrl: deps.config.slack.apiUrl,
+    downloadDeadlineMs: deps.slackCalls.downloadDeadlineMs,
     concurrencyIn: (teamId) => deps.settings.current(teamId).values.bulkConcurrency,
     maxConcurrency: maxBulkConcurrency(deps.config),
     checkSlots: bulkhead(deps.config.bulk.checkSlots),

@@ -21,7 +21,7 @@ const future = (days: number) => new Date(Date.now() + days * 86_400_000);
 /* From the form to the preview: the CSV by file or by paste, every row checked, nothing sent before Start. */
 describe('bulk create: the form and its preview', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { bulkPace: QUICK_BULK_PACE, env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes, { bulkPace: QUICK_BULK_PACE, env: { MINT_API_TIMEOUT_MS: '30000' } });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 

@@ -13,6 +13,9 @@ import { textOf } from '../../kit/slack-checks.js';
 
 export const DM = `D${TEST_USER_ID.slice(1)}`;
 
+/** What a Check that finds every check slot taken is told, on the form itself. */
+export const BUSY = 'The app is checking other files right now. Nothing is lost: press Check again in a minute.';
+
 /** A CSV of `n` link rows with distinct emails (u1@example.com ...), `start` first. */
 export function linkCsv(n: number, start = 1, header = 'email'): string {
   return [header, ...Array.from({ length: n }, (_, i) => `u${start + i}@example.com`)].join('\n');
@@ -82,6 +85,20 @@ export async function ended(slack: FakeSlack, job: { jobId: string; channel: str
   );
   const upload = slack.uploadsTo(job.channel).find((u) => u.filename === `${job.jobId}-results.csv`);
   return { message: progress(slack, job), results: upload ? slack.uploadedText(upload.fileId) : undefined, upload };
+}
+
+/**
+ * Holds the Mint service's answers (each request arrives and waits) until the returned function is called: a
+ * test keeps a job's rows in flight while it does what it is about, however slow the machine, instead of
+ * guessing a latency long enough.
+ */
+export function holdMintAnswers(mint: Fakes['mint']): () => void {
+  let answer: () => void = () => undefined;
+  mint.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
+  return () => {
+    answer();
+    mint.holdAnswers = undefined;
+  };
 }
 
 /** A CSV file's rows of cells. */

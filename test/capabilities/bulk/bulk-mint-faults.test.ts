@@ -23,10 +23,13 @@ describe('bulk create: the Mint service’s faults', () => {
     await Promise.all(apps.splice(0).map((a) => a.stop()));
   });
 
-  /** The app, its circuit open for 1 s (10 s in the app) once five outages came in a row. */
+  /**
+   * The app, its circuit open for 1 s (10 s in the app) once five outages came in a row. Its Mint calls' time
+   * budget is long enough for a loaded machine, but where a test is about a call that gets no answer.
+   */
   const startApp = async (env: Record<string, string> = {}) => {
     const app = await fakes.startListenerApp({
-      env: { MINT_API_TIMEOUT_MS: '800', BULK_CONCURRENCY: '2', ...env },
+      env: { MINT_API_TIMEOUT_MS: '30000', BULK_CONCURRENCY: '2', ...env },
       bulkPace: QUICK_BULK_PACE,
       mintBreaker: { halfOpenAfterMs: 1_000 },
     });
@@ -60,7 +63,7 @@ describe('bulk create: the Mint service’s faults', () => {
     const app = await startApp({ BULK_CONCURRENCY: '1' }); // one at a time: the row after the 429 is the refused one
     // 1 s: longer than the gap a new message waits for its first update, which shows the wait.
     fakes.mint.failNext('create_link', { mode: 'status', status: 429, headers: { 'retry-after': '1' } }, 1);
-    const started = await job(app, 10);
+    const started = await job(app, 5);
     await fakes.slack.waitFor(
       () => textOf(progress(fakes.slack, started).blocks).includes('*Waiting*: the Mint service asked the app to wait'),
       5_000,
@@ -68,21 +71,22 @@ describe('bulk create: the Mint service’s faults', () => {
     );
     const { results } = await ended(fakes.slack, started);
     const sends = sendsByEmail(fakes);
-    expect(sends.size).toBe(10);
-    // One row was refused with 429 and sent again: 11 requests, 10 links.
-    expect(fakes.mint.requestsTo('create_link')).toHaveLength(11);
-    expect(fakes.mint.links).toHaveLength(10);
+    expect(sends.size).toBe(5);
+    // One row was refused with 429 and sent again: 6 requests, 5 links.
+    expect(fakes.mint.requestsTo('create_link')).toHaveLength(6);
+    expect(fakes.mint.links).toHaveLength(5);
     expect(
       csvRows(results)
         .slice(1)
         .every((r) => r[2] === 'created'),
     ).toBe(true);
     // While the service asked to wait, nothing was sent for 1 s: the refused row went again 1 s later, after
-    // which the others followed without a pause. (Both times are the mock's, on one clock.)
+    // which the others followed without waiting again (a row's own turn, less than another second on a loaded
+    // machine). (Both times are the mock's, on one clock.)
     const [refused, again, next] = fakes.mint.requestsTo('create_link');
     expect(again?.body).toEqual(refused?.body);
     expect((again?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(950);
-    expect((next?.at ?? 0) - (again?.at ?? 0)).toBeLessThan(500);
+    expect((next?.at ?? 0) - (again?.at ?? 0)).toBeLessThan(950);
   }, 30_000);
 
   it('records rows answered with a bare 503 as unknown (a proxy may have forwarded them), waits while the circuit is open, then goes on: none sent twice', async () => {
@@ -108,7 +112,7 @@ describe('bulk create: the Mint service’s faults', () => {
   }, 40_000);
 
   it('records what the service refused (400) as failed; a timeout, a 408 or a 500 as unknown, never sending them again', async () => {
-    const app = await startApp({ BULK_CONCURRENCY: '1' });
+    const app = await startApp({ BULK_CONCURRENCY: '1', MINT_API_TIMEOUT_MS: '800' }); // the hang: 800 ms
     fakes.mint.failNext('create_link', { mode: 'status', status: 400, body: { message: 'nftId unknown' } }, 1);
     fakes.mint.failNext('create_link', { mode: 'hang' }, 1);
     fakes.mint.failNext('create_link', { mode: 'status', status: 408 }, 1);

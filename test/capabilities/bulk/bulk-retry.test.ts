@@ -19,7 +19,7 @@ describe('bulk create: retrying failed rows', () => {
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
     // One row at a time: the Mint service's failures fall on known rows.
-    env: { MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER },
+    env: { MINT_API_TIMEOUT_MS: '30000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: APPROVER }, // a budget no loaded machine reaches
   });
   const app = (): ListenerApp => running.app;
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
@@ -281,7 +281,10 @@ describe('bulk create: a retry that finds no free check slot', () => {
   const fakes = useFakes();
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
-    env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '2000' },
+    env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '30000' },
+    // The held download below gives up after this (15 s in the app), and the app's stop waits for it: long enough
+    // for the click to find the slot still held on a loaded machine.
+    fileDownloadDeadlineMs: 3_000,
   });
 
   it('is told "busy, press Retry failed rows again in a minute", and nothing is checked or sent', async () => {

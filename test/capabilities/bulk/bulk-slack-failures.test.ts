@@ -14,7 +14,7 @@ describe('bulk create: when Slack fails at the end, or the user moves on', () =>
   const fakes = useFakes();
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
-    env: { MINT_API_TIMEOUT_MS: '2000' },
+    env: { MINT_API_TIMEOUT_MS: '30000' }, // a Mint budget no loaded machine reaches: Slack's failures are the point
   });
   const app = () => running.app;
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bulkhead } from 'cockatiel';
 import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
 import { Approvers } from '../../../src/tenancy/workspaces/approvers.js';
-import { BULK_PACE, type BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
+import type { BulkContext } from '../../../src/capabilities/bulk/bulk-context.js';
 import { BulkWorker } from '../../../src/capabilities/bulk/bulk-worker.js';
 import { finishJob } from '../../../src/capabilities/bulk/finish-job.js';
 import { GoneWorkspaces } from '../../../src/capabilities/bulk/gone-workspaces.js';
@@ -20,6 +20,7 @@ import type { StoreLocation } from '../../../src/platform/ops/config/config.js';
 import { WorkspaceGone } from '../../../src/tenancy/workspaces/workspaces.js';
 import { FakeSlack } from '../../kit/fake-slack.js';
 import { sqliteDatabase } from '../../kit/store-engines.js';
+import { QUICK_BULK_PACE } from './bulk-kit.js';
 
 const SENDING = 'T0SENDS01';
 const NO_ACCOUNT = 'T0NOACCT2';
@@ -105,6 +106,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       readiness,
       botToken: undefined,
       slackApiUrl: slack.apiUrl,
+      downloadDeadlineMs: undefined,
       concurrencyIn: () => 2,
       maxConcurrency: 4,
       checkSlots: bulkhead(1),
@@ -112,7 +114,8 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       mintTimeoutMs: 2_000,
       credentialsFix: WORKSPACE_FIXES_CREDENTIALS,
       gone: new GoneWorkspaces(logger),
-      pace: BULK_PACE,
+      // The app's rules at a tenth of its times (a worker's turn every 50 ms, not every second).
+      pace: QUICK_BULK_PACE,
     };
   }
 
@@ -162,7 +165,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       async () => ((await store.bulkJobs.inTeam(SENDING).get(sends.id))?.status === 'done' ? true : undefined),
       'the sending workspace’s job to end',
     );
-    // The worker looked at the removed workspace on three of its turns since (a turn a second).
+    // The worker looked at the removed workspace on three of its turns since (a turn every workerPollMs).
     const seen = reached.length;
     await until(async () => (reached.length >= seen + 3 ? true : undefined), 'turns');
 
@@ -213,7 +216,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
    * through the worker's context is counted (each is a statement, or the start of one).
    */
   describe('quiet while no job is at work', () => {
-    const QUICK_POLL_MS = 50;
+    const QUICK_POLL_MS = QUICK_BULK_PACE.workerPollMs;
     let uses: string[];
     const counted = (): BulkContext => {
       uses = [];
@@ -226,7 +229,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       const countedStore = new Proxy(store, {
         get: (target, name) => (name === 'bulkJobs' ? bulkJobs : Reflect.get(target, name)),
       });
-      return { ...context(), store: countedStore, pace: { ...BULK_PACE, workerPollMs: QUICK_POLL_MS } };
+      return { ...context(), store: countedStore };
     };
     /** The job's progress message posted in the requester's DM, as at Start (the ticker updates it). */
     const posted = async (job: BulkJob): Promise<BulkJob> => {
@@ -251,7 +254,7 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       stopWorker = worker.start();
       await firstLook();
       const afterFirstLook = uses.length;
-      await new Promise((resolve) => setTimeout(resolve, 20 * QUICK_POLL_MS));
+      await new Promise((resolve) => setTimeout(resolve, 10 * QUICK_POLL_MS)); // ten of its polls
       expect(uses.slice(afterFirstLook)).toEqual([]);
 
       const startedAt = Date.now();
@@ -274,8 +277,14 @@ describe('bulk worker: workspaces without a Mint account or an installation', ()
       await until(async () => (await ticker.run(), updates().length > 0 ? true : undefined), 'the pause shown');
       expect(updates()).toHaveLength(1);
       expect(JSON.stringify(updates()[0]?.params)).toContain('Paused');
+      // It goes quiet at its next look at the ended jobs (one a gap): its turns until then still read.
+      await until(async () => {
+        const before = uses.length;
+        await ticker.run();
+        return uses.length === before ? true : undefined;
+      }, 'the ticker to go quiet');
       const afterUpToDate = uses.length;
-      for (let turn = 0; turn < 10; turn += 1) await ticker.run(); // ten of its turns (one every 500 ms)
+      for (let turn = 0; turn < 10; turn += 1) await ticker.run(); // ten of its turns (one every progressTickMs)
       expect(uses.slice(afterUpToDate)).toEqual([]);
       expect(updates()).toHaveLength(1);
 

@@ -110,7 +110,9 @@ describe.runIf(TEST_DATABASE_URL)('bulk create: each workspace’s concurrency a
     const [first, second] = replicas as [RunningApp, RunningApp];
     await installWorkspace(first, fakes.slack, { teamId: TEST_TEAM_ID });
     await installWorkspace(first, fakes.slack, { teamId: OTHER_TEAM_ID, userId: OTHER_USER_ID });
-    fakes.mint.latencyMs = 300; // long enough for both processes to take turns at A's rows on a busy machine
+    // Each row's answer takes this long: both processes take turns at A's places as they free up (a process
+    // waits up to 20 ms after its row settled before it claims again, the other asks every 50 to 150 ms).
+    fakes.mint.latencyMs = 200;
     const a = new BulkUser(first, fakes.slack, TEST_TEAM_ID, TEST_USER_ID);
     const b = new BulkUser(second, fakes.slack, OTHER_TEAM_ID, OTHER_USER_ID);
     const sentOf = (workspace: string) =>

@@ -17,5 +17,6 @@ export function slackCallHooks(
     ...(slackInProcess?.fetch ? { transport: slackInProcess.fetch } : {}),
     ...(slackInProcess?.callDeadlineMs ? { deadlineMs: slackInProcess.callDeadlineMs } : {}),
     ...(slackInProcess?.retryWaitMs === undefined ? {} : { retryWaitMs: slackInProcess.retryWaitMs }),
+    ...(slackInProcess?.downloadDeadlineMs ? { downloadDeadlineMs: slackInProcess.downloadDeadlineMs } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface SlackCallHooks {
    * PATIENT_RETRY_WAIT_MS for the patient clients, unless a test shortens it (TestSeams.slack).
    */
   retryWaitMs?: number;
+  /** How long the download of a file a user attached may take: downloadSlackFile's own unless a test shortens it. */
+  downloadDeadlineMs?: number;
 }
 
 /** The longest any call to Slack (Web API or response_url) may take before it is given up. */
