@@ -18,6 +18,7 @@ export interface SlackInProcess {
    * posts, unless given): a test of a Slack that fails a call shortens it rather than wait.
    */
   retryWaitMs?: number;
+  /**
    * How long the download of a file a user attached may take (15 s, unless given): a test of a download Slack
    * never finishes shortens it rather than wait 15 s.
    */
