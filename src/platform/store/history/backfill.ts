@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { parseJson } from '../stored-json.js';
+import { toEntry } from '../audit-log.js';
 import type { Tables } from '../tables.js';
 import type { HistoryKind, HistoryMade, HistoryRecord } from './entry.js';
 import { historyRecord } from './entry.js';
@@ -186,21 +187,7 @@ export class HistoryBackfill {
         for (const r of requests) customersOf.set(r.id, parseJson(r.customer_ids, idsSchema) ?? []);
       }
       for (const entry of entries) {
-        const inputs = parseJson(entry.inputs, z.record(z.string(), z.unknown())) ?? {};
-        const made = backfilledHistory(
-          {
-            id: entry.id,
-            at: new Date(entry.at),
-            actorId: entry.actor_id,
-            teamId: entry.team_id ?? undefined,
-            operation: entry.operation,
-            origin: entry.origin ?? undefined,
-            inputs,
-            outcome: entry.outcome,
-            detail: entry.detail ?? undefined,
-          },
-          entry.detail ? customersOf.get(entry.detail) : undefined,
-        );
+        const made = backfilledHistory(toEntry(entry), entry.detail ? customersOf.get(entry.detail) : undefined);
         if (made) await writeHistory(tx, made, { ifAbsent: true });
       }
       const last = entries.at(-1);
