@@ -6,7 +6,7 @@ import { actionsRow, context, divider, section } from '../../platform/blocks/blo
 import { slackDate } from '../../platform/blocks/slack-date.js';
 import { type SettingName, SETTING_DESCRIPTIONS, describeValue } from '../../tenancy/workspaces/settings-model.js';
 import { capitalize } from './settings-form.js';
-import type { SettingsContext } from './save-settings.js';
+import type { SettingsContext } from './settings-context.js';
 
 const SHOWN: readonly SettingName[] = ['approvers', 'approvalChannelId', 'quorum', 'requestTtlHours', 'auditViewers'];
 

@@ -2,7 +2,8 @@ import type { ModalView } from '@slack/types';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.js';
-import { type SettingsContext, notAdminText } from './save-settings.js';
+import { notAdminText } from './save-settings.js';
+import type { SettingsContext } from './settings-context.js';
 import { readOnlySettingsView, settingsFormView } from './settings-form.js';
 import { workspaceOf } from './settings-context.js';
 

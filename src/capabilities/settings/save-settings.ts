@@ -1,6 +1,4 @@
-import type { WebClient } from '@slack/web-api';
-import type { CapabilityStore, HomeTab } from '../../deps.js';
-import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
+import type { SettingsContext } from './settings-context.js';
 import { context, message, section } from '../../platform/blocks/blocks.js';
 import { slackErrorCode } from '../../platform/slack/web-api/slack-error-code.js';
 import type { StoredWorkspaceSettings } from '../../platform/store/workspace-settings-rows.js';
@@ -14,25 +12,8 @@ import {
   sameValue,
   storedValue,
 } from '../../tenancy/workspaces/settings-model.js';
-import type { WorkspaceSettingsSource } from '../../tenancy/workspaces/workspace-settings.js';
 import { type FieldErrors, parseSubmitted, slackProblems } from './check-settings.js';
-import type { SettingsAdmins } from '../../tenancy/workspaces/settings-admins.js';
 import { type Field, type SubmittedSettings, blockId } from './settings-form.js';
-import type { UserGroups } from './user-groups.js';
-
-/** What the settings capability works with. */
-export interface SettingsContext {
-  store: CapabilityStore;
-  settings: WorkspaceSettingsSource;
-  admins: SettingsAdmins;
-  groups: UserGroups;
-  /** The bot's client in a workspace (channel checks and announcements there). */
-  slack: (teamId: string | undefined) => Promise<WebClient>;
-  logger: Logger;
-  home: HomeTab;
-  /** The bulk concurrency's ceiling on this deployment. */
-  maxConcurrency: number;
-}
 
 /** One setting changed: its old and new values, in words (`slack`: with mentions; `plain`: bare ids). */
 export interface SettingChange {

@@ -1,5 +1,5 @@
 import type { OptionsRequest } from '../../platform/slack/pipeline/listen.js';
-import type { SettingsContext } from './save-settings.js';
+import type { SettingsContext } from './settings-context.js';
 import { workspaceOf } from './settings-context.js';
 import { groupOption } from './settings-form.js';
 
