@@ -39,6 +39,7 @@ export type Standing = (request: DeletionRequest, toRequester: boolean) => strin
 export class OfferedDecisions {
   private offer: ((at: DecisionAsked) => Promise<KnownBlock[]>) | undefined;
   private standing: Standing | undefined;
+  /** By view callback_id: one entry per view that offers decisions, set at start, so it never grows. */
   private readonly showers = new Map<string, (at: ShowAgain) => Promise<void>>();
 
   /**
