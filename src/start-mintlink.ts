@@ -61,7 +61,7 @@ export async function startMintlink(
   const work = new WorkBudget(config.maxWorkInFlight);
   let store: Store;
   try {
-    store = openStore(config.store, logger, scrub, seams.sqliteTurns);
+    store = openStore(config.store, logger, scrub, { turns: seams.sqliteTurns });
   } catch (error) {
     // An SQLite path that cannot be used (a directory, not a database, no permission, read-only): one line.
     if (error instanceof SqliteFileError) return { ok: false, reason: error.withHint };
@@ -122,7 +122,9 @@ export async function startMintlink(
   const migrations = new AbortController();
   const migrate = () => migrateOnce(store, readiness, logger, describeError);
   const ready = await migrate();
-  const migrating = ready ? Promise.resolve() : migrateUntilDone(migrate, migrations.signal, logger);
+  const migrating = ready
+    ? Promise.resolve()
+    : migrateUntilDone(migrate, migrations.signal, logger, seams.migrationRetryFirstWaitMs);
   await prepare();
   let metricsListener: MetricsListener | undefined;
   if (config.metrics.port !== undefined) {
@@ -198,10 +200,19 @@ async function migrateOnce(
   }
 }
 
-/** Retries the migrations with backoff until the database answers or the app stops. */
-async function migrateUntilDone(migrate: () => Promise<boolean>, stopped: AbortSignal, logger: Logger): Promise<void> {
+/**
+ * Retries the migrations with backoff (1 s, 2 s, 4 s... up to 30 s between attempts) until the database answers
+ * or the app stops.
+ */
+async function migrateUntilDone(
+  migrate: () => Promise<boolean>,
+  stopped: AbortSignal,
+  logger: Logger,
+  firstWaitMs = 1_000,
+): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
-    const waited = await sleep(Math.min(30_000, 500 * 2 ** attempt), true, { signal: stopped }).catch(() => false);
+    const wait = Math.min(30_000, firstWaitMs * 2 ** (attempt - 1));
+    const waited = await sleep(wait, true, { signal: stopped }).catch(() => false);
     if (!waited) return;
     if (await migrate()) return void logger.info({ attempt }, 'database ready');
   }

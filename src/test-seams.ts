@@ -26,6 +26,11 @@ export interface TestSeams {
    * another whose clock runs ahead.
    */
   remindersAheadMs?: () => number;
+  /**
+   * The first wait before trying the migrations again when the database did not answer at start (1 s in the app,
+   * doubling up to 30 s): tests shorten it rather than wait for a database brought back.
+   */
+  migrationRetryFirstWaitMs?: number;
   /** Periods of background jobs by job name (the deletion sweeper's, the reminders'): tests quicken them rather than wait. */
   quickenedJobs?: Readonly<Record<string, number>>;
   /**

@@ -57,7 +57,8 @@ describe.runIf(TEST_DATABASE_URL)('database faults (PostgreSQL)', () => {
 
   it('unreachable at start: not ready, actions refused clearly, then everything works once it is back', async () => {
     await proxy.cut();
-    app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)) });
+    // The migrations are tried again 1 s, 2 s, 4 s... after a failed start in the app; here from 100 ms on.
+    app = await fakes.startApp('http', { env: env(proxy.rewrite(db.databaseUrl)), migrationRetryFirstWaitMs: 100 });
     expect(await readyz(app)).toEqual({
       status: 503,
       body: {

@@ -42,6 +42,8 @@ export class AppProcess extends RunningApp {
 
   static async start(options: AppOptions): Promise<AppProcess> {
     if (options.resolveHost) throw new Error('a resolver of its own is given to an app in the test’s process only');
+    if (options.migrationRetryFirstWaitMs !== undefined)
+      throw new Error('a shorter migration retry is given to an app in the test’s process only');
     const { port, cwd, env } = await appSetting(options);
     const child = spawn(process.execPath, startArguments(), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const app = new AppProcess(options.mode, port, env, child, options.slack);

@@ -46,6 +46,9 @@ export class InProcessApp extends RunningApp {
     const outcome = await startMintlink(loaded.config, logger, scrub, {
       sqliteTurns: TEST_PROCESS_SQLITE_TURNS,
       ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+      ...(options.migrationRetryFirstWaitMs === undefined
+        ? {}
+        : { migrationRetryFirstWaitMs: options.migrationRetryFirstWaitMs }),
     });
     if (!outcome.ok) {
       logger.fatal(outcome.reason);

@@ -28,6 +28,8 @@ export interface AppOptions {
   files?: Record<string, string>;
   /** How the app resolves the hosts of workspaces' own Mint base URLs (in-process only): no test needs DNS. */
   resolveHost?: HostResolver;
+  /** The first wait before the app tries its migrations again when the database was down at start (in-process only). */
+  migrationRetryFirstWaitMs?: number;
 }
 
 export interface SignOptions {
@@ -99,7 +101,7 @@ export abstract class RunningApp extends SlackDriver {
     const location: StoreLocation = url.startsWith('file:')
       ? { engine: 'sqlite', path: url.slice(5) }
       : { engine: 'postgres', url };
-    return openStore(location, undefined, undefined, TEST_PROCESS_SQLITE_TURNS);
+    return openStore(location, undefined, undefined, { turns: TEST_PROCESS_SQLITE_TURNS });
   }
 
   /** Reads the app's `mintlink_work_in_flight` gauge on /metrics until it is 0. */

@@ -23,8 +23,11 @@ export interface AuditPeriod {
 export class AuditLogPages {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  /** The period's entries, oldest first, `pageSize` rows at a time. */
-  async *pages(period: AuditPeriod, pageSize = 200): AsyncGenerator<AuditEntry[]> {
+  /**
+   * The period's entries, oldest first, `pageSize` rows at a time. A thousand rows (about 250 kB) hold little
+   * memory, and an export of 100,000 entries takes 100 queries rather than 500.
+   */
+  async *pages(period: AuditPeriod, pageSize = 1_000): AsyncGenerator<AuditEntry[]> {
     let after: { at: string; id: string } | undefined;
     for (;;) {
       const last = after;

@@ -11,6 +11,9 @@ import { MultiProcessSqliteDialect, SqliteFileTurns } from './sqlite-dialect.js'
 import type { Tables } from './tables.js';
 import { pastSpan } from '../ops/telemetry/tracing.js';
 
+/** How long a connection to an SQLite file waits for another process's lock before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
 /**
  * One Kysely instance over SQLite (embedded, no server) or PostgreSQL; the queries are the same.
  *
@@ -19,21 +22,23 @@ import { pastSpan } from '../ops/telemetry/tracing.js';
  * read-only). When the file may become usable by itself (locked by another process, disk full), it does not
  * throw: the file is opened again at the next query, and that query's failure says why (/readyz shows it).
  * `turns`: shared by every database opened on one file in this process (see SqliteFileTurns); its own otherwise.
+ * `busyTimeoutMs`: how long SQLite waits for a lock held by another process before failing (5 s in the app).
  */
 export function openDatabase(
   location: StoreLocation,
   logger?: Logger,
   turns: SqliteFileTurns = new SqliteFileTurns(),
+  busyTimeoutMs = SQLITE_BUSY_TIMEOUT_MS,
 ): Kysely<Tables> {
   if (location.engine === 'sqlite') {
     const { path } = location;
     let database: SQLite.Database | (() => Promise<SQLite.Database>);
     try {
-      database = openSqlite(path);
+      database = openSqlite(path, busyTimeoutMs);
     } catch (error) {
       if (!(error instanceof SqliteFileError) || error.problem.lasting) throw error;
       logger?.warn({ reason: error.summary }, 'database not usable yet; trying again at the next query');
-      database = () => Promise.resolve(openSqlite(path));
+      database = () => Promise.resolve(openSqlite(path, busyTimeoutMs));
     }
     const file = path === ':memory:' ? undefined : { path: resolve(path), turns };
     return new Kysely<Tables>({
@@ -59,12 +64,12 @@ export function openDatabase(
 }
 
 /** Opens the file, creating it and its directory when missing; a problem comes as a SqliteFileError. */
-function openSqlite(path: string): SQLite.Database {
+function openSqlite(path: string, busyTimeoutMs: number): SQLite.Database {
   let database: SQLite.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     database = new SQLite(path);
-    database.pragma('busy_timeout = 5000'); // several processes on one file wait instead of failing
+    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`); // several processes on one file wait instead of failing
     database.pragma('journal_mode = WAL'); // readers do not wait for the writer (reads the file: not a database?)
     database.pragma('foreign_keys = ON');
     // 4 MB of page cache, not better-sqlite3's 16 MB: memory outside the capped V8 heap that one large read

@@ -87,17 +87,22 @@ export interface StoreTransaction {
   readonly mintAccountRows: MintAccountRows;
 }
 
-/**
- * `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). `sqliteTurns`:
- * shared by the stores a test opens on one SQLite file in its process (see SqliteFileTurns); the store's own otherwise.
- */
+/** How a store uses an SQLite file; both have the app's own values when left out. */
+export interface SqliteStoreOptions {
+  /** Shared by the stores a test opens on one SQLite file in its process (see SqliteFileTurns); the store's own otherwise. */
+  turns?: SqliteFileTurns | undefined;
+  /** How long to wait for another process's lock on the file before failing (SQLITE_BUSY_TIMEOUT_MS, 5 s, in the app). */
+  busyTimeoutMs?: number | undefined;
+}
+
+/** `scrub`: the app's secret scrubber, applied to every value written (see ScrubSecretsPlugin). */
 export function openStore(
   location: StoreLocation,
   logger?: Logger,
   scrub?: Scrubber,
-  sqliteTurns?: SqliteFileTurns,
+  sqlite: SqliteStoreOptions = {},
 ): Store {
-  const db = openDatabase(location, logger, sqliteTurns);
+  const db = openDatabase(location, logger, sqlite.turns, sqlite.busyTimeoutMs);
   const changes =
     location.engine === 'postgres' ? new PostgresChangeFeed(location.url, logger) : new InProcessChangeFeed(logger);
   return new SqlStore(location.engine, scrub ? db.withPlugin(new ScrubSecretsPlugin(scrub)) : db, changes, logger);

@@ -335,7 +335,8 @@ describe('an SQLite path that cannot be used', () => {
     locker.exec('begin exclusive');
     let store: Store | undefined;
     try {
-      store = openStore(sqlite(path)); // waits 5 s (busy_timeout), then gives a store that opens the file later
+      // Waits the busy timeout (5 s in the app, shortened here: the same path), then gives a store that opens the file later.
+      store = openStore(sqlite(path), undefined, undefined, { busyTimeoutMs: 300 });
       const failure = await store.ping().then(
         () => undefined,
         (error: unknown) => error,
