@@ -1,7 +1,7 @@
 import type { InstallationStore } from '@slack/bolt';
 import { Approvers } from './tenancy/workspaces/approvers.js';
 import * as bulk from './capabilities/bulk/register.js';
-import { BULK_PACE } from './capabilities/bulk/bulk-context.js';
+import { BULK_PACE, bulkPaceOf } from './capabilities/bulk/bulk-context.js';
 import { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import { registerMintlinkCommand } from './platform/slack/commands/mintlink-command.js';
 import * as auditExport from './capabilities/audit-export/register.js';
@@ -78,7 +78,8 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     home: publisher,
     decisions: new OfferedDecisions(),
     background: { schedule, add: (work) => background.push(work) },
-    bulkPace: { ...BULK_PACE, ...seams.bulkPace },
+    // A test's app process may quicken it (TEST_BULK_PACE_MS), an in-process test too (its seam).
+    bulkPace: { ...(config.bulk.testPaceMs ? bulkPaceOf(config.bulk.testPaceMs) : BULK_PACE), ...seams.bulkPace },
     remindersAheadMs: seams.remindersAheadMs ?? (() => config.testClockOffsetHours * 3_600_000),
   } satisfies CapabilityDeps;
   const all = [

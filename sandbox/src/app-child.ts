@@ -44,11 +44,14 @@ export interface AppPlan {
   mintKey: string;
   /** The app's HISTORY_SCAN_ROWS when set (SANDBOX_HISTORY_SCAN_ROWS): small, it shows History's Keep searching. */
   historyScanRows?: number | undefined;
+  /** The app's TEST_BULK_PACE_MS when set (by a test only: `npm run sandbox` runs at the app's own pace). */
+  bulkPaceMs?: number | undefined;
 }
 
 /** What the sandbox's own settings pass on to the app. */
 export interface AppSettings {
   historyScanRows?: number | undefined;
+  bulkPaceMs?: number | undefined;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function planApp(dataDir: string, settings: AppSettings = {}): Prom
     signingSecret: randomBytes(16).toString('hex'),
     mintKey: `sandbox-${randomBytes(12).toString('hex')}`,
     historyScanRows: settings.historyScanRows,
+    bulkPaceMs: settings.bulkPaceMs,
   };
 }
 
@@ -108,6 +112,7 @@ export function launchApp(plan: AppPlan): Launch {
     SETTINGS_ADMINS: AUDIT_VIEWERS.join(','),
     LOG_LEVEL: 'info',
     ...(plan.historyScanRows !== undefined ? { HISTORY_SCAN_ROWS: String(plan.historyScanRows) } : {}),
+    ...(plan.bulkPaceMs !== undefined ? { TEST_BULK_PACE_MS: String(plan.bulkPaceMs) } : {}),
   };
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {
     cwd: plan.dataDir,

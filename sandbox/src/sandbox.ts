@@ -25,6 +25,11 @@ export interface SandboxOptions {
   mintLatencyMs?: number;
   /** Rows a History page examines at most (the app's HISTORY_SCAN_ROWS; the app's default when not given). */
   historyScanRows?: number;
+  /**
+   * The least milliseconds between two updates of a bulk job's progress message (the app's TEST_BULK_PACE_MS;
+   * the app's own pace, 2 s, when not given): a test quickens it rather than wait.
+   */
+  bulkPaceMs?: number;
   /** Where a line goes for each request the sandbox refuses or fails (standard error by default). */
   log?: (line: string) => void;
 }
@@ -51,7 +56,9 @@ export interface EarlyApp {
 
 export async function startSandbox(options: SandboxOptions, early?: EarlyApp): Promise<Sandbox> {
   const manifest = readManifestFacts();
-  const plan = early?.plan ?? (await planApp(options.dataDir, { historyScanRows: options.historyScanRows }));
+  const plan =
+    early?.plan ??
+    (await planApp(options.dataDir, { historyScanRows: options.historyScanRows, bulkPaceMs: options.bulkPaceMs }));
   let launch = early?.launch;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const slack = new FakeSlack({ log });

@@ -55,10 +55,18 @@ export interface BulkContext {
 }
 
 /**
+ * A pace whose progress message is updated at most every `progressGapMs`, offered an update every quarter of it;
+ * the worker looks for jobs, lost rows and jobs to finish every half of it.
+ */
+export function bulkPaceOf(progressGapMs: number): BulkPace {
+  return { progressGapMs, progressTickMs: progressGapMs / 4, workerPollMs: progressGapMs / 2 };
+}
+
+/**
  * The app's pace: a progress message updated at most every 2 s (Slack's chat.update is Tier 3, about 50 a
  * minute), offered an update every 500 ms; the worker looks for jobs, lost rows and jobs to finish every second.
  */
-export const BULK_PACE: BulkPace = { progressGapMs: 2_000, progressTickMs: 500, workerPollMs: 1_000 };
+export const BULK_PACE: BulkPace = bulkPaceOf(2_000);
 
 /**
  * The bulk jobs of one workspace: every read and change through it is limited to that workspace's jobs (see

@@ -48,6 +48,11 @@ export function register(app: App, deps: CapabilityDeps): void {
     gone: new GoneWorkspaces(logger),
     pace: deps.bulkPace,
   };
+  if (deps.config.bulk.testPaceMs !== undefined)
+    logger.warn(
+      { testBulkPaceMs: deps.config.bulk.testPaceMs },
+      'TEST_BULK_PACE_MS is set: bulk jobs update their progress more often than the app does (tests only)',
+    );
   const worker = new BulkWorker(ctx);
   const openBulkForm = openForm(() => bulkFormView());
 

@@ -68,6 +68,8 @@ export const configHints = {
     "Mint calls a workspace's bulk jobs (/mintlink bulk) make at once, all replicas together, a whole number from 1 to 50, at most half of MAX_WORK_IN_FLIGHT; default 4",
   BULK_CHECK_SLOTS:
     'bulk CSV files one process checks at once (the Check button of /mintlink bulk), a whole number from 1 to 8; a Check that finds them all taken is answered "busy, try again in a minute"; default 2',
+  TEST_BULK_PACE_MS:
+    "for tests only: the least milliseconds between two updates of a bulk job's progress message (the worker looks again every half of it), 20 to 2000; leave unset in production (2000)",
 } as const;
 
 export type ConfigVariable = keyof typeof configHints;
@@ -283,6 +285,7 @@ const environmentFields = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   BULK_CONCURRENCY: wholeNumber(1, 50).default(4),
   BULK_CHECK_SLOTS: wholeNumber(1, 8).default(2),
+  TEST_BULK_PACE_MS: wholeNumber(20, 2_000).optional(),
 });
 
 /**

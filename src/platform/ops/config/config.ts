@@ -101,7 +101,8 @@ export interface Config {
    * Bulk jobs: how many of their Mint calls one process makes at once, and how many CSV files it checks
    * at once (each Check holds its file and reads its table: a few at a time bound the memory they take).
    */
-  bulk: { concurrency: number; checkSlots: number };
+  /** `testPaceMs`: TEST_BULK_PACE_MS, a quicker bulk pace for a test's app process (the app's BULK_PACE when unset). */
+  bulk: { concurrency: number; checkSlots: number; testPaceMs?: number | undefined };
   logLevel: LogLevelName;
   /** LOG_FORMAT: unset means readable lines when standard output is a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;

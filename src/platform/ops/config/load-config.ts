@@ -132,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot st
       settings: { admins: byKind(e.SETTINGS_ADMINS ?? []), source: e.SETTINGS_SOURCE },
       testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
-      bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS },
+      bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS, testPaceMs: e.TEST_BULK_PACE_MS },
       logLevel: e.LOG_LEVEL,
       logFormat: e.LOG_FORMAT,
     },

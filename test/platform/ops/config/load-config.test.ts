@@ -126,6 +126,17 @@ describe('loadConfig', () => {
     expect(least.ok && [least.config.maxWorkInFlight, least.config.bulk.concurrency]).toEqual([24, 12]);
   });
 
+  it('reads TEST_BULK_PACE_MS, the quicker bulk pace of a test app, unset in production', () => {
+    const quick = loadConfig({ ...valid, TEST_BULK_PACE_MS: '200' });
+    expect(quick.ok && quick.config.bulk.testPaceMs).toBe(200);
+    const unset = loadConfig(valid);
+    expect(unset.ok && unset.config.bulk.testPaceMs).toBeUndefined();
+    for (const wrong of ['10', '2001', '1.5', 'soon'])
+      expect(problems({ ...valid, TEST_BULK_PACE_MS: wrong })).toContain(
+        'TEST_BULK_PACE_MS must be a whole number from 20 to 2000',
+      );
+  });
+
   it('needs MAX_WORK_IN_FLIGHT to be at least twice BULK_CONCURRENCY, saying what would happen otherwise', () => {
     expect(problems({ ...valid, MAX_WORK_IN_FLIGHT: '6', BULK_CONCURRENCY: '4' })).toBe(
       [
