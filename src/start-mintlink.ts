@@ -211,7 +211,8 @@ async function migrateUntilDone(
   firstWaitMs = 1_000,
 ): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
-    const wait = Math.min(30_000, firstWaitMs * 2 ** (attempt - 1));
+    // At least 10 ms: a seam given 0 would otherwise retry without a pause.
+    const wait = Math.min(30_000, Math.max(10, firstWaitMs) * 2 ** (attempt - 1));
     const waited = await sleep(wait, true, { signal: stopped }).catch(() => false);
     if (!waited) return;
     if (await migrate()) return void logger.info({ attempt }, 'database ready');

@@ -11,7 +11,7 @@ import { AUDIT_CSV_COLUMNS, auditRecord, requestIdOf } from './audit-csv.js';
  * is turned into CSV by csv-stringify and written before the next is read, so memory holds one page whatever
  * the size of the export.
  *
- * The pages are written with writeSync (a page is about 250 kB, well under a millisecond into the page
+ * The pages are written with writeSync (a page is about 125 kB, well under a millisecond into the page
  * cache): an asynchronous write stream turns each chunk into a Buffer that lives until its write comes back
  * from the thread pool, long enough to reach V8's old space, and an export of 100,000 rows would leave
  * 20 MB of them behind for the next full collection. The file is readable by the app's user only.

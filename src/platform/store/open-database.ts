@@ -69,7 +69,7 @@ function openSqlite(path: string, busyTimeoutMs: number): SQLite.Database {
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     database = new SQLite(path);
-    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`); // several processes on one file wait instead of failing
+    database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`); // several processes on one file wait instead of failing
     database.pragma('journal_mode = WAL'); // readers do not wait for the writer (reads the file: not a database?)
     database.pragma('foreign_keys = ON');
     // 4 MB of page cache, not better-sqlite3's 16 MB: memory outside the capped V8 heap that one large read

@@ -88,7 +88,8 @@ export class WorkspaceSettingsSource {
   /**
    * Saves the settings `changed` by `by` over the version `fromVersion` a form was made from (compare-and-set:
    * undefined, and nothing written, when another save landed since), with the audit entry the saved row makes, in
-   * one transaction. The row saved is in force at once on this replica.
+   * one transaction. The row saved is in force at once on this replica. It checks no right: the caller has checked
+   * that `by` may change the settings (a fresh settings-admin check, save-settings.ts).
    */
   async save(
     teamId: string,
