@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/platform/store/store.js';
+import { expect, it } from 'vitest';
+import type { Store } from '../../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../../src/platform/store/tables.js';
 import { seedAuditLog } from '../../kit/audit-seed.js';
-import { describeEachEngine, type TestDatabase } from '../../kit/store-engines.js';
+import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -20,29 +20,18 @@ const row = (i: number, overrides: Partial<AuditLogTable> = {}): AuditLogTable =
 });
 
 describeEachEngine('audit log pages', (_engine, create) => {
-  let db: TestDatabase;
-  let store: Store;
-
-  beforeEach(async () => {
-    db = await create();
-    store = openStore(db.location);
-    await store.migrate();
-  });
-  afterEach(async () => {
-    await store.close();
-    await db.drop();
-  });
+  const used = useMigratedStore(create);
 
   const read = async (period: Parameters<Store['auditLogPages']['pages']>[0], pageSize: number) => {
     const pages: string[][] = [];
-    for await (const page of store.auditLogPages.pages(period, pageSize)) pages.push(page.map((e) => e.id));
+    for await (const page of used.store.auditLogPages.pages(period, pageSize)) pages.push(page.map((e) => e.id));
     return pages;
   };
   const period = { teamId: 'T1', since: new Date(NOW.getTime() - 30 * DAY), until: NOW };
 
   it('reads every entry once, oldest first, page by page, also when many share one timestamp', async () => {
     // 1,050 entries: most in the same millisecond (the page boundary falls inside it), a few before and after.
-    await seedAuditLog(db.databaseUrl, 1_050, (i) =>
+    await seedAuditLog(used.db.databaseUrl, 1_050, (i) =>
       row(i, {
         at: new Date(NOW.getTime() - (i < 20 ? 20 : i >= 1_030 ? 5 : 10) * DAY).toISOString(),
       }),
@@ -56,7 +45,7 @@ describeEachEngine('audit log pages', (_engine, create) => {
   });
 
   it('keeps to the period, the operation (and its steps) and the actor', async () => {
-    await seedAuditLog(db.databaseUrl, 40, (i) =>
+    await seedAuditLog(used.db.databaseUrl, 40, (i) =>
       row(i, { at: new Date(NOW.getTime() - (i < 8 ? 40 : i >= 36 ? -1 : 10) * DAY).toISOString() }),
     );
     const all = (await read(period, 1_000)).flat();
@@ -73,21 +62,21 @@ describeEachEngine('audit log pages', (_engine, create) => {
   });
 
   it('reads one workspace’s entries only', async () => {
-    await seedAuditLog(db.databaseUrl, 30, (i) => row(i, { team_id: i % 2 === 0 ? 'T1' : 'T2' }));
+    await seedAuditLog(used.db.databaseUrl, 30, (i) => row(i, { team_id: i % 2 === 0 ? 'T1' : 'T2' }));
     const mine = (await read(period, 7)).flat();
     expect(mine).toEqual(Array.from({ length: 15 }, (_, i) => row(i * 2).id));
     expect((await read({ ...period, teamId: 'T9' }, 7)).flat()).toEqual([]);
   });
 
   it('prunes entries older than a date in batches, leaving the rest', async () => {
-    await seedAuditLog(db.databaseUrl, 250, (i) =>
+    await seedAuditLog(used.db.databaseUrl, 250, (i) =>
       row(i, { at: new Date(NOW.getTime() - (i < 230 ? 60 : 10) * DAY).toISOString() }),
     );
     const before = new Date(NOW.getTime() - 30 * DAY);
-    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(100);
-    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(100);
-    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(30);
-    expect(await store.auditLogPages.pruneBatch(before, 100)).toBe(0);
+    expect(await used.store.auditLogPages.pruneBatch(before, 100)).toBe(100);
+    expect(await used.store.auditLogPages.pruneBatch(before, 100)).toBe(100);
+    expect(await used.store.auditLogPages.pruneBatch(before, 100)).toBe(30);
+    expect(await used.store.auditLogPages.pruneBatch(before, 100)).toBe(0);
     const left = (await read({ teamId: 'T1', since: new Date(0), until: NOW }, 1_000)).flat();
     expect(left).toEqual(Array.from({ length: 20 }, (_, i) => row(230 + i).id));
   });
