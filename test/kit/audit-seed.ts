@@ -1,5 +1,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { DELETION_ASKED_OPERATION } from '../../src/platform/store/deletion-requests.js';
+import type { Store } from '../../src/platform/store/store.js';
 import type { AuditLogTable } from '../../src/platform/store/tables.js';
 
 const COLUMNS = ['id', 'at', 'actor_id', 'team_id', 'operation', 'inputs', 'outcome', 'detail'] as const;
@@ -53,4 +55,47 @@ export async function seedAuditLog(
   } finally {
     await client.end();
   }
+}
+
+/** What a deletion request is asked with, as its form would: the store's create input without the fixed parts. */
+interface DeletionAsked {
+  teamId: string;
+  requesterId: string;
+  customerIds: string[];
+  approvers: { users: string[]; userGroups: string[] };
+  approvalsNeeded?: number;
+  ttlMs?: number;
+}
+
+/**
+ * A deletion request asked through its form, with the audit entry and the History row the app writes with it, on
+ * a store or inside one of its transactions: for History tests that need requests and who they were asked of.
+ */
+export async function askDeletion(
+  store: Pick<Store, 'deletionRequests' | 'audit'>,
+  asked: DeletionAsked,
+): Promise<{ requestId: string; entryId: string }> {
+  const request = await store.deletionRequests.create({
+    duplicatesRemoved: 0,
+    reason: 'r',
+    ttlMs: 72 * 3_600_000,
+    approvalsNeeded: 1,
+    ...asked,
+  });
+  const entry = await store.audit.start({
+    actorId: asked.requesterId,
+    teamId: asked.teamId,
+    operation: DELETION_ASKED_OPERATION,
+    inputs: { requestId: request.id },
+    detail: request.id,
+    history: {
+      kind: 'deletion',
+      how: 'form',
+      requestId: request.id,
+      customerIds: request.customerIds,
+      reason: 'r',
+      context: undefined,
+    },
+  });
+  return { requestId: request.id, entryId: entry.id };
 }

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { DELETION_ASKED_OPERATION } from '../../../src/platform/store/deletion-requests.js';
 import { viewerAudiences } from '../../../src/capabilities/history/history-viewer.js';
 import { openDatabase } from '../../../src/platform/store/open-database.js';
 import { openStore } from '../../../src/platform/store/store.js';
+import { askDeletion } from '../../kit/audit-seed.js';
 import { appMigrator, describeEachEngine } from '../../kit/store-engines.js';
 
 describeEachEngine('migration 021 (history audience)', (engine, create) => {
@@ -12,32 +12,14 @@ describeEachEngine('migration 021 (history audience)', (engine, create) => {
     const before = openStore(database.location);
     await before.migrate();
     const ask = async (approvers: { users: string[]; userGroups: string[] }) => {
-      const request = await before.deletionRequests.create({
+      const { requestId, entryId } = await askDeletion(before, {
         teamId: 'T1',
         requesterId: 'U_REQ',
         customerIds: ['c-1'],
-        duplicatesRemoved: 0,
-        reason: 'r',
-        ttlMs: 3_600_000,
-        approvalsNeeded: 1,
         approvers,
+        ttlMs: 3_600_000,
       });
-      const entry = await before.audit.start({
-        actorId: 'U_REQ',
-        teamId: 'T1',
-        operation: DELETION_ASKED_OPERATION,
-        inputs: { requestId: request.id },
-        detail: request.id,
-        history: {
-          kind: 'deletion',
-          how: 'form',
-          requestId: request.id,
-          customerIds: ['c-1'],
-          reason: 'r',
-          context: undefined,
-        },
-      });
-      return { requestId: request.id, row: entry.id };
+      return { requestId, row: entryId };
     };
     const named = await ask({ users: ['U_APP'], userGroups: ['S_OPS'] });
     const older = await ask({ users: [], userGroups: [] });

@@ -3,10 +3,10 @@ import { viewerAudiences } from '../../../src/capabilities/history/history-viewe
 import type { HistoryViewer } from '../../../src/platform/store/history/search.js';
 import { searchWords } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
+import { askDeletion } from '../../kit/audit-seed.js';
 import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
 /* A decider's name, or the decided-by: word itself typed in a search, reveals no row the searcher may not see. */
-const HOUR = 3_600_000;
 
 describeEachEngine('history search by who decided', (engine, create) => {
   const migrated = useMigratedStore(create);
@@ -15,32 +15,14 @@ describeEachEngine('history search by who decided', (engine, create) => {
 
   async function deletion(teamId: string, requester: string, approvers: string[]) {
     return store.transaction(async (tx) => {
-      const request = await tx.deletionRequests.create({
+      const { requestId, entryId } = await askDeletion(tx, {
         teamId,
         requesterId: requester,
         customerIds: ['cus_secret'],
-        duplicatesRemoved: 0,
-        reason: 'r',
-        ttlMs: 72 * HOUR,
-        approvalsNeeded: 2,
         approvers: { users: approvers, userGroups: [] },
+        approvalsNeeded: 2,
       });
-      const entry = await tx.audit.start({
-        actorId: requester,
-        teamId,
-        operation: 'customers.delete.request',
-        inputs: { requestId: request.id },
-        detail: request.id,
-        history: {
-          kind: 'deletion',
-          how: 'form',
-          requestId: request.id,
-          customerIds: request.customerIds,
-          reason: 'r',
-          context: undefined,
-        },
-      });
-      return { id: entry.id, requestId: request.id };
+      return { id: entryId, requestId };
     });
   }
   const plain = (userId: string, approverInForce = false): HistoryViewer => ({
