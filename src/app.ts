@@ -15,7 +15,7 @@ import { HomePublisher } from './capabilities/home/home-publisher.js';
 import * as history from './capabilities/history/register.js';
 import * as home from './capabilities/home/register.js';
 import * as links from './capabilities/links/register.js';
-import { listen } from './platform/slack/pipeline/listen.js';
+import { openPipeline } from './platform/slack/pipeline/listen.js';
 import { type BoltTransport, boltApp } from './platform/slack/bolt-app.js';
 import { patientSlackClient } from './platform/slack/web-api/patient-client.js';
 import * as templates from './capabilities/templates/register.js';
@@ -96,8 +96,9 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     uninstall,
     home,
   ];
-  // The wiring listens first: the route table reads the installations, which no capability's deps hold.
-  const on = listen(app, deps);
+  // The wiring opens the request pipeline before any capability listens: it reads the installations, which no
+  // capability's store holds, and the app's own workspace.
+  const on = openPipeline(app, { ...deps, homeTeam: () => workspaceSettings.homeTeamId });
   for (const capability of all) capability.register(app, capabilityDeps);
   registerMintlinkCommand(on, capabilityDeps.commands, deps);
 
@@ -117,3 +118,4 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     },
   };
 }
+
