@@ -6,7 +6,7 @@ import { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import { registerMintlinkCommand } from './platform/slack/commands/mintlink-command.js';
 import * as auditExport from './capabilities/audit-export/register.js';
 import * as deletions from './capabilities/deletions/register.js';
-import type { AppDeps, BackgroundWork, CapabilityDeps } from './deps.js';
+import type { AppDeps, BackgroundWork, CapabilityDeps, CapabilityStore } from './deps.js';
 import type { TestSeams } from './test-seams.js';
 import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
 import { onceKeysPruneJob } from './platform/store/once-keys.js';
@@ -15,7 +15,8 @@ import { HomePublisher } from './capabilities/home/home-publisher.js';
 import * as history from './capabilities/history/register.js';
 import * as home from './capabilities/home/register.js';
 import * as links from './capabilities/links/register.js';
-import { listen } from './platform/slack/pipeline/listen.js';
+import { openPipeline } from './platform/slack/pipeline/listen.js';
+import type { Store } from './platform/store/store.js';
 import { type BoltTransport, boltApp } from './platform/slack/bolt-app.js';
 import { patientSlackClient } from './platform/slack/web-api/patient-client.js';
 import * as templates from './capabilities/templates/register.js';
@@ -65,10 +66,12 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   schedule(workspaces.orgWorkspacesJob());
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps, seams.resolveHost ? { resolveHost: seams.resolveHost } : {});
-  const publisher = new HomePublisher({ ...deps, slack, mint: (t) => mintAccounts.statusFor(t) });
+  const store = capabilityStore(deps.store);
+  const publisher = new HomePublisher({ ...deps, store, slack, mint: (t) => mintAccounts.statusFor(t) });
   const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
   const capabilityDeps = {
     ...deps,
+    store,
     workspaces,
     mintAccounts,
     commands: new CommandRegistry(),
@@ -96,8 +99,9 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     uninstall,
     home,
   ];
-  // The wiring listens first: the route table reads the installations, which no capability's deps hold.
-  const on = listen(app, deps);
+  // The wiring opens the request pipeline before any capability listens: it reads the installations, which no
+  // capability's store holds, and the app's own workspace.
+  const on = openPipeline(app, { ...deps, homeTeam: () => workspaceSettings.homeTeamId });
   for (const capability of all) capability.register(app, capabilityDeps);
   registerMintlinkCommand(on, capabilityDeps.commands, deps);
 
@@ -116,4 +120,43 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
       return async () => void (await Promise.all([scheduler.stop(), ...stops.map((stop) => stop())]));
     },
   };
+}
+
+/**
+ * The store a capability is given: only what CapabilityStore names, taken from the store into an object of its own
+ * (frozen), so tenancy's rows and what only the wiring does (migrating, closing) are out of a capability's reach
+ * while the app runs, not only in the types. A transaction gives the same narrowed view.
+ */
+export function capabilityStore(store: Store): CapabilityStore {
+  return Object.freeze({
+    engine: store.engine,
+    audit: store.audit,
+    deletionRequests: store.deletionRequests,
+    homeTabs: store.homeTabs,
+    onceKeys: store.onceKeys,
+    stepCompletions: store.stepCompletions,
+    deletionApprovals: store.deletionApprovals,
+    deletionReminders: store.deletionReminders,
+    auditLogPages: store.auditLogPages,
+    history: store.history,
+    historyPeople: store.historyPeople,
+    historyBackfill: store.historyBackfill,
+    bulkJobs: store.bulkJobs,
+    mintCallOutcomes: store.mintCallOutcomes,
+    changes: store.changes,
+    migrationState: () => store.migrationState(),
+    ping: (timeoutMs?: number) => store.ping(timeoutMs),
+    transaction: (work) =>
+      store.transaction((tx) =>
+        work(
+          Object.freeze({
+            audit: tx.audit,
+            deletionRequests: tx.deletionRequests,
+            stepCompletions: tx.stepCompletions,
+            deletionApprovals: tx.deletionApprovals,
+            bulkJobs: tx.bulkJobs,
+          }),
+        ),
+      ),
+  });
 }

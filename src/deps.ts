@@ -98,7 +98,8 @@ type TenancyRows = 'installationRows' | 'mintAccountRows' | 'workspaceSettingsRo
 
 /**
  * The store as a capability sees it: the capabilities' repositories and the shared ones (the audit log, once-keys),
- * in and out of a transaction, without tenancy's rows or what only the wiring does (migrating, closing).
+ * in and out of a transaction, without tenancy's rows or what only the wiring does (migrating, closing). The
+ * wiring gives each capability an object holding only these (app.ts, capabilityStore), not the store itself.
  */
 export type CapabilityStore = Omit<
   Store,

@@ -5,7 +5,7 @@ import type { DecisionAsked, OfferingView } from '../../platform/blocks/offered-
 import type { DeletionRequest } from '../../platform/store/deletion-requests.js';
 import { openModal, pushModal } from '../../platform/blocks/open-modal.js';
 import { DELETIONS } from './actions.js';
-import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, showOfferingAgain } from './deletion-context.js';
 import { decisionButtons } from './messages.js';
 import { approveView, rejectView } from './decision-modal.js';
 import {
@@ -33,7 +33,7 @@ type Rule = (ctx: DeletionContext, request: DeletionRequest, userId: string) => 
  * ends with why.
  */
 async function allowedRequest(args: Args, ctx: DeletionContext, rule: Rule): Promise<DeletionRequest> {
-  const teamId = workspaceOf(ctx, args.teamId);
+  const { teamId } = args;
   const id = args.action.value;
   const found = id ? await ctx.store.deletionRequests.forTeam(teamId).get(id) : undefined;
   if (!found) throw notFound(id);
@@ -83,7 +83,7 @@ export function handleDecisionButton(ctx: DeletionContext, decision: DecisionKin
     } catch (error) {
       if (!(error instanceof RequestEnded)) throw error;
       await pushModal(args.client, args.body.trigger_id, stayingNotice(decision, error.text));
-      const at = { client: args.client, teamId: workspaceOf(ctx, args.teamId), userId: args.body.user.id };
+      const at = { client: args.client, teamId: args.teamId, userId: args.body.user.id };
       await showOfferingAgain(ctx, at, under);
       return error.outcome;
     }
@@ -160,7 +160,7 @@ export function handleRetryButton(ctx: DeletionContext) {
 export function handleCancelButton(ctx: DeletionContext) {
   return async (args: Args): Promise<void> => {
     const { body, action } = args;
-    const teamId = workspaceOf(ctx, args.teamId);
+    const { teamId } = args;
     const id = action.value ?? '';
     const result = await auditedTransition(ctx, teamId, body.user.id, 'customers.delete.cancel', (requests) =>
       requests.cancel(id, body.user.id),

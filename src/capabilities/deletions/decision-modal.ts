@@ -10,7 +10,7 @@ import { updateModal } from '../../platform/blocks/update-modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
 import { DELETIONS } from './actions.js';
-import { type DeletionContext, showOfferingAgain, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, showOfferingAgain } from './deletion-context.js';
 import { type SubmittedDecision, requestToDecide } from './decision-rules.js';
 import { approveRequest, rejectRequest } from './request-transitions.js';
 
@@ -86,7 +86,7 @@ export function handleApproveSubmission(ctx: DeletionContext) {
   return async (args: FormRequest): Promise<Ended> => {
     // Approving may run the deletion, with the workspace's own Mint account: without one, nothing is counted
     // and the approver is told how to connect it. (Rejecting never needs it.)
-    const teamId = workspaceOf(ctx, args.teamId);
+    const { teamId } = args;
     const mint = await ctx.mintIn(teamId);
     const { request, under } = await requestToDecide(ctx, submitted(args, teamId), 'approve');
     const approved = await approveRequest(ctx, { slack: args.client, mint }, request, args.body.user.id, (recorded) =>
@@ -122,7 +122,7 @@ export function handleRejectSubmission(ctx: DeletionContext) {
         },
       });
     }
-    const teamId = workspaceOf(ctx, args.teamId);
+    const { teamId } = args;
     const { request, under } = await requestToDecide(ctx, submitted(args, teamId), 'reject');
     await rejectRequest(ctx, args.client, request, args.body.user.id, note, (rejected) =>
       under

@@ -87,16 +87,6 @@ export function settingsOrRefusal(ctx: Pick<DeletionContext, 'settingsIn' | 'set
   throw refused(notConfiguredText(configured.missing, ctx.setUpBy));
 }
 
-/**
- * The workspace a request from Slack is for, as the pipeline decided it (single-workspace mode: the app's own
- * if Slack named none). Ids it carries in values or metadata are looked up in this workspace only.
- */
-export function workspaceOf(ctx: Pick<DeletionContext, 'defaultTeam'>, requestTeam: string): string {
-  const team = requestTeam || ctx.defaultTeam();
-  if (!team) throw refused(':no_entry: Slack did not say which workspace this comes from, so nothing was done.');
-  return team;
-}
-
 /** The longest reason a request may give: the approvers read it whole. */
 export const MAX_REASON_LENGTH = 1000;
 

@@ -1,5 +1,5 @@
 import { updateModal } from '../../platform/blocks/update-modal.js';
-import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, settingsOrRefusal } from './deletion-context.js';
 import {
   boxesOf,
   checkDeletionForm,
@@ -21,8 +21,7 @@ import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js
  * not be stored or posted, why, in the form, still filled.
  */
 export function handleDeletionRequestSubmission(ctx: DeletionContext) {
-  return async ({ ack, body, view, client, teamId: requestTeam }: FormRequest): Promise<Ended> => {
-    const teamId = workspaceOf(ctx, requestTeam);
+  return async ({ ack, body, view, client, teamId }: FormRequest): Promise<Ended> => {
     const settings = settingsOrRefusal(ctx, teamId);
     // The deletion would run with the workspace's own Mint account: without one, nothing is asked.
     await ctx.mintIn(teamId);

@@ -36,12 +36,7 @@ export function requestDeletionStep(ctx: DeletionContext) {
 }
 
 async function requestDeletion(ctx: DeletionContext, run: StepRun): Promise<StepResult> {
-  const teamId = run.teamId || ctx.defaultTeam();
-  if (!teamId)
-    return {
-      error: 'Slack did not say which workspace this workflow runs in. Nothing was requested.',
-      outcome: 'refused',
-    };
+  const { teamId } = run;
   const configured = ctx.settingsIn(teamId);
   if (!configured.ok)
     return {

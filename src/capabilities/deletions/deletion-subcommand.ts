@@ -1,7 +1,7 @@
 import type { Subcommand } from '../../platform/slack/commands/command-registry.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
-import { type DeletionContext, settingsOrRefusal, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, settingsOrRefusal } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 
 /** `/mintlink delete [customerIds...]` (also `delete-customers`): the request form, prefilled. */
@@ -11,8 +11,7 @@ export function deletionSubcommand(ctx: DeletionContext): Subcommand {
     aliases: ['delete-customers'],
     arguments: '[customerIds...]',
     description: 'Request deletion of customers; it runs only once approvers other than you approve it (opens a form).',
-    run: async ({ ack, command, rest, client, teamId: requestTeam }) => {
-      const teamId = workspaceOf(ctx, requestTeam);
+    run: async ({ ack, command, rest, client, teamId }) => {
       const settings = settingsOrRefusal(ctx, teamId); // set up in this workspace, or the person is told how
       await ctx.mintIn(teamId); // its own Mint account connected, or the person is told how
       await ack();

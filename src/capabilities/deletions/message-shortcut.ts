@@ -2,7 +2,7 @@ import type { MessageShortcut } from '@slack/bolt';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ShortcutRequest } from '../../platform/slack/pipeline/listen.js';
-import { type DeletionContext, notConfiguredText, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, notConfiguredText } from './deletion-context.js';
 import { deletionRequestView } from './deletion-request-form.js';
 import { customerIdsInMessage, signSource } from './message-source.js';
 
@@ -14,9 +14,8 @@ type Args = ShortcutRequest<MessageShortcut>;
  * is submitted.
  */
 export function openFormFromMessage(ctx: DeletionContext) {
-  return async ({ shortcut, client, teamId: requestTeam }: Args): Promise<void> => {
+  return async ({ shortcut, client, teamId }: Args): Promise<void> => {
     const ids = customerIdsInMessage(shortcut.message.text ?? '');
-    const teamId = workspaceOf(ctx, requestTeam);
     const configured = ctx.settingsIn(teamId);
     const view = !configured.ok
       ? noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy))

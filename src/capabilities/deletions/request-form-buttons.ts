@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
-import { type DeletionContext, notConfiguredText, workspaceOf } from './deletion-context.js';
+import { type DeletionContext, notConfiguredText } from './deletion-context.js';
 import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 
 /** What opening the request form needs of a shortcut or a button. */
@@ -18,7 +18,7 @@ interface FormOpener {
  */
 export function openRequestForm(ctx: DeletionContext) {
   return async ({ body, client, teamId }: FormOpener): Promise<void> => {
-    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
+    const configured = ctx.settingsIn(teamId);
     const view = configured.ok
       ? deletionRequestView({ quorum: configured.settings.quorum })
       : noticeModal('Request deletion', notConfiguredText(configured.missing, ctx.setUpBy));
@@ -31,7 +31,7 @@ export function addIdsBox(ctx: DeletionContext) {
   return async ({ body, client, teamId }: ButtonRequest): Promise<void> => {
     const view = body.view;
     if (!view) return;
-    const configured = ctx.settingsIn(workspaceOf(ctx, teamId));
+    const configured = ctx.settingsIn(teamId);
     // Same block ids as before: Slack keeps what was typed in the existing boxes.
     await client.views
       .update({

@@ -1,6 +1,6 @@
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
-import { type DeletionContext, workspaceOf } from './deletion-context.js';
+import type { DeletionContext } from './deletion-context.js';
 import type { allApprovalsView } from './home-entry.js';
 
 /**
@@ -9,5 +9,5 @@ import type { allApprovalsView } from './home-entry.js';
  */
 export function seeAll(ctx: DeletionContext, list: typeof allApprovalsView) {
   return async ({ body, client, teamId }: ButtonRequest): Promise<void> =>
-    openModal(client, body.trigger_id, await list(ctx, workspaceOf(ctx, teamId), body.user.id));
+    openModal(client, body.trigger_id, await list(ctx, teamId, body.user.id));
 }

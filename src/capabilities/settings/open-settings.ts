@@ -5,7 +5,6 @@ import type { ButtonRequest, Ended } from '../../platform/slack/pipeline/listen.
 import { notAdminText } from './save-settings.js';
 import type { SettingsContext } from './settings-context.js';
 import { readOnlySettingsView, settingsFormView } from './settings-form.js';
-import { workspaceOf } from './settings-context.js';
 
 /**
  * What "Change settings" opens for `userId`: the form filled with the settings in force (read-only with
@@ -49,8 +48,8 @@ export async function openSettings(
 /** Home's "Change settings" ("View settings" when they come from the environment): the form, or why not. */
 export function openSettingsForm(ctx: SettingsContext) {
   return async (request: ButtonRequest): Promise<Ended> => {
-    const { body, client } = request;
-    const view = await openSettings(ctx, body.user.id, workspaceOf(ctx, request));
+    const { body, client, teamId } = request;
+    const view = await openSettings(ctx, body.user.id, teamId);
     await openModal(client, body.trigger_id, view.view);
     return view.refused ? 'refused' : undefined;
   };

@@ -5,7 +5,6 @@ import { refused } from '../../platform/slack/pipeline/request-ended.js';
 import { announceChange, saveSettings } from './save-settings.js';
 import type { SettingsContext } from './settings-context.js';
 import { savedView } from './saved-view.js';
-import { workspaceOf } from './settings-context.js';
 import { readSettingsForm, settingsFormView, versionOf } from './settings-form.js';
 
 /**
@@ -17,7 +16,7 @@ export function handleSaveSubmission(ctx: SettingsContext) {
     const { ack, body, view, client } = request;
     const version = versionOf(view.private_metadata);
     const outcome = await saveSettings(ctx, {
-      teamId: workspaceOf(ctx, request),
+      teamId: request.teamId,
       userId: body.user.id,
       fromVersion: version,
       submitted: readSettingsForm(view.state.values, version ?? -1),

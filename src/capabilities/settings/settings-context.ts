@@ -34,8 +34,3 @@ export function settingsContext(deps: CapabilityDeps): SettingsContext {
     maxConcurrency: maxBulkConcurrency(deps.config),
   };
 }
-
-/** The request's workspace (single-workspace mode: the app's own, if Slack named none). */
-export function workspaceOf(ctx: Pick<SettingsContext, 'settings'>, request: { teamId: string }): string {
-  return request.teamId || ctx.settings.homeTeamId || '';
-}

@@ -8,7 +8,6 @@ import type { Store } from '../../store/store.js';
 import { DECLARED_KINDS, type Declarations, type Declared, idOf } from './declarations.js';
 import { clickKey, firstDelivery, submissionKey } from './deliver-once.js';
 import { AlreadyHandled } from './request-ended.js';
-import { requestWorkspace } from './request-workspace.js';
 import type {
   ButtonArgs,
   ButtonRequest,
@@ -77,7 +76,11 @@ export function registerDeclared<D extends Declarations>(
     addRoute(
       routes.steps,
       step.callbackId,
-      stepListener({ ...deps, orgWorkspaces: routes.orgWorkspaces }, step, pick(l.steps, key)),
+      stepListener(
+        { ...deps, orgWorkspaces: routes.orgWorkspaces, workspaceOf: routes.workspaceOf },
+        step,
+        pick(l.steps, key),
+      ),
     );
 }
 
@@ -88,9 +91,9 @@ function pick<Listener>(listeners: Record<string, Listener> | undefined, key: st
 }
 
 /** A command: told in its ephemeral ack when the listener has not acked yet, else through its response_url. */
-function command({ logger, settle }: DeclaredDeps, listener: ListenerOfKind['commands']) {
+function command({ logger, routes, settle }: DeclaredDeps, listener: ListenerOfKind['commands']) {
   return async ({ next: _next, ...bolt }: CommandArgs) => {
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     let acked = false;
     const ack: AckFn<string | RespondArguments> = (response) => {
       acked = true;
@@ -109,13 +112,13 @@ function command({ logger, settle }: DeclaredDeps, listener: ListenerOfKind['com
 
 /** A click: acknowledged at once; with `once`, a second delivery of the same click does nothing. */
 function button(
-  { logger, store, settle }: DeclaredDeps,
+  { logger, store, routes, settle }: DeclaredDeps,
   listener: ListenerOfKind['buttons'],
   opts: { once?: boolean },
 ) {
   return async ({ next: _next, ack, ...bolt }: ButtonArgs) => {
     await ack();
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     if (opts.once && !(await firstDelivery(store, clickKey(args.body, args.teamId), args.teamId))) return;
     await settle(args.context, args.teamId, tellClicker(args, logger), () => listener(args));
   };
@@ -133,9 +136,9 @@ function tellClicker(args: ButtonRequest, logger: Logger): Tell {
  * the submission, so a second delivery ends there. Told by replacing the modal with a notice (before the ack)
  * or updating it (after).
  */
-function form({ logger, store, settle }: DeclaredDeps, title: string, listener: ListenerOfKind['forms']) {
+function form({ logger, store, routes, settle }: DeclaredDeps, title: string, listener: ListenerOfKind['forms']) {
   return async ({ next: _next, ...bolt }: FormArgs) => {
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     let acked = false;
     const answer = (response?: ViewResponseAction) => {
       acked = true;
@@ -161,10 +164,10 @@ function form({ logger, store, settle }: DeclaredDeps, title: string, listener: 
 }
 
 /** A global shortcut: acknowledged at once; told in a DM (there is no conversation). */
-function shortcut({ logger, settle }: DeclaredDeps, listener: ListenerOfKind['shortcuts']) {
+function shortcut({ logger, routes, settle }: DeclaredDeps, listener: ListenerOfKind['shortcuts']) {
   return async ({ next: _next, ack, ...bolt }: ShortcutArgs<GlobalShortcut>) => {
     await ack();
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     const tell: Tell = (text) =>
       tellUser({ client: args.client, channelId: undefined, userId: args.body.user.id, logger }, text);
     await settle(args.context, args.teamId, tell, () => listener(args));
@@ -172,10 +175,10 @@ function shortcut({ logger, settle }: DeclaredDeps, listener: ListenerOfKind['sh
 }
 
 /** A message shortcut: acknowledged at once; told in the conversation of the message. */
-function messageShortcut({ logger, settle }: DeclaredDeps, listener: ListenerOfKind['messageShortcuts']) {
+function messageShortcut({ logger, routes, settle }: DeclaredDeps, listener: ListenerOfKind['messageShortcuts']) {
   return async ({ next: _next, ack, ...bolt }: ShortcutArgs<MessageShortcut>) => {
     await ack();
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     const recipient = { client: args.client, channelId: args.body.channel.id, userId: args.body.user.id, logger };
     await settle(
       args.context,
@@ -187,9 +190,9 @@ function messageShortcut({ logger, settle }: DeclaredDeps, listener: ListenerOfK
 }
 
 /** An external select's options: an empty list when the listener gives none. */
-function options({ settle }: DeclaredDeps, listener: ListenerOfKind['options']) {
+function options({ routes, settle }: DeclaredDeps, listener: ListenerOfKind['options']) {
   return async ({ next: _next, ...bolt }: OptionsArgs) => {
-    const args = { ...bolt, teamId: requestWorkspace(bolt.context, bolt.body) };
+    const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
     let acked = false;
     const ack: OptionsRequest['ack'] = (response) => {
       acked = true;

@@ -1,6 +1,5 @@
 import type { Context } from '@slack/bolt';
 import type { OrgWorkspaces, Uninstall } from '../../../tenancy/workspaces/workspaces.js';
-import { requestWorkspace } from './request-workspace.js';
 import type { HomeOpenedArgs, HomeOpenedRequest } from './requests.js';
 import { type Routes, addRoute } from './routes.js';
 import type { Settle, Tell } from './settle.js';
@@ -98,7 +97,7 @@ export function eventListeners(routes: Routes, settle: Settle): EventListeners {
         if (!isHomeOpened(eventArgs)) return;
         const { next: _next, ...args } = eventArgs;
         // A failure is logged; the person opens Home again.
-        const teamId = requestWorkspace(args.context, args.body);
+        const teamId = routes.workspaceOf(args.context, args.body);
         await settle(args.context, teamId, nobodyToTell, () => listener({ ...args, teamId }));
       });
     },

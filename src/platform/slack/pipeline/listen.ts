@@ -3,7 +3,9 @@ import type { Declarations, Declared } from './declarations.js';
 import { registerDeclared } from './declared-listeners.js';
 import { type EventListeners, eventListeners } from './event-listeners.js';
 import type { ListenersOf } from './requests.js';
-import { type PipelineDeps, routesOf } from './routes.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { Store } from '../../store/store.js';
+import { type PipelineDeps, openRoutes, routesOf } from './routes.js';
 import { settler } from './settle.js';
 
 export type {
@@ -51,8 +53,25 @@ export function declarationsOf(app: App): readonly Declared<Declarations>[] {
   return declaredInApp.get(app) ?? [];
 }
 
-export function listen(app: App, deps: PipelineDeps): Listen {
-  const routes = routesOf(app, deps);
+/**
+ * Opens the app's request pipeline (routes.ts): the wiring does it once, before any capability listens, with
+ * what only it holds (the installations, the work budget, the app's own workspace). Returns the wiring's own way
+ * to listen, as `listen` does.
+ */
+export function openPipeline(app: App, deps: PipelineDeps): Listen {
+  openRoutes(app, deps);
+  return listen(app, deps);
+}
+
+/** What the listeners of one capability are wrapped with: its logger, and the once-keys of its clicks and forms. */
+export interface ListenDeps {
+  logger: Logger;
+  store: Pick<Store, 'onceKeys'>;
+}
+
+/** A capability's way to listen, in the pipeline the wiring opened (fails at start when it has not). */
+export function listen(app: App, deps: ListenDeps): Listen {
+  const routes = routesOf(app);
   const settle = settler({ logger: deps.logger, orgWorkspaces: routes.orgWorkspaces });
   return {
     declared(declarations, listeners) {

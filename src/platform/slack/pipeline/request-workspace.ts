@@ -7,10 +7,28 @@ export interface WorkspaceNaming {
   team_id?: string | null;
 }
 
+/** What a person is told when neither Slack nor the app can say which workspace a request is for. */
+export const NO_WORKSPACE_TEXT = ':no_entry: Slack did not say which workspace this comes from, so nothing was done.';
+
 /**
- * The workspace a request is for, decided here once for every kind (commands, buttons, forms, shortcuts,
- * options, events, workflow steps): the installation's workspace, as Bolt authorized the request
- * (`context.teamId`). Every row a request reads or changes is looked up in this workspace only.
+ * The workspace of each request, or '' when none can be said (the pipeline refuses such a request before its
+ * listener runs, settle.ts): see requestWorkspace.
+ */
+export type WorkspaceOfRequest = (context: Pick<Context, 'teamId' | 'enterpriseId'>, body: WorkspaceNaming) => string;
+
+/**
+ * The pipeline's one rule for the workspace of a request, given `homeTeam`, the app's own workspace
+ * (single-workspace mode's, once auth.test has said; none in distribution mode, where each installation names its
+ * own): what the request names, else the app's own.
+ */
+export function workspaceOfRequest(homeTeam: () => string | undefined): WorkspaceOfRequest {
+  return (context, body) => requestWorkspace(context, body) || homeTeam() || '';
+}
+
+/**
+ * The workspace a request names, decided here once for every kind (commands, buttons, forms, shortcuts, options,
+ * events, workflow steps): the installation's workspace, as Bolt authorized the request (`context.teamId`). Every
+ * row a request reads or changes is looked up in this workspace only.
  *
  * It is not the person's own workspace: in a Slack Connect channel a person of another organisation acts in
  * the installing workspace's channel, and a form they submit names their own team in `team` and `user.team_id`
@@ -21,7 +39,7 @@ export interface WorkspaceNaming {
  * An org-wide installation serves every workspace of the organisation: Bolt's teamId is the workspace the
  * payload names, or none (or the organisation itself); then the person's own workspace is the one.
  */
-export function requestWorkspace(context: Pick<Context, 'teamId' | 'enterpriseId'>, body: WorkspaceNaming): string {
+function requestWorkspace(context: Pick<Context, 'teamId' | 'enterpriseId'>, body: WorkspaceNaming): string {
   const installed = context.teamId;
   if (installed && installed !== context.enterpriseId) return installed;
   return namedWorkspace(body);

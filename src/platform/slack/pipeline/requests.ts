@@ -35,7 +35,9 @@ export type HomeOpenedArgs = Bolt<SlackEventMiddlewareArgs<'app_home_opened'>>;
 
 /**
  * Every request carries the workspace it is for, decided once by the pipeline (request-workspace.ts): the
- * installation's, which is not always the person's (Slack Connect). Rows are read and changed in it only.
+ * installation's, which is not always the person's (Slack Connect), or the app's own in single-workspace mode when
+ * Slack names none; never empty (a request for no workspace is refused before its listener runs). Rows are read
+ * and changed in it only.
  */
 export interface InWorkspace {
   teamId: string;

@@ -8,20 +8,24 @@ import { admission } from '../admission/admission-middleware.js';
 import type { WorkBudget } from '../admission/work-budget.js';
 import { eventKey, firstDelivery } from './deliver-once.js';
 import { OrgWorkspaceCheck } from './org-workspace.js';
+import { type WorkspaceOfRequest, workspaceOfRequest } from './request-workspace.js';
 import type { ButtonArgs, CommandArgs, EventArgs, FormArgs, OptionsArgs, ShortcutArgs } from './requests.js';
 import type { StepArgs } from './step-listener.js';
 
-export type PipelineDeps = {
+/** What the wiring opens the pipeline with (app.ts), once, before any capability listens. */
+export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   /** The process's work budget, which every request takes a place in (admission). */
   work: WorkBudget;
   /**
-   * The installations are read for requests through an org-wide installation (OrgWorkspaceCheck): the first to
-   * listen, the wiring, gives them; a capability, which never reads tenancy's rows, listens after it.
+   * Once-keys for events delivered again, and the installations, read for requests through an org-wide
+   * installation (OrgWorkspaceCheck): tenancy's rows, which no capability's store holds.
    */
-  store: Pick<Store, 'onceKeys'> | Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
-};
+  store: Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
+  /** The app's own workspace (single-workspace mode, once auth.test has said): see workspaceOfRequest. */
+  homeTeam: () => string | undefined;
+}
 
 type Route<Args> = (args: Args) => Promise<void>;
 
@@ -40,15 +44,18 @@ export interface Routes {
   steps: Map<string, Route<StepArgs>>;
   /** Whether an org-wide installation serves the workspace a request names (one per app: its cache). */
   orgWorkspaces: OrgWorkspaceCheck;
+  /** The workspace each request is for, by the pipeline's one rule (request-workspace.ts). */
+  workspaceOf: WorkspaceOfRequest;
 }
 
 const routesOfApp = new WeakMap<App, Routes>();
 
 /**
- * The app's routing tables, and the one global middleware that reads them, added to the app the first time a
- * capability listens. It is the whole request pipeline's entry, in one step for Bolt: the access log's record
- * and line, admission to the work budget (or a "busy" answer), then the listener. (These are steps of one
- * middleware, not three: each global middleware costs Bolt a copy of the request's arguments and a closure.)
+ * The app's routing tables, and the one global middleware that reads them, added to the app by the wiring
+ * (app.ts) before any capability listens (routesOf). It is the whole request pipeline's entry, in one step for
+ * Bolt: the access log's record and line, admission to the work budget (or a "busy" answer), then the listener.
+ * (These are steps of one middleware, not three: each global middleware costs Bolt a copy of the request's
+ * arguments and a closure.)
  *
  * No Bolt listener is registered: Bolt runs every listener's matchers on every request, each in a middleware
  * chain of its own (a copy of the request's arguments per matcher, closures and promises apiece): with one
@@ -58,11 +65,8 @@ const routesOfApp = new WeakMap<App, Routes>();
  * A click, submission, shortcut or options request nobody listens to is acknowledged at once rather than left
  * for Slack to time out.
  */
-export function routesOf(app: App, deps: PipelineDeps): Routes {
-  const known = routesOfApp.get(app);
-  if (known) return known;
-  const { store } = deps;
-  if (!('installationRows' in store)) throw new Error('the wiring listens first, with the installations (app.ts)');
+export function openRoutes(app: App, deps: PipelineDeps): Routes {
+  if (routesOfApp.has(app)) throw new Error('the request pipeline is opened once per app');
   const routes: Routes = {
     commands: [],
     buttons: new Map(),
@@ -72,10 +76,22 @@ export function routesOf(app: App, deps: PipelineDeps): Routes {
     options: new Map(),
     events: new Map(),
     steps: new Map(),
-    orgWorkspaces: new OrgWorkspaceCheck(store),
+    orgWorkspaces: new OrgWorkspaceCheck(deps.store),
+    workspaceOf: workspaceOfRequest(deps.homeTeam),
   };
   routesOfApp.set(app, routes);
   app.use(dispatch(routes, deps));
+  return routes;
+}
+
+/**
+ * The tables a capability adds its listeners to. The wiring opens them first (openRoutes): a capability's deps
+ * hold neither the installations nor the work budget the pipeline needs.
+ */
+export function routesOf(app: App): Routes {
+  const routes = routesOfApp.get(app);
+  if (!routes)
+    throw new Error('the wiring opens the request pipeline (openPipeline, app.ts) before any capability listens');
   return routes;
 }
 

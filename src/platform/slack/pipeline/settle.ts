@@ -5,6 +5,7 @@ import type { Logger } from '../../ops/telemetry/create-logger.js';
 import { noteOutcome, requestLogFields, requestOf } from '../../ops/telemetry/request-context.js';
 import { NOT_SERVED_TEXT, type OrgWorkspaceCheck } from './org-workspace.js';
 import { AlreadyHandled, RequestEnded, refused } from './request-ended.js';
+import { NO_WORKSPACE_TEXT } from './request-workspace.js';
 import type { Ended } from './requests.js';
 
 /** Tells the person how their request ended; never throws (a failure to tell is logged). */
@@ -13,7 +14,8 @@ export type Tell = (text: string, blocks?: KnownBlock[]) => Promise<unknown>;
 /**
  * Runs a listener and settles its request's outcome; every way a request can end is handled here. A request
  * for `teamId` (undefined: about an installation or an organization, which names itself) through an org-wide
- * installation that does not serve that workspace (org-workspace.ts) ends refused before the listener runs.
+ * installation that does not serve that workspace (org-workspace.ts), or for no workspace at all (''), ends
+ * refused before the listener runs: a listener is always given the workspace it works in.
  */
 export type Settle = (
   context: Context,
@@ -40,6 +42,7 @@ export function settler(deps: { logger: Logger; orgWorkspaces: OrgWorkspaceCheck
         );
         throw refused(NOT_SERVED_TEXT);
       }
+      if (teamId === '') throw refused(NO_WORKSPACE_TEXT);
       const outcome = await run();
       if (outcome) noteOutcome(request, outcome);
     } catch (error) {

@@ -3,10 +3,13 @@ import type { Logger } from '../../ops/telemetry/create-logger.js';
 import { type Outcome, noteOutcome, requestLogFields, requestOf } from '../../ops/telemetry/request-context.js';
 import { firstDelivery } from './deliver-once.js';
 import { NOT_SERVED_TEXT, type OrgWorkspaceCheck } from './org-workspace.js';
-import { requestWorkspace } from './request-workspace.js';
+import type { WorkspaceOfRequest } from './request-workspace.js';
 import type { Store } from '../../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
+
+/** What a workflow's people read when Slack named no workspace for the step and the app knows none of its own. */
+const NO_WORKSPACE_STEP_TEXT = 'Slack did not say which workspace this workflow runs in, so nothing was done.';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
@@ -20,7 +23,10 @@ export interface StepRun {
   inputs: Record<string, unknown>;
   executionId: string;
   workflowExecutionId: string | undefined;
-  /** The workspace the workflow runs in, decided by the pipeline as for every request (request-workspace.ts). */
+  /**
+   * The workspace the workflow runs in, decided by the pipeline as for every request (request-workspace.ts); never
+   * empty (a step for no workspace ends with an error before its work runs).
+   */
   teamId: string;
   /** Where the audit log says the operation came from: the workflow execution. */
   origin: string;
@@ -35,7 +41,12 @@ export interface StepRun {
  * fails it with a text the workflow's people can act on, and is logged.
  */
 export function stepListener(
-  deps: { store: Pick<Store, 'onceKeys'>; logger: Logger; orgWorkspaces: OrgWorkspaceCheck },
+  deps: {
+    store: Pick<Store, 'onceKeys'>;
+    logger: Logger;
+    orgWorkspaces: OrgWorkspaceCheck;
+    workspaceOf: WorkspaceOfRequest;
+  },
   step: { callbackId: string; thing: string },
   work: (run: StepRun) => Promise<StepResult>,
 ): (args: StepArgs) => Promise<void> {
@@ -44,7 +55,7 @@ export function stepListener(
     const request = requestOf(args.context);
     const executionId = event.function_execution_id;
     const logger = deps.logger.child({ step: step.callbackId, functionExecution: executionId });
-    const teamId = requestWorkspace(args.context, body);
+    const teamId = deps.workspaceOf(args.context, body);
     if (!(await firstDelivery(deps.store, `step:${executionId}`, teamId))) {
       logger.info('step execution delivered again; already handled');
       return;
@@ -57,7 +68,8 @@ export function stepListener(
           'step through an org-wide installation from a workspace it does not serve: refused',
         );
         result = { error: NOT_SERVED_TEXT, outcome: 'refused' };
-      } else
+      } else if (!teamId) result = { error: NO_WORKSPACE_STEP_TEXT, outcome: 'refused' };
+      else
         result = await work({
           args,
           inputs: event.inputs ?? {},

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Logger, createLogger } from '../../../../src/platform/ops/telemetry/create-logger.js';
 import { createMetrics } from '../../../../src/platform/ops/telemetry/metrics.js';
 import { WorkBudget } from '../../../../src/platform/slack/admission/work-budget.js';
-import { listen, type Listen, type ListenerOfKind } from '../../../../src/platform/slack/pipeline/listen.js';
+import {
+  listen,
+  openPipeline,
+  type Listen,
+  type ListenerOfKind,
+} from '../../../../src/platform/slack/pipeline/listen.js';
+import { NO_WORKSPACE_TEXT } from '../../../../src/platform/slack/pipeline/request-workspace.js';
 import { declare } from '../../../../src/platform/slack/pipeline/declarations.js';
 import { invalidInput, refused } from '../../../../src/platform/slack/pipeline/request-ended.js';
 import { openStore, type Store } from '../../../../src/platform/store/store.js';
@@ -86,13 +92,16 @@ beforeEach(() => {
     botUserId: 'U0BOT0001',
     clientOptions: { slackApiUrl: slack.apiUrl },
   });
-  on = listen(app, pipelineDeps(logger));
+  on = openPipeline(app, pipelineDeps(logger));
 });
 
-/** What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room. */
-function pipelineDeps(logger: Logger) {
+/**
+ * What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room, and the
+ * app's own workspace (single-workspace mode's; none in distribution mode).
+ */
+function pipelineDeps(logger: Logger, homeTeam?: string) {
   const work = new WorkBudget(10);
-  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }) };
+  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }), homeTeam: () => homeTeam };
 }
 
 /** One listener declared as a capability declares its entries (declarations.ts). */
@@ -286,7 +295,10 @@ describe('the workspace a request is for', () => {
   const ORG = 'E0ORG00001';
 
   /** A Bolt App as distribution mode has it: `authorize` says which installation serves the request. */
-  function appAuthorizedAs(installation: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean }) {
+  function appAuthorizedAs(
+    installation: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+    homeTeam?: string,
+  ) {
     const own = new PayloadReceiver();
     const app = new App({
       receiver: own,
@@ -308,7 +320,7 @@ describe('the workspace a request is for', () => {
       pretty: false,
       destination: new PassThrough(),
     });
-    return { receiver: own, on: listen(app, pipelineDeps(logger)) };
+    return { receiver: own, on: openPipeline(app, pipelineDeps(logger, homeTeam)) };
   }
 
   /** A click by a person of `userTeam` on a message whose click names `team`. */
@@ -373,6 +385,48 @@ describe('the workspace a request is for', () => {
     await own.deliver(orgWide(clickFrom(null, 'T0FOREIGN1')));
     await own.deliver(orgWide(submissionFrom('T0FOREIGN1', ORG)));
     expect(seen).toEqual(['T0ORGWS001', 'T0ORGWS002', 'T0ORGWS002']);
+  });
+
+  /** A click whose payload names no workspace at all, authorized without one. */
+  function clickNamingNoWorkspace() {
+    const click = clickFrom(null, 'none');
+    delete (click.user as { team_id?: string }).team_id;
+    return click;
+  }
+
+  it('is the app’s own workspace when Slack names none (single-workspace mode)', async () => {
+    const { receiver: own, on: listening } = appAuthorizedAs({ isEnterpriseInstall: false }, HOME);
+    const seen: string[] = [];
+    declaring(listening).button('press', ({ teamId }) => Promise.resolve(void seen.push(teamId)));
+    await own.deliver(clickNamingNoWorkspace());
+    expect(seen).toEqual([HOME]);
+  });
+
+  it('refuses a request for no workspace before its listener runs, and tells the person', async () => {
+    const { receiver: own, on: listening } = appAuthorizedAs({ isEnterpriseInstall: false });
+    let ran = 0;
+    declaring(listening).button('press', () => Promise.resolve(void (ran += 1)));
+    const click = clickNamingNoWorkspace();
+    await own.deliver(click);
+    expect(ran).toBe(0);
+    expect(ephemeralsTo(click.response_url as string)).toEqual([
+      { response_type: 'ephemeral', replace_original: false, text: NO_WORKSPACE_TEXT },
+    ]);
+  });
+});
+
+describe('opening the pipeline', () => {
+  const logger = createLogger({ level: 'error', scrub: (text) => text, pretty: false, destination: new PassThrough() });
+  const bareApp = () =>
+    new App({ token: 'xoxb-pipeline-test', receiver: new PayloadReceiver(), tokenVerificationEnabled: false });
+
+  it('is the wiring’s, once, before any capability listens', () => {
+    // A capability's deps hold no installations: it cannot open the pipeline by listening first.
+    expect(() => listen(bareApp(), { logger, store })).toThrow('the wiring opens the request pipeline');
+    const app = bareApp();
+    openPipeline(app, pipelineDeps(logger));
+    expect(() => listen(app, { logger, store })).not.toThrow();
+    expect(() => openPipeline(app, pipelineDeps(logger))).toThrow('the request pipeline is opened once per app');
   });
 });
 
