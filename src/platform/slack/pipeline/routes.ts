@@ -10,6 +10,7 @@ import { eventKey, firstDelivery } from './deliver-once.js';
 import { OrgWorkspaceCheck } from './org-workspace.js';
 import type { ButtonArgs, CommandArgs, EventArgs, FormArgs, OptionsArgs, ShortcutArgs } from './requests.js';
 import type { StepArgs } from './step-listener.js';
+import type { SlackCallHooks } from '../web-api/web-client-options.js';
 
 export type PipelineDeps = {
   logger: Logger;
@@ -21,6 +22,8 @@ export type PipelineDeps = {
    * listen, the wiring, gives them; a capability, which never reads tenancy's rows, listens after it.
    */
   store: Pick<Store, 'onceKeys'> | Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
+  /** How the app calls Slack: a workflow step's report waits as long as its other calls before trying again. */
+  slackCalls: Pick<SlackCallHooks, 'retryWaitMs'>;
 };
 
 type Route<Args> = (args: Args) => Promise<void>;

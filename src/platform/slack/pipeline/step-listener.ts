@@ -6,6 +6,7 @@ import { NOT_SERVED_TEXT, type OrgWorkspaceCheck } from './org-workspace.js';
 import { requestWorkspace } from './request-workspace.js';
 import type { Store } from '../../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
+import type { SlackCallHooks } from '../web-api/web-client-options.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
@@ -35,7 +36,12 @@ export interface StepRun {
  * fails it with a text the workflow's people can act on, and is logged.
  */
 export function stepListener(
-  deps: { store: Pick<Store, 'onceKeys'>; logger: Logger; orgWorkspaces: OrgWorkspaceCheck },
+  deps: {
+    store: Pick<Store, 'onceKeys'>;
+    logger: Logger;
+    orgWorkspaces: OrgWorkspaceCheck;
+    slackCalls: Pick<SlackCallHooks, 'retryWaitMs'>;
+  },
   step: { callbackId: string; thing: string },
   work: (run: StepRun) => Promise<StepResult>,
 ): (args: StepArgs) => Promise<void> {
@@ -77,7 +83,10 @@ export function stepListener(
     try {
       // The listener's client carries the execution's token (Bolt's attachFunctionToken). It is short-lived and
       // may be revoked meanwhile (a step that waited on the Mint service): then the bot token ends the step.
-      const reported = await reportStepEnd(args.client, executionId, result, [undefined, args.context.botToken]);
+      const reported = await reportStepEnd(args.client, executionId, result, {
+        tokens: [undefined, args.context.botToken],
+        retryWaitMs: deps.slackCalls.retryWaitMs,
+      });
       if (reported === 'gone') logger.warn('the step had already ended in Slack');
     } catch (error) {
       noteOutcome(request, 'upstream_error');

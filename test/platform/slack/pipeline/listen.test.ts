@@ -89,10 +89,10 @@ beforeEach(() => {
   on = listen(app, pipelineDeps(logger));
 });
 
-/** What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room. */
+/** What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room, Slack's waits. */
 function pipelineDeps(logger: Logger) {
   const work = new WorkBudget(10);
-  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }) };
+  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }), slackCalls: {} };
 }
 
 /** One listener declared as a capability declares its entries (declarations.ts). */
