@@ -214,6 +214,7 @@ describeEachEngine('the "Request deletion" workflow step', (_engine, create) => 
     await flow.decide(app, ts, 'approve');
     await app.waitForLog(
       (line) => line.requestId === requestId && line.msg === 'could not complete the workflow step; will try again',
+      10_000, // as long as stepEnd waits: a loaded machine takes seconds over a decision on PostgreSQL
     );
     expect(flow.execution(execution)?.state).toBe('running');
     // Its next try is made due now rather than in 30 s, as time passing would.
