@@ -55,6 +55,8 @@ export interface DeletionContext {
   decisions: OfferedDecisions;
   /** Seals workflow execution tokens kept while a request waits (see platform/slack/workflow-steps/sealed-token.ts). */
   stepTokens: StepTokenSeal;
+  /** How the app calls Slack: the waiting step's report waits as long as the app's other calls before trying again. */
+  slackCalls: Pick<CapabilityDeps['slackCalls'], 'retryWaitMs'>;
 }
 
 /** The deletion flow's context, made once from what the app gives the capability. */
@@ -77,6 +79,7 @@ export function deletionContext(deps: CapabilityDeps): DeletionContext {
     decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
     stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
     decisions: deps.decisions,
+    slackCalls: deps.slackCalls,
   };
 }
 

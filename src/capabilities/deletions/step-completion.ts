@@ -89,7 +89,10 @@ export async function completeWaitingStep(
   const token = ctx.stepTokens.open(claim.sealedToken, claim.requestId);
   try {
     // Execution tokens are short-lived; a request decided hours later is reported with the bot token.
-    const reported = await reportStepEnd(slack, claim.functionExecutionId, end, [token, undefined]);
+    const reported = await reportStepEnd(slack, claim.functionExecutionId, end, {
+      tokens: [token, undefined],
+      retryWaitMs: ctx.slackCalls.retryWaitMs,
+    });
     const result = reported === 'gone' ? 'gone' : 'outputs' in end ? 'completed' : 'failed';
     await steps.finish(teamId, request.id, result);
     if (result === 'gone') logger.warn('the workflow step had already ended in Slack');

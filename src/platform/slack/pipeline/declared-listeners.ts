@@ -19,7 +19,7 @@ import type {
   OptionsRequest,
   ShortcutArgs,
 } from './requests.js';
-import { type Routes, addRoute } from './routes.js';
+import { type PipelineDeps, type Routes, addRoute } from './routes.js';
 import { type Settle, type Tell, quietly } from './settle.js';
 import { stepListener } from './step-listener.js';
 
@@ -29,6 +29,7 @@ type ListenerTables = { [Kind in keyof ListenerOfKind]: Record<string, ListenerO
 interface DeclaredDeps {
   logger: Logger;
   store: Pick<Store, 'onceKeys'>;
+  slackCalls: PipelineDeps['slackCalls'];
   routes: Routes;
   settle: Settle;
 }

@@ -63,10 +63,14 @@ export function openPipeline(app: App, deps: PipelineDeps): Listen {
   return listen(app, deps);
 }
 
-/** What the listeners of one capability are wrapped with: its logger, and the once-keys of its clicks and forms. */
+/**
+ * What the listeners of one capability are wrapped with: its logger, the once-keys of its clicks and forms, and
+ * how the app calls Slack (a workflow step's report waits as long as the app's other calls before trying again).
+ */
 export interface ListenDeps {
   logger: Logger;
   store: Pick<Store, 'onceKeys'>;
+  slackCalls: PipelineDeps['slackCalls'];
 }
 
 /** A capability's way to listen, in the pipeline the wiring opened (fails at start when it has not). */

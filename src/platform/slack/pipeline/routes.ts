@@ -11,6 +11,7 @@ import { OrgWorkspaceCheck } from './org-workspace.js';
 import { type WorkspaceOfRequest, workspaceOfRequest } from './request-workspace.js';
 import type { ButtonArgs, CommandArgs, EventArgs, FormArgs, OptionsArgs, ShortcutArgs } from './requests.js';
 import type { StepArgs } from './step-listener.js';
+import type { SlackCallHooks } from '../web-api/web-client-options.js';
 
 /** What the wiring opens the pipeline with (app.ts), once, before any capability listens. */
 export interface PipelineDeps {
@@ -25,6 +26,8 @@ export interface PipelineDeps {
   store: Pick<Store, 'onceKeys' | 'installationRows' | 'changes'>;
   /** The app's own workspace (single-workspace mode, once auth.test has said): see workspaceOfRequest. */
   homeTeam: () => string | undefined;
+  /** How the app calls Slack: a workflow step's report waits as long as its other calls before trying again. */
+  slackCalls: Pick<SlackCallHooks, 'retryWaitMs'>;
 }
 
 type Route<Args> = (args: Args) => Promise<void>;

@@ -6,6 +6,7 @@ import { NOT_SERVED_TEXT, type OrgWorkspaceCheck } from './org-workspace.js';
 import type { WorkspaceOfRequest } from './request-workspace.js';
 import type { Store } from '../../store/store.js';
 import { reportStepEnd } from '../workflow-steps/report-step.js';
+import type { SlackCallHooks } from '../web-api/web-client-options.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
 
 /** What a workflow's people read when Slack named no workspace for the step and the app knows none of its own. */
@@ -46,6 +47,7 @@ export function stepListener(
     logger: Logger;
     orgWorkspaces: OrgWorkspaceCheck;
     workspaceOf: WorkspaceOfRequest;
+    slackCalls: Pick<SlackCallHooks, 'retryWaitMs'>;
   },
   step: { callbackId: string; thing: string },
   work: (run: StepRun) => Promise<StepResult>,
@@ -89,7 +91,10 @@ export function stepListener(
     try {
       // The listener's client carries the execution's token (Bolt's attachFunctionToken). It is short-lived and
       // may be revoked meanwhile (a step that waited on the Mint service): then the bot token ends the step.
-      const reported = await reportStepEnd(args.client, executionId, result, [undefined, args.context.botToken]);
+      const reported = await reportStepEnd(args.client, executionId, result, {
+        tokens: [undefined, args.context.botToken],
+        retryWaitMs: deps.slackCalls.retryWaitMs,
+      });
       if (reported === 'gone') logger.warn('the step had already ended in Slack');
     } catch (error) {
       noteOutcome(request, 'upstream_error');

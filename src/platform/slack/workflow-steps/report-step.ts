@@ -22,25 +22,39 @@ const SLACK_TROUBLE = new Set([
 ]);
 
 const ATTEMPTS = 3;
+/** The wait before the second try after Slack's trouble; the third waits twice as long. */
+const RETRY_WAIT_MS = 1_000;
 /** The longest Retry-After waited out inside one report; a longer one fails the attempt (the caller may retry). */
 const MAX_WAIT_MS = 30_000;
 
 /** The longest one report can take: each attempt's Slack deadline (10 s), the waits, and a token fallback. */
 export const REPORT_WORST_CASE_MS = (ATTEMPTS + 1) * 10_000 + MAX_WAIT_MS + 2 * 2_000;
 
+/** How one report goes about it. */
+export interface ReportOptions {
+  /** The tokens tried in turn while Slack refuses one (undefined: the client's own); the client's own alone when not given. */
+  tokens?: ReadonlyArray<string | undefined>;
+  /**
+   * The wait before the second try after Slack's trouble, twice it before the third: RETRY_WAIT_MS unless a test
+   * shortens it (TestSeams.slack.retryWaitMs, which the wiring hands on as `slackCalls.retryWaitMs`).
+   */
+  retryWaitMs?: number;
+}
+
 /**
  * Tells Slack how a step ended (functions.completeSuccess / completeError), and makes sure it is heard: Slack's
  * own trouble (5xx, network, rate limits) is tried again a few times; a refused token falls back to the next
- * of `tokens` (undefined: the client's own); outputs Slack refuses turn into a failure that says the work was
- * done. Resolves `gone` when Slack no longer knows the execution; rejects when Slack could not be told.
+ * of `tokens`; outputs Slack refuses turn into a failure that says the work was done. Resolves `gone` when
+ * Slack no longer knows the execution; rejects when Slack could not be told.
  */
 export async function reportStepEnd(
   client: WebClient,
   executionId: string,
   end: StepEnd,
-  fallbackTokens: ReadonlyArray<string | undefined> = [undefined],
+  options: ReportOptions = {},
 ): Promise<'reported' | 'gone'> {
-  const tokens = [...new Set(fallbackTokens)]; // a token missing from the context is not tried twice
+  const tokens = [...new Set(options.tokens ?? [undefined])]; // a token missing from the context is not tried twice
+  const firstWaitMs = options.retryWaitMs ?? RETRY_WAIT_MS;
   let token = 0;
   let current = end;
   for (let attempt = 1; ; attempt += 1) {
@@ -60,7 +74,7 @@ export async function reportStepEnd(
         };
         continue;
       }
-      const wait = retryWaitMs(error, attempt);
+      const wait = retryWaitMs(error, attempt, firstWaitMs);
       if (attempt >= ATTEMPTS || wait === undefined) throw error;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -78,16 +92,19 @@ function send(client: WebClient, executionId: string, end: StepEnd, token: strin
       });
 }
 
-/** How long to wait before trying again, or undefined when trying again cannot help. */
-function retryWaitMs(error: unknown, attempt: number): number | undefined {
+/**
+ * How long to wait before trying again, or undefined when trying again cannot help: Slack's Retry-After when it
+ * gave one, else `firstWaitMs` more at each attempt.
+ */
+function retryWaitMs(error: unknown, attempt: number, firstWaitMs: number): number | undefined {
   const errorCode = stringFieldOf(error, 'code');
   if (errorCode === 'slack_webapi_rate_limited_error') {
     const ms = (numberFieldOf(error, 'retryAfter') ?? 1) * 1000;
     return ms <= MAX_WAIT_MS ? ms : undefined;
   }
-  if (errorCode === 'slack_webapi_request_error') return 1_000 * attempt; // network, deadline
+  if (errorCode === 'slack_webapi_request_error') return firstWaitMs * attempt; // network, deadline
   if (errorCode === 'slack_webapi_http_error')
-    return (numberFieldOf(error, 'statusCode') ?? 500) >= 500 ? 1_000 * attempt : undefined;
+    return (numberFieldOf(error, 'statusCode') ?? 500) >= 500 ? firstWaitMs * attempt : undefined;
   const code = slackErrorCode(error);
-  return code && SLACK_TROUBLE.has(code) ? 1_000 * attempt : undefined;
+  return code && SLACK_TROUBLE.has(code) ? firstWaitMs * attempt : undefined;
 }

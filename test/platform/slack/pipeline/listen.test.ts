@@ -96,12 +96,19 @@ beforeEach(() => {
 });
 
 /**
- * What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room, and the
- * app's own workspace (single-workspace mode's; none in distribution mode).
+ * What the pipeline is given by the app: the logger, the database, the metrics, a work budget with room, the
+ * app's own workspace (single-workspace mode's; none in distribution mode), Slack's waits.
  */
 function pipelineDeps(logger: Logger, homeTeam?: string) {
   const work = new WorkBudget(10);
-  return { logger, store, work, metrics: createMetrics({ workInFlight: () => work.count }), homeTeam: () => homeTeam };
+  return {
+    logger,
+    store,
+    work,
+    metrics: createMetrics({ workInFlight: () => work.count }),
+    homeTeam: () => homeTeam,
+    slackCalls: {},
+  };
 }
 
 /** One listener declared as a capability declares its entries (declarations.ts). */
@@ -422,10 +429,10 @@ describe('opening the pipeline', () => {
 
   it('is the wiring’s, once, before any capability listens', () => {
     // A capability's deps hold no installations: it cannot open the pipeline by listening first.
-    expect(() => listen(bareApp(), { logger, store })).toThrow('the wiring opens the request pipeline');
+    expect(() => listen(bareApp(), { logger, store, slackCalls: {} })).toThrow('the wiring opens the request pipeline');
     const app = bareApp();
     openPipeline(app, pipelineDeps(logger));
-    expect(() => listen(app, { logger, store })).not.toThrow();
+    expect(() => listen(app, { logger, store, slackCalls: {} })).not.toThrow();
     expect(() => openPipeline(app, pipelineDeps(logger))).toThrow('the request pipeline is opened once per app');
   });
 });

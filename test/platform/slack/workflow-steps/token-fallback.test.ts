@@ -14,7 +14,7 @@ import { LINKS } from '../../../../src/capabilities/links/actions.js';
  */
 describe('a step whose execution token expired before it ended', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes);
 
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));
 
