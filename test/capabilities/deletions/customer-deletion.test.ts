@@ -386,7 +386,16 @@ describeEachEngine('customer deletion', (_engine, create) => {
     await stopping.submitView(view, {}, BOB);
     // The Mint service's side: the fake Slack's waits wake on Slack calls only.
     await vi.waitFor(() => expect(flow.patches()).toHaveLength(1), { timeout: 3_000, interval: 5 });
-    const stopped = stopping.stop('SIGTERM');
+    // Told to stop while the deletion is the only work in flight: the app's background work comes and goes on its
+    // own (the Home refresh the approval asked for; the reminder sweep, every 100 ms here, of the requests earlier
+    // tests left pending), so the stop comes in the same tick as a check that nothing but the deletion runs.
+    const { stopped } = await vi.waitFor(
+      () => {
+        expect(stopping.workInFlight()).toBe(1);
+        return { stopped: stopping.stop('SIGTERM') };
+      },
+      { timeout: 3_000, interval: 5 },
+    );
     expect(stopping.logLines.find((l) => l.msg === 'shutting down')).toMatchObject({ workInFlight: 1 });
     answer();
     expect(await stopped).toBe(0);
