@@ -239,6 +239,12 @@ export class ListenerApp extends SlackDriver {
     return Promise.resolve(this.ended ? 0 : null);
   }
 
+  /** The requests and background work in flight now, as the app counts them (what its shutdown waits for). */
+  workInFlight(): number {
+    if (!this.running) throw new Error('the app is not started');
+    return this.running.workInFlight();
+  }
+
   /** Waits for every delivery's listener to end and for the work budget to be empty. */
   async waitForIdle(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

@@ -18,6 +18,8 @@ export interface TestDatabase {
   location: StoreLocation;
   /** The same location as a DATABASE_URL value, for app processes. */
   databaseUrl: string;
+  /** PostgreSQL: the test's schema, on the search path of `location` and `databaseUrl`. */
+  schema?: string;
   /**
    * Says the test is done with it. A PostgreSQL schema stays until the test run ends (test/global-setup.ts
    * drops them all then): a schema dropped while another test's migrator reads the catalog fails that read.
@@ -43,17 +45,33 @@ export async function postgresDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL');
   // Named after the test run, whose end drops whatever a test left (test/global-setup.ts).
   const schema = `${testSchemaPrefix()}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await kitConnections().query(`create schema ${schema}`);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     location: { engine: 'postgres', url: url.toString() },
     databaseUrl: url.toString(),
+    schema,
     drop: async () => undefined,
   };
+}
+
+let kitPool: pg.Pool | undefined;
+
+/**
+ * The kit's own connections to the test PostgreSQL, which make and migrate every test's schema: a connection
+ * of its own for each would cost a test two connection starts (a server process each). Idle ones close after
+ * five seconds, and never keep the worker alive.
+ */
+function kitConnections(): pg.Pool {
+  if (!TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL');
+  kitPool ??= new pg.Pool({
+    connectionString: TEST_DATABASE_URL,
+    max: 2,
+    idleTimeoutMillis: 5_000,
+    allowExitOnIdle: true,
+  });
+  return kitPool;
 }
 
 /** Every schema of this test run starts with this (the run id comes from test/global-setup.ts). */
@@ -131,16 +149,17 @@ export async function migrated(db: TestDatabase): Promise<void> {
     copyFileSync(await (sqliteTemplate ??= migratedSqliteFile()), location.path);
     return;
   }
+  const target = db.schema;
+  if (!target) throw new Error(`not a test schema (postgresDatabase): ${location.url}`);
   const { schema, script } = await (postgresScript ??= migrationScript());
-  const client = new pg.Client({ connectionString: location.url });
-  await client.connect();
+  const client = await kitConnections().connect();
   try {
-    const target = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
-    if (!target) throw new Error(`no schema on the search path of ${location.url}`);
-    await client.query(`begin;\n${script.replaceAll(schema, target)};\ncommit`);
-  } finally {
-    await client.end();
+    await client.query(`begin;\nset local search_path to ${target};\n${script.replaceAll(schema, target)};\ncommit`);
+  } catch (error) {
+    client.release(true); // left in a failed transaction: not for another test
+    throw error;
   }
+  client.release();
 }
 
 let sqliteTemplate: Promise<string> | undefined;
