@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/platform/store/store.js';
@@ -172,4 +173,22 @@ export abstract class RunningApp extends SlackDriver {
     const response = await this.postSigned('/slack/events', JSON.stringify(callback), 'application/json', sign);
     if (response.status !== 200) throw new Error(`event answered ${response.status}: ${await response.text()}`);
   }
+}
+
+/**
+ * A GET /metrics through a keep-alive agent, whose connection stays open afterwards: a scraper's, which must not
+ * hold an app's shutdown.
+ */
+export function keptAliveGet(agent: Agent, port: number, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/metrics', agent, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }

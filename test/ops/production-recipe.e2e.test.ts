@@ -143,6 +143,46 @@ describe('npm run -s settings -- show, on the production install', SIDE_BY_SIDE,
     expect(result.stdout).toMatch(/the quorum\s+2 approvals\s+\[env default: DELETION_QUORUM/);
     expect(existsSync(folder)).toBe(false);
   });
+
+  describeEachEngine('on a database the app has never used', (engine, create) => {
+    it('prints the defaults in force, says nothing was changed in Slack, and creates no table', async () => {
+      const db = await create();
+      const tables = async (): Promise<string[]> => {
+        if (db.location.engine === 'sqlite') {
+          const sqlite = new SQLite(db.location.path, { readonly: true });
+          try {
+            return sqlite
+              .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
+              .all()
+              .map((row) => row.name);
+          } finally {
+            sqlite.close();
+          }
+        }
+        const client = new pg.Client({ connectionString: db.databaseUrl });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ name: string }>(
+            'select table_name as name from information_schema.tables where table_schema = current_schema()',
+          );
+          return rows.map((row) => row.name);
+        } finally {
+          await client.end();
+        }
+      };
+      if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
+      const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
+      const result = await npmRun(dir, 'settings', ['show'], env);
+      expect(result.stderr, engine).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        'The app has not used this database yet (none of its tables exist): no settings were changed in Slack, and every value is the default from the environment.',
+      );
+      expect(result.stdout).toMatch(/the approval channel\s+none\s+\[env default: APPROVAL_CHANNEL_ID\]/);
+      expect(result.stdout).not.toMatch(/no such table|does not exist/);
+      expect(await tables()).toEqual([]);
+    });
+  });
 });
 
 describe('npm run -s secrets -- reseal, on the production install', SIDE_BY_SIDE, () => {
@@ -338,26 +378,6 @@ describe('node dist/mintlink.mjs with an argument', SIDE_BY_SIDE, () => {
   });
 });
 
-describe('where npm run build was never run', SIDE_BY_SIDE, () => {
-  it.each([
-    ['start', []],
-    ['settings', ['show']],
-    ['secrets', ['reseal']],
-    ['manifest', []],
-    ['mock-api', []],
-    ['doctor', []],
-  ])('npm run -s %s says so in one line', async (script, args) => {
-    const unbuilt = mkdtempSync(join(tmpdir(), 'mintlink-unbuilt-'));
-    copyFileSync(join(repoRoot, 'package.json'), join(unbuilt, 'package.json'));
-    const result = await npmRun(unbuilt, script, args, bareEnv());
-    expect(result).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'dist/ is not built: run npm run build first (after npm ci).\n',
-    });
-  });
-});
-
 describe('the log format of npm start', SIDE_BY_SIDE, () => {
   /** npm start in a pseudo-terminal or on pipes; stopped as a process manager does once it has started. */
   async function startedOutput(terminal: boolean, logFormat: string | undefined): Promise<string> {
@@ -410,50 +430,7 @@ describe('the log format of npm start', SIDE_BY_SIDE, () => {
   });
 });
 
-/*
- * One test after another, once the tests above have ended: the start of mock-api is timed, so it runs with
- * nothing beside it.
- */
-describeEachEngine('npm run -s settings -- show, on a database the app has never used', (engine, create) => {
-  it('prints the defaults in force, says nothing was changed in Slack, and creates no table', async () => {
-    const db = await create();
-    const tables = async (): Promise<string[]> => {
-      if (db.location.engine === 'sqlite') {
-        const sqlite = new SQLite(db.location.path, { readonly: true });
-        try {
-          return sqlite
-            .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
-            .all()
-            .map((row) => row.name);
-        } finally {
-          sqlite.close();
-        }
-      }
-      const client = new pg.Client({ connectionString: db.databaseUrl });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ name: string }>(
-          'select table_name as name from information_schema.tables where table_schema = current_schema()',
-        );
-        return rows.map((row) => row.name);
-      } finally {
-        await client.end();
-      }
-    };
-    if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
-    const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
-    const result = await npmRun(dir, 'settings', ['show'], env);
-    expect(result.stderr, engine).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      'The app has not used this database yet (none of its tables exist): no settings were changed in Slack, and every value is the default from the environment.',
-    );
-    expect(result.stdout).toMatch(/the approval channel\s+none\s+\[env default: APPROVAL_CHANNEL_ID\]/);
-    expect(result.stdout).not.toMatch(/no such table|does not exist/);
-    expect(await tables()).toEqual([]);
-  });
-});
-
+/* Once the tests above have ended: the start of mock-api is timed, so it runs with nothing beside it. */
 describe('npm run mock-api, on the production install', () => {
   it('starts in about a second without building: dist/ is left as it is', async () => {
     const before = distSnapshot();
