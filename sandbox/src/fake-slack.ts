@@ -230,6 +230,8 @@ export class FakeSlack {
   benchTracking = false;
   readonly benchArrivals: BenchArrival[] = [];
   private silentOpen = 0;
+  /** The posts held open at silent response_urls, until answerSilentRequests() or their client gives up. */
+  private readonly silentHeld = new Set<SlackResponse>();
   appToken = 'xapp-1-A0TEST001-test-app-token-0000';
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -415,6 +417,17 @@ export class FakeSlack {
   /** Posts to silent response_urls being held open right now. */
   get silentRequestsOpen(): number {
     return this.silentOpen;
+  }
+
+  /**
+   * Answers every post held open at a silent response_url with `status`: a test whose checks are done lets what
+   * they held up end now, instead of the app's stop waiting out the caller's own deadline.
+   */
+  answerSilentRequests(status = 500): void {
+    for (const res of [...this.silentHeld]) {
+      this.releaseSilent(res);
+      res.writeHead(status).end();
+    }
   }
 
   /** A fresh trigger_id that expires 3 s from now and works once, like Slack's. */
@@ -1223,7 +1236,12 @@ export class FakeSlack {
   private holdSilently(id: string, res: SlackResponse): void {
     if (this.benchTracking) this.noteArrival('silent', id);
     this.silentOpen += 1;
-    res.once('close', () => (this.silentOpen -= 1)); // only when the client gives up, or at stop()
+    this.silentHeld.add(res);
+    res.once('close', () => this.releaseSilent(res)); // when the client gives up, or at stop()
+  }
+
+  private releaseSilent(res: SlackResponse): void {
+    if (this.silentHeld.delete(res)) this.silentOpen -= 1;
   }
 
   private handleBench(req: SlackRequest, path: string, res: SlackResponse): void {

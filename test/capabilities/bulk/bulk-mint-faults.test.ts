@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ListenerApp } from '../../kit/listener-app.js';
 import { useFakes } from '../../kit/fakes.js';
 import { expectNoRejectedSlackCalls, textOf } from '../../kit/slack-checks.js';
-import { QUICK_BULK_PACE, csvRows, ended, linkCsv, previewOf, progress, start } from './bulk-kit.js';
+import { QUICK_BULK_PACE, csvRows, ended, holdMintAnswers, linkCsv, previewOf, progress, start } from './bulk-kit.js';
 
 /** How many times the mock service was asked to create a link for each email. */
 function sendsByEmail(fakes: ReturnType<typeof useFakes>): Map<string, number> {
@@ -43,19 +43,21 @@ describe('bulk create: the Mint service’s faults', () => {
     // Budget 8 (the least the configuration allows), BULK_CONCURRENCY 4: the worker takes a place only while
     // more than 4 are free, so 4 are always left to the commands.
     const app = await startApp({ MAX_WORK_IN_FLIGHT: '8', BULK_CONCURRENCY: '4' });
-    fakes.mint.latencyMs = 100;
+    // The service holds its answers: the job keeps as many rows in flight as it may while the commands come.
+    const answer = holdMintAnswers(fakes.mint);
     const started = await job(app, 12);
+    await fakes.slack.waitFor(() => fakes.mint.inFlight === 4, 5_000, 'the job to send four rows at once');
     const acks: Array<Record<string, unknown> | undefined> = [];
-    for (let burst = 0; burst < 20 && !textOf(progress(fakes.slack, started).blocks).includes('Ended'); burst += 1) {
+    for (let burst = 0; burst < 5; burst += 1) {
       const answers = await Promise.all([1, 2, 3].map(() => app.command('help')));
       acks.push(...answers.map((a) => a.ack));
-      await new Promise((resolve) => setTimeout(resolve, 50)); // pacing of the load, not a wait for an outcome
     }
+    expect(fakes.mint.inFlight).toBe(4); // the job held its places all the while
+    answer();
     await ended(fakes.slack, started);
-    expect(acks.length).toBeGreaterThan(3);
+    expect(acks).toHaveLength(15);
     expect(acks.filter((a) => JSON.stringify(a).includes('busy'))).toEqual([]);
-    expect(fakes.mint.peakInFlight).toBeLessThanOrEqual(4);
-    expect(fakes.mint.peakInFlight).toBeGreaterThan(1); // the job went on, several rows at a time
+    expect(fakes.mint.peakInFlight).toBe(4);
     expect(fakes.mint.links).toHaveLength(12);
   }, 30_000);
 

@@ -282,8 +282,8 @@ describe('bulk create: a retry that finds no free check slot', () => {
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
     env: { BULK_CHECK_SLOTS: '1', MINT_API_TIMEOUT_MS: '30000' },
-    // The held download below gives up after this (15 s in the app), and the app's stop waits for it: long enough
-    // for the click to find the slot still held on a loaded machine.
+    // The held download below gives up after this (15 s in the app): long enough for the click to find the slot
+    // still held on a loaded machine. The test ends the download itself once its checks are done.
     fileDownloadDeadlineMs: 3_000,
   });
 
@@ -315,6 +315,9 @@ describe('bulk create: a retry that finds no free check slot', () => {
       await store.close();
     }
     expect(fakes.mint.requestsTo('create_link')).toHaveLength(2);
+    // The checks are done: the held download ends now rather than at its deadline, which the app's stop would wait for.
+    fakes.slack.answerSilentRequests();
+    await app.waitForIdle();
   }, 40_000);
 });
 

@@ -20,8 +20,7 @@ import { MockMintService } from '../../../src/operator/mock-mint-api/mock-mint-s
 import { RequestEnded } from '../../../src/platform/slack/pipeline/request-ended.js';
 import { parseSecretKey, SecretBox } from '../../../src/platform/secrets/secret-box.js';
 import { mintErrorText } from '../../../src/platform/blocks/mint-error-text.js';
-import { openStore, type Store } from '../../../src/platform/store/store.js';
-import { describeEachEngine } from '../../kit/store-engines.js';
+import { describeEachEngine, useMigratedStore } from '../../kit/store-engines.js';
 
 const OPERATOR_KEY = 'operator-key-0a1b2c3d4e';
 const KEY_A = 'team-a-key-5f6e7d8c9b1234';
@@ -57,7 +56,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 
 describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
   const secretKeys = [parseSecretKey(randomBytes(32).toString('base64'))].filter((k) => k !== undefined);
-  let store: Store;
+  const db = useMigratedStore(create);
   let operator: MintApiClient;
   let logs = '';
   const made: MintAccounts[] = [];
@@ -75,7 +74,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
           mint: { baseUrl: mint.url, apiKey: OPERATOR_KEY, timeoutMs: 2_000 },
           mintBaseUrlPerWorkspace: options.perWorkspaceUrl ?? false,
         },
-        store,
+        store: db.store,
         mintApi: operator,
         scrub,
         logger,
@@ -88,14 +87,11 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
 
   beforeEach(async () => {
     logs = '';
-    store = openStore((await create()).location);
-    await store.migrate();
     operator = new MintApiClient({ baseUrl: mint.url, apiKey: OPERATOR_KEY, timeoutMs: 2_000, scrub: (t) => t });
   });
   afterEach(async () => {
     for (const service of made.splice(0)) await service.close();
     await operator.close();
-    await store.close();
   });
 
   it('in single-workspace mode, gives every workspace the operator’s client', async () => {
@@ -133,7 +129,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
       [KEY_B, 'nft-2'],
     ]);
 
-    const stored = await store.mintAccountRows.get(TEAM_A);
+    const stored = await db.store.mintAccountRows.get(TEAM_A);
     if (!stored) throw new Error('not stored');
     expect(stored).toMatchObject({ keyLast4: '1234', connectedBy: ADMIN, refused: undefined, baseUrl: undefined });
     expect(stored.sealedKey).not.toContain(KEY_A);
@@ -142,7 +138,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
 
     // A's sealed key copied into B's row does not open there.
     const fresh = accounts();
-    await store.mintAccountRows.save({ ...stored, teamId: TEAM_B });
+    await db.store.mintAccountRows.save({ ...stored, teamId: TEAM_B });
     expect(await failure(fresh.forTeam(TEAM_B))).toBeInstanceOf(UnreadableMintAccount);
     expect(logs).toContain('cannot open the Mint API key of a workspace');
     expect(logs).not.toContain(KEY_A);
@@ -169,7 +165,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     expect(await failure(service.forTeam(TEAM_A))).toBeInstanceOf(NoMintAccount);
     expect(events.map((e) => e.change)).toEqual(['connected', 'replaced', 'removed']);
 
-    const audit = (await store.audit.list({ limit: 10 })).reverse();
+    const audit = (await db.store.audit.list({ limit: 10 })).reverse();
     expect(audit.map((e) => [e.operation, e.actorId, e.teamId, e.inputs, e.outcome])).toEqual([
       ['mint_account.connect', ADMIN, TEAM_A, { keyLast4: '1234' }, 'succeeded'],
       ['mint_account.replace', 'U0ADMIN02', TEAM_A, { keyLast4: '5678', previousKeyLast4: '1234' }, 'succeeded'],
@@ -231,7 +227,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     );
     await vi.waitFor(() => expect(events.map((e) => e.change)).toEqual(['connected', 'refused']));
     expect((await service.account(TEAM_A))?.refused).toMatchObject({ status: 401 });
-    expect((await store.mintAccountRows.get(TEAM_A))?.refused?.status).toBe(401);
+    expect((await db.store.mintAccountRows.get(TEAM_A))?.refused?.status).toBe(401);
     expect((await service.statusFor(TEAM_A))?.lastFailure?.kind).toBe('unauthorized');
 
     // Another replica, which never called the service with this key, shows the refusal all the same.
@@ -242,7 +238,7 @@ describeEachEngine('Mint accounts, one per workspace', (_engine, create) => {
     mint.acceptKey(wrongKey);
     await (await service.forTeam(TEAM_A)).createLink(link);
     await vi.waitFor(() => expect(events.map((e) => e.change)).toEqual(['connected', 'refused', 'accepted']));
-    expect((await store.mintAccountRows.get(TEAM_A))?.refused).toBeUndefined();
+    expect((await db.store.mintAccountRows.get(TEAM_A))?.refused).toBeUndefined();
     expect(logs).not.toContain(wrongKey);
   });
 

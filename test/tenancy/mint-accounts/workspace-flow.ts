@@ -16,7 +16,7 @@ import {
   type SlackView,
 } from '../../kit/slack-payloads.js';
 import { responseUrls, stateValues, type Entry } from '../../kit/view-state.js';
-import { sqliteDatabase } from '../../kit/store-engines.js';
+import { migrated, sqliteDatabase } from '../../kit/store-engines.js';
 import { DISTRIBUTION_ENV, inTeam } from '../../kit/workspaces.js';
 import { MINT_ACCOUNT } from '../../../src/capabilities/mint-account/actions.js';
 
@@ -43,6 +43,8 @@ export function useWorkspaces(fakes: Fakes, env: Record<string, string> = {}): W
     fakes.mint.acceptKey(KEY_A);
     fakes.mint.acceptKey(KEY_B);
     const db = sqliteDatabase();
+    // A copy of a migrated file: the app's own migrator then finds nothing to do.
+    await migrated(db);
     app = await fakes.startListenerApp({ env: { ...DISTRIBUTION_ENV, DATABASE_URL: db.databaseUrl, ...env } });
     fakes.slack.oauthApp = listenerOAuthApp();
   });
