@@ -20,3 +20,10 @@ export async function holdFreePort(): Promise<HeldPort> {
   // Closing stops the listening socket at once (only the callback waits): the port is free again on return.
   return { port, release: () => void (server.listening && server.close()) };
 }
+
+/** A port that was free a moment ago (the OS picks it), for child processes that must be told their port. */
+export async function freePort(): Promise<number> {
+  const held = await holdFreePort();
+  held.release();
+  return held.port;
+}
