@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATA_DIR_MARKER, LOCK_FILE, checkDataDirIsOurs, lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { APPROVALS, APPROVERS, AUDIT_VIEWERS, SANDBOX_QUORUM } from './people.js';
-import { freePort } from './free-port.js';
+import { holdFreePort, type HeldPort } from './free-port.js';
 
 /*
  * The app itself, as `npm start` runs it: `node <the start script's flags> dist/mintlink.mjs` in a process of
@@ -36,9 +36,15 @@ export interface AppPlan {
   dataDir: string;
   /** This sandbox's hold on the data directory: released when it stops. */
   lock: DataDirLock;
+  /** The app's port: another one when the app finds it taken at start (launchOnAnotherPort). */
   appPort: number;
   slackPort: number;
   mintPort: number;
+  /**
+   * The ports, held from the plan until each is listened on (the app's until it is launched), so that nothing
+   * else on the machine is given one meanwhile: the stand-in and the mock release theirs right before they listen.
+   */
+  held: { app: HeldPort; slack: HeldPort; mint: HeldPort };
   botToken: string;
   signingSecret: string;
   mintKey: string;
@@ -65,13 +71,14 @@ export async function planApp(dataDir: string, settings: AppSettings = {}): Prom
   for (const entry of readdirSync(dataDir))
     if (entry !== LOCK_FILE) rmSync(join(dataDir, entry), { recursive: true, force: true });
   writeFileSync(join(dataDir, DATA_DIR_MARKER), 'The data of npm run sandbox: emptied at each start.\n');
-  const [appPort, slackPort, mintPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [app, slack, mint] = await Promise.all([holdFreePort(), holdFreePort(), holdFreePort()]);
   return {
     dataDir,
     lock,
-    appPort,
-    slackPort,
-    mintPort,
+    appPort: app.port,
+    slackPort: slack.port,
+    mintPort: mint.port,
+    held: { app, slack, mint },
     botToken: `xoxb-sandbox-${randomBytes(12).toString('hex')}`,
     signingSecret: randomBytes(16).toString('hex'),
     mintKey: `sandbox-${randomBytes(12).toString('hex')}`,
@@ -85,6 +92,27 @@ export interface AppChild {
   /** Stops the app gracefully (SIGTERM; SIGKILL after 12 s) and resolves when it has exited. */
   stop(): Promise<void>;
   exited: Promise<number | null>;
+}
+
+/** Lets go of every port of the plan still held (a start that failed before all of them were listened on). */
+export function releasePorts(plan: AppPlan): void {
+  for (const held of Object.values(plan.held)) held.release();
+}
+
+/**
+ * The app found its port taken at start: another process was given it between the plan and the app's listen
+ * (the app binds it itself, so the sandbox cannot hold it that long).
+ */
+export class AppPortTakenError extends Error {}
+
+/**
+ * Launches the app again on another free port (held until this launch): after an AppPortTakenError. The page
+ * reads `plan.appPort` for each request, so it follows.
+ */
+export async function launchOnAnotherPort(plan: AppPlan): Promise<Launch> {
+  plan.held.app = await holdFreePort();
+  plan.appPort = plan.held.app.port;
+  return launchApp(plan);
 }
 
 /** An app process; `started` resolves once it says it has started, and rejects if it exits before. */
@@ -114,6 +142,7 @@ export function launchApp(plan: AppPlan): Launch {
     ...(plan.historyScanRows !== undefined ? { HISTORY_SCAN_ROWS: String(plan.historyScanRows) } : {}),
     ...(plan.bulkPaceMs !== undefined ? { TEST_BULK_PACE_MS: String(plan.bulkPaceMs) } : {}),
   };
+  plan.held.app.release();
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), BUNDLE], {
     cwd: plan.dataDir,
     env,
@@ -143,9 +172,10 @@ export function launchApp(plan: AppPlan): Launch {
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    void exited.then((code) =>
-      reject(new Error(`the app exited (${code}) before it started:\n${output.slice(-2000)}`)),
-    );
+    void exited.then((code) => {
+      const message = `the app exited (${code}) before it started:\n${output.slice(-2000)}`;
+      reject(output.includes('EADDRINUSE') ? new AppPortTakenError(message) : new Error(message));
+    });
   });
   started.catch(() => undefined); // a caller that stops waiting must not leave an unhandled rejection
   return {

@@ -1,5 +1,13 @@
 import { MockMintService } from '../../src/operator/mock-mint-api/mock-mint-service.js';
-import { launchApp, planApp, type AppPlan, type Launch } from './app-child.js';
+import {
+  AppPortTakenError,
+  launchApp,
+  launchOnAnotherPort,
+  planApp,
+  releasePorts,
+  type AppPlan,
+  type Launch,
+} from './app-child.js';
 import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { readManifestFacts } from './manifest-facts.js';
@@ -69,7 +77,7 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
     slack.userGroupNames.set(group.id, { handle: group.handle, name: group.name });
   }
   const workspace = new Workspace(slack);
-  const link = new AppLink(`http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
+  const link = new AppLink(() => `http://127.0.0.1:${plan.appPort}/slack/events`, plan.signingSecret);
   const interactions = new Interactions(workspace, slack, link, manifest);
   const page = new PageServer({ workspace, slack, interactions, manifest, log });
   const mint = new MockMintService({
@@ -78,20 +86,28 @@ export async function startSandbox(options: SandboxOptions, early?: EarlyApp): P
   });
   try {
     await listenOrExplain(page, options);
+    plan.held.slack.release();
     await slack.start(plan.slackPort);
+    plan.held.mint.release();
     await mint.listen(plan.mintPort, '127.0.0.1');
     seedWorkspace(workspace, mint);
     launch ??= launchApp(plan);
-    try {
-      await launch.started;
-    } catch (error) {
-      // Launched early, the app may have made its first Slack call before the stand-in listened: once more.
-      if (!early) throw error;
-      launch = launchApp(plan);
-      await launch.started;
+    for (let relaunches = 0; ; relaunches += 1) {
+      try {
+        await launch.started;
+        break;
+      } catch (error) {
+        if (relaunches === 2) throw error;
+        // Its port given to another process before it listened: on another one.
+        if (error instanceof AppPortTakenError) launch = await launchOnAnotherPort(plan);
+        // Launched early, the app may have made its first Slack call before the stand-in listened: once more.
+        else if (early && relaunches === 0) launch = launchApp(plan);
+        else throw error;
+      }
     }
   } catch (error) {
     await Promise.allSettled([launch?.child.stop(), page.close(), slack.stop(), mint.close()]);
+    releasePorts(plan);
     plan.lock.release();
     throw error;
   }

@@ -13,8 +13,9 @@ export type AckResult =
   | { ok: false; ms: number; reason: 'timeout' | 'status' | 'network'; status?: number; detail: string };
 
 export class AppLink {
+  /** `eventsUrl` is asked at each request: the app may have been launched again on another port (see sandbox.ts). */
   constructor(
-    private readonly eventsUrl: string,
+    private readonly eventsUrl: () => string,
     private readonly signingSecret: string,
   ) {}
 
@@ -44,7 +45,7 @@ export class AppLink {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), ACK_DEADLINE_MS);
     try {
-      const response = await fetch(this.eventsUrl, {
+      const response = await fetch(this.eventsUrl(), {
         method: 'POST',
         headers: {
           'content-type': contentType,

@@ -38,7 +38,7 @@ describe('Add to Slack in a browser', () => {
   let context: BrowserContext;
   let page: Page;
   /** Every URL the browser asked for in a test. */
-  let requested: string[];
+  let requested: string[] = [];
 
   beforeAll(async () => {
     laterStart = fakes.startProcess('http', {
@@ -51,6 +51,12 @@ describe('Add to Slack in a browser', () => {
     // A failed start fails the tests that use it, where it is awaited.
     void laterStart.catch(() => undefined);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    // One browser window for the file (a new one per test would cost a renderer's start each time): each test
+    // starts on a blank page without cookies, as an installer's browser that never went there.
+    context = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
+    context.on('request', (request) => requested.push(request.url()));
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
@@ -59,14 +65,12 @@ describe('Add to Slack in a browser', () => {
   beforeEach(async () => {
     fakes.slack.oauthApp = oauthApp(app());
     fakes.slack.nextInstall = { teamId: TEST_TEAM_ID, teamName: 'Acme & Co', userId: TEST_USER_ID };
-    context = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
+    await page.goto('about:blank');
+    await context.clearCookies();
+    await page.setViewportSize(DESKTOP);
     requested = [];
-    context.on('request', (request) => requested.push(request.url()));
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
   });
   afterEach(async () => {
-    await context?.close();
     // Only the app's pages and Slack's consent screen: no font, script or picture from anywhere else.
     const origins = new Set([app().baseUrl, later?.baseUrl, new URL(fakes.slack.apiUrl).origin]);
     expect(requested.filter((url) => !origins.has(new URL(url).origin))).toEqual([]);
