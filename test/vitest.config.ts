@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './kit/longest-first-sequencer.js';
 
 /**
  * Files that need dist/ (they start `node dist/mintlink.mjs` or import the built modules): every
@@ -19,6 +20,11 @@ export default defineConfig({
     // transform of src/) was most of the run's time. Tests share no module state: each builds its own app,
     // fakes and database.
     isolate: false,
+    // Vite's transform of each file is kept on disk (node_modules/.experimental-vitest-cache, keyed by the file's
+    // content, vitest's version and this configuration): a run after the first transforms only what changed.
+    experimental: { fsModuleCache: true },
+    // Longest files first, known from vitest's cache or, in a clean clone, estimated from what they start.
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The third fails a run that leaves a golden screen no test produces (test/kit/screens.ts).

@@ -1,5 +1,6 @@
 import type { ViewOutput } from '@slack/bolt';
-import { format, parseISO } from 'date-fns';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { context, divider, section } from '../../platform/blocks/blocks.js';
 import { rowCountParts } from '../../domain/bulk-words.js';
