@@ -35,6 +35,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
   },
   {
+    // `x['member']` is how TypeScript lets code read a `private` member: a capability could reach the database
+    // handle inside a repository it was given, past the store the wiring narrowed for it (app.ts, capabilityStore).
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/dot-notation': [
+        'error',
+        { allowPrivateClassPropertyAccess: false, allowProtectedClassPropertyAccess: false },
+      ],
+    },
+  },
+  {
     // Capabilities listen through the request pipeline (src/platform/slack/pipeline/listen.ts), which settles every
     // request's outcome, once-only delivery and failure telling; a bare Bolt listener would skip all of it.
     files: ['src/**/*.ts'],

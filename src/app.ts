@@ -124,8 +124,10 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
 
 /**
  * The store a capability is given: only what CapabilityStore names, taken from the store into an object of its own
- * (frozen), so tenancy's rows and what only the wiring does (migrating, closing) are out of a capability's reach
- * while the app runs, not only in the types. A transaction gives the same narrowed view.
+ * (frozen): tenancy's rows and what only the wiring does (migrating, closing, announcing changes) are not members of
+ * it while the app runs, not only in the types. A transaction gives the same narrowed view. It keeps mistakes out, not
+ * code bent on getting round it (code in the process can import the store): reading a repository's private database
+ * handle by name (`audit['db']`) is refused by lint (eslint.config.js, dot-notation).
  */
 export function capabilityStore(store: Store): CapabilityStore {
   return Object.freeze({
@@ -143,7 +145,7 @@ export function capabilityStore(store: Store): CapabilityStore {
     historyBackfill: store.historyBackfill,
     bulkJobs: store.bulkJobs,
     mintCallOutcomes: store.mintCallOutcomes,
-    changes: store.changes,
+    changes: heardChanges(store),
     migrationState: () => store.migrationState(),
     ping: (timeoutMs?: number) => store.ping(timeoutMs),
     transaction: (work) =>
@@ -158,5 +160,15 @@ export function capabilityStore(store: Store): CapabilityStore {
           }),
         ),
       ),
+  });
+}
+
+/** The change feed as a capability hears it: what changed, and when to catch up; announcing and closing stay the store's. */
+function heardChanges(store: Store): CapabilityStore['changes'] {
+  const { changes } = store;
+  return Object.freeze({
+    engine: changes.engine,
+    on: (topic, changed) => changes.on(topic, changed),
+    onCatchUp: (catchUp) => changes.onCatchUp(catchUp),
   });
 }

@@ -17,6 +17,7 @@ import type { Scrubber } from './platform/ops/telemetry/secret-scrubber.js';
 import type { Metrics } from './platform/ops/telemetry/metrics.js';
 import type { MintApiClient } from './platform/mint/mint-api-client.js';
 import type { Store, StoreTransaction } from './platform/store/store.js';
+import type { ChangeFeed } from './platform/changes/change-feed.js';
 import type { WorkspaceSettingsSource } from './tenancy/workspaces/workspace-settings.js';
 import type { Workspaces } from './tenancy/workspaces/workspaces.js';
 import type { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
@@ -103,9 +104,11 @@ type TenancyRows = 'installationRows' | 'mintAccountRows' | 'workspaceSettingsRo
  */
 export type CapabilityStore = Omit<
   Store,
-  TenancyRows | 'transaction' | 'migrate' | 'adoptRowsWithoutWorkspace' | 'close'
+  TenancyRows | 'transaction' | 'migrate' | 'adoptRowsWithoutWorkspace' | 'close' | 'changes'
 > & {
   transaction<T>(work: (tx: Omit<StoreTransaction, TenancyRows>) => Promise<T>): Promise<T>;
+  /** Changes are heard, not announced (a repository announces its own writes) nor closed, by a capability. */
+  changes: Pick<ChangeFeed, 'engine' | 'on' | 'onCatchUp'>;
 };
 
 /** What each capability's `register(app, deps)` receives. */

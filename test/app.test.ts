@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capabilityStore } from '../src/app.js';
 import { sqliteDatabase, useMigratedStore } from './kit/store-engines.js';
+import { fakeExecutor } from './platform/changes/fake-executor.js';
 
 describe('the store a capability is given', () => {
   const db = useMigratedStore(() => Promise.resolve(sqliteDatabase()));
@@ -23,5 +24,15 @@ describe('the store a capability is given', () => {
       keys: ['audit', 'bulkJobs', 'deletionApprovals', 'deletionRequests', 'stepCompletions'],
     });
     expect(await store.audit.list({ actorId: 'U1', teamId: 'T1', limit: 5 })).toHaveLength(1);
+  });
+
+  it('hears changes but neither announces nor closes them', async () => {
+    const given = capabilityStore(db.store);
+    expect(Object.keys(given.changes).sort()).toEqual(['engine', 'on', 'onCatchUp']);
+    expect(Object.isFrozen(given.changes)).toBe(true);
+    // What a capability subscribes is told of the store's own changes.
+    const told = new Promise<string>((resolve) => given.changes.on('bulk-job', resolve));
+    await db.store.changes.announce(fakeExecutor, { topic: 'bulk-job', id: 'job-1' });
+    expect(await told).toBe('job-1');
   });
 });

@@ -35,6 +35,7 @@ export function settler(deps: { logger: Logger; orgWorkspaces: OrgWorkspaceCheck
   return async (context, teamId, tell, run) => {
     const request = requestOf(context);
     try {
+      if (teamId === '') throw refused(NO_WORKSPACE_TEXT);
       if (teamId !== undefined && !(await orgWorkspaces.serves(context, teamId))) {
         logger.warn(
           { ...requestLogFields(request), team: teamId, enterprise: context.enterpriseId },
@@ -42,7 +43,6 @@ export function settler(deps: { logger: Logger; orgWorkspaces: OrgWorkspaceCheck
         );
         throw refused(NOT_SERVED_TEXT);
       }
-      if (teamId === '') throw refused(NO_WORKSPACE_TEXT);
       const outcome = await run();
       if (outcome) noteOutcome(request, outcome);
     } catch (error) {

@@ -64,14 +64,14 @@ export function stepListener(
     }
     let result: StepResult;
     try {
-      if (!(await deps.orgWorkspaces.serves(args.context, teamId))) {
+      if (!teamId) result = { error: NO_WORKSPACE_STEP_TEXT, outcome: 'refused' };
+      else if (!(await deps.orgWorkspaces.serves(args.context, teamId))) {
         logger.warn(
           { ...requestLogFields(request), team: teamId, enterprise: args.context.enterpriseId },
           'step through an org-wide installation from a workspace it does not serve: refused',
         );
         result = { error: NOT_SERVED_TEXT, outcome: 'refused' };
-      } else if (!teamId) result = { error: NO_WORKSPACE_STEP_TEXT, outcome: 'refused' };
-      else
+      } else
         result = await work({
           args,
           inputs: event.inputs ?? {},
