@@ -1,8 +1,16 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/platform/store/store.js';
-import { describeEachEngine, migrated, type TestDatabase } from './store-engines.js';
+import { runSql } from './raw-sql.js';
+import {
+  describeEachEngine,
+  migrated,
+  postgresDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  useMigratedStore,
+} from './store-engines.js';
 
 /** What a database holds besides its rows: every table, column, index and constraint, and the migrations applied. */
 async function catalog(db: TestDatabase): Promise<unknown> {
@@ -61,5 +69,39 @@ describeEachEngine('a migrated test database', (_engine, create) => {
     } finally {
       await reopened.close();
     }
+  });
+});
+
+// The tests of this suite run in order: each looks at the schema the one before it left.
+describe.skipIf(!TEST_DATABASE_URL)('a PostgreSQL schema a store test is done with', () => {
+  const used = useMigratedStore(postgresDatabase);
+  const account = { teamId: 'T1', sealedKey: 'sealed', keyLast4: 'AAAA', baseUrl: undefined, connectedBy: 'U1' };
+  let written = '';
+  let altered = '';
+
+  it('is written to by one test', async () => {
+    await used.store.mintAccountRows.save(account);
+    await used.open().onceKeys.claim('key-1');
+    written = used.db.databaseUrl;
+  });
+
+  it('is the next test’s, empty again and as migrated', async () => {
+    expect(used.db.databaseUrl).toBe(written);
+    expect(await used.store.mintAccountRows.get('T1')).toBeUndefined();
+    expect(await used.store.onceKeys.claim('key-1')).toBe(true);
+    const fresh = await postgresDatabase();
+    await migrated(fresh);
+    expect(await catalog(used.db)).toEqual(await catalog(fresh));
+    expect((await used.store.migrationState()).pending).toEqual([]);
+  });
+
+  it('is changed by a test in more than its rows', async () => {
+    await runSql(used.db.databaseUrl, 'alter table once_keys add column note text');
+    altered = used.db.databaseUrl;
+  });
+
+  it('is then no other test’s', () => {
+    expect(altered).not.toBe('');
+    expect(used.db.databaseUrl).not.toBe(altered);
   });
 });

@@ -16,6 +16,8 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 export interface TestDatabase {
   location: StoreLocation;
+  /** PostgreSQL: the test's schema, the search path of `location`. */
+  schema?: string;
   /** The same location as a DATABASE_URL value, for app processes. */
   databaseUrl: string;
   /** PostgreSQL: the test's schema, on the search path of `location` and `databaseUrl`. */
@@ -47,9 +49,12 @@ export async function postgresDatabase(): Promise<TestDatabase> {
   const schema = `${testSchemaPrefix()}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   await kitConnections().query(`create schema ${schema}`);
   const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  // A commit returns without waiting for its WAL to reach the disk (what a crash of the server could lose, which
+  // no test looks at): the waits were much of a PostgreSQL test's time. What other connections see is unchanged.
+  url.searchParams.set('options', `-c search_path=${schema} -c synchronous_commit=off`);
   return {
     location: { engine: 'postgres', url: url.toString() },
+    schema,
     databaseUrl: url.toString(),
     schema,
     drop: async () => undefined,
@@ -100,21 +105,27 @@ export function describeEachEngine(
 /**
  * For each test of a suite (see describeEachEngine): a database of its own with the app's store on it,
  * migrated; after the test the store, and every other connection the test opened with `open`, is closed and
- * the database dropped.
+ * the database dropped, or on PostgreSQL emptied for a next test (see emptiedForReuse).
  */
 export function useMigratedStore(create: () => Promise<TestDatabase>) {
   let db: TestDatabase | undefined;
   let store: Store | undefined;
   const others: Store[] = [];
   beforeEach(async () => {
-    db = await create();
-    await migrated(db);
+    db = emptiedDatabases.get(create)?.pop() ?? (await migratedNew(create));
     store = openStore(db.location);
   });
   afterEach(async () => {
     for (const other of others.splice(0)) await other.close();
     await store?.close();
-    await db?.drop();
+    const done = db;
+    db = undefined;
+    if (!done) return;
+    if (await emptiedForReuse(done)) {
+      emptiedDatabases.set(create, [...(emptiedDatabases.get(create) ?? []), done]);
+    } else {
+      await done.drop();
+    }
   });
   const current = () => {
     if (!db || !store) throw new Error('the store is opened before each test');
@@ -163,7 +174,106 @@ export async function migrated(db: TestDatabase): Promise<void> {
 }
 
 let sqliteTemplate: Promise<string> | undefined;
-let postgresScript: Promise<{ schema: string; script: string }> | undefined;
+let postgresScript: Promise<MigrationScript> | undefined;
+
+interface MigrationScript {
+  /** The schema the app's migrator migrated, named in `script` and `emptying`. */
+  schema: string;
+  script: string;
+  /** One statement emptying a migrated schema that a test is done with, and reading its fingerprint. */
+  emptying: string;
+  /** The fingerprint of a schema as migrated (see emptyingStatement). */
+  fingerprint: string;
+}
+
+/** A new database from `create`, migrated. */
+async function migratedNew(create: () => Promise<TestDatabase>): Promise<TestDatabase> {
+  const db = await create();
+  await migrated(db);
+  return db;
+}
+
+/**
+ * Migrated PostgreSQL schemas that tests of this worker were done with, emptied, by the function that made
+ * them, for the next test to take: making one (a schema, then the migration script: hundreds of catalog rows) was
+ * most of a PostgreSQL store test's time.
+ */
+const emptiedDatabases = new Map<() => Promise<TestDatabase>, TestDatabase[]>();
+
+/**
+ * The connection that empties this worker's schemas, kept from one test to the next: a connection's first
+ * statement on a schema's tables loads their descriptions, which took most of an emptying's time.
+ */
+let emptier: pg.Pool | undefined;
+const emptierPool = () =>
+  (emptier ??= new pg.Pool({
+    connectionString: TEST_DATABASE_URL,
+    max: 1,
+    idleTimeoutMillis: 60_000,
+    allowExitOnIdle: true, // never what keeps a worker from ending
+    lock_timeout: 2_000, // rows a connection left open still locks: that schema is not emptied
+  }));
+
+/**
+ * Empties a test's PostgreSQL schema of every row the test wrote, once every connection of the test is closed,
+ * and says whether it is now as migrated. It is not (and is left to the end of the run) when the test changed
+ * more than rows: a table, column, index or constraint, a sequence used, the migrator's own rows; or when its
+ * rows stay locked by a connection still open.
+ */
+async function emptiedForReuse(db: TestDatabase): Promise<boolean> {
+  if (db.location.engine !== 'postgres' || !db.schema || !postgresScript) return false;
+  const { schema, emptying, fingerprint } = await postgresScript;
+  try {
+    const { rows } = await emptierPool().query<{ fingerprint: string }>(emptying.replaceAll(schema, db.schema));
+    return rows[0]?.fingerprint === fingerprint;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The statement emptying migrated schema `schema` after a test: it deletes the rows of every table that migrations
+ * leave empty, all in one statement so that no foreign key orders them, and reads a fingerprint of what else the
+ * schema holds, the same for every schema as migrated whatever its name.
+ */
+async function emptyingStatement(schema: string): Promise<string> {
+  const pool = emptierPool();
+  const { rows: tables } = await pool.query<{ name: string }>(
+    'select tablename as name from pg_tables where schemaname = $1 order by tablename',
+    [schema],
+  );
+  const table = (name: string) => `${schema}."${name.replaceAll('"', '""')}"`;
+  const empty: string[] = [];
+  const kept: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await pool.query<{ some: boolean }>(`select exists (select from ${table(name)}) as some`);
+    (rows[0]?.some ? kept : empty).push(name);
+  }
+  const deletes = empty.map((name, i) => `d${i} as (delete from ${table(name)})`);
+  const here = `'${schema}'::regnamespace`;
+  const parts = [
+    `select string_agg(relname || ' ' || relkind::text, ',' order by relname) from pg_class where relnamespace = ${here}`,
+    `select string_agg(c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' ||
+       a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), ''), ',' order by c.relname, a.attnum)
+       from pg_attribute a join pg_class c on c.oid = a.attrelid
+       left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+       where c.relnamespace = ${here} and a.attnum > 0 and not a.attisdropped`,
+    `select string_agg(conname || ' ' || pg_get_constraintdef(oid), ',' order by conname)
+       from pg_constraint where connamespace = ${here}`,
+    `select string_agg(c.relname || ' ' || pg_get_indexdef(i.indexrelid), ',' order by c.relname)
+       from pg_index i join pg_class c on c.oid = i.indexrelid where c.relnamespace = ${here}`,
+    `select string_agg(tgname || ' ' || pg_get_triggerdef(t.oid), ',' order by tgname)
+       from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = ${here} and not t.tgisinternal`,
+    `select string_agg(proname || ' ' || prosrc, ',' order by proname) from pg_proc where pronamespace = ${here}`,
+    `select string_agg(sequencename || ' ' || coalesce(last_value::text, 'unused'), ',' order by sequencename)
+       from pg_sequences where schemaname = '${schema}'`,
+    ...kept.map((name) => `select string_agg(t::text, ',' order by t::text) from ${table(name)} t`),
+  ];
+  // Definitions name the schema: left out, so that every schema as migrated has one fingerprint.
+  const described = `concat_ws(E'\\n', ${parts.map((part) => `(${part})`).join(',\n')})`;
+  const fingerprint = `select md5(replace(${described}, '${schema}.', '')) as fingerprint`;
+  return deletes.length === 0 ? fingerprint : `with ${deletes.join(',\n')}\n${fingerprint}`;
+}
 
 async function migratedSqliteFile(): Promise<string> {
   const { location } = sqliteDatabase();
@@ -182,7 +292,7 @@ async function migratedSqliteFile(): Promise<string> {
  * settings through appMigrator) that change it, with their parameters written in as literals, outside their
  * transaction.
  */
-async function migrationScript(): Promise<{ schema: string; script: string }> {
+async function migrationScript(): Promise<MigrationScript> {
   const { location } = await postgresDatabase();
   if (location.engine !== 'postgres') throw new Error('a PostgreSQL database has a PostgreSQL location');
   const statements: string[] = [];
@@ -200,7 +310,10 @@ async function migrationScript(): Promise<{ schema: string; script: string }> {
     const { error } = await (await appMigrator(db, 'postgres')).migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
     const script = statements.filter((statement) => !LEFT_OUT.test(statement)).join(';\n');
-    return { schema, script };
+    const emptying = await emptyingStatement(schema);
+    const fingerprint = (await emptierPool().query<{ fingerprint: string }>(emptying)).rows[0]?.fingerprint;
+    if (!fingerprint) throw new Error('no fingerprint of the migrated schema');
+    return { schema, script, emptying, fingerprint };
   } finally {
     await db.destroy();
   }

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeDatabaseError } from '../../../src/platform/ops/lifecycle/database-error.js';
 import { SqliteFileError } from '../../../src/platform/ops/lifecycle/sqlite-file-problem.js';
 import { openStore, type Store } from '../../../src/platform/store/store.js';
-import { describeEachEngine, migrated, type TestDatabase } from '../../kit/store-engines.js';
+import { describeEachEngine, type TestDatabase, useMigratedStore } from '../../kit/store-engines.js';
 
 describeEachEngine('store', (engine, create) => {
   const opened: Array<{ store: Store; db: TestDatabase }> = [];
@@ -18,12 +18,6 @@ describeEachEngine('store', (engine, create) => {
     const store = openStore(database.location);
     opened.push({ store, db: database });
     return { store, db: database };
-  };
-  /** A store on a database of its own that the app's migrations have brought up to date (see migrated). */
-  const openMigrated = async () => {
-    const database = await create();
-    await migrated(database);
-    return open(database);
   };
 
   afterEach(async () => {
@@ -61,156 +55,153 @@ describeEachEngine('store', (engine, create) => {
     },
   );
 
-  it('records audit entries and lists them newest first, filtered by actor and operation', async () => {
-    const { store, db } = await openMigrated();
-    const t0 = new Date('2026-11-01T10:00:00.000Z');
-    await store.audit.record(
-      {
+  describe('on a database the migrations brought up to date', () => {
+    const migrated = useMigratedStore(create);
+
+    it('records audit entries and lists them newest first, filtered by actor and operation', async () => {
+      const { store } = migrated;
+      const t0 = new Date('2026-11-01T10:00:00.000Z');
+      await store.audit.record(
+        {
+          actorId: 'U1',
+          teamId: 'T1',
+          operation: 'link.create',
+          inputs: { nftId: 'n1' },
+          outcome: 'succeeded',
+          detail: 'https://x/1',
+        },
+        t0,
+      );
+      await store.audit.record(
+        { actorId: 'U2', operation: 'wallet.create', inputs: {}, outcome: 'failed', detail: 'timeout' },
+        new Date(t0.getTime() + 1000),
+      );
+      await store.audit.record(
+        { actorId: 'U1', operation: 'wallet.create', inputs: { userId: 'c1' }, outcome: 'succeeded' },
+        new Date(t0.getTime() + 2000),
+      );
+
+      const all = await store.audit.list();
+      expect(all.map((e) => [e.actorId, e.operation, e.outcome])).toEqual([
+        ['U1', 'wallet.create', 'succeeded'],
+        ['U2', 'wallet.create', 'failed'],
+        ['U1', 'link.create', 'succeeded'],
+      ]);
+      expect(all[2]).toMatchObject({ at: t0, teamId: 'T1', inputs: { nftId: 'n1' }, detail: 'https://x/1' });
+      expect(all[1]).toMatchObject({ teamId: undefined, detail: 'timeout' });
+      expect((await store.audit.list({ actorId: 'U1' })).map((e) => e.operation)).toEqual([
+        'wallet.create',
+        'link.create',
+      ]);
+      expect((await store.audit.list({ operation: 'wallet.create', limit: 1 })).map((e) => e.actorId)).toEqual(['U1']);
+    });
+
+    it('records an operation as pending before it runs and completes it after', async () => {
+      const { store } = migrated;
+      const started = await store.audit.start({
         actorId: 'U1',
-        teamId: 'T1',
         operation: 'link.create',
-        inputs: { nftId: 'n1' },
+        inputs: { nftId: 'n' },
+        history: { kind: 'link', how: 'form', link: { nftId: 'n' } },
+      });
+      expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'pending', detail: undefined });
+      await store.audit.complete(started.id, 'succeeded', 'https://mint.example/claim/1');
+      expect((await store.audit.list())[0]).toMatchObject({
+        id: started.id,
         outcome: 'succeeded',
-        detail: 'https://x/1',
-      },
-      t0,
-    );
-    await store.audit.record(
-      { actorId: 'U2', operation: 'wallet.create', inputs: {}, outcome: 'failed', detail: 'timeout' },
-      new Date(t0.getTime() + 1000),
-    );
-    await store.audit.record(
-      { actorId: 'U1', operation: 'wallet.create', inputs: { userId: 'c1' }, outcome: 'succeeded' },
-      new Date(t0.getTime() + 2000),
-    );
-
-    const all = await store.audit.list();
-    expect(all.map((e) => [e.actorId, e.operation, e.outcome])).toEqual([
-      ['U1', 'wallet.create', 'succeeded'],
-      ['U2', 'wallet.create', 'failed'],
-      ['U1', 'link.create', 'succeeded'],
-    ]);
-    expect(all[2]).toMatchObject({ at: t0, teamId: 'T1', inputs: { nftId: 'n1' }, detail: 'https://x/1' });
-    expect(all[1]).toMatchObject({ teamId: undefined, detail: 'timeout' });
-    expect((await store.audit.list({ actorId: 'U1' })).map((e) => e.operation)).toEqual([
-      'wallet.create',
-      'link.create',
-    ]);
-    expect((await store.audit.list({ operation: 'wallet.create', limit: 1 })).map((e) => e.actorId)).toEqual(['U1']);
-    await db.drop();
-  });
-
-  it('records an operation as pending before it runs and completes it after', async () => {
-    const { store, db } = await openMigrated();
-    const started = await store.audit.start({
-      actorId: 'U1',
-      operation: 'link.create',
-      inputs: { nftId: 'n' },
-      history: { kind: 'link', how: 'form', link: { nftId: 'n' } },
+        detail: 'https://mint.example/claim/1',
+        inputs: { nftId: 'n' },
+      });
     });
-    expect((await store.audit.list())[0]).toMatchObject({ id: started.id, outcome: 'pending', detail: undefined });
-    await store.audit.complete(started.id, 'succeeded', 'https://mint.example/claim/1');
-    expect((await store.audit.list())[0]).toMatchObject({
-      id: started.id,
-      outcome: 'succeeded',
-      detail: 'https://mint.example/claim/1',
-      inputs: { nftId: 'n' },
+
+    it('gives rows without a workspace to the one named, leaving the others', async () => {
+      const { store } = migrated;
+      await store.audit.record({
+        actorId: 'U1',
+        teamId: undefined,
+        operation: 'link.create',
+        inputs: {},
+        outcome: 'succeeded',
+      });
+      await store.audit.record({
+        actorId: 'U2',
+        teamId: 'T2',
+        operation: 'link.create',
+        inputs: {},
+        outcome: 'succeeded',
+      });
+      await store.homeTabs.save({ userId: 'U1', teamId: undefined, hash: 'h' });
+      await store.homeTabs.save({ userId: 'U3', teamId: undefined, hash: 'old' }); // has a Home in T1 already
+      await store.homeTabs.save({ userId: 'U3', teamId: 'T1', hash: 'new' });
+      await store.onceKeys.claim('k1');
+      expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(3);
+      expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(0);
+      const byActor = Object.fromEntries((await store.audit.list()).map((e) => [e.actorId, e.teamId]));
+      expect(byActor).toEqual({ U1: 'T1', U2: 'T2' });
+      expect(await store.homeTabs.inWorkspace('T1')).toEqual([
+        { userId: 'U1', teamId: 'T1', hash: 'h' },
+        { userId: 'U3', teamId: 'T1', hash: 'new' },
+      ]);
+      expect(await store.homeTabs.inWorkspace('')).toEqual([]);
     });
-    await db.drop();
-  });
 
-  it('gives rows without a workspace to the one named, leaving the others', async () => {
-    const { store, db } = await openMigrated();
-    await store.audit.record({
-      actorId: 'U1',
-      teamId: undefined,
-      operation: 'link.create',
-      inputs: {},
-      outcome: 'succeeded',
+    it('records the latest published Home of each user, never replaced by an earlier one saved late', async () => {
+      const { store } = migrated;
+      const t = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
+      await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h1' }, t(1));
+      await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h3' }, t(3));
+      await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h2' }, t(2)); // late
+      expect(await store.homeTabs.get('U1', 'T1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
+      await store.homeTabs.save({ userId: 'U1', teamId: 'T2', hash: 'other' }, t(1)); // a Grid user's other Home
+      await store.homeTabs.save({ userId: 'U2', teamId: undefined, hash: undefined }, t(1));
+      expect(await store.homeTabs.inWorkspace('T1')).toEqual([{ userId: 'U1', teamId: 'T1', hash: 'h3' }]);
+      expect(await store.homeTabs.inWorkspace('T2')).toEqual([{ userId: 'U1', teamId: 'T2', hash: 'other' }]);
+      expect(await store.homeTabs.inWorkspace('')).toEqual([{ userId: 'U2', teamId: undefined, hash: undefined }]);
     });
-    await store.audit.record({
-      actorId: 'U2',
-      teamId: 'T2',
-      operation: 'link.create',
-      inputs: {},
-      outcome: 'succeeded',
+
+    it('reads the Homes of one workspace only, a page at a time by user id', async () => {
+      const { store } = migrated;
+      for (const user of ['U5', 'U1', 'U3', 'U2', 'U4'])
+        await store.homeTabs.save({ userId: user, teamId: 'T1', hash: 'h' });
+      for (const user of ['U1', 'U0', 'U9']) await store.homeTabs.save({ userId: user, teamId: 'T2', hash: 'h' });
+      const pages: string[][] = [];
+      for (let after = ''; ;) {
+        const page = await store.homeTabs.inWorkspace('T1', after, 2);
+        if (page.length === 0) break;
+        expect(page.every((tab) => tab.teamId === 'T1')).toBe(true);
+        pages.push(page.map((tab) => tab.userId));
+        after = page.at(-1)?.userId ?? '';
+      }
+      expect(pages).toEqual([['U1', 'U2'], ['U3', 'U4'], ['U5']]);
+      expect((await store.homeTabs.amongIn('T2', ['U1', 'U2', 'U9'])).map((tab) => tab.userId).sort()).toEqual([
+        'U1',
+        'U9',
+      ]);
     });
-    await store.homeTabs.save({ userId: 'U1', teamId: undefined, hash: 'h' });
-    await store.homeTabs.save({ userId: 'U3', teamId: undefined, hash: 'old' }); // has a Home in T1 already
-    await store.homeTabs.save({ userId: 'U3', teamId: 'T1', hash: 'new' });
-    await store.onceKeys.claim('k1');
-    expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(3);
-    expect(await store.adoptRowsWithoutWorkspace('T1')).toBe(0);
-    const byActor = Object.fromEntries((await store.audit.list()).map((e) => [e.actorId, e.teamId]));
-    expect(byActor).toEqual({ U1: 'T1', U2: 'T2' });
-    expect(await store.homeTabs.inWorkspace('T1')).toEqual([
-      { userId: 'U1', teamId: 'T1', hash: 'h' },
-      { userId: 'U3', teamId: 'T1', hash: 'new' },
-    ]);
-    expect(await store.homeTabs.inWorkspace('')).toEqual([]);
-    await db.drop();
-  });
 
-  it('records the latest published Home of each user, never replaced by an earlier one saved late', async () => {
-    const { store, db } = await openMigrated();
-    const t = (s: number) => new Date(Date.UTC(2026, 10, 21, 10, 0, s));
-    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h1' }, t(1));
-    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h3' }, t(3));
-    await store.homeTabs.save({ userId: 'U1', teamId: 'T1', hash: 'h2' }, t(2)); // late
-    expect(await store.homeTabs.get('U1', 'T1')).toEqual({ userId: 'U1', teamId: 'T1', hash: 'h3' });
-    await store.homeTabs.save({ userId: 'U1', teamId: 'T2', hash: 'other' }, t(1)); // a Grid user's other Home
-    await store.homeTabs.save({ userId: 'U2', teamId: undefined, hash: undefined }, t(1));
-    expect(await store.homeTabs.inWorkspace('T1')).toEqual([{ userId: 'U1', teamId: 'T1', hash: 'h3' }]);
-    expect(await store.homeTabs.inWorkspace('T2')).toEqual([{ userId: 'U1', teamId: 'T2', hash: 'other' }]);
-    expect(await store.homeTabs.inWorkspace('')).toEqual([{ userId: 'U2', teamId: undefined, hash: undefined }]);
-    await db.drop();
-  });
-
-  it('reads the Homes of one workspace only, a page at a time by user id', async () => {
-    const { store, db } = await openMigrated();
-    for (const user of ['U5', 'U1', 'U3', 'U2', 'U4'])
-      await store.homeTabs.save({ userId: user, teamId: 'T1', hash: 'h' });
-    for (const user of ['U1', 'U0', 'U9']) await store.homeTabs.save({ userId: user, teamId: 'T2', hash: 'h' });
-    const pages: string[][] = [];
-    for (let after = ''; ;) {
-      const page = await store.homeTabs.inWorkspace('T1', after, 2);
-      if (page.length === 0) break;
-      expect(page.every((tab) => tab.teamId === 'T1')).toBe(true);
-      pages.push(page.map((tab) => tab.userId));
-      after = page.at(-1)?.userId ?? '';
-    }
-    expect(pages).toEqual([['U1', 'U2'], ['U3', 'U4'], ['U5']]);
-    expect((await store.homeTabs.amongIn('T2', ['U1', 'U2', 'U9'])).map((tab) => tab.userId).sort()).toEqual([
-      'U1',
-      'U9',
-    ]);
-    await db.drop();
-  });
-
-  it('keeps entries in insertion order within the same millisecond', async () => {
-    const { store, db } = await openMigrated();
-    const at = new Date();
-    for (const n of [1, 2, 3, 4, 5])
-      await store.audit.record({ actorId: 'U1', operation: `op.${n}`, inputs: {}, outcome: 'succeeded' }, at);
-    expect((await store.audit.list()).map((e) => e.operation)).toEqual(['op.5', 'op.4', 'op.3', 'op.2', 'op.1']);
-    await db.drop();
-  });
-
-  it('bounds the size of an entry however large its inputs', async () => {
-    const { store, db } = await openMigrated();
-    const ids = Array.from({ length: 5000 }, (_, i) => `customer-${i}`);
-    await store.audit.record({
-      actorId: 'U1',
-      operation: 'customers.delete',
-      inputs: { customerIds: ids, reason: 'r'.repeat(10_000) },
-      outcome: 'requested',
-      detail: 'd'.repeat(5000),
+    it('keeps entries in insertion order within the same millisecond', async () => {
+      const { store } = migrated;
+      const at = new Date();
+      for (const n of [1, 2, 3, 4, 5])
+        await store.audit.record({ actorId: 'U1', operation: `op.${n}`, inputs: {}, outcome: 'succeeded' }, at);
+      expect((await store.audit.list()).map((e) => e.operation)).toEqual(['op.5', 'op.4', 'op.3', 'op.2', 'op.1']);
     });
-    const [entry] = await store.audit.list();
-    expect(JSON.stringify(entry?.inputs).length).toBeLessThanOrEqual(4000);
-    expect(entry?.inputs.customerIds).toEqual({ count: 5000, first: ids.slice(0, 20) });
-    expect(entry?.detail?.length).toBe(1000);
-    await db.drop();
+
+    it('bounds the size of an entry however large its inputs', async () => {
+      const { store } = migrated;
+      const ids = Array.from({ length: 5000 }, (_, i) => `customer-${i}`);
+      await store.audit.record({
+        actorId: 'U1',
+        operation: 'customers.delete',
+        inputs: { customerIds: ids, reason: 'r'.repeat(10_000) },
+        outcome: 'requested',
+        detail: 'd'.repeat(5000),
+      });
+      const [entry] = await store.audit.list();
+      expect(JSON.stringify(entry?.inputs).length).toBeLessThanOrEqual(4000);
+      expect(entry?.inputs.customerIds).toEqual({ count: 5000, first: ids.slice(0, 20) });
+      expect(entry?.detail?.length).toBe(1000);
+    });
   });
 
   it('answers ping with the reason when the database cannot be reached', async () => {
