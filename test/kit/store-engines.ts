@@ -16,8 +16,6 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 export interface TestDatabase {
   location: StoreLocation;
-  /** PostgreSQL: the test's schema, the search path of `location`. */
-  schema?: string;
   /** The same location as a DATABASE_URL value, for app processes. */
   databaseUrl: string;
   /** PostgreSQL: the test's schema, on the search path of `location` and `databaseUrl`. */
@@ -56,7 +54,6 @@ export async function postgresDatabase(): Promise<TestDatabase> {
     location: { engine: 'postgres', url: url.toString() },
     schema,
     databaseUrl: url.toString(),
-    schema,
     drop: async () => undefined,
   };
 }
@@ -64,17 +61,19 @@ export async function postgresDatabase(): Promise<TestDatabase> {
 let kitPool: pg.Pool | undefined;
 
 /**
- * The kit's own connections to the test PostgreSQL, which make and migrate every test's schema: a connection
- * of its own for each would cost a test two connection starts (a server process each). Idle ones close after
- * five seconds, and never keep the worker alive.
+ * The kit's own connections to the test PostgreSQL, which make, migrate and empty every test's schema: a
+ * connection of its own for each would cost a test two connection starts (a server process each), and a kept
+ * connection has the schemas' table descriptions loaded already (most of an emptying's time otherwise). They never
+ * keep the worker alive.
  */
 function kitConnections(): pg.Pool {
   if (!TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL');
   kitPool ??= new pg.Pool({
     connectionString: TEST_DATABASE_URL,
     max: 2,
-    idleTimeoutMillis: 5_000,
+    idleTimeoutMillis: 60_000,
     allowExitOnIdle: true,
+    lock_timeout: 2_000, // rows a test's connection left open still locks: that schema is not emptied
   });
   return kitPool;
 }
@@ -201,20 +200,6 @@ async function migratedNew(create: () => Promise<TestDatabase>): Promise<TestDat
 const emptiedDatabases = new Map<() => Promise<TestDatabase>, TestDatabase[]>();
 
 /**
- * The connection that empties this worker's schemas, kept from one test to the next: a connection's first
- * statement on a schema's tables loads their descriptions, which took most of an emptying's time.
- */
-let emptier: pg.Pool | undefined;
-const emptierPool = () =>
-  (emptier ??= new pg.Pool({
-    connectionString: TEST_DATABASE_URL,
-    max: 1,
-    idleTimeoutMillis: 60_000,
-    allowExitOnIdle: true, // never what keeps a worker from ending
-    lock_timeout: 2_000, // rows a connection left open still locks: that schema is not emptied
-  }));
-
-/**
  * Empties a test's PostgreSQL schema of every row the test wrote, once every connection of the test is closed,
  * and says whether it is now as migrated. It is not (and is left to the end of the run) when the test changed
  * more than rows: a table, column, index or constraint, a sequence used, the migrator's own rows; or when its
@@ -224,7 +209,7 @@ async function emptiedForReuse(db: TestDatabase): Promise<boolean> {
   if (db.location.engine !== 'postgres' || !db.schema || !postgresScript) return false;
   const { schema, emptying, fingerprint } = await postgresScript;
   try {
-    const { rows } = await emptierPool().query<{ fingerprint: string }>(emptying.replaceAll(schema, db.schema));
+    const { rows } = await kitConnections().query<{ fingerprint: string }>(emptying.replaceAll(schema, db.schema));
     return rows[0]?.fingerprint === fingerprint;
   } catch {
     return false;
@@ -237,7 +222,7 @@ async function emptiedForReuse(db: TestDatabase): Promise<boolean> {
  * schema holds, the same for every schema as migrated whatever its name.
  */
 async function emptyingStatement(schema: string): Promise<string> {
-  const pool = emptierPool();
+  const pool = kitConnections();
   const { rows: tables } = await pool.query<{ name: string }>(
     'select tablename as name from pg_tables where schemaname = $1 order by tablename',
     [schema],
@@ -311,7 +296,7 @@ async function migrationScript(): Promise<MigrationScript> {
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
     const script = statements.filter((statement) => !LEFT_OUT.test(statement)).join(';\n');
     const emptying = await emptyingStatement(schema);
-    const fingerprint = (await emptierPool().query<{ fingerprint: string }>(emptying)).rows[0]?.fingerprint;
+    const fingerprint = (await kitConnections().query<{ fingerprint: string }>(emptying)).rows[0]?.fingerprint;
     if (!fingerprint) throw new Error('no fingerprint of the migrated schema');
     return { schema, script, emptying, fingerprint };
   } finally {
