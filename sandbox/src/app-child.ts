@@ -1,6 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATA_DIR_MARKER, LOCK_FILE, checkDataDirIsOurs, lockDataDir, type DataDirLock } from './data-dir-lock.js';
@@ -110,8 +119,14 @@ export class AppPortTakenError extends Error {}
  * reads `plan.appPort` for each request, so it follows.
  */
 export async function launchOnAnotherPort(plan: AppPlan): Promise<Launch> {
+  const taken = plan.appPort;
   plan.held.app = await holdFreePort();
   plan.appPort = plan.held.app.port;
+  // The failed start's fatal line stays in app.log: this one, after it, says what the sandbox did about it.
+  appendFileSync(
+    join(plan.dataDir, 'app.log'),
+    `${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: `sandbox: the app's port ${taken} was taken by another program; starting the app again on ${plan.appPort}` })}\n`,
+  );
   return launchApp(plan);
 }
 

@@ -35,6 +35,10 @@ if (
   fail(`SANDBOX_HISTORY_SCAN_ROWS must be a whole number of rows from 1 to 10000000; it is "${scanRows}".`);
 if (!bundleExists()) fail('dist/mintlink.mjs is missing: run `npm run build` first (after `npm ci`).');
 
+// The app's own PORT is not the page's: someone who knows the app may try it here.
+if (process.env.PORT)
+  say(`Ignoring PORT: the page's port is SANDBOX_PORT (${port} now), and the sandbox picks the app's port itself.`);
+
 // Names only, never values: the sandbox hands the app its own made-up tokens and a local Mint service.
 const ignored = Object.keys(process.env)
   .filter((name) => /^(SLACK|MINT)_/.test(name) && process.env[name])

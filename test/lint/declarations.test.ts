@@ -73,3 +73,26 @@ describe('the declarations of what the app answers', () => {
     }
   });
 });
+
+/** Every src/ file's text but the declarations' own (actions.ts), by path. */
+function sourcesBesidesDeclarations(): Array<{ path: string; text: string }> {
+  const folder = new URL('src/', root);
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('/actions.ts'))
+    .map((path) => ({ path, text: readFileSync(new URL(path, folder), 'utf8') }));
+}
+
+describe('the declared buttons', () => {
+  it('are each placed on some screen (buttonOf, a Home entry): a button with a listener that no builder shows is dead', async () => {
+    const sources = sourcesBesidesDeclarations();
+    for (const declared of await capabilityDeclarations()) {
+      for (const key of Object.keys(declared.buttons ?? {})) {
+        const used = new RegExp(String.raw`\bbuttons\.${key}\b`);
+        expect(
+          sources.filter((source) => used.test(source.text)).map((source) => source.path),
+          `${declared.capability}: buttons.${key} is declared, but no file of src/ places it`,
+        ).not.toEqual([]);
+      }
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,10 @@ it('launches the app again on another port when its own was taken before the app
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir }, { plan, launch: launchApp(plan) });
     try {
       expect(sandbox.appPort).not.toBe(taken);
+      // Whoever opens app.log after the failed start's fatal line reads what the sandbox did about it.
+      expect(readFileSync(join(dataDir, 'app.log'), 'utf8')).toContain(
+        `the app's port ${taken} was taken by another program; starting the app again on ${sandbox.appPort}`,
+      );
       // The page's requests reach the app where it runs now.
       const answer = await fetch(`${sandbox.url}api/act`, {
         method: 'POST',

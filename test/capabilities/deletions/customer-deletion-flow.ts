@@ -120,7 +120,4 @@ export class Deletion {
   }
 }
 
-export const buttonsOf = (message: { blocks?: Array<Record<string, any>> }) =>
-  (message.blocks ?? [])
-    .filter((b) => b.type === 'actions')
-    .flatMap((b) => (b.elements as Array<{ action_id: string }>).map((e) => e.action_id));
+export { buttonsOf } from '../../kit/deletion-flow.js';

@@ -53,7 +53,8 @@ describeEachEngine('customer deletion across processes', (engine, create) => {
     const restarted = await flow.start();
     extraApps.push(restarted);
     const interrupted = await flow.waitForStatus(ts, '*the app stopped during the deletion*');
-    expect(buttonsOf(interrupted)).toEqual([DELETIONS.buttons.retry.actionId]);
+    expect(buttonsOf(interrupted)).toContain(DELETIONS.buttons.retry.actionId);
+    expect(buttonsOf(interrupted)).not.toContain(DELETIONS.buttons.approve.actionId);
     await flow.click(restarted, ts, DELETIONS.buttons.retry.actionId, CAROL);
     await flow.waitForStatus(ts, '*Deleted* 1 customer');
     expect(flow.patches()).toHaveLength(2);

@@ -51,9 +51,9 @@ describeEachEngine('customer deletion', (_engine, create) => {
       (c) => c.params.channel === ALICE && textOf(c.params.blocks).includes(id),
     );
     expect(textOf(dm.params.blocks)).toContain(`was sent for approval in <#${APPROVAL}>`);
-    expect(buttonsOf({ blocks: dm.params.blocks as Array<Record<string, any>> })).toEqual([
+    expect(buttonsOf({ blocks: dm.params.blocks as Array<Record<string, any>> })).toContain(
       DELETIONS.buttons.cancel.actionId,
-    ]);
+    );
     expect(flow.patches()).toEqual([]);
 
     const { view, ack } = await flow.approve(app, ts, BOB);
@@ -120,10 +120,9 @@ describeEachEngine('customer deletion', (_engine, create) => {
       );
     }
     expect(await flow.status(app, id)).toBe('pending');
-    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([
-      DELETIONS.buttons.approve.actionId,
-      DELETIONS.buttons.reject.actionId,
-    ]);
+    expect(buttonsOf(flow.approvalMessage(ts))).toEqual(
+      expect.arrayContaining([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]),
+    );
     expect(flow.patches()).toEqual([]);
   });
 

@@ -87,10 +87,9 @@ describeEachEngine('deletion quorum and reminders', (_engine, create) => {
     const ack = await app.submitView(first, {}, BOB);
     expect(textOf(ack)).toContain(`Your approval is recorded: *1 of 2 approvals*: <@${BOB}>`);
     await flow.waitForStatus(ts, `*1 of 2 approvals*: <@${BOB}>`);
-    expect(buttonsOf(flow.approvalMessage(ts))).toEqual([
-      DELETIONS.buttons.approve.actionId,
-      DELETIONS.buttons.reject.actionId,
-    ]);
+    expect(buttonsOf(flow.approvalMessage(ts))).toEqual(
+      expect.arrayContaining([DELETIONS.buttons.approve.actionId, DELETIONS.buttons.reject.actionId]),
+    );
     const dm = await fakes.slack.waitForCall(
       'chat.update',
       (c) => c.params.channel === `D${ALICE.slice(1)}` && textOf(c.params.blocks).includes('1 of 2 approvals'),

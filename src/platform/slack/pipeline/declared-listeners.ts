@@ -120,8 +120,12 @@ function button(
   return async ({ next: _next, ack, ...bolt }: ButtonArgs) => {
     await ack();
     const args = { ...bolt, teamId: routes.workspaceOf(bolt.context, bolt.body) };
-    if (opts.once && !(await firstDelivery(store, clickKey(args.body, args.teamId), args.teamId))) return;
-    await settle(args.context, args.teamId, tellClicker(args, logger), () => listener(args));
+    // Claimed once the pipeline has accepted the click's workspace: a refused click leaves no once-key.
+    await settle(args.context, args.teamId, tellClicker(args, logger), async () => {
+      if (opts.once && !(await firstDelivery(store, clickKey(args.body, args.teamId), args.teamId)))
+        throw new AlreadyHandled();
+      return listener(args);
+    });
   };
 }
 

@@ -8,7 +8,8 @@ export interface WorkspaceNaming {
 }
 
 /** What a person is told when neither Slack nor the app can say which workspace a request is for. */
-export const NO_WORKSPACE_TEXT = ':no_entry: Slack did not say which workspace this comes from, so nothing was done.';
+export const NO_WORKSPACE_TEXT =
+  ':warning: Slack did not say which workspace this comes from, so nothing was done. Please try again; if it keeps happening, tell the app’s operator.';
 
 /**
  * The workspace of each request, or '' when none can be said (the pipeline refuses such a request before its

@@ -35,7 +35,13 @@ export function settler(deps: { logger: Logger; orgWorkspaces: OrgWorkspaceCheck
   return async (context, teamId, tell, run) => {
     const request = requestOf(context);
     try {
-      if (teamId === '') throw refused(NO_WORKSPACE_TEXT);
+      if (teamId === '') {
+        logger.warn(
+          requestLogFields(request),
+          'request naming no workspace, and the app knows none of its own: refused',
+        );
+        throw refused(NO_WORKSPACE_TEXT);
+      }
       if (teamId !== undefined && !(await orgWorkspaces.serves(context, teamId))) {
         logger.warn(
           { ...requestLogFields(request), team: teamId, enterprise: context.enterpriseId },

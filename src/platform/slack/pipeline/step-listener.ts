@@ -10,7 +10,8 @@ import type { SlackCallHooks } from '../web-api/web-client-options.js';
 import { unexpectedStepFailureText } from '../workflow-steps/step-failure.js';
 
 /** What a workflow's people read when Slack named no workspace for the step and the app knows none of its own. */
-const NO_WORKSPACE_STEP_TEXT = 'Slack did not say which workspace this workflow runs in, so nothing was done.';
+const NO_WORKSPACE_STEP_TEXT =
+  'Slack did not say which workspace this workflow runs in, so nothing was done. Run the workflow again; if it keeps happening, tell the app’s operator.';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
@@ -64,8 +65,10 @@ export function stepListener(
     }
     let result: StepResult;
     try {
-      if (!teamId) result = { error: NO_WORKSPACE_STEP_TEXT, outcome: 'refused' };
-      else if (!(await deps.orgWorkspaces.serves(args.context, teamId))) {
+      if (!teamId) {
+        logger.warn(requestLogFields(request), 'step naming no workspace, and the app knows none of its own: refused');
+        result = { error: NO_WORKSPACE_STEP_TEXT, outcome: 'refused' };
+      } else if (!(await deps.orgWorkspaces.serves(args.context, teamId))) {
         logger.warn(
           { ...requestLogFields(request), team: teamId, enterprise: args.context.enterpriseId },
           'step through an org-wide installation from a workspace it does not serve: refused',

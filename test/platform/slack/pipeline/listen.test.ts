@@ -18,6 +18,8 @@ import { FakeSlack } from '../../../kit/fake-slack.js';
 import { buttonClick, slashCommand, viewSubmission } from '../../../kit/slack-payloads.js';
 import { TEST_CHANNEL_ID, TEST_USER_ID } from '../../../kit/slack-ids.js';
 import { sqliteDatabase } from '../../../kit/store-engines.js';
+import { expectScreen } from '../../../kit/screens.js';
+import { ephemeralText } from '../../../kit/screen-text.js';
 
 /**
  * The request pipeline on its own: a real Bolt App driven the way Bolt's own tests drive it (a receiver that
@@ -416,9 +418,9 @@ describe('the workspace a request is for', () => {
     const click = clickNamingNoWorkspace();
     await own.deliver(click);
     expect(ran).toBe(0);
-    expect(ephemeralsTo(click.response_url as string)).toEqual([
-      { response_type: 'ephemeral', replace_original: false, text: NO_WORKSPACE_TEXT },
-    ]);
+    const told = ephemeralsTo(click.response_url as string);
+    expect(told).toEqual([{ response_type: 'ephemeral', replace_original: false, text: NO_WORKSPACE_TEXT }]);
+    await expectScreen('workspaces/click--no-workspace', ephemeralText(told[0] ?? {}));
   });
 });
 
