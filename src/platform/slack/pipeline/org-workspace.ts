@@ -21,24 +21,29 @@ const KNOWN_MS = 10_000;
  * request naming any other is refused. Requests of a workspace's own installation are not asked about.
  */
 export class OrgWorkspaceCheck {
-  /** The organisation's installation (`E…`) each workspace is known to be served by. */
-  private readonly known = new LRUCache<string, string>({ max: 50_000, ttl: KNOWN_MS });
+  /**
+   * The organisation's installation (`E…`) each workspace is known to be served by; made at the first request
+   * through an org-wide installation (an LRU with a ttl allocates its 50,000 places at once, and most apps never
+   * see such a request).
+   */
+  private known: LRUCache<string, string> | undefined;
 
   constructor(private readonly store: Pick<Store, 'installationRows' | 'changes'>) {
-    store.changes.on('org-workspace', (teamId) => this.known.delete(teamId));
+    store.changes.on('org-workspace', (teamId) => this.known?.delete(teamId));
     store.changes.on('installation', (id) => {
-      if (id.startsWith('E')) this.known.clear(); // an organisation's installation changed: rare, read again
+      if (id.startsWith('E')) this.known?.clear(); // an organisation's installation changed: rare, read again
     });
-    store.changes.onCatchUp(() => Promise.resolve(this.known.clear()));
+    store.changes.onCatchUp(() => Promise.resolve(this.known?.clear()));
   }
 
   async serves(context: Pick<Context, 'isEnterpriseInstall' | 'enterpriseId'>, teamId: string): Promise<boolean> {
     if (context.isEnterpriseInstall !== true) return true;
     const org = context.enterpriseId ? `E${context.enterpriseId}` : undefined;
     if (!org || !teamId) return false;
-    if (this.known.get(teamId) === org) return true;
+    const known = (this.known ??= new LRUCache<string, string>({ max: 50_000, ttl: KNOWN_MS }));
+    if (known.get(teamId) === org) return true;
     const served = (await this.store.installationRows.membershipOf(teamId))?.installationId === org;
-    if (served) this.known.set(teamId, org);
+    if (served) known.set(teamId, org);
     return served;
   }
 }
