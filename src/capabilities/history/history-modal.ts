@@ -316,8 +316,11 @@ function describeFilters(filters: HistoryFilters): string {
   if (filters.words) parts.push(`matching ${inlineCode(filters.words, 200)}`);
   if (filters.kind) parts.push(KIND_NAMES[filters.kind].many.toLowerCase());
   if (filters.who) parts.push(`by <@${filters.who}>`);
-  if (filters.from) parts.push(`from ${dayText(filters.from)}`);
-  if (filters.to) parts.push(`to ${dayText(filters.to)}`);
+  if (filters.from && filters.from === filters.to) parts.push(`on ${dayText(filters.from)}`);
+  else {
+    if (filters.from) parts.push(`from ${dayText(filters.from)}`);
+    if (filters.to) parts.push(`to ${dayText(filters.to)}`);
+  }
   return parts.join(', ');
 }
 

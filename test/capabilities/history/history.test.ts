@@ -196,8 +196,11 @@ describe('history', () => {
     const shown = (ack as { view: View }).view;
     expect(textOf(shown)).toContain('Wallet');
     expect((shown.blocks as Array<{ accessory?: unknown }>).filter((b) => b.accessory)).toHaveLength(1);
-    // The chosen days read as the results' dates do (the pickers keep their ISO value).
-    expect(textOf(shown)).toContain('from Mar 6, 2024, to Mar 6, 2024');
+    // The chosen days read as the results' dates do (the pickers keep their ISO value); one day as one.
+    expect(textOf(shown)).toContain('on Mar 6, 2024');
+    expect(textOf(shown)).not.toContain('to Mar 6, 2024');
+    const twoDays = await running.app.submitView(view, { [B.from]: '2024-03-05', [B.to]: '2024-03-06' }, VERA);
+    expect(textOf((twoDays as { view: View }).view)).toContain('from Mar 5, 2024, to Mar 6, 2024');
     const days = await running.app.submitView(view, { [B.from]: '2024-03-05', [B.to]: '2024-03-04' }, VERA);
     expect(days).toMatchObject({ response_action: 'errors', errors: { [B.to]: expect.stringContaining('before') } });
   });
