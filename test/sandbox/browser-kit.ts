@@ -149,11 +149,15 @@ export async function closeModals(page: Page): Promise<void> {
     const viewId = await page.evaluate<string | null>("document.querySelector('.modal')?.dataset.viewId ?? null");
     if (viewId === null) break;
     const view = page.locator(`.modal[data-view-id="${viewId}"]`);
-    // It may be going away already (a close sent a moment ago): then there is nothing to click.
-    await view
-      .locator('header .close')
-      .click({ timeout: 2_000 })
-      .catch(() => undefined);
+    // It may be going away already (a close sent a moment ago): then there is nothing to click, and its going ends
+    // the wait. On a loaded machine, with the page drawn again at each progress update, a click can take seconds.
+    await Promise.race([
+      view
+        .locator('header .close')
+        .click({ timeout: 10_000 })
+        .catch(() => undefined),
+      view.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined),
+    ]);
     await view.waitFor({ state: 'detached' });
   }
   await page.locator('.modal').waitFor({ state: 'detached' });
