@@ -1,5 +1,6 @@
 // The structure rules (`npm run lint:deps`, run by CI), the layers of src/ from the top down:
-//   src/*.ts (main, start-mintlink, app: the wiring; deps: what a capability is given)
+//   src/*.ts (main, start-mintlink, app: the wiring, which knows of a capability only its register.ts;
+//             deps: what a capability is given)
 //   src/capabilities/<one>/   what a person does; never another capability
 //   src/domain/               the words more than one capability says alike (a bulk job's rows counted); only the
 //                             platform beneath it
@@ -27,6 +28,14 @@ module.exports = {
       comment: 'A capability uses another only through what src/deps.ts gives it (the Home tab, the command registry).',
       from: { path: '^src/capabilities/([^/]+)/' },
       to: { path: '^src/capabilities/', pathNot: '^src/capabilities/$1/' },
+    },
+    {
+      name: 'the-wiring-knows-only-register',
+      severity: 'error',
+      comment:
+        'The wiring knows a capability only by its register(app, deps): what a capability keeps inside stays its own; what several parts share belongs to the platform (the App Home publisher) or the config (the bulk pace).',
+      from: { path: wiring },
+      to: { path: '^src/capabilities/', pathNot: '^src/capabilities/[^/]+/register\\.ts$' },
     },
     {
       name: 'only-the-wiring-knows-capabilities',

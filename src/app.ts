@@ -1,7 +1,6 @@
 import type { InstallationStore } from '@slack/bolt';
 import { Approvers } from './tenancy/workspaces/approvers.js';
 import * as bulk from './capabilities/bulk/register.js';
-import { BULK_PACE, bulkPaceOf } from './capabilities/bulk/bulk-context.js';
 import { CommandRegistry } from './platform/slack/commands/command-registry.js';
 import { registerMintlinkCommand } from './platform/slack/commands/mintlink-command.js';
 import * as auditExport from './capabilities/audit-export/register.js';
@@ -11,11 +10,11 @@ import type { TestSeams } from './test-seams.js';
 import { changeFeedCatchUpJob } from './platform/changes/catch-up-job.js';
 import { onceKeysPruneJob } from './platform/store/once-keys.js';
 import { type Job, Scheduler } from './platform/ops/lifecycle/scheduler.js';
-import { HomePublisher } from './capabilities/home/home-publisher.js';
 import * as history from './capabilities/history/register.js';
 import * as home from './capabilities/home/register.js';
 import * as links from './capabilities/links/register.js';
 import { openPipeline } from './platform/slack/pipeline/listen.js';
+import { HomePublisher } from './platform/slack/app-home/home-publisher.js';
 import type { Store } from './platform/store/store.js';
 import { type BoltTransport, boltApp } from './platform/slack/bolt-app.js';
 import { patientSlackClient } from './platform/slack/web-api/patient-client.js';
@@ -42,11 +41,11 @@ export interface MintlinkApp extends Omit<BoltTransport, 'installs'> {
 }
 
 /**
- * The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only: each of
- * the test's `seams` (none from main()) goes to the one part that uses it, never into what capabilities are given
- * as a seam (a test's quicker bulk pace becomes the `bulkPace` setting, which is BULK_PACE in the app). Every
- * capability is registered alike, with the same deps; its `home` is App Home's publisher, which the home
- * capability uses as such.
+ * The Bolt app: Socket Mode when an app token is configured, else HTTP on /slack/events. Wiring only: of each
+ * capability it knows only `register`; each of the test's `seams` (none from main()) goes to the one part that uses
+ * it, never into what capabilities are given as a seam (a test's quicker bulk pace is in the config, merged by
+ * start-mintlink.ts; its reminders' clock becomes `remindersAheadMs`). Every capability is registered alike, with
+ * the same deps; their `home` is the platform's App Home publisher, which the home capability gives its screen.
  */
 export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   const { config } = deps;
@@ -67,7 +66,7 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
   const slack = (team: string | undefined) => workspaces.slack(team);
   const mintAccounts = new MintAccounts(deps, seams.resolveHost ? { resolveHost: seams.resolveHost } : {});
   const store = capabilityStore(deps.store);
-  const publisher = new HomePublisher({ ...deps, store, slack, mint: (t) => mintAccounts.statusFor(t) });
+  const homeTab = new HomePublisher({ homeTabs: deps.store.homeTabs, slack, work: deps.work, logger: deps.logger });
   const approvers = new Approvers((team) => workspaceSettings.current(team).values.approvers, slack, deps.logger);
   const capabilityDeps = {
     ...deps,
@@ -78,11 +77,9 @@ export function createApp(deps: AppDeps, seams: TestSeams = {}): MintlinkApp {
     settings: workspaceSettings,
     approvers,
     settingsAdmins: new SettingsAdmins(workspaceSettings, approvers, slack, deps.logger),
-    home: publisher,
+    home: homeTab,
     decisions: new OfferedDecisions(),
     background: { schedule, add: (work) => background.push(work) },
-    // A test's app process may quicken it (TEST_BULK_PACE_MS), an in-process test too (its seam).
-    bulkPace: { ...(config.bulk.testPaceMs ? bulkPaceOf(config.bulk.testPaceMs) : BULK_PACE), ...seams.bulkPace },
     remindersAheadMs: seams.remindersAheadMs ?? (() => config.testClockOffsetHours * 3_600_000),
   } satisfies CapabilityDeps;
   const all = [

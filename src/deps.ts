@@ -4,8 +4,6 @@ import type { Job } from './platform/ops/lifecycle/scheduler.js';
  * which only the wiring reads). Types only, and only from the shared parts (never from a capability or from
  * app.ts), so any capability can depend on this module without an import cycle.
  */
-import type { ButtonDeclaration } from './platform/slack/pipeline/declarations.js';
-import type { KnownBlock } from '@slack/types';
 import type { WorkBudget } from './platform/slack/admission/work-budget.js';
 import type { Approvers } from './tenancy/workspaces/approvers.js';
 import type { CommandRegistry } from './platform/slack/commands/command-registry.js';
@@ -24,6 +22,10 @@ import type { SettingsAdmins } from './tenancy/workspaces/settings-admins.js';
 import type { MintAccounts } from './tenancy/mint-accounts/mint-accounts.js';
 import type { MintCallRecorder } from './tenancy/mint-accounts/mint-call-recorder.js';
 import type { OfferedDecisions } from './platform/blocks/offered-decisions.js';
+import type { HomeTab } from './platform/slack/app-home/home-publisher.js';
+
+/** App Home as the capabilities see it, and a capability's part of it: the platform's publisher's. */
+export type { HomeEntry, HomeTab } from './platform/slack/app-home/home-publisher.js';
 
 /** The process's shared parts, made once by main(). */
 export interface AppDeps {
@@ -46,53 +48,11 @@ export interface AppDeps {
   slackCalls: SlackCallHooks;
 }
 
-/** A capability's part of App Home. */
-export interface HomeEntry {
-  /** Where it stands on the tab, lowest first. */
-  order: number;
-  /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
-  top?: boolean;
-  /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
-  flow?: ButtonDeclaration & {
-    label: string;
-    /** Whether this user may use the flow: a button that would only lead to a refusal is not shown. Everyone when absent. */
-    shownTo?: (userId: string, teamId: string | undefined) => Promise<boolean>;
-  };
-  /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */
-  blocks?: (userId: string, teamId: string | undefined) => Promise<KnownBlock[]>;
-  /** A line of the status footer in a workspace (mrkdwn). */
-  status?: (teamId: string | undefined) => string;
-}
-
-/** App Home as the capabilities see it: they add their part and ask for refreshes after a change. */
-export interface HomeTab {
-  add(entry: HomeEntry): void;
-  /**
-   * Refreshes, in the background, the Homes these users have in workspace `teamId` (those who opened one):
-   * only theirs are read and published, however many Homes the app has. (Undefined: a job or request kept
-   * from before workspaces were recorded.)
-   */
-  refreshIn(teamId: string | undefined, userIds: Iterable<string>): void;
-  /**
-   * Refreshes, in the background, the Home of everyone with one in workspace `teamId` for whom `who` says yes
-   * (everyone's when not given), say its admins after its settings changed: only that workspace's Homes are
-   * read, a page at a time.
-   */
-  refreshWorkspace(teamId: string, who?: (userId: string) => Promise<boolean>): void;
-}
-
 /**
  * Work a capability runs while the app is up that is not a periodic job (the bulk worker's own claim loop,
  * closing what it opened). Returns how to stop it.
  */
 export type BackgroundWork = () => () => Promise<void>;
-
-/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
-export interface BulkPace {
-  progressGapMs: number;
-  progressTickMs: number;
-  workerPollMs: number;
-}
 
 /** Tenancy's rows: a capability reaches them through `workspaces`, `mintAccounts` and `settings`. */
 type TenancyRows = 'installationRows' | 'mintAccountRows' | 'workspaceSettingsRows';
@@ -148,15 +108,9 @@ export interface CapabilityDeps extends Omit<AppDeps, 'store'> {
    */
   background: { schedule(job: Job | undefined): void; add(work: BackgroundWork): void };
   /**
-   * The bulk jobs' pace (the app's is the bulk capability's BULK_PACE). A setting like the others rather than a
-   * test seam handed to bulk's register beside its deps: every capability is registered the same way, and what
-   * a test quickens (TestSeams.bulkPace) is merged in by the wiring, so the bulk capability never sees a seam.
-   */
-  bulkPace: BulkPace;
-  /**
    * How far ahead of the database's clock the deletion reminders judge what is due, read at each sweep: in the
    * app TEST_CLOCK_OFFSET_HOURS, fixed (0 unless a test process sets it). A test moving time on in the app it runs
-   * (TestSeams.remindersAheadMs) is merged in by the wiring, as the bulk pace is.
+   * (TestSeams.remindersAheadMs) is merged in by the wiring, so the deletions capability never sees a seam.
    */
   remindersAheadMs: () => number;
 }

@@ -3,7 +3,7 @@
  * object is empty. Only the wiring (start-mintlink.ts, app.ts) reads it, and hands each part to the one place
  * that uses it, so that what a capability is given (deps.ts) holds real parts only. Types only.
  */
-import type { BulkPace } from './deps.js';
+import type { BulkPace } from './platform/ops/config/config.js';
 import type { MintCircuitOptions } from './platform/mint/circuit.js';
 import type { HostResolver } from './platform/mint/public-address.js';
 import type { SlackInProcess } from './platform/slack/slack-in-process.js';
@@ -18,7 +18,10 @@ export interface TestSeams {
   resolveHost?: HostResolver;
   /** How long the operator's Mint client's circuit stays open (10 s in the app): tests shorten it rather than wait. */
   mintBreaker?: Partial<MintCircuitOptions>;
-  /** The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. */
+  /**
+   * The bulk jobs' pace (progress every 2 s, the worker's 1 s poll): tests quicken it rather than wait. Merged
+   * into the config's (`config.bulk.pace`) at start, where the bulk capability reads it.
+   */
   bulkPace?: Partial<BulkPace>;
   /**
    * How far ahead of the database's clock the deletion reminders judge what is due, read at each sweep

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/platform/ops/telemetry/create-logger.js'
 import { createSecretScrubber } from '../../src/platform/ops/telemetry/secret-scrubber.js';
 import { startMintlink, type RunningMintlink } from '../../src/start-mintlink.js';
 import type { Store } from '../../src/platform/store/store.js';
-import type { BulkPace } from '../../src/deps.js';
+import type { BulkPace } from '../../src/platform/ops/config/config.js';
 import type { MintCircuitOptions } from '../../src/platform/mint/circuit.js';
 import type { HostResolver } from '../../src/platform/mint/public-address.js';
 import type { FakeSlack } from './fake-slack.js';

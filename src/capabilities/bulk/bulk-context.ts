@@ -1,7 +1,8 @@
 import type { BulkheadPolicy } from 'cockatiel';
 import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
 import type { Approvers } from '../../tenancy/workspaces/approvers.js';
-import type { BulkPace, CapabilityStore, HomeTab } from '../../deps.js';
+import type { CapabilityStore, HomeTab } from '../../deps.js';
+import type { BulkPace } from '../../platform/ops/config/config.js';
 import type { Readiness } from '../../platform/ops/health/readiness.js';
 import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
 import type { Scrubber } from '../../platform/ops/telemetry/secret-scrubber.js';
@@ -53,20 +54,6 @@ export interface BulkContext {
   /** How often the background work looks again, and the least time between two updates of a progress message. */
   pace: BulkPace;
 }
-
-/**
- * A pace whose progress message is updated at most every `progressGapMs`, offered an update every quarter of it;
- * the worker looks for jobs, lost rows and jobs to finish every half of it.
- */
-export function bulkPaceOf(progressGapMs: number): BulkPace {
-  return { progressGapMs, progressTickMs: progressGapMs / 4, workerPollMs: progressGapMs / 2 };
-}
-
-/**
- * The app's pace: a progress message updated at most every 2 s (Slack's chat.update is Tier 3, about 50 a
- * minute), offered an update every 500 ms; the worker looks for jobs, lost rows and jobs to finish every second.
- */
-export const BULK_PACE: BulkPace = bulkPaceOf(2_000);
 
 /**
  * The bulk jobs of one workspace: every read and change through it is limited to that workspace's jobs (see

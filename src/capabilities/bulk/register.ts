@@ -46,7 +46,7 @@ export function register(app: App, deps: CapabilityDeps): void {
     mintTimeoutMs: deps.config.mint.timeoutMs,
     credentialsFix: deps.workspaces.distributed ? WORKSPACE_FIXES_CREDENTIALS : OPERATOR_FIXES_CREDENTIALS,
     gone: new GoneWorkspaces(logger),
-    pace: deps.bulkPace,
+    pace: deps.config.bulk.pace,
   };
   if (deps.config.bulk.testPaceMs !== undefined)
     logger.warn(

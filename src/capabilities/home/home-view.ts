@@ -1,5 +1,5 @@
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { HomeEntry } from '../../deps.js';
+import type { HomeEntry } from '../../platform/slack/app-home/home-publisher.js';
 import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
 import type { AuditEntry } from '../../platform/store/audit-log.js';
 import { actionsRow, context, divider, header, section } from '../../platform/blocks/blocks.js';

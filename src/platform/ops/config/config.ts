@@ -16,6 +16,27 @@ export interface DeletionQuorum {
   large: { approvals: number; fromCustomers: number } | undefined;
 }
 
+/** How often bulk jobs' background work looks again, and the least time between two updates of a progress message. */
+export interface BulkPace {
+  progressGapMs: number;
+  progressTickMs: number;
+  workerPollMs: number;
+}
+
+/**
+ * A pace whose progress message is updated at most every `progressGapMs`, offered an update every quarter of it;
+ * the worker looks for jobs, lost rows and jobs to finish every half of it.
+ */
+export function bulkPaceOf(progressGapMs: number): BulkPace {
+  return { progressGapMs, progressTickMs: progressGapMs / 4, workerPollMs: progressGapMs / 2 };
+}
+
+/**
+ * The app's pace: a progress message updated at most every 2 s (Slack's chat.update is Tier 3, about 50 a
+ * minute), offered an update every 500 ms; the worker looks for jobs, lost rows and jobs to finish every second.
+ */
+export const BULK_PACE: BulkPace = bulkPaceOf(2_000);
+
 /** The validated configuration, read once at start. */
 export interface Config {
   mode: 'socket' | 'http';
@@ -101,8 +122,11 @@ export interface Config {
    * Bulk jobs: how many of their Mint calls one process makes at once, and how many CSV files it checks
    * at once (each Check holds its file and reads its table: a few at a time bound the memory they take).
    */
-  /** `testPaceMs`: TEST_BULK_PACE_MS, a quicker bulk pace for a test's app process (the app's BULK_PACE when unset). */
-  bulk: { concurrency: number; checkSlots: number; testPaceMs?: number | undefined };
+  /**
+   * `testPaceMs`: TEST_BULK_PACE_MS, a quicker bulk pace for a test's app process; `pace`: the pace the bulk jobs
+   * run at, BULK_PACE unless TEST_BULK_PACE_MS (or a test's seam, TestSeams.bulkPace) quickens it.
+   */
+  bulk: { concurrency: number; checkSlots: number; testPaceMs?: number | undefined; pace: BulkPace };
   logLevel: LogLevelName;
   /** LOG_FORMAT: unset means readable lines when standard output is a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;

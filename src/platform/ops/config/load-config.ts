@@ -7,7 +7,7 @@ import {
   type ConfigVariable,
   type Environment,
 } from './config-schema.js';
-import type { Config } from './config.js';
+import { BULK_PACE, bulkPaceOf, type Config } from './config.js';
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
 
@@ -132,7 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, refusal = 'Mintlink cannot st
       settings: { admins: byKind(e.SETTINGS_ADMINS ?? []), source: e.SETTINGS_SOURCE },
       testClockOffsetHours: e.TEST_CLOCK_OFFSET_HOURS ?? 0,
       maxWorkInFlight: e.MAX_WORK_IN_FLIGHT,
-      bulk: { concurrency: e.BULK_CONCURRENCY, checkSlots: e.BULK_CHECK_SLOTS, testPaceMs: e.TEST_BULK_PACE_MS },
+      bulk: {
+        concurrency: e.BULK_CONCURRENCY,
+        checkSlots: e.BULK_CHECK_SLOTS,
+        testPaceMs: e.TEST_BULK_PACE_MS,
+        pace: e.TEST_BULK_PACE_MS === undefined ? BULK_PACE : bulkPaceOf(e.TEST_BULK_PACE_MS),
+      },
       logLevel: e.LOG_LEVEL,
       logFormat: e.LOG_FORMAT,
     },

@@ -117,7 +117,7 @@ describe('loadConfig', () => {
 
   it('reads BULK_CONCURRENCY and BULK_CHECK_SLOTS', () => {
     const result = loadConfig({ ...valid, BULK_CONCURRENCY: '12', BULK_CHECK_SLOTS: '3' });
-    expect(result.ok && result.config.bulk).toEqual({ concurrency: 12, checkSlots: 3 });
+    expect(result.ok && result.config.bulk).toMatchObject({ concurrency: 12, checkSlots: 3 });
     for (const wrong of ['0', '9', '1.5', 'two'])
       expect(problems({ ...valid, BULK_CHECK_SLOTS: wrong })).toContain(
         'BULK_CHECK_SLOTS must be a whole number from 1 to 8',
@@ -128,9 +128,17 @@ describe('loadConfig', () => {
 
   it('reads TEST_BULK_PACE_MS, the quicker bulk pace of a test app, unset in production', () => {
     const quick = loadConfig({ ...valid, TEST_BULK_PACE_MS: '200' });
-    expect(quick.ok && quick.config.bulk.testPaceMs).toBe(200);
+    expect(quick.ok && quick.config.bulk).toMatchObject({
+      testPaceMs: 200,
+      pace: { progressGapMs: 200, progressTickMs: 50, workerPollMs: 100 },
+    });
     const unset = loadConfig(valid);
     expect(unset.ok && unset.config.bulk.testPaceMs).toBeUndefined();
+    expect(unset.ok && unset.config.bulk.pace).toEqual({
+      progressGapMs: 2_000,
+      progressTickMs: 500,
+      workerPollMs: 1_000,
+    });
     for (const wrong of ['10', '2001', '1.5', 'soon'])
       expect(problems({ ...valid, TEST_BULK_PACE_MS: wrong })).toContain(
         'TEST_BULK_PACE_MS must be a whole number from 20 to 2000',

@@ -1,25 +1,65 @@
+import type { HomeView, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { WorkBudget } from '../../platform/slack/admission/work-budget.js';
-import type { CapabilityStore, HomeEntry, HomeTab } from '../../deps.js';
-import type { Logger } from '../../platform/ops/telemetry/create-logger.js';
-import type { MintServiceStatus } from '../../platform/mint/mint-api-client.js';
-import { approvedRequestStates } from './request-states.js';
-import { ACTIVITY_SHOWN, appStatusLines, type HomeContent, homeView } from './home-view.js';
-import { stringFieldOf } from '../../platform/unknown-fields.js';
+import type { WorkBudget } from '../admission/work-budget.js';
+import type { ButtonDeclaration } from '../pipeline/declarations.js';
+import type { Logger } from '../../ops/telemetry/create-logger.js';
+import type { HomeTabs } from '../../store/home-tabs.js';
+import { stringFieldOf } from '../../unknown-fields.js';
+
+/** A capability's part of App Home. */
+export interface HomeEntry {
+  /** Where it stands on the tab, lowest first. */
+  order: number;
+  /** Its blocks go above everything else, right under the tab's title (the setup checklist): rare, and urgent. */
+  top?: boolean;
+  /** A button in the row of flows at the top; the capability listens to `actionId` itself. */
+  flow?: ButtonDeclaration & {
+    label: string;
+    /** Whether this user may use the flow: a button that would only lead to a refusal is not shown. Everyone when absent. */
+    shownTo?: (userId: string, teamId: string | undefined) => Promise<boolean>;
+  };
+  /** Its blocks on one user's Home in their workspace, read fresh each time (empty when it has nothing for them). */
+  blocks?: (userId: string, teamId: string | undefined) => Promise<KnownBlock[]>;
+  /** A line of the status footer in a workspace (mrkdwn). */
+  status?: (teamId: string | undefined) => string;
+}
+
+/** App Home as the capabilities see it: they add their part and ask for refreshes after a change. */
+export interface HomeTab {
+  add(entry: HomeEntry): void;
+  /**
+   * Refreshes, in the background, the Homes these users have in workspace `teamId` (those who opened one):
+   * only theirs are read and published, however many Homes the app has. (Undefined: a job or request kept
+   * from before workspaces were recorded.)
+   */
+  refreshIn(teamId: string | undefined, userIds: Iterable<string>): void;
+  /**
+   * Refreshes, in the background, the Home of everyone with one in workspace `teamId` for whom `who` says yes
+   * (everyone's when not given), say its admins after its settings changed: only that workspace's Homes are
+   * read, a page at a time.
+   */
+  refreshWorkspace(teamId: string, who?: (userId: string) => Promise<boolean>): void;
+}
+
+/** One user's Home in a workspace built from the entries (in their order), read fresh at each publish. */
+export type HomeScreen = (
+  userId: string,
+  teamId: string | undefined,
+  entries: readonly HomeEntry[],
+) => Promise<HomeView>;
 
 export interface HomeSources {
-  store: CapabilityStore;
+  /** Who has a Home in which workspace, and the hash of the version each one sees. */
+  homeTabs: Pick<HomeTabs, 'get' | 'save' | 'amongIn' | 'inWorkspace'>;
   /** The bot's client in a workspace (its own token in distribution mode). */
   slack: (teamId: string | undefined) => Promise<WebClient>;
   work: WorkBudget;
   logger: Logger;
-  /** How the workspace's Mint account last answered. */
-  mint: (teamId: string | undefined) => Promise<MintServiceStatus | undefined>;
 }
 
 /**
- * App Home: each capability adds its entry; the tab is built from all of them and published (views.publish,
- * Tier 4). Each publish is built from the database at that moment and passes the hash of the version the
+ * App Home: each capability adds its entry; the tab is built from all of them by the screen the home capability
+ * gives (`show`, at its registration) and published (views.publish, Tier 4). Each publish is built from the database at that moment and passes the hash of the version the
  * user last got: if another update (another replica) came in between, Slack answers hash_conflict and the
  * view is built again from fresh data, so an update built from older data never replaces a newer one.
  */
@@ -28,6 +68,7 @@ export class HomePublisher implements HomeTab {
   /** Per user: the publish under way, and whether another must follow it (both emptied when it ends). */
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
+  private screen: HomeScreen | undefined;
 
   constructor(private readonly sources: HomeSources) {}
 
@@ -36,31 +77,9 @@ export class HomePublisher implements HomeTab {
     this.entries.sort((a, b) => a.order - b.order);
   }
 
-  /** What one user's Home in their workspace shows, read fresh. */
-  async content(userId: string, teamId: string | undefined): Promise<HomeContent> {
-    const [flows, sections, activity, mint] = await Promise.all([
-      this.flowsFor(userId, teamId),
-      Promise.all(
-        this.entries.map(async (e) => (e.blocks ? { top: e.top, blocks: await e.blocks(userId, teamId) } : undefined)),
-      ),
-      this.sources.store.audit.list({ actorId: userId, teamId, limit: ACTIVITY_SHOWN }),
-      this.sources.mint(teamId),
-    ]);
-    return {
-      flows,
-      requestStates: await approvedRequestStates(this.sources.store, activity),
-      top: sections.flatMap((s) => (s?.top ? s.blocks : [])),
-      sections: sections.flatMap((s) => (s && !s.top ? s.blocks : [])),
-      activity,
-      status: [...appStatusLines(mint), ...this.entries.flatMap((e) => (e.status ? [e.status(teamId)] : []))],
-    };
-  }
-
-  /** The flows of the entries this user may use, in the entries' order. */
-  private async flowsFor(userId: string, teamId: string | undefined): Promise<Array<NonNullable<HomeEntry['flow']>>> {
-    const flows = this.entries.flatMap((e) => (e.flow ? [e.flow] : []));
-    const shown = await Promise.all(flows.map((flow) => flow.shownTo?.(userId, teamId) ?? Promise.resolve(true)));
-    return flows.filter((_, i) => shown[i]);
+  /** How a Home is built: the home capability's screen, given before the app takes requests. */
+  show(screen: HomeScreen): void {
+    this.screen = screen;
   }
 
   /**
@@ -92,8 +111,7 @@ export class HomePublisher implements HomeTab {
     const asked = [...new Set(userIds)];
     if (asked.length === 0) return;
     this.inBackground(async () => {
-      for (const { userId } of await this.sources.store.homeTabs.amongIn(teamId, asked))
-        await this.republish(userId, teamId);
+      for (const { userId } of await this.sources.homeTabs.amongIn(teamId, asked)) await this.republish(userId, teamId);
     });
   }
 
@@ -101,7 +119,7 @@ export class HomePublisher implements HomeTab {
     this.inBackground(async () => {
       let after = '';
       for (;;) {
-        const page = await this.sources.store.homeTabs.inWorkspace(teamId, after);
+        const page = await this.sources.homeTabs.inWorkspace(teamId, after);
         for (const { userId } of page) if (!who || (await who(userId))) await this.republish(userId, teamId);
         const last = page.at(-1);
         if (!last) return;
@@ -124,13 +142,15 @@ export class HomePublisher implements HomeTab {
   }
 
   private async publishOnce(userId: string, teamId: string | undefined, hash: string | undefined): Promise<void> {
-    const tabs = this.sources.store.homeTabs;
+    const { screen } = this;
+    if (!screen) throw new Error('App Home has no screen: the home capability gives it when it registers');
+    const tabs = this.sources.homeTabs;
     const team = teamId;
     const stored = await tabs.get(userId, team);
     const client = await this.sources.slack(team);
     let base = hash ?? stored?.hash;
     for (let attempt = 1; ; attempt += 1) {
-      const view = homeView(await this.content(userId, team));
+      const view = await screen(userId, team, this.entries);
       try {
         const answer = await client.views.publish({
           user_id: userId,

@@ -1,15 +1,16 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WorkBudget } from '../../../src/platform/slack/admission/work-budget.js';
-import { HomePublisher } from '../../../src/capabilities/home/home-publisher.js';
+import { section } from '../../../../src/platform/blocks/blocks.js';
+import { WorkBudget } from '../../../../src/platform/slack/admission/work-budget.js';
+import { HomePublisher } from '../../../../src/platform/slack/app-home/home-publisher.js';
 import type { Kysely } from 'kysely';
-import { type HomeTab, HomeTabs } from '../../../src/platform/store/home-tabs.js';
-import { openDatabase } from '../../../src/platform/store/open-database.js';
-import type { Tables } from '../../../src/platform/store/tables.js';
-import { openStore, type Store } from '../../../src/platform/store/store.js';
-import { FakeSlack } from '../../kit/fake-slack.js';
-import { sqliteDatabase, type TestDatabase } from '../../kit/store-engines.js';
-import { testLogger } from '../../kit/test-logger.js';
+import { type HomeTab, HomeTabs } from '../../../../src/platform/store/home-tabs.js';
+import { openDatabase } from '../../../../src/platform/store/open-database.js';
+import type { Tables } from '../../../../src/platform/store/tables.js';
+import { openStore, type Store } from '../../../../src/platform/store/store.js';
+import { FakeSlack } from '../../../kit/fake-slack.js';
+import { sqliteDatabase, type TestDatabase } from '../../../kit/store-engines.js';
+import { testLogger } from '../../../kit/test-logger.js';
 
 /*
  * Home refreshes read the Homes of the workspace concerned only, and of the people concerned where they are
@@ -71,20 +72,16 @@ describe('Home refreshes', () => {
   beforeEach(() => {
     slack.reset();
     homeTabs = new CountingHomeTabs(db);
-    // The store as the app has it, but for its Home rows, which are counted.
-    const counted = new Proxy(store, {
-      get: (target, property, receiver) =>
-        property === 'homeTabs' ? homeTabs : (Reflect.get(target, property, receiver) as unknown),
-    });
     work = new WorkBudget(10);
     const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
     publisher = new HomePublisher({
-      store: counted,
+      homeTabs,
       slack: () => Promise.resolve(client),
       work,
       logger: testLogger('error', (text) => text),
-      mint: () => Promise.resolve(undefined),
     });
+    // The screen as the home capability gives it, reduced to what these tests read: whose Home it is.
+    publisher.show((userId, teamId) => Promise.resolve({ type: 'home', blocks: [section(`${teamId} ${userId}`)] }));
   });
 
   const published = () =>
@@ -110,5 +107,28 @@ describe('Home refreshes', () => {
     expect(published()).toEqual([USERS_B[3]]);
     expect(homeTabs.rowsRead.get(A)).toBeUndefined();
     expect(homeTabs.rowsRead.get(B)).toBeLessThanOrEqual(2); // the row found, and the hash read to publish
+  });
+
+  it('are built by the screen given, with the entries in their order', async () => {
+    const orders: number[][] = [];
+    publisher.show((_userId, _teamId, entries) => {
+      orders.push(entries.map((entry) => entry.order));
+      return Promise.resolve({ type: 'home', blocks: [] });
+    });
+    publisher.add({ order: 20 });
+    publisher.add({ order: 10 });
+    await publisher.publish(USERS_A[0] ?? '', A);
+    expect(orders).toEqual([[10, 20]]);
+  });
+
+  it('are not published before the home capability gave the screen', async () => {
+    const unshown = new HomePublisher({
+      homeTabs,
+      slack: () => Promise.reject(new Error('no Slack call expected')),
+      work,
+      logger: testLogger('error', (text) => text),
+    });
+    await expect(unshown.publish(USERS_A[0] ?? '', A)).rejects.toThrow('App Home has no screen');
+    expect(published()).toEqual([]);
   });
 });
