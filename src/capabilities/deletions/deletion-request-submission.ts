@@ -4,6 +4,7 @@ import {
   boxesOf,
   checkDeletionForm,
   deletionRequestView,
+  leftOutOf,
   readDeletionForm,
   signedSourceOf,
 } from './deletion-request-form.js';
@@ -56,7 +57,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
           reason: values.reason,
           problem,
           quorum: settings.quorum,
-          ...(source && signedSource ? { source: signedSource } : {}),
+          ...(source && signedSource ? { source: signedSource, leftOut: leftOutOf(view.private_metadata) } : {}),
         }),
         logger,
       );
