@@ -31,7 +31,7 @@ describe('deletion modal screens', () => {
     },
   });
   const flow = () => new DeletionFlow(fakes, APPROVALS);
-  const idsIn = (view: { blocks?: unknown }) => {
+  const idsIn = (view: Record<string, unknown>) => {
     const blocks = Array.isArray(view.blocks) ? (view.blocks as Array<Record<string, any>>) : [];
     return blocks.find((b) => b.block_id === idsBlock(1))?.element?.initial_value as string | undefined;
   };
