@@ -4,6 +4,7 @@ import {
   boxesOf,
   checkDeletionForm,
   deletionRequestView,
+  leftOutOf,
   readDeletionForm,
   signedSourceOf,
 } from './deletion-request-form.js';
@@ -14,6 +15,14 @@ import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { customerCount, repeatsDropped } from './messages.js';
 import type { Ended, FormRequest } from '../../platform/slack/pipeline/listen.js';
+
+/*
+ * Once the form is submitted, its title no longer asks "Request deletion" (the form's, which comes back with the
+ * form when the request could not be opened): while it is recorded it names the request, then says it was made.
+ * Slack allows 24 characters.
+ */
+const TITLE_RECORDING = 'Deletion request';
+const TITLE_REQUESTED = 'Deletion requested';
 
 /**
  * A deletion request submitted: checked (inline errors), then opened (open-request.ts) with the permalink of
@@ -33,7 +42,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
     if (!checked.ok) return ack({ response_action: 'errors', errors: checked.errors });
     await ack({
       response_action: 'update',
-      view: noticeModal('Request deletion', ':hourglass_flowing_sand: Recording the request…'),
+      view: noticeModal(TITLE_RECORDING, ':hourglass_flowing_sand: Recording the request…'),
     });
     // Acknowledged first (Slack waits 3 s); a second delivery of the same submission ends in ack.
     const requesterId = body.user.id;
@@ -48,7 +57,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
           reason: values.reason,
           problem,
           quorum: settings.quorum,
-          ...(source && signedSource ? { source: signedSource } : {}),
+          ...(source && signedSource ? { source: signedSource, leftOut: leftOutOf(view.private_metadata) } : {}),
         }),
         logger,
       );
@@ -87,7 +96,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
       client,
       view.id,
       noticeModal(
-        'Request deletion',
+        TITLE_REQUESTED,
         `:inbox_tray: Request *${request.id}* to delete *${customerCount(request.customerIds.length)}*${repeatsDropped(request.duplicatesRemoved)} is waiting for approval in <#${settings.approvalChannelId}>.\nYou can cancel it from the direct message the app sent you.${unlinked}`,
       ),
       logger,

@@ -22,7 +22,10 @@ import { HISTORY } from './actions.js';
 import { type HistoryFilters, type PageState, SLACK_USER_ID, encodePageState } from './page-state.js';
 import type { ReaderZone } from './reader-zone.js';
 
-/** Results a page shows. */
+/**
+ * Results a page shows. A page is at most 5 inputs, a divider, the heading, the results with a divider between
+ * each two (2 * PAGE_SIZE - 1), where a search stopped, and Previous / Next: 28 blocks of Slack's 100.
+ */
 export const PAGE_SIZE = 10;
 
 export const SEARCH_BLOCKS = {
@@ -105,12 +108,14 @@ export function historyView(page: {
       ? stopped
         ? []
         : [section(emptyText(state, page.searchedOn ?? false))]
-      : items.map((item) =>
+      : // A divider between results: each is several lines, which would otherwise run into the next one's.
+        items.flatMap((item, i) => [
+          ...(i > 0 ? [divider()] : []),
           resultBlock(item, {
             status: page.statuses?.get(item.requestId ?? ''),
             job: item.kind === 'bulk' ? page.jobs?.get(item.jobId ?? '') : undefined,
           }),
-        );
+        ]);
   const paging = pagingRow(state);
   return modal({
     callbackId: HISTORY.forms.search.callbackId,

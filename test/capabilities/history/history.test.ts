@@ -1,10 +1,11 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY } from '../../../src/capabilities/history/actions.js';
 import { LINK_BLOCKS } from '../../../src/capabilities/links/link-form.js';
-import { SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
+import { PAGE_SIZE, SEARCH_BLOCKS as B } from '../../../src/capabilities/history/history-modal.js';
 import type { LinkMade } from '../../../src/platform/store/history/entry.js';
 import type { Store } from '../../../src/platform/store/store.js';
 import { useFakes, useListenerApp } from '../../kit/fakes.js';
+import { viewProblems } from '../../kit/block-kit-limits.js';
 import { modalText } from '../../kit/screen-text.js';
 import { expectScreen } from '../../kit/screens.js';
 import { SettingsFlow } from '../../kit/settings-flow.js';
@@ -154,6 +155,13 @@ describe('history', () => {
     const first = await openHistory(VERA);
     await expectScreen('history/modal--first-page', modalText(first, { viewer: VERA }));
     expect(lines(first)).toContain('nft-42');
+    // A full page: a divider between every two results, so that one's lines do not run into the next one's.
+    const shape = (first.blocks as Array<{ type: string; accessory?: unknown }>).map((b) =>
+      b.accessory ? 'result' : b.type,
+    );
+    const results = shape.slice(shape.indexOf('result'), shape.lastIndexOf('result') + 1);
+    expect(results).toEqual(['result', ...Array.from({ length: PAGE_SIZE - 1 }, () => ['divider', 'result']).flat()]);
+    expect(viewProblems(first)).toEqual([]);
     await running.app.clickInView(first, HISTORY.buttons.next.actionId, {}, VERA);
     const second = await fakes.slack.viewUpdate(first.id);
     expect(textOf(second)).toContain('11–16');
