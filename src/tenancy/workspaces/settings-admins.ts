@@ -21,8 +21,8 @@ const DEADLINE_MS = 1_500;
  * what else belongs to the workspace as a whole, such as its Mint account.
  */
 export class SettingsAdmins {
-  /** users.info's verdict by workspace and user: a workspace admin or owner, or not. */
-  private readonly workspaceAdmins: LRUCache<string, boolean>;
+  /** users.info's verdict by workspace and user, once one was asked for (see `workspaceAdmins`). */
+  private verdicts: LRUCache<string, boolean> | undefined;
   /** The bot's client in a workspace (users.info is asked with that workspace's token). */
   private readonly clientOf: (teamId: string | undefined) => Promise<WebClient>;
 
@@ -34,7 +34,14 @@ export class SettingsAdmins {
     private readonly logger: Logger,
   ) {
     this.clientOf = typeof client === 'function' ? client : () => Promise.resolve(client);
-    this.workspaceAdmins = new LRUCache<string, boolean>({
+  }
+
+  /**
+   * users.info's verdict by workspace and user: a workspace admin or owner, or not. Made at the first check
+   * that asks Slack: an LRU with a ttl allocates all its places at once.
+   */
+  private get workspaceAdmins(): LRUCache<string, boolean> {
+    return (this.verdicts ??= new LRUCache<string, boolean>({
       max: 1_000,
       ttl: 60_000,
       fetchMethod: async (key) => {
@@ -43,7 +50,7 @@ export class SettingsAdmins {
         const { user } = await client.users.info({ user: userId ?? '' });
         return Boolean(user && adminOf(user, team || this.settings.homeTeamId));
       },
-    });
+    }));
   }
 
   /** Whether `userId` administers the settings of `teamId` now; `fresh` asks Slack rather than the cache. */
