@@ -48,7 +48,7 @@ export class SettingsAdmins {
         const [team, userId] = key.split(' ');
         const client = await this.clientOf(team || undefined);
         const { user } = await client.users.info({ user: userId ?? '' });
-        return Boolean(user && adminOf(user, team || this.settings.homeTeamId));
+        return Boolean(user && adminOf(user, team));
       },
     }));
   }
@@ -64,6 +64,9 @@ export class SettingsAdmins {
     userId: string,
     options: { fresh?: boolean; teamId?: string | undefined } = {},
   ): Promise<AdminCheck> {
+    // A request always names its workspace (the pipeline decides it); work of no request (a Home refreshed in
+    // the background for a tab of no workspace) means the app's own, in single-workspace mode only.
+    const teamId = options.teamId ?? this.settings.homeTeamId;
     // Nobody can lock a workspace out of its settings (an admin who names only a deactivated user, say): the
     // operator's SETTINGS_ADMINS and the workspace's admins and owners always count.
     const operators = this.settings.defaults.settingsAdmins;
@@ -73,15 +76,11 @@ export class SettingsAdmins {
     };
     let problem: string | undefined;
     if (among.users.length + among.userGroups.length > 0) {
-      const found = await this.members.check(userId, {
-        among,
-        askSlack: options.fresh ? 'always' : undefined,
-        teamId: options.teamId,
-      });
+      const found = await this.members.check(userId, { among, askSlack: options.fresh ? 'always' : undefined, teamId });
       if (found.approver) return { admin: true };
       problem = found.problem;
     }
-    const workspace = await this.workspaceAdmin(userId, options.teamId, options.fresh);
+    const workspace = await this.workspaceAdmin(userId, teamId, options.fresh);
     if (workspace.admin || !problem) return workspace;
     return { admin: false, problem };
   }
