@@ -42,11 +42,6 @@ export interface DeletionContext {
   /** The Mint client of the workspace's own account; a refusal saying how to connect one when it has none. */
   mintIn(teamId: string): Promise<MintApiClient>;
   /**
-   * The workspace meant when none is named (a Home tab recorded before workspaces were): the app's own in
-   * single-workspace mode; none in distribution mode.
-   */
-  defaultTeam(): string | undefined;
-  /**
    * Sign and check the private_metadata of decision views (see decision-rules.ts): from SECRETS_KEYS, so
    * the same on every replica.
    */
@@ -73,9 +68,6 @@ export function deletionContext(deps: CapabilityDeps): DeletionContext {
     slackIn,
     reach: new WorkspaceReach(slackIn, logger),
     mintIn: (teamId) => deps.mintAccounts.forTeam(teamId),
-    // Something that names no workspace (a Home tab recorded before workspaces were) is the app's own one's in
-    // single-workspace mode; in distribution mode, nobody's.
-    defaultTeam: () => (deps.workspaces.distributed ? undefined : deps.settings.homeTeamId),
     decisionKeys: decisionMetadataKeys(deps.config.secretKeys, deps.config.slack.keySource),
     stepTokens: stepTokenSeal(deps.config.secretKeys, deps.config.slack.keySource),
     decisions: deps.decisions,

@@ -23,9 +23,8 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
   return {
     order: 20,
     flow: DELETIONS.buttons.requestFromHome,
-    blocks: async (userId, tabTeam) => {
-      const teamId = tabTeam ?? ctx.defaultTeam();
-      if (!teamId) return [];
+    blocks: async (userId, teamId) => {
+      if (!teamId) return []; // a Home of no known workspace shows no workspace's requests
       const [approvals, failed, own] = await Promise.all([
         approvalsBlocks(ctx, teamId, userId),
         failedBlocks(ctx, teamId, userId),
@@ -33,8 +32,7 @@ export function deletionHomeEntry(ctx: DeletionContext): HomeEntry {
       ]);
       return [...approvals, ...failed, ...own];
     },
-    status: (tabTeam) => {
-      const teamId = tabTeam ?? ctx.defaultTeam();
+    status: (teamId) => {
       const configured = ctx.settingsIn(teamId);
       return configured.ok
         ? `Customer deletion: requests wait in <#${configured.settings.approvalChannelId}>, approvers ${ctx.approvers.mentions(undefined, teamId)}${quorumStatus(configured.settings.quorum)}`

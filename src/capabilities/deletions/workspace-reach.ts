@@ -10,8 +10,11 @@ import { WorkspaceGone } from '../../tenancy/workspaces/workspaces.js';
  * every pass, until it can be reached again.
  */
 export class WorkspaceReach {
-  /** Gone workspaces already logged (bounded: the oldest is let go, and logged again if still gone). */
-  private readonly gone = new LRUCache<string, true>({ max: 10_000 });
+  /**
+   * Gone workspaces already logged (bounded: the oldest is let go, and logged again if still gone); made at the
+   * first one gone, as an LRU allocates all its places at once.
+   */
+  private gone: LRUCache<string, true> | undefined;
 
   constructor(
     private readonly slackIn: (teamId: string) => Promise<WebClient>,
@@ -22,12 +25,13 @@ export class WorkspaceReach {
   async slack(teamId: string): Promise<WebClient | undefined> {
     try {
       const client = await this.slackIn(teamId);
-      this.gone.delete(teamId);
+      this.gone?.delete(teamId);
       return client;
     } catch (error) {
       if (!(error instanceof WorkspaceGone)) throw error;
-      if (!this.gone.has(teamId)) {
-        this.gone.set(teamId, true);
+      const gone = (this.gone ??= new LRUCache({ max: 10_000 }));
+      if (!gone.has(teamId)) {
+        gone.set(teamId, true);
         this.logger.warn({ team: teamId, reason: error.message }, 'workspace gone: its deletion work is skipped');
       }
       return undefined;

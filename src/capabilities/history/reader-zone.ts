@@ -25,10 +25,13 @@ const DAY_MS = 86_400_000;
 
 /** Readers' zones, read from Slack once an hour each (an LRU of a few thousand). */
 export class ReaderZones {
-  private readonly zones: LRUCache<string, ReaderZone, WebClient>;
+  /** Made at the first page read: an LRU with a ttl allocates all its places at once. */
+  private zonesKept: LRUCache<string, ReaderZone, WebClient> | undefined;
 
-  constructor(private readonly logger: Logger) {
-    this.zones = new LRUCache<string, ReaderZone, WebClient>({
+  constructor(private readonly logger: Logger) {}
+
+  private get zones(): LRUCache<string, ReaderZone, WebClient> {
+    return (this.zonesKept ??= new LRUCache<string, ReaderZone, WebClient>({
       max: 5_000,
       ttl: KEPT_MS,
       fetchMethod: async (key, _stale, { context, options }) => {
@@ -42,7 +45,7 @@ export class ReaderZones {
           return UNKNOWN_ZONE;
         }
       },
-    });
+    }));
   }
 
   /** The zone of `userId` of workspace `teamId`, asked with the workspace's client; UTC if Slack is slow. */

@@ -31,8 +31,12 @@ interface Kept<V> {
  * checked against the database in one query (`revalidate`). Requests never wait for either.
  */
 export class KeptRows<V> {
-  /** Rows unused for `unusedDropMs` expire (lru-cache's ttl, renewed by each use). */
-  private readonly kept: LRUCache<string, Kept<V>>;
+  /**
+   * Rows unused for `unusedDropMs` expire (lru-cache's ttl, renewed by each use). Made when the first row is
+   * kept: an LRU with a ttl allocates all its places at once, and many processes (a command, a replica that
+   * serves no request) never keep one.
+   */
+  private kept: LRUCache<string, Kept<V>> | undefined;
   /** Reads under way (each removed when it ends). */
   private readonly reading = new Map<string, Promise<V | undefined>>();
   /**
@@ -44,13 +48,7 @@ export class KeptRows<V> {
   constructor(
     private readonly source: KeptRowsSource<V>,
     private readonly options: KeptRowsOptions,
-  ) {
-    this.kept = new LRUCache({
-      max: options.max ?? 10_000,
-      ttl: options.unusedDropMs ?? 10 * 60_000,
-      updateAgeOnGet: true,
-    });
-  }
+  ) {}
 
   /** Forgets each row of `topic` the feed says changed, and checks all kept rows when it may have missed some. */
   follow(feed: Pick<ChangeFeed, 'on' | 'onCatchUp'>, topic: ChangeTopic): this {
@@ -61,7 +59,7 @@ export class KeptRows<V> {
 
   /** The row, from memory when kept; otherwise read (once, for everyone asking at the same time). */
   async get(id: string): Promise<V | undefined> {
-    const kept = this.kept.get(id);
+    const kept = this.kept?.get(id);
     if (kept) return kept.value;
     let reading = this.reading.get(id);
     if (!reading) {
@@ -76,7 +74,7 @@ export class KeptRows<V> {
 
   /** Forgets a row that changed (the next request reads it again, even if a read is under way). */
   forget(id: string): void {
-    this.kept.delete(id);
+    this.kept?.delete(id);
     this.reading.delete(id);
     this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
     if (this.generations.size > 10_000) this.generations.clear(); // only reads under way need theirs
@@ -84,11 +82,11 @@ export class KeptRows<V> {
 
   /** Checks the kept rows' versions in one query; forgets those deleted or changed since they were read. */
   async revalidate(): Promise<void> {
-    const ids = [...this.kept.keys()];
+    const ids = [...(this.kept?.keys() ?? [])];
     if (ids.length === 0) return;
     const versions = await this.source.versions(ids);
     for (const id of ids) {
-      const kept = this.kept.peek(id);
+      const kept = this.kept?.peek(id);
       if (kept && kept.version !== versions.get(id)) this.forget(id);
     }
   }
@@ -101,8 +99,15 @@ export class KeptRows<V> {
   }
 
   private keep(id: string, row: { value: V; version: string } | undefined): void {
-    if (row) this.kept.set(id, { value: row.value, version: row.version });
-    else if (this.options.keepMissing) this.kept.set(id, { value: undefined, version: undefined });
-    else this.kept.delete(id);
+    if (!row && !this.options.keepMissing) {
+      this.kept?.delete(id);
+      return;
+    }
+    this.kept ??= new LRUCache({
+      max: this.options.max ?? 10_000,
+      ttl: this.options.unusedDropMs ?? 10 * 60_000,
+      updateAgeOnGet: true,
+    });
+    this.kept.set(id, row ? { value: row.value, version: row.version } : { value: undefined, version: undefined });
   }
 }

@@ -33,8 +33,8 @@ export interface ApproversOptions {
  * on Slack; the decision itself asks afresh, so someone just removed from a group cannot decide any more.
  */
 export class Approvers {
-  /** Members by user group; `fetch` shares one Slack call among everyone asking at once. */
-  private readonly groups: LRUCache<string, Set<string>>;
+  /** Members by user group, once a group was asked for (see `groups`). */
+  private groupsKept: LRUCache<string, Set<string>> | undefined;
   private readonly deadlineMs: number;
 
   /** `approvers`: the list, or where to read the one in force in a workspace (it changes with the settings). */
@@ -46,12 +46,25 @@ export class Approvers {
     approvers: DeletionApprovers | ((teamId: string | undefined) => DeletionApprovers),
     client: WebClient | ((teamId: string | undefined) => Promise<WebClient>),
     private readonly logger: Logger,
-    options: ApproversOptions = {},
+    private readonly options: ApproversOptions = {},
   ) {
     this.listed = typeof approvers === 'function' ? approvers : () => approvers;
     this.clientOf = typeof client === 'function' ? client : () => Promise.resolve(client);
     this.deadlineMs = options.deadlineMs ?? 1_500;
-    this.groups = new LRUCache<string, Set<string>>({
+  }
+
+  /** How many groups, and member ids over them, are kept now. */
+  get kept(): { groups: number; members: number } {
+    return { groups: this.groupsKept?.size ?? 0, members: this.groupsKept?.calculatedSize ?? 0 };
+  }
+
+  /**
+   * Members by user group; `fetch` shares one Slack call among everyone asking at once. Made at the first group
+   * asked for: an LRU with a ttl allocates all its places at once, and lists without groups never need it.
+   */
+  private get groups(): LRUCache<string, Set<string>> {
+    const { options } = this;
+    return (this.groupsKept ??= new LRUCache<string, Set<string>>({
       max: 1_000,
       // A group costs its members: a few large groups fill the bound as many small ones do.
       maxSize: options.maxMembersKept ?? GROUP_MEMBERS_KEPT,
@@ -65,12 +78,7 @@ export class Approvers {
         const client = await this.clientOf(team || undefined);
         return new Set((await client.usergroups.users.list({ usergroup: group ?? '' })).users ?? []);
       },
-    });
-  }
-
-  /** How many groups, and member ids over them, are kept now. */
-  get kept(): { groups: number; members: number } {
-    return { groups: this.groups.size, members: this.groups.calculatedSize };
+    }));
   }
 
   /**

@@ -21,8 +21,8 @@ const DEADLINE_MS = 1_500;
  * what else belongs to the workspace as a whole, such as its Mint account.
  */
 export class SettingsAdmins {
-  /** users.info's verdict by workspace and user: a workspace admin or owner, or not. */
-  private readonly workspaceAdmins: LRUCache<string, boolean>;
+  /** users.info's verdict by workspace and user, once one was asked for (see `workspaceAdmins`). */
+  private verdicts: LRUCache<string, boolean> | undefined;
   /** The bot's client in a workspace (users.info is asked with that workspace's token). */
   private readonly clientOf: (teamId: string | undefined) => Promise<WebClient>;
 
@@ -34,16 +34,23 @@ export class SettingsAdmins {
     private readonly logger: Logger,
   ) {
     this.clientOf = typeof client === 'function' ? client : () => Promise.resolve(client);
-    this.workspaceAdmins = new LRUCache<string, boolean>({
+  }
+
+  /**
+   * users.info's verdict by workspace and user: a workspace admin or owner, or not. Made at the first check
+   * that asks Slack: an LRU with a ttl allocates all its places at once.
+   */
+  private get workspaceAdmins(): LRUCache<string, boolean> {
+    return (this.verdicts ??= new LRUCache<string, boolean>({
       max: 1_000,
       ttl: 60_000,
       fetchMethod: async (key) => {
         const [team, userId] = key.split(' ');
         const client = await this.clientOf(team || undefined);
         const { user } = await client.users.info({ user: userId ?? '' });
-        return Boolean(user && adminOf(user, team || this.settings.homeTeamId));
+        return Boolean(user && adminOf(user, team));
       },
-    });
+    }));
   }
 
   /** Whether `userId` administers the settings of `teamId` now; `fresh` asks Slack rather than the cache. */
@@ -57,6 +64,9 @@ export class SettingsAdmins {
     userId: string,
     options: { fresh?: boolean; teamId?: string | undefined } = {},
   ): Promise<AdminCheck> {
+    // A request always names its workspace (the pipeline decides it); work of no request (a Home refreshed in
+    // the background for a tab of no workspace) means the app's own, in single-workspace mode only.
+    const teamId = options.teamId ?? this.settings.homeTeamId;
     // Nobody can lock a workspace out of its settings (an admin who names only a deactivated user, say): the
     // operator's SETTINGS_ADMINS and the workspace's admins and owners always count.
     const operators = this.settings.defaults.settingsAdmins;
@@ -66,15 +76,11 @@ export class SettingsAdmins {
     };
     let problem: string | undefined;
     if (among.users.length + among.userGroups.length > 0) {
-      const found = await this.members.check(userId, {
-        among,
-        askSlack: options.fresh ? 'always' : undefined,
-        teamId: options.teamId,
-      });
+      const found = await this.members.check(userId, { among, askSlack: options.fresh ? 'always' : undefined, teamId });
       if (found.approver) return { admin: true };
       problem = found.problem;
     }
-    const workspace = await this.workspaceAdmin(userId, options.teamId, options.fresh);
+    const workspace = await this.workspaceAdmin(userId, teamId, options.fresh);
     if (workspace.admin || !problem) return workspace;
     return { admin: false, problem };
   }

@@ -85,7 +85,11 @@ export class WorkspaceGone extends Error {}
 export class Workspaces {
   private readonly handlers: UninstallHandler[] = [];
   private readonly clients = new LRUCache<string, WebClient>({ max: 2_000 });
-  private readonly queries = new LRUCache<string, InstallationQuery<boolean>>({ max: 10_000, ttl: QUERY_CACHE_MS });
+  /**
+   * Each workspace's installation query, kept a few seconds; made at the first query (an LRU with a ttl
+   * allocates its 10,000 places at once, and a process that never reaches a workspace by query never needs it).
+   */
+  private queries: LRUCache<string, InstallationQuery<boolean>> | undefined;
 
   constructor(
     private readonly mode: WorkspacesMode,
@@ -245,7 +249,7 @@ export class Workspaces {
           this.logger.error({ err: error, team }, 'a part of the uninstall failed');
         }
       }
-      this.queries.delete(team);
+      this.queries?.delete(team);
     }
   }
 
@@ -275,7 +279,7 @@ export class Workspaces {
         rejoined.push(team);
         continue;
       }
-      this.queries.delete(team);
+      this.queries?.delete(team);
       stopped.push(team);
     }
     if (rejoined.length > 0)
@@ -394,7 +398,7 @@ export class Workspaces {
       const own = await this.store.installationRows.versions(chunk.map((team) => `T${team}`));
       for (const team of chunk) {
         if (own.has(`T${team}`) || !(await this.store.installationRows.recordTeam(team, org))) continue;
-        this.queries.delete(team);
+        this.queries?.delete(team);
         recorded.push(team);
       }
     }
@@ -406,7 +410,8 @@ export class Workspaces {
   }
 
   private async queryFor(teamId: string): Promise<InstallationQuery<boolean>> {
-    const known = this.queries.get(teamId);
+    const queries = (this.queries ??= new LRUCache({ max: 10_000, ttl: QUERY_CACHE_MS }));
+    const known = queries.get(teamId);
     if (known) return known;
     // The workspace's own installation first; an org-wide one only for a workspace without its own.
     const org = (await this.hasOwnInstallation(teamId))
@@ -415,7 +420,7 @@ export class Workspaces {
     const query: InstallationQuery<boolean> = org
       ? { teamId, enterpriseId: org.slice(1), isEnterpriseInstall: true }
       : { teamId, enterpriseId: undefined, isEnterpriseInstall: false };
-    this.queries.set(teamId, query);
+    queries.set(teamId, query);
     return query;
   }
 }
