@@ -22,9 +22,10 @@ import { DISTRIBUTION_ENV, OTHER_TEAM_ID, installWorkspace } from '../kit/worksp
 /*
  * `npm run -s doctor` as the operator runs it: the built artifact (`node dist/mintlink.mjs doctor`) in a
  * directory without a .env, against the fake Slack and the mock Mint service, each problem it names set up
- * in them or in the database. The process is started for each of its paths (nothing blocks, no configuration,
- * distribution mode); the problems it names are found by the same command's function run in the test's
- * process (test/kit/command-in-process.ts), a fraction of a process's start each.
+ * in them or in the database. The process is started for each of its paths (nothing blocks, distribution mode;
+ * with no configuration, `npm run -s doctor` runs in the production recipe, test/ops/); the problems it names
+ * are found by the same command's function run in the test's process (test/kit/command-in-process.ts), a
+ * fraction of a process's start each.
  */
 const artifact = fileURLToPath(new URL('../../dist/mintlink.mjs', import.meta.url));
 const fakes = useFakes();
@@ -313,8 +314,9 @@ describe('npm run doctor', () => {
     expect(code).toBe(0);
   });
 
+  // Started, with `npm run -s doctor` on the production install: test/ops/production-recipe.e2e.test.ts.
   it('with no configuration lists what is missing, as the app does', async () => {
-    const { code, out } = await doctorProcess({ PATH: process.env.PATH ?? '' });
+    const { code, out } = await doctor({ PATH: process.env.PATH ?? '' });
     expect(code).toBe(1);
     expect(out).toContain('✗ Configuration: the app would not start: 4 configuration problems.');
     for (const variable of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'MINT_API_BASE_URL', 'MINT_API_KEY'])

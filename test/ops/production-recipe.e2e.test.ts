@@ -76,10 +76,45 @@ function distSnapshot(): Record<string, string> {
   return files;
 }
 
+/**
+ * What `npm run -s <script> -- <args>` runs once npm has started (`node dist/mintlink.mjs <script> <args>`), in
+ * the production install: a command's further cases, each command being run through npm as documented at least
+ * once for each exit code it has here. npm's own start is about a third of a short command's CPU.
+ */
+function scriptRun(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['dist/mintlink.mjs', script, ...args], { cwd: dir, env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 /** What a person sees of a command that failed: no Node stack trace, no npm noise. */
 function expectNoStackTrace(output: string): void {
   expect(output).not.toMatch(/^\s+at /m);
   expect(output).not.toMatch(/node:internal|npm error|not found/);
+}
+
+/** The lines of npm start's output, as a person reads them (colour codes left out). */
+const lines = (output: string) => stripVTControlCharacters(output).split(/\r?\n/);
+const READABLE_STARTED = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: mintlink started in HTTP mode/;
+const READABLE_LINE = /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /;
+
+function expectJsonLines(output: string): void {
+  const json = lines(output).filter((line) => line.startsWith('{'));
+  const parsed = json.map((line) => JSON.parse(line) as { service?: string; msg?: string });
+  expect(parsed.every((line) => line.service === 'mintlink')).toBe(true);
+  expect(parsed.some((line) => line.msg?.startsWith('mintlink started in HTTP mode'))).toBe(true);
+  expect(lines(output).filter((line) => READABLE_LINE.test(line))).toEqual([]);
+}
+
+function expectReadableLines(output: string): void {
+  expect(lines(output).some((line) => READABLE_STARTED.test(line))).toBe(true);
+  expect(lines(output).filter((line) => line.startsWith('{'))).toEqual([]);
 }
 
 /*
@@ -91,7 +126,8 @@ const SIDE_BY_SIDE = { concurrent: true, timeout: 60_000 };
 const PROCESS_WAIT_MS = 30_000;
 
 describe('production recipe: build, prune to production dependencies, start', SIDE_BY_SIDE, () => {
-  it('starts with production dependencies only, serves, and stops cleanly on SIGTERM', async () => {
+  // One start serves the doctor too: before it, the database is missing; after it, nothing blocks.
+  it('starts with production dependencies only, serves, logs JSON lines on a pipe, stops cleanly on SIGTERM; npm run -s doctor says the database is missing until then, and that nothing blocks after', async () => {
     // The install scripts that must run (better-sqlite3's native build) are declared in package.json.
     expect(pruneOutput).not.toMatch(/not yet covered by allowScripts/);
     for (const devTool of ['typescript', 'esbuild', 'tsx', 'vitest', '.bin/tsc', '.bin/esbuild', '.bin/tsx'])
@@ -99,7 +135,20 @@ describe('production recipe: build, prune to production dependencies, start', SI
     expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(true);
 
     const port = await freePort();
-    const npm = new NpmStart(dir, httpModeEnv(fakes, port, join(dir, 'data', 'mintlink.sqlite')));
+    const database = join(mkdtempSync(join(tmpdir(), 'mintlink-doctor-')), 'data', 'mintlink.sqlite');
+    const env = {
+      ...httpModeEnv(fakes, port, database),
+      APPROVAL_CHANNEL_ID: 'C0APPROVE1',
+      DELETION_APPROVERS: 'U0BOB0001,U0CAROL01',
+    };
+    const before = await scriptRun('doctor', [], env);
+    expectNoStackTrace(before.stdout + before.stderr);
+    expect(before.stdout).toContain(`✗ Database: ${database} does not exist`);
+    expect(before.code).toBe(1);
+    expect(existsSync(database)).toBe(false);
+
+    // The app run once creates and migrates its database.
+    const npm = new NpmStart(dir, env);
     await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, PROCESS_WAIT_MS);
     expect(npm.logs).not.toMatch(/tsc|esbuild|not found/);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -114,6 +163,13 @@ describe('production recipe: build, prune to production dependencies, start', SI
     expect(npm.logLines.some((line) => line.msg === 'stopped')).toBe(true);
     expect(isAlive(app.pid)).toBe(false);
     expect(await portIsFree(port)).toBe(true);
+    expectJsonLines(npm.logs); // the log format on a pipe, LOG_FORMAT unset
+
+    const after = await npmRun(dir, 'doctor', [], env);
+    expect(after.stdout).toContain('): reachable, and every migration is applied');
+    expect(after.stdout).toContain('Nothing blocks the setup.');
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
   });
 });
 
@@ -172,7 +228,7 @@ describe('npm run -s settings -- show, on the production install', SIDE_BY_SIDE,
       };
       if (db.location.engine === 'sqlite') new SQLite(db.location.path).close(); // an empty database file
       const env = { ...httpModeEnv(fakes, await freePort(), 'unused'), DATABASE_URL: db.databaseUrl };
-      const result = await npmRun(dir, 'settings', ['show'], env);
+      const result = await scriptRun('settings', ['show'], env);
       expect(result.stderr, engine).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(
@@ -261,7 +317,7 @@ describe('npm run -s secrets -- reseal, on the production install', SIDE_BY_SIDE
 
     const empty = join(folder, 'empty.sqlite');
     new SQLite(empty).close(); // the file, without one table
-    expect(await npmRun(dir, 'secrets', ['reseal'], env(empty))).toEqual({
+    expect(await scriptRun('secrets', ['reseal'], env(empty))).toEqual({
       code: 1,
       stdout: '',
       stderr: `The app has never run against ${empty} (no tables): nothing resealed. Run this where the app runs, with its DATABASE_URL (or .env).\n`,
@@ -284,13 +340,13 @@ describe('the operator commands when the database cannot be used', SIDE_BY_SIDE,
       DATABASE_URL: `postgres://mintlink:db-password-1234@127.0.0.1:${port}/mintlink`,
       SECRETS_KEYS: randomBytes(32).toString('base64'),
     };
-    const settings = await npmRun(dir, 'settings', ['show'], env);
+    const settings = await scriptRun('settings', ['show'], env);
     expect(settings).toEqual({
       code: 1,
       stdout: '',
       stderr: `Could not read the settings: the database cannot be used (nothing listens at 127.0.0.1:${port} (ECONNREFUSED)).\n`,
     });
-    const reseal = await npmRun(dir, 'secrets', ['reseal'], env);
+    const reseal = await scriptRun('secrets', ['reseal'], env);
     expect(reseal).toEqual({
       code: 1,
       stdout: '',
@@ -316,9 +372,9 @@ describe('npm run -s manifest, on the production install', SIDE_BY_SIDE, () => {
       stdout: forHttp,
       stderr: '',
     });
-    expect(
-      await npmRun(dir, 'manifest', ['--http', 'https://mintlink.example.com', '--distributed'], bareEnv()),
-    ).toEqual({ code: 0, stdout: await distributedManifest(forHttp, eventsUrl), stderr: '' });
+    expect(await scriptRun('manifest', ['--http', 'https://mintlink.example.com', '--distributed'], bareEnv())).toEqual(
+      { code: 0, stdout: await distributedManifest(forHttp, eventsUrl), stderr: '' },
+    );
   });
 
   it('refuses a wrong argument with its usage, exit 2', async () => {
@@ -338,30 +394,7 @@ describe('npm run -s doctor, on the production install', SIDE_BY_SIDE, () => {
     expectNoStackTrace(result.stdout + result.stderr);
   });
 
-  it('says the database is missing until the app has run once, then that nothing blocks', async () => {
-    const database = join(mkdtempSync(join(tmpdir(), 'mintlink-doctor-')), 'data', 'mintlink.sqlite');
-    const env = {
-      ...httpModeEnv(fakes, await freePort(), database),
-      APPROVAL_CHANNEL_ID: 'C0APPROVE1',
-      DELETION_APPROVERS: 'U0BOB0001,U0CAROL01',
-    };
-    const before = await npmRun(dir, 'doctor', [], env);
-    expectNoStackTrace(before.stdout + before.stderr);
-    expect(before.stdout).toContain(`✗ Database: ${database} does not exist`);
-    expect(before.code).toBe(1);
-    expect(existsSync(database)).toBe(false);
-
-    // The app run once creates and migrates its database.
-    const npm = new NpmStart(dir, env);
-    await npm.waitForLog((line) => line.msg?.startsWith('mintlink started') === true, PROCESS_WAIT_MS);
-    npm.child.kill('SIGTERM');
-    expect(await npm.waitForExit(PROCESS_WAIT_MS)).toEqual({ code: 0, signal: null });
-    const after = await npmRun(dir, 'doctor', [], env);
-    expect(after.stdout).toContain('): reachable, and every migration is applied');
-    expect(after.stdout).toContain('Nothing blocks the setup.');
-    expect(after.stderr).toBe('');
-    expect(after.code).toBe(0);
-  });
+  // The database missing until the app has run once, then nothing blocking: with the first test's start.
 });
 
 describe('node dist/mintlink.mjs with an argument', SIDE_BY_SIDE, () => {
@@ -395,23 +428,6 @@ describe('the log format of npm start', SIDE_BY_SIDE, () => {
     expect(isAlive(app.pid)).toBe(false);
     return npm.logs;
   }
-  const lines = (output: string) => stripVTControlCharacters(output).split(/\r?\n/);
-  const READABLE_STARTED = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: mintlink started in HTTP mode/;
-  const READABLE_LINE = /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /;
-
-  function expectJsonLines(output: string): void {
-    const json = lines(output).filter((line) => line.startsWith('{'));
-    const parsed = json.map((line) => JSON.parse(line) as { service?: string; msg?: string });
-    expect(parsed.every((line) => line.service === 'mintlink')).toBe(true);
-    expect(parsed.some((line) => line.msg?.startsWith('mintlink started in HTTP mode'))).toBe(true);
-    expect(lines(output).filter((line) => READABLE_LINE.test(line))).toEqual([]);
-  }
-
-  function expectReadableLines(output: string): void {
-    expect(lines(output).some((line) => READABLE_STARTED.test(line))).toBe(true);
-    expect(lines(output).filter((line) => line.startsWith('{'))).toEqual([]);
-  }
-
   it('is readable lines, in colour, in a terminal', async () => {
     const output = await startedOutput(true, undefined);
     expectReadableLines(output);
@@ -422,8 +438,8 @@ describe('the log format of npm start', SIDE_BY_SIDE, () => {
     expectJsonLines(await startedOutput(true, 'json'));
   });
 
-  it('is JSON on a pipe, and readable lines without colour codes with LOG_FORMAT=pretty', async () => {
-    expectJsonLines(await startedOutput(false, undefined));
+  // JSON on a pipe, LOG_FORMAT unset: the first test's start.
+  it('is readable lines without colour codes on a pipe with LOG_FORMAT=pretty', async () => {
     const pretty = await startedOutput(false, 'pretty');
     expectReadableLines(pretty);
     expect(pretty).not.toContain('\u001b[');

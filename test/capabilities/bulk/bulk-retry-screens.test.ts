@@ -22,7 +22,7 @@ describe('bulk sample and retry screens', () => {
   // One row at a time, so which row meets which answer of the Mint service is the same on every run.
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
-    env: { MINT_API_TIMEOUT_MS: '3000', BULK_CONCURRENCY: '1', DELETION_APPROVERS: BEN },
+    env: { BULK_CONCURRENCY: '1', DELETION_APPROVERS: BEN },
   });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
 

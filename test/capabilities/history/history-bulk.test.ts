@@ -21,7 +21,7 @@ describe('history of bulk jobs', () => {
   const fakes = useFakes();
   const running = useListenerApp(fakes, {
     bulkPace: QUICK_BULK_PACE,
-    env: { MINT_API_TIMEOUT_MS: '2000', BULK_CONCURRENCY: '1' },
+    env: { BULK_CONCURRENCY: '1' },
   });
   afterEach(() => expectNoRejectedSlackCalls(fakes.slack));
   afterAll(() => expectNoSecretsLeaked(fakes.slack, running.app));

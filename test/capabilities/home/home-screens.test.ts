@@ -52,7 +52,6 @@ describe('App Home screens, for each kind of person, through every flow', () => 
         AUDIT_VIEWERS: DAN,
         SETTINGS_ADMINS: SAM,
         BULK_CONCURRENCY: '1',
-        MINT_API_TIMEOUT_MS: '3000',
       },
     });
   });

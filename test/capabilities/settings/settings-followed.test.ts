@@ -14,7 +14,7 @@ const ADMIN = 'U0ADMIN01';
 describe('the bulk concurrency set in Slack', () => {
   const fakes = useFakes();
   const running = useListenerApp(fakes, {
-    env: { SETTINGS_ADMINS: ADMIN, BULK_CONCURRENCY: '4', MAX_WORK_IN_FLIGHT: '40', MINT_API_TIMEOUT_MS: '2000' },
+    env: { SETTINGS_ADMINS: ADMIN, BULK_CONCURRENCY: '4', MAX_WORK_IN_FLIGHT: '40' },
   });
   const settings = new SettingsFlow(fakes);
 

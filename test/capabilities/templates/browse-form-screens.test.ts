@@ -10,7 +10,7 @@ import { TEST_CHANNEL_ID } from '../../kit/slack-ids.js';
 
 describe('browse templates form screens', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '800' } });
+  const running = useListenerApp(fakes);
   const viewOf = (ack: Record<string, unknown> | undefined) => (ack as { view: Record<string, unknown> }).view;
 
   async function openForm() {

@@ -43,7 +43,7 @@ async function click(fakes: Fakes, app: SlackDriver, message: Message, actionId:
 
 describe('browse templates', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '1500' } });
+  const running = useListenerApp(fakes);
 
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);

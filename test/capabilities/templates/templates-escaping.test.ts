@@ -31,7 +31,7 @@ async function list(fakes: Fakes, app: SlackDriver, text: string) {
 
 describe('templates: what users and the service write is escaped (http mode)', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '1500' } });
+  const running = useListenerApp(fakes);
 
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);

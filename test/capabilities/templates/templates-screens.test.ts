@@ -18,7 +18,7 @@ type Message = PostedMessage & Record<string, unknown>;
 
 describe('templates page screens', () => {
   const fakes = useFakes();
-  const running = useListenerApp(fakes, { env: { MINT_API_TIMEOUT_MS: '1500' } });
+  const running = useListenerApp(fakes);
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);
     expectNoRejectedResponses(fakes.slack);

@@ -21,7 +21,6 @@ const SANDBOX_ENV = {
   DELETION_APPROVERS: 'U0BEN0001,U0CHLOE01',
   DELETION_QUORUM: '2',
   AUDIT_VIEWERS: DAN,
-  MINT_API_TIMEOUT_MS: '1500',
 };
 
 describe('command screens', () => {
