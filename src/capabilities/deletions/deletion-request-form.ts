@@ -6,13 +6,11 @@ import { context, problemBanner } from '../../platform/blocks/blocks.js';
 import { textInput } from '../../platform/blocks/inputs.js';
 import { modal } from '../../platform/blocks/modal.js';
 import { textValue } from '../../platform/blocks/view-state.js';
-import { inlineCode } from '../../platform/blocks/mrkdwn.js';
 import { fieldOf } from '../../platform/unknown-fields.js';
 import { customerIdProblems, splitCustomerIds } from '../../platform/mint/customer-ids.js';
 import { checkDeletionInput } from './deletion-input.js';
 import { sourceChannelOf } from './message-source.js';
-import { DELETION_CUSTOMER_LIMIT, customerIdSchema } from '../../platform/mint/schemas.js';
-import { z } from 'zod';
+import { DELETION_CUSTOMER_LIMIT } from '../../platform/mint/schemas.js';
 import { MAX_REASON_LENGTH } from './deletion-context.js';
 import { customerCount } from './messages.js';
 import type { DeletionQuorum } from '../../platform/ops/config/config.js';
@@ -30,31 +28,10 @@ export interface DeletionFormValues {
   reason?: string | undefined;
 }
 
-/** How many of the IDs left out (see LeftOut) the form names; the rest are counted. */
-export const LEFT_OUT_LISTED = 10;
-
-const leftOutSchema = z.union([
-  z.strictObject({
-    listed: z
-      .array(z.strictObject({ id: customerIdSchema, requestId: z.string().regex(/^DR-[A-Z0-9]{6}$/) }))
-      .min(1)
-      .max(LEFT_OUT_LISTED),
-    count: z.number().int().min(1).max(1_000_000),
-  }),
-  z.strictObject({ unchecked: z.literal(true) }),
-]);
-
-/**
- * The IDs found in a message that the form leaves out because a deletion of the workspace deleted them
- * already: the first LEFT_OUT_LISTED, each with the request that deleted it, and how many in all. Or `unchecked`:
- * that could not be known in time, so every ID found is in the form.
- */
-export type LeftOut = z.infer<typeof leftOutSchema>;
-
 /**
  * "Request deletion": IDs (in one or more boxes) and a reason; `prefill` fills the boxes; `source` is the
- * signed message it was asked from (message-source.ts) and `leftOut` what of its IDs the form leaves out, both
- * kept with the form until it is submitted; `quorum`, the workspace's in force, which the form states.
+ * signed message it was asked from (message-source.ts), kept with the form until it is submitted; `quorum`, the
+ * workspace's in force, which the form states.
  */
 export function deletionRequestView(
   options: {
@@ -63,7 +40,6 @@ export function deletionRequestView(
     reason?: string;
     problem?: string;
     source?: string;
-    leftOut?: LeftOut | undefined;
     quorum?: DeletionQuorum | undefined;
   } = {},
 ): ModalView {
@@ -85,7 +61,6 @@ export function deletionRequestView(
   const sourceChannel = sourceChannelOf(options.source);
   if (sourceChannel)
     blocks.push(context(`Asked from a message in <#${sourceChannel}>: the approvers get a link to it.`));
-  if (options.leftOut) blocks.push(context(leftOutText(options.leftOut)));
   for (let box = 1; box <= boxes; box += 1) {
     blocks.push(
       textInput({
@@ -127,41 +102,8 @@ export function deletionRequestView(
     submit: 'Request',
     close: 'Cancel',
     blocks,
-    privateMetadata: JSON.stringify({
-      boxes,
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.leftOut ? { leftOut: options.leftOut } : {}),
-    }),
+    privateMetadata: JSON.stringify({ boxes, ...(options.source ? { source: options.source } : {}) }),
   });
-}
-
-/**
- * What the form says of the IDs it left out: named in code with the request that deleted them (several of one
- * request together), and that one still a customer (made again with the same ID) can be typed back in.
- */
-function leftOutText(leftOut: LeftOut): string {
-  if ('unchecked' in leftOut)
-    return ':warning: Whether some of these customers were deleted already could not be checked in time: every ID found in the message is in the form.';
-  const byRequest = new Map<string, string[]>();
-  for (const { id, requestId } of leftOut.listed) byRequest.set(requestId, [...(byRequest.get(requestId) ?? []), id]);
-  const named = [...byRequest]
-    .map(([requestId, ids]) => `${ids.map((id) => inlineCode(id, 128)).join(', ')} (by ${requestId})`)
-    .join(', ');
-  const more = leftOut.count - leftOut.listed.length;
-  const list = more > 0 ? `${named} and ${more} more` : named;
-  return leftOut.count === 1
-    ? `:information_source: Left out, deleted already: ${list}. If it is a customer again, type it back in.`
-    : `:information_source: Left out ${leftOut.count} IDs deleted already: ${list}. If one is a customer again, type it back in.`;
-}
-
-/** What the form leaves out of a message's IDs, from its metadata (it comes back from the client: checked). */
-export function leftOutOf(privateMetadata: string | undefined): LeftOut | undefined {
-  try {
-    const parsed = leftOutSchema.safeParse(fieldOf(JSON.parse(privateMetadata ?? '{}'), 'leftOut'));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

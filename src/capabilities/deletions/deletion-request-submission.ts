@@ -4,7 +4,6 @@ import {
   boxesOf,
   checkDeletionForm,
   deletionRequestView,
-  leftOutOf,
   readDeletionForm,
   signedSourceOf,
 } from './deletion-request-form.js';
@@ -57,7 +56,7 @@ export function handleDeletionRequestSubmission(ctx: DeletionContext) {
           reason: values.reason,
           problem,
           quorum: settings.quorum,
-          ...(source && signedSource ? { source: signedSource, leftOut: leftOutOf(view.private_metadata) } : {}),
+          ...(source && signedSource ? { source: signedSource } : {}),
         }),
         logger,
       );

@@ -3,7 +3,7 @@ import { noticeModal } from '../../platform/blocks/notice-modal.js';
 import { openModal } from '../../platform/blocks/open-modal.js';
 import type { ButtonRequest } from '../../platform/slack/pipeline/listen.js';
 import { type DeletionContext, notConfiguredText } from './deletion-context.js';
-import { type LeftOut, boxesOf, deletionRequestView, leftOutOf, signedSourceOf } from './deletion-request-form.js';
+import { boxesOf, deletionRequestView, signedSourceOf } from './deletion-request-form.js';
 
 /** What opening the request form needs of a shortcut or a button. */
 interface FormOpener {
@@ -26,10 +26,7 @@ export function openRequestForm(ctx: DeletionContext) {
   };
 }
 
-/**
- * The request form's "Add another box for IDs": another box for IDs, what was typed, the linked message and what
- * the form says it left out of it kept.
- */
+/** The request form's "Add another box for IDs": another box for IDs, what was typed and the linked message kept. */
 export function addIdsBox(ctx: DeletionContext) {
   return async ({ body, client, teamId }: ButtonRequest): Promise<void> => {
     const view = body.view;
@@ -42,7 +39,7 @@ export function addIdsBox(ctx: DeletionContext) {
         hash: view.hash,
         view: deletionRequestView({
           boxes: boxesOf(view.private_metadata) + 1,
-          ...keptFromMessage(view.private_metadata),
+          ...keptSource(view.private_metadata),
           quorum: configured.ok ? configured.settings.quorum : undefined,
         }),
       })
@@ -50,8 +47,8 @@ export function addIdsBox(ctx: DeletionContext) {
   };
 }
 
-/** The message a form was opened from, and what of its IDs the form left out, carried over when it is rebuilt. */
-function keptFromMessage(privateMetadata: string | undefined): { source?: string; leftOut?: LeftOut | undefined } {
+/** The message a form was opened from, carried over when the form is rebuilt. */
+function keptSource(privateMetadata: string | undefined): { source?: string } {
   const source = signedSourceOf(privateMetadata);
-  return source ? { source, leftOut: leftOutOf(privateMetadata) } : {};
+  return source ? { source } : {};
 }

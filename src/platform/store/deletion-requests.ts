@@ -93,9 +93,6 @@ export interface RequestFilter {
 /** The result of a compare-and-set: the row after it, and whether this caller made the change. */
 export type Transition = { won: true; request: DeletionRequest } | { won: false; request: DeletionRequest | undefined };
 
-/** IDs looked up per statement: each is one LIKE in an OR, and SQLite refuses expressions nested 1000 deep. */
-const DELETED_LOOKUP_CHUNK = 200;
-
 /** A request found by background work across workspaces, named with its workspace. */
 export interface RequestRef {
   teamId: string;
@@ -372,36 +369,6 @@ export class WorkspaceDeletionRequests {
       { status: 'attention', outcome_detail: 'interrupted: the app stopped during the deletion' },
       { staleLeaseMs: leaseMs },
     );
-  }
-
-  /**
-   * Which of `customerIds` a deletion of this workspace that ran to the end (`done`) named, each with the newest
-   * such request's id: what the app itself knows of a customer being gone (the Mint service tells nothing of
-   * it). IDs are compared exactly, as the deletion sent them.
-   */
-  async deletedAlready(customerIds: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    const wanted = new Set(customerIds);
-    const ids = [...wanted];
-    for (let start = 0; start < ids.length; start += DELETED_LOOKUP_CHUNK) {
-      const chunk = ids.slice(start, start + DELETED_LOOKUP_CHUNK);
-      // A stored list is JSON, so `"id"` is in it only as a whole ID; LIKE narrows the rows (its `_` matches any
-      // character, and SQLite's ignores case), and the lists read back decide.
-      const rows = await this.db
-        .selectFrom('deletion_requests')
-        .select(['id', 'customer_ids'])
-        .where('team_id', '=', this.teamId)
-        .where('status', '=', 'done')
-        .where((eb) => eb.or(chunk.map((id) => eb('customer_ids', 'like', `%${JSON.stringify(id)}%`))))
-        .orderBy('finished_at', 'desc')
-        .orderBy('id')
-        .execute();
-      for (const row of rows) {
-        const listed = parseJson(row.customer_ids, z.array(z.string())) ?? [];
-        for (const id of listed) if (wanted.has(id) && !found.has(id)) found.set(id, row.id);
-      }
-    }
-    return found;
   }
 
   async list(filter: RequestFilter & { limit?: number } = {}): Promise<DeletionRequest[]> {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { DELETIONS } from '../../../src/capabilities/deletions/actions.js';
 import { REJECT_REASON_BLOCK } from '../../../src/capabilities/deletions/decision-modal.js';
 import { REASON_BLOCK, idsBlock } from '../../../src/capabilities/deletions/deletion-request-form.js';
@@ -31,10 +31,6 @@ describe('deletion modal screens', () => {
     },
   });
   const flow = () => new DeletionFlow(fakes, APPROVALS);
-  const idsIn = (view: Record<string, unknown>) => {
-    const blocks = Array.isArray(view.blocks) ? (view.blocks as Array<Record<string, any>>) : [];
-    return blocks.find((b) => b.block_id === idsBlock(1))?.element?.initial_value as string | undefined;
-  };
   const viewOf = (ack: Record<string, unknown> | undefined) => (ack as { view: Record<string, unknown> }).view;
 
   it('the request form: empty, prefilled, a second box, inline errors', async () => {
@@ -60,41 +56,6 @@ describe('deletion modal screens', () => {
     );
     await fakes.slack.waitForCall('views.open');
     await expectScreen('deletions/request-form--from-a-message', modalText(fakes.slack.lastOpenedView()));
-  });
-
-  it('the request form from a message leaves out, and names, the IDs a deletion deleted already', async () => {
-    const { ts, id } = await flow().request(running.app, ['cus_31', 'cus_32'], ALICE);
-    await flow().approve(running.app, ts, BEN);
-    await flow().approve(running.app, ts, CHLOE);
-    await running.app.waitForIdle();
-    const store = running.app.openStore();
-    try {
-      expect((await store.deletionRequests.get(id))?.status).toBe('done');
-    } finally {
-      await store.close();
-    }
-    const fromMessage = async (text: string) => {
-      const opened = fakes.slack.callsTo('views.open').length;
-      await running.app.interact(
-        messageShortcut(fakes.slack, 'request_deletion_from_message', { ts: '1700000000.000300', text }),
-      );
-      await fakes.slack.waitFor(() => fakes.slack.callsTo('views.open').length > opened, 3_000, 'the form');
-      return fakes.slack.lastOpenedView();
-    };
-
-    const some = await fromMessage('Please erase cus_31, cus_33 and cus_32 too.');
-    expect(idsIn(some)).toBe('cus_33');
-    await expectScreen('deletions/request-form--from-a-message-some-deleted', modalText(some));
-    // Another box keeps what the form says it left out.
-    await running.app.clickInView(some, DELETIONS.buttons.addIdsBox.actionId);
-    await fakes.slack.viewUpdate(some.id);
-    expect(modalScreen(fakes.slack, some.id)).toContain(
-      'Left out 2 IDs deleted already: ``cus_31``, ``cus_32`` (by DR-',
-    );
-
-    const all = await fromMessage('Is `cus_32` gone?');
-    expect(idsIn(all)).toBeUndefined();
-    await expectScreen('deletions/request-form--from-a-message-all-deleted', modalText(all));
   });
 
   it('working, then waiting for approval', async () => {

@@ -3,14 +3,12 @@ import type { InputBlock } from '@slack/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  LEFT_OUT_LISTED,
   MAX_ID_BOXES,
   REASON_BLOCK,
   boxesOf,
   checkDeletionForm,
   deletionRequestView,
   idsBlock,
-  leftOutOf,
   readDeletionForm,
 } from '../../../src/capabilities/deletions/deletion-request-form.js';
 import { MAX_REASON_LENGTH } from '../../../src/capabilities/deletions/deletion-context.js';
@@ -136,50 +134,6 @@ describe('checkDeletionForm', () => {
       ok: false,
       errors: { [idsBlock(1)]: 'The form has at most 10 boxes of IDs. Open it again.' },
     });
-  });
-});
-
-describe('the IDs of a message left out of the form', () => {
-  const noteOf = (view: ReturnType<typeof deletionRequestView>) =>
-    view.blocks.map((b) => JSON.stringify(b)).find((b) => b.includes('Left out') || b.includes('could not be checked'));
-
-  it('names the first ten with their request, counts the rest, and keeps them within the metadata limit', () => {
-    const listed = Array.from({ length: LEFT_OUT_LISTED }, (_, i) => ({
-      id: `${'c'.repeat(120)}-${String(i).padStart(3, '0')}`,
-      requestId: i < 5 ? 'DR-AAAAAA' : 'DR-BBBBBB',
-    }));
-    const leftOut = { listed, count: 25 };
-    const view = deletionRequestView({ prefill: ['c-1'], source: `C0CHANNEL1:1.2:${'x'.repeat(43)}`, leftOut });
-    const note = noteOf(view) ?? '';
-    expect(note).toContain('Left out 25 IDs deleted already: ');
-    expect(note).toContain('-004` (by DR-AAAAAA), `');
-    expect(note).toContain('-009` (by DR-BBBBBB) and 15 more. If one is a customer again, type it back in.');
-    expect(viewProblems(view)).toEqual([]);
-    expect(leftOutOf(view.private_metadata)).toEqual(leftOut);
-  });
-
-  it('says when it could not be checked, and that every ID found is in the form', () => {
-    const view = deletionRequestView({ prefill: ['c-1'], leftOut: { unchecked: true } });
-    expect(noteOf(view)).toContain(
-      'Whether some of these customers were deleted already could not be checked in time: every ID found in the message is in the form.',
-    );
-  });
-
-  it('reads back only what the app writes: a forged note is no note', () => {
-    const ok = { id: 'c-1', requestId: 'DR-AAAAAA' };
-    for (const forged of [
-      { listed: [{ id: '<!channel>', requestId: 'DR-AAAAAA' }], count: 1 },
-      { listed: [{ id: 'c-1', requestId: '<https://evil.example|DR-AAAAAA>' }], count: 1 },
-      { listed: Array.from({ length: LEFT_OUT_LISTED + 1 }, () => ok), count: 11 },
-      { listed: [], count: 1 },
-      { listed: [ok], count: 0 },
-      { listed: [ok], count: 1, extra: 'x' },
-      { unchecked: 'yes' },
-      'Left out',
-    ])
-      expect(leftOutOf(JSON.stringify({ boxes: 1, leftOut: forged }))).toBeUndefined();
-    expect(leftOutOf('not json')).toBeUndefined();
-    expect(leftOutOf(undefined)).toBeUndefined();
   });
 });
 

@@ -238,11 +238,10 @@ describe('deletion request screens', () => {
   });
 
   it('links the message a request was asked from', async () => {
-    // A customer no other test of this file deletes: the shortcut leaves out IDs deleted already.
     await app.interact(
       messageShortcut(fakes.slack, DELETIONS.messageShortcuts.requestFromMessage.callbackId, {
         ts: '1763900000.123456',
-        text: 'Please delete `cus_5e6f70`: the customer wrote to support',
+        text: 'Please delete `cus_8f2a91`: the customer wrote to support',
       }),
     );
     await fakes.slack.waitForCall('views.open');

@@ -212,39 +212,6 @@ describeEachEngine('deletion requests', (_engine, create) => {
     expect(await store.deletionRequests.count({ requesterId: 'U_2' })).toBe(1);
   });
 
-  it('finds which customers a deletion of the workspace deleted already, by the newest such request, exactly', async () => {
-    const finished = async (customerIds: string[], outcome: 'done' | 'failed' = 'done', teamId = 'T1') => {
-      const { id } = await request({ customerIds, teamId });
-      const requests = store.deletionRequests.forTeam(teamId);
-      await requests.decide(id, 'approved', 'U_A', undefined);
-      await requests.claimRun(id, ['approved'], 'U_A');
-      await requests.finishRun(id, outcome, 'x');
-      return id;
-    };
-    const older = await finished(['c_1', 'C-9', 'shared']);
-    await backdate(older, 'created_at', 2 * HOUR);
-    await runSql(db.databaseUrl, 'update deletion_requests set finished_at = ? where id = ?', [
-      new Date(Date.now() - HOUR).toISOString(),
-      older,
-    ]);
-    const newer = await finished(['shared', 'c2']);
-    await finished(['failed-1'], 'failed');
-    await request({ customerIds: ['pending-1'] });
-    await finished(['theirs-1'], 'done', 'T2');
-    // 450 IDs asked: more than one statement's worth, the found ones in the last.
-    const asked = [...Array.from({ length: 447 }, (_, i) => `n-${i}`), 'c_1', 'cx1', 'c-9'];
-    const t1 = store.deletionRequests.forTeam('T1');
-    expect(await t1.deletedAlready([...asked, 'shared', 'c2', 'failed-1', 'pending-1', 'theirs-1', 'C-9'])).toEqual(
-      new Map([
-        ['c_1', older],
-        ['shared', newer],
-        ['c2', newer],
-        ['C-9', older],
-      ]),
-    );
-    expect(await t1.deletedAlready([])).toEqual(new Map());
-  });
-
   it("keeps each workspace's requests to itself: another's id is not found, changed or listed", async () => {
     const mine = await request();
     const theirs = await request({ teamId: 'T2', requesterId: 'U_THEIRS' });
