@@ -15,7 +15,7 @@ import type { RunningApp } from '../../kit/running-app.js';
 import { expectNoRejectedSlackCalls, expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 import { TEST_TEAM_ID, TEST_USER_ID } from '../../kit/slack-ids.js';
 import type { SlackView } from '../../kit/slack-payloads.js';
-import { DISTRIBUTION_ENV, installWorkspace } from '../../kit/workspaces.js';
+import { DISTRIBUTION_ENV, TEST_CLIENT_SECRET, TEST_STATE_SECRET, installWorkspace } from '../../kit/workspaces.js';
 
 /** The key the workspace's admin pastes: the mock Mint service accepts it. */
 const WORKSPACE_KEY = 'acme-mint-key-e2e-Qw7Ld2Rv9042';
@@ -35,7 +35,17 @@ describe('connect a Mint account from Home (distribution mode, over HTTP)', () =
 
   afterEach(() => {
     expectNoRejectedSlackCalls(fakes.slack);
-    expectNoSecretsLeaked(fakes.slack, running.app, [WORKSPACE_KEY]);
+    // Distribution mode's own secrets too: its state secret, its sealing key, and the bot tokens Slack issued.
+    expectNoSecretsLeaked(fakes.slack, running.app, [
+      WORKSPACE_KEY,
+      TEST_STATE_SECRET,
+      DISTRIBUTION_ENV.SECRETS_KEYS,
+      ...fakes.slack.issuedTokens.keys(),
+    ]);
+    // The client secret goes to Slack in the code exchange (oauth.v2.access) only, and never to a log.
+    const elsewhere = fakes.slack.calls.filter((c) => c.method !== 'oauth.v2.access');
+    expect(JSON.stringify([elsewhere.map((c) => c.params), fakes.slack.responses])).not.toContain(TEST_CLIENT_SECRET);
+    expect(running.app.logs).not.toContain(TEST_CLIENT_SECRET);
   });
 
   it('opens the form from Home, takes the key, and shows the account connected on Home', async () => {
