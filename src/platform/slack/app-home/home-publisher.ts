@@ -59,9 +59,10 @@ export interface HomeSources {
 
 /**
  * App Home: each capability adds its entry; the tab is built from all of them by the screen the home capability
- * gives (`show`, at its registration) and published (views.publish, Tier 4). Each publish is built from the database at that moment and passes the hash of the version the
- * user last got: if another update (another replica) came in between, Slack answers hash_conflict and the
- * view is built again from fresh data, so an update built from older data never replaces a newer one.
+ * gives (`show`, at its registration) and published (views.publish, Tier 4). Each publish is built from the
+ * database at that moment and passes the hash of the version the user last got: if another update (another
+ * replica) came in between, Slack answers hash_conflict and the view is built again from fresh data, so an update
+ * built from older data never replaces a newer one.
  */
 export class HomePublisher implements HomeTab {
   private readonly entries: HomeEntry[] = [];
