@@ -12,8 +12,12 @@ const APPROVAL = 'C0APPROVE';
 const APPROVER = 'U0APPROV1';
 const REQUESTER = 'U0ALICE01';
 const SHIFT_CLOCK = fileURLToPath(new URL('../kit/shift-clock.mjs', import.meta.url));
-/** Each Mint call's budget: leases of 2 x 2 s + 2 s = 6 s, and a deletion sweep every 3 s. */
-const MINT_TIMEOUT_MS = 2_000;
+/**
+ * Each Mint call's budget: leases of 2 x 3 s + 2 s = 8 s, far below the two minutes between the clocks, and a
+ * deletion sweep every 4 s (± 10 %). Twice the slowest answer below (1.5 s), so a loaded machine does not turn
+ * one into a timeout.
+ */
+const MINT_TIMEOUT_MS = 3_000;
 /**
  * The bulk jobs' pace (2 s in the app): each worker looks for lost rows every 100 ms, so the replica ahead looks
  * a few times during each row the other has in flight (300 ms; two at a time, the workspace's concurrency), and
@@ -91,11 +95,11 @@ describe.runIf(TEST_DATABASE_URL)('replicas whose clocks are 60 s ahead and 60 s
   }, 90_000);
 
   it('marks no deletion interrupted while the replica behind runs it, and sends each PATCH once', async () => {
-    // Each deletion takes 1.5 s; started 0.8 s apart, the four runs cover 3.9 s, more than the 3 s between two
-    // sweeps of the replica ahead, so one of its sweeps happens while a run is under way.
+    // Each deletion takes 1.5 s; started 0.8 s apart, the six runs cover 5.5 s, more than the 4.4 s at most
+    // between two sweeps of the replica ahead, so one of its sweeps happens while a run is under way.
     fakes.mint.latencyMs = 1_500;
     const requests = [];
-    for (let i = 0; i < 4; i += 1) requests.push(await flow.request(ahead, [`cus_skew_${i}`], REQUESTER));
+    for (let i = 0; i < 6; i += 1) requests.push(await flow.request(ahead, [`cus_skew_${i}`], REQUESTER));
     const modals = [];
     for (const { ts } of requests) modals.push(await flow.openDecision(behind, ts, 'approve', APPROVER));
     const submissions = [];

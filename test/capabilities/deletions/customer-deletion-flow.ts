@@ -20,7 +20,6 @@ export const GROUP = 'S0GROUP01';
 export const DELETION_ENV = {
   APPROVAL_CHANNEL_ID: APPROVAL,
   DELETION_APPROVERS: `${BOB},${GROUP}`,
-  MINT_API_TIMEOUT_MS: '800',
 };
 
 /** Drives the deletion flow as the people in it would, through one app (or several on one database). */

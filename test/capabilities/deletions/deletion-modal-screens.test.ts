@@ -27,7 +27,6 @@ describe('deletion modal screens', () => {
       APPROVAL_CHANNEL_ID: APPROVALS,
       DELETION_APPROVERS: `${BEN},${CHLOE}`,
       DELETION_QUORUM: '2',
-      MINT_API_TIMEOUT_MS: '800',
     },
   });
   const flow = () => new DeletionFlow(fakes, APPROVALS);

@@ -12,7 +12,7 @@ import { expectNoSecretsLeaked, textOf } from '../../kit/slack-checks.js';
 
 const APPROVAL = 'C0APPROVE';
 const BOB = 'U0APPROV1'; // approver
-const ENV = { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB, MINT_API_TIMEOUT_MS: '800' };
+const ENV = { APPROVAL_CHANNEL_ID: APPROVAL, DELETION_APPROVERS: BOB };
 
 describe('the "Request deletion" workflow step (socket mode)', () => {
   const fakes = useFakes();

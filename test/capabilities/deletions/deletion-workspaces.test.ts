@@ -57,7 +57,6 @@ describe('customer deletion in several workspaces', () => {
       fakes,
       { teamId: A, channelId: CHANNEL_A, approvers: [BOB, GRID] },
       { teamId: B, userId: DAVE, channelId: CHANNEL_B, approvers: [CAROL, GRID], remindAfterHours: 1 },
-      { MINT_API_TIMEOUT_MS: '800' }, // the sweeper and reminders every 1.8 s
     ));
   });
   afterAll(async () => {
