@@ -26,16 +26,11 @@ describe('start-up', () => {
   });
 
   it('stops with a clear message when its HTTP port is taken', async () => {
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
-    try {
+    await withPortTaken('127.0.0.1', async (port) => {
       const app = await startApp('http', { expectExit: true, env: { PORT: String(port) } });
       expect(await app.exitCode).toBe(1);
       expect(app.logs).toContain(`Could not listen on port ${port}`);
-    } finally {
-      blocker.close();
-    }
+    });
   });
 
   it.each(['http', 'socket'] as const)(
@@ -236,16 +231,11 @@ describe('/metrics access', () => {
   );
 
   it('METRICS_PORT taken: exits 1 with a clear message', async () => {
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
-    const port = (blocker.address() as { port: number }).port;
-    try {
+    await withPortTaken('0.0.0.0', async (port) => {
       const app = await startApp('http', { expectExit: true, env: { METRICS_PORT: String(port) } });
       expect(await app.exitCode).toBe(1);
       expect(app.logs).toContain(`Could not listen on METRICS_PORT at 0.0.0.0:${port}`);
-    } finally {
-      blocker.close();
-    }
+    });
   });
 });
 
@@ -275,3 +265,16 @@ describe('Socket Mode connection', () => {
     },
   );
 });
+
+/** Runs `use` while another server holds a free port of `host`: the app must find it taken. */
+async function withPortTaken(host: string, use: (port: number) => Promise<void>): Promise<void> {
+  const blocker: Server = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, host, resolve));
+  const address = blocker.address();
+  try {
+    if (address === null || typeof address === 'string') throw new Error('the blocking server has no port');
+    await use(address.port);
+  } finally {
+    blocker.close();
+  }
+}
